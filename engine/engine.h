@@ -1,0 +1,208 @@
+/*
+ * engine.h - the Skip-Bo rules (../shared/RULES.md, R1-R14) as a library.
+ *
+ * No I/O and no global mutable state: every function works on the objects it
+ * is given, so any number of games may run in one process, on any threads, as
+ * long as one game is not used by two threads at once.
+ *
+ * Errors are negative ENGINE_E* codes; engine_strerror() names them. A call
+ * that fails changes nothing.
+ */
+#ifndef SKIPBO_ENGINE_H
+#define SKIPBO_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ENGINE_MAX_PLAYERS 6
+#define ENGINE_DISCARD_PILES 4
+#define ENGINE_BUILDING_PILES 4
+#define ENGINE_HAND_SIZE 5
+#define ENGINE_DECK_SIZE 162
+#define ENGINE_TURN_CAP 10000
+/* An upper bound on the legal moves of one position (R5 sources x targets). */
+#define ENGINE_MAX_MOVES 96
+
+/* R1: a card is 1..12, or the SKIP-BO wild. */
+#define CARD_SKIPBO 0
+#define CARD_NONE 0xff /* "no card": an empty stock's top, for example */
+
+/* Error codes (negative). */
+enum engine_error {
+	ENGINE_OK = 0,
+	ENGINE_EPLAYERS = -1,     /* R2: players not in 2..6 */
+	ENGINE_ESTOCK = -2,       /* R3: stock size not in 1..30 */
+	ENGINE_EDECK = -3,        /* R3: players x (stock + 5) > 162 */
+	ENGINE_EPARTNERSHIP = -4, /* R2: partnership needs 4 or 6 players */
+	ENGINE_EDEALER = -5,      /* dealer seat out of range */
+	ENGINE_ENOMEM = -6,
+	ENGINE_EOVER = -7,        /* the game has ended */
+	ENGINE_EKIND = -8,        /* unknown move kind or source */
+	ENGINE_ENOTOWNER = -9,    /* R4/R10: pile belongs to neither you nor your partner */
+	ENGINE_ENOCARD = -10,     /* no such card in hand / source pile empty */
+	ENGINE_ETARGET = -11,     /* pile index out of range */
+	ENGINE_EBUILD = -12,      /* R4: the building pile does not accept that card */
+	ENGINE_EPASS = -13,       /* R5.4: pass only with an empty hand */
+	ENGINE_ESEAT = -14,       /* seat out of range or already removed */
+	ENGINE_EMATCHOVER = -15,  /* R9: the match is decided */
+};
+
+/* The rule set of one game (R2, R3, R10). */
+struct game_rules {
+	int players;     /* 2..6 */
+	int stock_size;  /* 1..30; 0 means the R3 default for the player count */
+	int partnership; /* R10: 4 or 6 players only */
+	int dealer;      /* the first player is (dealer + 1) % players */
+	uint64_t seed;   /* R12 */
+};
+
+/* Fill in defaults (stock size) and check the rules. Returns 0, or a negative
+ * code with a sentence for a person in reason (may be NULL). */
+int game_rules_check(struct game_rules *rules, char *reason, size_t reason_size);
+
+enum move_kind { MOVE_PLAY = 1, MOVE_DISCARD = 2, MOVE_PASS = 3 };
+enum move_source { SOURCE_HAND = 1, SOURCE_STOCK = 2, SOURCE_DISCARD = 3 };
+
+/*
+ * One decision of the player to move (R5). Hand cards are named by value: a
+ * hand is a multiset, so two 7s are the same move.
+ *   play:    source, owner (seat whose stock/discard pile; self for the hand),
+ *            pile (discard pile 0..3 when source is SOURCE_DISCARD),
+ *            card (the card that moves), target (building pile 0..3)
+ *   discard: card (from hand), target (own discard pile 0..3)
+ *   pass:    nothing else (R5.4)
+ */
+struct move {
+	uint8_t kind;
+	uint8_t source;
+	uint8_t owner;
+	uint8_t pile;
+	uint8_t card;
+	uint8_t target;
+};
+
+int move_equal(const struct move *a, const struct move *b);
+
+enum event_kind {
+	EVENT_TURN = 1,    /* seat begins a turn; turn = turn number */
+	EVENT_DRAW,        /* seat draws card (one event per card) from the draw pile */
+	EVENT_PLAY,        /* seat plays card (source/owner/pile) to target; value = what it counts as */
+	EVENT_STOCK_TOP,   /* owner's new stock top is card (turned up after a stock play) */
+	EVENT_COMPLETE,    /* building pile target reached 12 and went to the completed heap (R4) */
+	EVENT_DISCARD,     /* seat discards card onto own pile target; the turn ends */
+	EVENT_PASS,        /* seat ends the turn with an empty hand (R5.4) */
+	EVENT_REFILL,      /* draw pile rebuilt: source 1 = completed heap, 2 = building piles (R6); count cards */
+	EVENT_REMOVED,     /* seat removed for a fault (R11) */
+	EVENT_END,         /* the game ended; see game_result() */
+};
+
+struct event {
+	uint8_t kind;
+	uint8_t seat;
+	uint8_t source, owner, pile; /* as in struct move */
+	uint8_t card;                /* CARD_NONE when hidden from the viewer */
+	uint8_t target;
+	uint8_t value;
+	uint16_t count; /* REFILL: cards in the new draw pile */
+	uint32_t turn;
+};
+
+/*
+ * What seat `viewer` may see of ev (R13): every event is public except a draw
+ * by another seat, whose card becomes CARD_NONE. Writes the redacted copy to
+ * out and returns 1.
+ */
+int event_for_seat(const struct event *ev, int viewer, struct event *out);
+
+/* The view of one seat (R13). Holds nothing that seat may not see. */
+struct seat_view {
+	int seat, players, partnership, partner; /* partner: -1 without partnership */
+	int to_move;                             /* seat whose turn it is */
+	uint32_t turn;                           /* turns started so far, from 1 */
+	int hand_size;
+	uint8_t hand[ENGINE_HAND_SIZE]; /* own hand, sorted ascending (SKIP-BO first) */
+	int stock_size[ENGINE_MAX_PLAYERS];
+	uint8_t stock_top[ENGINE_MAX_PLAYERS]; /* CARD_NONE when the stock is empty */
+	int others_hand_size[ENGINE_MAX_PLAYERS];
+	int removed[ENGINE_MAX_PLAYERS];       /* R11 */
+	int discard_size[ENGINE_MAX_PLAYERS][ENGINE_DISCARD_PILES];
+	uint8_t discard[ENGINE_MAX_PLAYERS][ENGINE_DISCARD_PILES][ENGINE_DECK_SIZE]; /* bottom first */
+	int building_value[ENGINE_BUILDING_PILES]; /* 0 = empty, else 1..12 */
+	int building_size[ENGINE_BUILDING_PILES];
+	int draw_size, completed_size;
+};
+
+enum game_status { GAME_RUNNING = 0, GAME_WON = 1, GAME_STALEMATE = 2 };
+enum end_reason {
+	END_NONE = 0,
+	END_STOCK_EMPTIED, /* R7 / R10 */
+	END_STALEMATE,     /* R7: 2 x n turns without a play and no refill possible */
+	END_TURN_CAP,      /* R7: 10,000 turns */
+	END_FORFEIT,       /* R11: one player or team left after faults */
+};
+
+struct game_result {
+	int status;                           /* enum game_status */
+	int reason;                           /* enum end_reason */
+	int winner;                           /* winning seat (lowest seat of the team), -1 if none */
+	int winners[ENGINE_MAX_PLAYERS];      /* 1 for each seat on the winning side */
+	int placing[ENGINE_MAX_PLAYERS];      /* R7: 1 = best; ties share a placing */
+	int stock_left[ENGINE_MAX_PLAYERS];
+	int score[ENGINE_MAX_PLAYERS];        /* R8: per seat; in partnership each partner carries the team score */
+	uint32_t turns;
+	uint32_t moves;
+};
+
+struct game;
+
+/* A new game, dealt (R3). Returns NULL and sets *err (if err) on bad rules or no memory. */
+struct game *game_new(const struct game_rules *rules, int *err);
+void game_free(struct game *g);
+/* Deep copy, for search. */
+struct game *game_clone(const struct game *g);
+
+const struct game_rules *game_rules(const struct game *g);
+int game_to_move(const struct game *g);   /* -1 once the game is over */
+int game_status(const struct game *g);    /* enum game_status */
+void game_result(const struct game *g, struct game_result *out);
+
+/* Legal moves of the player to move: writes up to ENGINE_MAX_MOVES, returns the count (0 once over). */
+int game_legal_moves(const struct game *g, struct move *out);
+/* 0 if m is legal now, else the reason code (nothing changes). */
+int game_check_move(const struct game *g, const struct move *m);
+/* Apply a legal move; refuses an illegal one with its reason code and changes nothing. */
+int game_apply(struct game *g, const struct move *m);
+/* R11: remove seat for a fault. May end the game. */
+int game_remove_seat(struct game *g, int seat);
+
+void game_view(const struct game *g, int seat, struct seat_view *out);
+
+/* The full event log, oldest first. The pointer is valid until the next call that changes g. */
+const struct event *game_events(const struct game *g, size_t *count);
+/* The deck order after the shuffle, before the deal (R12): deck[0] is the top card. */
+void game_initial_deck(const struct game *g, uint8_t deck[ENGINE_DECK_SIZE]);
+
+const char *engine_strerror(int code);
+const char *end_reason_name(int reason);  /* "stock_emptied", "stalemate", "turn_cap", "forfeit" */
+
+/* R12: the generator, public so that other programs can reproduce a deal. */
+struct rng { uint64_t s[4]; };
+void rng_seed(struct rng *r, uint64_t seed);
+uint64_t rng_next(struct rng *r);
+uint64_t rng_below(struct rng *r, uint64_t bound); /* uniform in [0, bound) */
+void rng_shuffle(struct rng *r, uint8_t *cards, size_t n);
+
+/* R9: a match of games until a side reaches 500 points. */
+struct match_state {
+	struct game_rules rules; /* the rules of the next game (dealer and seed advance) */
+	int games;
+	int total[ENGINE_MAX_PLAYERS];
+	int over;
+	int winner;              /* seat (lowest of the team), -1 while running */
+};
+#define MATCH_TARGET 500
+int match_init(struct match_state *m, const struct game_rules *rules, char *reason, size_t reason_size);
+/* Add a finished game's scores; moves the dealer one seat left and derives the next seed. */
+int match_record(struct match_state *m, const struct game_result *r);
+
+#endif
