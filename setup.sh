@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds everything on a Debian machine, installing missing packages first, then
+#   ./setup.sh demo   runs the demo tournament of the bundled bots (report in results/demo/)
+#   ./setup.sh test   builds with AddressSanitizer + UBSan and -Werror, runs the whole test suite
+set -euo pipefail
+cd "$(dirname "$0")"
+
+usage() { echo "usage: ./setup.sh demo|test" >&2; exit 2; }
+[ $# -eq 1 ] || usage
+mode=$1
+
+packages=(cmake gcc make pkg-config libbsd-dev libcjson-dev libcmocka-dev python3)
+case $mode in
+demo) ;;
+test) packages+=(python3-jsonschema chromium) ;;
+*) usage ;;
+esac
+command -v node >/dev/null || packages+=(nodejs)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "setup: installing ${missing[*]}"
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+jobs=$(nproc)
+case $mode in
+demo)
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build build -j "$jobs"
+	./build/arena/skipbo-arena run arena/examples/demo.jsonc
+	;;
+test)
+	cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSKIPBO_SANITIZE=ON -DSKIPBO_WERROR=ON >/dev/null
+	cmake --build build-test -j "$jobs"
+	ctest --test-dir build-test --output-on-failure -j "$jobs"
+	;;
+esac
