@@ -10,6 +10,21 @@
  *
  * Functions return 0 or a negative errno-style code (-ETIMEDOUT, -EPIPE, ...)
  * and never exit the process. SIGPIPE must be ignored by the caller (main).
+ *
+ * What the caller must know:
+ * - The parent-death signal (SIGKILL) fires when the *thread* that called
+ *   bot_start() ends, not only the process: start bots from a thread that
+ *   outlives them.
+ * - Nothing else in the program may reap children it did not start
+ *   (waitpid(-1, ...), SIGCHLD set to SIG_IGN): bot_exited() and bot_stop()
+ *   need the bot's own exit status.
+ * - A bot's forked children survive their parent in the bot's process group;
+ *   bot_stop() kills them with the group. When the arena is a child subreaper
+ *   (prctl(PR_SET_CHILD_SUBREAPER, 1) in main) bot_stop() also reaps them, so
+ *   none lingers as a zombie under an init that does not reap. A process that
+ *   leaves the group (setsid) escapes; only cgroups could hold it.
+ * - Deadlines are absolute clock_now_us() values; a deadline already past
+ *   still gets one non-blocking attempt. INT64_MAX waits for ever.
  */
 #ifndef SKIPBO_BOT_H
 #define SKIPBO_BOT_H
@@ -18,6 +33,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/*
+ * Applied in the child before exec, as soft limits; a hard limit is never
+ * raised above the arena's own (only root may). RLIMIT_CPU's hard limit is one
+ * second above the soft one: SIGXCPU first, then SIGKILL. RLIMIT_NPROC counts
+ * every process of the user, not of the bot, and is not enforced at all for
+ * root (nor with CAP_SYS_RESOURCE): there the process group kill is what
+ * contains a forking bot. RLIMIT_AS stops programs built with AddressSanitizer
+ * from starting (its shadow memory is terabytes of address space).
+ */
 struct bot_limits {
 	long cpu_seconds;   /* RLIMIT_CPU, 0 = unlimited */
 	long memory_mb;     /* RLIMIT_AS, 0 = unlimited */
@@ -27,11 +51,14 @@ struct bot_limits {
 
 struct bot_spec {
 	const char *name;          /* for messages */
-	char *const *argv;         /* argv[0] is looked up in PATH if it has no '/' */
+	char *const *argv;         /* argv[0] is looked up in PATH (the bot's environment's)
+	                              if it has no '/'; a relative path with '/' is taken
+	                              from cwd, as after a chdir */
 	const char *cwd;           /* NULL = inherit */
 	char *const *env;          /* extra "KEY=VALUE" strings added to the environment, NULL-terminated; may be NULL */
 	const char *stderr_path;   /* log file, opened for append; NULL = discard */
-	size_t stderr_cap;         /* bytes kept in the log per process start */
+	size_t stderr_cap;         /* bytes kept in the log per process start; past it one line
+	                              "[log truncated]" and the rest is read and dropped */
 	int cpu;                   /* pin to this CPU, -1 = no pinning */
 	struct bot_limits limits;
 };
@@ -43,7 +70,10 @@ struct bot;
 /*
  * Start the bot. On success *out owns the process and its pipes. Exec failure
  * (no such file, not executable) is reported back over a close-on-exec pipe
- * and returned as its negative errno, with a sentence in why.
+ * and returned as its negative errno, with a sentence in why (a failed chdir,
+ * limit or CPU pinning likewise): -ENOENT, -EACCES, -EINVAL, ... Returns once
+ * the exec has succeeded or failed; no process is left behind on failure.
+ * Thread-safe: bots may be started from several threads at once.
  */
 int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t why_size);
 
@@ -55,15 +85,26 @@ int bot_write_line(struct bot *b, const char *line, size_t len, int64_t deadline
  * buffer (NUL-terminated, newline removed, valid until the next call) and
  * *len is its length. -ETIMEDOUT: no complete line in time; -EPIPE: the bot
  * closed stdout (EOF); -EMSGSIZE: the line passed BOT_LINE_MAX (the rest of
- * it is not read). Drains stderr into the log while waiting.
+ * it is not read, and every later call returns -EMSGSIZE too). After
+ * -ETIMEDOUT a partial line is kept: a later call may still complete it.
+ * Drains stderr into the log while waiting.
  */
 int bot_read_line(struct bot *b, const char **line, size_t *len, int64_t deadline_us);
 
-/* Has the process exited? 1 and *status (as from waitpid) if reaped, 0 if still running. */
+/*
+ * Has the process exited? 1 and *status (as from waitpid; status may be NULL)
+ * if it has, 0 if still running. It stays a zombie until bot_stop(), so its
+ * pid, which is the process group id, cannot be reused before the group is
+ * killed.
+ */
 int bot_exited(struct bot *b, int *status);
 
-/* Kill the whole process group: SIGTERM, then SIGKILL after grace_ms; reap; close
- * everything and free b. Safe on NULL. */
+/*
+ * Kill the whole process group: SIGTERM (skipped if the bot already exited),
+ * up to grace_ms for the bot to exit, then SIGKILL to the group whatever
+ * happened; reap; copy its last stderr to the log; close everything and free
+ * b. Safe on NULL.
+ */
 void bot_stop(struct bot *b, int grace_ms);
 
 /* Close stdin, wait up to grace_ms for a clean exit, then as bot_stop. */

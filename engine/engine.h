@@ -45,6 +45,7 @@ enum engine_error {
 	ENGINE_EPASS = -13,       /* R5.4: pass only with an empty hand */
 	ENGINE_ESEAT = -14,       /* seat out of range or already removed */
 	ENGINE_EMATCHOVER = -15,  /* R9: the match is decided */
+	ENGINE_ERUNNING = -16,    /* R9: the game given to match_record has not ended */
 };
 
 /* The rule set of one game (R2, R3, R10). */
@@ -54,6 +55,13 @@ struct game_rules {
 	int partnership; /* R10: 4 or 6 players only */
 	int dealer;      /* the first player is (dealer + 1) % players */
 	uint64_t seed;   /* R12 */
+	/*
+	 * 0 (the default): keep the full event log. Non-zero: keep none, for
+	 * search and benchmarks. The log costs 16 bytes per event (about 5 to 8
+	 * events per move, stored in an array that grows by doubling) and roughly
+	 * a third of the time of a random playout.
+	 */
+	int no_event_log;
 };
 
 /* Fill in defaults (stock size) and check the rules. Returns 0, or a negative
@@ -177,32 +185,52 @@ int game_remove_seat(struct game *g, int seat);
 
 void game_view(const struct game *g, int seat, struct seat_view *out);
 
-/* The full event log, oldest first. The pointer is valid until the next call that changes g. */
+/* The full event log, oldest first. The pointer is valid until the next call that changes g.
+ * With rules.no_event_log it is empty (NULL, *count = 0). */
 const struct event *game_events(const struct game *g, size_t *count);
+/* 1 if memory ran out while logging, so the log stops short of the game (which went on). */
+int game_log_truncated(const struct game *g);
 /* The deck order after the shuffle, before the deal (R12): deck[0] is the top card. */
 void game_initial_deck(const struct game *g, uint8_t deck[ENGINE_DECK_SIZE]);
 
 const char *engine_strerror(int code);
 const char *end_reason_name(int reason);  /* "stock_emptied", "stalemate", "turn_cap", "forfeit" */
 
-/* R12: the generator, public so that other programs can reproduce a deal. */
+/*
+ * R12: the generator, public so that other programs can reproduce a deal
+ * (README.md gives the exact algorithm). xoshiro256**; rng_seed fills its
+ * state with four successive rng_splitmix64 outputs started at seed.
+ */
 struct rng { uint64_t s[4]; };
+/* One splitmix64 step: advances *state and returns the next output. */
+uint64_t rng_splitmix64(uint64_t *state);
 void rng_seed(struct rng *r, uint64_t seed);
 uint64_t rng_next(struct rng *r);
-uint64_t rng_below(struct rng *r, uint64_t bound); /* uniform in [0, bound) */
+/* Uniform in [0, bound), unbiased by rejection; 0 when bound <= 1. */
+uint64_t rng_below(struct rng *r, uint64_t bound);
+/* Fisher-Yates from the last index down: for i = n-1..1, swap i with rng_below(i+1). */
 void rng_shuffle(struct rng *r, uint8_t *cards, size_t n);
 
 /* R9: a match of games until a side reaches 500 points. */
 struct match_state {
 	struct game_rules rules; /* the rules of the next game (dealer and seed advance) */
+	uint64_t seed;           /* the match seed; game k is dealt from match_game_seed(seed, k) */
 	int games;
 	int total[ENGINE_MAX_PLAYERS];
 	int over;
 	int winner;              /* seat (lowest of the team), -1 while running */
 };
 #define MATCH_TARGET 500
+/*
+ * Starts a match from the rules of its first game: rules->dealer deals game 0
+ * and rules->seed is the match seed. Returns 0 or a game_rules_check code.
+ */
 int match_init(struct match_state *m, const struct game_rules *rules, char *reason, size_t reason_size);
-/* Add a finished game's scores; moves the dealer one seat left and derives the next seed. */
+/* Add a finished game's scores; moves the dealer one seat left and derives the next seed.
+ * Returns 0, ENGINE_EMATCHOVER once decided, ENGINE_ERUNNING for an unfinished game. */
 int match_record(struct match_state *m, const struct game_result *r);
+/* The seed of game k (from 0) of a match: the first splitmix64 output started at
+ * match_seed + k * 0x9e3779b97f4a7c15 (mod 2^64). */
+uint64_t match_game_seed(uint64_t match_seed, int k);
 
 #endif

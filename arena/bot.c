@@ -1,0 +1,856 @@
+/*
+ * bot.c - bot executables as child processes (contract in bot.h).
+ *
+ * Spawning follows git's run-command.c and libuv's process.c: every pipe is
+ * close-on-exec, everything the child needs (argv path, envp, limits, CPU
+ * set) is prepared before fork, and between fork and exec the child makes
+ * only async-signal-safe system calls. An exec failure travels back as
+ * {step, errno} over a close-on-exec pipe; EOF on that pipe means the exec
+ * succeeded.
+ */
+#include "bot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define READ_CHUNK (64 * 1024)
+/* One maximal line, its newline, a NUL, and room for a chunk of what follows. */
+#define READ_BUF_MAX (BOT_LINE_MAX + 2 + READ_CHUNK)
+#define STDERR_CHUNK (16 * 1024)
+#define STDERR_READS_PER_WAKEUP 4
+#define TRUNCATED_MARK "[log truncated]\n"
+
+struct bot {
+	pid_t pid;              /* also the process group id */
+	int in_fd;              /* bot's stdin (we write), -1 once closed */
+	int out_fd;             /* bot's stdout (we read) */
+	int err_fd;             /* bot's stderr, -1 after EOF */
+	int log_fd;             /* stderr log, -1 = discard */
+	size_t log_cap;
+	size_t log_kept;
+	bool log_truncated;
+	bool log_midline;       /* last byte kept was not a newline */
+	char *buf;              /* stdout bytes: [start, len) not yet returned */
+	size_t buf_cap;
+	size_t buf_start;
+	size_t buf_len;
+	size_t buf_scanned;     /* bytes from buf_start known to hold no newline */
+	bool out_eof;
+	int read_error;         /* sticky -EMSGSIZE once a line overflowed */
+	bool exited;            /* seen exited (still a zombie until bot_stop) */
+	int status;
+};
+
+/* Which step of the child failed, for the sentence in why. */
+enum child_step {
+	STEP_SETUP,
+	STEP_LIMITS,
+	STEP_CHDIR,
+	STEP_AFFINITY,
+	STEP_EXEC,
+};
+
+struct child_error {
+	int step;
+	int err;
+};
+
+struct child_plan {
+	const char *path;
+	char *const *argv;
+	char **envp;
+	const char *cwd;
+	int in_fd, out_fd, err_fd, report_fd;
+	pid_t parent;
+	struct rlimit limits[4];
+	int limit_res[4];
+	int nlimits;
+	bool pin;
+	cpu_set_t cpus;
+};
+
+int64_t clock_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+pid_t bot_pid(const struct bot *b)
+{
+	return b->pid;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+}
+
+/* ---- the child, between fork and exec: async-signal-safe calls only ---- */
+
+static __attribute__((noreturn)) void child_fail(const struct child_plan *plan, int step)
+{
+	struct child_error ce = { step, errno };
+	ssize_t n;
+
+	do
+		n = write(plan->report_fd, &ce, sizeof ce);
+	while (n < 0 && errno == EINTR);
+	_exit(127);
+}
+
+static __attribute__((noreturn)) void child_run(struct child_plan *plan)
+{
+	struct sigaction dfl;
+	sigset_t empty;
+
+	if (setpgid(0, 0) < 0)
+		child_fail(plan, STEP_SETUP);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		child_fail(plan, STEP_SETUP);
+	/* The parent may have died before the death signal was armed. */
+	if (getppid() != plan->parent)
+		_exit(127);
+
+	/* Signals stay blocked (the parent blocked them all before fork) until
+	 * every disposition is back to default, so no inherited handler runs. */
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &dfl, NULL);
+
+	/* Every source fd is >= 3 (see raise_fd), so these cannot clobber each other. */
+	if (dup2(plan->in_fd, 0) < 0 || dup2(plan->out_fd, 1) < 0 || dup2(plan->err_fd, 2) < 0)
+		child_fail(plan, STEP_SETUP);
+	/* The report pipe moves to 3 (close-on-exec kept) so closing 4.. spares it. */
+	if (plan->report_fd != 3) {
+		if (dup3(plan->report_fd, 3, O_CLOEXEC) < 0)
+			child_fail(plan, STEP_SETUP);
+		plan->report_fd = 3;
+	}
+	/* close_range is a plain system call; libbsd's closefrom may fall back
+	 * to opendir(), which allocates and is not async-signal-safe. */
+	if (close_range(4, ~0U, 0) < 0)
+		closefrom(4);
+
+	for (int i = 0; i < plan->nlimits; i++)
+		if (setrlimit(plan->limit_res[i], &plan->limits[i]) < 0)
+			child_fail(plan, STEP_LIMITS);
+	if (plan->cwd && chdir(plan->cwd) < 0)
+		child_fail(plan, STEP_CHDIR);
+	if (plan->pin && sched_setaffinity(0, sizeof plan->cpus, &plan->cpus) < 0)
+		child_fail(plan, STEP_AFFINITY);
+
+	sigemptyset(&empty);
+	sigprocmask(SIG_SETMASK, &empty, NULL);
+	execve(plan->path, plan->argv, plan->envp);
+	child_fail(plan, STEP_EXEC);
+}
+
+/* ---- preparing the child's world in the parent ---- */
+
+static size_t env_key_len(const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+
+	return eq ? (size_t)(eq - kv) : strlen(kv);
+}
+
+/* environ with spec->env laid over it (same KEY replaced). Strings are borrowed. */
+static int build_envp(char *const *extra, char ***out)
+{
+	size_t nbase = 0, nextra = 0, n = 0;
+	char **envp;
+
+	while (environ && environ[nbase])
+		nbase++;
+	while (extra && extra[nextra])
+		nextra++;
+	envp = reallocarray(NULL, nbase + nextra + 1, sizeof *envp);
+	if (!envp)
+		return -ENOMEM;
+	for (size_t i = 0; i < nbase; i++) {
+		size_t klen = env_key_len(environ[i]);
+		bool overridden = false;
+
+		for (size_t j = 0; j < nextra && !overridden; j++)
+			overridden = env_key_len(extra[j]) == klen &&
+				     strncmp(extra[j], environ[i], klen) == 0;
+		if (!overridden)
+			envp[n++] = environ[i];
+	}
+	for (size_t j = 0; j < nextra; j++)
+		envp[n++] = extra[j];
+	envp[n] = NULL;
+	*out = envp;
+	return 0;
+}
+
+static const char *envp_get(char **envp, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (; *envp; envp++)
+		if (strncmp(*envp, key, klen) == 0 && (*envp)[klen] == '=')
+			return *envp + klen + 1;
+	return NULL;
+}
+
+static bool is_executable_file(const char *path, int *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0) {
+		*err = errno;
+		return false;
+	}
+	if (!S_ISREG(st.st_mode) || access(path, X_OK) < 0) {
+		*err = EACCES;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * execvp's search, done before fork because it allocates. Returns 0 and a
+ * malloc'ed path, or -ENOENT / -EACCES (something was found but cannot run).
+ */
+static int resolve_path(const char *file, char **envp, char **out)
+{
+	const char *path = envp_get(envp, "PATH");
+	int err = 0, result = -ENOENT;
+
+	if (strchr(file, '/')) {
+		*out = strdup(file);
+		return *out ? 0 : -ENOMEM;
+	}
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t dlen = strcspn(path, ":");
+		char *cand;
+
+		if (asprintf(&cand, "%.*s/%s", (int)dlen, dlen ? path : ".", file) < 0)
+			return -ENOMEM;
+		if (is_executable_file(cand, &err)) {
+			*out = cand;
+			return 0;
+		}
+		free(cand);
+		if (err == EACCES)
+			result = -EACCES;
+		path += dlen + (path[dlen] == ':');
+	}
+	return result;
+}
+
+static void plan_limit(struct child_plan *plan, int resource, long value, rlim_t scale, rlim_t extra_hard)
+{
+	struct rlimit cur, want;
+
+	if (value <= 0 || getrlimit(resource, &cur) < 0)
+		return;
+	want.rlim_cur = (rlim_t)value * scale;
+	want.rlim_max = want.rlim_cur + extra_hard;
+	/* Only root may raise a hard limit: stay within what we have. */
+	if (cur.rlim_max != RLIM_INFINITY && want.rlim_max > cur.rlim_max)
+		want.rlim_max = cur.rlim_max;
+	if (want.rlim_cur > want.rlim_max)
+		want.rlim_cur = want.rlim_max;
+	plan->limit_res[plan->nlimits] = resource;
+	plan->limits[plan->nlimits++] = want;
+}
+
+static void plan_limits(struct child_plan *plan, const struct bot_limits *l)
+{
+	/* CPU: SIGXCPU at the soft limit, SIGKILL one second later at the hard one. */
+	plan_limit(plan, RLIMIT_CPU, l->cpu_seconds, 1, 1);
+	plan_limit(plan, RLIMIT_AS, l->memory_mb, (rlim_t)1024 * 1024, 0);
+	plan_limit(plan, RLIMIT_NOFILE, l->open_files, 1, 0);
+	plan_limit(plan, RLIMIT_NPROC, l->processes, 1, 0);
+}
+
+static const char *step_words(int step)
+{
+	switch (step) {
+	case STEP_LIMITS: return "cannot apply resource limits";
+	case STEP_CHDIR: return "cannot change to its working directory";
+	case STEP_AFFINITY: return "cannot pin it to its CPU";
+	case STEP_EXEC: return "cannot execute it";
+	default: return "cannot set up its process";
+	}
+}
+
+/* Every descriptor bot_start() opens; -1 when not open. */
+struct spawn_fds {
+	int in[2], out[2], err[2], report[2];
+	int devnull;            /* the child's stderr when there is no log */
+	int log;
+};
+
+static void fds_close(struct spawn_fds *f)
+{
+	int *all[] = { &f->in[0], &f->in[1], &f->out[0], &f->out[1], &f->err[0], &f->err[1],
+		       &f->report[0], &f->report[1], &f->devnull, &f->log };
+
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		close_fd(all[i]);
+}
+
+/*
+ * The child dup2()s its pipes onto 0, 1 and 2; a pipe end already sitting
+ * there (the arena started with a standard descriptor closed) would be
+ * overwritten first. Moving every end to 3 or above rules that out.
+ */
+static int raise_fd(int *fd)
+{
+	int nfd;
+
+	if (*fd < 0 || *fd > 2)
+		return 0;
+	nfd = fcntl(*fd, F_DUPFD_CLOEXEC, 3);
+	if (nfd < 0)
+		return -errno;
+	close(*fd);
+	*fd = nfd;
+	return 0;
+}
+
+static int set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
+}
+
+/* All close-on-exec; the arena's ends non-blocking, the bot's left blocking. */
+static int fds_open(struct spawn_fds *f, bool want_log)
+{
+	int *all[] = { &f->in[0], &f->in[1], &f->out[0], &f->out[1], &f->err[0], &f->err[1],
+		       &f->report[0], &f->report[1], &f->devnull };
+	int r = 0;
+
+	if (pipe2(f->in, O_CLOEXEC) < 0 || pipe2(f->out, O_CLOEXEC) < 0 ||
+	    pipe2(f->report, O_CLOEXEC) < 0 ||
+	    (want_log ? pipe2(f->err, O_CLOEXEC) :
+	     (f->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC))) < 0)
+		return -errno;
+	for (size_t i = 0; i < sizeof all / sizeof all[0] && r == 0; i++)
+		r = raise_fd(all[i]);
+	if (r == 0)
+		r = set_nonblock(f->in[1]);
+	if (r == 0)
+		r = set_nonblock(f->out[0]);
+	if (r == 0 && want_log)
+		r = set_nonblock(f->err[0]);
+	return r;
+}
+
+/* Blocks until the child execs (EOF: 0) or reports {step, errno} (-1). */
+static int read_child_report(int fd, struct child_error *ce)
+{
+	size_t got = 0;
+
+	while (got < sizeof *ce) {
+		ssize_t n = read(fd, (char *)ce + got, sizeof *ce - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got == sizeof *ce ? -1 : 0;
+}
+
+/* Fork and exec per plan: 0 and *pid, or -errno with the failed step in *ce. */
+static int spawn(struct child_plan *plan, struct spawn_fds *f, pid_t *pid, struct child_error *ce)
+{
+	sigset_t all, old;
+	int r = 0;
+
+	ce->step = STEP_SETUP;
+	/* No handler of ours may run in the child before it resets them. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	*pid = fork();
+	if (*pid == 0)
+		child_run(plan);
+	if (*pid < 0)
+		r = -errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r < 0) {
+		ce->err = -r;
+		return r;
+	}
+	close_fd(&f->report[1]);
+	if (read_child_report(f->report[0], ce) == 0)
+		return 0;
+	while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return ce->err > 0 ? -ce->err : -EIO;
+}
+
+static int plan_init(struct child_plan *plan, const struct bot_spec *spec, const struct spawn_fds *f)
+{
+	plan->argv = spec->argv;
+	plan->cwd = spec->cwd;
+	plan->in_fd = f->in[0];
+	plan->out_fd = f->out[1];
+	plan->err_fd = spec->stderr_path ? f->err[1] : f->devnull;
+	plan->report_fd = f->report[1];
+	plan->parent = getpid();
+	plan_limits(plan, &spec->limits);
+	if (spec->cpu >= 0) {
+		if (spec->cpu >= CPU_SETSIZE)
+			return -EINVAL;
+		plan->pin = true;
+		CPU_ZERO(&plan->cpus);
+		CPU_SET(spec->cpu, &plan->cpus);
+	}
+	return 0;
+}
+
+int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t why_size)
+{
+	struct spawn_fds f = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, -1, -1 };
+	const char *name = spec->name ? spec->name : spec->argv[0];
+	struct child_plan plan = { 0 };
+	struct child_error ce;
+	struct bot *b = NULL;
+	char *path = NULL;
+	pid_t pid;
+	int r;
+
+	if (why_size)
+		why[0] = '\0';
+	r = build_envp(spec->env, &plan.envp);
+	if (r < 0)
+		goto out;
+	r = resolve_path(spec->argv[0], plan.envp, &path);
+	if (r < 0) {
+		snprintf(why, why_size, "bot \"%s\": \"%s\" %s", name, spec->argv[0],
+			 r == -ENOENT ? "not found in PATH" : "found in PATH but not executable");
+		goto out;
+	}
+	plan.path = path;
+	if (spec->stderr_path) {
+		f.log = open(spec->stderr_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (f.log < 0) {
+			r = -errno;
+			snprintf(why, why_size, "bot \"%s\": cannot open log \"%s\": %s", name,
+				 spec->stderr_path, strerror(-r));
+			goto out;
+		}
+	}
+	r = fds_open(&f, spec->stderr_path != NULL);
+	if (r < 0) {
+		snprintf(why, why_size, "bot \"%s\": cannot create pipes: %s", name, strerror(-r));
+		goto out;
+	}
+	r = plan_init(&plan, spec, &f);
+	if (r < 0) {
+		snprintf(why, why_size, "bot \"%s\": no CPU %d", name, spec->cpu);
+		goto out;
+	}
+	b = calloc(1, sizeof *b);
+	if (!b) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = spawn(&plan, &f, &pid, &ce);
+	if (r < 0) {
+		snprintf(why, why_size, "bot \"%s\": %s \"%s\": %s", name, step_words(ce.step),
+			 ce.step == STEP_CHDIR ? spec->cwd : path, strerror(-r));
+		goto out;
+	}
+
+	b->pid = pid;
+	b->in_fd = f.in[1];
+	b->out_fd = f.out[0];
+	b->err_fd = f.err[0];
+	b->log_fd = f.log;
+	b->log_cap = spec->stderr_cap;
+	f.in[1] = f.out[0] = f.err[0] = f.log = -1;
+	*out = b;
+	b = NULL;
+out:
+	free(b);
+	free(path);
+	free(plan.envp);
+	fds_close(&f);
+	if (r < 0 && why_size && !why[0])
+		snprintf(why, why_size, "bot \"%s\": cannot start: %s", name, strerror(-r));
+	return r;
+}
+
+/* ---- stderr log ---- */
+
+/* Failing log writes are ignored: a full disk must not turn into a bot fault. */
+static void log_write(struct bot *b, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(b->log_fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void log_keep(struct bot *b, const char *p, size_t n)
+{
+	size_t room;
+
+	if (b->log_truncated)
+		return;
+	room = b->log_cap - b->log_kept;
+	if (n <= room) {
+		log_write(b, p, n);
+		b->log_kept += n;
+		if (n)
+			b->log_midline = p[n - 1] != '\n';
+		return;
+	}
+	log_write(b, p, room);
+	if (room)
+		b->log_midline = p[room - 1] != '\n';
+	if (b->log_midline)
+		log_write(b, "\n", 1);
+	log_write(b, TRUNCATED_MARK, strlen(TRUNCATED_MARK));
+	b->log_kept = b->log_cap;
+	b->log_truncated = true;
+}
+
+/*
+ * Read what stderr holds, a bounded amount so an endless flood cannot starve
+ * the caller; past the cap it is read and dropped so the bot never blocks.
+ */
+static void drain_stderr(struct bot *b)
+{
+	char chunk[STDERR_CHUNK];
+
+	for (int i = 0; b->err_fd >= 0 && i < STDERR_READS_PER_WAKEUP; i++) {
+		ssize_t n = read(b->err_fd, chunk, sizeof chunk);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			close_fd(&b->err_fd);
+			return;
+		}
+		if (b->log_fd >= 0)
+			log_keep(b, chunk, (size_t)n);
+	}
+}
+
+/* ---- waiting ---- */
+
+static struct timespec remaining_ts(int64_t deadline_us)
+{
+	int64_t rem = deadline_us - clock_now_us();
+	struct timespec ts = { 0, 0 };
+
+	if (rem > 0) {
+		ts.tv_sec = rem / 1000000;
+		ts.tv_nsec = (long)(rem % 1000000) * 1000;
+	}
+	return ts;
+}
+
+/*
+ * Wait until fd reports any of events, draining stderr meanwhile. 0 when
+ * ready (or hung up / in error: the following read or write tells which),
+ * -ETIMEDOUT at the deadline. The remaining time is recomputed after every
+ * wakeup, EINTR included.
+ */
+static int wait_fd(struct bot *b, int fd, short events, int64_t deadline_us)
+{
+	for (;;) {
+		struct pollfd pfd[2] = {
+			{ .fd = fd, .events = events },
+			{ .fd = b->err_fd, .events = POLLIN },
+		};
+		struct timespec ts = remaining_ts(deadline_us);
+		int n = ppoll(pfd, 2, &ts, NULL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (pfd[1].revents)
+			drain_stderr(b);
+		if (pfd[0].revents)
+			return 0;
+		/* Checked whatever woke us: a stderr flood must not outlast the deadline. */
+		if (clock_now_us() >= deadline_us)
+			return -ETIMEDOUT;
+	}
+}
+
+/* ---- writing ---- */
+
+int bot_write_line(struct bot *b, const char *line, size_t len, int64_t deadline_us)
+{
+	struct iovec iov[2] = {
+		{ .iov_base = (void *)line, .iov_len = len },
+		{ .iov_base = "\n", .iov_len = 1 },
+	};
+	struct iovec *v = iov;
+	int nv = 2;
+
+	if (b->in_fd < 0)
+		return -EPIPE;
+	/* Try first: a pipe with room makes the poll a wasted system call. */
+	for (;;) {
+		ssize_t w = writev(b->in_fd, v, nv);
+
+		if (w < 0) {
+			int r;
+
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				return -errno;
+			r = wait_fd(b, b->in_fd, POLLOUT, deadline_us);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		while (nv > 0 && (size_t)w >= v->iov_len) {
+			w -= (ssize_t)v->iov_len;
+			v++;
+			nv--;
+		}
+		if (nv == 0)
+			return 0;
+		v->iov_base = (char *)v->iov_base + w;
+		v->iov_len -= (size_t)w;
+	}
+}
+
+/* ---- reading ---- */
+
+/* A complete line from the buffer: 0, -EAGAIN (need more), or -EMSGSIZE. */
+static int take_line(struct bot *b, const char **line, size_t *len)
+{
+	char *start = b->buf + b->buf_start;
+	size_t have = b->buf_len - b->buf_start;
+	char *nl = memchr(start + b->buf_scanned, '\n', have - b->buf_scanned);
+
+	if (!nl) {
+		b->buf_scanned = have;
+		return have > BOT_LINE_MAX ? -EMSGSIZE : -EAGAIN;
+	}
+	if ((size_t)(nl - start) > BOT_LINE_MAX)
+		return -EMSGSIZE;
+	*nl = '\0';
+	*line = start;
+	*len = (size_t)(nl - start);
+	b->buf_start += *len + 1;
+	b->buf_scanned = 0;
+	return 0;
+}
+
+/* Make room for one read: drop returned lines, grow up to READ_BUF_MAX. */
+static int make_room(struct bot *b)
+{
+	size_t want;
+	char *nb;
+
+	if (b->buf_start > 0) {
+		memmove(b->buf, b->buf + b->buf_start, b->buf_len - b->buf_start);
+		b->buf_len -= b->buf_start;
+		b->buf_start = 0;
+	}
+	if (b->buf_cap - b->buf_len > READ_CHUNK || b->buf_cap == READ_BUF_MAX)
+		return 0;
+	want = b->buf_cap ? b->buf_cap * 2 : READ_CHUNK + 1;
+	if (want < b->buf_len + READ_CHUNK + 1)
+		want = b->buf_len + READ_CHUNK + 1;
+	if (want > READ_BUF_MAX)
+		want = READ_BUF_MAX;
+	nb = realloc(b->buf, want);
+	if (!nb)
+		return -ENOMEM;
+	b->buf = nb;
+	b->buf_cap = want;
+	return 0;
+}
+
+/* One read into the buffer: >0 bytes, 0 at EOF, -EAGAIN, or -errno. */
+static ssize_t fill(struct bot *b)
+{
+	size_t room;
+	ssize_t n;
+	int r = make_room(b);
+
+	if (r < 0)
+		return r;
+	/* One byte stays free for the NUL that ends a returned line. */
+	room = b->buf_cap - b->buf_len - 1;
+	if (room > READ_CHUNK)
+		room = READ_CHUNK;
+	do
+		n = read(b->out_fd, b->buf + b->buf_len, room);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	b->buf_len += (size_t)n;
+	return n;
+}
+
+int bot_read_line(struct bot *b, const char **line, size_t *len, int64_t deadline_us)
+{
+	if (b->read_error)
+		return b->read_error;
+	for (;;) {
+		ssize_t n;
+		int r = b->buf ? take_line(b, line, len) : -EAGAIN;
+
+		if (r == -EMSGSIZE)
+			b->read_error = r;
+		if (r != -EAGAIN)
+			return r;
+		if (b->out_eof)
+			return -EPIPE;
+		/* Poll before reading: right after a request the answer is rarely
+		 * there yet, and a read would only say EAGAIN. */
+		r = wait_fd(b, b->out_fd, POLLIN, deadline_us);
+		if (r < 0)
+			return r;
+		n = fill(b);
+		if (n == 0)
+			b->out_eof = true;
+		else if (n < 0 && n != -EAGAIN)
+			return (int)n;
+	}
+}
+
+/* ---- process state and shutdown ---- */
+
+/*
+ * Peek with WNOWAIT: the zombie stays until bot_stop, so its pid - which is
+ * the process group id - cannot be reused by another process before the
+ * group is killed.
+ */
+static bool peek_exited(struct bot *b)
+{
+	siginfo_t si;
+
+	if (b->exited)
+		return true;
+	memset(&si, 0, sizeof si);
+	if (waitid(P_PID, (id_t)b->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == 0)
+		return false;
+	b->exited = true;
+	if (si.si_code == CLD_EXITED)
+		b->status = W_EXITCODE(si.si_status & 0xff, 0);
+	else
+		b->status = W_EXITCODE(0, si.si_status) | (si.si_code == CLD_DUMPED ? WCOREFLAG : 0);
+	return true;
+}
+
+int bot_exited(struct bot *b, int *status)
+{
+	if (!peek_exited(b))
+		return 0;
+	if (status)
+		*status = b->status;
+	return 1;
+}
+
+/* Wait up to grace_ms for the process to exit, keeping its stderr flowing. */
+static bool wait_exit(struct bot *b, int grace_ms)
+{
+	int64_t end = clock_now_us() + (int64_t)grace_ms * 1000;
+	int64_t step_us = 100;
+
+	while (!peek_exited(b)) {
+		int64_t now = clock_now_us();
+		struct pollfd pfd = { .fd = b->err_fd, .events = POLLIN };
+		struct timespec ts;
+
+		if (now >= end)
+			return false;
+		if (step_us > end - now)
+			step_us = end - now;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)step_us * 1000;
+		if (ppoll(&pfd, 1, &ts, NULL) > 0)
+			drain_stderr(b);
+		if (step_us < 10000)
+			step_us *= 2;
+	}
+	return true;
+}
+
+void bot_stop(struct bot *b, int grace_ms)
+{
+	pid_t got;
+	int st;
+
+	if (!b)
+		return;
+	if (!peek_exited(b)) {
+		kill(-b->pid, SIGTERM);
+		wait_exit(b, grace_ms);
+	}
+	/* Also gets what the bot forked, even after the bot itself exited. */
+	kill(-b->pid, SIGKILL);
+	/* Reaps the leader, and any orphaned member if we are their subreaper. */
+	for (;;) {
+		got = waitpid(-b->pid, &st, 0);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			break;
+	}
+	/* Last words (a crash message, say) now the writers are gone; bounded. */
+	for (int i = 0; i < 16 && b->err_fd >= 0; i++)
+		drain_stderr(b);
+	close_fd(&b->in_fd);
+	close_fd(&b->out_fd);
+	close_fd(&b->err_fd);
+	close_fd(&b->log_fd);
+	free(b->buf);
+	free(b);
+}
+
+void bot_close(struct bot *b, int grace_ms)
+{
+	if (!b)
+		return;
+	close_fd(&b->in_fd);
+	wait_exit(b, grace_ms);
+	bot_stop(b, grace_ms);
+}

@@ -1,0 +1,404 @@
+/*
+ * cmd_play.c - `skipbo-arena play [options] BOT BOT [BOT...]`.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "config.h"
+#include "jsonw.h"
+#include "options.h"
+#include "pool.h"
+#include "referee.h"
+#include "render.h"
+#include "replay.h"
+#include "transcript.h"
+
+#define PLAY_NAME_MAX 64
+
+static const char play_usage[] =
+	"usage: skipbo-arena play [options] BOT BOT [BOT...]\n"
+	"       skipbo-arena play [options] -- PROGRAM [ARG...] -- PROGRAM [ARG...] ...\n"
+	"\n"
+	"Play one game (or an R9 match) between 2 to 6 bots and print the result. Each BOT\n"
+	"is a command string split on spaces (no shell, no quoting): \"./mybot --level 3\".\n"
+	"After \"--\", the words up to the next \"--\" are one bot's exact argv instead.\n"
+	"Bots are named after their program, with -2, -3, ... for repeats.\n"
+	"\n"
+	"options:\n"
+	"  -r, --render          print the table turn by turn\n"
+	"      --seed N          deal seed (default: from the clock; printed)\n"
+	"      --stock N         stock size (default: R3 for the player count)\n"
+	"      --partnership     R10 teams (4 or 6 players)\n"
+	"      --match           a match to 500 points (R9) instead of one game\n"
+	"      --move-ms N       per-move limit (default 1000)\n"
+	"      --game-ms N       per-game time bank (default 60000)\n"
+	"      --startup-ms N    hello deadline after a bot starts (default 10000)\n"
+	"      --no-timeout      no move or game time limits (debugging)\n"
+	"      --pin CPU         run the arena and the bots on this CPU\n"
+	"      --log-io          print every line to and from the bots on stderr\n"
+	"      --replay FILE     also write the replay (results/README.md) to FILE\n"
+	"  -h, --help            this text\n"
+	"\n"
+	"Exit status: 0 the game was played (bot faults are results), 1 it could not be,\n"
+	"2 bad usage.\n";
+
+enum {
+	OPT_SEED = 256, OPT_STOCK, OPT_PARTNERSHIP, OPT_MATCH, OPT_MOVE_MS, OPT_GAME_MS,
+	OPT_STARTUP_MS, OPT_NO_TIMEOUT, OPT_PIN, OPT_LOG_IO, OPT_REPLAY,
+};
+
+static const struct option play_options[] = {
+	{ "render", no_argument, NULL, 'r' },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "stock", required_argument, NULL, OPT_STOCK },
+	{ "partnership", no_argument, NULL, OPT_PARTNERSHIP },
+	{ "match", no_argument, NULL, OPT_MATCH },
+	{ "move-ms", required_argument, NULL, OPT_MOVE_MS },
+	{ "game-ms", required_argument, NULL, OPT_GAME_MS },
+	{ "startup-ms", required_argument, NULL, OPT_STARTUP_MS },
+	{ "no-timeout", no_argument, NULL, OPT_NO_TIMEOUT },
+	{ "pin", required_argument, NULL, OPT_PIN },
+	{ "log-io", no_argument, NULL, OPT_LOG_IO },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct play_opts {
+	int render, partnership, match, no_timeout, log_io, has_seed;
+	long long stock, move_ms, game_ms, startup_ms, pin;
+	unsigned long long seed;
+	const char *replay;
+};
+
+/* Forwards every callback to up to two observers (render and transcript). */
+struct tee {
+	const struct referee_observer *a, *b;
+	struct referee_observer observer;
+};
+
+#define TEE_FORWARD(cb, ...) do { \
+		if (t->a && t->a->cb) t->a->cb(t->a->ctx, __VA_ARGS__); \
+		if (t->b && t->b->cb) t->b->cb(t->b->ctx, __VA_ARGS__); \
+	} while (0)
+
+static void tee_line(void *ctx, const char *name, int seat, enum referee_dir dir,
+		     const char *line, size_t len, int64_t at_us)
+{
+	struct tee *t = ctx;
+
+	TEE_FORWARD(line, name, seat, dir, line, len, at_us);
+}
+
+static void tee_game_start(void *ctx, int game, const struct game *g)
+{
+	struct tee *t = ctx;
+
+	TEE_FORWARD(game_start, game, g);
+}
+
+static void tee_move(void *ctx, int seat, const struct move *m, int64_t us, const struct game *g)
+{
+	struct tee *t = ctx;
+
+	TEE_FORWARD(move, seat, m, us, g);
+}
+
+static void tee_fault(void *ctx, const struct referee_fault *f, const struct game *g)
+{
+	struct tee *t = ctx;
+
+	TEE_FORWARD(fault, f, g);
+}
+
+static void tee_game_end(void *ctx, int game, const struct game *g)
+{
+	struct tee *t = ctx;
+
+	TEE_FORWARD(game_end, game, g);
+}
+
+static int parse_play_options(int argc, char **argv, struct play_opts *o)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->move_ms = CONFIG_DEFAULT_MOVE_MS;
+	o->game_ms = CONFIG_DEFAULT_GAME_MS;
+	o->startup_ms = CONFIG_DEFAULT_STARTUP_MS;
+	o->pin = -1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+rh", play_options, NULL)) != -1) {
+		switch (c) {
+		case 'r': o->render = 1; break;
+		case OPT_PARTNERSHIP: o->partnership = 1; break;
+		case OPT_MATCH: o->match = 1; break;
+		case OPT_NO_TIMEOUT: o->no_timeout = 1; break;
+		case OPT_LOG_IO: o->log_io = 1; break;
+		case OPT_REPLAY: o->replay = optarg; break;
+		case OPT_SEED:
+			if (options_seed("--seed", optarg, &o->seed) < 0)
+				return 2;
+			o->has_seed = 1;
+			break;
+		case OPT_STOCK:
+			if (options_number("--stock", optarg, 1, 30, &o->stock) < 0)
+				return 2;
+			break;
+		case OPT_MOVE_MS:
+			if (options_number("--move-ms", optarg, 1, 3600000, &o->move_ms) < 0)
+				return 2;
+			break;
+		case OPT_GAME_MS:
+			if (options_number("--game-ms", optarg, 1, 86400000, &o->game_ms) < 0)
+				return 2;
+			break;
+		case OPT_STARTUP_MS:
+			if (options_number("--startup-ms", optarg, 1, 600000, &o->startup_ms) < 0)
+				return 2;
+			break;
+		case OPT_PIN:
+			if (options_number("--pin", optarg, 0, CPU_SETSIZE - 1, &o->pin) < 0)
+				return 2;
+			break;
+		case 'h':
+			fputs(play_usage, stdout);
+			return 0;
+		default:
+			fputs(play_usage, stderr);
+			return 2;
+		}
+	}
+	return -1;
+}
+
+/* The bots' argvs from the words after the options. Returns how many, or -1. */
+static int collect_bots(int argc, char **argv, char **argvs[ENGINE_MAX_PLAYERS + 1])
+{
+	int n = 0, grouped = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
+
+	for (int i = optind; i < argc; i++) {
+		if (n == ENGINE_MAX_PLAYERS + 1)
+			break;
+		if (!grouped) {
+			if (!(argvs[n] = options_split(argv[i]))) {
+				warnx("play: empty bot command \"%s\"", argv[i]);
+				return -1;
+			}
+			n++;
+			continue;
+		}
+		if (!strcmp(argv[i], "--"))
+			continue;
+		{
+			int j = i, k = 0;
+
+			while (j < argc && strcmp(argv[j], "--"))
+				j++;
+			if (!(argvs[n] = calloc((size_t)(j - i) + 1, sizeof(char *))))
+				return -1;
+			for (; i < j; i++)
+				if (!(argvs[n][k++] = strdup(argv[i])))
+					return -1;
+			n++;
+		}
+	}
+	return n;
+}
+
+static void print_outcome(const struct referee_outcome *o, const char *const *names)
+{
+	printf("result: %s after %" PRIu32 " turns, %" PRIu32 " moves\n",
+	       o->reason ? end_reason_name(o->reason) : "none", o->turns, o->moves);
+	if (o->match)
+		printf("match: %d games\n", o->games);
+	printf("winners:");
+	for (int i = 0; i < o->nwinners; i++)
+		printf(" %s (seat %d)", names[o->winners[i]], o->winners[i]);
+	printf(o->nwinners ? "\n" : " none\n");
+	for (int s = 0; s < o->players; s++) {
+		const struct referee_time_stats *t = &o->time[s];
+
+		printf("  seat %d %-16s placing %d  score %4d  stock left %2d  moves %5" PRIu32
+		       "  mean %.1f us  median %" PRId64 " us  p99 %" PRId64 " us  max %" PRId64
+		       " us\n", s, names[s], o->placings[s], o->scores[s], o->stock_left[s],
+		       t->moves, t->mean_us, t->median_us, t->p99_us, t->max_us);
+	}
+	for (size_t i = 0; i < o->nfaults; i++) {
+		const struct referee_fault *f = &o->faults[i];
+
+		printf("fault: seat %d %s: %s at game %d, turn %" PRIu32 ", move %" PRIu32 ": %s\n",
+		       f->seat, names[f->seat], f->kind, f->game, f->turn, f->move, f->reason);
+		if (f->line[0])
+			printf("       line: %s\n", f->line);
+	}
+}
+
+/* Resolve argv[0] like a tournament file does, and name the bot. */
+static int prepare_bots(char **argvs[], int n, char names[][PLAY_NAME_MAX])
+{
+	char cwd[PATH_MAX], resolved[PATH_MAX], why[PATH_MAX + 64];
+	char bases[ENGINE_MAX_PLAYERS][PLAY_NAME_MAX];
+
+	if (!getcwd(cwd, sizeof(cwd))) {
+		warn("play: current directory");
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *base = strrchr(argvs[i][0], '/');
+		int repeats = 1;
+
+		if (config_resolve_command(argvs[i][0], cwd, resolved, sizeof(resolved), why,
+					   sizeof(why)) < 0) {
+			warnx("play: bot %d: %s", i + 1, why);
+			return -1;
+		}
+		free(argvs[i][0]);
+		if (!(argvs[i][0] = strdup(resolved)))
+			return -1;
+		snprintf(bases[i], PLAY_NAME_MAX - 8, "%s", base ? base + 1 : argvs[i][0]);
+		for (int k = 0; k < i; k++)
+			repeats += strcmp(bases[k], bases[i]) == 0;
+		if (repeats > 1)
+			snprintf(names[i], PLAY_NAME_MAX, "%.48s-%d", bases[i], repeats);
+		else
+			snprintf(names[i], PLAY_NAME_MAX, "%.48s", bases[i]);
+	}
+	return 0;
+}
+
+static int play_game(const struct play_opts *o, char **argvs[], int n,
+		     char names[][PLAY_NAME_MAX])
+{
+	struct bot_spec specs[ENGINE_MAX_PLAYERS] = { 0 };
+	struct referee_setup setup = { 0 };
+	struct referee_outcome out = { 0 };
+	struct pool_config pc = { 0 };
+	struct pool *pool = NULL;
+	struct transcript tr;
+	struct render rd;
+	struct tee tee = { 0 };
+	const char *namep[ENGINE_MAX_PLAYERS];
+	char err[256];
+	int ret = 1;
+
+	transcript_init(&tr);
+	if (o->log_io)
+		transcript_attach(&tr, stderr);
+	for (int i = 0; i < n; i++) {
+		namep[i] = names[i];
+		specs[i].name = names[i];
+		specs[i].argv = argvs[i];
+		specs[i].cpu = -1;
+		config_default_limits(&specs[i].limits);
+		specs[i].stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
+	}
+	render_init(&rd, stdout, namep, n);
+	tee.a = o->render ? &rd.observer : NULL;
+	tee.b = o->log_io ? &tr.observer : NULL;
+	tee.observer = (struct referee_observer){ &tee, tee_line, tee_game_start, tee_move,
+		tee_fault, tee_game_end };
+	pc.specs = specs;
+	pc.nbots = (size_t)n;
+	pc.cpu = (int)o->pin;
+	pc.startup_ms = (int)o->startup_ms;
+	pc.observer = &tee.observer;
+	if (o->pin >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET((int)o->pin, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) < 0)
+			warn("play: --pin %lld", o->pin);
+	}
+	if (pool_new(&pc, &pool) < 0)
+		goto out;
+	setup.id = "play";
+	setup.rules.players = n;
+	setup.rules.stock_size = (int)o->stock;
+	setup.rules.partnership = o->partnership;
+	setup.rules.dealer = n - 1;
+	setup.rules.seed = o->seed;
+	setup.match = o->match;
+	setup.move_ms = o->no_timeout ? 0 : (int)o->move_ms;
+	setup.game_ms = o->no_timeout ? 0 : (int)o->game_ms;
+	setup.observer = &tee.observer;
+	for (int i = 0; i < n; i++)
+		if (pool_acquire(pool, (size_t)i, &setup.seats[i]) < 0)
+			goto out;
+	printf("seed %" PRIu64 "\n", setup.rules.seed);
+	if (referee_play(&setup, &out, err, sizeof(err)) < 0) {
+		warnx("play: %s", err);
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		pool_release(pool, (size_t)i, out.faulted[i]);
+	print_outcome(&out, namep);
+	if (o->replay) {
+		struct replay_info info = { "play", namep, setup.move_ms, setup.game_ms, &out };
+		struct jsonw w;
+
+		jsonw_init(&w);
+		if ((ret = replay_write(o->replay, &info, &w)) < 0)
+			warnx("play: \"%s\": %s", o->replay, strerror(-ret));
+		jsonw_release(&w);
+		if (ret < 0) {
+			ret = 1;
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	pool_free(pool);
+	referee_outcome_release(&out);
+	transcript_close(&tr);
+	return ret;
+}
+
+int cmd_play(int argc, char **argv)
+{
+	char **argvs[ENGINE_MAX_PLAYERS + 1] = { 0 };
+	char names[ENGINE_MAX_PLAYERS][PLAY_NAME_MAX];
+	struct game_rules rules = { 0 };
+	struct play_opts o;
+	char reason[200];
+	int n, ret;
+
+	if ((ret = parse_play_options(argc, argv, &o)) >= 0)
+		return ret;
+	n = collect_bots(argc, argv, argvs);
+	ret = 2;
+	if (n < 0)
+		goto out;
+	if (n < 2 || n > ENGINE_MAX_PLAYERS) {
+		warnx("play: expected 2 to %d bots, got %d", ENGINE_MAX_PLAYERS, n);
+		goto out;
+	}
+	rules.players = n;
+	rules.stock_size = (int)o.stock;
+	rules.partnership = o.partnership;
+	if (game_rules_check(&rules, reason, sizeof(reason)) < 0) {
+		warnx("play: impossible rules: %s", reason);
+		goto out;
+	}
+	if (!o.has_seed)
+		o.seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
+	ret = 1;
+	if (prepare_bots(argvs, n, names) < 0)
+		goto out;
+	ret = play_game(&o, argvs, n, names);
+out:
+	for (int i = 0; i <= ENGINE_MAX_PLAYERS; i++)
+		options_free_argv(argvs[i]);
+	return ret;
+}

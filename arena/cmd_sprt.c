@@ -1,0 +1,309 @@
+/*
+ * cmd_sprt.c - `skipbo-arena sprt [options] BOT_A BOT_B`: play duplicate game
+ * pairs between two bots until the GSPRT of sprt.h decides whether A is
+ * stronger by at least elo1 (H1) or by at most elo0 (H0), printing the
+ * log-likelihood ratio and its bounds after every pair.
+ *
+ * Pair k deals seed_k = schedule_deal_seed(seed, 0, k) twice: A in seat 0,
+ * then B in seat 0, seat 0 moving first in both (R3, as in tournaments).
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "config.h"
+#include "options.h"
+#include "pool.h"
+#include "rating.h"
+#include "referee.h"
+#include "schedule.h"
+#include "sprt.h"
+
+struct sprt_run {
+	double elo0, elo1, alpha, beta;
+	long long max_pairs, stock, move_ms, game_ms, startup_ms;
+	unsigned long long seed;
+	const char *name[2];
+	const char *log_dir;
+	int quiet;
+	char *argv_cmd[2];
+};
+
+static const char sprt_usage[] =
+	"usage: skipbo-arena sprt [options] BOT_A BOT_B\n"
+	"Play duplicate game pairs (each deal twice, seats swapped) between two bot\n"
+	"commands until a sequential probability ratio test on pair scores accepts\n"
+	"H1 (A is at least ELO1 stronger) or H0 (A is at most ELO0 stronger).\n"
+	"\n"
+	"  --elo0 E          H0 bound in logistic Elo (default 0)\n"
+	"  --elo1 E          H1 bound in logistic Elo (default 20)\n"
+	"  --alpha P         chance of accepting H1 when H0 holds (default 0.05)\n"
+	"  --beta P          chance of accepting H0 when H1 holds (default 0.05)\n"
+	"  --max-pairs N     stop undecided after N pairs (default 20000)\n"
+	"  --seed S          deal seed (decimal or 0x hex; default 1)\n"
+	"  --stock N         stock size (default: R3, 30 for two players)\n"
+	"  --move-ms N       time per move (default 1000)\n"
+	"  --game-ms N       time bank per game (default 60000)\n"
+	"  --startup-ms N    time for a bot's hello (default 10000)\n"
+	"  --name-a NAME     name of BOT_A (default: its program name)\n"
+	"  --name-b NAME     name of BOT_B (default: its program name)\n"
+	"  --log-dir DIR     keep each bot's stderr in DIR/NAME.stderr (default: discarded)\n"
+	"  -q, --quiet       print only the result, not every pair\n"
+	"  -h, --help        this text\n"
+	"\n"
+	"Exit status: 0 when the test finished (decided or at --max-pairs), 1 on an\n"
+	"arena error, 2 on bad usage.\n";
+
+static int parse_double(const char *opt, const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(*out)) {
+		warnx("%s: expected a number, got \"%s\"", opt, arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Parse options into run; 0, or the exit status to return (-1 for --help done). */
+static int sprt_parse(int argc, char **argv, struct sprt_run *run)
+{
+	static const struct option longopts[] = {
+		{ "elo0", required_argument, NULL, '0' },
+		{ "elo1", required_argument, NULL, '1' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "beta", required_argument, NULL, 'b' },
+		{ "max-pairs", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "stock", required_argument, NULL, 'k' },
+		{ "move-ms", required_argument, NULL, 'm' },
+		{ "game-ms", required_argument, NULL, 'g' },
+		{ "startup-ms", required_argument, NULL, 'u' },
+		{ "name-a", required_argument, NULL, 'A' },
+		{ "name-b", required_argument, NULL, 'B' },
+		{ "log-dir", required_argument, NULL, 'L' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, bad = 0;
+
+	/* 0, not 1: glibc then also forgets state left by an earlier getopt run in main. */
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case '0': bad |= parse_double("--elo0", optarg, &run->elo0); break;
+		case '1': bad |= parse_double("--elo1", optarg, &run->elo1); break;
+		case 'a': bad |= parse_double("--alpha", optarg, &run->alpha); break;
+		case 'b': bad |= parse_double("--beta", optarg, &run->beta); break;
+		case 'n': bad |= options_number("--max-pairs", optarg, 1, 100000000, &run->max_pairs); break;
+		case 's': bad |= options_seed("--seed", optarg, &run->seed); break;
+		case 'k': bad |= options_number("--stock", optarg, 1, 30, &run->stock); break;
+		case 'm': bad |= options_number("--move-ms", optarg, 1, 3600000, &run->move_ms); break;
+		case 'g': bad |= options_number("--game-ms", optarg, 1, 86400000, &run->game_ms); break;
+		case 'u': bad |= options_number("--startup-ms", optarg, 1, 3600000, &run->startup_ms); break;
+		case 'A': run->name[0] = optarg; break;
+		case 'B': run->name[1] = optarg; break;
+		case 'L': run->log_dir = optarg; break;
+		case 'q': run->quiet = 1; break;
+		case 'h': fputs(sprt_usage, stdout); return -1;
+		default: fputs(sprt_usage, stderr); return 2;
+		}
+	}
+	if (bad)
+		return 2;
+	if (argc - optind != 2) {
+		warnx("sprt: want two bot commands, BOT_A and BOT_B");
+		fputs(sprt_usage, stderr);
+		return 2;
+	}
+	run->argv_cmd[0] = argv[optind];
+	run->argv_cmd[1] = argv[optind + 1];
+	return 0;
+}
+
+/* Bot A's R7 result in one game where it sat at seat_a. */
+static double result_of(const struct referee_outcome *out, int seat_a)
+{
+	int a = out->placings[seat_a], b = out->placings[1 - seat_a];
+
+	return a < b ? 1.0 : a > b ? 0.0 : 0.5;
+}
+
+/* Play one game; *score gets A's result, *faults counts faults. 0 or negative (arena error). */
+static int play_game(const struct sprt_run *run, struct pool *pool, uint64_t pair,
+		     int rotation, double *score, long *faults)
+{
+	struct referee_setup setup = { 0 };
+	struct referee_outcome out = { 0 };
+	char id[64], err[512];
+	int ret;
+
+	snprintf(id, sizeof(id), "sprt-d%04llu-r%d", (unsigned long long)pair, rotation);
+	setup.id = id;
+	setup.rules.players = 2;
+	setup.rules.stock_size = (int)run->stock;
+	setup.rules.dealer = 1; /* R3: seat 0 moves first */
+	setup.rules.seed = schedule_deal_seed(run->seed, 0, (uint32_t)pair);
+	setup.move_ms = (int)run->move_ms;
+	setup.game_ms = (int)run->game_ms;
+	/* rotation 0: A (bot 0) in seat 0; rotation 1: B in seat 0. */
+	for (int s = 0; s < 2; s++) {
+		ret = pool_acquire(pool, (size_t)((s + rotation) % 2), &setup.seats[s]);
+		if (ret < 0) {
+			warnx("sprt: starting bots: %s", strerror(-ret));
+			return ret;
+		}
+	}
+	ret = referee_play(&setup, &out, err, sizeof(err));
+	if (ret < 0) {
+		warnx("sprt: %s: %s", id, err);
+		return ret;
+	}
+	for (int s = 0; s < 2; s++)
+		pool_release(pool, (size_t)((s + rotation) % 2), out.faulted[s]);
+	*score = result_of(&out, rotation);
+	*faults += (long)out.nfaults;
+	referee_outcome_release(&out);
+	return 0;
+}
+
+static void print_status(const struct sprt *t, const char *prefix)
+{
+	struct rating_paired st;
+
+	rating_paired_stats(t->pent, &st);
+	printf("%s%6.0f  pairs 0/0.5/1/1.5/2: %g/%g/%g/%g/%g  score %.4f  Elo %+.1f",
+	       prefix, t->pairs, t->pent[0], t->pent[1], t->pent[2], t->pent[3], t->pent[4],
+	       st.score, st.elo);
+	if (isfinite(st.elo_lo))
+		printf(" [%+.1f, %+.1f]", st.elo_lo, st.elo_hi);
+	printf("  LLR %+.3f  bounds [%.3f, %.3f]\n", t->llr, t->lower, t->upper);
+}
+
+static int sprt_play(struct sprt_run *run, struct bot_spec *specs)
+{
+	struct pool_config pc = { .specs = specs, .nbots = 2, .cpu = -1,
+				  .startup_ms = (int)run->startup_ms };
+	struct pool *pool = NULL;
+	struct sprt t;
+	long faults = 0;
+	int ret;
+
+	if (sprt_init(&t, run->elo0, run->elo1, run->alpha, run->beta) < 0) {
+		warnx("sprt: want elo0 < elo1 (|elo| < 2000) and 0 < alpha, beta < 0.5");
+		return 2;
+	}
+	if (pool_new(&pc, &pool) < 0) {
+		warnx("sprt: out of memory");
+		return 1;
+	}
+	printf("SPRT %s vs %s: H0 elo <= %g, H1 elo >= %g, alpha %g, beta %g, "
+	       "bounds [%.3f, %.3f], seed %llu\n", specs[0].name, specs[1].name, run->elo0,
+	       run->elo1, run->alpha, run->beta, t.lower, t.upper, run->seed);
+	fflush(stdout);
+	for (long long pair = 0; pair < run->max_pairs && sprt_status(&t) == SPRT_CONTINUE; pair++) {
+		double first, second;
+		if ((ret = play_game(run, pool, (uint64_t)pair, 0, &first, &faults)) < 0 ||
+		    (ret = play_game(run, pool, (uint64_t)pair, 1, &second, &faults)) < 0) {
+			pool_free(pool);
+			return 1;
+		}
+		sprt_add_pair(&t, first + second);
+		if (!run->quiet) {
+			print_status(&t, "pair ");
+			fflush(stdout);
+		}
+	}
+	pool_free(pool);
+	print_status(&t, "final ");
+	printf("faults: %ld\nresult: %s\n", faults,
+	       sprt_status(&t) == SPRT_ACCEPT_H1 ? "H1 accepted (A is stronger by elo1 or more)" :
+	       sprt_status(&t) == SPRT_ACCEPT_H0 ? "H0 accepted (A is not stronger by more than elo0)" :
+	       "undecided at --max-pairs");
+	return 0;
+}
+
+int cmd_sprt(int argc, char **argv)
+{
+	struct sprt_run run = { .elo0 = 0, .elo1 = 20, .alpha = 0.05, .beta = 0.05,
+				.max_pairs = 20000, .seed = 1, .move_ms = CONFIG_DEFAULT_MOVE_MS,
+				.game_ms = CONFIG_DEFAULT_GAME_MS,
+				.startup_ms = CONFIG_DEFAULT_STARTUP_MS };
+	struct bot_spec specs[2] = { 0 };
+	char *bot_argv[2] = { NULL, NULL }, *log_path[2] = { NULL, NULL }, *names[2] = { NULL, NULL };
+	char **split[2] = { NULL, NULL };
+	char cwd[4096], resolved[4096], why[512];
+	int ret = sprt_parse(argc, argv, &run);
+
+	if (ret != 0)
+		return ret < 0 ? 0 : ret;
+	ret = 1;
+	if (!getcwd(cwd, sizeof(cwd))) {
+		warn("sprt: getcwd");
+		goto out;
+	}
+	if (run.log_dir && mkdir(run.log_dir, 0777) < 0 && errno != EEXIST) {
+		warn("sprt: cannot create \"%s\"", run.log_dir);
+		goto out;
+	}
+	for (int i = 0; i < 2; i++) {
+		split[i] = options_split(run.argv_cmd[i]);
+		if (!split[i]) {
+			warnx("sprt: empty bot command \"%s\"", run.argv_cmd[i]);
+			ret = 2;
+			goto out;
+		}
+		if (config_resolve_command(split[i][0], cwd, resolved, sizeof(resolved), why,
+					   sizeof(why)) < 0) {
+			warnx("sprt: bot %c: %s", 'A' + i, why);
+			ret = 2;
+			goto out;
+		}
+		bot_argv[i] = split[i][0];
+		split[i][0] = strdup(resolved);
+		if (!split[i][0])
+			goto out;
+		if (run.name[i]) {
+			names[i] = strdup(run.name[i]);
+		} else {
+			char *base = basename(bot_argv[i]);
+			/* Two copies of one program still need two names. */
+			if (asprintf(&names[i], "%s%s", base, i == 1 && names[0] &&
+				     strcmp(names[0], base) == 0 ? "-b" : "") < 0)
+				names[i] = NULL;
+		}
+		if (!names[i])
+			goto out;
+		if (run.log_dir && asprintf(&log_path[i], "%s/%s.stderr", run.log_dir, names[i]) < 0) {
+			log_path[i] = NULL;
+			goto out;
+		}
+		specs[i].name = names[i];
+		specs[i].argv = split[i];
+		specs[i].stderr_path = log_path[i];
+		specs[i].stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
+		specs[i].cpu = -1;
+		config_default_limits(&specs[i].limits);
+	}
+	ret = sprt_play(&run, specs);
+out:
+	for (int i = 0; i < 2; i++) {
+		free(bot_argv[i]);
+		free(log_path[i]);
+		free(names[i]);
+		if (split[i])
+			options_free_argv(split[i]);
+	}
+	return ret;
+}

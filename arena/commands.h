@@ -1,0 +1,40 @@
+/*
+ * commands.h - the subcommands of skipbo-arena.
+ *
+ * Each subcommand is `int cmd_NAME(int argc, char **argv)` with argv[0] the
+ * subcommand's own name ("run", "play", ...), so it parses its options with
+ * getopt_long like a program of its own. It returns the process exit status
+ * (0 success, 1 a failed check or game error, 2 bad usage); main() exits with
+ * it. Subcommands may print errors with warnx(3)-style messages; they never
+ * call exit() themselves so that resources are released on every path.
+ * Every subcommand answers --help on stdout with status 0.
+ */
+#ifndef SKIPBO_COMMANDS_H
+#define SKIPBO_COMMANDS_H
+
+/* One line of main.c's subcommand table. */
+struct command {
+	const char *name;
+	int (*main)(int argc, char **argv);
+	const char *summary; /* one line for `skipbo-arena --help` */
+};
+
+/* run TOURNAMENT.json [overrides]: run or resume a tournament (cmd_run.c). */
+int cmd_run(int argc, char **argv);
+
+/* play BOT BOT [BOT...]: one game or match between bot commands (cmd_play.c). */
+int cmd_play(int argc, char **argv);
+
+/* replay FILE: re-check a replay with the engine and print it (cmd_replay.c). */
+int cmd_replay(int argc, char **argv);
+
+/* report DIR...: ratings and report files (cmd_report.c). */
+int cmd_report(int argc, char **argv);
+
+/* sprt BOT_A BOT_B: sequential test between two bots (cmd_sprt.c). */
+int cmd_sprt(int argc, char **argv);
+
+/* check BOT: protocol conformance check of one bot (cmd_check.c). */
+int cmd_check(int argc, char **argv);
+
+#endif

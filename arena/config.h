@@ -1,0 +1,88 @@
+/*
+ * config.h - the tournament file (arena/TOURNAMENT.md documents every key).
+ *
+ * The file is JSON with line (//) and block (slash-star) comments allowed. Everything is checked
+ * before anything runs: syntax (with line:column), unknown keys, types,
+ * ranges, the rules (the engine's game_rules_check), bot names (unique, safe
+ * as file names) and bot commands (must exist and be executable). Relative
+ * paths: a bot's cwd is relative to the tournament file's directory (default:
+ * that directory); a command containing '/' is relative to the bot's cwd; a
+ * bare command name is looked up in PATH. The resolved command is stored as
+ * an absolute path in argv[0].
+ */
+#ifndef SKIPBO_CONFIG_H
+#define SKIPBO_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bot.h"
+
+#define CONFIG_ERR_MAX 512
+#define CONFIG_MAX_BOTS 255
+
+struct config_bot {
+	char *name;
+	char **argv;          /* NULL-terminated; argv[0] resolved to an absolute path */
+	char *cwd;            /* absolute */
+	char **env;           /* "KEY=VALUE", NULL-terminated (possibly empty) */
+	struct bot_limits limits;
+};
+
+struct config {
+	char *name;
+	struct config_bot *bots;
+	size_t nbots;
+	int players;          /* 2..6 */
+	uint32_t deals;       /* per table */
+	int duplicate;        /* each deal once per seat rotation */
+	int stock_size;       /* resolved (R3 default filled in) */
+	int partnership;      /* R10 */
+	int match;            /* rules.mode "match" (R9) */
+	int startup_ms, move_ms, game_ms;
+	struct bot_limits limits; /* tournament defaults; each bot's limits are resolved */
+	uint64_t seed;
+	int concurrency;      /* worker threads */
+	int pin;              /* pin each worker and its bots to one CPU */
+	char *output;         /* output directory */
+	size_t stderr_cap;    /* bytes of stderr kept per bot process start */
+	char *base_dir;       /* absolute directory of the tournament file */
+};
+
+/* Defaults that the command line also uses (cmd_play). */
+#define CONFIG_DEFAULT_STARTUP_MS 10000
+#define CONFIG_DEFAULT_MOVE_MS 1000
+#define CONFIG_DEFAULT_GAME_MS 60000
+#define CONFIG_DEFAULT_STDERR_CAP (1024 * 1024)
+void config_default_limits(struct bot_limits *limits);
+
+/*
+ * Load and check the tournament file at path. Returns 0 and fills *cfg (free
+ * with config_release), or a negative code with a sentence in err naming the
+ * file position or the key (e.g. "bots[1].command: expected an array of
+ * strings") and what was expected; *cfg is then zeroed.
+ */
+int config_load(const char *path, struct config *cfg, char *err, size_t err_size);
+
+/* Same from text in memory; base_dir resolves relative paths. */
+int config_parse(const char *text, size_t len, const char *base_dir, struct config *cfg,
+		 char *err, size_t err_size);
+
+/*
+ * The resolved tournament as JSON text (every default filled in), owned by
+ * the caller. With games_only, the keys that do not change any game
+ * (concurrency, pin, output) are left out: two tournaments with equal
+ * games_only texts play the same games. NULL without memory.
+ */
+char *config_to_json(const struct config *cfg, int games_only);
+
+/* Resolve a bot command (see above) into an absolute path in out. 0 or -errno with why. */
+int config_resolve_command(const char *command, const char *cwd, char *out, size_t out_size,
+			   char *why, size_t why_size);
+
+/* Blank line and block comments outside strings with spaces, keeping newlines and offsets. */
+void config_strip_comments(char *text, size_t len);
+
+void config_release(struct config *cfg);
+
+#endif

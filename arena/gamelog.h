@@ -1,0 +1,98 @@
+/*
+ * gamelog.h - games.jsonl records read into memory for ratings and reports.
+ *
+ * The record shape is the one in results/README.md. Only complete lines (ending
+ * in '\n') are read, so a file that a running tournament is appending to can be
+ * read at any moment: its torn last line is skipped and counted. A complete line
+ * that is not a valid record is skipped and counted too, so one damaged line
+ * does not hide a whole tournament.
+ *
+ * Bots are identified by name across every file read into one gamelog, which is
+ * how several tournament directories merge into one ranking.
+ *
+ * Functions return 0 or a negative errno-style code and never exit.
+ */
+#ifndef SKIPBO_GAMELOG_H
+#define SKIPBO_GAMELOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define GAMELOG_SEATS_MAX 6
+
+enum gamelog_fault_kind {
+	GAMELOG_FAULT_TIMEOUT,
+	GAMELOG_FAULT_EXIT,
+	GAMELOG_FAULT_CLOSED,
+	GAMELOG_FAULT_MALFORMED,
+	GAMELOG_FAULT_PROTOCOL,
+	GAMELOG_FAULT_ILLEGAL,
+	GAMELOG_FAULT_START,
+	GAMELOG_FAULT_OTHER, /* a kind this reader does not know */
+	GAMELOG_FAULT_KINDS
+};
+
+/* "timeout", "exit", ... "other", indexed by enum gamelog_fault_kind. */
+extern const char *const gamelog_fault_names[GAMELOG_FAULT_KINDS];
+
+/* One seat's move-time summary as the arena recorded it (microseconds). */
+struct gamelog_seat_time {
+	double moves;
+	double mean_us;
+	double p99_us;
+	double max_us;
+};
+
+/* One record (a game, or a match in match mode). Arrays are indexed by seat. */
+struct gamelog_game {
+	unsigned source;   /* which file it came from, in reading order */
+	int table, deal, rotation;
+	int players;
+	bool partnership;
+	bool match;
+	int games;         /* games in the record (1 unless match mode) */
+	unsigned bot[GAMELOG_SEATS_MAX];   /* index into gamelog.bots */
+	unsigned team[GAMELOG_SEATS_MAX];  /* team number of each seat */
+	bool winner[GAMELOG_SEATS_MAX];
+	int placing[GAMELOG_SEATS_MAX];    /* R7, 1 is best */
+	int stock_left[GAMELOG_SEATS_MAX];
+	long score[GAMELOG_SEATS_MAX];     /* R8 */
+	bool has_time;
+	struct gamelog_seat_time time[GAMELOG_SEATS_MAX];
+	int fault[GAMELOG_SEATS_MAX];      /* enum gamelog_fault_kind, or -1 */
+};
+
+struct gamelog {
+	char **bots;       /* bot names, in order of first appearance */
+	size_t nbots;
+	struct gamelog_game *games;
+	size_t ngames;
+	size_t games_cap;
+	unsigned nsources; /* files read so far */
+	size_t torn;       /* incomplete last lines skipped */
+	size_t invalid;    /* complete lines that were not valid records */
+};
+
+void gamelog_init(struct gamelog *log);
+
+/* Free everything gamelog_init/read/add allocated; the gamelog can be reused after gamelog_init. */
+void gamelog_release(struct gamelog *log);
+
+/*
+ * Append the records of one games.jsonl file, as source number log->nsources
+ * (then incremented). -ENOENT etc. if the file cannot be read, -ENOMEM; err
+ * gets a sentence. Records already read stay in log on failure.
+ */
+int gamelog_read(struct gamelog *log, const char *path, char *err, size_t errsz);
+
+/*
+ * Parse one record and append it with the given source. line holds len bytes
+ * without the newline and line[len] must be '\0'.
+ * -EBADMSG if it is not a valid record (log unchanged), -ENOMEM.
+ */
+int gamelog_add_line(struct gamelog *log, const char *line, size_t len, unsigned source);
+
+/* Index of a bot name, or -1 if it never appeared. */
+long gamelog_find_bot(const struct gamelog *log, const char *name);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * main.c - skipbo-arena: the subcommand table, global options, and the only
+ * place that exits.
+ */
+#include <err.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "referee.h"
+
+static const struct command commands[] = {
+	{ "run", cmd_run, "run or resume a round-robin tournament" },
+	{ "play", cmd_play, "play one game or match between bot commands" },
+	{ "replay", cmd_replay, "re-check a replay file and print it turn by turn" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: skipbo-arena [--help] [--version] COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n\"skipbo-arena COMMAND --help\" describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	/* a bot that closes its pipe must give EPIPE, not kill the arena */
+	signal(SIGPIPE, SIG_IGN);
+	if (argc < 2) {
+		usage(stderr);
+		exit(2);
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		exit(0);
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("%s\n", REFEREE_ARENA_NAME);
+		exit(0);
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			exit(commands[i].main(argc - 1, argv + 1));
+	warnx("unknown command \"%s\" (see \"skipbo-arena --help\")", argv[1]);
+	exit(2);
+}

@@ -1,0 +1,121 @@
+/*
+ * rating.h - pairwise outcomes and the maximum-likelihood Elo fit.
+ *
+ * Outcomes (R7): in a game of n players every pair of seats that are not
+ * teammates is one result: the better placing scores 1, the worse 0, equal
+ * placings 0.5 each. In partnership games each player already carries the
+ * team's placing in the record, so partners are simply not paired.
+ *
+ * Results are first aggregated into a pairwise score matrix, so the fit does
+ * not depend on the order of games and costs nothing per game.
+ *
+ * The model is Bradley-Terry on the logistic Elo scale: bot i scores against
+ * bot j with expectation E = 1 / (1 + 10^(-(elo_i - elo_j) / 400)), a draw
+ * counting as half a point (half a win and half a loss in the likelihood).
+ * The ratings maximise
+ *     sum over pairs S_ij ln E_ij + (N_ij - S_ij) ln (1 - E_ij)
+ *   + sum over bots  (k / 2) [ln E(elo_i - 0) + ln (1 - E(elo_i - 0))]
+ * where the second line is the prior: k virtual draws (default
+ * RATING_PRIOR_DRAWS) of every bot against a virtual opponent rated 0. It keeps
+ * an unbeaten or winless bot finite and makes the problem strictly concave;
+ * with k = 0.5 a 750-250 score between two bots comes out 0.06 Elo short of
+ * the exact 190.85. It is solved by Newton's method with step halving.
+ *
+ * Anchor: the field average is 0 (default), or a named bot is 0.
+ *
+ * Intervals: the covariance of the ratings is the inverse of the observed
+ * information (the negative Hessian of the objective above at the optimum),
+ * projected onto the anchor constraint: C H^-1 C' where C subtracts the
+ * field mean (or the anchor bot's rating). The 95% interval is
+ * elo +- 1.96 * sqrt(cov_ii); the anchor bot itself has 0.
+ *
+ * Likelihood of superiority: LOS(i > j) = Phi((elo_i - elo_j) / sqrt(cov_ii +
+ * cov_jj - 2 cov_ij)), Phi the standard normal distribution function.
+ *
+ * Functions return 0 or a negative errno-style code and never exit.
+ */
+#ifndef SKIPBO_RATING_H
+#define SKIPBO_RATING_H
+
+#include <stddef.h>
+
+#define RATING_PRIOR_DRAWS 0.5
+#define RATING_Z95 1.959963984540054
+
+/* Aggregated results: n bots, row-major n x n matrices. */
+struct rating_pairs {
+	size_t n;
+	double *score; /* score[i*n+j]: points of i against j (wins + draws / 2) */
+	double *games; /* games[i*n+j] == games[j*n+i]: results between i and j */
+};
+
+/* Zeroed matrices for n bots. -ENOMEM, -EINVAL if n is 0. */
+int rating_pairs_init(struct rating_pairs *p, size_t n);
+void rating_pairs_release(struct rating_pairs *p);
+
+/* count results between i and j in which i scored score_i points in all (0 <= score_i <= count). */
+void rating_pairs_add(struct rating_pairs *p, size_t i, size_t j, double score_i, double count);
+
+/*
+ * One game's R7 results: seats 0..nseats-1 with bot[s] < p->n, placing[s]
+ * (lower is better) and team[s]. Pairs of teammates and of seats held by the
+ * same bot are skipped. Returns the number of results added.
+ */
+size_t rating_pairs_add_placings(struct rating_pairs *p, int nseats, const unsigned *bot,
+				 const int *placing, const unsigned *team);
+
+struct rating_options {
+	double prior_draws; /* k above, > 0 */
+	long anchor;        /* bot rated 0, or -1 for the field average */
+};
+
+#define RATING_OPTIONS_DEFAULT { RATING_PRIOR_DRAWS, -1 }
+
+struct rating_fit {
+	size_t n;
+	double *elo;  /* n ratings */
+	double *cov;  /* n x n covariance, Elo^2, relative to the anchor */
+	int iterations;
+};
+
+/*
+ * Fit the ratings; opt NULL means RATING_OPTIONS_DEFAULT. On success fit owns new arrays (rating_fit_release).
+ * -EINVAL for a bad option, -ENOMEM, -EDOM if Newton fails to converge
+ * (not seen on any data: the objective is strictly concave).
+ */
+int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
+	       struct rating_fit *fit);
+void rating_fit_release(struct rating_fit *fit);
+
+/* Half-width of the 95% interval of bot i. */
+double rating_ci95(const struct rating_fit *fit, size_t i);
+
+/* Likelihood that i is stronger than j (0.5 when i == j). */
+double rating_los(const struct rating_fit *fit, size_t i, size_t j);
+
+/* Expected score for an Elo difference, and its inverse (score clamped to
+ * [0.001, 0.999], so a perfect score reads as +-1200 Elo rather than infinity). */
+double rating_expected(double elo_diff);
+double rating_elo_from_score(double score);
+
+/*
+ * Duplicate game pairs (2 players, both seat rotations of one deal). Pair
+ * scores of one bot take the values 0, 0.5, 1, 1.5, 2 (the pentanomial);
+ * counts[k] is the number of pairs that scored k / 2.
+ *
+ * rating_paired_stats: mean score per game s = mean pair score / 2, its
+ * standard error from the sample variance of the pair scores (so the
+ * correlation of the two games of a deal is accounted for), Elo =
+ * rating_elo_from_score(s), and the 95% interval as the Elo of s -+ 1.96 SE
+ * (lo, hi; asymmetric). Fewer than 2 pairs: no error bar (lo = -inf, hi = +inf).
+ */
+struct rating_paired {
+	double pairs;
+	double score;   /* mean per game */
+	double score_se;
+	double elo, elo_lo, elo_hi;
+};
+
+void rating_paired_stats(const double counts[5], struct rating_paired *out);
+
+#endif

@@ -1,0 +1,510 @@
+/*
+ * referee.c - one game or R9 match between started bots (contract in referee.h).
+ */
+#include "referee.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "protocol.h"
+
+/* game_end and game_start go to bots that answered before: a short allowance. */
+#define REFEREE_NOTICE_MS 1000
+/* How long to wait for an exit after EOF, to tell "exit" from "closed". */
+#define REFEREE_EXIT_WAIT_US 200000
+/* R9 guard: a match always ends (every game scores at least 25 for someone). */
+#define REFEREE_MATCH_GAMES_MAX 1000
+
+struct seat_times {
+	uint32_t *us;
+	size_t n, cap;
+};
+
+struct ref {
+	const struct referee_setup *setup;
+	struct referee_outcome *out;
+	struct protocol_buf buf;
+	struct game *g;
+	struct referee_game_log *log;      /* the game being played */
+	char game_id[PROTOCOL_ID_MAX];
+	int game_no;                       /* 1-based */
+	int removed[ENGINE_MAX_PLAYERS];   /* out of the match (R11) */
+	const char *fault_kind[ENGINE_MAX_PLAYERS];
+	size_t seen[ENGINE_MAX_PLAYERS];   /* events already sent to each seat in this game */
+	int64_t bank_us[ENGINE_MAX_PLAYERS];
+	struct seat_times times[ENGINE_MAX_PLAYERS];
+	size_t log_moves_cap;
+};
+
+static int push_u32(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 256;
+		uint32_t *na = reallocarray(*a, ncap, sizeof(**a));
+
+		if (!na)
+			return -ENOMEM;
+		*a = na;
+		*cap = ncap;
+	}
+	(*a)[(*n)++] = v;
+	return 0;
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+void referee_time_stats(uint32_t *us, size_t n, struct referee_time_stats *out)
+{
+	double sum = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return;
+	qsort(us, n, sizeof(*us), compare_u32);
+	for (size_t i = 0; i < n; i++)
+		sum += us[i];
+	out->moves = (uint32_t)n;
+	out->mean_us = sum / (double)n;
+	/* nearest rank: the smallest value with at least p of the times at or below it */
+	out->median_us = us[(n + 1) / 2 - 1];
+	out->p99_us = us[(n * 99 + 99) / 100 - 1];
+	out->max_us = us[n - 1];
+}
+
+static void notify_line(struct ref *r, int seat, enum referee_dir dir, const char *line,
+			size_t len)
+{
+	const struct referee_observer *o = r->setup->observer;
+
+	if (o && o->line)
+		o->line(o->ctx, r->setup->seats[seat].name, seat, dir, line, len, clock_now_us());
+}
+
+/* Cut line for a fault record: at most REFEREE_LINE_KEEP bytes, never inside a UTF-8 sequence. */
+static void keep_line(char *dst, const char *line, size_t len)
+{
+	size_t n = len;
+
+	if (n > REFEREE_LINE_KEEP) {
+		n = REFEREE_LINE_KEEP;
+		while (n > 0 && ((unsigned char)line[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(dst, line, n);
+	strcpy(dst + n, len > n ? "..." : "");
+}
+
+static int add_fault(struct ref *r, int seat, const char *kind, const char *line, size_t len,
+		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* Record a fault for seat, remove it from the game and the match (R11). */
+static int add_fault(struct ref *r, int seat, const char *kind, const char *line, size_t len,
+		     const char *fmt, ...)
+{
+	struct referee_outcome *out = r->out;
+	const struct referee_observer *o = r->setup->observer;
+	struct referee_fault *f, *nf;
+	struct game_result res;
+	va_list ap;
+
+	nf = reallocarray(out->faults, out->nfaults + 1, sizeof(*out->faults));
+	if (!nf)
+		return -ENOMEM;
+	out->faults = nf;
+	f = &out->faults[out->nfaults++];
+	memset(f, 0, sizeof(*f));
+	game_result(r->g, &res);
+	f->seat = seat;
+	f->game = r->game_no;
+	f->kind = kind;
+	f->turn = strcmp(kind, "start") ? res.turns : 0;
+	f->move = strcmp(kind, "start") ? res.moves + 1 : 0;
+	va_start(ap, fmt);
+	vsnprintf(f->reason, sizeof(f->reason), fmt, ap);
+	va_end(ap);
+	keep_line(f->line, line ? line : "", line ? len : 0);
+	out->faulted[seat] = 1;
+	r->removed[seat] = 1;
+	r->fault_kind[seat] = kind;
+	if (game_status(r->g) == GAME_RUNNING)
+		game_remove_seat(r->g, seat);
+	if (o && o->fault)
+		o->fault(o->ctx, f, r->g);
+	return 0;
+}
+
+/* EOF or a broken pipe: did the bot exit, or just close its end? */
+static int pipe_fault(struct ref *r, int seat, int writing)
+{
+	struct bot *b = r->setup->seats[seat].bot;
+	int64_t until = clock_now_us() + REFEREE_EXIT_WAIT_US;
+	struct timespec pause = { 0, 1000000 };
+	int status;
+
+	while (!bot_exited(b, &status)) {
+		if (clock_now_us() >= until)
+			return add_fault(r, seat, "closed", NULL, 0, writing ?
+					 "closed its standard input while still running" :
+					 "closed its standard output while still running");
+		nanosleep(&pause, NULL);
+	}
+	if (WIFSIGNALED(status))
+		return add_fault(r, seat, "exit", NULL, 0, "killed by signal %d (%s)",
+				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	return add_fault(r, seat, "exit", NULL, 0, "exited with status %d",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* Write buf to seat; a failure is the seat's fault. Returns 0, 1 (faulted) or -ENOMEM. */
+static int send_line(struct ref *r, int seat, int64_t deadline_us, int64_t limit_ms)
+{
+	struct bot *b = r->setup->seats[seat].bot;
+	int ret = bot_write_line(b, r->buf.data, r->buf.len, deadline_us);
+
+	notify_line(r, seat, REFEREE_TO_BOT, r->buf.data, r->buf.len);
+	if (ret == 0)
+		return 0;
+	if (ret == -ETIMEDOUT)
+		ret = add_fault(r, seat, "timeout", NULL, 0,
+				"did not read its input within %lld ms", (long long)limit_ms);
+	else
+		ret = pipe_fault(r, seat, 1);
+	return ret < 0 ? ret : 1;
+}
+
+static int send_game_start(struct ref *r, int seat)
+{
+	const struct referee_setup *s = r->setup;
+	const struct game_rules *rules = game_rules(r->g);
+	struct protocol_game_start gs = { 0 };
+	int ret;
+
+	strlcpy(gs.game, r->game_id, sizeof(gs.game));
+	gs.seat = seat;
+	gs.players = rules->players;
+	for (int i = 0; i < rules->players; i++)
+		strlcpy(gs.names[i], s->seats[i].name, sizeof(gs.names[i]));
+	gs.partnership = rules->partnership;
+	gs.partner = rules->partnership ? (seat + rules->players / 2) % rules->players : -1;
+	gs.stock_size = rules->stock_size;
+	gs.move_ms = s->move_ms;
+	gs.game_ms = s->game_ms;
+	if ((ret = protocol_encode_game_start(&r->buf, &gs)) < 0)
+		return ret == PROTOCOL_ENOMEM ? -ENOMEM : -EINVAL;
+	return send_line(r, seat, clock_now_us() + REFEREE_NOTICE_MS * 1000, REFEREE_NOTICE_MS);
+}
+
+static int send_game_end(struct ref *r, const struct game_result *res)
+{
+	const struct referee_outcome *out = r->out;
+	struct protocol_game_end ge = { 0 };
+	int ret;
+
+	strlcpy(ge.game, r->game_id, sizeof(ge.game));
+	ge.players = r->out->players;
+	ge.result = *res;
+	for (size_t i = 0; i < out->nfaults; i++) {
+		const struct referee_fault *f = &out->faults[i];
+
+		if (f->game != r->game_no || ge.n_faults == ENGINE_MAX_PLAYERS)
+			continue;
+		ge.faults[ge.n_faults].seat = f->seat;
+		strlcpy(ge.faults[ge.n_faults].kind, f->kind, sizeof(ge.faults[0].kind));
+		strlcpy(ge.faults[ge.n_faults].reason, f->reason, sizeof(ge.faults[0].reason));
+		ge.n_faults++;
+	}
+	if ((ret = protocol_encode_game_end(&r->buf, &ge)) < 0)
+		return ret == PROTOCOL_ENOMEM ? -ENOMEM : -EINVAL;
+	for (int seat = 0; seat < out->players; seat++) {
+		struct bot *b = r->setup->seats[seat].bot;
+
+		if (r->removed[seat] || !b)
+			continue;
+		/* the game is decided: a bot that cannot take game_end only loses its process */
+		if (bot_write_line(b, r->buf.data, r->buf.len,
+				   clock_now_us() + REFEREE_NOTICE_MS * 1000) < 0)
+			r->out->faulted[seat] = 1;
+		notify_line(r, seat, REFEREE_TO_BOT, r->buf.data, r->buf.len);
+	}
+	return 0;
+}
+
+static int record_time(struct ref *r, int seat, int64_t elapsed_us)
+{
+	uint32_t us = elapsed_us > UINT32_MAX ? UINT32_MAX : (uint32_t)elapsed_us;
+	struct seat_times *t = &r->times[seat];
+	int ret;
+
+	if ((ret = push_u32(&t->us, &t->n, &t->cap, us)) < 0)
+		return ret;
+	return push_u32(&r->log->move_us, &r->log->nmoves, &r->log_moves_cap, us);
+}
+
+/* One decision of the seat to move. Returns 0 (played or faulted) or a negative code. */
+static int play_decision(struct ref *r, int seat)
+{
+	const struct referee_setup *s = r->setup;
+	const struct referee_observer *o = s->observer;
+	struct bot *b = s->seats[seat].bot;
+	struct move legal[ENGINE_MAX_MOVES], m;
+	struct protocol_request_args req = { 0 };
+	struct protocol_diag diag = { 0 };
+	struct seat_view view;
+	const struct event *events;
+	size_t nevents, len;
+	const char *line;
+	int64_t limit_us, deadline, t0, elapsed;
+	int n, ret, status, timed = s->move_ms > 0;
+	struct game_result res;
+
+	game_view(r->g, seat, &view);
+	n = game_legal_moves(r->g, legal);
+	events = game_events(r->g, &nevents);
+	game_result(r->g, &res);
+	limit_us = (int64_t)s->move_ms * 1000;
+	if (r->bank_us[seat] < limit_us)
+		limit_us = r->bank_us[seat];
+	req.game = r->game_id;
+	req.turn = view.turn;
+	req.move = res.moves + 1;
+	req.move_ms = timed ? s->move_ms : 0;
+	req.bank_ms = timed ? r->bank_us[seat] / 1000 : 0;
+	req.view = &view;
+	req.events = events + r->seen[seat];
+	req.n_events = nevents - r->seen[seat];
+	req.fault = r->fault_kind;
+	req.legal = legal;
+	req.n_legal = n;
+	if ((ret = protocol_encode_request(&r->buf, &req)) < 0)
+		return ret == PROTOCOL_ENOMEM ? -ENOMEM : -EINVAL;
+	r->seen[seat] = nevents;
+	deadline = timed ? clock_now_us() + limit_us : INT64_MAX;
+	if ((ret = send_line(r, seat, deadline, limit_us / 1000)) != 0)
+		return ret < 0 ? ret : 0;
+	t0 = clock_now_us();
+	ret = bot_read_line(b, &line, &len, deadline);
+	elapsed = clock_now_us() - t0;
+	if (ret == -ETIMEDOUT && bot_exited(b, &status))
+		/* its output stays open only because a child of it still holds the pipe */
+		return add_fault(r, seat, "exit", NULL, 0, "exited (status %d) without answering; "
+				 "a process it left behind holds its output open",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	if (ret == -ETIMEDOUT)
+		return add_fault(r, seat, "timeout", NULL, 0, "no answer within %lld ms%s",
+				 (long long)(limit_us / 1000),
+				 limit_us < (int64_t)s->move_ms * 1000 ? " (the rest of its game bank)" : "");
+	if (ret == -EMSGSIZE)
+		return add_fault(r, seat, "malformed", NULL, 0,
+				 "line longer than %d bytes", BOT_LINE_MAX);
+	if (ret < 0)
+		return pipe_fault(r, seat, 0);
+	notify_line(r, seat, REFEREE_FROM_BOT, line, len);
+	if ((ret = record_time(r, seat, elapsed)) < 0)
+		return ret;
+	if (timed)
+		r->bank_us[seat] -= elapsed;
+	ret = protocol_decode_move(line, len, legal, n, r->g, &m, &diag);
+	if (ret == PROTOCOL_ENOMEM)
+		return -ENOMEM;
+	if (ret < 0)
+		return add_fault(r, seat, protocol_fault_kind(ret) ? protocol_fault_kind(ret) :
+				 "protocol", line, len, "%s", diag.message);
+	if ((ret = game_apply(r->g, &m)) < 0)
+		return add_fault(r, seat, "illegal", line, len, "%s", engine_strerror(ret));
+	if (o && o->move)
+		o->move(o->ctx, seat, &m, elapsed, r->g);
+	return 0;
+}
+
+static int log_game(struct ref *r)
+{
+	struct referee_outcome *out = r->out;
+	struct referee_game_log *nl;
+
+	nl = reallocarray(out->log, (size_t)out->games + 1, sizeof(*out->log));
+	if (!nl)
+		return -ENOMEM;
+	out->log = nl;
+	r->log = &out->log[out->games++];
+	memset(r->log, 0, sizeof(*r->log));
+	r->log_moves_cap = 0;
+	r->log->rules = *game_rules(r->g);
+	game_initial_deck(r->g, r->log->deck);
+	return 0;
+}
+
+static int finish_log(struct ref *r, struct game_result *res)
+{
+	const struct event *ev = game_events(r->g, &r->log->nevents);
+
+	game_result(r->g, res);
+	r->log->result = *res;
+	r->log->events = reallocarray(NULL, r->log->nevents ? r->log->nevents : 1, sizeof(*ev));
+	if (!r->log->events)
+		return -ENOMEM;
+	memcpy(r->log->events, ev, r->log->nevents * sizeof(*ev));
+	return 0;
+}
+
+/* Play one game of the match (or the game). */
+static int play_game(struct ref *r, const struct game_rules *rules, struct game_result *res)
+{
+	const struct referee_setup *s = r->setup;
+	const struct referee_observer *o = s->observer;
+	int err = 0, ret, seat;
+
+	r->g = game_new(rules, &err);
+	if (!r->g)
+		return err ? err : -ENOMEM;
+	r->game_no++;
+	if (s->match)
+		snprintf(r->game_id, sizeof(r->game_id), "%s-g%d", s->id, r->game_no);
+	else
+		strlcpy(r->game_id, s->id, sizeof(r->game_id));
+	if ((ret = log_game(r)) < 0)
+		goto out;
+	memset(r->seen, 0, sizeof(r->seen));
+	for (seat = 0; seat < rules->players; seat++) {
+		r->bank_us[seat] = (int64_t)s->game_ms * 1000;
+		if (!s->seats[seat].bot && !r->removed[seat]) {
+			ret = add_fault(r, seat, "start", NULL, 0, "%s", s->seats[seat].start_error ?
+					s->seats[seat].start_error : "could not start");
+			if (ret < 0)
+				goto out;
+		} else if (r->removed[seat] && game_status(r->g) == GAME_RUNNING) {
+			game_remove_seat(r->g, seat);
+		}
+	}
+	if (o && o->game_start)
+		o->game_start(o->ctx, r->game_no, r->g);
+	for (seat = 0; seat < rules->players; seat++)
+		if (!r->removed[seat] && (ret = send_game_start(r, seat)) < 0)
+			goto out;
+	while ((seat = game_to_move(r->g)) >= 0)
+		if ((ret = play_decision(r, seat)) < 0)
+			goto out;
+	if ((ret = finish_log(r, res)) < 0 || (ret = send_game_end(r, res)) < 0)
+		goto out;
+	r->out->turns += res->turns;
+	r->out->moves += res->moves;
+	if (o && o->game_end)
+		o->game_end(o->ctx, r->game_no, r->g);
+out:
+	game_free(r->g);
+	r->g = NULL;
+	return ret;
+}
+
+static int team_of(int seat, int players, int partnership)
+{
+	return partnership ? seat % (players / 2) : seat;
+}
+
+/* R9: the match record: totals ranked, faulted seats last. */
+static void match_outcome(struct ref *r, const struct match_state *ms)
+{
+	struct referee_outcome *out = r->out;
+	int n = out->players;
+
+	out->nwinners = 0;
+	for (int s = 0; s < n; s++) {
+		out->scores[s] = ms->total[s];
+		if (ms->winner >= 0 && team_of(s, n, out->partnership) ==
+		    team_of(ms->winner, n, out->partnership))
+			out->winners[out->nwinners++] = s;
+	}
+	for (int s = 0; s < n; s++) {
+		int place = 1;
+
+		for (int t = 0; t < n; t++)
+			if (r->removed[t] < r->removed[s] ||
+			    (r->removed[t] == r->removed[s] && ms->total[t] > ms->total[s]))
+				place++;
+		out->placings[s] = place;
+	}
+}
+
+int referee_play(const struct referee_setup *setup, struct referee_outcome *out, char *err,
+		 size_t err_size)
+{
+	struct ref r = { .setup = setup, .out = out };
+	struct game_rules rules = setup->rules;
+	struct match_state ms;
+	struct game_result res = { 0 };
+	char reason[200] = "";
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	protocol_buf_init(&r.buf);
+	if (setup->match)
+		ret = match_init(&ms, &rules, reason, sizeof(reason));
+	else
+		ret = game_rules_check(&rules, reason, sizeof(reason));
+	if (ret < 0)
+		goto out;
+	out->rules = setup->match ? ms.rules : rules;
+	out->players = rules.players;
+	out->partnership = rules.partnership;
+	out->match = setup->match;
+	for (;;) {
+		if (setup->match)
+			rules = ms.rules;
+		if ((ret = play_game(&r, &rules, &res)) < 0)
+			goto out;
+		if (!setup->match)
+			break;
+		if ((ret = match_record(&ms, &res)) < 0)
+			goto out;
+		if (ms.over || out->games >= REFEREE_MATCH_GAMES_MAX)
+			break;
+	}
+	out->reason = res.reason;
+	for (int s = 0; s < out->players; s++) {
+		out->stock_left[s] = res.stock_left[s];
+		out->placings[s] = res.placing[s];
+		out->scores[s] = res.score[s];
+		if (res.winners[s])
+			out->winners[out->nwinners++] = s;
+	}
+	if (setup->match)
+		match_outcome(&r, &ms);
+	for (int s = 0; s < out->players; s++)
+		referee_time_stats(r.times[s].us, r.times[s].n, &out->time[s]);
+	ret = 0;
+out:
+	if (ret < 0) {
+		if (ret == -ENOMEM)
+			snprintf(err, err_size, "out of memory");
+		else if (!reason[0])
+			snprintf(err, err_size, "%s", engine_strerror(ret));
+		else
+			snprintf(err, err_size, "%s", reason);
+		referee_outcome_release(out);
+	}
+	for (int s = 0; s < ENGINE_MAX_PLAYERS; s++)
+		free(r.times[s].us);
+	protocol_buf_release(&r.buf);
+	return ret;
+}
+
+void referee_outcome_release(struct referee_outcome *out)
+{
+	for (int i = 0; out->log && i < out->games; i++) {
+		free(out->log[i].events);
+		free(out->log[i].move_us);
+	}
+	free(out->log);
+	free(out->faults);
+	memset(out, 0, sizeof(*out));
+}

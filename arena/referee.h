@@ -1,0 +1,140 @@
+/*
+ * referee.h - plays one game, or one R9 match, between bots that are already
+ * started and past the hello handshake (see pool.h for getting them).
+ *
+ * The referee speaks protocol v1 (protocol/PROTOCOL.md): game_start to every
+ * seat, a request to the seat to move (its view, the events since its last
+ * request in this game, the legal moves, its time), the answer decoded and
+ * checked, and game_end to every seat still in the game. Every decision is
+ * timed with the monotonic clock from the end of the request's write to the
+ * arrival of the answer's newline, and enforced against the time control:
+ * a move fails if it takes longer than move_ms or than what is left of the
+ * seat's game bank (game_ms at game_start, minus each move's time). A write
+ * that blocks because the bot does not read counts against the same deadline.
+ *
+ * R11: a seat that times out, exits, closes its stdout, sends a malformed
+ * line, breaks the protocol or answers an illegal move is removed with
+ * game_remove_seat() and the fault is recorded (kind, reason, game, turn,
+ * move number and the offending line, truncated). The referee never stops
+ * or frees a bot: it reports which seats faulted, and the caller (the pool)
+ * replaces those processes. In a match a faulted seat stays removed for the
+ * match's remaining games (it is removed as each game is dealt).
+ *
+ * Thread safety: referee_play() touches only its arguments; any number may
+ * run at once on different bots.
+ */
+#ifndef SKIPBO_REFEREE_H
+#define SKIPBO_REFEREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bot.h"
+#include "engine.h"
+
+#define REFEREE_ARENA_VERSION "0.1.0"
+#define REFEREE_ARENA_NAME "skipbo-arena " REFEREE_ARENA_VERSION /* in the arena's hello */
+#define REFEREE_LINE_KEEP 200   /* bytes of an offending line kept in a fault */
+#define REFEREE_REASON_MAX 256
+
+enum referee_dir {
+	REFEREE_TO_BOT = 0,   /* a line the arena wrote ("name <- line" in a transcript) */
+	REFEREE_FROM_BOT = 1, /* a line the bot wrote ("name -> line") */
+};
+
+struct referee_fault {
+	int seat;
+	int game;                      /* 1-based game within a match; 1 in game mode */
+	const char *kind;              /* static string: timeout, exit, closed, malformed, protocol, illegal, start */
+	uint32_t turn;                 /* turn number when it happened (0: before the first turn) */
+	uint32_t move;                 /* decisions made so far in that game, the faulty one included */
+	char reason[REFEREE_REASON_MAX];   /* a sentence for a bot author */
+	char line[REFEREE_LINE_KEEP + 4];  /* the offending line, cut at REFEREE_LINE_KEEP bytes + "..." */
+};
+
+/*
+ * Watches a game as it is played; every callback may be NULL and runs on the
+ * referee's thread. `name` is the bot's name; seat is -1 for lines outside a
+ * game (the hello handshake, quit). at_us is clock_now_us().
+ */
+struct referee_observer {
+	void *ctx;
+	void (*line)(void *ctx, const char *name, int seat, enum referee_dir dir,
+		     const char *line, size_t len, int64_t at_us);
+	void (*game_start)(void *ctx, int game, const struct game *g);
+	/* After a decision is applied; elapsed_us is its measured time. */
+	void (*move)(void *ctx, int seat, const struct move *m, int64_t elapsed_us,
+		     const struct game *g);
+	/* After a faulty seat was removed. */
+	void (*fault)(void *ctx, const struct referee_fault *f, const struct game *g);
+	void (*game_end)(void *ctx, int game, const struct game *g);
+};
+
+struct referee_seat {
+	const char *name;        /* the bot's name (game_start "names", faults, transcripts) */
+	struct bot *bot;         /* started and handshaken; NULL if it could not start */
+	const char *start_error; /* with bot NULL: why, in plain words (recorded as a "start" fault) */
+};
+
+struct referee_setup {
+	const char *id;           /* the game (match) id; a match's games are "<id>-g<k>" in messages */
+	struct game_rules rules;  /* players, stock_size (0 = R3 default), partnership, dealer, seed */
+	int match;                /* 1: play an R9 match to MATCH_TARGET points */
+	int move_ms, game_ms;     /* time control; both 0 = no limits (debugging) */
+	struct referee_seat seats[ENGINE_MAX_PLAYERS];
+	const struct referee_observer *observer; /* may be NULL */
+};
+
+struct referee_time_stats {
+	uint32_t moves;                  /* decisions answered in time */
+	double mean_us;
+	int64_t median_us, p99_us, max_us; /* nearest-rank percentiles; 0 when moves is 0 */
+};
+
+/* One game as played: everything a replay needs. */
+struct referee_game_log {
+	struct game_rules rules;          /* resolved: stock size filled in, this game's seed and dealer */
+	uint8_t deck[ENGINE_DECK_SIZE];   /* game_initial_deck() */
+	struct event *events;             /* the engine's full event log (nothing redacted) */
+	size_t nevents;
+	uint32_t *move_us;                /* time of each decision in order: the k-th play/discard/pass event */
+	size_t nmoves;
+	struct game_result result;
+};
+
+struct referee_outcome {
+	struct game_rules rules;          /* as set up, resolved; in a match its seed and first dealer */
+	int players, partnership, match;
+	int games;                        /* games played: 1 in game mode */
+	struct referee_game_log *log;     /* `games` entries, owned */
+	/* The record: in game mode the game's result; in a match the totals (R9). */
+	int reason;                       /* enum end_reason of the (last) game */
+	int nwinners;
+	int winners[ENGINE_MAX_PLAYERS];  /* seats of the winning side, ascending */
+	int placings[ENGINE_MAX_PLAYERS]; /* R7, or match totals ranked; faulted seats last */
+	int stock_left[ENGINE_MAX_PLAYERS]; /* at the end of the (last) game */
+	int scores[ENGINE_MAX_PLAYERS];   /* R8; in a match the totals */
+	uint32_t turns, moves;            /* summed over a match's games */
+	struct referee_fault *faults;     /* owned, in the order they happened */
+	size_t nfaults;
+	int faulted[ENGINE_MAX_PLAYERS];  /* 1: that seat's bot faulted; do not reuse its process */
+	struct referee_time_stats time[ENGINE_MAX_PLAYERS];
+};
+
+/*
+ * Play the game or match described by setup. Returns 0 and fills *out (the
+ * caller releases it with referee_outcome_release) whatever the bots did:
+ * bot misbehaviour is a result, not an error. Returns a negative code only
+ * for the arena's own trouble (-ENOMEM, or the engine refusing the rules:
+ * an ENGINE_E* code), with a sentence in err; *out is then empty.
+ */
+int referee_play(const struct referee_setup *setup, struct referee_outcome *out,
+		 char *err, size_t err_size);
+
+/* Free what an outcome owns and zero it. Safe on a zeroed outcome. */
+void referee_outcome_release(struct referee_outcome *out);
+
+/* Nearest-rank statistics of n times (us may be reordered). */
+void referee_time_stats(uint32_t *us, size_t n, struct referee_time_stats *out);
+
+#endif

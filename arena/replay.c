@@ -1,0 +1,709 @@
+/*
+ * replay.c - writing and re-checking replay documents (contract in replay.h).
+ */
+#include "replay.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine.h"
+
+/* Which struct event fields each kind carries in a replay (and is compared on). */
+enum {
+	F_TURN = 1, F_SOURCE = 2, F_OWNER = 4, F_PILE = 8, F_CARD = 16, F_TARGET = 32,
+	F_VALUE = 64, F_COUNT = 128,
+};
+
+static const struct {
+	const char *name;
+	unsigned fields;
+} kinds[] = {
+	[EVENT_TURN] = { "turn", F_TURN },
+	[EVENT_DRAW] = { "draw", F_CARD },
+	[EVENT_PLAY] = { "play", F_SOURCE | F_OWNER | F_PILE | F_CARD | F_TARGET | F_VALUE },
+	[EVENT_STOCK_TOP] = { "stock_top", F_OWNER | F_CARD },
+	[EVENT_COMPLETE] = { "complete", F_TARGET },
+	[EVENT_DISCARD] = { "discard", F_CARD | F_TARGET },
+	[EVENT_PASS] = { "pass", 0 },
+	[EVENT_REFILL] = { "refill", F_SOURCE | F_COUNT },
+	[EVENT_REMOVED] = { "removed", 0 },
+	[EVENT_END] = { "end", F_VALUE },
+};
+#define NKINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
+
+static const char *const source_names[] = { "", "hand", "stock", "discard" };
+static const char *const refill_names[] = { "", "completed", "building" };
+
+static int is_decision(int kind)
+{
+	return kind == EVENT_PLAY || kind == EVENT_DISCARD || kind == EVENT_PASS;
+}
+
+static const char *fault_kind_of(const struct referee_outcome *o, int game, int seat)
+{
+	for (size_t i = 0; i < o->nfaults; i++)
+		if (o->faults[i].game == game && o->faults[i].seat == seat)
+			return o->faults[i].kind;
+	return "unknown";
+}
+
+static void write_card(struct jsonw *w, const char *key, int card)
+{
+	if (card == CARD_NONE)
+		jsonw_printf(w, ",\"%s\":null", key);
+	else
+		jsonw_printf(w, ",\"%s\":%d", key, card);
+}
+
+static void write_event(struct jsonw *w, const struct event *ev, const uint32_t *us,
+			const char *fault)
+{
+	jsonw_printf(w, "{\"type\":\"%s\",\"seat\":", kinds[ev->kind].name);
+	jsonw_printf(w, ev->seat == 0xff ? "null" : "%d", ev->seat);
+	switch (ev->kind) {
+	case EVENT_TURN:
+		jsonw_printf(w, ",\"turn\":%" PRIu32, ev->turn);
+		break;
+	case EVENT_DRAW:
+		write_card(w, "card", ev->card);
+		break;
+	case EVENT_PLAY:
+		jsonw_printf(w, ",\"from\":\"%s\",\"owner\":%d",
+			     ev->source < 4 ? source_names[ev->source] : "", ev->owner);
+		if (ev->source == SOURCE_DISCARD)
+			jsonw_printf(w, ",\"pile\":%d", ev->pile);
+		jsonw_printf(w, ",\"card\":%d,\"value\":%d,\"to\":%d", ev->card, ev->value,
+			     ev->target);
+		break;
+	case EVENT_STOCK_TOP:
+		jsonw_printf(w, ",\"owner\":%d", ev->owner);
+		write_card(w, "card", ev->card);
+		break;
+	case EVENT_COMPLETE:
+		jsonw_printf(w, ",\"pile\":%d", ev->target);
+		break;
+	case EVENT_DISCARD:
+		jsonw_printf(w, ",\"card\":%d,\"pile\":%d", ev->card, ev->target);
+		break;
+	case EVENT_REFILL:
+		jsonw_printf(w, ",\"source\":\"%s\",\"count\":%d",
+			     ev->source < 3 ? refill_names[ev->source] : "", ev->count);
+		break;
+	case EVENT_REMOVED:
+		jsonw_printf(w, ",\"fault\":\"%s\"", fault);
+		break;
+	case EVENT_END:
+		jsonw_printf(w, ",\"reason\":\"%s\"", end_reason_name(ev->value));
+		break;
+	}
+	if (us)
+		jsonw_printf(w, ",\"us\":%" PRIu32, *us);
+	jsonw_text(w, "}");
+}
+
+static void write_result(struct jsonw *w, int players, const struct game_result *r)
+{
+	int winners[ENGINE_MAX_PLAYERS], n = 0;
+
+	for (int s = 0; s < players; s++)
+		if (r->winners[s])
+			winners[n++] = s;
+	jsonw_printf(w, "{\"reason\":\"%s\",\"winners\":",
+		     r->reason ? end_reason_name(r->reason) : "none");
+	jsonw_int_array(w, winners, (size_t)n);
+	jsonw_text(w, ",\"placings\":");
+	jsonw_int_array(w, r->placing, (size_t)players);
+	jsonw_text(w, ",\"stock_left\":");
+	jsonw_int_array(w, r->stock_left, (size_t)players);
+	jsonw_text(w, ",\"scores\":");
+	jsonw_int_array(w, r->score, (size_t)players);
+	jsonw_printf(w, ",\"turns\":%" PRIu32 ",\"moves\":%" PRIu32 "}", r->turns, r->moves);
+}
+
+static void write_game(struct jsonw *w, const struct referee_outcome *o, int k)
+{
+	const struct referee_game_log *gl = &o->log[k];
+	int deck[ENGINE_DECK_SIZE];
+	size_t move = 0;
+
+	for (int i = 0; i < ENGINE_DECK_SIZE; i++)
+		deck[i] = gl->deck[i];
+	jsonw_printf(w, "%s{\"game\":%d,\"seed\":\"%" PRIu64 "\",\"dealer\":%d,\"stock_size\":%d,"
+		     "\"deck\":", k ? "," : "", k + 1, gl->rules.seed, gl->rules.dealer,
+		     gl->rules.stock_size);
+	jsonw_int_array(w, deck, ENGINE_DECK_SIZE);
+	jsonw_text(w, ",\"events\":[");
+	for (size_t i = 0; i < gl->nevents; i++) {
+		const struct event *ev = &gl->events[i];
+		const uint32_t *us = NULL;
+
+		if (ev->kind < 1 || ev->kind >= NKINDS)
+			continue;
+		if (is_decision(ev->kind) && move < gl->nmoves)
+			us = &gl->move_us[move++];
+		if (i)
+			jsonw_text(w, ",");
+		write_event(w, ev, us, fault_kind_of(o, k + 1, ev->seat));
+	}
+	jsonw_text(w, "],\"result\":");
+	write_result(w, o->players, &gl->result);
+	jsonw_text(w, "}");
+}
+
+int replay_format(struct jsonw *w, const struct replay_info *info)
+{
+	const struct referee_outcome *o = info->outcome;
+	int winners[ENGINE_MAX_PLAYERS];
+
+	jsonw_reset(w);
+	jsonw_printf(w, "{\"format\":\"%s\",\"version\":%d,\"id\":", REPLAY_FORMAT, REPLAY_VERSION);
+	jsonw_string(w, info->id);
+	jsonw_printf(w, ",\"players\":%d,\"partnership\":%s,\"match\":%s,\"seed\":\"%" PRIu64
+		     "\",\"dealer\":%d,\"stock_size\":%d,\"bots\":[", o->players,
+		     o->partnership ? "true" : "false", o->match ? "true" : "false", o->rules.seed,
+		     o->rules.dealer, o->rules.stock_size);
+	for (int s = 0; s < o->players; s++) {
+		if (s)
+			jsonw_text(w, ",");
+		jsonw_string(w, info->bots[s]);
+	}
+	jsonw_printf(w, "],\"time\":{\"move_ms\":%d,\"game_ms\":%d},\"games\":[", info->move_ms,
+		     info->game_ms);
+	for (int k = 0; k < o->games; k++)
+		write_game(w, o, k);
+	jsonw_text(w, "],\"faults\":[");
+	for (size_t i = 0; i < o->nfaults; i++) {
+		const struct referee_fault *f = &o->faults[i];
+
+		jsonw_printf(w, "%s{\"seat\":%d,\"kind\":\"%s\",\"game\":%d,\"turn\":%" PRIu32
+			     ",\"move\":%" PRIu32 ",\"reason\":", i ? "," : "", f->seat, f->kind,
+			     f->game, f->turn, f->move);
+		jsonw_string(w, f->reason);
+		jsonw_text(w, ",\"line\":");
+		jsonw_string(w, f->line);
+		jsonw_text(w, "}");
+	}
+	for (int i = 0; i < o->nwinners; i++)
+		winners[i] = o->winners[i];
+	jsonw_printf(w, "],\"result\":{\"reason\":\"%s\",\"winners\":",
+		     o->reason ? end_reason_name(o->reason) : "none");
+	jsonw_int_array(w, winners, (size_t)o->nwinners);
+	jsonw_text(w, ",\"placings\":");
+	jsonw_int_array(w, o->placings, (size_t)o->players);
+	jsonw_text(w, ",\"stock_left\":");
+	jsonw_int_array(w, o->stock_left, (size_t)o->players);
+	jsonw_text(w, ",\"scores\":");
+	jsonw_int_array(w, o->scores, (size_t)o->players);
+	jsonw_printf(w, ",\"turns\":%" PRIu32 ",\"moves\":%" PRIu32 "}}", o->turns, o->moves);
+	return jsonw_error(w);
+}
+
+int replay_write(const char *path, const struct replay_info *info, struct jsonw *scratch)
+{
+	FILE *f;
+	int ret;
+
+	if ((ret = replay_format(scratch, info)) < 0)
+		return ret;
+	if (!(f = fopen(path, "w")))
+		return -errno;
+	ret = fwrite(scratch->data, 1, scratch->len, f) == scratch->len && fputc('\n', f) != EOF ?
+		0 : -EIO;
+	if (fclose(f) != 0 && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* ---- re-checking ---------------------------------------------------------- */
+
+struct checker {
+	char *err;
+	size_t err_size;
+	FILE *print;
+	const char *names[ENGINE_MAX_PLAYERS];
+	int players;
+	int game_no;     /* 1-based */
+	size_t event_no; /* 1-based within the game */
+};
+
+static int mismatch(struct checker *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int mismatch(struct checker *c, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (c->event_no)
+		snprintf(c->err, c->err_size, "game %d, event %zu: %s", c->game_no, c->event_no, msg);
+	else
+		snprintf(c->err, c->err_size, "game %d: %s", c->game_no, msg);
+	return 1;
+}
+
+static int json_int(const cJSON *obj, const char *key, int min, int max, int *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int)v->valuedouble ||
+	    v->valuedouble < min || v->valuedouble > max)
+		return -1;
+	*out = (int)v->valuedouble;
+	return 0;
+}
+
+/* A card, or null for "none". */
+static int json_card(const cJSON *obj, const char *key, int *out)
+{
+	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(obj, key))) {
+		*out = CARD_NONE;
+		return 0;
+	}
+	return json_int(obj, key, 0, 12, out);
+}
+
+static int name_index(const char *s, const char *const *names, int n)
+{
+	for (int i = 1; s && i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static const char *json_str(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* A recorded event into the engine's struct event. 0, or -1 with why. */
+static int parse_event(const cJSON *j, struct event *ev, const char **why)
+{
+	const char *type = json_str(j, "type");
+	int kind = -1, v = 0;
+
+	memset(ev, 0, sizeof(*ev));
+	for (int k = 1; type && k < NKINDS; k++)
+		if (kinds[k].name && strcmp(type, kinds[k].name) == 0)
+			kind = k;
+	*why = "unknown or missing \"type\"";
+	if (kind < 0)
+		return -1;
+	ev->kind = (uint8_t)kind;
+	*why = "bad \"seat\"";
+	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "seat")))
+		ev->seat = 0xff;
+	else if (json_int(j, "seat", 0, ENGINE_MAX_PLAYERS - 1, &v) < 0)
+		return -1;
+	else
+		ev->seat = (uint8_t)v;
+	*why = "a field is missing or out of range";
+	switch (kind) {
+	case EVENT_TURN:
+		if (json_int(j, "turn", 0, 1 << 30, &v) < 0)
+			return -1;
+		ev->turn = (uint32_t)v;
+		break;
+	case EVENT_DRAW:
+		if (json_card(j, "card", &v) < 0)
+			return -1;
+		ev->card = (uint8_t)v;
+		break;
+	case EVENT_PLAY:
+		if ((v = name_index(json_str(j, "from"), source_names, 4)) < 0)
+			return -1;
+		ev->source = (uint8_t)v;
+		if (json_int(j, "owner", 0, ENGINE_MAX_PLAYERS - 1, &v) < 0)
+			return -1;
+		ev->owner = (uint8_t)v;
+		if (ev->source == SOURCE_DISCARD) {
+			if (json_int(j, "pile", 0, ENGINE_DISCARD_PILES - 1, &v) < 0)
+				return -1;
+			ev->pile = (uint8_t)v;
+		}
+		if (json_int(j, "card", 0, 12, &v) < 0)
+			return -1;
+		ev->card = (uint8_t)v;
+		if (json_int(j, "value", 1, 12, &v) < 0)
+			return -1;
+		ev->value = (uint8_t)v;
+		if (json_int(j, "to", 0, ENGINE_BUILDING_PILES - 1, &v) < 0)
+			return -1;
+		ev->target = (uint8_t)v;
+		break;
+	case EVENT_STOCK_TOP:
+		if (json_int(j, "owner", 0, ENGINE_MAX_PLAYERS - 1, &v) < 0)
+			return -1;
+		ev->owner = (uint8_t)v;
+		if (json_card(j, "card", &v) < 0)
+			return -1;
+		ev->card = (uint8_t)v;
+		break;
+	case EVENT_COMPLETE:
+		if (json_int(j, "pile", 0, ENGINE_BUILDING_PILES - 1, &v) < 0)
+			return -1;
+		ev->target = (uint8_t)v;
+		break;
+	case EVENT_DISCARD:
+		if (json_int(j, "card", 0, 12, &v) < 0)
+			return -1;
+		ev->card = (uint8_t)v;
+		if (json_int(j, "pile", 0, ENGINE_DISCARD_PILES - 1, &v) < 0)
+			return -1;
+		ev->target = (uint8_t)v;
+		break;
+	case EVENT_REFILL:
+		if ((v = name_index(json_str(j, "source"), refill_names, 3)) < 0)
+			return -1;
+		ev->source = (uint8_t)v;
+		if (json_int(j, "count", 0, ENGINE_DECK_SIZE, &v) < 0)
+			return -1;
+		ev->count = (uint16_t)v;
+		break;
+	case EVENT_END:
+		for (v = 1; v <= END_FORFEIT; v++)
+			if (json_str(j, "reason") && !strcmp(json_str(j, "reason"), end_reason_name(v)))
+				break;
+		if (v > END_FORFEIT)
+			return -1;
+		ev->value = (uint8_t)v;
+		break;
+	}
+	return 0;
+}
+
+/* The first field in which a and b differ, or NULL. */
+static const char *event_differs(const struct event *a, const struct event *b)
+{
+	unsigned f;
+
+	if (a->kind != b->kind)
+		return "type";
+	f = kinds[a->kind].fields;
+	if (a->seat != b->seat)
+		return "seat";
+	if ((f & F_TURN) && a->turn != b->turn)
+		return "turn";
+	if ((f & F_SOURCE) && a->source != b->source)
+		return a->kind == EVENT_PLAY ? "from" : "source";
+	if ((f & F_OWNER) && a->owner != b->owner)
+		return "owner";
+	if ((f & F_PILE) && a->source == SOURCE_DISCARD && a->pile != b->pile)
+		return "pile";
+	if ((f & F_CARD) && a->card != b->card)
+		return "card";
+	if ((f & F_TARGET) && a->target != b->target)
+		return a->kind == EVENT_PLAY ? "to" : "pile";
+	if ((f & F_VALUE) && a->value != b->value)
+		return a->kind == EVENT_END ? "reason" : "value";
+	if ((f & F_COUNT) && a->count != b->count)
+		return "count";
+	return NULL;
+}
+
+static const char *card_text(int card, char *buf)
+{
+	if (card == CARD_SKIPBO)
+		return "SB";
+	if (card == CARD_NONE)
+		return "-";
+	sprintf(buf, "%d", card);
+	return buf;
+}
+
+static void print_event(struct checker *c, const struct event *ev, const cJSON *j)
+{
+	const char *who = ev->seat < c->players ? c->names[ev->seat] : "";
+	const cJSON *us = cJSON_GetObjectItemCaseSensitive(j, "us");
+	char b1[8], t[32] = "";
+	FILE *f = c->print;
+
+	if (cJSON_IsNumber(us))
+		snprintf(t, sizeof(t), "  (%.0f us)", us->valuedouble);
+	switch (ev->kind) {
+	case EVENT_TURN:
+		fprintf(f, "turn %" PRIu32 ": seat %d (%s)\n", ev->turn, ev->seat, who);
+		break;
+	case EVENT_DRAW:
+		fprintf(f, "  seat %d draws %s\n", ev->seat, card_text(ev->card, b1));
+		break;
+	case EVENT_PLAY:
+		fprintf(f, "  plays %s from %s", card_text(ev->card, b1), source_names[ev->source]);
+		if (ev->source != SOURCE_HAND)
+			fprintf(f, " of seat %d", ev->owner);
+		if (ev->source == SOURCE_DISCARD)
+			fprintf(f, " (pile %d)", ev->pile);
+		fprintf(f, " to building %d, now %d%s\n", ev->target, ev->value, t);
+		break;
+	case EVENT_STOCK_TOP:
+		fprintf(f, "  seat %d stock top: %s\n", ev->owner, card_text(ev->card, b1));
+		break;
+	case EVENT_COMPLETE:
+		fprintf(f, "  building %d complete\n", ev->target);
+		break;
+	case EVENT_DISCARD:
+		fprintf(f, "  discards %s on pile %d%s\n", card_text(ev->card, b1), ev->target, t);
+		break;
+	case EVENT_PASS:
+		fprintf(f, "  passes%s\n", t);
+		break;
+	case EVENT_REFILL:
+		fprintf(f, "  draw pile refilled with %d cards from the %s\n", ev->count,
+			ev->source == 1 ? "completed heap" : "building piles");
+		break;
+	case EVENT_REMOVED:
+		fprintf(f, "  seat %d (%s) removed: %s\n", ev->seat, who,
+			json_str(j, "fault") ? json_str(j, "fault") : "fault");
+		break;
+	case EVENT_END:
+		fprintf(f, "end of game %d: %s\n", c->game_no, end_reason_name(ev->value));
+		break;
+	}
+}
+
+/* Turn a recorded decision into the legal move it names, or report it illegal. */
+static int find_move(struct checker *c, const struct game *g, const struct event *ev,
+		     struct move *out)
+{
+	struct move legal[ENGINE_MAX_MOVES], m = { 0 };
+	int n = game_legal_moves(g, legal), code;
+
+	if (ev->seat != game_to_move(g))
+		return mismatch(c, "seat %d moves, but it is seat %d's turn", ev->seat,
+				game_to_move(g));
+	m.kind = ev->kind == EVENT_PLAY ? MOVE_PLAY : ev->kind == EVENT_DISCARD ? MOVE_DISCARD :
+		MOVE_PASS;
+	m.source = ev->kind == EVENT_PLAY ? ev->source : 0;
+	m.owner = ev->owner;
+	m.pile = ev->pile;
+	m.card = ev->card;
+	m.target = ev->target;
+	for (int i = 0; i < n; i++) {
+		const struct move *l = &legal[i];
+
+		if (l->kind != m.kind || (m.kind != MOVE_PASS && (l->card != m.card ||
+		    l->target != m.target)))
+			continue;
+		if (m.kind == MOVE_PLAY && (l->source != m.source ||
+		    (m.source != SOURCE_HAND && l->owner != m.owner) ||
+		    (m.source == SOURCE_DISCARD && l->pile != m.pile)))
+			continue;
+		*out = *l;
+		return 0;
+	}
+	code = game_check_move(g, &m);
+	return mismatch(c, "illegal %s by seat %d: %s", kinds[ev->kind].name, ev->seat,
+			code ? engine_strerror(code) : "not among the legal moves");
+}
+
+static int compare_ints(struct checker *c, const cJSON *obj, const char *key, const int *want,
+			int n, const char *what)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key), *v;
+	int i = 0;
+
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n)
+		return mismatch(c, "%s \"%s\" should have %d elements", what, key, n);
+	cJSON_ArrayForEach(v, a) {
+		if (!cJSON_IsNumber(v) || (int)v->valuedouble != want[i])
+			return mismatch(c, "%s \"%s\"[%d] is %g, the engine says %d", what, key, i,
+					cJSON_IsNumber(v) ? v->valuedouble : -1.0, want[i]);
+		i++;
+	}
+	return 0;
+}
+
+static int compare_result(struct checker *c, const cJSON *j, const struct game_result *r)
+{
+	int winners[ENGINE_MAX_PLAYERS], n = 0, v, ret;
+
+	if (!cJSON_IsObject(j))
+		return mismatch(c, "no \"result\"");
+	for (int s = 0; s < c->players; s++)
+		if (r->winners[s])
+			winners[n++] = s;
+	if ((ret = compare_ints(c, j, "winners", winners, n, "result")) ||
+	    (ret = compare_ints(c, j, "placings", r->placing, c->players, "result")) ||
+	    (ret = compare_ints(c, j, "stock_left", r->stock_left, c->players, "result")) ||
+	    (ret = compare_ints(c, j, "scores", r->score, c->players, "result")))
+		return ret;
+	if (!json_str(j, "reason") || strcmp(json_str(j, "reason"), end_reason_name(r->reason)))
+		return mismatch(c, "result reason is not \"%s\"", end_reason_name(r->reason));
+	if (json_int(j, "turns", 0, INT32_MAX, &v) < 0 || (uint32_t)v != r->turns ||
+	    json_int(j, "moves", 0, INT32_MAX, &v) < 0 || (uint32_t)v != r->moves)
+		return mismatch(c, "result turns/moves differ (engine: %" PRIu32 " turns, %" PRIu32
+				" moves)", r->turns, r->moves);
+	return 0;
+}
+
+/* Apply one recorded event (when the engine needs it) and compare it with the engine's. */
+static int check_event(struct checker *c, struct game *g, const cJSON *j, size_t *engine_pos)
+{
+	const struct event *events;
+	struct event rec;
+	const char *why, *field;
+	struct move m;
+	size_t n;
+	int ret;
+
+	if (parse_event(j, &rec, &why) < 0)
+		return mismatch(c, "unreadable event: %s", why);
+	events = game_events(g, &n);
+	if (*engine_pos == n) {
+		if (is_decision(rec.kind)) {
+			if ((ret = find_move(c, g, &rec, &m)) != 0)
+				return ret;
+			if ((ret = game_apply(g, &m)) < 0)
+				return mismatch(c, "the engine refuses the move: %s",
+						engine_strerror(ret));
+		} else if (rec.kind == EVENT_REMOVED) {
+			if (rec.seat >= c->players || (ret = game_remove_seat(g, rec.seat)) < 0)
+				return mismatch(c, "seat %d cannot be removed", rec.seat);
+		} else {
+			return mismatch(c, "recorded %s event, but the rules produce no event here",
+					kinds[rec.kind].name);
+		}
+		events = game_events(g, &n);
+	}
+	if ((field = event_differs(&rec, &events[*engine_pos])) != NULL)
+		return mismatch(c, "recorded %s differs from the engine's %s in \"%s\"",
+				kinds[rec.kind].name, kinds[events[*engine_pos].kind].name, field);
+	(*engine_pos)++;
+	if (c->print)
+		print_event(c, &rec, j);
+	return 0;
+}
+
+static int check_game(struct checker *c, const cJSON *jg, struct game_rules *rules,
+		      struct game_result *res)
+{
+	const cJSON *deck = cJSON_GetObjectItemCaseSensitive(jg, "deck");
+	const cJSON *events = cJSON_GetObjectItemCaseSensitive(jg, "events"), *j;
+	const char *seed = json_str(jg, "seed");
+	uint8_t want[ENGINE_DECK_SIZE];
+	struct game *g = NULL;
+	size_t pos = 0, n;
+	int v, i = 0, ret, err = 0;
+
+	c->event_no = 0;
+	if (!seed || json_int(jg, "dealer", 0, c->players - 1, &v) < 0)
+		return mismatch(c, "no \"seed\" string or \"dealer\"");
+	if (strtoull(seed, NULL, 10) != rules->seed || v != rules->dealer)
+		return mismatch(c, "seed %s / dealer %d, expected %" PRIu64 " / %d", seed, v,
+				rules->seed, rules->dealer);
+	if (!(g = game_new(rules, &err)))
+		return mismatch(c, "the engine refuses the rules: %s", engine_strerror(err));
+	if (json_int(jg, "stock_size", 1, 30, &v) < 0 || v != game_rules(g)->stock_size) {
+		ret = mismatch(c, "\"stock_size\" differs from the rules");
+		goto out;
+	}
+	game_initial_deck(g, want);
+	if (!cJSON_IsArray(deck) || cJSON_GetArraySize(deck) != ENGINE_DECK_SIZE) {
+		ret = mismatch(c, "\"deck\" must hold %d cards", ENGINE_DECK_SIZE);
+		goto out;
+	}
+	cJSON_ArrayForEach(j, deck) {
+		if (!cJSON_IsNumber(j) || (int)j->valuedouble != want[i]) {
+			ret = mismatch(c, "deck card %d differs from the deal of seed %s", i, seed);
+			goto out;
+		}
+		i++;
+	}
+	if (c->print)
+		fprintf(c->print, "game %d: seed %s, dealer %d, stock %d\n", c->game_no, seed,
+			rules->dealer, game_rules(g)->stock_size);
+	ret = cJSON_IsArray(events) ? 0 : mismatch(c, "no \"events\" array");
+	cJSON_ArrayForEach(j, events) {
+		c->event_no++;
+		if (ret || (ret = check_event(c, g, j, &pos)) != 0)
+			goto out;
+	}
+	c->event_no = 0;
+	game_events(g, &n);
+	if (pos != n || game_status(g) == GAME_RUNNING) {
+		ret = mismatch(c, "the replay stops before the game ends");
+		goto out;
+	}
+	game_result(g, res);
+	ret = compare_result(c, cJSON_GetObjectItemCaseSensitive(jg, "result"), res);
+out:
+	game_free(g);
+	return ret;
+}
+
+static int check_document(struct checker *c, const cJSON *root)
+{
+	const cJSON *games = cJSON_GetObjectItemCaseSensitive(root, "games"), *jg, *bots, *b;
+	const cJSON *top = cJSON_GetObjectItemCaseSensitive(root, "result");
+	struct game_rules rules = { 0 };
+	struct match_state ms;
+	struct game_result res = { 0 };
+	char reason[200];
+	int match = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "match")), ret, v;
+
+	bots = cJSON_GetObjectItemCaseSensitive(root, "bots");
+	if (json_int(root, "players", 2, ENGINE_MAX_PLAYERS, &c->players) < 0 ||
+	    !cJSON_IsArray(bots) || cJSON_GetArraySize(bots) != c->players ||
+	    !cJSON_IsArray(games) || cJSON_GetArraySize(games) < 1)
+		return mismatch(c, "\"players\", \"bots\" or \"games\" missing or inconsistent");
+	v = 0;
+	cJSON_ArrayForEach(b, bots)
+		c->names[v++] = cJSON_IsString(b) ? b->valuestring : "?";
+	rules.players = c->players;
+	rules.partnership = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "partnership"));
+	if (json_int(root, "stock_size", 1, 30, &rules.stock_size) < 0 ||
+	    json_int(root, "dealer", 0, c->players - 1, &rules.dealer) < 0 || !json_str(root, "seed"))
+		return mismatch(c, "no \"stock_size\", \"dealer\" or \"seed\"");
+	rules.seed = strtoull(json_str(root, "seed"), NULL, 10);
+	if ((match ? match_init(&ms, &rules, reason, sizeof(reason)) :
+	     game_rules_check(&rules, reason, sizeof(reason))) < 0)
+		return mismatch(c, "impossible rules: %s", reason);
+	cJSON_ArrayForEach(jg, games) {
+		c->game_no++;
+		if (match)
+			rules = ms.rules;
+		if ((ret = check_game(c, jg, &rules, &res)) != 0)
+			return ret;
+		if (match && match_record(&ms, &res) < 0)
+			return mismatch(c, "the match was already decided");
+	}
+	c->game_no = 0;
+	if (!match)
+		return compare_result(c, top, &res);
+	if ((ret = compare_ints(c, top, "scores", ms.total, c->players, "match")) != 0)
+		return ret;
+	return ms.over ? 0 : mismatch(c, "the match ends before a side reaches %d", MATCH_TARGET);
+}
+
+int replay_check(const char *text, size_t len, FILE *print, char *err, size_t err_size)
+{
+	struct checker c = { .err = err, .err_size = err_size, .print = print };
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len, NULL, 0);
+	const char *format = json_str(root, "format");
+	int version = 0, ret;
+
+	if (!cJSON_IsObject(root) || !format || strcmp(format, REPLAY_FORMAT) ||
+	    json_int(root, "version", 1, 1000, &version) < 0) {
+		snprintf(err, err_size, "not a replay (no \"format\":\"%s\" object)", REPLAY_FORMAT);
+		ret = -EINVAL;
+		goto out;
+	}
+	if (version != REPLAY_VERSION) {
+		snprintf(err, err_size, "replay version %d; this program reads version %d", version,
+			 REPLAY_VERSION);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = check_document(&c, root);
+out:
+	cJSON_Delete(root);
+	return ret;
+}

@@ -1,0 +1,45 @@
+/*
+ * replay.h - replay files (results/README.md, "Replays"): one JSON document per
+ * game or match with the rules, seed, seats, the full initial deck order,
+ * every event with full information, each decision's time, the faults and
+ * the result; and the re-check of such a file against the engine.
+ */
+#ifndef SKIPBO_REPLAY_H
+#define SKIPBO_REPLAY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "jsonw.h"
+#include "referee.h"
+
+#define REPLAY_FORMAT "skipbo-replay"
+#define REPLAY_VERSION 1
+
+struct replay_info {
+	const char *id;
+	const char *const *bots;   /* name at each seat */
+	int move_ms, game_ms;      /* the time control played */
+	const struct referee_outcome *outcome;
+};
+
+/* Replace w's text with the replay document. 0 or -ENOMEM. */
+int replay_format(struct jsonw *w, const struct replay_info *info);
+
+/* Write the document to path (replaced if it exists). 0 or a negative errno. */
+int replay_write(const char *path, const struct replay_info *info, struct jsonw *scratch);
+
+/*
+ * Re-check a replay document: deal each game again from its rules and seed,
+ * compare the deck, apply every recorded decision and removal to the engine
+ * (each must be legal for the seat to move) and require the engine's events
+ * and result to equal the recorded ones, field by field; in a match also the
+ * seed and dealer of each next game (match_record) and the totals. With print
+ * non-NULL the game is printed turn by turn as it is checked.
+ * Returns 0 if everything matches; 1 on the first mismatch, described in err
+ * (game, event number and what differs); a negative code if the document is
+ * not a replay at all (err says why).
+ */
+int replay_check(const char *text, size_t len, FILE *print, char *err, size_t err_size);
+
+#endif

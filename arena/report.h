@@ -1,0 +1,115 @@
+/*
+ * report.h - ranking reports from games.jsonl: the terminal table,
+ * ratings.json, ratings.csv, report.md and (report_html.h) report.html.
+ *
+ * Everything is computed from the game records alone (gamelog.h), so a report
+ * can be made of a tournament that is still running, and of several
+ * directories merged (bots are matched by name).
+ *
+ * What the numbers are:
+ * - Elo +- 95%: the joint Bradley-Terry fit of rating.h on R7 pairwise results
+ *   (each pair of non-teammates in a record is one result), field average 0
+ *   unless an anchor bot is named. The interval treats results as independent.
+ * - games / wins / win %: records the bot played / records whose winners
+ *   include its seat. In match mode a record is a whole match.
+ * - points: R8 scores summed; avg stock left: mean of stock_left at the end.
+ * - faults by kind: R11 faults recorded against the bot's seats.
+ * - move time: mean = moves-weighted mean of the per-game means; max = the
+ *   largest per-game max; p99 = moves-weighted mean of the per-game p99s (the
+ *   records keep only per-game summaries, so the exact percentile over all
+ *   moves cannot be recovered; this estimate equals it when every game has the
+ *   same time distribution and is never above the true maximum).
+ * - paired (2-player duplicate deals only): the two rotations of a deal (same
+ *   source, table and deal, rotations 0 and 1, the two bots swapping seats)
+ *   form a pair; the bot's pair score is its R7 result summed over both games
+ *   (0, 0.5, 1, 1.5 or 2). Paired Elo is the Elo of its mean score against its
+ *   opponents, and its interval comes from the variance of the pair scores
+ *   (rating_paired_stats), which accounts for the luck of the shared deal.
+ *   It is a second, independent estimate, not the fitted Elo.
+ * - win rate by seat: for each player count, the share of records won by
+ *   each seat. In tournament games seat 0 moves first (seat players-1 deals,
+ *   R3), so this shows the first player's advantage; in match mode the dealer
+ *   moves on after each game (R9) and seats even out.
+ */
+#ifndef SKIPBO_REPORT_H
+#define SKIPBO_REPORT_H
+
+#include <stdio.h>
+#include <stddef.h>
+
+#include "gamelog.h"
+#include "rating.h"
+
+struct report_bot {
+	const char *name;        /* borrowed from the gamelog */
+	double elo, ci95;        /* ci95: half-width */
+	long games, wins;
+	long points;
+	double stock_left_sum;
+	long faults[GAMELOG_FAULT_KINDS];
+	long faults_total;
+	double time_moves;       /* 0 when no record carried times */
+	double time_mean_us, time_p99_us, time_max_us;
+	double pent[5];          /* duplicate pair scores 0, 0.5, 1, 1.5, 2 */
+	struct rating_paired paired;
+};
+
+struct report {
+	const struct gamelog *log;
+	size_t nbots;            /* == log->nbots */
+	struct report_bot *bots; /* gamelog order */
+	size_t *order;           /* order[r]: bot at rank r + 1 (Elo, then name) */
+	struct rating_fit fit;
+	struct rating_pairs pairs; /* the cross table: score and games for each pair */
+	double *pair_pent;       /* nbots x nbots x 5: pair-score counts of i against j */
+	long seat_games[GAMELOG_SEATS_MAX + 1];                  /* by player count */
+	long seat_wins[GAMELOG_SEATS_MAX + 1][GAMELOG_SEATS_MAX]; /* by player count, seat */
+	size_t duplicate_pairs;  /* complete duplicate pairs found */
+	long anchor;             /* -1 = field average */
+	double prior_draws;
+	const char *const *dirs; /* the directories read, for titles; may be NULL */
+	size_t ndirs;
+};
+
+/*
+ * Compute a report from log (which must outlive it). anchor: bot rated 0 or
+ * NULL for the field average; -ENOENT if that bot is not in the log. -ENODATA
+ * if the log holds no records. -ENOMEM. err gets a sentence on failure.
+ */
+int report_build(struct report *r, const struct gamelog *log, const char *anchor,
+		 double prior_draws, char *err, size_t errsz);
+void report_release(struct report *r);
+
+/* The ranking table as aligned text (what `run` and `report` print). */
+void report_print_table(const struct report *r, FILE *out);
+
+/* The file formats; each returns 0 or a negative errno from writing. */
+int report_write_json(const struct report *r, FILE *out);
+int report_write_csv(const struct report *r, FILE *out);
+int report_write_md(const struct report *r, FILE *out);
+
+/*
+ * Read dirs[i]/games.jsonl for every i, merge them, and write ratings.json,
+ * ratings.csv, report.md and report.html into outdir (NULL: dirs[0], allowed
+ * only with one directory). Each file is written to a temporary name and
+ * renamed, so a reader never sees half a report. If table is not NULL the
+ * ranking table is printed to it. Returns 0 or a negative errno-style code
+ * with a sentence in err (-ENOENT: a games.jsonl is missing; -ENODATA: no
+ * complete record yet).
+ */
+int report_generate(const char *const *dirs, size_t ndirs, const char *outdir, FILE *table,
+		    char *err, size_t errsz);
+
+/* Same with options: anchor bot name (NULL = field average) and prior draws (> 0). */
+int report_generate_with(const char *const *dirs, size_t ndirs, const char *outdir,
+			 const char *anchor, double prior_draws, FILE *table,
+			 char *err, size_t errsz);
+
+/* Text for the methods notes shared by the writers: how Elo and its interval were made. */
+void report_method_text(const struct report *r, char *buf, size_t size);
+
+/* Formatting helpers shared by the writers. */
+double report_win_rate(const struct report_bot *b);
+double report_avg_stock(const struct report_bot *b);
+
+#endif

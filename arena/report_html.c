@@ -1,0 +1,345 @@
+/*
+ * report_html.c - report.html (contract in report_html.h).
+ *
+ * Charts are plain SVG computed here, so the page needs no script and works
+ * from a file:// URL with the network off.
+ */
+#include "report_html.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#define CHART_W 760.0
+#define LABEL_W 170.0
+#define ROW_H 24.0
+#define CELL 44.0
+
+static void html_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+static const char page_head[] =
+	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	"<title>Tournament report</title>\n<style>\n"
+	"body{font-family:sans-serif;margin:1.5em;color:#222;background:#fff}\n"
+	"table{border-collapse:collapse;margin:0.5em 0 1.5em}\n"
+	"th,td{border:1px solid #bbb;padding:3px 7px;text-align:right}\n"
+	"th{background:#eef}\ntd.name,th.name{text-align:left}\n"
+	"p.note{max-width:60em;font-size:90%;color:#444}\n"
+	"svg{display:block;margin:0.5em 0 1.5em;font-size:12px}\n"
+	"svg text{fill:#222}\n"
+	"</style>\n</head>\n<body>\n";
+
+static void html_ranking(const struct report *r, FILE *out)
+{
+	fputs("<h2>Ranking</h2>\n<table id=\"ranking\">\n<thead><tr><th>rank</th>"
+	      "<th class=\"name\">bot</th><th>Elo</th><th>&plusmn;95%</th><th>games</th>"
+	      "<th>wins</th><th>win %</th><th>points</th><th>avg stock left</th>"
+	      "<th class=\"name\">faults</th><th>move time mean / p99 / max (&micro;s)</th>"
+	      "</tr></thead>\n<tbody>\n", out);
+	for (size_t k = 0; k < r->nbots; k++) {
+		const struct report_bot *b = &r->bots[r->order[k]];
+		fprintf(out, "<tr><td>%zu</td><td class=\"name\">", k + 1);
+		html_text(out, b->name);
+		fprintf(out, "</td><td>%.1f</td><td>%.1f</td><td>%ld</td><td>%ld</td>"
+			"<td>%.1f</td><td>%ld</td><td>%.2f</td><td class=\"name\">",
+			b->elo, b->ci95, b->games, b->wins, 100.0 * report_win_rate(b), b->points,
+			report_avg_stock(b));
+		if (!b->faults_total)
+			fputs("0", out);
+		for (int f = 0, first = 1; f < GAMELOG_FAULT_KINDS; f++) {
+			if (!b->faults[f])
+				continue;
+			fprintf(out, "%s%s %ld", first ? "" : ", ", gamelog_fault_names[f], b->faults[f]);
+			first = 0;
+		}
+		if (b->time_moves > 0)
+			fprintf(out, "</td><td>%.1f / %.0f / %.0f</td></tr>\n", b->time_mean_us,
+				b->time_p99_us, b->time_max_us);
+		else
+			fputs("</td><td>-</td></tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n", out);
+}
+
+/* A "nice" tick step (1, 2 or 5 times a power of ten) giving about 6 ticks over span. */
+static double tick_step(double span)
+{
+	double raw = span / 6.0, p = pow(10.0, floor(log10(raw))), f = raw / p;
+
+	return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * p;
+}
+
+static void html_elo_chart(const struct report *r, FILE *out)
+{
+	double lo = 0, hi = 0;
+
+	for (size_t i = 0; i < r->nbots; i++) {
+		lo = fmin(lo, r->bots[i].elo - r->bots[i].ci95);
+		hi = fmax(hi, r->bots[i].elo + r->bots[i].ci95);
+	}
+	double step = tick_step(hi - lo > 1 ? hi - lo : 1);
+	lo = floor(lo / step) * step;
+	hi = ceil(hi / step) * step;
+	if (hi <= lo)
+		hi = lo + step;
+	double plot_w = CHART_W - LABEL_W - 20, height = ROW_H * (double)r->nbots + 40;
+#define ELO_X(e) (LABEL_W + ((e) - lo) / (hi - lo) * plot_w)
+	fprintf(out, "<h2>Elo with 95%% intervals</h2>\n<svg id=\"elo-chart\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"Elo with 95%% intervals\">\n",
+		CHART_W, height, CHART_W, height);
+	for (double t = lo; t <= hi + step / 2; t += step) {
+		double x = ELO_X(t);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
+			x, x, height - 25, fabs(t) < step / 2 ? "#888" : "#ddd", x, height - 10,
+			fabs(t) < step / 2 ? 0.0 : t);
+	}
+	for (size_t k = 0; k < r->nbots; k++) {
+		const struct report_bot *b = &r->bots[r->order[k]];
+		double y = 10 + ROW_H * ((double)k + 0.5);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 8, y + 4);
+		html_text(out, b->name);
+		fprintf(out, "</text><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#3465a4\" stroke-width=\"3\"/><circle class=\"elo\" cx=\"%.1f\" "
+			"cy=\"%.1f\" r=\"5\" fill=\"#204a87\"><title>%.1f &#177; %.1f</title>"
+			"</circle>\n", ELO_X(b->elo - b->ci95), y, ELO_X(b->elo + b->ci95), y,
+			ELO_X(b->elo), y, b->elo, b->ci95);
+	}
+#undef ELO_X
+	fputs("</svg>\n", out);
+}
+
+/* Red (0) through white (0.5) to green (1). */
+static void heat_colour(double f, char *buf, size_t size)
+{
+	int rr, gg, bb;
+
+	if (f < 0.5) {
+		double t = f / 0.5;
+		rr = 220 + (int)(35 * t);
+		gg = bb = 80 + (int)(175 * t);
+	} else {
+		double t = (f - 0.5) / 0.5;
+		rr = bb = 255 - (int)(175 * t);
+		gg = 255 - (int)(55 * t);
+	}
+	snprintf(buf, size, "rgb(%d,%d,%d)", rr, gg, bb);
+}
+
+static void html_heatmap(const struct report *r, FILE *out)
+{
+	size_t n = r->nbots;
+	double size_w = LABEL_W + CELL * (double)n + 10, size_h = 30 + CELL * (double)n + 10;
+
+	fprintf(out, "<h2>Head to head</h2>\n<p class=\"note\">Each cell: the row bot's score "
+		"against the column bot (wins + draws/2 over results) and the number of results; "
+		"columns are numbered by rank.</p>\n<svg id=\"cross-heatmap\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"head to head heat map\">\n",
+		size_w, size_h, size_w, size_h);
+	for (size_t b = 0; b < n; b++)
+		fprintf(out, "<text x=\"%.1f\" y=\"20\" text-anchor=\"middle\">%zu</text>\n",
+			LABEL_W + CELL * ((double)b + 0.5), b + 1);
+	for (size_t a = 0; a < n; a++) {
+		size_t i = r->order[a];
+		double y = 30 + CELL * (double)a;
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%zu. ", LABEL_W - 8,
+			y + CELL / 2 + 4, a + 1);
+		html_text(out, r->bots[i].name);
+		fputs("</text>\n", out);
+		for (size_t b = 0; b < n; b++) {
+			size_t j = r->order[b];
+			double x = LABEL_W + CELL * (double)b, games = r->pairs.games[i * n + j];
+			if (i == j) {
+				fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
+					"fill=\"#ccc\"/>\n", x, y, CELL - 2, CELL - 2);
+				continue;
+			}
+			double f = games > 0 ? r->pairs.score[i * n + j] / games : 0.5;
+			char colour[48];
+			heat_colour(f, colour, sizeof(colour));
+			fprintf(out, "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" "
+				"height=\"%.0f\" fill=\"%s\"><title>%g / %g</title></rect>", x, y,
+				CELL - 2, CELL - 2, games > 0 ? colour : "#f4f4f4",
+				r->pairs.score[i * n + j], games);
+			if (games > 0)
+				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f%%"
+					"</text><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+					"font-size=\"9\">%g</text>", x + CELL / 2 - 1, y + 18, 100 * f,
+					x + CELL / 2 - 1, y + 32, games);
+			fputc('\n', out);
+		}
+	}
+	fputs("</svg>\n", out);
+}
+
+static void html_time_chart(const struct report *r, FILE *out)
+{
+	double lo = INFINITY, hi = 0;
+	size_t rows = 0;
+
+	for (size_t i = 0; i < r->nbots; i++) {
+		const struct report_bot *b = &r->bots[i];
+		if (b->time_moves <= 0)
+			continue;
+		rows++;
+		lo = fmin(lo, fmax(b->time_mean_us, 1));
+		hi = fmax(hi, fmax(b->time_max_us, 1));
+	}
+	if (!rows)
+		return;
+	/* Log scale: bots differ by orders of magnitude, and max dwarfs the mean. */
+	double dlo = floor(log10(lo)), dhi = ceil(log10(hi));
+	if (dhi <= dlo)
+		dhi = dlo + 1;
+	double plot_w = CHART_W - LABEL_W - 20, height = 30.0 * (double)rows + 60;
+#define TIME_X(us) (LABEL_W + (log10(fmax((us), 1)) - dlo) / (dhi - dlo) * plot_w)
+	fprintf(out, "<h2>Move time</h2>\n<p class=\"note\">Bar: mean; tick: p99; dot: max "
+		"(&micro;s, log scale).</p>\n<svg id=\"time-chart\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"move time chart\">\n",
+		CHART_W, height, CHART_W, height);
+	for (double d = dlo; d <= dhi; d++) {
+		double x = LABEL_W + (d - dlo) / (dhi - dlo) * plot_w;
+		fprintf(out, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+			x, x, height - 35, x, height - 20, pow(10.0, d));
+	}
+	size_t row = 0;
+	for (size_t k = 0; k < r->nbots; k++) {
+		const struct report_bot *b = &r->bots[r->order[k]];
+		if (b->time_moves <= 0)
+			continue;
+		double y = 10 + 30.0 * (double)row++;
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 8, y + 15);
+		html_text(out, b->name);
+		fprintf(out, "</text><rect class=\"mean\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			"height=\"16\" fill=\"#73d216\"><title>mean %.1f</title></rect>"
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#f57900\" "
+			"stroke-width=\"3\"><title>p99 %.0f</title></line>"
+			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#cc0000\"><title>max %.0f</title>"
+			"</circle>\n", LABEL_W, y + 3, TIME_X(b->time_mean_us) - LABEL_W,
+			b->time_mean_us, TIME_X(b->time_p99_us), y, TIME_X(b->time_p99_us), y + 22,
+			b->time_p99_us, TIME_X(b->time_max_us), y + 11, b->time_max_us);
+	}
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">&micro;s per move</text>\n",
+		LABEL_W + plot_w / 2, height - 4);
+#undef TIME_X
+	fputs("</svg>\n", out);
+}
+
+static void html_paired(const struct report *r, FILE *out)
+{
+	fprintf(out, "<h2>Paired statistics (duplicate deals)</h2>\n<p class=\"note\">%zu "
+		"complete pairs. Each pair is both seat rotations of one deal; the pair score "
+		"(0 to 2) is the bot's two results summed. Paired Elo is the Elo of the mean "
+		"score against its opponents, its 95%% interval from the variance of pair scores "
+		"(so the luck of the shared deal is accounted for). It is a separate estimate "
+		"from the fitted Elo above.</p>\n<table id=\"paired\">\n<thead><tr>"
+		"<th class=\"name\">bot</th><th>pairs</th><th>0</th><th>&frac12;</th><th>1</th>"
+		"<th>1&frac12;</th><th>2</th><th>mean score</th><th>paired Elo</th>"
+		"<th>95%% interval</th></tr></thead>\n<tbody>\n", r->duplicate_pairs);
+	for (size_t k = 0; k < r->nbots; k++) {
+		const struct report_bot *b = &r->bots[r->order[k]];
+		if (b->paired.pairs <= 0)
+			continue;
+		fputs("<tr><td class=\"name\">", out);
+		html_text(out, b->name);
+		fprintf(out, "</td><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.0f</td>"
+			"<td>%.0f</td><td>%.4f</td><td>%.1f</td>", b->paired.pairs, b->pent[0],
+			b->pent[1], b->pent[2], b->pent[3], b->pent[4], b->paired.score, b->paired.elo);
+		if (isfinite(b->paired.elo_lo))
+			fprintf(out, "<td>%.1f to %.1f</td></tr>\n", b->paired.elo_lo, b->paired.elo_hi);
+		else
+			fputs("<td>-</td></tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n", out);
+}
+
+static void html_los_and_seats(const struct report *r, FILE *out)
+{
+	fputs("<h2>Likelihood of superiority</h2>\n<p class=\"note\">Probability that the row "
+	      "bot is stronger than the column bot.</p>\n<table id=\"los\">\n<thead><tr>"
+	      "<th class=\"name\">bot</th>", out);
+	for (size_t b = 0; b < r->nbots; b++)
+		fprintf(out, "<th>%zu</th>", b + 1);
+	fputs("</tr></thead>\n<tbody>\n", out);
+	for (size_t a = 0; a < r->nbots; a++) {
+		fprintf(out, "<tr><td class=\"name\">%zu. ", a + 1);
+		html_text(out, r->bots[r->order[a]].name);
+		fputs("</td>", out);
+		for (size_t b = 0; b < r->nbots; b++)
+			if (a == b)
+				fputs("<td>-</td>", out);
+			else
+				fprintf(out, "<td>%.3f</td>",
+					rating_los(&r->fit, r->order[a], r->order[b]));
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n<h2>Win rate by seat</h2>\n<p class=\"note\">Share of records "
+	      "won by each seat; seat 0 moves first in tournament games.</p>\n"
+	      "<table id=\"seats\">\n<thead><tr><th>players</th><th>records</th>", out);
+	for (int s = 0; s < GAMELOG_SEATS_MAX; s++)
+		fprintf(out, "<th>seat %d</th>", s);
+	fputs("</tr></thead>\n<tbody>\n", out);
+	for (int p = 2; p <= GAMELOG_SEATS_MAX; p++) {
+		if (!r->seat_games[p])
+			continue;
+		fprintf(out, "<tr><td>%d</td><td>%ld</td>", p, r->seat_games[p]);
+		for (int s = 0; s < GAMELOG_SEATS_MAX; s++)
+			if (s < p)
+				fprintf(out, "<td>%.1f%%</td>", 100.0 * (double)r->seat_wins[p][s] /
+								(double)r->seat_games[p]);
+			else
+				fputs("<td></td>", out);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n", out);
+}
+
+int report_write_html(const struct report *r, FILE *out)
+{
+	char method[1024];
+
+	report_method_text(r, method, sizeof(method));
+	fputs(page_head, out);
+	fputs("<h1>Tournament report</h1>\n<p>", out);
+	for (size_t i = 0; i < r->ndirs; i++) {
+		fputs(i ? ", " : "Source: ", out);
+		html_text(out, r->dirs[i]);
+	}
+	if (r->ndirs)
+		fputs(". ", out);
+	fprintf(out, "%zu records", r->log->ngames);
+	if (r->log->torn || r->log->invalid)
+		fprintf(out, " (skipped: %zu incomplete last line(s), %zu invalid line(s))",
+			r->log->torn, r->log->invalid);
+	fputs(".</p>\n", out);
+	html_ranking(r, out);
+	fputs("<p class=\"note\">", out);
+	html_text(out, method);
+	fputs(" Move times: mean and max over all moves; p99 is the moves-weighted mean of "
+	      "the per-game p99s.</p>\n", out);
+	html_elo_chart(r, out);
+	html_heatmap(r, out);
+	html_time_chart(r, out);
+	if (r->duplicate_pairs)
+		html_paired(r, out);
+	html_los_and_seats(r, out);
+	fputs("</body>\n</html>\n", out);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,405 @@
+/*
+ * report_write.c - ratings.json, ratings.csv and report.md (contracts in report.h).
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#define PAIRED_NOTE "Paired: duplicate deals only; each pair is both seat rotations of one deal, " \
+	"the pair score (0..2) is the sum of the bot's two results; Elo of the mean score, " \
+	"95% interval from the variance of pair scores (accounts for the shared deal). " \
+	"A separate estimate from the fitted Elo."
+
+static int stream_status(FILE *out)
+{
+	return ferror(out) ? -EIO : 0;
+}
+
+/* Numbers rounded for people: a JSON report with 17 digits helps nobody. */
+static double round_to(double x, double unit)
+{
+	return round(x / unit) * unit;
+}
+
+/* A finite number, or null (JSON has no infinity). */
+static cJSON *json_number(double x, double unit)
+{
+	return isfinite(x) ? cJSON_CreateNumber(round_to(x, unit)) : cJSON_CreateNull();
+}
+
+static void json_put(cJSON *obj, const char *key, double x, double unit)
+{
+	cJSON_AddItemToObject(obj, key, json_number(x, unit));
+}
+
+static cJSON *json_bot(const struct report *r, size_t rank, const struct report_bot *b)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *faults = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "rank", (double)rank);
+	cJSON_AddStringToObject(o, "bot", b->name);
+	json_put(o, "elo", b->elo, 0.01);
+	json_put(o, "ci95", b->ci95, 0.01);
+	json_put(o, "elo_lo", b->elo - b->ci95, 0.01);
+	json_put(o, "elo_hi", b->elo + b->ci95, 0.01);
+	cJSON_AddNumberToObject(o, "games", (double)b->games);
+	cJSON_AddNumberToObject(o, "wins", (double)b->wins);
+	json_put(o, "win_rate", report_win_rate(b), 0.0001);
+	cJSON_AddNumberToObject(o, "points", (double)b->points);
+	json_put(o, "avg_stock_left", report_avg_stock(b), 0.001);
+	for (int k = 0; k < GAMELOG_FAULT_KINDS; k++)
+		cJSON_AddNumberToObject(faults, gamelog_fault_names[k], (double)b->faults[k]);
+	cJSON_AddItemToObject(o, "faults", faults);
+	cJSON_AddNumberToObject(o, "faults_total", (double)b->faults_total);
+	if (b->time_moves > 0) {
+		cJSON *t = cJSON_AddObjectToObject(o, "time");
+		cJSON_AddNumberToObject(t, "moves", b->time_moves);
+		json_put(t, "mean_us", b->time_mean_us, 0.1);
+		json_put(t, "p99_us", b->time_p99_us, 0.1);
+		json_put(t, "max_us", b->time_max_us, 0.1);
+	} else {
+		cJSON_AddNullToObject(o, "time");
+	}
+	if (r->duplicate_pairs && b->paired.pairs > 0) {
+		cJSON *p = cJSON_AddObjectToObject(o, "paired");
+		cJSON *pent = cJSON_AddArrayToObject(p, "pentanomial");
+		cJSON_AddNumberToObject(p, "pairs", b->paired.pairs);
+		for (int k = 0; k < 5; k++)
+			cJSON_AddItemToArray(pent, cJSON_CreateNumber(b->pent[k]));
+		json_put(p, "score", b->paired.score, 0.0001);
+		json_put(p, "elo", b->paired.elo, 0.01);
+		json_put(p, "elo_lo", b->paired.elo_lo, 0.01);
+		json_put(p, "elo_hi", b->paired.elo_hi, 0.01);
+	} else {
+		cJSON_AddNullToObject(o, "paired");
+	}
+	return o;
+}
+
+/* The n x n matrices in rank order: cross-table scores and games, LOS, paired Elo. */
+static void json_matrices(const struct report *r, cJSON *root)
+{
+	size_t n = r->nbots;
+	cJSON *cross = cJSON_AddObjectToObject(root, "cross");
+	cJSON *names = cJSON_AddArrayToObject(cross, "bots");
+	cJSON *score = cJSON_AddArrayToObject(cross, "score");
+	cJSON *games = cJSON_AddArrayToObject(cross, "games");
+	cJSON *los = cJSON_AddArrayToObject(root, "los");
+
+	for (size_t a = 0; a < n; a++) {
+		size_t i = r->order[a];
+		cJSON *srow = cJSON_CreateArray(), *grow = cJSON_CreateArray();
+		cJSON *lrow = cJSON_CreateArray();
+		cJSON_AddItemToArray(names, cJSON_CreateString(r->bots[i].name));
+		for (size_t b = 0; b < n; b++) {
+			size_t j = r->order[b];
+			cJSON_AddItemToArray(srow, cJSON_CreateNumber(r->pairs.score[i * n + j]));
+			cJSON_AddItemToArray(grow, cJSON_CreateNumber(r->pairs.games[i * n + j]));
+			cJSON_AddItemToArray(lrow, json_number(rating_los(&r->fit, i, j), 0.0001));
+		}
+		cJSON_AddItemToArray(score, srow);
+		cJSON_AddItemToArray(games, grow);
+		cJSON_AddItemToArray(los, lrow);
+	}
+	if (!r->duplicate_pairs)
+		return;
+	cJSON *paired = cJSON_AddArrayToObject(root, "paired_pairs");
+	for (size_t a = 0; a < n; a++) {
+		for (size_t b = a + 1; b < n; b++) {
+			size_t i = r->order[a], j = r->order[b];
+			const double *pent = &r->pair_pent[(i * n + j) * 5];
+			struct rating_paired st;
+			rating_paired_stats(pent, &st);
+			if (st.pairs <= 0)
+				continue;
+			cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "pentanomial");
+			cJSON_AddStringToObject(o, "bot", r->bots[i].name);
+			cJSON_AddStringToObject(o, "opponent", r->bots[j].name);
+			cJSON_AddNumberToObject(o, "pairs", st.pairs);
+			for (int k = 0; k < 5; k++)
+				cJSON_AddItemToArray(arr, cJSON_CreateNumber(pent[k]));
+			json_put(o, "score", st.score, 0.0001);
+			json_put(o, "elo", st.elo, 0.01);
+			json_put(o, "elo_lo", st.elo_lo, 0.01);
+			json_put(o, "elo_hi", st.elo_hi, 0.01);
+			cJSON_AddItemToArray(paired, o);
+		}
+	}
+}
+
+static void json_seats(const struct report *r, cJSON *root)
+{
+	cJSON *seats = cJSON_AddArrayToObject(root, "seats");
+
+	for (int p = 2; p <= GAMELOG_SEATS_MAX; p++) {
+		if (!r->seat_games[p])
+			continue;
+		cJSON *o = cJSON_CreateObject(), *rates = cJSON_AddArrayToObject(o, "win_rate");
+		cJSON_AddNumberToObject(o, "players", p);
+		cJSON_AddNumberToObject(o, "games", (double)r->seat_games[p]);
+		for (int s = 0; s < p; s++)
+			cJSON_AddItemToArray(rates, json_number((double)r->seat_wins[p][s] /
+								(double)r->seat_games[p], 0.0001));
+		cJSON_AddItemToArray(seats, o);
+	}
+}
+
+int report_write_json(const struct report *r, FILE *out)
+{
+	char method[1024];
+	cJSON *root = cJSON_CreateObject();
+	cJSON *bots;
+	char *text = NULL;
+	int rc = -ENOMEM;
+
+	if (!root)
+		goto out;
+	report_method_text(r, method, sizeof(method));
+	cJSON_AddStringToObject(root, "format", "skipbo-arena ratings 1");
+	cJSON_AddStringToObject(root, "method", method);
+	if (r->anchor >= 0)
+		cJSON_AddStringToObject(root, "anchor", r->bots[r->anchor].name);
+	else
+		cJSON_AddNullToObject(root, "anchor");
+	cJSON_AddNumberToObject(root, "prior_draws", r->prior_draws);
+	cJSON_AddNumberToObject(root, "records", (double)r->log->ngames);
+	cJSON_AddNumberToObject(root, "skipped_torn", (double)r->log->torn);
+	cJSON_AddNumberToObject(root, "skipped_invalid", (double)r->log->invalid);
+	cJSON_AddNumberToObject(root, "duplicate_pairs", (double)r->duplicate_pairs);
+	if (r->duplicate_pairs)
+		cJSON_AddStringToObject(root, "paired_method", PAIRED_NOTE);
+	bots = cJSON_AddArrayToObject(root, "bots");
+	for (size_t k = 0; k < r->nbots; k++)
+		cJSON_AddItemToArray(bots, json_bot(r, k + 1, &r->bots[r->order[k]]));
+	json_matrices(r, root);
+	json_seats(r, root);
+	text = cJSON_Print(root);
+	if (!text)
+		goto out;
+	fputs(text, out);
+	fputc('\n', out);
+	rc = stream_status(out);
+out:
+	free(text);
+	cJSON_Delete(root);
+	return rc;
+}
+
+/* RFC 4180 quoting when the field needs it. */
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+int report_write_csv(const struct report *r, FILE *out)
+{
+	fputs("rank,bot,elo,ci95,elo_lo,elo_hi,games,wins,win_rate,points,avg_stock_left,faults", out);
+	for (int k = 0; k < GAMELOG_FAULT_KINDS; k++)
+		fprintf(out, ",fault_%s", gamelog_fault_names[k]);
+	fputs(",time_moves,time_mean_us,time_p99_us,time_max_us,"
+	      "paired_pairs,paired_score,paired_elo,paired_elo_lo,paired_elo_hi\n", out);
+	for (size_t k = 0; k < r->nbots; k++) {
+		const struct report_bot *b = &r->bots[r->order[k]];
+		fprintf(out, "%zu,", k + 1);
+		csv_field(out, b->name);
+		fprintf(out, ",%.2f,%.2f,%.2f,%.2f,%ld,%ld,%.4f,%ld,%.3f,%ld", b->elo, b->ci95,
+			b->elo - b->ci95, b->elo + b->ci95, b->games, b->wins, report_win_rate(b),
+			b->points, report_avg_stock(b), b->faults_total);
+		for (int f = 0; f < GAMELOG_FAULT_KINDS; f++)
+			fprintf(out, ",%ld", b->faults[f]);
+		if (b->time_moves > 0)
+			fprintf(out, ",%.0f,%.1f,%.1f,%.1f", b->time_moves, b->time_mean_us,
+				b->time_p99_us, b->time_max_us);
+		else
+			fputs(",0,,,", out);
+		if (b->paired.pairs >= 2)
+			fprintf(out, ",%.0f,%.4f,%.2f,%.2f,%.2f\n", b->paired.pairs, b->paired.score,
+				b->paired.elo, b->paired.elo_lo, b->paired.elo_hi);
+		else if (b->paired.pairs > 0)
+			fprintf(out, ",%.0f,%.4f,%.2f,,\n", b->paired.pairs, b->paired.score,
+				b->paired.elo);
+		else
+			fputs(",0,,,,\n", out);
+	}
+	return stream_status(out);
+}
+
+/* Bot names are data: escape what Markdown would read as markup or a table cell break. */
+static void md_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n' || *s == '\r') {
+			fputc(' ', out);
+			continue;
+		}
+		if (strchr("\\`*_{}[]<>()#+-.!|~", *s))
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+static void md_ranking(const struct report *r, FILE *out)
+{
+	fputs("| rank | bot | Elo | ±95% | games | wins | win % | points | avg stock left "
+	      "| faults | move time mean / p99 / max (µs) |\n", out);
+	fputs("|---:|:---|---:|---:|---:|---:|---:|---:|---:|:---|:---|\n", out);
+	for (size_t k = 0; k < r->nbots; k++) {
+		const struct report_bot *b = &r->bots[r->order[k]];
+		fprintf(out, "| %zu | ", k + 1);
+		md_text(out, b->name);
+		fprintf(out, " | %.1f | %.1f | %ld | %ld | %.1f | %ld | %.2f | ", b->elo, b->ci95,
+			b->games, b->wins, 100.0 * report_win_rate(b), b->points,
+			report_avg_stock(b));
+		if (!b->faults_total)
+			fputs("0", out);
+		for (int f = 0, first = 1; f < GAMELOG_FAULT_KINDS; f++) {
+			if (!b->faults[f])
+				continue;
+			fprintf(out, "%s%s %ld", first ? "" : ", ", gamelog_fault_names[f], b->faults[f]);
+			first = 0;
+		}
+		if (b->time_moves > 0)
+			fprintf(out, " | %.1f / %.0f / %.0f |\n", b->time_mean_us, b->time_p99_us,
+				b->time_max_us);
+		else
+			fputs(" | - |\n", out);
+	}
+}
+
+static void md_paired(const struct report *r, FILE *out)
+{
+	fprintf(out, "\n## Paired statistics (duplicate deals)\n\n%s\n\n%zu complete pairs.\n\n",
+		PAIRED_NOTE, r->duplicate_pairs);
+	fputs("| bot | pairs | 0 | ½ | 1 | 1½ | 2 | mean score | paired Elo | 95% interval |\n", out);
+	fputs("|:---|---:|---:|---:|---:|---:|---:|---:|---:|:---|\n", out);
+	for (size_t k = 0; k < r->nbots; k++) {
+		const struct report_bot *b = &r->bots[r->order[k]];
+		if (b->paired.pairs <= 0)
+			continue;
+		fputs("| ", out);
+		md_text(out, b->name);
+		fprintf(out, " | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.4f | %.1f | ",
+			b->paired.pairs, b->pent[0], b->pent[1], b->pent[2], b->pent[3], b->pent[4],
+			b->paired.score, b->paired.elo);
+		if (isfinite(b->paired.elo_lo))
+			fprintf(out, "%.1f to %.1f |\n", b->paired.elo_lo, b->paired.elo_hi);
+		else
+			fputs("- |\n", out);
+	}
+}
+
+static void md_cross(const struct report *r, FILE *out)
+{
+	size_t n = r->nbots;
+
+	fputs("\n## Head to head\n\nEach cell: the row bot's score against the column bot "
+	      "(wins + draws/2) / results.\n\n| bot |", out);
+	for (size_t b = 0; b < n; b++)
+		fprintf(out, " %zu |", b + 1);
+	fputs("\n|:---|", out);
+	for (size_t b = 0; b < n; b++)
+		fputs("---:|", out);
+	fputc('\n', out);
+	for (size_t a = 0; a < n; a++) {
+		size_t i = r->order[a];
+		fprintf(out, "| %zu. ", a + 1);
+		md_text(out, r->bots[i].name);
+		fputs(" |", out);
+		for (size_t b = 0; b < n; b++) {
+			size_t j = r->order[b];
+			if (i == j || r->pairs.games[i * n + j] <= 0)
+				fputs(" - |", out);
+			else
+				fprintf(out, " %g/%g |", r->pairs.score[i * n + j],
+					r->pairs.games[i * n + j]);
+		}
+		fputc('\n', out);
+	}
+	fputs("\n## Likelihood of superiority\n\nEach cell: the probability that the row bot "
+	      "is stronger than the column bot.\n\n| bot |", out);
+	for (size_t b = 0; b < n; b++)
+		fprintf(out, " %zu |", b + 1);
+	fputs("\n|:---|", out);
+	for (size_t b = 0; b < n; b++)
+		fputs("---:|", out);
+	fputc('\n', out);
+	for (size_t a = 0; a < n; a++) {
+		size_t i = r->order[a];
+		fprintf(out, "| %zu. ", a + 1);
+		md_text(out, r->bots[i].name);
+		fputs(" |", out);
+		for (size_t b = 0; b < n; b++)
+			if (a == b)
+				fputs(" - |", out);
+			else
+				fprintf(out, " %.3f |", rating_los(&r->fit, i, r->order[b]));
+		fputc('\n', out);
+	}
+}
+
+static void md_seats(const struct report *r, FILE *out)
+{
+	fputs("\n## Win rate by seat\n\nShare of records won by each seat (seat 0 moves first "
+	      "in tournament games).\n\n| players | records |", out);
+	for (int s = 0; s < GAMELOG_SEATS_MAX; s++)
+		fprintf(out, " seat %d |", s);
+	fputs("\n|---:|---:|", out);
+	for (int s = 0; s < GAMELOG_SEATS_MAX; s++)
+		fputs("---:|", out);
+	fputc('\n', out);
+	for (int p = 2; p <= GAMELOG_SEATS_MAX; p++) {
+		if (!r->seat_games[p])
+			continue;
+		fprintf(out, "| %d | %ld |", p, r->seat_games[p]);
+		for (int s = 0; s < GAMELOG_SEATS_MAX; s++)
+			if (s < p)
+				fprintf(out, " %.1f%% |", 100.0 * (double)r->seat_wins[p][s] /
+							(double)r->seat_games[p]);
+			else
+				fputs(" |", out);
+		fputc('\n', out);
+	}
+}
+
+int report_write_md(const struct report *r, FILE *out)
+{
+	char method[1024];
+
+	report_method_text(r, method, sizeof(method));
+	fputs("# Tournament report\n\n", out);
+	for (size_t i = 0; i < r->ndirs; i++) {
+		fputs(i ? ", " : "Source: ", out);
+		md_text(out, r->dirs[i]);
+	}
+	if (r->ndirs)
+		fputs(". ", out);
+	fprintf(out, "%zu records", r->log->ngames);
+	if (r->log->torn || r->log->invalid)
+		fprintf(out, " (skipped: %zu incomplete last line(s), %zu invalid line(s))",
+			r->log->torn, r->log->invalid);
+	fputs(".\n\n## Ranking\n\n", out);
+	md_ranking(r, out);
+	fprintf(out, "\n%s\n\nMove times: mean and max over all moves; p99 is the moves-weighted "
+		"mean of the per-game p99s.\n", method);
+	if (r->duplicate_pairs)
+		md_paired(r, out);
+	md_cross(r, out);
+	md_seats(r, out);
+	return stream_status(out);
+}

@@ -1,0 +1,372 @@
+/*
+ * results.c - the output directory and games.jsonl (contract in results.h).
+ */
+#include "results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct results {
+	char *dir;
+	int fd;                 /* games.jsonl, O_APPEND */
+	pthread_mutex_t lock;
+};
+
+static int make_dir(const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (strlcpy(buf, path, sizeof(buf)) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Read a whole small file; NULL with errno set. */
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	long size;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) < 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0)
+		goto out;
+	if (!(text = malloc((size_t)size + 1)))
+		goto out;
+	*len = fread(text, 1, (size_t)size, f);
+	text[*len] = '\0';
+out:
+	fclose(f);
+	return text;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int ret = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	if (!(f = fopen(tmp, "w")))
+		return -errno;
+	if (fputs(text, f) < 0 || fputc('\n', f) < 0)
+		ret = -errno;
+	if (fclose(f) != 0 && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path) < 0)
+		ret = -errno;
+	return ret;
+}
+
+/* The games-only form of an existing tournament.json, printed like config_to_json(). */
+static char *games_only(const char *text, size_t len)
+{
+	static const char *const run_keys[] = { "concurrency", "pin", "output" };
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, 1);
+	char *out;
+
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		return NULL;
+	}
+	for (size_t i = 0; i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(root, run_keys[i]);
+	out = cJSON_Print(root);
+	cJSON_Delete(root);
+	return out;
+}
+
+static int check_tournament(const char *dir, const char *tournament_json, const char *games_json,
+			    char *err, size_t err_size)
+{
+	char path[PATH_MAX], *old = NULL, *old_games = NULL;
+	size_t len = 0;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/tournament.json", dir);
+	old = read_file(path, &len);
+	if (!old) {
+		ret = errno == ENOENT ? write_file(path, tournament_json) : -errno;
+		if (ret < 0)
+			snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
+		goto out;
+	}
+	old_games = games_only(old, len);
+	ret = -EEXIST;
+	if (!old_games || strcmp(old_games, games_json) != 0) {
+		snprintf(err, err_size, "\"%s\" holds a different tournament (bots, rules, seed "
+			 "or deals differ): resume it with the same tournament file and options, "
+			 "or choose another output directory", dir);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(old);
+	free(old_games);
+	return ret;
+}
+
+/* Cut a torn last line (no newline) off games.jsonl. */
+static int cut_torn_line(int fd)
+{
+	char buf[4096];
+	off_t end = lseek(fd, 0, SEEK_END), pos = end;
+
+	if (end < 0)
+		return -errno;
+	while (pos > 0) {
+		size_t n = pos < (off_t)sizeof(buf) ? (size_t)pos : sizeof(buf);
+		ssize_t got = pread(fd, buf, n, pos - (off_t)n);
+
+		if (got != (ssize_t)n)
+			return got < 0 ? -errno : -EIO;
+		for (size_t i = n; i > 0; i--) {
+			if (buf[i - 1] == '\n') {
+				off_t keep = pos - (off_t)n + (off_t)i;
+
+				if (keep != end && ftruncate(fd, keep) < 0)
+					return -errno;
+				return 0;
+			}
+		}
+		pos -= (off_t)n;
+	}
+	if (end > 0 && ftruncate(fd, 0) < 0)
+		return -errno;
+	return 0;
+}
+
+int results_open(const char *dir, const char *tournament_json, const char *games_json,
+		 struct results **out, char *err, size_t err_size)
+{
+	struct results *r = NULL;
+	char path[PATH_MAX];
+	int ret;
+
+	*out = NULL;
+	if (snprintf(path, sizeof(path), "%s/replays", dir) >= (int)sizeof(path)) {
+		ret = -ENAMETOOLONG;
+		snprintf(err, err_size, "\"%s\": path too long", dir);
+		goto out;
+	}
+	if ((ret = make_dir(path)) < 0) {
+		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/logs", dir);
+	if ((ret = make_dir(path)) < 0) {
+		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
+		goto out;
+	}
+	if ((ret = check_tournament(dir, tournament_json, games_json, err, err_size)) < 0)
+		goto out;
+	ret = -ENOMEM;
+	if (!(r = calloc(1, sizeof(*r))) || !(r->dir = strdup(dir)))
+		goto out;
+	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
+	r->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	if (r->fd < 0) {
+		ret = -errno;
+		snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
+		goto out;
+	}
+	if ((ret = cut_torn_line(r->fd)) < 0) {
+		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
+		close(r->fd);
+		goto out;
+	}
+	pthread_mutex_init(&r->lock, NULL);
+	*out = r;
+	r = NULL;
+	ret = 0;
+out:
+	if (ret == -ENOMEM)
+		snprintf(err, err_size, "out of memory");
+	if (r)
+		free(r->dir);
+	free(r);
+	return ret;
+}
+
+int results_scan(struct results *r, void (*fn)(void *ctx, const cJSON *record), void *ctx,
+		 char *err, size_t err_size)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t n;
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/games.jsonl", r->dir);
+	if (!(f = fopen(path, "r"))) {
+		snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
+		return -errno;
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		cJSON *rec;
+
+		lineno++;
+		if (line[n - 1] != '\n')
+			break; /* torn: a writer is still at it */
+		rec = cJSON_ParseWithLengthOpts(line, (size_t)n, NULL, 0);
+		if (!cJSON_IsObject(rec) ||
+		    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(rec, "id"))) {
+			cJSON_Delete(rec);
+			snprintf(err, err_size, "\"%s\", line %zu: not a game record", path, lineno);
+			ret = -EBADMSG;
+			break;
+		}
+		fn(ctx, rec);
+		cJSON_Delete(rec);
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+int results_append(struct results *r, const char *line, size_t len)
+{
+	char *buf = malloc(len + 1);
+	size_t done = 0;
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	/* one write of the whole line: a crash tears at most the last line */
+	memcpy(buf, line, len);
+	buf[len] = '\n';
+	pthread_mutex_lock(&r->lock);
+	while (done < len + 1) {
+		ssize_t n = write(r->fd, buf + done, len + 1 - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		done += (size_t)n;
+	}
+	if (!ret && fsync(r->fd) < 0 && errno != EINVAL)
+		ret = -errno;
+	pthread_mutex_unlock(&r->lock);
+	free(buf);
+	return ret;
+}
+
+const char *results_dir(const struct results *r)
+{
+	return r->dir;
+}
+
+void results_close(struct results *r)
+{
+	if (!r)
+		return;
+	close(r->fd);
+	pthread_mutex_destroy(&r->lock);
+	free(r->dir);
+	free(r);
+}
+
+static void write_time(struct jsonw *w, const struct referee_time_stats *t)
+{
+	jsonw_printf(w, "{\"moves\":%" PRIu32 ",\"mean_us\":%.1f,\"median_us\":%" PRId64
+		     ",\"p99_us\":%" PRId64 ",\"max_us\":%" PRId64 "}",
+		     t->moves, t->mean_us, t->median_us, t->p99_us, t->max_us);
+}
+
+static void write_teams(struct jsonw *w, int players, int partnership)
+{
+	int teams = partnership ? players / 2 : players;
+
+	jsonw_text(w, "[");
+	for (int t = 0; t < teams; t++) {
+		jsonw_text(w, t ? ",[" : "[");
+		for (int s = t, first = 1; s < players; s += teams, first = 0)
+			jsonw_printf(w, first ? "%d" : ",%d", s);
+		jsonw_text(w, "]");
+	}
+	jsonw_text(w, "]");
+}
+
+int results_format_record(struct jsonw *w, const struct results_game *rg)
+{
+	const struct schedule_game *g = rg->game;
+	const struct referee_outcome *o = rg->outcome;
+	int n = o->players;
+
+	jsonw_reset(w);
+	jsonw_text(w, "{\"id\":");
+	jsonw_string(w, g->id);
+	jsonw_printf(w, ",\"table\":%" PRIu32 ",\"deal\":%" PRIu32 ",\"rotation\":%" PRIu32
+		     ",\"seed\":%" PRIu64 ",\"players\":%d,\"partnership\":%s,\"teams\":",
+		     g->table, g->deal, g->rotation, g->seed, n, o->partnership ? "true" : "false");
+	write_teams(w, n, o->partnership);
+	jsonw_printf(w, ",\"match\":%s,\"games\":%d,\"bots\":[", o->match ? "true" : "false",
+		     o->games);
+	for (int s = 0; s < n; s++) {
+		if (s)
+			jsonw_text(w, ",");
+		jsonw_string(w, rg->bots[s]);
+	}
+	jsonw_text(w, "],\"winners\":");
+	jsonw_int_array(w, o->winners, (size_t)o->nwinners);
+	jsonw_text(w, ",\"reason\":");
+	jsonw_string(w, o->reason ? end_reason_name(o->reason) : "none");
+	jsonw_text(w, ",\"placings\":");
+	jsonw_int_array(w, o->placings, (size_t)n);
+	jsonw_text(w, ",\"stock_left\":");
+	jsonw_int_array(w, o->stock_left, (size_t)n);
+	jsonw_text(w, ",\"scores\":");
+	jsonw_int_array(w, o->scores, (size_t)n);
+	jsonw_printf(w, ",\"turns\":%" PRIu32 ",\"moves\":%" PRIu32 ",\"time\":[", o->turns,
+		     o->moves);
+	for (int s = 0; s < n; s++) {
+		if (s)
+			jsonw_text(w, ",");
+		write_time(w, &o->time[s]);
+	}
+	jsonw_text(w, "],\"faults\":[");
+	for (size_t i = 0; i < o->nfaults; i++) {
+		const struct referee_fault *f = &o->faults[i];
+
+		jsonw_printf(w, "%s{\"seat\":%d,\"bot\":", i ? "," : "", f->seat);
+		jsonw_string(w, rg->bots[f->seat]);
+		jsonw_text(w, ",\"kind\":");
+		jsonw_string(w, f->kind);
+		jsonw_printf(w, ",\"game\":%d,\"turn\":%" PRIu32 ",\"move\":%" PRIu32 ",\"reason\":",
+			     f->game, f->turn, f->move);
+		jsonw_string(w, f->reason);
+		jsonw_text(w, ",\"line\":");
+		jsonw_string(w, f->line);
+		jsonw_text(w, "}");
+	}
+	jsonw_text(w, "]");
+	if (rg->replay) {
+		jsonw_text(w, ",\"replay\":");
+		jsonw_string(w, rg->replay);
+	}
+	jsonw_text(w, "}");
+	return jsonw_error(w);
+}

@@ -1,0 +1,66 @@
+/*
+ * schedule.h - the games of a round-robin tournament, in a fixed order.
+ *
+ * Tables: every set of `players` bots out of nbots (combinations in
+ * lexicographic order, table 0 = bots {0, 1, ..., players-1}). Each table
+ * plays `deals` deals. With duplicate deals each deal is played once per seat
+ * rotation r = 0..players-1 with the same seed: at rotation r seat s holds the
+ * table's bot number (s + r) mod players, so every bot plays every seat with
+ * the same cards (R3: seat `players-1` deals, seat 0 moves first). Without
+ * duplicates each deal is played once, rotation 0.
+ *
+ * Game index i (0 .. count-1) is table-major: table = i / (deals * rotations),
+ * deal = (i / rotations) mod deals, rotation = i mod rotations. Nothing is
+ * stored per game, so a schedule of millions of games costs only its tables.
+ *
+ * Deal seeds (R12), reproducible by anyone:
+ *   splitmix64(z): z += 0x9e3779b97f4a7c15; z = (z ^ z>>30) * 0xbf58476d1ce4e5b9;
+ *                  z = (z ^ z>>27) * 0x94d049bb133111eb; return z ^ z>>31
+ *   deal_seed = splitmix64(splitmix64(seed ^ table) ^ deal)
+ *
+ * Game ids: "t%04u-d%04u-r%u" (table, deal, rotation), e.g. t0003-d0001-r1;
+ * wider numbers simply use more digits.
+ */
+#ifndef SKIPBO_SCHEDULE_H
+#define SKIPBO_SCHEDULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+
+#define SCHEDULE_ID_MAX 48
+#define SCHEDULE_MAX_GAMES (UINT64_C(1) << 40)
+
+struct schedule_game {
+	uint64_t index;
+	uint32_t table, deal, rotation;
+	uint64_t seed;                 /* the deal's seed, shared by its rotations */
+	int bots[ENGINE_MAX_PLAYERS];  /* bot index at each seat */
+	char id[SCHEDULE_ID_MAX];
+};
+
+struct schedule;
+
+/*
+ * A schedule for nbots bots, `players` per game (2..6, <= nbots), deals >= 1.
+ * Returns 0 and *out, -EINVAL for impossible numbers or more than
+ * SCHEDULE_MAX_GAMES games, -ENOMEM.
+ */
+int schedule_new(size_t nbots, int players, uint32_t deals, int duplicate, uint64_t seed,
+		 struct schedule **out);
+void schedule_free(struct schedule *s);
+
+uint64_t schedule_count(const struct schedule *s);
+uint32_t schedule_tables(const struct schedule *s);
+
+/* Game number index; -ERANGE past the end. */
+int schedule_game(const struct schedule *s, uint64_t index, struct schedule_game *out);
+
+/* The index of the game with this id; -ENOENT if the id is not one of this schedule's. */
+int schedule_index_of(const struct schedule *s, const char *id, uint64_t *index);
+
+uint64_t schedule_splitmix64(uint64_t z);
+uint64_t schedule_deal_seed(uint64_t seed, uint32_t table, uint32_t deal);
+
+#endif

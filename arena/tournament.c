@@ -1,0 +1,351 @@
+/*
+ * tournament.c - workers, pools and the schedule (contract in tournament.h).
+ */
+#include "tournament.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "jsonw.h"
+#include "pool.h"
+#include "progress.h"
+#include "referee.h"
+#include "replay.h"
+#include "results.h"
+#include "schedule.h"
+#include "transcript.h"
+
+static volatile sig_atomic_t stop_requested;
+
+void tournament_request_stop(void)
+{
+	stop_requested = 1;
+}
+
+struct run {
+	const struct config *cfg;
+	const struct tournament_options *opt;
+	struct schedule *sched;
+	struct results *results;
+	struct progress *progress;
+	struct bot_spec *specs;
+	char **log_paths;
+	const char **names;
+	uint8_t *done;              /* bitmap over game indices */
+	pthread_mutex_t lock;       /* next, done, progress, error */
+	uint64_t next;
+	int error;
+	char err[PATH_MAX + 512];
+	int cpus[CPU_SETSIZE];
+	int ncpus;
+};
+
+struct worker {
+	struct run *run;
+	int index;
+	pthread_t thread;
+};
+
+static int is_done(const struct run *r, uint64_t i)
+{
+	return r->done[i / 8] >> (i % 8) & 1;
+}
+
+static void on_record(void *ctx, const cJSON *rec)
+{
+	struct run *r = ctx;
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(rec, "id");
+	const cJSON *pl = cJSON_GetObjectItemCaseSensitive(rec, "placings"), *v;
+	struct schedule_game g;
+	int placings[ENGINE_MAX_PLAYERS] = { 0 }, n = 0;
+	uint64_t i;
+
+	if (schedule_index_of(r->sched, id->valuestring, &i) < 0 || is_done(r, i))
+		return;
+	r->done[i / 8] |= (uint8_t)(1u << (i % 8));
+	schedule_game(r->sched, i, &g);
+	cJSON_ArrayForEach(v, pl)
+		if (n < ENGINE_MAX_PLAYERS && cJSON_IsNumber(v))
+			placings[n++] = (int)v->valuedouble;
+	if (n == r->cfg->players)
+		progress_game(r->progress, g.bots, placings, n, 0);
+}
+
+/* The next game nobody has played or taken; -1 when none is left. */
+static int64_t take_game(struct run *r)
+{
+	int64_t got = -1;
+
+	pthread_mutex_lock(&r->lock);
+	while (!stop_requested && !r->error && r->next < schedule_count(r->sched)) {
+		uint64_t i = r->next++;
+
+		if (!is_done(r, i)) {
+			got = (int64_t)i;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&r->lock);
+	return got;
+}
+
+static void fail_run(struct run *r, int code, const char *what, const char *detail)
+{
+	pthread_mutex_lock(&r->lock);
+	if (!r->error) {
+		r->error = code;
+		snprintf(r->err, sizeof(r->err), "%.*s: %.400s", PATH_MAX, what, detail);
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Play, record and replay one scheduled game. */
+static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
+		    struct jsonw *buf, uint64_t index)
+{
+	struct run *r = w->run;
+	const struct config *cfg = r->cfg;
+	struct referee_setup setup = { 0 };
+	struct referee_outcome out = { 0 };
+	struct schedule_game g;
+	const char *names[ENGINE_MAX_PLAYERS];
+	char path[PATH_MAX], replay_rel[SCHEDULE_ID_MAX + 16], err[256];
+	int ret;
+
+	schedule_game(r->sched, index, &g);
+	if (r->opt->log_io) {
+		snprintf(path, sizeof(path), "%s/io/%s.log", cfg->output, g.id);
+		if ((ret = transcript_open(tr, path)) < 0) {
+			fail_run(r, ret, path, strerror(-ret));
+			return ret;
+		}
+	}
+	setup.id = g.id;
+	setup.rules.players = cfg->players;
+	setup.rules.stock_size = cfg->stock_size;
+	setup.rules.partnership = cfg->partnership;
+	setup.rules.dealer = cfg->players - 1; /* R3: seat 0 moves first in every rotation */
+	setup.rules.seed = g.seed;
+	setup.match = cfg->match;
+	setup.move_ms = cfg->move_ms;
+	setup.game_ms = cfg->game_ms;
+	setup.observer = r->opt->log_io ? &tr->observer : NULL;
+	for (int s = 0; s < cfg->players; s++) {
+		if ((ret = pool_acquire(pool, (size_t)g.bots[s], &setup.seats[s])) < 0) {
+			fail_run(r, ret, "starting bots", strerror(-ret));
+			goto out;
+		}
+		names[s] = setup.seats[s].name;
+	}
+	if ((ret = referee_play(&setup, &out, err, sizeof(err))) < 0) {
+		fail_run(r, ret, g.id, err);
+		goto out;
+	}
+	for (int s = 0; s < cfg->players; s++)
+		pool_release(pool, (size_t)g.bots[s], out.faulted[s]);
+	snprintf(replay_rel, sizeof(replay_rel), "replays/%s.json", g.id);
+	snprintf(path, sizeof(path), "%s/%s", cfg->output, replay_rel);
+	{
+		struct replay_info info = { g.id, names, cfg->move_ms, cfg->game_ms, &out };
+		struct results_game rg = { &g, names, &out, replay_rel };
+
+		/* the replay first: a record in games.jsonl always has its replay */
+		if ((ret = replay_write(path, &info, buf)) < 0) {
+			fail_run(r, ret, path, strerror(-ret));
+			goto out;
+		}
+		if ((ret = results_format_record(buf, &rg)) < 0 ||
+		    (ret = results_append(r->results, buf->data, buf->len)) < 0) {
+			fail_run(r, ret, "games.jsonl", strerror(-ret));
+			goto out;
+		}
+	}
+	pthread_mutex_lock(&r->lock);
+	progress_game(r->progress, g.bots, out.placings, out.players, 1);
+	progress_tick(r->progress);
+	pthread_mutex_unlock(&r->lock);
+out:
+	transcript_close(tr);
+	referee_outcome_release(&out);
+	return ret;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->run;
+	struct transcript tr;
+	struct pool_config pc = { 0 };
+	struct pool *pool = NULL;
+	struct jsonw buf;
+	int64_t index;
+
+	transcript_init(&tr);
+	jsonw_init(&buf);
+	pc.specs = r->specs;
+	pc.nbots = r->cfg->nbots;
+	pc.cpu = -1;
+	pc.startup_ms = r->cfg->startup_ms;
+	pc.observer = r->opt->log_io ? &tr.observer : NULL;
+	if (r->cfg->pin && r->ncpus > 0) {
+		cpu_set_t set;
+
+		/* the worker thread and its bots share one CPU: pipe round trips stay local */
+		pc.cpu = r->cpus[w->index % r->ncpus];
+		CPU_ZERO(&set);
+		CPU_SET(pc.cpu, &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	if (pool_new(&pc, &pool) < 0) {
+		fail_run(r, -ENOMEM, "worker", "out of memory");
+		goto out;
+	}
+	while ((index = take_game(r)) >= 0)
+		if (play_one(w, pool, &tr, &buf, (uint64_t)index) < 0)
+			break;
+out:
+	pool_free(pool);
+	jsonw_release(&buf);
+	return NULL;
+}
+
+static int make_specs(struct run *r)
+{
+	const struct config *cfg = r->cfg;
+
+	r->specs = calloc(cfg->nbots, sizeof(*r->specs));
+	r->log_paths = calloc(cfg->nbots, sizeof(*r->log_paths));
+	r->names = calloc(cfg->nbots, sizeof(*r->names));
+	if (!r->specs || !r->log_paths || !r->names)
+		return -ENOMEM;
+	for (size_t i = 0; i < cfg->nbots; i++) {
+		const struct config_bot *b = &cfg->bots[i];
+		struct bot_spec *s = &r->specs[i];
+
+		if (asprintf(&r->log_paths[i], "%s/logs/%s.stderr", cfg->output, b->name) < 0) {
+			r->log_paths[i] = NULL;
+			return -ENOMEM;
+		}
+		s->name = b->name;
+		s->argv = b->argv;
+		s->cwd = b->cwd;
+		s->env = b->env;
+		s->stderr_path = r->log_paths[i];
+		s->stderr_cap = cfg->stderr_cap;
+		s->cpu = -1;
+		s->limits = b->limits;
+		r->names[i] = b->name;
+	}
+	return 0;
+}
+
+static void find_cpus(struct run *r)
+{
+	cpu_set_t set;
+
+	r->ncpus = 0;
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			r->cpus[r->ncpus++] = c;
+}
+
+static void release_run(struct run *r)
+{
+	for (size_t i = 0; r->log_paths && i < r->cfg->nbots; i++)
+		free(r->log_paths[i]);
+	free(r->log_paths);
+	free(r->specs);
+	free(r->names);
+	free(r->done);
+	progress_free(r->progress);
+	results_close(r->results);
+	schedule_free(r->sched);
+	pthread_mutex_destroy(&r->lock);
+}
+
+int tournament_run(const struct config *cfg, const struct tournament_options *opt, char *err,
+		   size_t err_size)
+{
+	struct run r = { .cfg = cfg, .opt = opt };
+	struct worker *workers = NULL;
+	char *full = NULL, *games = NULL, path[PATH_MAX];
+	FILE *out = opt->progress ? opt->progress : stdout;
+	uint64_t count, done = 0;
+	int ret, started = 0;
+
+	err[0] = '\0';
+	pthread_mutex_init(&r.lock, NULL);
+	stop_requested = 0;
+	find_cpus(&r);
+	ret = schedule_new(cfg->nbots, cfg->players, cfg->deals, cfg->duplicate, cfg->seed,
+			   &r.sched);
+	if (ret < 0) {
+		snprintf(err, err_size, "too many games for one tournament");
+		goto out;
+	}
+	count = schedule_count(r.sched);
+	ret = -ENOMEM;
+	full = config_to_json(cfg, 0);
+	games = config_to_json(cfg, 1);
+	r.done = calloc(count / 8 + 1, 1);
+	if (!full || !games || !r.done || make_specs(&r) < 0)
+		goto out;
+	if ((ret = results_open(cfg->output, full, games, &r.results, err, err_size)) < 0)
+		goto out;
+	ret = -ENOMEM;
+	if (!(r.progress = progress_new(out, opt->quiet, count, 0, r.names, cfg->nbots)))
+		goto out;
+	if ((ret = results_scan(r.results, on_record, &r, err, err_size)) < 0)
+		goto out;
+	for (uint64_t i = 0; i < count; i++)
+		done += is_done(&r, i);
+	if (opt->log_io) {
+		snprintf(path, sizeof(path), "%s/io", cfg->output);
+		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+			ret = -errno;
+			snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
+			goto out;
+		}
+	}
+	if (!opt->quiet && done)
+		fprintf(out, "resuming: %llu of %llu games already recorded\n",
+			(unsigned long long)done, (unsigned long long)count);
+	ret = -ENOMEM;
+	if (!(workers = calloc((size_t)cfg->concurrency, sizeof(*workers))))
+		goto out;
+	for (int i = 0; i < cfg->concurrency; i++) {
+		workers[i].run = &r;
+		workers[i].index = i;
+		if ((ret = -pthread_create(&workers[i].thread, NULL, worker_main, &workers[i])) < 0) {
+			fail_run(&r, ret, "starting workers", strerror(-ret));
+			break;
+		}
+		started++;
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(workers[i].thread, NULL);
+	progress_finish(r.progress);
+	ret = r.error;
+	if (ret < 0) {
+		snprintf(err, err_size, "%s", r.err);
+		goto out;
+	}
+	ret = stop_requested ? 1 : 0;
+out:
+	if (ret == -ENOMEM && !*err)
+		snprintf(err, err_size, "out of memory");
+	free(workers);
+	free(full);
+	free(games);
+	release_run(&r);
+	return ret;
+}

@@ -1,0 +1,36 @@
+/*
+ * tournament.h - running (or resuming) a whole tournament: the schedule, -j
+ * worker threads each with its own bot pool (pinned to one CPU unless the
+ * config says not to), the referee, games.jsonl, replays and progress.
+ *
+ * Workers take the next unplayed game in schedule order; which worker plays a
+ * game never changes its record (all fields but timings), so results do not
+ * depend on concurrency. Finished games found in games.jsonl are skipped.
+ */
+#ifndef SKIPBO_TOURNAMENT_H
+#define SKIPBO_TOURNAMENT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "config.h"
+
+struct tournament_options {
+	int quiet;      /* no progress output */
+	int log_io;     /* write <output>/io/<id>.log transcripts */
+	FILE *progress; /* where progress goes (stdout when NULL) */
+};
+
+/*
+ * Run cfg's tournament into cfg->output. Returns 0 when every game is
+ * recorded (also when some were already), 1 when a stop was requested
+ * before that, or a negative errno with a sentence in err (output directory
+ * trouble, a different tournament already in it, no memory).
+ */
+int tournament_run(const struct config *cfg, const struct tournament_options *opt, char *err,
+		   size_t err_size);
+
+/* Ask running tournaments to finish their current games and return (async-signal-safe). */
+void tournament_request_stop(void);
+
+#endif

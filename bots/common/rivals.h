@@ -1,0 +1,59 @@
+/*
+ * rivals.h - what the other seats threaten, seen from the seat to move.
+ *
+ * The only way to win is to empty one's stock (R7), so the cards that matter
+ * most on the table are the other players' stock tops: a building pile one
+ * below an opponent's stock top hands that opponent a stock card. This module
+ * lists the other seats in the order they will move after the viewer and
+ * estimates, for a set of building pile values, how many stock cards they can
+ * expect to play before the viewer moves again.
+ */
+#ifndef SKIPBO_BOTS_RIVALS_H
+#define SKIPBO_BOTS_RIVALS_H
+
+#include <stdint.h>
+
+#include "engine.h"
+
+struct rival {
+	int seat;
+	int order;      /* 1 = moves next, 2 = after that, ... */
+	int teammate;   /* R10: the viewer's partner */
+	uint8_t stock_top; /* 1..12, CARD_SKIPBO, or CARD_NONE */
+	int stock_size;
+	int discard_tops;  /* how many of discard_top[] are set */
+	uint8_t discard_top[2 * ENGINE_DISCARD_PILES]; /* its own and its partner's, non-empty tops */
+};
+
+struct rivals {
+	int n;
+	struct rival r[ENGINE_MAX_PLAYERS - 1]; /* in the order they move after the viewer */
+};
+
+/* List the seats other than v->seat that are still in the game (R11), in turn order. */
+void rivals_from_view(struct rivals *rv, const struct seat_view *v);
+
+/*
+ * The first opponent (not a teammate) to move after the viewer, or NULL.
+ */
+const struct rival *rivals_next_opponent(const struct rivals *rv);
+
+/*
+ * The chance that rival r can play its stock top on some pile if the building
+ * piles hold `building` when its turn comes: 1 when a pile is one below (or
+ * the top is a wild), less the more cards it must find, counting its visible
+ * discard tops as found. 0 when its stock is empty.
+ */
+double rivals_reach(const struct rival *r, const int building[ENGINE_BUILDING_PILES]);
+
+/*
+ * Expected stock cards the other seats play before the viewer's next turn,
+ * opponents counted positive and teammates negative, nearer seats weighing
+ * more (the piles change between turns).
+ */
+double rivals_threat(const struct rivals *rv, const int building[ENGINE_BUILDING_PILES]);
+
+/* Would a pile of value `value` let the next opponent play its stock top at once? */
+int rivals_feeds_next(const struct rivals *rv, int value);
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * skipbo-hard - the hard reference bot (policy in hard.h).
+ *
+ * Options: --cap-ms MS (ceiling per move, default 3), --nodes N (positions
+ * per move, 0 = no limit), --stats (log search figures to stderr per game).
+ */
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "botloop.h"
+#include "hard.h"
+
+struct hard_bot {
+	struct hard *search;
+	int stats;
+	long moves, incomplete;
+	int64_t total_us, max_us;
+};
+
+static int hard_answer(void *ctx, const struct protocol_request *req)
+{
+	struct hard_bot *b = ctx;
+	struct hard_stats st;
+	int i = hard_choose(b->search, &req->view, req->legal, req->n_legal, req->move_ms, req->bank_ms, &st);
+	b->moves++;
+	b->incomplete += !st.complete;
+	b->total_us += st.elapsed_us;
+	if (st.elapsed_us > b->max_us)
+		b->max_us = st.elapsed_us;
+	return i;
+}
+
+static void hard_game_end(void *ctx, const struct protocol_game_end *ge)
+{
+	struct hard_bot *b = ctx;
+	if (b->stats && b->moves > 0)
+		fprintf(stderr, "hard: game %s: %ld moves, mean %lld us, max %lld us, %ld cut short\n",
+			ge->game, b->moves, (long long)(b->total_us / b->moves), (long long)b->max_us,
+			b->incomplete);
+	b->moves = b->incomplete = 0;
+	b->total_us = b->max_us = 0;
+}
+
+static long parse_number(const char *s, const char *what)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || n < 0)
+		errx(2, "bad %s '%s'", what, s);
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "cap-ms", required_argument, NULL, 'c' },
+		{ "nodes", required_argument, NULL, 'n' },
+		{ "stats", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct hard_config cfg;
+	struct hard_bot bot = { .stats = 0 };
+	int c;
+
+	hard_config_default(&cfg);
+	while ((c = getopt_long(argc, argv, "c:n:sh", options, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			cfg.cap_us = parse_number(optarg, "--cap-ms") * 1000;
+			break;
+		case 'n':
+			cfg.max_nodes = parse_number(optarg, "--nodes");
+			break;
+		case 's':
+			bot.stats = 1;
+			break;
+		default:
+			fprintf(stderr, "usage: skipbo-hard [--cap-ms MS] [--nodes N] [--stats]\n");
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	bot.search = hard_new(&cfg);
+	if (!bot.search)
+		errx(1, "out of memory");
+	const struct botloop_policy policy = {
+		.name = "hard", .version = "1.0", .ctx = &bot,
+		.choose = hard_answer, .game_end = hard_game_end,
+	};
+	int rc = botloop_run(&policy, stdin, stdout);
+	hard_free(bot.search);
+	if (rc < 0)
+		errx(1, "lost the arena");
+	return 0;
+}

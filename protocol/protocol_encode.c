@@ -1,0 +1,618 @@
+/*
+ * protocol_encode.c - every message the library writes: the arena's hello,
+ * game_start, request, game_end and quit, and the bot's hello and move.
+ *
+ * Hand-written rather than built with cJSON: a request is written once per
+ * decision of every game, and building then printing a tree costs several
+ * times more than appending to one buffer (see bench_protocol).
+ */
+#include <string.h>
+
+#include "protocol_text.h"
+
+/* Room for one move object; the longest is a discard-pile play (~70 bytes). */
+#define MOVE_ROOM 96
+/* Room for one event object other than a merged draw's card list. */
+#define EVENT_ROOM 128
+
+static int card_ok(int card)
+{
+	return card >= CARD_SKIPBO && card <= 12;
+}
+
+static int put_card_or_null(struct protocol_buf *b, int card)
+{
+	if (card == CARD_NONE) {
+		TEXT_PUT_LIT(b, "null");
+		return 0;
+	}
+	if (!card_ok(card))
+		return PROTOCOL_EINVAL;
+	text_put_small(b, (unsigned)card);
+	return 0;
+}
+
+/* Needs MOVE_ROOM reserved. */
+static int put_move(struct protocol_buf *b, const struct move *m)
+{
+	const char *from;
+
+	switch (m->kind) {
+	case MOVE_PASS:
+		TEXT_PUT_LIT(b, "{\"action\":\"pass\"}");
+		return 0;
+	case MOVE_DISCARD:
+		if (!card_ok(m->card) || m->target >= ENGINE_DISCARD_PILES)
+			return PROTOCOL_EINVAL;
+		TEXT_PUT_LIT(b, "{\"action\":\"discard\",\"card\":");
+		text_put_small(b, m->card);
+		TEXT_PUT_LIT(b, ",\"pile\":");
+		text_put_small(b, m->target);
+		text_putc(b, '}');
+		return 0;
+	case MOVE_PLAY:
+		break;
+	default:
+		return PROTOCOL_EINVAL;
+	}
+	from = text_source_name(m->source);
+	if (!from || !card_ok(m->card) || m->target >= ENGINE_BUILDING_PILES ||
+	    m->owner >= ENGINE_MAX_PLAYERS || m->pile >= ENGINE_DISCARD_PILES)
+		return PROTOCOL_EINVAL;
+	TEXT_PUT_LIT(b, "{\"action\":\"play\",\"from\":\"");
+	text_put(b, from, strlen(from));
+	text_putc(b, '"');
+	if (m->source != SOURCE_HAND) {
+		TEXT_PUT_LIT(b, ",\"seat\":");
+		text_put_small(b, m->owner);
+	}
+	if (m->source == SOURCE_DISCARD) {
+		TEXT_PUT_LIT(b, ",\"pile\":");
+		text_put_small(b, m->pile);
+	}
+	TEXT_PUT_LIT(b, ",\"card\":");
+	text_put_small(b, m->card);
+	TEXT_PUT_LIT(b, ",\"to\":");
+	text_put_small(b, m->target);
+	text_putc(b, '}');
+	return 0;
+}
+
+static int put_bool(struct protocol_buf *b, int v)
+{
+	if (v)
+		TEXT_PUT_LIT(b, "true");
+	else
+		TEXT_PUT_LIT(b, "false");
+	return 0;
+}
+
+/* "key":"string" with room reserved for the worst-case escaping. */
+static int put_string_field(struct protocol_buf *b, const char *key_lit, size_t key_len,
+			    const char *s)
+{
+	int rc = text_reserve(b, key_len + 6 * strlen(s) + 2);
+
+	if (rc)
+		return rc;
+	text_put(b, key_lit, key_len);
+	return text_put_string(b, s);
+}
+
+#define PUT_STRING_FIELD(b, lit, s) put_string_field((b), "" lit, sizeof(lit) - 1, (s))
+
+int protocol_encode_hello(struct protocol_buf *b, const char *arena)
+{
+	int rc;
+
+	if (!arena || strlen(arena) >= PROTOCOL_NAME_MAX)
+		return PROTOCOL_EINVAL;
+	rc = text_begin(b, 64);
+	if (rc)
+		goto out;
+	TEXT_PUT_LIT(b, "{\"type\":\"hello\",\"protocol\":");
+	text_put_small(b, PROTOCOL_VERSION);
+	rc = PUT_STRING_FIELD(b, ",\"arena\":", arena);
+	if (rc || (rc = text_reserve(b, 1)))
+		goto out;
+	text_putc(b, '}');
+out:
+	if (rc)
+		b->len = 0;
+	else
+		text_finish(b);
+	return rc;
+}
+
+/* R2: the partner sits half the table away; teams are seat mod (players / 2). */
+static int team_of(int seat, int players, int partnership)
+{
+	return partnership ? seat % (players / 2) : seat;
+}
+
+int protocol_encode_game_start(struct protocol_buf *b, const struct protocol_game_start *gs)
+{
+	int n = gs->players, teams;
+	int rc;
+
+	if (n < 2 || n > ENGINE_MAX_PLAYERS || gs->seat < 0 || gs->seat >= n ||
+	    (gs->partnership && n != 4 && n != 6) || gs->stock_size < 1 || gs->stock_size > 30 ||
+	    gs->move_ms < 0 || gs->game_ms < 0 || strnlen(gs->game, PROTOCOL_ID_MAX) == PROTOCOL_ID_MAX)
+		return PROTOCOL_EINVAL;
+	teams = gs->partnership ? n / 2 : n;
+	rc = text_begin(b, 512);
+	if (rc)
+		goto out;
+	TEXT_PUT_LIT(b, "{\"type\":\"game_start\"");
+	if ((rc = PUT_STRING_FIELD(b, ",\"game\":", gs->game)))
+		goto out;
+	if ((rc = text_reserve(b, 64)))
+		goto out;
+	TEXT_PUT_LIT(b, ",\"seat\":");
+	text_put_small(b, (unsigned)gs->seat);
+	TEXT_PUT_LIT(b, ",\"players\":");
+	text_put_small(b, (unsigned)n);
+	TEXT_PUT_LIT(b, ",\"names\":[");
+	for (int s = 0; s < n; s++) {
+		if (strnlen(gs->names[s], PROTOCOL_NAME_MAX) == PROTOCOL_NAME_MAX) {
+			rc = PROTOCOL_EINVAL;
+			goto out;
+		}
+		if ((rc = put_string_field(b, ",", s > 0, gs->names[s])))
+			goto out;
+	}
+	if ((rc = text_reserve(b, 400)))
+		goto out;
+	TEXT_PUT_LIT(b, "],\"partnership\":");
+	put_bool(b, gs->partnership);
+	TEXT_PUT_LIT(b, ",\"teams\":[");
+	for (int t = 0; t < teams; t++) {
+		int first = 1;
+
+		if (t)
+			text_putc(b, ',');
+		text_putc(b, '[');
+		for (int s = 0; s < n; s++) {
+			if (team_of(s, n, gs->partnership) != t)
+				continue;
+			if (!first)
+				text_putc(b, ',');
+			first = 0;
+			text_put_small(b, (unsigned)s);
+		}
+		text_putc(b, ']');
+	}
+	TEXT_PUT_LIT(b, "],\"partner\":");
+	if (gs->partnership)
+		text_put_small(b, (unsigned)((gs->seat + n / 2) % n));
+	else
+		TEXT_PUT_LIT(b, "null");
+	TEXT_PUT_LIT(b, ",\"rules\":{\"stock_size\":");
+	text_put_small(b, (unsigned)gs->stock_size);
+	TEXT_PUT_LIT(b, ",\"building_piles\":4,\"discard_piles\":4,\"hand_size\":5}");
+	TEXT_PUT_LIT(b, ",\"time\":{\"move_ms\":");
+	text_put_i64(b, gs->move_ms);
+	TEXT_PUT_LIT(b, ",\"game_ms\":");
+	text_put_i64(b, gs->game_ms);
+	TEXT_PUT_LIT(b, "}}");
+out:
+	if (rc)
+		b->len = 0;
+	else
+		text_finish(b);
+	return rc;
+}
+
+/* The view (R13) of one seat: needs the room computed by view_room(). */
+static size_t view_room(const struct seat_view *v)
+{
+	size_t cards = 0;
+
+	for (int s = 0; s < v->players; s++)
+		for (int p = 0; p < ENGINE_DISCARD_PILES; p++)
+			cards += (size_t)v->discard_size[s][p];
+	return 512 + 160 * (size_t)v->players + 3 * cards;
+}
+
+static int put_view(struct protocol_buf *b, const struct seat_view *v)
+{
+	TEXT_PUT_LIT(b, "\"view\":{\"seat\":");
+	text_put_small(b, (unsigned)v->seat);
+	TEXT_PUT_LIT(b, ",\"to_move\":");
+	text_put_small(b, (unsigned)v->to_move);
+	TEXT_PUT_LIT(b, ",\"partner\":");
+	if (v->partnership && v->partner >= 0)
+		text_put_small(b, (unsigned)v->partner);
+	else
+		TEXT_PUT_LIT(b, "null");
+	TEXT_PUT_LIT(b, ",\"hand\":[");
+	for (int i = 0; i < v->hand_size; i++) {
+		if (i)
+			text_putc(b, ',');
+		if (!card_ok(v->hand[i]))
+			return PROTOCOL_EINVAL;
+		text_put_small(b, v->hand[i]);
+	}
+	TEXT_PUT_LIT(b, "],\"players\":[");
+	for (int s = 0; s < v->players; s++) {
+		int hand = s == v->seat ? v->hand_size : v->others_hand_size[s];
+
+		if (s)
+			text_putc(b, ',');
+		TEXT_PUT_LIT(b, "{\"seat\":");
+		text_put_small(b, (unsigned)s);
+		TEXT_PUT_LIT(b, ",\"stock_size\":");
+		text_put_small(b, (unsigned)v->stock_size[s]);
+		TEXT_PUT_LIT(b, ",\"stock_top\":");
+		if (put_card_or_null(b, v->stock_size[s] > 0 ? v->stock_top[s] : CARD_NONE))
+			return PROTOCOL_EINVAL;
+		TEXT_PUT_LIT(b, ",\"hand_size\":");
+		text_put_small(b, (unsigned)hand);
+		TEXT_PUT_LIT(b, ",\"discards\":[");
+		for (int p = 0; p < ENGINE_DISCARD_PILES; p++) {
+			int n = v->discard_size[s][p];
+
+			if (p)
+				text_putc(b, ',');
+			TEXT_PUT_LIT(b, "[");
+			if (n < 0 || n > ENGINE_DECK_SIZE)
+				return PROTOCOL_EINVAL;
+			for (int i = 0; i < n; i++) {
+				if (i)
+					text_putc(b, ',');
+				if (!card_ok(v->discard[s][p][i]))
+					return PROTOCOL_EINVAL;
+				text_put_small(b, v->discard[s][p][i]);
+			}
+			text_putc(b, ']');
+		}
+		TEXT_PUT_LIT(b, "],\"removed\":");
+		put_bool(b, v->removed[s]);
+		text_putc(b, '}');
+	}
+	TEXT_PUT_LIT(b, "],\"building\":[");
+	for (int p = 0; p < ENGINE_BUILDING_PILES; p++) {
+		if (p)
+			text_putc(b, ',');
+		TEXT_PUT_LIT(b, "{\"value\":");
+		text_put_small(b, (unsigned)v->building_value[p]);
+		TEXT_PUT_LIT(b, ",\"size\":");
+		text_put_small(b, (unsigned)v->building_size[p]);
+		text_putc(b, '}');
+	}
+	TEXT_PUT_LIT(b, "],\"draw_pile\":");
+	text_put_small(b, (unsigned)v->draw_size);
+	TEXT_PUT_LIT(b, ",\"completed\":");
+	text_put_small(b, (unsigned)v->completed_size);
+	text_putc(b, '}');
+	return 0;
+}
+
+/*
+ * One redacted event, or a run of draws by one seat starting at ev[0]:
+ * returns how many raw events it consumed (>= 1), or a negative code.
+ * *first says whether a comma is needed and is cleared once one is written.
+ */
+static int put_event(struct protocol_buf *b, const struct protocol_request_args *req,
+		     const struct event *ev, size_t left, int *first)
+{
+	struct event e;
+	const char *from;
+	int viewer = req->view->seat;
+	int rc;
+
+	event_for_seat(ev, viewer, &e);
+	if (e.kind == EVENT_END || e.kind < EVENT_TURN || e.kind > EVENT_END)
+		return 1;
+	if ((rc = text_reserve(b, EVENT_ROOM)))
+		return rc;
+	if (!*first)
+		text_putc(b, ',');
+	*first = 0;
+	switch (e.kind) {
+	case EVENT_TURN:
+		TEXT_PUT_LIT(b, "{\"type\":\"turn\",\"seat\":");
+		text_put_small(b, e.seat);
+		TEXT_PUT_LIT(b, ",\"turn\":");
+		text_put_u64(b, e.turn);
+		break;
+	case EVENT_DRAW: {
+		size_t run = 1;
+		int shown = e.card != CARD_NONE;
+		struct event next;
+
+		/* Merge the run of draws by this seat into one event (PROTOCOL.md "draw"). */
+		while (run < left && ev[run].kind == EVENT_DRAW && ev[run].seat == e.seat)
+			run++;
+		if ((rc = text_reserve(b, EVENT_ROOM + 3 * run)))
+			return rc;
+		TEXT_PUT_LIT(b, "{\"type\":\"draw\",\"seat\":");
+		text_put_small(b, e.seat);
+		TEXT_PUT_LIT(b, ",\"count\":");
+		text_put_u64(b, run);
+		if (shown) {
+			TEXT_PUT_LIT(b, ",\"cards\":[");
+			for (size_t i = 0; i < run; i++) {
+				event_for_seat(&ev[i], viewer, &next);
+				if (i)
+					text_putc(b, ',');
+				if (!card_ok(next.card))
+					return PROTOCOL_EINVAL;
+				text_put_small(b, next.card);
+			}
+			text_putc(b, ']');
+		}
+		text_putc(b, '}');
+		return (int)run;
+	}
+	case EVENT_PLAY:
+		from = text_source_name(e.source);
+		if (!from || !card_ok(e.card))
+			return PROTOCOL_EINVAL;
+		TEXT_PUT_LIT(b, "{\"type\":\"play\",\"seat\":");
+		text_put_small(b, e.seat);
+		TEXT_PUT_LIT(b, ",\"from\":\"");
+		text_put(b, from, strlen(from));
+		TEXT_PUT_LIT(b, "\",\"owner\":");
+		text_put_small(b, e.source == SOURCE_HAND ? e.seat : e.owner);
+		if (e.source == SOURCE_DISCARD) {
+			TEXT_PUT_LIT(b, ",\"pile\":");
+			text_put_small(b, e.pile);
+		}
+		TEXT_PUT_LIT(b, ",\"card\":");
+		text_put_small(b, e.card);
+		TEXT_PUT_LIT(b, ",\"value\":");
+		text_put_small(b, e.value);
+		TEXT_PUT_LIT(b, ",\"to\":");
+		text_put_small(b, e.target);
+		break;
+	case EVENT_STOCK_TOP:
+		/* The stock belongs to owner; seat may be a partner who played from it (R10). */
+		TEXT_PUT_LIT(b, "{\"type\":\"stock_top\",\"seat\":");
+		text_put_small(b, e.owner);
+		TEXT_PUT_LIT(b, ",\"card\":");
+		if (put_card_or_null(b, e.card))
+			return PROTOCOL_EINVAL;
+		break;
+	case EVENT_COMPLETE:
+		TEXT_PUT_LIT(b, "{\"type\":\"complete\",\"pile\":");
+		text_put_small(b, e.target);
+		break;
+	case EVENT_DISCARD:
+		if (!card_ok(e.card))
+			return PROTOCOL_EINVAL;
+		TEXT_PUT_LIT(b, "{\"type\":\"discard\",\"seat\":");
+		text_put_small(b, e.seat);
+		TEXT_PUT_LIT(b, ",\"card\":");
+		text_put_small(b, e.card);
+		TEXT_PUT_LIT(b, ",\"pile\":");
+		text_put_small(b, e.target);
+		break;
+	case EVENT_PASS:
+		TEXT_PUT_LIT(b, "{\"type\":\"pass\",\"seat\":");
+		text_put_small(b, e.seat);
+		break;
+	case EVENT_REFILL:
+		TEXT_PUT_LIT(b, "{\"type\":\"refill\",\"source\":");
+		if (e.source == 1)
+			TEXT_PUT_LIT(b, "\"completed\"");
+		else
+			TEXT_PUT_LIT(b, "\"building\"");
+		TEXT_PUT_LIT(b, ",\"count\":");
+		text_put_u64(b, e.count);
+		break;
+	case EVENT_REMOVED: {
+		const char *kind = req->fault && e.seat < ENGINE_MAX_PLAYERS ? req->fault[e.seat] : NULL;
+
+		TEXT_PUT_LIT(b, "{\"type\":\"removed\",\"seat\":");
+		text_put_small(b, e.seat);
+		if ((rc = PUT_STRING_FIELD(b, ",\"fault\":", kind ? kind : "unknown")))
+			return rc;
+		if ((rc = text_reserve(b, 1)))
+			return rc;
+		break;
+	}
+	}
+	text_putc(b, '}');
+	return 1;
+}
+
+int protocol_encode_request(struct protocol_buf *b, const struct protocol_request_args *req)
+{
+	const struct seat_view *v = req->view;
+	int rc, first = 1;
+
+	if (!v || !req->game || v->players < 2 || v->players > ENGINE_MAX_PLAYERS ||
+	    v->seat < 0 || v->seat >= v->players || v->to_move < 0 || v->to_move >= v->players ||
+	    v->hand_size < 0 || v->hand_size > ENGINE_HAND_SIZE || req->n_legal < 0 ||
+	    req->n_legal > ENGINE_MAX_MOVES || (req->n_events && !req->events) ||
+	    strnlen(req->game, PROTOCOL_ID_MAX) == PROTOCOL_ID_MAX)
+		return PROTOCOL_EINVAL;
+	rc = text_begin(b, 64);
+	if (rc)
+		goto out;
+	TEXT_PUT_LIT(b, "{\"type\":\"request\"");
+	if ((rc = PUT_STRING_FIELD(b, ",\"game\":", req->game)))
+		goto out;
+	if ((rc = text_reserve(b, 128 + view_room(v))))
+		goto out;
+	TEXT_PUT_LIT(b, ",\"turn\":");
+	text_put_u64(b, req->turn);
+	TEXT_PUT_LIT(b, ",\"move\":");
+	text_put_u64(b, req->move);
+	TEXT_PUT_LIT(b, ",\"time\":{\"move_ms\":");
+	text_put_i64(b, req->move_ms);
+	TEXT_PUT_LIT(b, ",\"bank_ms\":");
+	text_put_i64(b, req->bank_ms);
+	TEXT_PUT_LIT(b, "},");
+	if ((rc = put_view(b, v)))
+		goto out;
+	TEXT_PUT_LIT(b, ",\"events\":[");
+	for (size_t i = 0; i < req->n_events;) {
+		rc = put_event(b, req, &req->events[i], req->n_events - i, &first);
+		if (rc < 0)
+			goto out;
+		i += (size_t)rc;
+	}
+	rc = text_reserve(b, 16 + MOVE_ROOM * (size_t)req->n_legal);
+	if (rc)
+		goto out;
+	TEXT_PUT_LIT(b, "],\"legal\":[");
+	for (int i = 0; i < req->n_legal; i++) {
+		if (i)
+			text_putc(b, ',');
+		if ((rc = put_move(b, &req->legal[i])))
+			goto out;
+	}
+	TEXT_PUT_LIT(b, "]}");
+	rc = 0;
+out:
+	if (rc)
+		b->len = 0;
+	else
+		text_finish(b);
+	return rc;
+}
+
+static void put_seat_ints(struct protocol_buf *b, const int *v, int n)
+{
+	text_putc(b, '[');
+	for (int s = 0; s < n; s++) {
+		if (s)
+			text_putc(b, ',');
+		text_put_i64(b, v[s]);
+	}
+	text_putc(b, ']');
+}
+
+int protocol_encode_game_end(struct protocol_buf *b, const struct protocol_game_end *ge)
+{
+	const struct game_result *r = &ge->result;
+	const char *reason = text_reason_name(r->reason);
+	int n = ge->players;
+	int rc, first = 1;
+
+	if (n < 2 || n > ENGINE_MAX_PLAYERS || !reason || ge->n_faults < 0 ||
+	    ge->n_faults > ENGINE_MAX_PLAYERS || strnlen(ge->game, PROTOCOL_ID_MAX) == PROTOCOL_ID_MAX)
+		return PROTOCOL_EINVAL;
+	rc = text_begin(b, 64);
+	if (rc)
+		goto out;
+	TEXT_PUT_LIT(b, "{\"type\":\"game_end\"");
+	if ((rc = PUT_STRING_FIELD(b, ",\"game\":", ge->game)))
+		goto out;
+	if ((rc = text_reserve(b, 512)))
+		goto out;
+	TEXT_PUT_LIT(b, ",\"reason\":\"");
+	text_put(b, reason, strlen(reason));
+	TEXT_PUT_LIT(b, "\",\"winners\":[");
+	for (int s = 0; s < n; s++) {
+		if (!r->winners[s])
+			continue;
+		if (!first)
+			text_putc(b, ',');
+		first = 0;
+		text_put_small(b, (unsigned)s);
+	}
+	TEXT_PUT_LIT(b, "],\"placings\":");
+	put_seat_ints(b, r->placing, n);
+	TEXT_PUT_LIT(b, ",\"stock_left\":");
+	put_seat_ints(b, r->stock_left, n);
+	TEXT_PUT_LIT(b, ",\"scores\":");
+	put_seat_ints(b, r->score, n);
+	TEXT_PUT_LIT(b, ",\"turns\":");
+	text_put_u64(b, r->turns);
+	TEXT_PUT_LIT(b, ",\"moves\":");
+	text_put_u64(b, r->moves);
+	TEXT_PUT_LIT(b, ",\"faults\":[");
+	for (int i = 0; i < ge->n_faults; i++) {
+		const struct protocol_fault *f = &ge->faults[i];
+
+		if (f->seat < 0 || f->seat >= n ||
+		    strnlen(f->kind, PROTOCOL_KIND_MAX) == PROTOCOL_KIND_MAX ||
+		    strnlen(f->reason, PROTOCOL_REASON_MAX) == PROTOCOL_REASON_MAX) {
+			rc = PROTOCOL_EINVAL;
+			goto out;
+		}
+		if ((rc = text_reserve(b, 16)))
+			goto out;
+		if (i)
+			text_putc(b, ',');
+		TEXT_PUT_LIT(b, "{\"seat\":");
+		text_put_small(b, (unsigned)f->seat);
+		if ((rc = PUT_STRING_FIELD(b, ",\"kind\":", f->kind)) ||
+		    (rc = PUT_STRING_FIELD(b, ",\"reason\":", f->reason)) ||
+		    (rc = text_reserve(b, 1)))
+			goto out;
+		text_putc(b, '}');
+	}
+	if ((rc = text_reserve(b, 2)))
+		goto out;
+	TEXT_PUT_LIT(b, "]}");
+out:
+	if (rc)
+		b->len = 0;
+	else
+		text_finish(b);
+	return rc;
+}
+
+int protocol_encode_quit(struct protocol_buf *b)
+{
+	int rc = text_begin(b, 16);
+
+	if (rc)
+		return rc;
+	TEXT_PUT_LIT(b, "{\"type\":\"quit\"}");
+	text_finish(b);
+	return 0;
+}
+
+int protocol_format_hello(struct protocol_buf *b, const char *name, const char *version,
+			  const char *author)
+{
+	int rc;
+
+	if (!name || !*name || strlen(name) >= PROTOCOL_NAME_MAX ||
+	    (version && strlen(version) >= PROTOCOL_NAME_MAX) ||
+	    (author && strlen(author) >= PROTOCOL_NAME_MAX))
+		return PROTOCOL_EINVAL;
+	rc = text_begin(b, 64);
+	if (rc)
+		goto out;
+	TEXT_PUT_LIT(b, "{\"type\":\"hello\",\"protocol\":");
+	text_put_small(b, PROTOCOL_VERSION);
+	if ((rc = PUT_STRING_FIELD(b, ",\"name\":", name)))
+		goto out;
+	if (version && (rc = PUT_STRING_FIELD(b, ",\"version\":", version)))
+		goto out;
+	if (author && (rc = PUT_STRING_FIELD(b, ",\"author\":", author)))
+		goto out;
+	if ((rc = text_reserve(b, 1)))
+		goto out;
+	text_putc(b, '}');
+out:
+	if (rc)
+		b->len = 0;
+	else
+		text_finish(b);
+	return rc;
+}
+
+int protocol_format_move(struct protocol_buf *b, const struct move *m)
+{
+	int rc = text_begin(b, 32 + MOVE_ROOM);
+
+	if (rc)
+		goto out;
+	TEXT_PUT_LIT(b, "{\"type\":\"move\",\"move\":");
+	if ((rc = put_move(b, m)))
+		goto out;
+	text_putc(b, '}');
+out:
+	if (rc)
+		b->len = 0;
+	else
+		text_finish(b);
+	return rc;
+}

@@ -1,0 +1,280 @@
+/*
+ * protocol_json.c - reading a line into a cJSON object and reading fields,
+ * with a precise sentence for every way it can go wrong.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "protocol_json.h"
+#include "protocol_text.h"
+
+int json_fail(struct protocol_diag *diag, int code, size_t offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!diag)
+		return code;
+	diag->code = code;
+	diag->offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+const char *json_type_name(const cJSON *item)
+{
+	if (!item)
+		return "nothing";
+	if (cJSON_IsNull(item))
+		return "null";
+	if (cJSON_IsBool(item))
+		return "a boolean";
+	if (cJSON_IsNumber(item))
+		return "a number";
+	if (cJSON_IsString(item))
+		return "a string";
+	if (cJSON_IsArray(item))
+		return "an array";
+	if (cJSON_IsObject(item))
+		return "an object";
+	return "an unknown value";
+}
+
+/* Up to 24 bytes of the line from offset, printable ASCII only, for messages. */
+static void excerpt(const char *line, size_t len, size_t offset, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (size_t i = offset; i < len && n + 1 < size && i < offset + 24; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		out[n++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	out[n] = '\0';
+}
+
+int json_parse_line(const char *line, size_t len, size_t max_len, cJSON **out,
+		    struct protocol_diag *diag)
+{
+	const char *end = NULL;
+	const char *nul;
+	cJSON *root = NULL;
+	char near[32];
+	size_t bad;
+	int rc = 0;
+
+	*out = NULL;
+	if (len > max_len)
+		return json_fail(diag, PROTOCOL_ETOOLONG, 0,
+				 "line of %zu bytes is longer than the limit of %zu bytes", len, max_len);
+	nul = memchr(line, '\0', len);
+	if (nul)
+		return json_fail(diag, PROTOCOL_ENOTJSON, (size_t)(nul - line),
+				 "not JSON: NUL byte at byte %zu", (size_t)(nul - line));
+	bad = text_utf8_check((const unsigned char *)line, len);
+	if (bad != len)
+		return json_fail(diag, PROTOCOL_EUTF8, bad, "invalid UTF-8 at byte %zu (0x%02x)", bad,
+				 (unsigned char)line[bad]);
+	/* len + 1: cJSON wants the terminating NUL inside the buffer it is given. */
+	root = cJSON_ParseWithLengthOpts(line, len + 1, &end, 1);
+	if (!root) {
+		size_t at;
+
+		/* Tell "a value and then garbage" from "not JSON at all" by parsing
+		 * again without insisting on the end; only on this error path. */
+		root = cJSON_ParseWithLengthOpts(line, len + 1, &end, 0);
+		at = end && end >= line && end <= line + len ? (size_t)(end - line) : 0;
+		/* Point at the garbage itself, not the whitespace before it. */
+		while (root && at < len && (unsigned char)line[at] <= ' ')
+			at++;
+		excerpt(line, len, at, near, sizeof(near));
+		if (root && cJSON_IsObject(root))
+			rc = json_fail(diag, PROTOCOL_ETRAILING, at,
+				       "trailing characters after the JSON object at byte %zu: \"%s\"", at,
+				       near);
+		else if (root)
+			rc = json_fail(diag, PROTOCOL_ENOTOBJECT, 0,
+				       "not a JSON object: the line holds %s followed by more text",
+				       json_type_name(root));
+		else if (at >= len)
+			rc = json_fail(diag, PROTOCOL_ENOTJSON, at,
+				       "not JSON: the line ends at byte %zu before the value is complete",
+				       at);
+		else
+			rc = json_fail(diag, PROTOCOL_ENOTJSON, at, "not JSON: error at byte %zu near \"%s\"",
+				       at, near);
+		goto out;
+	}
+	if (!cJSON_IsObject(root)) {
+		rc = json_fail(diag, PROTOCOL_ENOTOBJECT, 0,
+			       "not a JSON object: the line holds %s; every message is one object",
+			       json_type_name(root));
+		goto out;
+	}
+	*out = root;
+	root = NULL;
+out:
+	cJSON_Delete(root);
+	return rc;
+}
+
+int json_message_type(const cJSON *obj, const char **type, struct protocol_diag *diag)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(obj, "type");
+
+	if (!t)
+		return json_fail(diag, PROTOCOL_ETYPE, 0, "the message has no \"type\" field");
+	if (!cJSON_IsString(t) || !t->valuestring)
+		return json_fail(diag, PROTOCOL_ETYPE, 0, "\"type\" must be a string, got %s",
+				 json_type_name(t));
+	*type = t->valuestring;
+	return 0;
+}
+
+/* Looks a field up; 1 if absent or null and not required, EMISSING if required. */
+static int lookup(const cJSON *obj, const char *prefix, const char *name, int required,
+		  const cJSON **item, struct protocol_diag *diag)
+{
+	*item = cJSON_GetObjectItemCaseSensitive(obj, name);
+	if (*item && !cJSON_IsNull(*item))
+		return 0;
+	if (required && !*item)
+		return json_fail(diag, PROTOCOL_EMISSING, 0, "missing field \"%s%s\"", prefix, name);
+	if (required)
+		return json_fail(diag, PROTOCOL_EFIELD, 0, "field \"%s%s\" must not be null", prefix,
+				 name);
+	return 1;
+}
+
+static int number_in(const cJSON *item, long min, long max, long *out)
+{
+	double d;
+
+	if (!cJSON_IsNumber(item))
+		return 0;
+	d = item->valuedouble;
+	if (!(d >= (double)min && d <= (double)max) || floor(d) != d)
+		return 0;
+	*out = (long)d;
+	return 1;
+}
+
+/* Describes a bad value for messages: its type, or the number itself. */
+static void describe(const cJSON *item, char *out, size_t size)
+{
+	if (cJSON_IsNumber(item))
+		snprintf(out, size, "%.17g", item->valuedouble);
+	else if (cJSON_IsString(item) && item->valuestring)
+		snprintf(out, size, "the string \"%.24s\"", item->valuestring);
+	else
+		snprintf(out, size, "%s", json_type_name(item));
+}
+
+int json_int(const cJSON *obj, const char *prefix, const char *name, long min, long max,
+	     int required, long *out, struct protocol_diag *diag)
+{
+	const cJSON *item;
+	char got[64];
+	int rc = lookup(obj, prefix, name, required, &item, diag);
+
+	if (rc)
+		return rc;
+	if (number_in(item, min, max, out))
+		return 0;
+	describe(item, got, sizeof(got));
+	return json_fail(diag, PROTOCOL_EFIELD, 0, "field \"%s%s\" must be an integer %ld..%ld, got %s",
+			 prefix, name, min, max, got);
+}
+
+int json_elem_int(const cJSON *item, const char *where, long min, long max, int allow_null,
+		  long *out, struct protocol_diag *diag)
+{
+	char got[64];
+
+	if (allow_null && cJSON_IsNull(item)) {
+		*out = -1;
+		return 0;
+	}
+	if (number_in(item, min, max, out))
+		return 0;
+	describe(item, got, sizeof(got));
+	return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%s\" must be an integer %ld..%ld%s, got %s",
+			 where, min, max, allow_null ? " or null" : "", got);
+}
+
+int json_string(const cJSON *obj, const char *prefix, const char *name, int required,
+		const char **out, struct protocol_diag *diag)
+{
+	const cJSON *item;
+	int rc = lookup(obj, prefix, name, required, &item, diag);
+
+	if (rc)
+		return rc;
+	if (!cJSON_IsString(item) || !item->valuestring)
+		return json_fail(diag, PROTOCOL_EFIELD, 0, "field \"%s%s\" must be a string, got %s",
+				 prefix, name, json_type_name(item));
+	*out = item->valuestring;
+	return 0;
+}
+
+int json_bool(const cJSON *obj, const char *prefix, const char *name, int required, int *out,
+	      struct protocol_diag *diag)
+{
+	const cJSON *item;
+	int rc = lookup(obj, prefix, name, required, &item, diag);
+
+	if (rc)
+		return rc;
+	if (!cJSON_IsBool(item))
+		return json_fail(diag, PROTOCOL_EFIELD, 0, "field \"%s%s\" must be true or false, got %s",
+				 prefix, name, json_type_name(item));
+	*out = cJSON_IsTrue(item);
+	return 0;
+}
+
+int json_array(const cJSON *obj, const char *prefix, const char *name, int required,
+	       const cJSON **out, struct protocol_diag *diag)
+{
+	int rc = lookup(obj, prefix, name, required, out, diag);
+
+	if (rc)
+		return rc;
+	if (!cJSON_IsArray(*out))
+		return json_fail(diag, PROTOCOL_EFIELD, 0, "field \"%s%s\" must be an array, got %s",
+				 prefix, name, json_type_name(*out));
+	return 0;
+}
+
+int json_object(const cJSON *obj, const char *prefix, const char *name, int required,
+		const cJSON **out, struct protocol_diag *diag)
+{
+	int rc = lookup(obj, prefix, name, required, out, diag);
+
+	if (rc)
+		return rc;
+	if (!cJSON_IsObject(*out))
+		return json_fail(diag, PROTOCOL_EFIELD, 0, "field \"%s%s\" must be an object, got %s",
+				 prefix, name, json_type_name(*out));
+	return 0;
+}
+
+int json_copy_string(const cJSON *obj, const char *prefix, const char *name, int required,
+		     char *dst, size_t size, struct protocol_diag *diag)
+{
+	const char *s = NULL;
+	int rc = json_string(obj, prefix, name, required, &s, diag);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 1) {
+		dst[0] = '\0';
+		return 1;
+	}
+	if (strlcpy(dst, s, size) >= size)
+		return json_fail(diag, PROTOCOL_EFIELD, 0,
+				 "field \"%s%s\" is longer than %zu bytes", prefix, name, size - 1);
+	return 0;
+}

@@ -1,0 +1,65 @@
+/*
+ * protocol_json.h - inside the protocol library: reading one line into a
+ * cJSON object and reading its fields, each failure explained in a struct
+ * protocol_diag. Not part of the public API.
+ *
+ * Field names in messages are paths ("move.from", "view.players[1].hand_size")
+ * built from the caller's prefix, so a bot author sees exactly which field.
+ */
+#ifndef SKIPBO_PROTOCOL_JSON_H
+#define SKIPBO_PROTOCOL_JSON_H
+
+#include <cjson/cJSON.h>
+
+#include "protocol.h"
+
+/* Records code, offset and a formatted message in diag (if any); returns code. */
+int json_fail(struct protocol_diag *diag, int code, size_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Checks the line (length limit max_len, no NUL, UTF-8), parses it, and
+ * checks that it is one object and nothing more. On success *out owns the
+ * tree (free with cJSON_Delete).
+ */
+int json_parse_line(const char *line, size_t len, size_t max_len, cJSON **out,
+		    struct protocol_diag *diag);
+
+/* The "type" string of a message object, or ETYPE. */
+int json_message_type(const cJSON *obj, const char **type, struct protocol_diag *diag);
+
+/* Fields: 0 = found and well typed, 1 = absent and not required (a JSON null
+ * counts as absent), < 0 = error (EMISSING, EFIELD). */
+int json_int(const cJSON *obj, const char *prefix, const char *name, long min, long max,
+	     int required, long *out, struct protocol_diag *diag);
+int json_string(const cJSON *obj, const char *prefix, const char *name, int required,
+		const char **out, struct protocol_diag *diag);
+int json_bool(const cJSON *obj, const char *prefix, const char *name, int required, int *out,
+	      struct protocol_diag *diag);
+int json_array(const cJSON *obj, const char *prefix, const char *name, int required,
+	       const cJSON **out, struct protocol_diag *diag);
+int json_object(const cJSON *obj, const char *prefix, const char *name, int required,
+		const cJSON **out, struct protocol_diag *diag);
+
+/* An array element (no name): an integer in [min, max], or null if allow_null
+ * (then *out = -1). where names the element for messages. */
+int json_elem_int(const cJSON *item, const char *where, long min, long max, int allow_null,
+		  long *out, struct protocol_diag *diag);
+
+/* Copies a string field into a fixed buffer; EFIELD if it does not fit. */
+int json_copy_string(const cJSON *obj, const char *prefix, const char *name, int required,
+		     char *dst, size_t size, struct protocol_diag *diag);
+
+/*
+ * A move object in the move encoding (PROTOCOL.md "Moves"). need_card: the
+ * "card" of stock and discard plays is required (the arena's legal list) or
+ * optional (a bot's answer); *card_given says whether it was there. Hand
+ * plays and discards get owner 0: the reader does not know the mover.
+ */
+int json_move(const cJSON *obj, const char *prefix, int need_card, struct move *m,
+	      int *card_given, struct protocol_diag *diag);
+
+/* "number", "string", "array", ... for messages. */
+const char *json_type_name(const cJSON *item);
+
+#endif

@@ -1,0 +1,203 @@
+/*
+ * e2e.c - helpers for the end-to-end tests (contract in e2e.h).
+ */
+#include "e2e.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void e2e_tempdir(char *out, size_t size, const char *tag)
+{
+	snprintf(out, size, "/tmp/arena-e2e-%s.XXXXXX", tag);
+	if (!mkdtemp(out)) {
+		perror("mkdtemp");
+		abort();
+	}
+}
+
+void e2e_remove(const char *dir)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+void e2e_write(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (!(f = fopen(path, "w")) || fputs(text, f) < 0 || fclose(f) != 0) {
+		perror(path);
+		abort();
+	}
+}
+
+pid_t e2e_start(const char *dir, const char *const *args)
+{
+	char out[512], errpath[512];
+	const char *argv[64];
+	size_t n = 0;
+	pid_t pid;
+
+	argv[n++] = ARENA_PATH;
+	for (size_t i = 0; args[i] && n < 63; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	snprintf(out, sizeof(out), "%s/stdout.txt", dir);
+	snprintf(errpath, sizeof(errpath), "%s/stderr.txt", dir);
+	pid = fork();
+	if (pid == 0) {
+		int fo = open(out, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		int fe = open(errpath, O_WRONLY | O_CREAT | O_APPEND, 0644);
+
+		if (fo < 0 || fe < 0 || chdir(dir) < 0)
+			_exit(126);
+		dup2(fo, 1);
+		dup2(fe, 2);
+		execv(ARENA_PATH, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+int e2e_wait(pid_t pid, int timeout_ms, double *seconds)
+{
+	double start = now_seconds();
+	struct timespec pause = { 0, 2000000 };
+	int status;
+
+	for (;;) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+
+		if (got == pid)
+			break;
+		if (got < 0 && errno != EINTR)
+			return -1;
+		if ((now_seconds() - start) * 1000 > timeout_ms) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			if (seconds)
+				*seconds = now_seconds() - start;
+			return -1;
+		}
+		nanosleep(&pause, NULL);
+	}
+	if (seconds)
+		*seconds = now_seconds() - start;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int e2e_run(const char *dir, const char *const *args, int timeout_ms, double *seconds)
+{
+	return e2e_wait(e2e_start(dir, args), timeout_ms, seconds);
+}
+
+char *e2e_read(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t cap = 0, n = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 65536;
+			text = realloc(text, cap);
+			if (!text)
+				abort();
+		}
+		got = fread(text + n, 1, cap - n - 1, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	text[n] = '\0';
+	if (len)
+		*len = n;
+	return text;
+}
+
+size_t e2e_records(const char *dir, cJSON ***out)
+{
+	char path[512], *text, *line, *save = NULL;
+	size_t n = 0;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
+	if (!(text = e2e_read(path, NULL)))
+		return 0;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		*out = realloc(*out, (n + 1) * sizeof(**out));
+		(*out)[n] = cJSON_Parse(line);
+		if (!(*out)[n]) {
+			fprintf(stderr, "not JSON in %s: %.80s\n", path, line);
+			abort();
+		}
+		n++;
+	}
+	free(text);
+	return n;
+}
+
+void e2e_free_records(cJSON **recs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cJSON_Delete(recs[i]);
+	free(recs);
+}
+
+char *e2e_canonical(const cJSON *rec)
+{
+	cJSON *copy = cJSON_Duplicate(rec, 1);
+	char *text;
+
+	cJSON_DeleteItemFromObject(copy, "time");
+	text = cJSON_PrintUnformatted(copy);
+	cJSON_Delete(copy);
+	return text;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **e2e_canonical_lines(const char *dir, size_t *n)
+{
+	cJSON **recs;
+	char **lines;
+
+	*n = e2e_records(dir, &recs);
+	lines = calloc(*n + 1, sizeof(*lines));
+	for (size_t i = 0; i < *n; i++)
+		lines[i] = e2e_canonical(recs[i]);
+	qsort(lines, *n, sizeof(*lines), compare_strings);
+	e2e_free_records(recs, *n);
+	return lines;
+}
+
+void e2e_free_lines(char **lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}

@@ -1,0 +1,45 @@
+/*
+ * e2e.h - helpers for the end-to-end tests: temporary directories, running
+ * the built skipbo-arena with a wall-time bound, and reading games.jsonl.
+ */
+#ifndef SKIPBO_TEST_E2E_H
+#define SKIPBO_TEST_E2E_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <cjson/cJSON.h>
+
+/* A fresh directory under /tmp (removed by e2e_remove). */
+void e2e_tempdir(char *out, size_t size, const char *tag);
+void e2e_remove(const char *dir);
+
+/* Write text to dir/name. */
+void e2e_write(const char *dir, const char *name, const char *text);
+
+/* Start skipbo-arena with args (NULL-terminated, without the program) in
+ * dir, stdout and stderr to dir/stdout.txt and dir/stderr.txt. */
+pid_t e2e_start(const char *dir, const char *const *args);
+
+/* Wait for pid; kill it and return -1 if it runs past timeout_ms. Otherwise
+ * its exit status (128 + signal if killed by one). *seconds: wall time. */
+int e2e_wait(pid_t pid, int timeout_ms, double *seconds);
+
+/* Start and wait. */
+int e2e_run(const char *dir, const char *const *args, int timeout_ms, double *seconds);
+
+/* The complete records of dir/games.jsonl; the caller frees with e2e_free_records. */
+size_t e2e_records(const char *dir, cJSON ***out);
+void e2e_free_records(cJSON **recs, size_t n);
+
+/* The record as one line without its timings ("time"), malloc'ed. */
+char *e2e_canonical(const cJSON *rec);
+
+/* Sorted canonical lines of dir/games.jsonl; n is set. Free with e2e_free_lines. */
+char **e2e_canonical_lines(const char *dir, size_t *n);
+void e2e_free_lines(char **lines, size_t n);
+
+/* Contents of a small file (malloc'ed, NUL-terminated) or NULL. */
+char *e2e_read(const char *path, size_t *len);
+
+#endif

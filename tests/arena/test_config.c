@@ -1,0 +1,284 @@
+/*
+ * test_config.c - the tournament file: every kind of mistake is refused and
+ * the message names the key; defaults and resolution of commands.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+
+static char dir[64];
+
+static int setup_dir(void **state)
+{
+	char path[128];
+	FILE *f;
+
+	(void)state;
+	strcpy(dir, "/tmp/test_config.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/bot.sh", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\nexit 0\n", f);
+	fclose(f);
+	chmod(path, 0755);
+	snprintf(path, sizeof(path), "%s/plain.txt", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	return 0;
+}
+
+static int remove_dir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+/* Parse text; expect failure with every needle in the message. */
+static void refused(const char *text, const char *needle, const char *needle2)
+{
+	struct config cfg;
+	char err[CONFIG_ERR_MAX] = "";
+	int ret = config_parse(text, strlen(text), dir, &cfg, err, sizeof(err));
+
+	if (ret >= 0 || !strstr(err, needle) || (needle2 && !strstr(err, needle2)))
+		fail_msg("expected a refusal naming \"%s\"%s%s, got %d: \"%s\"", needle,
+			 needle2 ? " and " : "", needle2 ? needle2 : "", ret, err);
+	assert_null(cfg.bots);
+}
+
+#define BOTS "\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\"]},{\"name\":\"b\",\"command\":[\"/bin/sh\"]}]"
+
+static void test_syntax_error_names_position(void **state)
+{
+	(void)state;
+	refused("{\n  \"name\": \"t\",\n  \"players\": 2,,\n}", "line 3, column", NULL);
+}
+
+static void test_comments_are_blank(void **state)
+{
+	const char *text = "{ // the name\n \"name\": \"t\", /* block\n comment */ " BOTS ",\n"
+			   " \"output\": \"http://not/a/comment\" }";
+	struct config cfg;
+	char err[CONFIG_ERR_MAX] = "";
+
+	(void)state;
+	assert_int_equal(config_parse(text, strlen(text), dir, &cfg, err, sizeof(err)), 0);
+	assert_string_equal(cfg.output, "http://not/a/comment");
+	config_release(&cfg);
+}
+
+static void test_strip_keeps_offsets(void **state)
+{
+	char text[] = "a/*x\ny*/b//z\n\"//s\"";
+
+	(void)state;
+	config_strip_comments(text, strlen(text));
+	assert_string_equal(text, "a   \n   b   \n\"//s\"");
+}
+
+static void test_unknown_keys(void **state)
+{
+	(void)state;
+	refused("{\"name\":\"t\"," BOTS ",\"plyers\":2}", "plyers: unknown key", "players");
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"comand\":[\"/bin/sh\"]}]}",
+		"bots[0].comand: unknown key", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"rules\":{\"stock\":5}}", "rules.stock: unknown key", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"time\":{\"move\":5}}", "time.move: unknown key", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"limits\":{\"memory\":5}}", "limits.memory: unknown", NULL);
+}
+
+static void test_wrong_types(void **state)
+{
+	(void)state;
+	refused("[1]", "tournament file: expected an object", NULL);
+	refused("{\"name\":5," BOTS "}", "name: expected", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"players\":\"2\"}", "players: expected an integer", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"duplicate\":1}", "duplicate: expected true or false", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"rules\":[]}", "rules: expected an object", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"pin\":\"yes\"}", "pin: expected true or false", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"deals\":2.5}", "deals: expected an integer", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"seed\":-1}", "seed: expected", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"seed\":\"12x\"}", "seed: expected", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"limits\":{\"memory_mb\":\"x\"}}",
+		"limits.memory_mb: expected an integer", NULL);
+	refused("{\"name\":\"t\",\"bots\":{}}", "bots: expected a non-empty array", NULL);
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":\"/bin/sh\"}]}",
+		"bots[0].command: expected a non-empty array", NULL);
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\", 3]}]}",
+		"bots[0].command: expected an array of strings", NULL);
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\"],"
+		"\"env\":{\"X\":1}}]}", "bots[0].env.X: expected a string", NULL);
+}
+
+static void test_out_of_range(void **state)
+{
+	(void)state;
+	refused("{\"name\":\"t\"," BOTS ",\"players\":7}", "players: expected an integer from 2 to 6", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"players\":3}", "bots: expected at least 3 bots", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"deals\":0}", "deals: expected an integer from 1", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"rules\":{\"stock_size\":31}}",
+		"rules.stock_size: expected an integer from 0 to 30", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"time\":{\"move_ms\":-1}}", "time.move_ms", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"time\":{\"move_ms\":0,\"game_ms\":10}}",
+		"time: move_ms and game_ms", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"concurrency\":0}", "concurrency: expected", NULL);
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\"],"
+		"\"limits\":{\"cpu_seconds\":-5}}]}", "bots[0].limits.cpu_seconds", NULL);
+}
+
+static void test_impossible_rules(void **state)
+{
+	const char *six = "\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\"]},"
+			  "{\"name\":\"b\",\"command\":[\"/bin/sh\"]},{\"name\":\"c\",\"command\":[\"/bin/sh\"]},"
+			  "{\"name\":\"d\",\"command\":[\"/bin/sh\"]},{\"name\":\"e\",\"command\":[\"/bin/sh\"]},"
+			  "{\"name\":\"f\",\"command\":[\"/bin/sh\"]}]";
+	char text[1024];
+
+	(void)state;
+	/* R3: 6 x (30 + 5) > 162 */
+	snprintf(text, sizeof(text), "{\"name\":\"t\",%s,\"players\":6,\"rules\":{\"stock_size\":30}}",
+		 six);
+	refused(text, "rules: impossible rules for 6 players", NULL);
+	/* R2: partnership needs 4 or 6 players */
+	snprintf(text, sizeof(text), "{\"name\":\"t\",%s,\"players\":3,\"rules\":{\"partnership\":true}}",
+		 six);
+	refused(text, "rules: impossible rules for 3 players", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"rules\":{\"mode\":\"tourney\"}}",
+		"rules.mode: expected \"game\" or \"match\"", NULL);
+}
+
+static void test_bot_names(void **state)
+{
+	(void)state;
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\"]},"
+		"{\"name\":\"a\",\"command\":[\"/bin/sh\"]}]}", "bots[1].name: duplicate bot name \"a\"",
+		NULL);
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a/b\",\"command\":[\"/bin/sh\"]}]}",
+		"bots[0].name: expected a name", NULL);
+	refused("{\"name\":\"../x\"," BOTS "}", "name: expected a tournament name", NULL);
+	refused("{" BOTS "}", "name: expected a tournament name", NULL);
+}
+
+static void test_bot_commands(void **state)
+{
+	(void)state;
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":[\"/nonexistent/bot\"]}]}",
+		"bots[0].command: no such file", "/nonexistent/bot");
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":[\"./plain.txt\"]}]}",
+		"bots[0].command", "is not executable");
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":[\"/tmp\"]}]}",
+		"bots[0].command", "is not a regular file");
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":[\"no-such-bot-xyz\"]}]}",
+		"bots[0].command: command \"no-such-bot-xyz\" not found in PATH", NULL);
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\"],"
+		"\"cwd\":\"plain.txt\"}]}", "bots[0].cwd", "is not a directory");
+}
+
+static void test_defaults_and_resolution(void **state)
+{
+	const char *text = "{\"name\":\"demo\",\"bots\":[{\"name\":\"a\",\"command\":[\"./bot.sh\",\"x\"],"
+			   "\"env\":{\"K\":\"V\"},\"limits\":{\"memory_mb\":64}},"
+			   "{\"name\":\"b\",\"command\":[\"sh\"],\"cwd\":\"/\"}],"
+			   "\"seed\":\"18446744073709551615\"}";
+	struct config cfg;
+	char err[CONFIG_ERR_MAX] = "", want[128];
+
+	(void)state;
+	assert_int_equal(config_parse(text, strlen(text), dir, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(cfg.players, 2);
+	assert_int_equal(cfg.stock_size, 30); /* R3 default for 2 players */
+	assert_int_equal(cfg.duplicate, 1);
+	assert_int_equal(cfg.match, 0);
+	assert_int_equal(cfg.pin, 1);
+	assert_true(cfg.concurrency >= 1);
+	assert_int_equal(cfg.move_ms, CONFIG_DEFAULT_MOVE_MS);
+	assert_true(cfg.seed == UINT64_MAX);
+	assert_string_equal(cfg.output, "results/demo");
+	snprintf(want, sizeof(want), "%s/bot.sh", dir);
+	assert_string_equal(cfg.bots[0].argv[0], want);
+	assert_string_equal(cfg.bots[0].argv[1], "x");
+	assert_null(cfg.bots[0].argv[2]);
+	assert_string_equal(cfg.bots[0].env[0], "K=V");
+	assert_int_equal(cfg.bots[0].limits.memory_mb, 64);
+	assert_int_equal(cfg.bots[1].limits.memory_mb, cfg.limits.memory_mb);
+	assert_string_equal(cfg.bots[1].cwd, "/");
+	assert_true(cfg.bots[1].argv[0][0] == '/');
+	config_release(&cfg);
+}
+
+static void test_resolved_json_round_trip(void **state)
+{
+	const char *text = "{\"name\":\"t\"," BOTS ",\"deals\":3,\"rules\":{\"stock_size\":7,"
+			   "\"mode\":\"match\"},\"seed\":1234567890123}";
+	struct config a, b;
+	char err[CONFIG_ERR_MAX] = "", *ja, *jb, *ga, *gb;
+
+	(void)state;
+	assert_int_equal(config_parse(text, strlen(text), dir, &a, err, sizeof(err)), 0);
+	ja = config_to_json(&a, 0);
+	assert_non_null(ja);
+	if (config_parse(ja, strlen(ja), dir, &b, err, sizeof(err)) != 0)
+		fail_msg("the resolved file does not load again: %s", err);
+	jb = config_to_json(&b, 0);
+	assert_string_equal(ja, jb);
+	assert_true(b.seed == a.seed);
+	assert_int_equal(b.match, 1);
+	assert_int_equal(b.stock_size, 7);
+	ga = config_to_json(&a, 1);
+	b.concurrency = a.concurrency + 3; /* does not change the games */
+	gb = config_to_json(&b, 1);
+	assert_string_equal(ga, gb);
+	assert_null(strstr(ga, "concurrency"));
+	free(ja);
+	free(jb);
+	free(ga);
+	free(gb);
+	config_release(&a);
+	config_release(&b);
+}
+
+static void test_load_names_file(void **state)
+{
+	struct config cfg;
+	char err[CONFIG_ERR_MAX] = "";
+
+	(void)state;
+	assert_true(config_load("/nonexistent/t.json", &cfg, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "\"/nonexistent/t.json\""));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_syntax_error_names_position),
+		cmocka_unit_test(test_comments_are_blank),
+		cmocka_unit_test(test_strip_keeps_offsets),
+		cmocka_unit_test(test_unknown_keys),
+		cmocka_unit_test(test_wrong_types),
+		cmocka_unit_test(test_out_of_range),
+		cmocka_unit_test(test_impossible_rules),
+		cmocka_unit_test(test_bot_names),
+		cmocka_unit_test(test_bot_commands),
+		cmocka_unit_test(test_defaults_and_resolution),
+		cmocka_unit_test(test_resolved_json_round_trip),
+		cmocka_unit_test(test_load_names_file),
+	};
+
+	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
+}

@@ -1,0 +1,182 @@
+/*
+ * test_e2e_determinism.c - the same tournament and seed give the same games
+ * (all fields but timings) with -j 1 and -j 2, and every replay of a
+ * tournament re-checks with `skipbo-arena replay`: 2-player games with
+ * faults, a 4-player partnership tournament of R9 matches, and the bundled
+ * reference bots when they are built.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e.h"
+
+static const char *tournament_2p =
+	"{\"name\":\"d\",\"bots\":["
+	"{\"name\":\"a\",\"command\":[\"" BADBOT_PATH "\",\"good\"]},"
+	"{\"name\":\"b\",\"command\":[\"" BADBOT_PATH "\",\"good\"]},"
+	"{\"name\":\"ill\",\"command\":[\"" BADBOT_PATH "\",\"illegal\"]},"
+	"{\"name\":\"wt\",\"command\":[\"" BADBOT_PATH "\",\"die-midgame\",\"5\"]}],"
+	"\"players\":2,\"deals\":4,\"rules\":{\"stock_size\":6},\"seed\":2024,\"output\":\"out\"}";
+
+static const char *tournament_match =
+	"{\"name\":\"m\",\"bots\":["
+	"{\"name\":\"a\",\"command\":[\"" BADBOT_PATH "\",\"good\"]},"
+	"{\"name\":\"b\",\"command\":[\"" BADBOT_PATH "\",\"good\"]},"
+	"{\"name\":\"c\",\"command\":[\"" BADBOT_PATH "\",\"good\"]},"
+	"{\"name\":\"d\",\"command\":[\"" BADBOT_PATH "\",\"good\"]},"
+	"{\"name\":\"e\",\"command\":[\"" BADBOT_PATH "\",\"illegal\"]}],"
+	"\"players\":4,\"deals\":1,\"duplicate\":false,"
+	"\"rules\":{\"stock_size\":3,\"partnership\":true,\"mode\":\"match\"},\"output\":\"out\"}";
+
+/* Run `replay --quiet` on every replay in dir/out/replays; all must pass. */
+static void check_replays(const char *dir, size_t expected)
+{
+	char rdir[300];
+	const char *args[1100];
+	char *names[1100];
+	size_t n = 0;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(rdir, sizeof(rdir), "%s/out/replays", dir);
+	assert_non_null(d = opendir(rdir));
+	args[n++] = "replay";
+	args[n++] = "--quiet";
+	while ((de = readdir(d)) && n < 1090) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (asprintf(&names[n], "out/replays/%s", de->d_name) < 0)
+			abort();
+		args[n] = names[n];
+		n++;
+	}
+	closedir(d);
+	args[n] = NULL;
+	assert_int_equal(n - 2, expected);
+	if (e2e_run(dir, args, 60000, NULL) != 0) {
+		char path[320], *err;
+
+		snprintf(path, sizeof(path), "%s/stderr.txt", dir);
+		err = e2e_read(path, NULL);
+		fail_msg("replay failed: %s", err ? err : "?");
+	}
+	for (size_t i = 2; i < n; i++)
+		free(names[i]);
+}
+
+static void test_same_games_any_concurrency(void **state)
+{
+	const char *j1[] = { "run", "-j", "1", "--quiet", "t.json", NULL };
+	const char *j2[] = { "run", "-j", "2", "--quiet", "t.json", NULL };
+	char d1[256], d2[256], o1[300], o2[300];
+	char **a, **b;
+	size_t na, nb, faults = 0;
+
+	(void)state;
+	e2e_tempdir(d1, sizeof(d1), "det1");
+	e2e_tempdir(d2, sizeof(d2), "det2");
+	e2e_write(d1, "t.json", tournament_2p);
+	e2e_write(d2, "t.json", tournament_2p);
+	assert_int_equal(e2e_run(d1, j1, 60000, NULL), 0);
+	assert_int_equal(e2e_run(d2, j2, 60000, NULL), 0);
+	snprintf(o1, sizeof(o1), "%s/out", d1);
+	snprintf(o2, sizeof(o2), "%s/out", d2);
+	a = e2e_canonical_lines(o1, &na);
+	b = e2e_canonical_lines(o2, &nb);
+	assert_int_equal(na, 48); /* 6 tables x 4 deals x 2 rotations */
+	assert_int_equal(nb, na);
+	for (size_t i = 0; i < na; i++) {
+		assert_string_equal(a[i], b[i]);
+		faults += strstr(a[i], "\"faults\":[]") == NULL;
+	}
+	assert_true(faults >= 12); /* the misbehaving bots' games are part of the comparison */
+	check_replays(d2, 48);
+	e2e_free_lines(a, na);
+	e2e_free_lines(b, nb);
+	e2e_remove(d1);
+	e2e_remove(d2);
+}
+
+static void test_partnership_matches_recheck(void **state)
+{
+	const char *args[] = { "run", "-j", "2", "--quiet", "t.json", NULL };
+	char dir[256], out[300];
+	cJSON **recs;
+	size_t n;
+
+	(void)state;
+	e2e_tempdir(dir, sizeof(dir), "match");
+	e2e_write(dir, "t.json", tournament_match);
+	assert_int_equal(e2e_run(dir, args, 60000, NULL), 0);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	n = e2e_records(out, &recs);
+	assert_int_equal(n, 5); /* C(5,4) tables, one deal, no duplicates */
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *scores = cJSON_GetObjectItem(recs[i], "scores");
+		int best = 0;
+
+		assert_true(cJSON_IsTrue(cJSON_GetObjectItem(recs[i], "match")));
+		assert_true(cJSON_GetObjectItem(recs[i], "games")->valueint >= 1);
+		for (int s = 0; s < 4; s++)
+			if (cJSON_GetArrayItem(scores, s)->valueint > best)
+				best = cJSON_GetArrayItem(scores, s)->valueint;
+		assert_true(best >= 500); /* R9 */
+		/* R10: partners carry the team score */
+		assert_int_equal(cJSON_GetArrayItem(scores, 0)->valueint,
+				 cJSON_GetArrayItem(scores, 2)->valueint);
+	}
+	e2e_free_records(recs, n);
+	check_replays(dir, 5);
+	e2e_remove(dir);
+}
+
+static void test_reference_bots_recheck(void **state)
+{
+#ifdef EASY_PATH
+	const char *args[] = { "run", "-j", "2", "--quiet", "t.json", NULL };
+	char dir[256], out[300];
+	cJSON **recs;
+	size_t n;
+
+	(void)state;
+	e2e_tempdir(dir, sizeof(dir), "real");
+	e2e_write(dir, "t.json",
+		  "{\"name\":\"real\",\"bots\":["
+		  "{\"name\":\"easy\",\"command\":[\"" EASY_PATH "\"]},"
+		  "{\"name\":\"medium\",\"command\":[\"" MEDIUM_PATH "\"]},"
+		  "{\"name\":\"hard\",\"command\":[\"" HARD_PATH "\"]}],"
+		  "\"players\":2,\"deals\":2,\"rules\":{\"stock_size\":8},"
+		  "\"time\":{\"move_ms\":5000,\"game_ms\":120000},\"output\":\"out\"}");
+	assert_int_equal(e2e_run(dir, args, 100000, NULL), 0);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	n = e2e_records(out, &recs);
+	assert_int_equal(n, 12);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(recs[i], "faults")), 0);
+	e2e_free_records(recs, n);
+	check_replays(dir, 12);
+	e2e_remove(dir);
+#else
+	(void)state;
+	skip();
+#endif
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_games_any_concurrency),
+		cmocka_unit_test(test_partnership_matches_recheck),
+		cmocka_unit_test(test_reference_bots_recheck),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,213 @@
+/*
+ * test_e2e_faults.c - one small tournament per misbehaving bot (badbot MODE
+ * beside two `badbot good`), run through the built skipbo-arena. Each must
+ * record the right R11 fault kind against the misbehaving bot only, finish in
+ * bounded wall time, and leave every other game's result intact.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "e2e.h"
+
+#define WALL_LIMIT_MS 30000
+
+struct mode_case {
+	const char *args;      /* badbot arguments, JSON array items */
+	const char *kind;      /* the fault kind, NULL for none */
+	int every_game;        /* faults in every game it plays (else: at least once) */
+	const char *extra;     /* extra JSON for the bad bot (limits) */
+};
+
+static const char *str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* Run the tournament of case c and check its records. */
+static void run_case(const struct mode_case *c)
+{
+	char dir[256], text[2048], out[300];
+	const char *args[] = { "run", "-j", "2", "--quiet", "t.json", NULL };
+	cJSON **recs;
+	double secs;
+	size_t n, bad_games = 0, faulted_games = 0;
+	int status;
+
+	e2e_tempdir(dir, sizeof(dir), "faults");
+	snprintf(text, sizeof(text),
+		 "{\"name\":\"f\",\"bots\":["
+		 "{\"name\":\"good1\",\"command\":[\"%s\",\"good\"]},"
+		 "{\"name\":\"good2\",\"command\":[\"%s\",\"good\"]},"
+		 "{\"name\":\"bad\",\"command\":[\"%s\",%s]%s}],"
+		 "\"players\":2,\"deals\":1,\"rules\":{\"stock_size\":3},"
+		 "\"time\":{\"startup_ms\":1000,\"move_ms\":200,\"game_ms\":3000},"
+		 "\"stderr_cap\":10000,\"output\":\"out\"}",
+		 BADBOT_PATH, BADBOT_PATH, BADBOT_PATH, c->args, c->extra ? c->extra : "");
+	e2e_write(dir, "t.json", text);
+	status = e2e_run(dir, args, WALL_LIMIT_MS, &secs);
+	if (status != 0)
+		fail_msg("mode %s: skipbo-arena exited %d after %.1f s", c->args, status, secs);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	n = e2e_records(out, &recs);
+	assert_int_equal(n, 6); /* 3 tables x 1 deal x 2 rotations */
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *bots = cJSON_GetObjectItem(recs[i], "bots");
+		const cJSON *faults = cJSON_GetObjectItem(recs[i], "faults"), *f;
+		int bad_seat = -1, nf = cJSON_GetArraySize(faults);
+
+		for (int s = 0; s < 2; s++)
+			if (!strcmp(cJSON_GetArrayItem(bots, s)->valuestring, "bad"))
+				bad_seat = s;
+		if (bad_seat < 0) {
+			/* good1 against good2: untouched by the misbehaviour next door */
+			assert_int_equal(nf, 0);
+			assert_string_equal(str(recs[i], "reason"), "stock_emptied");
+			assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(recs[i], "winners")), 1);
+			continue;
+		}
+		bad_games++;
+		cJSON_ArrayForEach(f, faults) {
+			/* only the misbehaving bot is ever blamed, with the right kind */
+			assert_string_equal(str(f, "bot"), "bad");
+			assert_int_equal(cJSON_GetObjectItem(f, "seat")->valueint, bad_seat);
+			if (!c->kind)
+				fail_msg("mode %s: unexpected fault %s: %s", c->args, str(f, "kind"),
+					 str(f, "reason"));
+			assert_string_equal(str(f, "kind"), c->kind);
+			assert_true(strlen(str(f, "reason")) > 0);
+		}
+		if (nf) {
+			faulted_games++;
+			assert_int_equal(nf, 1);
+			/* R11: the faulty seat is placed last, the other wins */
+			assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(recs[i], "winners"), 0)->valueint,
+					 1 - bad_seat);
+			assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(recs[i], "placings"),
+							    bad_seat)->valueint, 2);
+		}
+	}
+	assert_int_equal(bad_games, 4);
+	if (c->kind && c->every_game)
+		assert_int_equal(faulted_games, 4);
+	else if (c->kind)
+		assert_true(faulted_games >= 1);
+	e2e_free_records(recs, n);
+	e2e_remove(dir);
+}
+
+#define CASE(name, args, kind, every, extra) \
+	static void name(void **state) \
+	{ \
+		static const struct mode_case c = { args, kind, every, extra }; \
+		(void)state; \
+		run_case(&c); \
+	}
+
+CASE(test_exit_at_start, "\"exit-at-start\"", "start", 1, NULL)
+CASE(test_no_hello, "\"no-hello\"", "start", 1, NULL)
+CASE(test_never_answer, "\"never-answer\"", "timeout", 1, NULL)
+CASE(test_late, "\"late\",\"400\"", "timeout", 1, NULL)
+CASE(test_garbage, "\"garbage\"", "malformed", 1, NULL)
+CASE(test_huge_line, "\"huge-line\"", "malformed", 1, NULL)
+CASE(test_close_stdout, "\"close-stdout\"", "closed", 1, NULL)
+CASE(test_no_read, "\"no-read\"", "start", 1, NULL)
+CASE(test_die_midgame, "\"die-midgame\",\"1\"", "exit", 0, NULL)
+CASE(test_die_by_signal, "\"die-midgame\",\"1\",\"sig11\"", "exit", 0, NULL)
+CASE(test_fork_holder, "\"fork-holder\"", "exit", 1, NULL)
+CASE(test_illegal, "\"illegal\"", "illegal", 1, NULL)
+CASE(test_wrong_type, "\"wrong-type\"", "protocol", 1, NULL)
+CASE(test_fork_bomb, "\"fork-bomb\",\"50\"", NULL, 0, ",\"limits\":{\"processes\":20}")
+CASE(test_memory_hog, "\"memory-hog\"", NULL, 0, ",\"limits\":{\"memory_mb\":64}")
+
+static void test_stderr_flood_capped(void **state)
+{
+	char dir[256], text[1024], path[300];
+	const char *args[] = { "run", "-j", "1", "--quiet", "t.json", NULL };
+	struct stat st;
+	size_t len;
+	char *log;
+
+	(void)state;
+	e2e_tempdir(dir, sizeof(dir), "flood");
+	snprintf(text, sizeof(text),
+		 "{\"name\":\"f\",\"bots\":[{\"name\":\"good\",\"command\":[\"%s\",\"good\"]},"
+		 "{\"name\":\"flood\",\"command\":[\"%s\",\"stderr-flood\"]}],"
+		 "\"deals\":2,\"rules\":{\"stock_size\":3},\"stderr_cap\":10000,\"output\":\"out\"}",
+		 BADBOT_PATH, BADBOT_PATH);
+	e2e_write(dir, "t.json", text);
+	assert_int_equal(e2e_run(dir, args, WALL_LIMIT_MS, NULL), 0);
+	snprintf(path, sizeof(path), "%s/out/logs/flood.stderr", dir);
+	assert_int_equal(stat(path, &st), 0);
+	/* one process for all four games (-j 1, no faults): one cap and the mark */
+	assert_true(st.st_size >= 10000 && st.st_size <= 10100);
+	log = e2e_read(path, &len);
+	assert_non_null(strstr(log, "[log truncated]"));
+	free(log);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	{
+		cJSON **recs;
+		size_t n = e2e_records(path, &recs);
+
+		assert_int_equal(n, 4);
+		for (size_t i = 0; i < n; i++)
+			assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(recs[i], "faults")), 0);
+		e2e_free_records(recs, n);
+	}
+	e2e_remove(dir);
+}
+
+static void test_bad_config_refused_before_running(void **state)
+{
+	char dir[256], path[300];
+	const char *args[] = { "run", "t.json", NULL };
+	struct stat st;
+	char *err;
+
+	(void)state;
+	e2e_tempdir(dir, sizeof(dir), "config");
+	e2e_write(dir, "t.json", "{\"name\":\"c\",\"bots\":[{\"name\":\"a\",\"command\":[\"./nope\"]},"
+		  "{\"name\":\"b\",\"command\":[\"./nope\"]}],\"output\":\"out\"}");
+	assert_int_equal(e2e_run(dir, args, WALL_LIMIT_MS, NULL), 1);
+	snprintf(path, sizeof(path), "%s/stderr.txt", dir);
+	err = e2e_read(path, NULL);
+	assert_non_null(strstr(err, "bots[0].command: no such file"));
+	free(err);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	assert_int_equal(stat(path, &st), -1); /* nothing ran, nothing written */
+	e2e_remove(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exit_at_start),
+		cmocka_unit_test(test_no_hello),
+		cmocka_unit_test(test_never_answer),
+		cmocka_unit_test(test_late),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_huge_line),
+		cmocka_unit_test(test_close_stdout),
+		cmocka_unit_test(test_no_read),
+		cmocka_unit_test(test_die_midgame),
+		cmocka_unit_test(test_die_by_signal),
+		cmocka_unit_test(test_fork_holder),
+		cmocka_unit_test(test_illegal),
+		cmocka_unit_test(test_wrong_type),
+		cmocka_unit_test(test_fork_bomb),
+		cmocka_unit_test(test_memory_hog),
+		cmocka_unit_test(test_stderr_flood_capped),
+		cmocka_unit_test(test_bad_config_refused_before_running),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,125 @@
+/*
+ * test_e2e_resume.c - kill -9 at random points, re-run the same command, and
+ * end with the same set of games (all fields but timings) as a run that was
+ * never interrupted: no game lost, none twice, a torn last line ignored.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "e2e.h"
+
+#define GAMES 240 /* C(4,2) tables x 20 deals x 2 rotations */
+
+static void write_tournament(const char *dir)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "{\"name\":\"r\",\"bots\":["
+		 "{\"name\":\"a\",\"command\":[\"%s\",\"good\"]},"
+		 "{\"name\":\"b\",\"command\":[\"%s\",\"good\"]},"
+		 "{\"name\":\"c\",\"command\":[\"%s\",\"illegal\"]},"
+		 "{\"name\":\"d\",\"command\":[\"%s\",\"good\"]}],"
+		 "\"players\":2,\"deals\":20,\"rules\":{\"stock_size\":4},\"seed\":77,"
+		 "\"output\":\"out\"}", BADBOT_PATH, BADBOT_PATH, BADBOT_PATH, BADBOT_PATH);
+	e2e_write(dir, "t.json", text);
+}
+
+static void test_resume_after_kill9(void **state)
+{
+	const char *args[] = { "run", "-j", "2", "--quiet", "t.json", NULL };
+	char ref[256], dir[256], out[300], path[400];
+	char **want, **got;
+	size_t nwant, ngot;
+	int status = -1, kills = 0, torn = 0;
+	struct stat st;
+
+	(void)state;
+	srand(12345);
+	e2e_tempdir(ref, sizeof(ref), "resume-ref");
+	write_tournament(ref);
+	assert_int_equal(e2e_run(ref, args, 60000, NULL), 0);
+	snprintf(out, sizeof(out), "%s/out", ref);
+	want = e2e_canonical_lines(out, &nwant);
+	assert_int_equal(nwant, GAMES);
+
+	e2e_tempdir(dir, sizeof(dir), "resume");
+	write_tournament(dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	for (int attempt = 0; attempt < 100 && status != 0; attempt++) {
+		pid_t pid = e2e_start(dir, args);
+		struct timespec t = { 0, (long)(5 + rand() % 60) * 1000000L };
+
+		/* a handful of kills early on, then let it finish */
+		if (kills < 6) {
+			nanosleep(&t, NULL);
+			if (kill(pid, SIGKILL) == 0)
+				kills++;
+		}
+		status = e2e_wait(pid, 60000, NULL);
+		assert_true(status == 0 || status == 128 + SIGKILL);
+		if (status != 0 && !torn) {
+			/* as if the kill had come in the middle of a write */
+			FILE *f;
+
+			snprintf(path, sizeof(path), "%s/games.jsonl", out);
+			f = fopen(path, "a");
+			assert_non_null(f);
+			fputs("{\"id\":\"t0000-d0000-r0\",\"table\":0,\"dea", f);
+			fclose(f);
+			torn = 1;
+		}
+	}
+	assert_int_equal(status, 0);
+	assert_true(kills >= 3);
+	got = e2e_canonical_lines(out, &ngot);
+	assert_int_equal(ngot, GAMES);
+	for (size_t i = 0; i < ngot; i++)
+		assert_string_equal(got[i], want[i]);
+	/* every record has its replay */
+	snprintf(path, sizeof(path), "%s/replays/t0005-d0019-r1.json", out);
+	assert_int_equal(stat(path, &st), 0);
+	e2e_free_lines(want, nwant);
+	e2e_free_lines(got, ngot);
+	e2e_remove(ref);
+	e2e_remove(dir);
+}
+
+static void test_resume_refuses_other_tournament(void **state)
+{
+	const char *args[] = { "run", "--quiet", "t.json", NULL };
+	const char *other_seed[] = { "run", "--quiet", "--seed", "78", "t.json", NULL };
+	char dir[256], path[300], *err;
+
+	(void)state;
+	e2e_tempdir(dir, sizeof(dir), "resume-guard");
+	write_tournament(dir);
+	assert_int_equal(e2e_run(dir, args, 60000, NULL), 0);
+	assert_int_equal(e2e_run(dir, other_seed, 60000, NULL), 1);
+	snprintf(path, sizeof(path), "%s/stderr.txt", dir);
+	err = e2e_read(path, NULL);
+	assert_non_null(strstr(err, "different tournament"));
+	free(err);
+	e2e_remove(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_resume_after_kill9),
+		cmocka_unit_test(test_resume_refuses_other_tournament),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,204 @@
+/*
+ * test_replay.c - replays of real games re-check with the engine, and any
+ * tampering (deck, a move, the result, a cut-off log) is caught and named.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "pool.h"
+#include "referee.h"
+#include "replay.h"
+
+static char *good_argv[] = { BADBOT_PATH, "good", NULL };
+static char *illegal_argv[] = { BADBOT_PATH, "illegal", NULL };
+
+/* Play one game (or match) of n bots and return its replay text (malloc'ed). */
+static char *play_replay(char **argvs[], int n, int stock, int partnership, int match)
+{
+	static const char *const names[] = { "p0", "p1", "p2", "p3", "p4", "p5" };
+	struct bot_spec specs[ENGINE_MAX_PLAYERS] = { 0 };
+	struct pool_config pc = { 0 };
+	struct referee_setup setup = { 0 };
+	struct referee_outcome out;
+	struct replay_info info;
+	struct pool *pool;
+	struct jsonw w;
+	char err[256], *text;
+
+	for (int i = 0; i < n; i++)
+		specs[i] = (struct bot_spec){ .name = names[i], .argv = argvs[i], .cpu = -1 };
+	pc = (struct pool_config){ specs, (size_t)n, -1, 2000, NULL };
+	assert_int_equal(pool_new(&pc, &pool), 0);
+	setup.id = "r";
+	setup.rules = (struct game_rules){ n, stock, partnership, n - 1, 99 };
+	setup.match = match;
+	setup.move_ms = 1000;
+	setup.game_ms = 10000;
+	for (int i = 0; i < n; i++)
+		assert_int_equal(pool_acquire(pool, (size_t)i, &setup.seats[i]), 0);
+	assert_int_equal(referee_play(&setup, &out, err, sizeof(err)), 0);
+	info = (struct replay_info){ "r", names, 1000, 10000, &out };
+	jsonw_init(&w);
+	assert_int_equal(replay_format(&w, &info), 0);
+	text = strdup(w.data);
+	jsonw_release(&w);
+	referee_outcome_release(&out);
+	pool_free(pool);
+	return text;
+}
+
+static void expect_ok(const char *text)
+{
+	char err[512] = "";
+	int ret = replay_check(text, strlen(text), NULL, err, sizeof(err));
+
+	if (ret != 0)
+		fail_msg("replay should re-check: %s", err);
+}
+
+static void expect_mismatch(cJSON *doc, const char *needle)
+{
+	char *text = cJSON_PrintUnformatted(doc), err[512] = "";
+	int ret = replay_check(text, strlen(text), NULL, err, sizeof(err));
+
+	free(text);
+	if (ret != 1 || !strstr(err, needle))
+		fail_msg("expected a mismatch naming \"%s\", got %d: \"%s\"", needle, ret, err);
+}
+
+static void test_good_game_rechecks(void **state)
+{
+	char **argvs[] = { good_argv, good_argv };
+	char *text = play_replay(argvs, 2, 5, 0, 0);
+	FILE *devnull = fopen("/dev/null", "w");
+	char err[256];
+
+	(void)state;
+	expect_ok(text);
+	/* printing turn by turn does not change the verdict */
+	assert_int_equal(replay_check(text, strlen(text), devnull, err, sizeof(err)), 0);
+	fclose(devnull);
+	free(text);
+}
+
+static void test_fault_game_rechecks(void **state)
+{
+	char **argvs[] = { good_argv, illegal_argv };
+	char *text = play_replay(argvs, 2, 5, 0, 0);
+
+	(void)state;
+	assert_non_null(strstr(text, "\"type\":\"removed\",\"seat\":1,\"fault\":\"illegal\""));
+	expect_ok(text);
+	free(text);
+}
+
+static void test_match_and_partnership_recheck(void **state)
+{
+	char **two[] = { good_argv, good_argv };
+	char **four[] = { good_argv, good_argv, good_argv, good_argv };
+	char *match = play_replay(two, 2, 2, 0, 1);
+	char *teams = play_replay(four, 4, 3, 1, 0);
+
+	(void)state;
+	assert_non_null(strstr(match, "\"game\":2,")); /* R9: more than one game */
+	expect_ok(match);
+	expect_ok(teams);
+	free(match);
+	free(teams);
+}
+
+static cJSON *events_of(cJSON *doc)
+{
+	return cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "games"), 0), "events");
+}
+
+static void test_tampering_is_named(void **state)
+{
+	char **argvs[] = { good_argv, good_argv };
+	char *text = play_replay(argvs, 2, 5, 0, 0);
+	cJSON *doc, *game, *ev, *deck, *scores;
+	int n;
+
+	(void)state;
+	/* a different deck */
+	doc = cJSON_Parse(text);
+	game = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "games"), 0);
+	deck = cJSON_GetObjectItem(game, "deck");
+	cJSON_SetNumberValue(cJSON_GetArrayItem(deck, 5),
+			     ((cJSON_GetArrayItem(deck, 5)->valueint + 1) % 13));
+	expect_mismatch(doc, "deck card 5");
+	cJSON_Delete(doc);
+
+	/* a discard of another card: the engine deals differently */
+	doc = cJSON_Parse(text);
+	cJSON_ArrayForEach(ev, events_of(doc)) {
+		if (!strcmp(cJSON_GetObjectItem(ev, "type")->valuestring, "discard")) {
+			cJSON_SetNumberValue(cJSON_GetObjectItem(ev, "card"), 13);
+			break;
+		}
+	}
+	expect_mismatch(doc, "event");
+	cJSON_Delete(doc);
+
+	/* a draw of a card that was not on top */
+	doc = cJSON_Parse(text);
+	cJSON_ArrayForEach(ev, events_of(doc)) {
+		if (!strcmp(cJSON_GetObjectItem(ev, "type")->valuestring, "draw")) {
+			cJSON *card = cJSON_GetObjectItem(ev, "card");
+
+			cJSON_SetNumberValue(card, ((card->valueint + 1) % 13));
+			break;
+		}
+	}
+	expect_mismatch(doc, "differs from the engine's draw in \"card\"");
+	cJSON_Delete(doc);
+
+	/* a result that does not follow from the moves */
+	doc = cJSON_Parse(text);
+	game = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "games"), 0);
+	scores = cJSON_GetObjectItem(cJSON_GetObjectItem(game, "result"), "scores");
+	cJSON_SetNumberValue(cJSON_GetArrayItem(scores, 0), 999);
+	expect_mismatch(doc, "result \"scores\"");
+	cJSON_Delete(doc);
+
+	/* a log cut short */
+	doc = cJSON_Parse(text);
+	n = cJSON_GetArraySize(events_of(doc));
+	for (int i = 0; i < 4; i++)
+		cJSON_DeleteItemFromArray(events_of(doc), n - 1 - i);
+	expect_mismatch(doc, "stops before the game ends");
+	cJSON_Delete(doc);
+	free(text);
+}
+
+static void test_not_a_replay(void **state)
+{
+	char err[256];
+
+	(void)state;
+	assert_true(replay_check("{\"x\":1}", 7, NULL, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "not a replay"));
+	assert_true(replay_check("nope", 4, NULL, err, sizeof(err)) < 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_game_rechecks),
+		cmocka_unit_test(test_fault_game_rechecks),
+		cmocka_unit_test(test_match_and_partnership_recheck),
+		cmocka_unit_test(test_tampering_is_named),
+		cmocka_unit_test(test_not_a_replay),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

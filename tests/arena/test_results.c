@@ -1,0 +1,233 @@
+/*
+ * test_results.c - the output directory: tournament.json, crash-safe
+ * games.jsonl (a torn last line is cut off on open), the resume guard, and
+ * the record format of results/README.md.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "results.h"
+
+static char dir[64];
+
+static int make_dir(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/test_results.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+struct ids {
+	int n;
+	char id[8][32];
+};
+
+static void collect(void *ctx, const cJSON *rec)
+{
+	struct ids *ids = ctx;
+
+	snprintf(ids->id[ids->n++], 32, "%s", cJSON_GetObjectItem(rec, "id")->valuestring);
+}
+
+static void append_raw(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "a");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_open_append_resume(void **state)
+{
+	char sub[128], path[192], err[512] = "";
+	struct results *r;
+	struct ids ids = { 0 };
+	struct stat st;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/a/b", dir);
+	assert_int_equal(results_open(sub, "{\"x\":1}", "{\n\t\"x\":\t1\n}", &r, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/replays", sub);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	snprintf(path, sizeof(path), "%s/logs", sub);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(results_append(r, "{\"id\":\"g1\"}", 11), 0);
+	assert_int_equal(results_append(r, "{\"id\":\"g2\"}", 11), 0);
+	results_close(r);
+
+	/* a crash in the middle of the third line */
+	snprintf(path, sizeof(path), "%s/games.jsonl", sub);
+	append_raw(path, "{\"id\":\"g3\",\"tor");
+	assert_int_equal(results_open(sub, "{\"x\":1}", "{\n\t\"x\":\t1\n}", &r, err, sizeof(err)), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 24); /* the torn line is gone */
+	assert_int_equal(results_scan(r, collect, &ids, err, sizeof(err)), 0);
+	assert_int_equal(ids.n, 2);
+	assert_string_equal(ids.id[0], "g1");
+	assert_string_equal(ids.id[1], "g2");
+	assert_int_equal(results_append(r, "{\"id\":\"g3\"}", 11), 0);
+	ids.n = 0;
+	assert_int_equal(results_scan(r, collect, &ids, err, sizeof(err)), 0);
+	assert_int_equal(ids.n, 3);
+	results_close(r);
+}
+
+static void test_torn_only_line(void **state)
+{
+	char sub[128], path[192], err[512] = "";
+	struct results *r;
+	struct stat st;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/torn", dir);
+	assert_int_equal(results_open(sub, "{}", "{\n}", &r, err, sizeof(err)), 0);
+	results_close(r);
+	snprintf(path, sizeof(path), "%s/games.jsonl", sub);
+	append_raw(path, "{\"id\":");
+	assert_int_equal(results_open(sub, "{}", "{\n}", &r, err, sizeof(err)), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	results_close(r);
+}
+
+static void test_different_tournament_refused(void **state)
+{
+	char sub[128], path[192], err[512] = "";
+	struct results *r;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/guard", dir);
+	assert_int_equal(results_open(sub, "{\"seed\":\"1\",\"concurrency\":2}", "{\n\t\"seed\":\t\"1\"\n}",
+				      &r, err, sizeof(err)), 0);
+	results_close(r);
+	/* another concurrency: the same games */
+	assert_int_equal(results_open(sub, "{\"seed\":\"1\",\"concurrency\":1}", "{\n\t\"seed\":\t\"1\"\n}",
+				      &r, err, sizeof(err)), 0);
+	results_close(r);
+	assert_int_equal(results_open(sub, "{\"seed\":\"2\"}", "{\n\t\"seed\":\t\"2\"\n}", &r, err,
+				      sizeof(err)), -EEXIST);
+	assert_non_null(strstr(err, "different tournament"));
+	assert_null(r);
+	/* a broken games.jsonl line is reported with its number */
+	assert_int_equal(results_open(sub, "{\"seed\":\"1\"}", "{\n\t\"seed\":\t\"1\"\n}", &r, err,
+				      sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/games.jsonl", sub);
+	append_raw(path, "{\"id\":\"a\"}\nnot json\n");
+	{
+		struct ids ids = { 0 };
+
+		assert_int_equal(results_scan(r, collect, &ids, err, sizeof(err)), -EBADMSG);
+		assert_non_null(strstr(err, "line 2"));
+	}
+	results_close(r);
+}
+
+static void test_record_format(void **state)
+{
+	struct referee_outcome o = { 0 };
+	struct schedule_game g = { 0 };
+	const char *bots[2] = { "alpha", "beta" };
+	struct results_game rg = { &g, bots, &o, "replays/t0001-d0002-r1.json" };
+	struct jsonw w;
+	cJSON *rec, *t, *f;
+
+	(void)state;
+	g.table = 1;
+	g.deal = 2;
+	g.rotation = 1;
+	g.seed = UINT64_MAX;
+	strcpy(g.id, "t0001-d0002-r1");
+	o.players = 2;
+	o.games = 1;
+	o.reason = END_FORFEIT;
+	o.nwinners = 1;
+	o.winners[0] = 0;
+	o.placings[0] = 1;
+	o.placings[1] = 2;
+	o.stock_left[0] = 3;
+	o.stock_left[1] = 9;
+	o.scores[0] = 70;
+	o.turns = 12;
+	o.moves = 40;
+	o.time[0] = (struct referee_time_stats){ 20, 35.25, 30, 120, 400 };
+	o.nfaults = 1;
+	o.faults = calloc(1, sizeof(*o.faults));
+	o.faults[0].seat = 1;
+	o.faults[0].game = 1;
+	o.faults[0].kind = "malformed";
+	o.faults[0].turn = 12;
+	o.faults[0].move = 40;
+	strcpy(o.faults[0].reason, "not JSON");
+	strcpy(o.faults[0].line, "bad \xff \"line\"");
+	jsonw_init(&w);
+	assert_int_equal(results_format_record(&w, &rg), 0);
+	assert_null(strchr(w.data, '\n'));
+	assert_non_null(strstr(w.data, "\"seed\":18446744073709551615,")); /* every digit */
+	rec = cJSON_Parse(w.data);
+	assert_non_null(rec);
+	assert_string_equal(cJSON_GetObjectItem(rec, "id")->valuestring, "t0001-d0002-r1");
+	assert_int_equal(cJSON_GetObjectItem(rec, "rotation")->valueint, 1);
+	assert_string_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(rec, "bots"), 1)->valuestring, "beta");
+	assert_string_equal(cJSON_GetObjectItem(rec, "reason")->valuestring, "forfeit");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(rec, "winners")), 1);
+	assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(rec, "scores"), 0)->valueint, 70);
+	assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(rec, "stock_left"), 1)->valueint, 9);
+	{
+		char *teams = cJSON_PrintUnformatted(cJSON_GetObjectItem(rec, "teams"));
+
+		assert_string_equal(teams, "[[0],[1]]");
+		free(teams);
+	}
+	t = cJSON_GetArrayItem(cJSON_GetObjectItem(rec, "time"), 0);
+	assert_int_equal(cJSON_GetObjectItem(t, "p99_us")->valueint, 120);
+	assert_true(cJSON_GetObjectItem(t, "mean_us")->valuedouble > 35.1);
+	f = cJSON_GetArrayItem(cJSON_GetObjectItem(rec, "faults"), 0);
+	assert_string_equal(cJSON_GetObjectItem(f, "bot")->valuestring, "beta");
+	assert_string_equal(cJSON_GetObjectItem(f, "kind")->valuestring, "malformed");
+	assert_string_equal(cJSON_GetObjectItem(f, "line")->valuestring, "bad \xef\xbf\xbd \"line\"");
+	assert_string_equal(cJSON_GetObjectItem(rec, "replay")->valuestring,
+			    "replays/t0001-d0002-r1.json");
+	cJSON_Delete(rec);
+	/* partnership teams */
+	o.players = 6;
+	o.partnership = 1;
+	o.nfaults = 0;
+	assert_int_equal(results_format_record(&w, &rg), 0);
+	assert_non_null(strstr(w.data, "\"teams\":[[0,3],[1,4],[2,5]]"));
+	jsonw_release(&w);
+	free(o.faults);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_append_resume),
+		cmocka_unit_test(test_torn_only_line),
+		cmocka_unit_test(test_different_tournament_refused),
+		cmocka_unit_test(test_record_format),
+	};
+
+	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}

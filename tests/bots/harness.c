@@ -1,0 +1,153 @@
+/*
+ * harness.c - in-process games between bot policies (see harness.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness.h"
+#include "medium.h"
+#include "protocol.h"
+
+#define DECISION_CAP 200000 /* far above any game the turn cap allows to finish */
+
+static int64_t now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+void harness_player_init(struct harness_player *p, int kind, uint64_t seed, struct hard *h)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	p->hard = h;
+	easy_init(&p->easy, seed);
+}
+
+static int decide(struct harness_player *p, const struct seat_view *v, const struct move *legal, int n,
+		  int64_t move_ms, int64_t bank_ms)
+{
+	int64_t start = now_us();
+	int i = -1;
+	switch (p->kind) {
+	case HARNESS_EASY:
+		i = easy_choose(&p->easy, n);
+		break;
+	case HARNESS_MEDIUM:
+		i = medium_choose(v, legal, n);
+		break;
+	case HARNESS_HARD: {
+		struct hard_stats st;
+		i = hard_choose(p->hard, v, legal, n, move_ms, bank_ms, &st);
+		p->cut_short += !st.complete;
+		if (st.elapsed_us - st.budget_us > p->max_over_budget_us)
+			p->max_over_budget_us = st.elapsed_us - st.budget_us;
+		break;
+	}
+	}
+	int64_t spent = now_us() - start;
+	p->decisions++;
+	p->total_us += spent;
+	if (spent > p->max_us)
+		p->max_us = spent;
+	return i;
+}
+
+/* The request the arena would send to the seat to move, read back by the bot side. */
+static int round_trip(struct game *g, int seat, size_t *seen, const struct move *legal, int n,
+		      struct harness_game *hg, struct protocol_buf *buf, struct protocol_message *msg)
+{
+	struct seat_view *view = malloc(sizeof(*view));
+	struct game_result r;
+	size_t count;
+	int rc = -1;
+
+	if (!view)
+		return -1;
+	game_view(g, seat, view);
+	game_result(g, &r);
+	const struct event *ev = game_events(g, &count);
+	struct protocol_request_args args = {
+		.game = "g-harness", .turn = view->turn, .move = r.moves + 1,
+		.move_ms = hg->move_ms, .bank_ms = hg->bank_ms, .view = view,
+		.events = ev + seen[seat], .n_events = count - seen[seat],
+		.legal = legal, .n_legal = n,
+	};
+	struct protocol_diag diag;
+	if (protocol_encode_request(buf, &args) < 0 ||
+	    protocol_parse_message(msg, buf->data, buf->len, &diag) < 0 ||
+	    msg->type != PROTOCOL_MSG_REQUEST || msg->request.n_legal != n) {
+		hg->protocol_errors++;
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		if (!move_equal(&legal[i], &msg->request.legal[i])) {
+			hg->protocol_errors++;
+			goto out;
+		}
+	seen[seat] = count;
+	rc = 0;
+out:
+	free(view);
+	return rc;
+}
+
+int harness_play(const struct game_rules *rules, struct harness_player *const *seats,
+		 struct harness_game *hg)
+{
+	int err = 0;
+	struct game *g = game_new(rules, &err);
+	struct seat_view *view = malloc(sizeof(*view));
+	struct protocol_message *msg = malloc(sizeof(*msg));
+	struct protocol_buf buf;
+	size_t seen[ENGINE_MAX_PLAYERS] = { 0 };
+	char id[32];
+	int rc = -1;
+
+	protocol_buf_init(&buf);
+	if (msg)
+		protocol_message_init(msg);
+	if (!g || !view || !msg) {
+		rc = g ? ENGINE_ENOMEM : err;
+		goto out;
+	}
+	snprintf(id, sizeof(id), "g%016llx", (unsigned long long)rules->seed);
+	for (int s = 0; s < rules->players; s++)
+		easy_game_start(&seats[s]->easy, id);
+	hg->illegal = hg->protocol_errors = 0;
+	hg->decisions = 0;
+	while (game_to_move(g) >= 0 && hg->decisions < DECISION_CAP) {
+		int seat = game_to_move(g);
+		struct move legal[ENGINE_MAX_MOVES];
+		int n = game_legal_moves(g, legal);
+		const struct seat_view *v = view;
+		const struct move *answer_list = legal;
+		if (hg->via_protocol) {
+			if (round_trip(g, seat, seen, legal, n, hg, &buf, msg) < 0)
+				break;
+			v = &msg->request.view;
+			answer_list = msg->request.legal;
+		} else {
+			game_view(g, seat, view);
+		}
+		int i = decide(seats[seat], v, answer_list, n, hg->move_ms, hg->bank_ms);
+		hg->decisions++;
+		if (i < 0 || i >= n || game_apply(g, &answer_list[i]) < 0) {
+			hg->illegal++;
+			break;
+		}
+	}
+	game_result(g, &hg->result);
+	rc = hg->illegal || hg->protocol_errors ? -1 : 0;
+out:
+	game_free(g);
+	free(view);
+	if (msg)
+		protocol_message_release(msg);
+	free(msg);
+	protocol_buf_release(&buf);
+	return rc;
+}

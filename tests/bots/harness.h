@@ -1,0 +1,53 @@
+/*
+ * harness.h - plays whole games in-process between the reference bots'
+ * policies, for the bots' tests and the strength benchmark.
+ *
+ * Every decision can travel the real way: the arena-side encoder writes the
+ * request line (view, events since the seat's last request, legal moves) and
+ * the bot-side parser reads it back, so the policy sees exactly what a bot
+ * process would. Each answer is checked against the engine before it is
+ * applied; an answer that is not legal stops the game and is counted.
+ */
+#ifndef SKIPBO_TESTS_HARNESS_H
+#define SKIPBO_TESTS_HARNESS_H
+
+#include <stdint.h>
+
+#include "easy.h"
+#include "engine.h"
+#include "hard.h"
+
+enum harness_kind { HARNESS_EASY, HARNESS_MEDIUM, HARNESS_HARD };
+
+struct harness_player {
+	int kind;            /* enum harness_kind */
+	struct easy easy;    /* HARNESS_EASY */
+	struct hard *hard;   /* HARNESS_HARD: owned by the caller */
+	/* Figures collected over every game played. */
+	long decisions;
+	int64_t max_us, total_us;
+	int64_t max_over_budget_us; /* hard: worst elapsed minus budget */
+	long cut_short;             /* hard: searches stopped by the budget */
+};
+
+struct harness_game {
+	int via_protocol;            /* encode and parse every request */
+	int64_t move_ms, bank_ms;    /* what requests say (bank_ms is not spent) */
+	struct game_result result;
+	int illegal;                 /* answers the engine refused */
+	int protocol_errors;         /* encode/parse failures or legal lists that differ */
+	long decisions;
+};
+
+/* Set up a player of kind `kind` (hard: with searcher h). */
+void harness_player_init(struct harness_player *p, int kind, uint64_t seed, struct hard *h);
+
+/*
+ * Play one game with rules (game_rules_check()ed by the engine) and the
+ * player at each seat. Returns 0 when the game ran to its end, or a negative
+ * engine code; hg->illegal and hg->protocol_errors count what went wrong.
+ */
+int harness_play(const struct game_rules *rules, struct harness_player *const *seats,
+		 struct harness_game *hg);
+
+#endif

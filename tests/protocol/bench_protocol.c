@@ -1,0 +1,108 @@
+/*
+ * bench_protocol - the cost of the arena's two protocol calls per decision:
+ * encoding a typical mid-game request and decoding a typical answer.
+ *
+ *   bench_protocol [ITERATIONS]
+ *
+ * The position: 2 players, default stock (30), both playing the first legal
+ * move until turn 20; the request is the one for the next decision of the
+ * player to move, with the events since that player's previous request. The
+ * answer is the request's last play from a discard pile (else its last play,
+ * else its last move), written out as a bot would, "card" included.
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine.h"
+#include "protocol.h"
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+int main(int argc, char **argv)
+{
+	struct game_rules rules = { .players = 2, .seed = 20261121 };
+	struct protocol_request_args req = { 0 };
+	struct protocol_buf line, answer;
+	struct protocol_diag diag;
+	struct move legal[ENGINE_MAX_MOVES], out;
+	struct seat_view view;
+	size_t since[ENGINE_MAX_PLAYERS] = { 0 }, count;
+	const struct event *events;
+	long iterations = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000;
+	double t0, encode_us, decode_us;
+	int err, n, seat, pick;
+	struct game *g = game_new(&rules, &err);
+
+	if (!g || iterations <= 0)
+		errx(1, "cannot set up the benchmark");
+	/* Play to mid-game, remembering where each seat's last request was. */
+	while (game_status(g) == GAME_RUNNING) {
+		game_view(g, game_to_move(g), &view);
+		if (view.turn >= 20)
+			break;
+		seat = game_to_move(g);
+		game_events(g, &since[seat]);
+		game_legal_moves(g, legal);
+		if (game_apply(g, &legal[0]))
+			errx(1, "the engine refuses its own legal move");
+	}
+	seat = game_to_move(g);
+	events = game_events(g, &count);
+	n = game_legal_moves(g, legal);
+	game_view(g, seat, &view);
+	req.game = "t0001-d0001-r0";
+	req.turn = view.turn;
+	req.move = 100;
+	req.move_ms = 1000;
+	req.bank_ms = 58211;
+	req.view = &view;
+	req.events = events + since[seat];
+	req.n_events = count - since[seat];
+	req.legal = legal;
+	req.n_legal = n;
+
+	pick = n - 1;
+	for (int i = n - 1; i >= 0; i--) {
+		if (legal[i].kind == MOVE_PLAY && legal[i].source == SOURCE_DISCARD) {
+			pick = i;
+			break;
+		}
+		if (legal[i].kind == MOVE_PLAY && legal[pick].kind != MOVE_PLAY)
+			pick = i;
+	}
+	protocol_buf_init(&line);
+	protocol_buf_init(&answer);
+	if (protocol_encode_request(&line, &req) || protocol_format_move(&answer, &legal[pick]))
+		errx(1, "cannot encode");
+
+	t0 = now_us();
+	for (long i = 0; i < iterations; i++)
+		if (protocol_encode_request(&line, &req))
+			errx(1, "cannot encode");
+	encode_us = (now_us() - t0) / (double)iterations;
+
+	t0 = now_us();
+	for (long i = 0; i < iterations; i++)
+		if (protocol_decode_move(answer.data, answer.len, legal, n, g, &out, &diag))
+			errx(1, "cannot decode: %s", diag.message);
+	decode_us = (now_us() - t0) / (double)iterations;
+
+	printf("request: %zu bytes, %zu events, %d legal moves (turn %u)\n", line.len, req.n_events,
+	       n, view.turn);
+	printf("answer:  %s\n", answer.data);
+	printf("encode request: %.3f us\n", encode_us);
+	printf("decode answer:  %.3f us\n", decode_us);
+	protocol_buf_release(&line);
+	protocol_buf_release(&answer);
+	game_free(g);
+	return 0;
+}

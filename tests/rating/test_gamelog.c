@@ -1,0 +1,211 @@
+/*
+ * test_gamelog.c - reading games.jsonl records (results/README.md).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "assert_near.h"
+#include "gamelog.h"
+
+/* The example record of results/README.md, on one line. */
+static const char readme_record[] =
+	"{\"id\":\"t0003-d0001-r1\",\"table\":3,\"deal\":1,\"rotation\":1,\"seed\":1234567,"
+	"\"players\":2,\"partnership\":false,\"teams\":[[0],[1]],\"match\":false,\"games\":1,"
+	"\"bots\":[\"medium\",\"easy\"],\"winners\":[0],\"reason\":\"stock_emptied\","
+	"\"placings\":[1,2],\"stock_left\":[0,7],\"scores\":[60,0],\"turns\":81,\"moves\":402,"
+	"\"time\":[{\"moves\":201,\"mean_us\":35.2,\"median_us\":30,\"p99_us\":120,\"max_us\":400},"
+	"{\"moves\":201,\"mean_us\":21.0,\"median_us\":19,\"p99_us\":60,\"max_us\":88}],"
+	"\"faults\":[{\"seat\":1,\"bot\":\"easy\",\"kind\":\"timeout\",\"turn\":40,\"move\":199,"
+	"\"reason\":\"no answer within 1000 ms\",\"line\":\"\"}],"
+	"\"replay\":\"replays/t0003-d0001-r1.json\"}";
+
+static const char partnership_record[] =
+	"{\"id\":\"x\",\"table\":0,\"deal\":0,\"rotation\":0,\"players\":4,\"partnership\":true,"
+	"\"teams\":[[0,2],[1,3]],\"bots\":[\"a\",\"b\",\"c\",\"medium\"],\"winners\":[1,3],"
+	"\"placings\":[2,1,2,1],\"stock_left\":[3,0,5,0],\"scores\":[0,65,0,65],"
+	"\"faults\":[{\"seat\":0,\"kind\":\"weird\"}]}";
+
+static char tmpdir[64];
+
+static int make_tmpdir(void **state)
+{
+	(void)state;
+	strcpy(tmpdir, "/tmp/test_gamelog.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+	char cmd[128];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void write_file(const char *name, const char *text)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static int add(struct gamelog *log, const char *text)
+{
+	return gamelog_add_line(log, text, strlen(text), 0);
+}
+
+static void test_readme_record(void **state)
+{
+	struct gamelog log;
+	(void)state;
+
+	gamelog_init(&log);
+	assert_int_equal(add(&log, readme_record), 0);
+	assert_int_equal(log.ngames, 1);
+	assert_int_equal(log.nbots, 2);
+	assert_string_equal(log.bots[0], "medium");
+	assert_string_equal(log.bots[1], "easy");
+	const struct gamelog_game *g = &log.games[0];
+	assert_int_equal(g->players, 2);
+	assert_int_equal(g->table, 3);
+	assert_int_equal(g->deal, 1);
+	assert_int_equal(g->rotation, 1);
+	assert_int_equal(g->bot[0], 0);
+	assert_int_equal(g->bot[1], 1);
+	assert_true(g->winner[0]);
+	assert_false(g->winner[1]);
+	assert_int_equal(g->placing[1], 2);
+	assert_int_equal(g->stock_left[1], 7);
+	assert_int_equal(g->score[0], 60);
+	assert_true(g->has_time);
+	assert_near(g->time[0].mean_us, 35.2, 1e-9);
+	assert_near(g->time[1].p99_us, 60, 0);
+	assert_near(g->time[1].max_us, 88, 0);
+	assert_int_equal(g->fault[0], -1);
+	assert_int_equal(g->fault[1], GAMELOG_FAULT_TIMEOUT);
+	assert_int_not_equal(g->team[0], g->team[1]);
+	gamelog_release(&log);
+}
+
+static void test_partnership_and_unknown_fault(void **state)
+{
+	struct gamelog log;
+	(void)state;
+
+	gamelog_init(&log);
+	assert_int_equal(add(&log, readme_record), 0);
+	assert_int_equal(add(&log, partnership_record), 0);
+	assert_int_equal(log.nbots, 5); /* "medium" is the same bot in both records */
+	const struct gamelog_game *g = &log.games[1];
+	assert_true(g->partnership);
+	assert_int_equal(g->team[0], g->team[2]);
+	assert_int_equal(g->team[1], g->team[3]);
+	assert_int_not_equal(g->team[0], g->team[1]);
+	assert_int_equal(g->bot[3], 0);
+	assert_false(g->has_time);
+	assert_int_equal(g->fault[0], GAMELOG_FAULT_OTHER);
+	assert_int_equal(gamelog_find_bot(&log, "c"), 4);
+	assert_int_equal(gamelog_find_bot(&log, "nobody"), -1);
+	gamelog_release(&log);
+}
+
+static void test_invalid_records_refused(void **state)
+{
+	static const char *const bad[] = {
+		"not json",
+		"{\"players\":2}",
+		"[1,2]",
+		/* 7 players is more than R2 allows */
+		"{\"players\":7,\"bots\":[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\"],\"winners\":[],"
+		"\"placings\":[1,1,1,1,1,1,1],\"stock_left\":[0,0,0,0,0,0,0],\"scores\":[0,0,0,0,0,0,0]}",
+		/* placings array shorter than players */
+		"{\"players\":2,\"bots\":[\"a\",\"b\"],\"winners\":[0],\"placings\":[1],"
+		"\"stock_left\":[0,1],\"scores\":[30,0]}",
+		/* winner seat out of range */
+		"{\"players\":2,\"bots\":[\"a\",\"b\"],\"winners\":[2],\"placings\":[1,2],"
+		"\"stock_left\":[0,1],\"scores\":[30,0]}",
+		/* a seat missing from teams */
+		"{\"players\":2,\"bots\":[\"a\",\"b\"],\"winners\":[0],\"placings\":[1,2],"
+		"\"teams\":[[0]],\"stock_left\":[0,1],\"scores\":[30,0]}",
+		/* trailing garbage after the object */
+		"{\"players\":2,\"bots\":[\"a\",\"b\"],\"winners\":[0],\"placings\":[1,2],"
+		"\"stock_left\":[0,1],\"scores\":[30,0]} x",
+	};
+	struct gamelog log;
+	(void)state;
+
+	gamelog_init(&log);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(add(&log, bad[i]), -EBADMSG);
+	assert_int_equal(log.ngames, 0);
+	assert_int_equal(log.nbots, 0);
+	gamelog_release(&log);
+}
+
+static void test_torn_last_line_and_bad_line_skipped(void **state)
+{
+	char text[4096], path[128], err[256];
+	struct gamelog log;
+	(void)state;
+
+	/* Two good records, a damaged one between them, and a record cut mid-write. */
+	snprintf(text, sizeof(text), "%s\n{\"players\":\n\n%s\n%.*s", readme_record,
+		 partnership_record, 60, readme_record);
+	write_file("games.jsonl", text);
+	snprintf(path, sizeof(path), "%s/games.jsonl", tmpdir);
+	gamelog_init(&log);
+	assert_int_equal(gamelog_read(&log, path, err, sizeof(err)), 0);
+	assert_int_equal(log.ngames, 2);
+	assert_int_equal(log.torn, 1);
+	assert_int_equal(log.invalid, 1);
+	assert_int_equal(log.nsources, 1);
+
+	/* A second file merges as source 1, with bots matched by name. */
+	snprintf(text, sizeof(text), "%s\n", readme_record);
+	write_file("second.jsonl", text);
+	snprintf(path, sizeof(path), "%s/second.jsonl", tmpdir);
+	assert_int_equal(gamelog_read(&log, path, err, sizeof(err)), 0);
+	assert_int_equal(log.ngames, 3);
+	assert_int_equal(log.games[2].source, 1);
+	assert_int_equal(log.games[0].source, 0);
+	assert_int_equal(log.nbots, 5);
+	gamelog_release(&log);
+}
+
+static void test_missing_file(void **state)
+{
+	char err[256] = "";
+	struct gamelog log;
+	(void)state;
+
+	gamelog_init(&log);
+	assert_int_equal(gamelog_read(&log, "/nonexistent/games.jsonl", err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/games.jsonl"));
+	gamelog_release(&log);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_readme_record),
+		cmocka_unit_test(test_partnership_and_unknown_fault),
+		cmocka_unit_test(test_invalid_records_refused),
+		cmocka_unit_test(test_torn_last_line_and_bad_line_skipped),
+		cmocka_unit_test(test_missing_file),
+	};
+	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+}

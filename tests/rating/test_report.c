@@ -1,0 +1,441 @@
+/*
+ * test_report.c - report files from games.jsonl: contents checked against
+ * numbers worked out by hand, merging, torn lines, the `report` command, and
+ * the ratings of a fixture matched against R's BradleyTerry2.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+
+#include "assert_near.h"
+#include "commands.h"
+#include "gamelog.h"
+#include "rating.h"
+#include "report.h"
+
+/*
+ * Six records among bots A, B, C. Records 1+2 and 3+4 are the two rotations of
+ * deals 0 and 1 at table 0 (duplicate pairs). By hand:
+ *   A: 6 games, 3 wins, 130 points, stock 0+3+0+0+3+4 = 10
+ *   B: 6 games, 1 win, 40 points, stock 5+0+4+2+1+9 = 21, one timeout
+ *   C: 2 games, 1 win, 90 points, stock 3+0 = 3
+ *   A-B 4/6 for A, A-C 0.5/2 for A (a draw in record 5), B-C 1/2
+ *   pairs: deal 0 A scores 1 + 0 = 1, deal 1 A scores 1 + 1 = 2
+ *   times: A mean (100*10 + 300*30)/400 = 25, p99 (100*50 + 300*90)/400 = 80, max 95
+ *          B mean (100*20 + 300*40)/400 = 35, p99 (100*60 + 300*100)/400 = 90, max 500
+ *   seats, 2 players: seat 0 won 3 of 4; 3 players: seat 0 won 1 of 2
+ */
+static const char *const records[6] = {
+	"{\"id\":\"t0000-d0000-r0\",\"table\":0,\"deal\":0,\"rotation\":0,\"players\":2,"
+	"\"partnership\":false,\"teams\":[[0],[1]],\"match\":false,\"games\":1,\"bots\":[\"A\",\"B\"],"
+	"\"winners\":[0],\"reason\":\"stock_emptied\",\"placings\":[1,2],\"stock_left\":[0,5],"
+	"\"scores\":[50,0],\"turns\":50,\"moves\":200,\"time\":[{\"moves\":100,\"mean_us\":10,"
+	"\"median_us\":9,\"p99_us\":50,\"max_us\":80},{\"moves\":100,\"mean_us\":20,\"median_us\":19,"
+	"\"p99_us\":60,\"max_us\":70}],\"faults\":[]}",
+	"{\"id\":\"t0000-d0000-r1\",\"table\":0,\"deal\":0,\"rotation\":1,\"players\":2,"
+	"\"partnership\":false,\"teams\":[[0],[1]],\"match\":false,\"games\":1,\"bots\":[\"B\",\"A\"],"
+	"\"winners\":[0],\"reason\":\"stock_emptied\",\"placings\":[1,2],\"stock_left\":[0,3],"
+	"\"scores\":[40,0],\"turns\":60,\"moves\":600,\"time\":[{\"moves\":300,\"mean_us\":40,"
+	"\"median_us\":39,\"p99_us\":100,\"max_us\":500},{\"moves\":300,\"mean_us\":30,"
+	"\"median_us\":29,\"p99_us\":90,\"max_us\":95}],\"faults\":[]}",
+	"{\"id\":\"t0000-d0001-r0\",\"table\":0,\"deal\":1,\"rotation\":0,\"players\":2,"
+	"\"partnership\":false,\"teams\":[[0],[1]],\"match\":false,\"games\":1,\"bots\":[\"A\",\"B\"],"
+	"\"winners\":[0],\"reason\":\"stock_emptied\",\"placings\":[1,2],\"stock_left\":[0,4],"
+	"\"scores\":[45,0],\"faults\":[]}",
+	"{\"id\":\"t0000-d0001-r1\",\"table\":0,\"deal\":1,\"rotation\":1,\"players\":2,"
+	"\"partnership\":false,\"teams\":[[0],[1]],\"match\":false,\"games\":1,\"bots\":[\"B\",\"A\"],"
+	"\"winners\":[1],\"reason\":\"stock_emptied\",\"placings\":[2,1],\"stock_left\":[2,0],"
+	"\"scores\":[0,35],\"faults\":[]}",
+	"{\"id\":\"t0001-d0000-r0\",\"table\":1,\"deal\":0,\"rotation\":0,\"players\":3,"
+	"\"partnership\":false,\"teams\":[[0],[1],[2]],\"match\":false,\"games\":1,"
+	"\"bots\":[\"A\",\"B\",\"C\"],\"winners\":[],\"reason\":\"stalemate\",\"placings\":[2,1,2],"
+	"\"stock_left\":[3,1,3],\"scores\":[0,0,0],\"faults\":[]}",
+	"{\"id\":\"t0001-d0001-r0\",\"table\":1,\"deal\":1,\"rotation\":0,\"players\":3,"
+	"\"partnership\":false,\"teams\":[[0],[1],[2]],\"match\":false,\"games\":1,"
+	"\"bots\":[\"C\",\"A\",\"B\"],\"winners\":[0],\"reason\":\"stock_emptied\","
+	"\"placings\":[1,2,3],\"stock_left\":[0,4,9],\"scores\":[90,0,0],"
+	"\"faults\":[{\"seat\":2,\"bot\":\"B\",\"kind\":\"timeout\",\"turn\":30,\"move\":100,"
+	"\"reason\":\"no answer within 1000 ms\",\"line\":\"\"}]}",
+};
+
+static char tmpdir[64];
+
+static int make_tmpdir(void **state)
+{
+	(void)state;
+	strcpy(tmpdir, "/tmp/test_report.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+	char cmd[128];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Make tmpdir/name holding records [from, to) and optionally a torn tail; returns its path. */
+static const char *make_dir(const char *name, int from, int to, const char *tail)
+{
+	static char dirs[4][128];
+	static int next;
+	char *dir = dirs[next++ % 4], path[200];
+	FILE *f;
+
+	snprintf(dir, 128, "%s/%s", tmpdir, name);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	for (int i = from; i < to; i++)
+		fprintf(f, "%s\n", records[i]);
+	if (tail)
+		fputs(tail, f);
+	assert_int_equal(fclose(f), 0);
+	return dir;
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+	char path[256];
+	FILE *f;
+	long size;
+	char *text;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)size + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	return text;
+}
+
+static size_t count(const char *text, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+static cJSON *load_json(const char *dir)
+{
+	char *text = slurp(dir, "ratings.json");
+	cJSON *root = cJSON_Parse(text);
+	free(text);
+	assert_non_null(root);
+	return root;
+}
+
+static const cJSON *json_bot(const cJSON *root, const char *name)
+{
+	const cJSON *b;
+	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(root, "bots")) {
+		if (strcmp(cJSON_GetObjectItemCaseSensitive(b, "bot")->valuestring, name) == 0)
+			return b;
+	}
+	fail_msg("bot %s missing from ratings.json", name);
+	return NULL;
+}
+
+static double num(const cJSON *obj, const char *path)
+{
+	char key[64];
+	const char *dot = strchr(path, '.');
+
+	if (dot) {
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+		return num(cJSON_GetObjectItemCaseSensitive(obj, key), dot + 1);
+	}
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, path);
+	if (!cJSON_IsNumber(v))
+		fail_msg("%s is not a number", path);
+	return v->valuedouble;
+}
+
+/* The counts of every bot, the same whether the records come from one directory or two. */
+static void check_counts(const cJSON *root)
+{
+	const cJSON *a = json_bot(root, "A"), *b = json_bot(root, "B"), *c = json_bot(root, "C");
+
+	assert_near(num(root, "records"), 6, 0);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "bots")), 3);
+	assert_near(num(a, "games"), 6, 0);
+	assert_near(num(a, "wins"), 3, 0);
+	assert_near(num(a, "win_rate"), 0.5, 1e-9);
+	assert_near(num(a, "points"), 130, 0);
+	assert_near(num(a, "avg_stock_left"), 10.0 / 6, 0.001);
+	assert_near(num(a, "faults_total"), 0, 0);
+	assert_near(num(a, "time.mean_us"), 25, 1e-9);
+	assert_near(num(a, "time.p99_us"), 80, 1e-9);
+	assert_near(num(a, "time.max_us"), 95, 1e-9);
+	assert_near(num(b, "games"), 6, 0);
+	assert_near(num(b, "wins"), 1, 0);
+	assert_near(num(b, "points"), 40, 0);
+	assert_near(num(b, "avg_stock_left"), 3.5, 1e-9);
+	assert_near(num(b, "faults.timeout"), 1, 0);
+	assert_near(num(b, "faults_total"), 1, 0);
+	assert_near(num(b, "time.mean_us"), 35, 1e-9);
+	assert_near(num(b, "time.p99_us"), 90, 1e-9);
+	assert_near(num(b, "time.max_us"), 500, 1e-9);
+	assert_near(num(c, "games"), 2, 0);
+	assert_near(num(c, "wins"), 1, 0);
+	assert_near(num(c, "points"), 90, 0);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c, "time")));
+
+	/* Cross table, rows and columns in rank order. */
+	const cJSON *cross = cJSON_GetObjectItemCaseSensitive(root, "cross");
+	const cJSON *names = cJSON_GetObjectItemCaseSensitive(cross, "bots");
+	int ia = -1, ib = -1, ic = -1;
+	for (int k = 0; k < 3; k++) {
+		const char *s = cJSON_GetArrayItem(names, k)->valuestring;
+		if (!strcmp(s, "A")) ia = k;
+		if (!strcmp(s, "B")) ib = k;
+		if (!strcmp(s, "C")) ic = k;
+	}
+	assert_true(ia >= 0 && ib >= 0 && ic >= 0);
+#define CELL(m, i, j) cJSON_GetArrayItem(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cross, m), i), j)->valuedouble
+	assert_near(CELL("score", ia, ib), 4, 0);
+	assert_near(CELL("games", ia, ib), 6, 0);
+	assert_near(CELL("score", ib, ia), 2, 0);
+	assert_near(CELL("score", ia, ic), 0.5, 0);
+	assert_near(CELL("games", ic, ia), 2, 0);
+	assert_near(CELL("score", ib, ic), 1, 0);
+#undef CELL
+
+	/* Ranks follow Elo, and the field average is 0. */
+	double sum = 0, prev = 1e9;
+	const cJSON *bot;
+	cJSON_ArrayForEach(bot, cJSON_GetObjectItemCaseSensitive(root, "bots")) {
+		double elo = num(bot, "elo");
+		assert_true(elo <= prev);
+		assert_true(num(bot, "ci95") > 0);
+		prev = elo;
+		sum += elo;
+	}
+	assert_near(sum, 0, 0.05);
+}
+
+static void test_report_files(void **state)
+{
+	const char *dir = make_dir("one", 0, 6, NULL);
+	char err[256], *text;
+	FILE *table = tmpfile();
+	(void)state;
+
+	assert_non_null(table);
+	assert_int_equal(report_generate(&dir, 1, NULL, table, err, sizeof(err)), 0);
+
+	cJSON *root = load_json(dir);
+	check_counts(root);
+	assert_near(num(root, "duplicate_pairs"), 2, 0);
+	const cJSON *pa = cJSON_GetObjectItemCaseSensitive(json_bot(root, "A"), "paired");
+	assert_near(num(pa, "pairs"), 2, 0);
+	assert_near(num(pa, "score"), 0.75, 1e-9);
+	const cJSON *pent = cJSON_GetObjectItemCaseSensitive(pa, "pentanomial");
+	double want_a[5] = { 0, 0, 1, 0, 1 };
+	for (int k = 0; k < 5; k++)
+		assert_near(cJSON_GetArrayItem(pent, k)->valuedouble, want_a[k], 0);
+	pent = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(json_bot(root, "B"), "paired"), "pentanomial");
+	double want_b[5] = { 1, 0, 1, 0, 0 };
+	for (int k = 0; k < 5; k++)
+		assert_near(cJSON_GetArrayItem(pent, k)->valuedouble, want_b[k], 0);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(json_bot(root, "C"), "paired")));
+	const cJSON *seats = cJSON_GetObjectItemCaseSensitive(root, "seats");
+	assert_int_equal(cJSON_GetArraySize(seats), 2);
+	const cJSON *two = cJSON_GetArrayItem(seats, 0);
+	assert_near(num(two, "players"), 2, 0);
+	assert_near(num(two, "games"), 4, 0);
+	assert_near(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(two, "win_rate"), 0)->valuedouble, 0.75, 1e-9);
+	assert_near(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(two, "win_rate"), 1)->valuedouble, 0.25, 1e-9);
+	cJSON_Delete(root);
+
+	/* CSV: a header and one row per bot, every row as wide as the header. */
+	text = slurp(dir, "ratings.csv");
+	assert_int_equal(count(text, "\n"), 4);
+	assert_true(strncmp(text, "rank,bot,elo,ci95,", 18) == 0);
+	char *first = strdup(text);
+	size_t fields = count(strtok(first, "\n"), ",");
+	free(first);
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+		assert_int_equal(count(line, ","), fields);
+	free(text);
+	text = slurp(dir, "ratings.csv");
+	assert_non_null(strstr(text, ",A,"));
+	assert_non_null(strstr(text, ",6,3,0.5000,130,1.667,0,"));
+	assert_non_null(strstr(text, ",6,1,0.1667,40,3.500,1,1,"));
+	free(text);
+
+	/* Markdown: the ranking rows, the cross-table cells, the paired section. */
+	text = slurp(dir, "report.md");
+	assert_non_null(strstr(text, "\n| 1 | "));
+	assert_non_null(strstr(text, "\n| 3 | "));
+	assert_null(strstr(text, "\n| 4 | "));
+	assert_non_null(strstr(text, " 4/6 |"));
+	assert_non_null(strstr(text, " 0.5/2 |"));
+	assert_non_null(strstr(text, "## Paired statistics (duplicate deals)"));
+	assert_non_null(strstr(text, "| 2 | 4 | 75.0% | 25.0% |"));
+	assert_non_null(strstr(text, "timeout 1"));
+	free(text);
+
+	/* HTML: the elements report_html.h promises, one per bot or pair. */
+	text = slurp(dir, "report.html");
+	assert_int_equal(count(text, "<table id=\"ranking\">"), 1);
+	assert_int_equal(count(text, "<circle class=\"elo\""), 3);
+	assert_int_equal(count(text, "<rect class=\"cell\""), 6);
+	assert_int_equal(count(text, "<rect class=\"mean\""), 2);
+	assert_non_null(strstr(text, "</html>"));
+	assert_null(strstr(text, "<script"));
+	assert_null(strstr(text, "http://www.w3.org/2000/svg\" src"));
+	free(text);
+
+	/* The terminal table: a header and the three bots. */
+	char buf[4096];
+	rewind(table);
+	size_t got = fread(buf, 1, sizeof(buf) - 1, table);
+	buf[got] = '\0';
+	fclose(table);
+	assert_non_null(strstr(buf, "rank"));
+	assert_int_equal(count(buf, "\n"), 5);
+	assert_non_null(strstr(buf, "timeout 1"));
+}
+
+static void test_merge_two_directories(void **state)
+{
+	const char *dirs[2] = { make_dir("first", 0, 3, NULL), make_dir("second", 3, 6, NULL) };
+	const char *out = make_dir("merged", 0, 0, NULL);
+	char err[256];
+	(void)state;
+
+	assert_int_equal(report_generate(dirs, 2, NULL, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(report_generate(dirs, 2, out, NULL, err, sizeof(err)), 0);
+	cJSON *root = load_json(out);
+	check_counts(root);
+	/* Deal 1's rotations are in different tournaments: not a pair. */
+	assert_near(num(root, "duplicate_pairs"), 1, 0);
+	cJSON_Delete(root);
+	/* Nothing was written into the source directories. */
+	char path[256];
+	snprintf(path, sizeof(path), "%s/ratings.json", dirs[0]);
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+static void test_torn_last_line_ignored(void **state)
+{
+	char tail[200], err[256];
+	(void)state;
+
+	snprintf(tail, sizeof(tail), "%.100s", records[0]);
+	const char *dir = make_dir("running", 0, 6, tail);
+	assert_int_equal(report_generate(&dir, 1, NULL, NULL, err, sizeof(err)), 0);
+	cJSON *root = load_json(dir);
+	check_counts(root);
+	assert_near(num(root, "skipped_torn"), 1, 0);
+	assert_near(num(root, "skipped_invalid"), 0, 0);
+	cJSON_Delete(root);
+}
+
+static void test_errors_and_anchor(void **state)
+{
+	const char *dir = make_dir("anchor", 0, 6, NULL), *empty = make_dir("empty", 0, 0, "{\"torn");
+	const char *missing = "/nonexistent-dir";
+	char err[256];
+	(void)state;
+
+	assert_int_equal(report_generate(&missing, 1, NULL, NULL, err, sizeof(err)), -ENOENT);
+	assert_int_equal(report_generate(&empty, 1, NULL, NULL, err, sizeof(err)), -ENODATA);
+	assert_int_equal(report_generate_with(&dir, 1, NULL, "Z", RATING_PRIOR_DRAWS, NULL, err,
+					      sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "\"Z\""));
+	assert_int_equal(report_generate_with(&dir, 1, NULL, "B", RATING_PRIOR_DRAWS, NULL, err,
+					      sizeof(err)), 0);
+	cJSON *root = load_json(dir);
+	assert_near(num(json_bot(root, "B"), "elo"), 0, 1e-9);
+	assert_near(num(json_bot(root, "B"), "ci95"), 0, 1e-9);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(root, "anchor")->valuestring, "B");
+	cJSON_Delete(root);
+}
+
+static void test_report_command(void **state)
+{
+	const char *dir = make_dir("command", 0, 6, NULL);
+	char *ok[] = { "report", "--quiet", "--prior", "1", (char *)dir, NULL };
+	char *bad_prior[] = { "report", "--prior", "0", (char *)dir, NULL };
+	char *no_dir[] = { "report", NULL };
+	char *two_no_out[] = { "report", (char *)dir, (char *)dir, NULL };
+	char *missing[] = { "report", "-q", "/nonexistent-dir", NULL };
+	(void)state;
+
+	assert_int_equal(cmd_report(5, ok), 0);
+	cJSON *root = load_json(dir);
+	assert_near(num(root, "prior_draws"), 1, 0);
+	check_counts(root);
+	cJSON_Delete(root);
+	assert_int_equal(cmd_report(4, bad_prior), 2);
+	assert_int_equal(cmd_report(1, no_dir), 2);
+	assert_int_equal(cmd_report(3, two_no_out), 2);
+	assert_int_equal(cmd_report(3, missing), 1);
+}
+
+/* Our fit against BradleyTerry2's on the fixture (fixture/fit_bradleyterry.R). */
+static void test_matches_bradleyterry2(void **state)
+{
+	struct gamelog log;
+	struct report r;
+	char err[256], line[256];
+	FILE *f;
+	int checked = 0;
+	(void)state;
+
+	gamelog_init(&log);
+	assert_int_equal(gamelog_read(&log, RATING_FIXTURE_DIR "/games.jsonl", err, sizeof(err)), 0);
+	assert_int_equal(log.invalid, 0);
+	assert_int_equal(report_build(&r, &log, NULL, RATING_PRIOR_DRAWS, err, sizeof(err)), 0);
+	f = fopen(RATING_FIXTURE_DIR "/expected_elo.csv", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f)); /* header */
+	while (fgets(line, sizeof(line), f)) {
+		char *comma = strchr(line, ',');
+		assert_non_null(comma);
+		*comma = '\0';
+		long i = gamelog_find_bot(&log, line);
+		assert_true(i >= 0);
+		assert_near(r.bots[i].elo, strtod(comma + 1, NULL), 1.0);
+		checked++;
+	}
+	fclose(f);
+	assert_int_equal(checked, (int)log.nbots);
+	assert_true(checked >= 5);
+	report_release(&r);
+	gamelog_release(&log);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_files),
+		cmocka_unit_test(test_merge_two_directories),
+		cmocka_unit_test(test_torn_last_line_ignored),
+		cmocka_unit_test(test_errors_and_anchor),
+		cmocka_unit_test(test_report_command),
+		cmocka_unit_test(test_matches_bradleyterry2),
+	};
+	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+}
