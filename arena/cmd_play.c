@@ -263,10 +263,10 @@ static int prepare_bots(char **argvs[], int n, char names[][PLAY_NAME_MAX])
 			warnx("play: bot %d: %s", i + 1, why);
 			return -1;
 		}
+		snprintf(bases[i], PLAY_NAME_MAX - 8, "%s", base ? base + 1 : argvs[i][0]);
 		free(argvs[i][0]);
 		if (!(argvs[i][0] = strdup(resolved)))
 			return -1;
-		snprintf(bases[i], PLAY_NAME_MAX - 8, "%s", base ? base + 1 : argvs[i][0]);
 		for (int k = 0; k < i; k++)
 			repeats += strcmp(bases[k], bases[i]) == 0;
 		if (repeats > 1)

@@ -37,16 +37,17 @@ static const char run_usage[] =
 	"      --open-files N    per-bot open-files limit (0 = unchanged)\n"
 	"      --processes N     per-bot process limit (0 = unchanged)\n"
 	"      --log-io          write every line to and from the bots to <output>/io/<game>.log\n"
+	"      --no-report       no ranking table and no report files at the end\n"
 	"  -q, --quiet           no progress line and no ranking table\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"A resume must use the same tournament file and game-changing options (seed, deals,\n"
-	"rules, time, limits); -j, --no-pin, --quiet and --log-io may change.\n"
+	"rules, time, limits); -j, --no-pin, --quiet, --log-io and --no-report may change.\n"
 	"Exit status: 0 all games recorded, 1 stopped early or failed, 2 bad usage.\n";
 
 enum {
 	OPT_SEED = 256, OPT_DEALS, OPT_MOVE_MS, OPT_GAME_MS, OPT_STARTUP_MS, OPT_NO_TIMEOUT,
-	OPT_NO_PIN, OPT_CPU, OPT_MEM, OPT_FILES, OPT_PROCS, OPT_LOG_IO,
+	OPT_NO_PIN, OPT_CPU, OPT_MEM, OPT_FILES, OPT_PROCS, OPT_LOG_IO, OPT_NO_REPORT,
 };
 
 static const struct option run_options[] = {
@@ -64,6 +65,7 @@ static const struct option run_options[] = {
 	{ "open-files", required_argument, NULL, OPT_FILES },
 	{ "processes", required_argument, NULL, OPT_PROCS },
 	{ "log-io", no_argument, NULL, OPT_LOG_IO },
+	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -77,7 +79,7 @@ struct run_overrides {
 	long long jobs, deals, move_ms, game_ms, startup_ms;
 	long long limit[4];           /* cpu, memory, files, processes; -1 = keep */
 	unsigned long long seed;
-	int has_seed, no_timeout, no_pin, quiet, log_io;
+	int has_seed, no_timeout, no_pin, quiet, log_io, no_report;
 	const char *output;
 };
 
@@ -139,6 +141,9 @@ static int parse_run_options(int argc, char **argv, struct run_overrides *o)
 			break;
 		case OPT_LOG_IO:
 			o->log_io = 1;
+			break;
+		case OPT_NO_REPORT:
+			o->no_report = 1;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -240,7 +245,8 @@ int cmd_run(int argc, char **argv)
 	}
 	/* the summary: ranking table and report files, from games.jsonl */
 	dirs[0] = cfg.output;
-	if (report_generate(dirs, 1, NULL, o.quiet ? NULL : stdout, err, sizeof(err)) < 0)
+	if (!o.no_report &&
+	    report_generate(dirs, 1, NULL, o.quiet ? NULL : stdout, err, sizeof(err)) < 0)
 		warnx("run: report: %s", err);
 	if (!o.quiet)
 		printf("results in %s\n", cfg.output);

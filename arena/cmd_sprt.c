@@ -29,7 +29,7 @@
 
 struct sprt_run {
 	double elo0, elo1, alpha, beta;
-	long long max_pairs, stock, move_ms, game_ms, startup_ms;
+	long long max_pairs, stock, move_ms, game_ms, startup_ms, memory_mb;
 	unsigned long long seed;
 	const char *name[2];
 	const char *log_dir;
@@ -53,6 +53,7 @@ static const char sprt_usage[] =
 	"  --move-ms N       time per move (default 1000)\n"
 	"  --game-ms N       time bank per game (default 60000)\n"
 	"  --startup-ms N    time for a bot's hello (default 10000)\n"
+	"  --memory-mb N     address-space limit per bot, 0 = none (default 2048)\n"
 	"  --name-a NAME     name of BOT_A (default: its program name)\n"
 	"  --name-b NAME     name of BOT_B (default: its program name)\n"
 	"  --log-dir DIR     keep each bot's stderr in DIR/NAME.stderr (default: discarded)\n"
@@ -89,6 +90,7 @@ static int sprt_parse(int argc, char **argv, struct sprt_run *run)
 		{ "move-ms", required_argument, NULL, 'm' },
 		{ "game-ms", required_argument, NULL, 'g' },
 		{ "startup-ms", required_argument, NULL, 'u' },
+		{ "memory-mb", required_argument, NULL, 'M' },
 		{ "name-a", required_argument, NULL, 'A' },
 		{ "name-b", required_argument, NULL, 'B' },
 		{ "log-dir", required_argument, NULL, 'L' },
@@ -112,6 +114,7 @@ static int sprt_parse(int argc, char **argv, struct sprt_run *run)
 		case 'm': bad |= options_number("--move-ms", optarg, 1, 3600000, &run->move_ms); break;
 		case 'g': bad |= options_number("--game-ms", optarg, 1, 86400000, &run->game_ms); break;
 		case 'u': bad |= options_number("--startup-ms", optarg, 1, 3600000, &run->startup_ms); break;
+		case 'M': bad |= options_number("--memory-mb", optarg, 0, 1 << 20, &run->memory_mb); break;
 		case 'A': run->name[0] = optarg; break;
 		case 'B': run->name[1] = optarg; break;
 		case 'L': run->log_dir = optarg; break;
@@ -174,6 +177,10 @@ static int play_game(const struct sprt_run *run, struct pool *pool, uint64_t pai
 		pool_release(pool, (size_t)((s + rotation) % 2), out.faulted[s]);
 	*score = result_of(&out, rotation);
 	*faults += (long)out.nfaults;
+	for (size_t f = 0; f < out.nfaults && !run->quiet; f++)
+		printf("fault in %s: %s (seat %d) %s: %s\n", id,
+		       setup.seats[out.faults[f].seat].name, out.faults[f].seat, out.faults[f].kind,
+		       out.faults[f].reason);
 	referee_outcome_release(&out);
 	return 0;
 }
@@ -239,7 +246,7 @@ int cmd_sprt(int argc, char **argv)
 	struct sprt_run run = { .elo0 = 0, .elo1 = 20, .alpha = 0.05, .beta = 0.05,
 				.max_pairs = 20000, .seed = 1, .move_ms = CONFIG_DEFAULT_MOVE_MS,
 				.game_ms = CONFIG_DEFAULT_GAME_MS,
-				.startup_ms = CONFIG_DEFAULT_STARTUP_MS };
+				.startup_ms = CONFIG_DEFAULT_STARTUP_MS, .memory_mb = -1 };
 	struct bot_spec specs[2] = { 0 };
 	char *bot_argv[2] = { NULL, NULL }, *log_path[2] = { NULL, NULL }, *names[2] = { NULL, NULL };
 	char **split[2] = { NULL, NULL };
@@ -295,6 +302,8 @@ int cmd_sprt(int argc, char **argv)
 		specs[i].stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
 		specs[i].cpu = -1;
 		config_default_limits(&specs[i].limits);
+		if (run.memory_mb >= 0) /* -1: not given */
+			specs[i].limits.memory_mb = (long)run.memory_mb;
 	}
 	ret = sprt_play(&run, specs);
 out:

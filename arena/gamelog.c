@@ -105,7 +105,7 @@ static int parse_teams(const cJSON *root, struct gamelog_game *g)
 	if (!cJSON_IsArray(teams))
 		return -1;
 	bool seen[GAMELOG_SEATS_MAX] = { false };
-	unsigned t = 0;
+	uint8_t t = 0;
 	const cJSON *team;
 	cJSON_ArrayForEach(team, teams) {
 		const cJSON *seat;
@@ -146,7 +146,8 @@ static int parse_time(const cJSON *root, struct gamelog_game *g)
 				return -1;
 			vals[k] = v->valuedouble;
 		}
-		g->time[s] = (struct gamelog_seat_time){ vals[0], vals[1], vals[2], vals[3] };
+		g->time[s] = (struct gamelog_seat_time){ (float)vals[0], (float)vals[1],
+							 (float)vals[2], (float)vals[3] };
 		s++;
 	}
 	g->has_time = true;
@@ -171,7 +172,7 @@ static int parse_faults(const cJSON *root, struct gamelog_game *g)
 			for (int i = 0; i < GAMELOG_FAULT_OTHER; i++)
 				if (strcmp(kind->valuestring, gamelog_fault_names[i]) == 0)
 					k = i;
-		g->fault[seat] = k;
+		g->fault[seat] = (int8_t)k;
 	}
 	return 0;
 }
@@ -183,27 +184,27 @@ static int parse_record(struct gamelog *log, const cJSON *root, struct gamelog_g
 
 	if (!cJSON_IsObject(root) || get_int(root, "players", 2, GAMELOG_SEATS_MAX, &v) < 0)
 		return -EBADMSG;
-	g->players = (int)v;
+	g->players = (uint8_t)v;
 	int n = g->players;
-	g->table = get_int(root, "table", 0, INT32_MAX, &v) == 0 ? (int)v : 0;
-	g->deal = get_int(root, "deal", 0, INT32_MAX, &v) == 0 ? (int)v : 0;
-	g->rotation = get_int(root, "rotation", 0, INT32_MAX, &v) == 0 ? (int)v : 0;
-	g->games = get_int(root, "games", 1, INT32_MAX, &v) == 0 ? (int)v : 1;
+	g->table = get_int(root, "table", 0, INT32_MAX, &v) == 0 ? (int32_t)v : 0;
+	g->deal = get_int(root, "deal", 0, INT32_MAX, &v) == 0 ? (int32_t)v : 0;
+	g->rotation = get_int(root, "rotation", 0, INT32_MAX, &v) == 0 ? (int32_t)v : 0;
+	g->games = get_int(root, "games", 1, INT32_MAX, &v) == 0 ? (int32_t)v : 1;
 	g->partnership = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "partnership"));
 	g->match = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "match"));
 
 	if (get_int_array(root, "placings", n, 1, n, arr) < 0)
 		return -EBADMSG;
 	for (int s = 0; s < n; s++)
-		g->placing[s] = (int)arr[s];
+		g->placing[s] = (uint8_t)arr[s];
 	if (get_int_array(root, "stock_left", n, 0, 162, arr) < 0)
 		return -EBADMSG;
 	for (int s = 0; s < n; s++)
-		g->stock_left[s] = (int)arr[s];
+		g->stock_left[s] = (uint8_t)arr[s];
 	if (get_int_array(root, "scores", n, 0, INT32_MAX, arr) < 0)
 		return -EBADMSG;
 	for (int s = 0; s < n; s++)
-		g->score[s] = arr[s];
+		g->score[s] = (int32_t)arr[s];
 
 	const cJSON *winners = cJSON_GetObjectItemCaseSensitive(root, "winners");
 	const cJSON *w;
@@ -232,7 +233,7 @@ static int parse_record(struct gamelog *log, const cJSON *root, struct gamelog_g
 		long idx = intern_bot(log, b->valuestring);
 		if (idx < 0)
 			return (int)idx;
-		g->bot[s++] = (unsigned)idx;
+		g->bot[s++] = (uint32_t)idx;
 	}
 	return 0;
 }
@@ -247,7 +248,8 @@ int gamelog_add_line(struct gamelog *log, const char *line, size_t len, unsigned
 	if (!root)
 		goto out;
 	if (log->ngames == log->games_cap) {
-		size_t cap = log->games_cap ? log->games_cap * 2 : 256;
+		/* Grow by half: a million records should not need twice their size while copying. */
+		size_t cap = log->games_cap ? log->games_cap + log->games_cap / 2 : 256;
 		struct gamelog_game *games = reallocarray(log->games, cap, sizeof(*games));
 		if (!games) {
 			rc = -ENOMEM;

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define GAMELOG_SEATS_MAX 6
 
@@ -37,29 +38,32 @@ extern const char *const gamelog_fault_names[GAMELOG_FAULT_KINDS];
 
 /* One seat's move-time summary as the arena recorded it (microseconds). */
 struct gamelog_seat_time {
-	double moves;
-	double mean_us;
-	double p99_us;
-	double max_us;
+	float moves;
+	float mean_us;
+	float p99_us;
+	float max_us;
 };
 
-/* One record (a game, or a match in match mode). Arrays are indexed by seat. */
+/*
+ * One record (a game, or a match in match mode). Arrays are indexed by seat.
+ * Narrow types keep a million records near 200 MB.
+ */
 struct gamelog_game {
-	unsigned source;   /* which file it came from, in reading order */
-	int table, deal, rotation;
-	int players;
+	uint32_t source;   /* which file it came from, in reading order */
+	int32_t table, deal, rotation;
+	int32_t games;     /* games in the record (1 unless match mode) */
+	uint8_t players;
 	bool partnership;
 	bool match;
-	int games;         /* games in the record (1 unless match mode) */
-	unsigned bot[GAMELOG_SEATS_MAX];   /* index into gamelog.bots */
-	unsigned team[GAMELOG_SEATS_MAX];  /* team number of each seat */
-	bool winner[GAMELOG_SEATS_MAX];
-	int placing[GAMELOG_SEATS_MAX];    /* R7, 1 is best */
-	int stock_left[GAMELOG_SEATS_MAX];
-	long score[GAMELOG_SEATS_MAX];     /* R8 */
 	bool has_time;
+	uint32_t bot[GAMELOG_SEATS_MAX];   /* index into gamelog.bots */
+	int32_t score[GAMELOG_SEATS_MAX];  /* R8 */
+	uint8_t team[GAMELOG_SEATS_MAX];   /* team number of each seat */
+	uint8_t placing[GAMELOG_SEATS_MAX]; /* R7, 1 is best */
+	uint8_t stock_left[GAMELOG_SEATS_MAX];
+	int8_t fault[GAMELOG_SEATS_MAX];   /* enum gamelog_fault_kind, or -1 */
+	bool winner[GAMELOG_SEATS_MAX];
 	struct gamelog_seat_time time[GAMELOG_SEATS_MAX];
-	int fault[GAMELOG_SEATS_MAX];      /* enum gamelog_fault_kind, or -1 */
 };
 
 struct gamelog {

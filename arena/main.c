@@ -4,6 +4,7 @@
  */
 #include <err.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,9 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "run or resume a round-robin tournament" },
 	{ "play", cmd_play, "play one game or match between bot commands" },
 	{ "replay", cmd_replay, "re-check a replay file and print it turn by turn" },
+	{ "report", cmd_report, "rank the bots of one or more tournament directories" },
+	{ "sprt", cmd_sprt, "play game pairs between two bots until an SPRT decides" },
+	{ "check", cmd_check, "check a bot against the protocol and the time rules" },
 };
 
 static void usage(FILE *out)
@@ -29,6 +33,8 @@ int main(int argc, char **argv)
 {
 	/* a bot that closes its pipe must give EPIPE, not kill the arena */
 	signal(SIGPIPE, SIG_IGN);
+	/* orphans a bot leaves behind are re-parented to us, so bot_stop() can reap them */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (argc < 2) {
 		usage(stderr);
 		exit(2);

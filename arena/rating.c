@@ -143,7 +143,7 @@ static void derivatives(const struct problem *pb, const double *g, double *grad,
 	}
 }
 
-/* In-place Cholesky factor (lower triangle) of the n x n matrix a. -EDOM if not positive definite. */
+/* In-place Cholesky factor (lower triangle) of the n x n matrix a; -EDOM if not positive definite. */
 static int cholesky(double *a, size_t n)
 {
 	for (size_t j = 0; j < n; j++) {
@@ -383,6 +383,9 @@ void rating_paired_stats(const double counts[5], struct rating_paired *out)
 	for (int k = 0; k < 5; k++)
 		ss += counts[k] * (k / 2.0 - mean) * (k / 2.0 - mean);
 	out->score_se = sqrt(ss / (n - 1.0) / n) / 2.0;
+	/* Identical pair scores give a zero-width interval that would claim certainty. */
+	if (!(ss > 0))
+		return;
 	out->elo_lo = rating_elo_from_score(out->score - RATING_Z95 * out->score_se);
 	out->elo_hi = rating_elo_from_score(out->score + RATING_Z95 * out->score_se);
 }

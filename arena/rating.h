@@ -79,9 +79,10 @@ struct rating_fit {
 };
 
 /*
- * Fit the ratings; opt NULL means RATING_OPTIONS_DEFAULT. On success fit owns new arrays (rating_fit_release).
- * -EINVAL for a bad option, -ENOMEM, -EDOM if Newton fails to converge
- * (not seen on any data: the objective is strictly concave).
+ * Fit the ratings; opt NULL means RATING_OPTIONS_DEFAULT. On success fit
+ * owns new arrays (rating_fit_release). -EINVAL for a bad option, -ENOMEM,
+ * -EDOM if Newton fails to converge (the objective is strictly concave, so
+ * this means non-finite input).
  */
 int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 	       struct rating_fit *fit);
@@ -107,7 +108,8 @@ double rating_elo_from_score(double score);
  * standard error from the sample variance of the pair scores (so the
  * correlation of the two games of a deal is accounted for), Elo =
  * rating_elo_from_score(s), and the 95% interval as the Elo of s -+ 1.96 SE
- * (lo, hi; asymmetric). Fewer than 2 pairs: no error bar (lo = -inf, hi = +inf).
+ * (lo, hi; asymmetric). Fewer than 2 pairs, or all pair scores equal: no
+ * error bar (lo = -inf, hi = +inf).
  */
 struct rating_paired {
 	double pairs;

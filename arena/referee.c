@@ -289,10 +289,16 @@ static int play_decision(struct ref *r, int seat)
 	if ((ret = protocol_encode_request(&r->buf, &req)) < 0)
 		return ret == PROTOCOL_ENOMEM ? -ENOMEM : -EINVAL;
 	r->seen[seat] = nevents;
-	deadline = timed ? clock_now_us() + limit_us : INT64_MAX;
+	/*
+	 * The clock starts as the request goes into the pipe, just before the
+	 * write call: when the bot shares our CPU the kernel often runs it, and
+	 * it answers, before write() returns to us, so a clock started after
+	 * the call would miss the bot's thinking time.
+	 */
+	t0 = clock_now_us();
+	deadline = timed ? t0 + limit_us : INT64_MAX;
 	if ((ret = send_line(r, seat, deadline, limit_us / 1000)) != 0)
 		return ret < 0 ? ret : 0;
-	t0 = clock_now_us();
 	ret = bot_read_line(b, &line, &len, deadline);
 	elapsed = clock_now_us() - t0;
 	if (ret == -ETIMEDOUT && bot_exited(b, &status))
@@ -453,7 +459,11 @@ int referee_play(const struct referee_setup *setup, struct referee_outcome *out,
 		ret = game_rules_check(&rules, reason, sizeof(reason));
 	if (ret < 0)
 		goto out;
-	out->rules = setup->match ? ms.rules : rules;
+	out->rules = rules;
+	if (setup->match) {
+		out->rules = ms.rules; /* resolved stock size; the match's own seed */
+		out->rules.seed = setup->rules.seed;
+	}
 	out->players = rules.players;
 	out->partnership = rules.partnership;
 	out->match = setup->match;

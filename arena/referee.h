@@ -6,8 +6,10 @@
  * seat, a request to the seat to move (its view, the events since its last
  * request in this game, the legal moves, its time), the answer decoded and
  * checked, and game_end to every seat still in the game. Every decision is
- * timed with the monotonic clock from the end of the request's write to the
- * arrival of the answer's newline, and enforced against the time control:
+ * timed with the monotonic clock from the request's write (the clock starts
+ * just before the write call, because a bot pinned to our CPU often runs and
+ * answers before that call returns) to the arrival of the answer's newline,
+ * and enforced against the time control:
  * a move fails if it takes longer than move_ms or than what is left of the
  * seat's game bank (game_ms at game_start, minus each move's time). A write
  * that blocks because the bot does not read counts against the same deadline.

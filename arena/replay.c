@@ -44,10 +44,11 @@ static int is_decision(int kind)
 	return kind == EVENT_PLAY || kind == EVENT_DISCARD || kind == EVENT_PASS;
 }
 
+/* The fault that removed seat by game `game` (in a match it stays removed for later games). */
 static const char *fault_kind_of(const struct referee_outcome *o, int game, int seat)
 {
 	for (size_t i = 0; i < o->nfaults; i++)
-		if (o->faults[i].game == game && o->faults[i].seat == seat)
+		if (o->faults[i].game <= game && o->faults[i].seat == seat)
 			return o->faults[i].kind;
 	return "unknown";
 }

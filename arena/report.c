@@ -175,8 +175,14 @@ int report_build(struct report *r, const struct gamelog *log, const char *anchor
 		r->bots[i].name = log->bots[i];
 	for (size_t i = 0; i < log->ngames; i++) {
 		const struct gamelog_game *g = &log->games[i];
+		int placing[GAMELOG_SEATS_MAX];
+		unsigned team[GAMELOG_SEATS_MAX];
 		add_seat_stats(r, g);
-		rating_pairs_add_placings(&r->pairs, g->players, g->bot, g->placing, g->team);
+		for (int s = 0; s < g->players; s++) {
+			placing[s] = g->placing[s];
+			team[s] = g->team[s];
+		}
+		rating_pairs_add_placings(&r->pairs, g->players, g->bot, placing, team);
 	}
 	rc = add_duplicate_pairs(r);
 	if (rc < 0)

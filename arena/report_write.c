@@ -228,14 +228,16 @@ int report_write_csv(const struct report *r, FILE *out)
 				b->time_p99_us, b->time_max_us);
 		else
 			fputs(",0,,,", out);
-		if (b->paired.pairs >= 2)
-			fprintf(out, ",%.0f,%.4f,%.2f,%.2f,%.2f\n", b->paired.pairs, b->paired.score,
-				b->paired.elo, b->paired.elo_lo, b->paired.elo_hi);
-		else if (b->paired.pairs > 0)
-			fprintf(out, ",%.0f,%.4f,%.2f,,\n", b->paired.pairs, b->paired.score,
+		if (b->paired.pairs > 0) {
+			fprintf(out, ",%.0f,%.4f,%.2f,", b->paired.pairs, b->paired.score,
 				b->paired.elo);
-		else
+			if (isfinite(b->paired.elo_lo))
+				fprintf(out, "%.2f,%.2f\n", b->paired.elo_lo, b->paired.elo_hi);
+			else
+				fputs(",\n", out);
+		} else {
 			fputs(",0,,,,\n", out);
+		}
 	}
 	return stream_status(out);
 }

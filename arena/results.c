@@ -274,11 +274,6 @@ int results_append(struct results *r, const char *line, size_t len)
 	return ret;
 }
 
-const char *results_dir(const struct results *r)
-{
-	return r->dir;
-}
-
 void results_close(struct results *r)
 {
 	if (!r)

@@ -43,9 +43,6 @@ int results_scan(struct results *r, void (*fn)(void *ctx, const cJSON *record), 
 /* Append one record (a line without '\n'); thread-safe. 0 or a negative errno. */
 int results_append(struct results *r, const char *line, size_t len);
 
-/* The directory's path (as given to results_open). */
-const char *results_dir(const struct results *r);
-
 void results_close(struct results *r);
 
 /* What one games.jsonl record is made of. */

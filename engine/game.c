@@ -9,6 +9,11 @@
 
 #include "game_internal.h"
 
+/* Events and moves have no padding, so byte-wise comparisons and hashes of
+ * them are well defined. */
+_Static_assert(sizeof(struct event) == 16, "struct event has padding");
+_Static_assert(sizeof(struct move) == 6, "struct move has padding");
+
 int game_rules_check(struct game_rules *rules, char *reason, size_t reason_size)
 {
 	int rc = ENGINE_OK;
@@ -197,6 +202,10 @@ void game_finish(struct game *g, int reason, int winning_seat)
 			}
 		}
 	}
+	/* The event names the lowest winning seat, as game_result() does. */
+	for (int s = n - 1; s >= 0; s--)
+		if (g->winners[s])
+			winning_seat = s;
 	game_log(g, EVENT_END, winning_seat >= 0 ? winning_seat : 0xff, 0, 0, 0, CARD_NONE, 0,
 		 reason, 0);
 }

@@ -75,7 +75,7 @@ static inline void game_log(struct game *g, int kind, int seat, int source, int 
 	g->events[g->events_n++] = (struct event){
 		.kind = (uint8_t)kind, .seat = (uint8_t)seat, .source = (uint8_t)source,
 		.owner = (uint8_t)owner, .pile = (uint8_t)pile, .card = (uint8_t)card,
-		.target = (uint8_t)target, .value = (uint8_t)value, .count = (uint16_t)count,
+		.target = (uint8_t)target, .value = (uint8_t)value, .count = (uint32_t)count,
 		.turn = g->turn,
 	};
 }

@@ -75,7 +75,7 @@ enum protocol_errcode {
 const char *protocol_strerror(int code);
 
 /*
- * The fault kind (DRAFT-SHAPES / PROTOCOL.md fault table) a decode error
+ * The fault kind (PROTOCOL.md section 8, "Faults") a decode error
  * stands for: "malformed", "protocol" or "illegal"; NULL for codes that are
  * not a bot's fault (ENOMEM, EINVAL, EEOF, EIO, OK).
  */
@@ -140,7 +140,8 @@ struct protocol_game_end {
 int protocol_encode_hello(struct protocol_buf *b, const char *arena);
 
 /* From the struct; partner, team and teams are derived from seat, players and
- * partnership (R2; those fields of gs are not read). names[s] for s < players. */
+ * partnership (R2; those fields of gs are not read). names[s] for s < players
+ * must be UTF-8: a name cut inside a character is refused (EINVAL). */
 int protocol_encode_game_start(struct protocol_buf *b, const struct protocol_game_start *gs);
 
 /* Everything one request carries. All pointers are borrowed for the call. */
@@ -168,7 +169,8 @@ struct protocol_request_args {
 
 int protocol_encode_request(struct protocol_buf *b, const struct protocol_request_args *req);
 
-/* From the struct. n_faults entries of faults (seat, kind, reason) are written. */
+/* From the struct. n_faults entries of faults (seat, kind, reason, all UTF-8)
+ * are written; winners come from result.winners. */
 int protocol_encode_game_end(struct protocol_buf *b, const struct protocol_game_end *ge);
 
 /* {"type":"quit"} */
@@ -256,9 +258,12 @@ void protocol_message_init(struct protocol_message *m);
 void protocol_message_release(struct protocol_message *m);
 
 /*
- * Parse one arena line into m (reusing its memory). An object with an unknown
- * "type" returns 0 with type PROTOCOL_MSG_UNKNOWN. Unknown fields are ignored.
- * Errors are the decode codes above, with diag as for the arena side.
+ * Parse one arena line (up to PROTOCOL_ARENA_LINE_MAX bytes) into m, reusing
+ * its memory. An object with an unknown "type" returns 0 with type
+ * PROTOCOL_MSG_UNKNOWN; unknown fields and event types are ignored. Names and
+ * fault strings longer than their fields are cut at a character boundary; a
+ * game id that does not fit is an error. Errors are the decode codes above,
+ * with diag as for the arena side, and leave m->type PROTOCOL_MSG_UNKNOWN.
  */
 int protocol_parse_message(struct protocol_message *m, const char *line, size_t len,
 			   struct protocol_diag *diag);

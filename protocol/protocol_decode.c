@@ -19,6 +19,7 @@ int json_move(const cJSON *obj, const char *prefix, int need_card, struct move *
 	      int *card_given, struct protocol_diag *diag)
 {
 	const char *action = NULL, *from = NULL;
+	char safe[JSON_SAFE_MAX];
 	long card = CARD_NONE, to = 0, seat = 0, pile = 0;
 	int rc, kind = -1, source = 0;
 
@@ -31,8 +32,8 @@ int json_move(const cJSON *obj, const char *prefix, int need_card, struct move *
 			kind = k;
 	if (kind < 0)
 		return json_fail(diag, PROTOCOL_EVALUE, 0,
-				 "unknown value \"%.32s\" for \"%saction\"; valid: \"play\", \"discard\", \"pass\"",
-				 action, prefix);
+				 "unknown value \"%s\" for \"%saction\"; valid: \"play\", \"discard\", \"pass\"",
+				 json_safe(action, safe), prefix);
 	m->kind = (uint8_t)kind;
 	if (kind == MOVE_PASS)
 		return 0;
@@ -51,8 +52,8 @@ int json_move(const cJSON *obj, const char *prefix, int need_card, struct move *
 	source = text_source_parse(from);
 	if (source < 0)
 		return json_fail(diag, PROTOCOL_EVALUE, 0,
-				 "unknown value \"%.32s\" for \"%sfrom\"; valid: \"hand\", \"stock\", \"discard\"",
-				 from, prefix);
+				 "unknown value \"%s\" for \"%sfrom\"; valid: \"hand\", \"stock\", \"discard\"",
+				 json_safe(from, safe), prefix);
 	if (source != SOURCE_HAND &&
 	    (rc = json_int(obj, prefix, "seat", 0, ENGINE_MAX_PLAYERS - 1, 1, &seat, diag)))
 		return rc;
@@ -81,6 +82,7 @@ int protocol_decode_hello(const char *line, size_t len, struct protocol_bot_hell
 {
 	cJSON *root = NULL;
 	const char *type;
+	char safe[JSON_SAFE_MAX];
 	long version;
 	int rc;
 
@@ -89,7 +91,8 @@ int protocol_decode_hello(const char *line, size_t len, struct protocol_bot_hell
 	    (rc = json_message_type(root, &type, diag)))
 		goto out;
 	if (strcmp(type, "hello") != 0) {
-		rc = json_fail(diag, PROTOCOL_ETYPE, 0, "expected \"type\":\"hello\", got \"%.32s\"", type);
+		rc = json_fail(diag, PROTOCOL_ETYPE, 0, "expected \"type\":\"hello\", got \"%s\"",
+			       json_safe(type, safe));
 		goto out;
 	}
 	if ((rc = json_int(root, "", "protocol", 0, 1000000, 1, &version, diag)))
@@ -206,7 +209,7 @@ int protocol_decode_move(const char *line, size_t len, const struct move *legal,
 	cJSON *root = NULL;
 	const cJSON *mv;
 	const char *type, *why = NULL;
-	char said[128];
+	char said[128], safe[JSON_SAFE_MAX];
 	struct move want;
 	int rc, card_given;
 
@@ -214,7 +217,8 @@ int protocol_decode_move(const char *line, size_t len, const struct move *legal,
 	    (rc = json_message_type(root, &type, diag)))
 		goto out;
 	if (strcmp(type, "move") != 0) {
-		rc = json_fail(diag, PROTOCOL_ETYPE, 0, "expected \"type\":\"move\", got \"%.32s\"", type);
+		rc = json_fail(diag, PROTOCOL_ETYPE, 0, "expected \"type\":\"move\", got \"%s\"",
+			       json_safe(type, safe));
 		goto out;
 	}
 	if ((rc = json_object(root, "", "move", 1, &mv, diag)) ||

@@ -106,7 +106,7 @@ int protocol_encode_hello(struct protocol_buf *b, const char *arena)
 	int rc;
 
 	if (!arena || strlen(arena) >= PROTOCOL_NAME_MAX)
-		return PROTOCOL_EINVAL;
+		return text_end(b, PROTOCOL_EINVAL);
 	rc = text_begin(b, 64);
 	if (rc)
 		goto out;
@@ -117,11 +117,7 @@ int protocol_encode_hello(struct protocol_buf *b, const char *arena)
 		goto out;
 	text_putc(b, '}');
 out:
-	if (rc)
-		b->len = 0;
-	else
-		text_finish(b);
-	return rc;
+	return text_end(b, rc);
 }
 
 /* R2: the partner sits half the table away; teams are seat mod (players / 2). */
@@ -138,7 +134,7 @@ int protocol_encode_game_start(struct protocol_buf *b, const struct protocol_gam
 	if (n < 2 || n > ENGINE_MAX_PLAYERS || gs->seat < 0 || gs->seat >= n ||
 	    (gs->partnership && n != 4 && n != 6) || gs->stock_size < 1 || gs->stock_size > 30 ||
 	    gs->move_ms < 0 || gs->game_ms < 0 || strnlen(gs->game, PROTOCOL_ID_MAX) == PROTOCOL_ID_MAX)
-		return PROTOCOL_EINVAL;
+		return text_end(b, PROTOCOL_EINVAL);
 	teams = gs->partnership ? n / 2 : n;
 	rc = text_begin(b, 512);
 	if (rc)
@@ -158,7 +154,11 @@ int protocol_encode_game_start(struct protocol_buf *b, const struct protocol_gam
 			rc = PROTOCOL_EINVAL;
 			goto out;
 		}
-		if ((rc = put_string_field(b, ",", s > 0, gs->names[s])))
+		if ((rc = text_reserve(b, 1)))
+			goto out;
+		if (s)
+			text_putc(b, ',');
+		if ((rc = put_string_field(b, "", 0, gs->names[s])))
 			goto out;
 	}
 	if ((rc = text_reserve(b, 400)))
@@ -196,11 +196,33 @@ int protocol_encode_game_start(struct protocol_buf *b, const struct protocol_gam
 	text_put_i64(b, gs->game_ms);
 	TEXT_PUT_LIT(b, "}}");
 out:
-	if (rc)
-		b->len = 0;
-	else
-		text_finish(b);
-	return rc;
+	return text_end(b, rc);
+}
+
+/* Every number of the view in range (R3, R4, R13): the room view_room()
+ * reserves counts on it. */
+static int view_ok(const struct seat_view *v)
+{
+	if (v->players < 2 || v->players > ENGINE_MAX_PLAYERS || v->seat < 0 ||
+	    v->seat >= v->players || v->to_move < 0 || v->to_move >= v->players ||
+	    v->hand_size < 0 || v->hand_size > ENGINE_HAND_SIZE || v->draw_size < 0 ||
+	    v->draw_size > ENGINE_DECK_SIZE || v->completed_size < 0 ||
+	    v->completed_size > ENGINE_DECK_SIZE ||
+	    (v->partnership && (v->partner < 0 || v->partner >= v->players)))
+		return 0;
+	for (int s = 0; s < v->players; s++) {
+		if (v->stock_size[s] < 0 || v->stock_size[s] > 30 || v->others_hand_size[s] < 0 ||
+		    v->others_hand_size[s] > ENGINE_HAND_SIZE)
+			return 0;
+		for (int p = 0; p < ENGINE_DISCARD_PILES; p++)
+			if (v->discard_size[s][p] < 0 || v->discard_size[s][p] > ENGINE_DECK_SIZE)
+				return 0;
+	}
+	for (int p = 0; p < ENGINE_BUILDING_PILES; p++)
+		if (v->building_value[p] < 0 || v->building_value[p] > 12 ||
+		    v->building_size[p] < 0 || v->building_size[p] > ENGINE_DECK_SIZE)
+			return 0;
+	return 1;
 }
 
 /* The view (R13) of one seat: needs the room computed by view_room(). */
@@ -255,8 +277,6 @@ static int put_view(struct protocol_buf *b, const struct seat_view *v)
 			if (p)
 				text_putc(b, ',');
 			TEXT_PUT_LIT(b, "[");
-			if (n < 0 || n > ENGINE_DECK_SIZE)
-				return PROTOCOL_EINVAL;
 			for (int i = 0; i < n; i++) {
 				if (i)
 					text_putc(b, ',');
@@ -422,19 +442,17 @@ int protocol_encode_request(struct protocol_buf *b, const struct protocol_reques
 	const struct seat_view *v = req->view;
 	int rc, first = 1;
 
-	if (!v || !req->game || v->players < 2 || v->players > ENGINE_MAX_PLAYERS ||
-	    v->seat < 0 || v->seat >= v->players || v->to_move < 0 || v->to_move >= v->players ||
-	    v->hand_size < 0 || v->hand_size > ENGINE_HAND_SIZE || req->n_legal < 0 ||
+	if (!v || !req->game || !view_ok(v) || req->n_legal < 0 ||
 	    req->n_legal > ENGINE_MAX_MOVES || (req->n_events && !req->events) ||
 	    strnlen(req->game, PROTOCOL_ID_MAX) == PROTOCOL_ID_MAX)
-		return PROTOCOL_EINVAL;
+		return text_end(b, PROTOCOL_EINVAL);
 	rc = text_begin(b, 64);
 	if (rc)
 		goto out;
 	TEXT_PUT_LIT(b, "{\"type\":\"request\"");
 	if ((rc = PUT_STRING_FIELD(b, ",\"game\":", req->game)))
 		goto out;
-	if ((rc = text_reserve(b, 128 + view_room(v))))
+	if ((rc = text_reserve(b, 192 + view_room(v))))
 		goto out;
 	TEXT_PUT_LIT(b, ",\"turn\":");
 	text_put_u64(b, req->turn);
@@ -467,11 +485,7 @@ int protocol_encode_request(struct protocol_buf *b, const struct protocol_reques
 	TEXT_PUT_LIT(b, "]}");
 	rc = 0;
 out:
-	if (rc)
-		b->len = 0;
-	else
-		text_finish(b);
-	return rc;
+	return text_end(b, rc);
 }
 
 static void put_seat_ints(struct protocol_buf *b, const int *v, int n)
@@ -494,7 +508,7 @@ int protocol_encode_game_end(struct protocol_buf *b, const struct protocol_game_
 
 	if (n < 2 || n > ENGINE_MAX_PLAYERS || !reason || ge->n_faults < 0 ||
 	    ge->n_faults > ENGINE_MAX_PLAYERS || strnlen(ge->game, PROTOCOL_ID_MAX) == PROTOCOL_ID_MAX)
-		return PROTOCOL_EINVAL;
+		return text_end(b, PROTOCOL_EINVAL);
 	rc = text_begin(b, 64);
 	if (rc)
 		goto out;
@@ -550,22 +564,16 @@ int protocol_encode_game_end(struct protocol_buf *b, const struct protocol_game_
 		goto out;
 	TEXT_PUT_LIT(b, "]}");
 out:
-	if (rc)
-		b->len = 0;
-	else
-		text_finish(b);
-	return rc;
+	return text_end(b, rc);
 }
 
 int protocol_encode_quit(struct protocol_buf *b)
 {
 	int rc = text_begin(b, 16);
 
-	if (rc)
-		return rc;
-	TEXT_PUT_LIT(b, "{\"type\":\"quit\"}");
-	text_finish(b);
-	return 0;
+	if (rc == 0)
+		TEXT_PUT_LIT(b, "{\"type\":\"quit\"}");
+	return text_end(b, rc);
 }
 
 int protocol_format_hello(struct protocol_buf *b, const char *name, const char *version,
@@ -576,7 +584,7 @@ int protocol_format_hello(struct protocol_buf *b, const char *name, const char *
 	if (!name || !*name || strlen(name) >= PROTOCOL_NAME_MAX ||
 	    (version && strlen(version) >= PROTOCOL_NAME_MAX) ||
 	    (author && strlen(author) >= PROTOCOL_NAME_MAX))
-		return PROTOCOL_EINVAL;
+		return text_end(b, PROTOCOL_EINVAL);
 	rc = text_begin(b, 64);
 	if (rc)
 		goto out;
@@ -592,11 +600,7 @@ int protocol_format_hello(struct protocol_buf *b, const char *name, const char *
 		goto out;
 	text_putc(b, '}');
 out:
-	if (rc)
-		b->len = 0;
-	else
-		text_finish(b);
-	return rc;
+	return text_end(b, rc);
 }
 
 int protocol_format_move(struct protocol_buf *b, const struct move *m)
@@ -610,9 +614,5 @@ int protocol_format_move(struct protocol_buf *b, const struct move *m)
 		goto out;
 	text_putc(b, '}');
 out:
-	if (rc)
-		b->len = 0;
-	else
-		text_finish(b);
-	return rc;
+	return text_end(b, rc);
 }

@@ -43,6 +43,23 @@ const char *json_type_name(const cJSON *item)
 	return "an unknown value";
 }
 
+const char *json_safe(const char *s, char out[JSON_SAFE_MAX])
+{
+	size_t n = 0;
+
+	for (; *s && n < JSON_SAFE_MAX - 4; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		out[n++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	if (*s) {
+		memcpy(out + n, "...", 3);
+		n += 3;
+	}
+	out[n] = '\0';
+	return out;
+}
+
 /* Up to 24 bytes of the line from offset, printable ASCII only, for messages. */
 static void excerpt(const char *line, size_t len, size_t offset, char *out, size_t size)
 {
@@ -78,7 +95,10 @@ int json_parse_line(const char *line, size_t len, size_t max_len, cJSON **out,
 	if (bad != len)
 		return json_fail(diag, PROTOCOL_EUTF8, bad, "invalid UTF-8 at byte %zu (0x%02x)", bad,
 				 (unsigned char)line[bad]);
-	/* len + 1: cJSON wants the terminating NUL inside the buffer it is given. */
+	/* len + 1: cJSON wants the terminating NUL inside the buffer it is given.
+	 * cJSON 1.7 also stores the error position in a static it never reads
+	 * back for us; the position comes from &end instead, so threads do not
+	 * depend on that static. */
 	root = cJSON_ParseWithLengthOpts(line, len + 1, &end, 1);
 	if (!root) {
 		size_t at;
@@ -168,7 +188,11 @@ static void describe(const cJSON *item, char *out, size_t size)
 	if (cJSON_IsNumber(item))
 		snprintf(out, size, "%.17g", item->valuedouble);
 	else if (cJSON_IsString(item) && item->valuestring)
-		snprintf(out, size, "the string \"%.24s\"", item->valuestring);
+	{
+		char safe[JSON_SAFE_MAX];
+
+		snprintf(out, size, "the string \"%s\"", json_safe(item->valuestring, safe));
+	}
 	else
 		snprintf(out, size, "%s", json_type_name(item));
 }
@@ -259,6 +283,24 @@ int json_object(const cJSON *obj, const char *prefix, const char *name, int requ
 		return json_fail(diag, PROTOCOL_EFIELD, 0, "field \"%s%s\" must be an object, got %s",
 				 prefix, name, json_type_name(*out));
 	return 0;
+}
+
+void json_copy_cut(char *dst, const char *src, size_t size)
+{
+	size_t n, k, need;
+	unsigned char lead;
+
+	if (strlcpy(dst, src, size) < size || size < 2)
+		return;
+	/* Cut: drop a last character the cut went through. */
+	n = size - 1;
+	k = n - 1;
+	while (k > 0 && ((unsigned char)dst[k] & 0xc0) == 0x80)
+		k--;
+	lead = (unsigned char)dst[k];
+	need = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+	if (k + need > n)
+		dst[k] = '\0';
 }
 
 int json_copy_string(const cJSON *obj, const char *prefix, const char *name, int required,

@@ -46,6 +46,9 @@ int json_object(const cJSON *obj, const char *prefix, const char *name, int requ
 int json_elem_int(const cJSON *item, const char *where, long min, long max, int allow_null,
 		  long *out, struct protocol_diag *diag);
 
+/* Cuts the copy src into dst[size] at a UTF-8 character boundary. */
+void json_copy_cut(char *dst, const char *src, size_t size);
+
 /* Copies a string field into a fixed buffer; EFIELD if it does not fit. */
 int json_copy_string(const cJSON *obj, const char *prefix, const char *name, int required,
 		     char *dst, size_t size, struct protocol_diag *diag);
@@ -58,6 +61,13 @@ int json_copy_string(const cJSON *obj, const char *prefix, const char *name, int
  */
 int json_move(const cJSON *obj, const char *prefix, int need_card, struct move *m,
 	      int *card_given, struct protocol_diag *diag);
+
+/*
+ * A string from the line, fit to quote in a message: printable ASCII kept,
+ * every other byte '?', cut at 32 bytes with "...". Returns out.
+ */
+#define JSON_SAFE_MAX 36
+const char *json_safe(const char *s, char out[JSON_SAFE_MAX]);
 
 /* "number", "string", "array", ... for messages. */
 const char *json_type_name(const cJSON *item);

@@ -26,14 +26,18 @@ void protocol_message_release(struct protocol_message *m)
 
 static int parse_hello(const cJSON *root, struct protocol_arena_hello *h, struct protocol_diag *diag)
 {
+	const char *s;
 	long v;
 	int rc;
 
 	if ((rc = json_int(root, "", "protocol", 0, 1000000, 1, &v, diag)))
 		return rc;
 	h->protocol = (int)v;
-	rc = json_copy_string(root, "", "arena", 0, h->arena, sizeof(h->arena), diag);
-	return rc < 0 ? rc : 0;
+	rc = json_string(root, "", "arena", 0, &s, diag);
+	if (rc < 0)
+		return rc;
+	json_copy_cut(h->arena, rc == 0 ? s : "", sizeof(h->arena));
+	return 0;
 }
 
 static int parse_game_start(const cJSON *root, struct protocol_game_start *gs,
@@ -63,8 +67,7 @@ static int parse_game_start(const cJSON *root, struct protocol_game_start *gs,
 		if (!cJSON_IsString(item) || !item->valuestring)
 			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"names[%d]\" must be a string, got %s",
 					 s, json_type_name(item));
-		if (strlcpy(gs->names[s], item->valuestring, sizeof(gs->names[s])) >= sizeof(gs->names[s]))
-			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"names[%d]\" is too long", s);
+		json_copy_cut(gs->names[s], item->valuestring, sizeof(gs->names[s]));
 	}
 	for (int s = 0; s < n; s++)
 		gs->team[s] = -1;
@@ -316,6 +319,7 @@ static int parse_event_fields(const cJSON *ev, const char *prefix, int kind, int
 			      struct event *e, struct protocol_request *r, struct protocol_diag *diag)
 {
 	const char *s;
+	char safe[JSON_SAFE_MAX];
 	long v;
 	int rc;
 
@@ -326,8 +330,8 @@ static int parse_event_fields(const cJSON *ev, const char *prefix, int kind, int
 		rc = text_source_parse(s);
 		if (rc < 0)
 			return json_fail(diag, PROTOCOL_EVALUE, 0,
-					 "unknown value \"%.32s\" for \"%sfrom\"; valid: \"hand\", \"stock\", \"discard\"",
-					 s, prefix);
+					 "unknown value \"%s\" for \"%sfrom\"; valid: \"hand\", \"stock\", \"discard\"",
+					 json_safe(s, safe), prefix);
 		e->source = (uint8_t)rc;
 		if ((rc = json_int(ev, prefix, "owner", 0, players - 1, 1, &v, diag)))
 			return rc;
@@ -383,15 +387,17 @@ static int parse_event_fields(const cJSON *ev, const char *prefix, int kind, int
 			e->source = 2;
 		else
 			return json_fail(diag, PROTOCOL_EVALUE, 0,
-					 "unknown value \"%.32s\" for \"%ssource\"; valid: \"completed\", \"building\"",
-					 s, prefix);
+					 "unknown value \"%s\" for \"%ssource\"; valid: \"completed\", \"building\"",
+					 json_safe(s, safe), prefix);
 		if ((rc = json_int(ev, prefix, "count", 0, ENGINE_DECK_SIZE, 1, &v, diag)))
 			return rc;
 		e->count = (uint16_t)v;
 		return 0;
 	case EVENT_REMOVED:
-		rc = json_copy_string(ev, prefix, "fault", 1, r->fault[e->seat], sizeof(r->fault[0]), diag);
-		return rc < 0 ? rc : 0;
+		if ((rc = json_string(ev, prefix, "fault", 1, &s, diag)))
+			return rc;
+		json_copy_cut(r->fault[e->seat], s, sizeof(r->fault[0]));
+		return 0;
 	default:
 		return 0;
 	}
@@ -542,8 +548,8 @@ static int parse_game_end(const cJSON *root, struct protocol_game_end *ge, struc
 {
 	struct game_result *r = &ge->result;
 	const cJSON *winners, *placings, *stock, *scores, *faults, *item;
-	const char *reason;
-	char prefix[PATH_MAX_LEN];
+	const char *reason, *fault_kind, *fault_reason;
+	char prefix[PATH_MAX_LEN], safe[JSON_SAFE_MAX];
 	long v;
 	int rc, n;
 
@@ -555,8 +561,8 @@ static int parse_game_end(const cJSON *root, struct protocol_game_end *ge, struc
 	r->reason = text_reason_parse(reason);
 	if (r->reason < 0)
 		return json_fail(diag, PROTOCOL_EVALUE, 0,
-				 "unknown value \"%.32s\" for \"reason\"; valid: \"stock_emptied\", "
-				 "\"stalemate\", \"turn_cap\", \"forfeit\"", reason);
+				 "unknown value \"%s\" for \"reason\"; valid: \"stock_emptied\", "
+				 "\"stalemate\", \"turn_cap\", \"forfeit\"", json_safe(reason, safe));
 	if ((rc = json_array(root, "", "placings", 1, &placings, diag)))
 		return rc;
 	n = cJSON_GetArraySize(placings);
@@ -599,9 +605,11 @@ static int parse_game_end(const cJSON *root, struct protocol_game_end *ge, struc
 		if ((rc = json_int(item, prefix, "seat", 0, n - 1, 1, &v, diag)))
 			return rc;
 		f->seat = (int)v;
-		if ((rc = json_copy_string(item, prefix, "kind", 1, f->kind, sizeof(f->kind), diag)) ||
-		    (rc = json_copy_string(item, prefix, "reason", 1, f->reason, sizeof(f->reason), diag)))
+		if ((rc = json_string(item, prefix, "kind", 1, &fault_kind, diag)) ||
+		    (rc = json_string(item, prefix, "reason", 1, &fault_reason, diag)))
 			return rc;
+		json_copy_cut(f->kind, fault_kind, sizeof(f->kind));
+		json_copy_cut(f->reason, fault_reason, sizeof(f->reason));
 		ge->n_faults++;
 	}
 	return 0;

@@ -59,6 +59,16 @@ static inline void text_finish(struct protocol_buf *b)
 	b->data[b->len] = '\0';
 }
 
+/* End a message: NUL-terminated, and empty when rc says it failed. Returns rc. */
+static inline int text_end(struct protocol_buf *b, int rc)
+{
+	if (rc)
+		b->len = 0;
+	if (b->data)
+		b->data[b->len] = '\0';
+	return rc;
+}
+
 /* Start a message: empty b, reserve n bytes. */
 int text_begin(struct protocol_buf *b, size_t n);
 

@@ -20,13 +20,14 @@
 #define W_PARTNER_STOCK 90.0  /* one partner stock card played (R10) */
 #define W_EMPTIED 400.0       /* own stock emptied while the partner's is not */
 #define W_WIN 1e6             /* the game is won (R7, R10) */
-#define W_THREAT 85.0         /* one stock card the other seats expect to play */
+#define W_THREAT 150.0        /* one stock card the other seats expect to play */
 #define W_PROSPECT 35.0       /* chance of reaching the own stock top next turn */
 #define W_NOW 80.0            /* chance of reaching it later this turn (after a refill) */
 #define W_REFILL 15.0         /* 5 fresh cards and the turn goes on (R5.2) */
-#define W_WILD 22.0           /* a wild spent from the hand or a discard pile */
+#define W_WILD 35.0           /* a wild spent from the hand or a discard pile */
 #define W_PLAYED 2.0          /* a card played: fewer left to clog the hand */
 #define W_FIT 3.0             /* per point of discard_fit() */
+#define W_KEEP 3.0            /* per point of closeness to a pile of a discarded card */
 #define W_DISCARD_WILD 12.0   /* a wild parked on a discard pile can be buried */
 
 /* Chance that an unknown card (one of the next draws) supplies a needed step. */
@@ -57,6 +58,9 @@ struct search {
 	int64_t deadline_us;
 	long nodes;
 	int stopped;
+	int sampling;                   /* inside a drawn hand: deeper refills are not drawn */
+	int unseen[TABLE_CARD_VALUES];  /* cards the seat has not seen, by value */
+	struct rng rng;                 /* draws the sampled hands */
 };
 
 static int64_t now_us(void)
@@ -71,6 +75,7 @@ void hard_config_default(struct hard_config *cfg)
 	cfg->cap_us = HARD_DEFAULT_CAP_US;
 	cfg->move_share = HARD_DEFAULT_MOVE_SHARE;
 	cfg->max_nodes = HARD_DEFAULT_MAX_NODES;
+	cfg->refill_samples = HARD_DEFAULT_REFILL_SAMPLES;
 }
 
 int64_t hard_budget_us(const struct hard_config *cfg, int64_t move_ms, int64_t bank_ms)
@@ -123,6 +128,18 @@ static int discard_fit(uint8_t c, uint8_t top)
 	if (c < top)
 		return 1;
 	return -2 - (c - top);
+}
+
+/* 0..6: how soon card c may be wanted on some building pile (6 = next). */
+static int closeness(const struct table *t, uint8_t c)
+{
+	int near = 6;
+	for (int b = 0; b < ENGINE_BUILDING_PILES; b++) {
+		int d = table_pile_distance(t->building[b], c - 1);
+		if (d < near)
+			near = d;
+	}
+	return 6 - near;
 }
 
 /*
@@ -211,6 +228,8 @@ static double score_discard(const struct table *t, double base, uint8_t c, int p
 	score += W_FIT * discard_fit(c, table_discard_top(t, 0, p));
 	if (c == CARD_SKIPBO)
 		score -= W_DISCARD_WILD;
+	else
+		score -= W_KEEP * closeness(t, c); /* a card about to be wanted is worth keeping */
 	return score;
 }
 
@@ -259,6 +278,8 @@ static uint64_t position_key(const struct table *t)
 		for (int p = 0; p < ENGINE_DISCARD_PILES; p++)
 			h = mix(h, (uint64_t)t->side[s].discard_size[p]);
 	}
+	/* Cards played tells a drawn hand from the same cards held before the draw. */
+	h = mix(h, (uint64_t)t->cards_played);
 	return mix(h, (uint64_t)t->refilled);
 }
 
@@ -320,6 +341,71 @@ static double score_stop(const struct table *t, double base, struct move *best)
 	return top;
 }
 
+/*
+ * R1 minus what the seat sees (R13): its hand, every stock top and discard
+ * pile, and the building piles (counted as the numbers up to their values;
+ * the wilds among them cannot be told apart).
+ */
+static void count_unseen(const struct seat_view *v, int *unseen)
+{
+	unseen[CARD_SKIPBO] = 18;
+	for (int c = 1; c <= 12; c++)
+		unseen[c] = 12;
+	for (int i = 0; i < v->hand_size; i++)
+		unseen[v->hand[i]]--;
+	for (int s = 0; s < v->players; s++) {
+		if (v->stock_size[s] > 0 && v->stock_top[s] < TABLE_CARD_VALUES)
+			unseen[v->stock_top[s]]--;
+		for (int p = 0; p < ENGINE_DISCARD_PILES; p++)
+			for (int i = 0; i < v->discard_size[s][p]; i++)
+				if (v->discard[s][p][i] < TABLE_CARD_VALUES)
+					unseen[v->discard[s][p][i]]--;
+	}
+	for (int b = 0; b < ENGINE_BUILDING_PILES; b++)
+		for (int c = 1; c <= v->building_value[b]; c++)
+			unseen[c]--;
+	for (int c = 0; c < TABLE_CARD_VALUES; c++)
+		if (unseen[c] < 0)
+			unseen[c] = 0;
+}
+
+/* Deal t a random hand of up to 5 unseen cards, as the R5.2 draw would. */
+static void draw_sample(struct search *s, struct table *t)
+{
+	int pool[TABLE_CARD_VALUES], total = 0;
+	memcpy(pool, s->unseen, sizeof(pool));
+	for (int c = 0; c < TABLE_CARD_VALUES; c++)
+		total += pool[c];
+	t->refilled = 0;
+	for (int k = 0; k < ENGINE_HAND_SIZE && total > 0; k++) {
+		int r = (int)rng_below(&s->rng, (uint64_t)total), c = 0;
+		while (r >= pool[c])
+			r -= pool[c++];
+		pool[c]--;
+		total--;
+		t->hand[c]++;
+		t->hand_size++;
+	}
+}
+
+static double search(struct search *s, const struct table *t, struct move *best);
+
+/* A line emptied the hand: the average of the turn's rest over drawn hands. */
+static double search_refills(struct search *s, const struct table *t)
+{
+	double sum = 0;
+	int n = s->h->cfg.refill_samples;
+	s->sampling = 1;
+	for (int k = 0; k < n; k++) {
+		struct table drawn = *t;
+		struct move ignored;
+		draw_sample(s, &drawn);
+		sum += search(s, &drawn, &ignored);
+	}
+	s->sampling = 0;
+	return sum / n;
+}
+
 /* The value of position t with the player to go on; best gets the first move of the best line. */
 static double search(struct search *s, const struct table *t, struct move *best)
 {
@@ -327,6 +413,8 @@ static double search(struct search *s, const struct table *t, struct move *best)
 	double base = score_base(s, t);
 	if (base >= W_WIN)
 		return base;
+	if (t->refilled && !s->sampling && s->h->cfg.refill_samples > 0 && !out_of_budget(s))
+		return search_refills(s, t);
 	double value = score_stop(t, base, best);
 	if (out_of_budget(s))
 		return value;
@@ -371,6 +459,9 @@ int hard_choose(struct hard *h, const struct seat_view *v, const struct move *le
 
 	rivals_from_view(&s.rv, v);
 	table_from_view(&t, v);
+	count_unseen(v, s.unseen);
+	rng_seed(&s.rng, ((uint64_t)v->turn << 32) ^ ((uint64_t)v->seat << 24) ^ (uint64_t)(t.hand_size << 16) ^
+			 (uint64_t)(v->draw_size << 4));
 	/* A new generation empties the table without touching its memory. */
 	if (++h->generation == 0) {
 		memset(h->tt, 0, TT_SIZE * sizeof(*h->tt));

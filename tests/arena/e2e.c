@@ -145,6 +145,11 @@ size_t e2e_records(const char *dir, cJSON ***out)
 	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
 	if (!(text = e2e_read(path, NULL)))
 		return 0;
+	/* a torn last line (a writer killed mid-line) is not a record */
+	if (strrchr(text, '\n'))
+		strrchr(text, '\n')[1] = '\0';
+	else
+		text[0] = '\0';
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		*out = realloc(*out, (n + 1) * sizeof(**out));
 		(*out)[n] = cJSON_Parse(line);

@@ -23,7 +23,7 @@ static const char *tournament_2p =
 	"{\"name\":\"a\",\"command\":[\"" BADBOT_PATH "\",\"good\"]},"
 	"{\"name\":\"b\",\"command\":[\"" BADBOT_PATH "\",\"good\"]},"
 	"{\"name\":\"ill\",\"command\":[\"" BADBOT_PATH "\",\"illegal\"]},"
-	"{\"name\":\"wt\",\"command\":[\"" BADBOT_PATH "\",\"die-midgame\",\"5\"]}],"
+	"{\"name\":\"wt\",\"command\":[\"" BADBOT_PATH "\",\"wrong-type\"]}],"
 	"\"players\":2,\"deals\":4,\"rules\":{\"stock_size\":6},\"seed\":2024,\"output\":\"out\"}";
 
 static const char *tournament_match =
@@ -154,7 +154,9 @@ static void test_reference_bots_recheck(void **state)
 		  "{\"name\":\"medium\",\"command\":[\"" MEDIUM_PATH "\"]},"
 		  "{\"name\":\"hard\",\"command\":[\"" HARD_PATH "\"]}],"
 		  "\"players\":2,\"deals\":2,\"rules\":{\"stock_size\":8},"
-		  "\"time\":{\"move_ms\":5000,\"game_ms\":120000},\"output\":\"out\"}");
+		  "\"time\":{\"move_ms\":5000,\"game_ms\":120000},"
+		  /* no address-space limit: sanitizer builds of the bots reserve terabytes */
+		  "\"limits\":{\"memory_mb\":0},\"output\":\"out\"}");
 	assert_int_equal(e2e_run(dir, args, 100000, NULL), 0);
 	snprintf(out, sizeof(out), "%s/out", dir);
 	n = e2e_records(out, &recs);

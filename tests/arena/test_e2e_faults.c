@@ -50,7 +50,7 @@ static void run_case(const struct mode_case *c)
 		 "{\"name\":\"good2\",\"command\":[\"%s\",\"good\"]},"
 		 "{\"name\":\"bad\",\"command\":[\"%s\",%s]%s}],"
 		 "\"players\":2,\"deals\":1,\"rules\":{\"stock_size\":3},"
-		 "\"time\":{\"startup_ms\":1000,\"move_ms\":200,\"game_ms\":3000},"
+		 "\"time\":{\"startup_ms\":2000,\"move_ms\":1000,\"game_ms\":10000},"
 		 "\"stderr_cap\":10000,\"output\":\"out\"}",
 		 BADBOT_PATH, BADBOT_PATH, BADBOT_PATH, c->args, c->extra ? c->extra : "");
 	e2e_write(dir, "t.json", text);
@@ -116,7 +116,7 @@ static void run_case(const struct mode_case *c)
 CASE(test_exit_at_start, "\"exit-at-start\"", "start", 1, NULL)
 CASE(test_no_hello, "\"no-hello\"", "start", 1, NULL)
 CASE(test_never_answer, "\"never-answer\"", "timeout", 1, NULL)
-CASE(test_late, "\"late\",\"400\"", "timeout", 1, NULL)
+CASE(test_late, "\"late\",\"1500\"", "timeout", 1, NULL)
 CASE(test_garbage, "\"garbage\"", "malformed", 1, NULL)
 CASE(test_huge_line, "\"huge-line\"", "malformed", 1, NULL)
 CASE(test_close_stdout, "\"close-stdout\"", "closed", 1, NULL)

@@ -148,7 +148,7 @@ static void test_record_format(void **state)
 {
 	struct referee_outcome o = { 0 };
 	struct schedule_game g = { 0 };
-	const char *bots[2] = { "alpha", "beta" };
+	const char *bots[6] = { "alpha", "beta", "c", "d", "e", "f" };
 	struct results_game rg = { &g, bots, &o, "replays/t0001-d0002-r1.json" };
 	struct jsonw w;
 	cJSON *rec, *t, *f;

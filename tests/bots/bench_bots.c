@@ -1,7 +1,7 @@
 /*
  * bench_bots - strength and speed of two reference bot policies, in-process.
  *
- *   bench_bots A B DEALS [PLAYERS] [CAP_MS]
+ *   bench_bots A B DEALS [PLAYERS] [CAP_MS] [SAMPLES]
  *
  * A and B are easy, medium or hard. Each deal (seed 1..DEALS) is played twice
  * with the seats swapped (duplicate), so the luck of the deal cancels out.
@@ -29,13 +29,15 @@ static int kind_of(const char *name)
 int main(int argc, char **argv)
 {
 	if (argc < 4)
-		errx(2, "usage: bench_bots A B DEALS [PLAYERS] [CAP_MS]");
+		errx(2, "usage: bench_bots A B DEALS [PLAYERS] [CAP_MS] [SAMPLES]");
 	int deals = atoi(argv[3]);
 	int players = argc > 4 ? atoi(argv[4]) : 2;
 	struct hard_config cfg;
 	hard_config_default(&cfg);
 	if (argc > 5)
 		cfg.cap_us = atol(argv[5]) * 1000;
+	if (argc > 6)
+		cfg.refill_samples = atoi(argv[6]);
 	struct hard *ha = hard_new(&cfg), *hb = hard_new(&cfg);
 	if (!ha || !hb)
 		errx(1, "out of memory");
@@ -49,8 +51,8 @@ int main(int argc, char **argv)
 			struct harness_player *seats[ENGINE_MAX_PLAYERS];
 			for (int s = 0; s < players; s++)
 				seats[s] = (s + rot) % 2 == 0 ? &a : &b;
-			struct game_rules rules = { .players = players, .seed = (uint64_t)d, .dealer = players - 1 };
-			struct harness_game hg = { .move_ms = 1000, .bank_ms = 60000 };
+			struct game_rules rules = { .players = players, .seed = (uint64_t)d * 0x9e3779b97f4a7c15ULL, .dealer = players - 1 };
+			struct harness_game hg = { .via_protocol = getenv("BENCH_PROTOCOL") != NULL, .move_ms = 1000, .bank_ms = 60000 };
 			if (harness_play(&rules, seats, &hg) < 0)
 				faults++;
 			games++;

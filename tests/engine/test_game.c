@@ -358,6 +358,27 @@ static void test_R7_stalemate_count_restarts_after_a_play(void **state)
 	game_free(g);
 }
 
+static void test_R7_stalemate_counts_seats_still_playing(void **state)
+{
+	static const uint8_t st[] = { 12 };
+	struct game *g = pos_game(3, 0, 5);
+
+	(void)state;
+	pos_clear(g);
+	for (int s = 0; s < 3; s++)
+		pos_stock(g, s, st, 1);
+	assert_int_equal(game_remove_seat(g, 2), 0);
+	/* Two seats left: 2 x 2 idle turns, not 2 x 3. */
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(apply(g, mv_pass()), 0);
+		assert_int_equal(game_status(g), GAME_RUNNING);
+		assert_int_equal(game_to_move(g), (i + 1) % 2);
+	}
+	assert_int_equal(apply(g, mv_pass()), 0);
+	assert_int_equal(game_status(g), GAME_STALEMATE);
+	game_free(g);
+}
+
 static void test_R7_no_stalemate_while_cards_can_be_drawn(void **state)
 {
 	static const uint8_t st[] = { 12 };
@@ -467,10 +488,13 @@ static void test_R8_partnership_scores_once_per_team(void **state)
 	pos_stock(g, 1, three, 3);
 	pos_stock(g, 3, four, 4);
 	pos_building(g, 0, 4);
+	/* Seat 2 (empty stock) plays its partner's last stock card. */
+	g->to_move = 2;
 	assert_int_equal(apply(g, mv_stock(0, 5, 0)), 0);
 	game_result(g, &r);
 	assert_int_equal(r.status, GAME_WON);
 	assert_int_equal(r.winner, 0);
+	assert_int_equal(last_event(g, EVENT_END)->seat, 0);
 	assert_int_equal(r.winners[2], 1);
 	assert_int_equal(r.score[0], 25 + 5 * 7);
 	assert_int_equal(r.score[2], 25 + 5 * 7);
@@ -586,6 +610,8 @@ static void test_R11_partnership_forfeit_needs_a_whole_team_gone(void **state)
 	assert_int_equal(game_remove_seat(g, 3), 0);
 	game_result(g, &r);
 	assert_int_equal(r.reason, END_FORFEIT);
+	assert_int_equal(last_event(g, EVENT_END)->seat, 0);
+	assert_int_equal(last_event(g, EVENT_END)->value, END_FORFEIT);
 	/* Team 0+2 wins; seat 2 was removed, so only seat 0 wins and scores. */
 	assert_int_equal(r.winner, 0);
 	assert_int_equal(r.winners[0], 1);
@@ -613,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_R7_win_in_mid_turn),
 		cmocka_unit_test(test_R7_stalemate_after_two_rounds),
 		cmocka_unit_test(test_R7_stalemate_count_restarts_after_a_play),
+		cmocka_unit_test(test_R7_stalemate_counts_seats_still_playing),
 		cmocka_unit_test(test_R7_no_stalemate_while_cards_can_be_drawn),
 		cmocka_unit_test(test_R7_turn_cap),
 		cmocka_unit_test(test_R7_placings_with_ties),

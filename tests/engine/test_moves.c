@@ -307,6 +307,8 @@ static void test_R10_team_wins_only_with_both_stocks_empty(void **state)
 	assert_int_equal(game_status(g), GAME_RUNNING);
 	assert_int_equal(apply(g, mv_stock(2, 3, 0)), 0);
 	assert_int_equal(game_status(g), GAME_WON);
+	/* Seat 0 played the last card from seat 2's stock: the team wins. */
+	assert_int_equal(last_event(g, EVENT_END)->seat, 0);
 	game_result(g, &r);
 	assert_int_equal(r.winner, 0);
 	assert_int_equal(r.winners[2], 1);

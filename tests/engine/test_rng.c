@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <pthread.h>
 
 #include "game_internal.h"
 
@@ -56,6 +57,32 @@ static void test_R12_below_is_bounded_and_covers(void **state)
 	/* Roughly uniform: every value near 1000 (a loose 5-sigma band). */
 	for (int v = 0; v < 7; v++)
 		assert_in_range(seen[v], 850, 1150);
+}
+
+/* README: threshold = (2^64 - bound) % bound, draw until r >= threshold, r % bound.
+ * With bound = 2^63 + 1 the threshold is 2^63 - 1, so about half the draws are
+ * rejected: the sequence pins the rejection rule exactly. */
+static void test_R12_below_rejection_rule(void **state)
+{
+	const uint64_t bound = (1ULL << 63) + 1;
+	const uint64_t threshold = (1ULL << 63) - 1;
+	struct rng r, raw;
+	int draws = 0;
+
+	(void)state;
+	rng_seed(&r, 5);
+	rng_seed(&raw, 5);
+	for (int i = 0; i < 100; i++) {
+		uint64_t x;
+
+		do {
+			x = rng_next(&raw);
+			draws++;
+		} while (x < threshold);
+		assert_true(rng_below(&r, bound) == x % bound);
+	}
+	assert_true(draws > 130);
+	assert_memory_equal(r.s, raw.s, sizeof(r.s));
 }
 
 static void test_R12_shuffle_is_a_permutation(void **state)
@@ -192,17 +219,72 @@ static void test_R12_determinism(void **state)
 	game_free(b);
 }
 
+struct thread_job {
+	uint64_t seed;
+	size_t events;
+	uint64_t digest;
+};
+
+/* Plays a fixed-policy game and digests its event log. */
+static void *play_job(void *arg)
+{
+	struct thread_job *job = arg;
+	struct game_rules rules = { .players = 4, .stock_size = 10, .seed = job->seed };
+	struct move moves[ENGINE_MAX_MOVES];
+	struct game *g = game_new(&rules, NULL);
+	const struct event *ev;
+
+	if (!g)
+		return NULL;
+	while (game_to_move(g) >= 0) {
+		int n = game_legal_moves(g, moves);
+
+		game_apply(g, &moves[g->moves % (uint32_t)n]);
+	}
+	ev = game_events(g, &job->events);
+	job->digest = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < job->events * sizeof(*ev); i++)
+		job->digest = (job->digest ^ ((const uint8_t *)ev)[i]) * 0x100000001b3ULL;
+	game_free(g);
+	return NULL;
+}
+
+/* No hidden shared state: games on two threads at once give what they give alone. */
+static void test_R12_games_on_threads_match_games_alone(void **state)
+{
+	struct thread_job alone[8], together[8];
+	pthread_t threads[8];
+
+	(void)state;
+	for (int i = 0; i < 8; i++) {
+		alone[i] = (struct thread_job){ .seed = (uint64_t)i * 1000 };
+		together[i] = alone[i];
+		play_job(&alone[i]);
+	}
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(pthread_create(&threads[i], NULL, play_job, &together[i]), 0);
+	for (int i = 0; i < 8; i++) {
+		assert_int_equal(pthread_join(threads[i], NULL), 0);
+		assert_true(alone[i].events > 100);
+		assert_int_equal(together[i].events, alone[i].events);
+		assert_true(together[i].digest == alone[i].digest);
+	}
+	assert_true(alone[0].digest != alone[1].digest);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_R12_splitmix64_reference),
 		cmocka_unit_test(test_R12_xoshiro_outputs),
 		cmocka_unit_test(test_R12_below_is_bounded_and_covers),
+		cmocka_unit_test(test_R12_below_rejection_rule),
 		cmocka_unit_test(test_R12_shuffle_is_a_permutation),
 		cmocka_unit_test(test_R12_golden_deal_seed0_2p),
 		cmocka_unit_test(test_R12_golden_deal_6p_stock20_dealer3),
 		cmocka_unit_test(test_R12_golden_deal_4p_stock10_partnership),
 		cmocka_unit_test(test_R12_determinism),
+		cmocka_unit_test(test_R12_games_on_threads_match_games_alone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

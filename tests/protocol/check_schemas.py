@@ -2,14 +2,17 @@
 Schema validator (Debian's python3-jsonschema), and check that known-bad
 messages are rejected.
 
-usage: check_schemas.py GEN_TRANSCRIPT SCHEMA_DIR BAD_MESSAGES
+usage: check_schemas.py GEN_TRANSCRIPT SCHEMA_DIR BAD_MESSAGES [PROTOCOL_MD]
 
 GEN_TRANSCRIPT --traffic N plays N varied games in process (2-6 players,
 partnership, random answers, answers without "card", faults) and prints every
 line as "arena<TAB>json" or "bot<TAB>json". Every line must be valid against
 arena-to-bot.schema.json or bot-to-arena.schema.json. BAD_MESSAGES holds
 "arena|bot<TAB>json" lines (and # comments), each of which must be rejected.
+Every ```json example of PROTOCOL_MD (a message, a move or an event) must be
+valid too.
 """
+import re
 import json
 import os
 import subprocess
@@ -30,6 +33,12 @@ def load_validators(schema_dir):
         jsonschema.Draft202012Validator.check_schema(schema)
         store[schema["$id"]] = schema
     validators = {}
+    base = next(iter(store))
+    base = base[:base.rindex("/") + 1]
+    for part in ("event", "move"):
+        schema = {"$id": base + part + "-example", "$ref": "defs.schema.json#/$defs/" + part}
+        resolver = jsonschema.RefResolver.from_schema(schema, store=store)
+        validators[part] = jsonschema.Draft202012Validator(schema, resolver=resolver)
     for direction, name in (("arena", "arena-to-bot"), ("bot", "bot-to-arena")):
         schema = next(s for s in store.values() if s["$id"].endswith("/" + name + ".schema.json"))
         resolver = jsonschema.RefResolver.from_schema(schema, store=store)
@@ -75,8 +84,27 @@ def main():
             if validators[direction].is_valid(json.loads(text)):
                 sys.exit(f"{bad_path}:{n}: accepted but must be rejected: {text}")
             rejected += 1
-    print(f"valid: {counts.get('arena', 0)} arena lines, {counts.get('bot', 0)} bot lines; "
-          f"rejected: {rejected} bad messages")
+    examples = 0
+    if len(sys.argv) > 4:
+        with open(sys.argv[4], encoding="utf-8") as f:
+            doc = f.read()
+        for block in re.findall(r"\n```json\n(.*?)\n```", doc, re.S):
+            msg = json.loads(block)
+            if "action" in msg:
+                kind = "move"
+            elif msg["type"] == "move" or (msg["type"] == "hello" and "name" in msg):
+                kind = "bot"
+            elif msg["type"] in ("hello", "game_start", "request", "game_end", "quit"):
+                kind = "arena"
+            else:
+                kind = "event"
+            errors = list(validators[kind].iter_errors(msg))
+            if errors:
+                sys.exit(f"PROTOCOL.md example invalid ({kind}) at {list(errors[0].path)}: "
+                         f"{errors[0].message}\n{block}")
+            examples += 1
+    print(f"valid: {counts.get('arena', 0)} arena lines, {counts.get('bot', 0)} bot lines, "
+          f"{examples} PROTOCOL.md examples; rejected: {rejected} bad messages")
 
 
 if __name__ == "__main__":

@@ -404,6 +404,32 @@ static void test_unknown_ignored(void **state)
 	assert_string_equal(c->msg.hello.arena, "a");
 }
 
+/* Informational strings longer than their field are cut at a character
+ * boundary instead of failing the message. */
+static void test_long_strings_cut(void **state)
+{
+	struct ctx *c = *state;
+	char line[1024], reason[400];
+	const struct protocol_fault *f = &c->msg.game_end.faults[0];
+	size_t n = 0;
+
+	while (n + 2 < 300) {
+		reason[n++] = '\xc3'; /* U+00E9, two bytes */
+		reason[n++] = '\xa9';
+	}
+	reason[n] = '\0';
+	snprintf(line, sizeof(line),
+		 "{\"type\":\"game_end\",\"game\":\"g\",\"reason\":\"forfeit\",\"winners\":[1],"
+		 "\"placings\":[2,1],\"stock_left\":[3,4],\"scores\":[0,40],\"turns\":5,\"moves\":9,"
+		 "\"faults\":[{\"seat\":0,\"kind\":\"a-very-long-fault-kind\",\"reason\":\"%s\"}]}",
+		 reason);
+	assert_int_equal(protocol_parse_message(&c->msg, line, strlen(line), &c->diag), 0);
+	assert_string_equal(f->kind, "a-very-long-fau");
+	/* 255 bytes fit; the cut lands inside a character, which is dropped. */
+	assert_int_equal(strlen(f->reason), 254);
+	assert_memory_equal(f->reason, reason, 254);
+}
+
 static void test_line_io(void **state)
 {
 	struct ctx *c = *state;
@@ -438,8 +464,11 @@ static void test_encoders_refuse_bad_input(void **state)
 	struct protocol_game_start gs = { .players = 3, .seat = 3, .stock_size = 10 };
 	struct move bad = { .kind = MOVE_PLAY, .source = 9, .card = 4 };
 
+	assert_int_equal(protocol_encode_quit(&c->line), 0);
 	assert_int_equal(protocol_encode_game_start(&c->line, &gs), PROTOCOL_EINVAL);
+	/* A failed encoder leaves an empty line, never the previous one. */
 	assert_int_equal(c->line.len, 0);
+	assert_string_equal(c->line.data, "");
 	gs.seat = 0;
 	gs.partnership = 1; /* R2: not with 3 players */
 	assert_int_equal(protocol_encode_game_start(&c->line, &gs), PROTOCOL_EINVAL);
@@ -449,6 +478,26 @@ static void test_encoders_refuse_bad_input(void **state)
 	bad.source = SOURCE_HAND;
 	bad.card = 13;
 	assert_int_equal(protocol_format_move(&c->line, &bad), PROTOCOL_EINVAL);
+	{
+		/* R3: a stock holds at most 30 cards; a view outside the rules is refused. */
+		struct game_rules rules = { .players = 2, .seed = 5 };
+		struct move legal[ENGINE_MAX_MOVES];
+		struct seat_view view;
+		int err;
+		struct game *g = game_new(&rules, &err);
+		struct protocol_request_args req = { .game = "g", .view = &view, .legal = legal };
+
+		assert_non_null(g);
+		req.n_legal = game_legal_moves(g, legal);
+		game_view(g, game_to_move(g), &view);
+		assert_int_equal(protocol_encode_request(&c->line, &req), 0);
+		view.stock_size[1] = 31;
+		assert_int_equal(protocol_encode_request(&c->line, &req), PROTOCOL_EINVAL);
+		view.stock_size[1] = 30;
+		view.building_value[2] = -1;
+		assert_int_equal(protocol_encode_request(&c->line, &req), PROTOCOL_EINVAL);
+		game_free(g);
+	}
 }
 
 /* Reentrancy: threads encoding and decoding at once get what one thread gets. */
@@ -527,6 +576,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bot_hello, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_move_without_card, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_ignored, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_long_strings_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_line_io, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_encoders_refuse_bad_input, setup, teardown),
 		cmocka_unit_test(test_threads),

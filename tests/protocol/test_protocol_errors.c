@@ -169,6 +169,11 @@ static void test_unknown_value(void **state)
 	       "unknown value \"hnad\" for \"move.from\"; valid: \"hand\", \"stock\", \"discard\"");
 	EXPECT("{\"type\":\"move\",\"move\":{\"action\":\"Play\"}}", PROTOCOL_EVALUE, "protocol",
 	       "valid: \"play\", \"discard\", \"pass\"");
+	/* The bot's string is quoted safely: no line break or raw bytes reach a report. */
+	EXPECT("{\"type\":\"move\",\"move\":{\"action\":\"pl\\nay \xc3\xa9\"}}", PROTOCOL_EVALUE,
+	       "protocol", "unknown value \"pl?ay ??\" for \"move.action\"");
+	EXPECT("{\"type\":\"move\",\"move\":{\"action\":\"0123456789012345678901234567890123456789\"}}",
+	       PROTOCOL_EVALUE, "protocol", "unknown value \"01234567890123456789012345678901...\"");
 }
 
 static void test_version(void **state)

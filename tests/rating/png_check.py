@@ -3,6 +3,8 @@
 and holds at least MIN pixels (default 20) within 12 of each given colour.
 Standard library only: decodes 8-bit RGB/RGBA non-interlaced PNGs (what
 chromium writes). Exit 0 if every check passes, 1 otherwise, printing why."""
+import collections
+import itertools
 import struct
 import sys
 import zlib
@@ -26,36 +28,48 @@ def decode(path):
             idat += body
     raw = zlib.decompress(idat)
     stride = width * bpp
-    rows, prev = [], bytearray(stride)
+    rows, prev = [], bytes(stride)
     for y in range(height):
         f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 255
-            elif f == 2:
-                line[i] = (line[i] + b) & 255
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        line = raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)]
+        if f == 1:
+            line = unfilter_sub(line, bpp)
+        elif f == 2:
+            line = bytes([(x + u) & 255 for x, u in zip(line, prev)])
+        elif f in (3, 4):
+            line = unfilter_slow(f, line, prev, bpp)
         rows.append(line)
         prev = line
     return width, height, bpp, rows
 
 
+def unfilter_sub(line, bpp):
+    out = bytearray(line)
+    for c in range(bpp):
+        out[c::bpp] = bytes(v & 255 for v in itertools.accumulate(line[c::bpp]))
+    return bytes(out)
+
+
+def unfilter_slow(f, line, prev, bpp):
+    out = bytearray(line)
+    for i in range(len(out)):
+        a = out[i - bpp] if i >= bpp else 0
+        b = prev[i]
+        if f == 3:
+            out[i] = (out[i] + (a + b) // 2) & 255
+        else:
+            c = prev[i - bpp] if i >= bpp else 0
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            out[i] = (out[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    return bytes(out)
+
+
 def main():
     width, height, bpp, rows = decode(sys.argv[1])
-    counts = {}
+    counts = collections.Counter()
     for line in rows:
-        for x in range(0, width * bpp, bpp):
-            px = (line[x], line[x + 1], line[x + 2])
-            counts[px] = counts.get(px, 0) + 1
+        counts.update(zip(line[0::bpp], line[1::bpp], line[2::bpp]))
     total = width * height
     white = counts.get((255, 255, 255), 0)
     ok = True

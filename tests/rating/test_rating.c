@@ -277,6 +277,8 @@ static void test_paired_stats(void **state)
 	assert_near(st.score, 0.5, 1e-12);
 	assert_near(st.elo, 0.0, 1e-9);
 	assert_near(st.score_se, 0.0, 1e-12);
+	assert_true(isinf(st.elo_lo) && st.elo_lo < 0); /* no zero-width interval */
+	assert_true(isinf(st.elo_hi) && st.elo_hi > 0);
 
 	rating_paired_stats(mixed, &st);
 	/* Pair scores 0,.5,.5,1,1,1,1.5,1.5,2,2: mean 1.1, per game 0.55. */

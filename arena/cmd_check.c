@@ -1,0 +1,405 @@
+/*
+ * cmd_check.c - `skipbo-arena check [options] BOT_COMMAND...`: plays a bot
+ * against the easy bot under the real time rules and reports every fault
+ * (check.h does the diagnosis).
+ */
+#include <err.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "commands.h"
+#include "config.h"
+#include "options.h"
+#include "pool.h"
+#include "referee.h"
+
+#define CHECK_NAME_MAX 64
+#define CHECK_DEFAULT_GAMES 10
+#define CHECK_OPPONENT "skipbo-easy"
+#define CHECK_START_TRIES 3
+
+static const char check_usage[] =
+	"usage: skipbo-arena check [options] [--] PROGRAM [ARG...]\n"
+	"       skipbo-arena check [options] \"PROGRAM ARG...\"\n"
+	"\n"
+	"Check a bot against the protocol: start it, do the handshake, play games against\n"
+	"the easy bot under the real time rules, and report the first error of each game\n"
+	"with the offending line and what was expected, every illegal move with the\n"
+	"position and the legal alternatives, and the time per move (median, p99, max)\n"
+	"against the limits. After a fault the bot is restarted for the next game.\n"
+	"The bot sits in each seat in turn. A single argument is a command string split\n"
+	"on spaces (no shell, no quoting); after \"--\" the words are the exact argv.\n"
+	"\n"
+	"options:\n"
+	"      --games N         games to play (default 10)\n"
+	"      --players N       players per game, 2 to 6 (default 2); the others are\n"
+	"                        opponent processes\n"
+	"      --partnership     R10 teams (4 or 6 players): exercises partner moves\n"
+	"      --stock N         stock size (default: R3 for the player count)\n"
+	"      --seed N          seed of the first deal (default 1)\n"
+	"      --move-ms N       per-move limit (default 1000)\n"
+	"      --game-ms N       per-game time bank (default 60000)\n"
+	"      --startup-ms N    hello deadline after the bot starts (default 10000)\n"
+	"      --opponent CMD    the opponent's command, split on spaces (default: the\n"
+	"                        skipbo-easy built with this program)\n"
+	"  -v, --verbose         print every line to and from the bots\n"
+	"  -h, --help            this text\n"
+	"\n"
+	"The last line is \"PASS\" or \"FAIL: N problems\". Exit status: 0 the bot is\n"
+	"clean, 1 it (or the opponent) faulted or the check could not run, 2 bad usage.\n";
+
+enum {
+	OPT_GAMES = 256, OPT_PLAYERS, OPT_PARTNERSHIP, OPT_STOCK, OPT_SEED, OPT_MOVE_MS,
+	OPT_GAME_MS, OPT_STARTUP_MS, OPT_OPPONENT,
+};
+
+static const struct option check_options[] = {
+	{ "games", required_argument, NULL, OPT_GAMES },
+	{ "players", required_argument, NULL, OPT_PLAYERS },
+	{ "partnership", no_argument, NULL, OPT_PARTNERSHIP },
+	{ "stock", required_argument, NULL, OPT_STOCK },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "move-ms", required_argument, NULL, OPT_MOVE_MS },
+	{ "game-ms", required_argument, NULL, OPT_GAME_MS },
+	{ "startup-ms", required_argument, NULL, OPT_STARTUP_MS },
+	{ "opponent", required_argument, NULL, OPT_OPPONENT },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct check_opts {
+	long long games, players, stock, move_ms, game_ms, startup_ms;
+	unsigned long long seed;
+	int partnership, verbose;
+	const char *opponent;
+};
+
+/* Returns -1 to go on, or the exit status (0 after --help, 2 for bad usage). */
+static int parse_check_options(int argc, char **argv, struct check_opts *o)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->games = CHECK_DEFAULT_GAMES;
+	o->players = 2;
+	o->seed = 1;
+	o->move_ms = CONFIG_DEFAULT_MOVE_MS;
+	o->game_ms = CONFIG_DEFAULT_GAME_MS;
+	o->startup_ms = CONFIG_DEFAULT_STARTUP_MS;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+vh", check_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_PARTNERSHIP: o->partnership = 1; break;
+		case OPT_OPPONENT: o->opponent = optarg; break;
+		case 'v': o->verbose = 1; break;
+		case OPT_GAMES:
+			if (options_number("--games", optarg, 1, 1000000, &o->games) < 0)
+				return 2;
+			break;
+		case OPT_PLAYERS:
+			if (options_number("--players", optarg, 2, ENGINE_MAX_PLAYERS, &o->players) < 0)
+				return 2;
+			break;
+		case OPT_STOCK:
+			if (options_number("--stock", optarg, 1, 30, &o->stock) < 0)
+				return 2;
+			break;
+		case OPT_SEED:
+			if (options_seed("--seed", optarg, &o->seed) < 0)
+				return 2;
+			break;
+		case OPT_MOVE_MS:
+			if (options_number("--move-ms", optarg, 1, 3600000, &o->move_ms) < 0)
+				return 2;
+			break;
+		case OPT_GAME_MS:
+			if (options_number("--game-ms", optarg, 1, 86400000, &o->game_ms) < 0)
+				return 2;
+			break;
+		case OPT_STARTUP_MS:
+			if (options_number("--startup-ms", optarg, 1, 600000, &o->startup_ms) < 0)
+				return 2;
+			break;
+		case 'h':
+			fputs(check_usage, stdout);
+			return 0;
+		default:
+			fputs(check_usage, stderr);
+			return 2;
+		}
+	}
+	return -1;
+}
+
+/* The bot's argv from the words after the options, owned by the caller: a
+ * single word is a command string to split, unless "--" came before it. */
+static char **bot_argv(int argc, char **argv)
+{
+	int n = argc - optind, exact = optind > 1 && !strcmp(argv[optind - 1], "--");
+	char **out;
+
+	if (n == 1 && !exact)
+		return options_split(argv[optind]);
+	if (!(out = calloc((size_t)n + 1, sizeof(*out))))
+		return NULL;
+	for (int i = 0; i < n; i++)
+		if (!(out[i] = strdup(argv[optind + i]))) {
+			options_free_argv(out);
+			return NULL;
+		}
+	return out;
+}
+
+/*
+ * The easy bot built next to this program: <build>/arena/skipbo-arena has it
+ * at <build>/bots/skipbo-easy; an installed one sits in the same directory.
+ */
+static int default_opponent(char *out, size_t size)
+{
+	char exe[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n < 0)
+		return -1;
+	exe[n] = '\0';
+	strlcpy(dir, dirname(exe), sizeof(dir));
+	if (((size_t)snprintf(path, sizeof(path), "%s/../bots/%s", dir, CHECK_OPPONENT) <
+	     sizeof(path) && access(path, X_OK) == 0) ||
+	    ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, CHECK_OPPONENT) < sizeof(path) &&
+	     access(path, X_OK) == 0)) {
+		/* a path without "..", for the report */
+		if (!realpath(path, exe))
+			strlcpy(exe, path, sizeof(exe));
+		return strlcpy(out, exe, size) < size ? 0 : -1;
+	}
+	/* for the message: where it was expected */
+	strlcpy(out, dir, size);
+	strlcat(out, "/../bots/" CHECK_OPPONENT, size);
+	return -1;
+}
+
+static char **opponent_argv(const struct check_opts *o)
+{
+	char path[PATH_MAX];
+	char **argv;
+
+	if (o->opponent) {
+		if (!(argv = options_split(o->opponent)))
+			warnx("check: empty --opponent command");
+		return argv;
+	}
+	if (default_opponent(path, sizeof(path)) < 0) {
+		warnx("check: no easy bot at \"%s\"; name an opponent with --opponent", path);
+		return NULL;
+	}
+	if (!(argv = calloc(2, sizeof(*argv))) || !(argv[0] = strdup(path))) {
+		free(argv);
+		warnx("check: out of memory");
+		return NULL;
+	}
+	return argv;
+}
+
+/*
+ * argv[0] resolved like a tournament's bot command, and the bot named after
+ * it. When that fails: with why NULL argv stays as it is, so that starting it
+ * gives the diagnosis; otherwise -1 with the reason in why.
+ */
+static int resolve_program(char **argv, char *name, size_t name_size, char *why,
+			   size_t why_size)
+{
+	char cwd[PATH_MAX], resolved[PATH_MAX], reason[PATH_MAX + 64];
+	const char *base = strrchr(argv[0], '/');
+	char *copy;
+
+	snprintf(name, name_size, "%.48s", base ? base + 1 : argv[0]);
+	if (!getcwd(cwd, sizeof(cwd)) || config_resolve_command(argv[0], cwd, resolved,
+		sizeof(resolved), reason, sizeof(reason)) < 0) {
+		if (!why)
+			return 0;
+		snprintf(why, why_size, "%s", reason);
+		return -1;
+	}
+	if (!(copy = strdup(resolved))) {
+		if (why)
+			snprintf(why, why_size, "out of memory");
+		return -1;
+	}
+	free(argv[0]);
+	argv[0] = copy;
+	return 0;
+}
+
+static void print_command(const char *label, const char *name, char *const *argv)
+{
+	printf("%s \"%s\":", label, name);
+	for (int i = 0; argv[i]; i++)
+		printf(" %s", argv[i]);
+	putchar('\n');
+}
+
+struct check_run {
+	const struct check_opts *o;
+	struct game_rules rules;          /* resolved */
+	char names[ENGINE_MAX_PLAYERS][CHECK_NAME_MAX]; /* [0] the bot, then the opponents */
+	struct bot_spec specs[ENGINE_MAX_PLAYERS];
+	struct pool *pool;
+	struct check check;
+};
+
+/* Game k (0-based): the bot in seat k mod players, the opponents in the others. */
+static int play_one(struct check_run *run, int k)
+{
+	const struct check_opts *o = run->o;
+	int players = run->rules.players, seat = k % players, index[ENGINE_MAX_PLAYERS];
+	const char *names[ENGINE_MAX_PLAYERS];
+	struct referee_setup setup = { 0 };
+	struct referee_outcome out = { 0 };
+	char id[32], err[256];
+	int ret;
+
+	for (int s = 0, next = 1; s < players; s++) {
+		index[s] = s == seat ? 0 : next++;
+		names[s] = run->names[index[s]];
+	}
+	snprintf(id, sizeof(id), "check-%d", k + 1);
+	setup.id = id;
+	setup.rules = run->rules;
+	setup.rules.dealer = players - 1;
+	setup.rules.seed = match_game_seed(o->seed, k);
+	setup.move_ms = (int)o->move_ms;
+	setup.game_ms = (int)o->game_ms;
+	setup.observer = &run->check.observer;
+	printf("game %d/%lld: seat %d of %d, seed %" PRIu64 "\n", k + 1, o->games, seat, players,
+	       setup.rules.seed);
+	fflush(stdout);
+	check_begin_game(&run->check, k + 1, seat);
+	for (int s = 0; s < players; s++)
+		if ((ret = pool_acquire(run->pool, (size_t)index[s], &setup.seats[s])) < 0) {
+			warnx("check: out of memory");
+			return ret;
+		}
+	ret = referee_play(&setup, &out, err, sizeof(err));
+	for (int s = 0; s < players; s++)
+		/* after a failed game every process is suspect */
+		pool_release(run->pool, (size_t)index[s], ret < 0 || out.faulted[s]);
+	if (ret < 0) {
+		warnx("check: %s", err);
+		return ret;
+	}
+	check_end_game(&run->check, &out, names);
+	referee_outcome_release(&out);
+	fflush(stdout);
+	return 0;
+}
+
+static int run_check(struct check_run *run, char **bot, char **opponent)
+{
+	const struct check_opts *o = run->o;
+	struct check_limits limits = { (int)o->startup_ms, (int)o->move_ms, (int)o->game_ms };
+	struct pool_config pc = { 0 };
+	const char *base = strrchr(opponent[0], '/');
+	int players = run->rules.players, ret = 1;
+
+	for (int i = 1; i < players; i++)
+		snprintf(run->names[i], CHECK_NAME_MAX, "%.48s-%d", base ? base + 1 : opponent[0], i);
+	for (int i = 0; i < players; i++) {
+		struct bot_spec *spec = &run->specs[i];
+
+		spec->name = run->names[i];
+		spec->argv = i ? opponent : bot;
+		spec->cpu = -1;
+		spec->stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
+		config_default_limits(&spec->limits);
+		/* the opponent is trusted, and may be a sanitizer build that needs address space */
+		if (i)
+			spec->limits.memory_mb = 0;
+	}
+	print_command("checking", run->names[0], bot);
+	print_command("opponent", run->names[1], opponent);
+	printf("%lld games, %d players%s, stock %d, seed %llu; limits: startup %lld ms, "
+	       "move %lld ms, game %lld ms\n", o->games, players,
+	       run->rules.partnership ? " in partnership" : "", run->rules.stock_size, o->seed,
+	       o->startup_ms, o->move_ms, o->game_ms);
+	check_init(&run->check, stdout, run->names[0], &limits, o->verbose);
+	pc.specs = run->specs;
+	pc.nbots = (size_t)players;
+	pc.cpu = -1;
+	pc.startup_ms = (int)o->startup_ms;
+	pc.observer = &run->check.observer;
+	if (pool_new(&pc, &run->pool) < 0) {
+		warnx("check: out of memory");
+		goto out;
+	}
+	for (int k = 0; k < o->games; k++) {
+		if (play_one(run, k) < 0)
+			goto out;
+		/* a bot that never starts would only repeat the diagnosis, slowly */
+		if (run->check.failed_starts == CHECK_START_TRIES && k + 1 < o->games) {
+			printf("stopping: the bot could not start %d times in a row; %lld games not "
+			       "played\n", CHECK_START_TRIES, o->games - k - 1);
+			break;
+		}
+	}
+	pool_free(run->pool);
+	run->pool = NULL;
+	ret = check_summary(&run->check);
+out:
+	pool_free(run->pool);
+	check_release(&run->check);
+	return ret;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_run run = { 0 };
+	struct check_opts o;
+	char reason[200], why[PATH_MAX + 64];
+	char **bot = NULL, **opponent = NULL;
+	int ret;
+
+	if ((ret = parse_check_options(argc, argv, &o)) >= 0)
+		return ret;
+	ret = 2;
+	if (optind >= argc) {
+		warnx("check: expected the bot's command");
+		fputs(check_usage, stderr);
+		goto out;
+	}
+	run.o = &o;
+	run.rules.players = (int)o.players;
+	run.rules.stock_size = (int)o.stock;
+	run.rules.partnership = o.partnership;
+	if (game_rules_check(&run.rules, reason, sizeof(reason)) < 0) {
+		warnx("check: impossible rules: %s", reason);
+		goto out;
+	}
+	if (!(bot = bot_argv(argc, argv))) {
+		warnx("check: empty bot command");
+		goto out;
+	}
+	ret = 1;
+	if (!(opponent = opponent_argv(&o)))
+		goto out;
+	if (resolve_program(bot, run.names[0], sizeof(run.names[0]), NULL, 0) < 0) {
+		warnx("check: out of memory");
+		goto out;
+	}
+	if (resolve_program(opponent, run.names[1], sizeof(run.names[1]), why, sizeof(why)) < 0) {
+		warnx("check: opponent: %s", why);
+		goto out;
+	}
+	ret = run_check(&run, bot, opponent);
+out:
+	options_free_argv(bot);
+	options_free_argv(opponent);
+	return ret;
+}

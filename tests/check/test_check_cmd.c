@@ -1,0 +1,413 @@
+/*
+ * test_check_cmd.c - `skipbo-arena check` against every misbehaving mode of
+ * badbot (tests/badbots/badbot.c): each must get its diagnosis and exit 1,
+ * and a well-behaved bot must pass with exit 0.
+ *
+ * The command runs through check_driver (cmd_check() as a program) with
+ * small time limits and the opponent given with --opponent; one test runs
+ * the real skipbo-arena with its default opponent, skipbo-easy, when the
+ * build has it.
+ */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define RUN_TIMEOUT_MS 20000
+#define ARGS_MAX 32
+
+struct run {
+	int status;   /* exit status, or 128 + signal */
+	char *out;    /* stdout and stderr together; valid until the next run */
+};
+
+static char opponent[512];
+static char *last_out; /* a failed assertion jumps out of the test: freed by the next run */
+
+/* Run argv (NULL-terminated) with stdout and stderr to one file; read it back. */
+static struct run run_argv(char *const *argv)
+{
+	char path[] = "/tmp/test_check_cmd.XXXXXX";
+	struct timespec pause = { 0, 5 * 1000 * 1000 };
+	struct run r = { -1, NULL };
+	int fd = mkstemp(path), status = 0, waited = 0;
+	pid_t pid, done;
+	FILE *f;
+	long size;
+
+	assert_true(fd >= 0);
+	unlink(path);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	while ((done = waitpid(pid, &status, WNOHANG)) == 0 && waited < RUN_TIMEOUT_MS) {
+		nanosleep(&pause, NULL);
+		waited += 5;
+	}
+	if (done == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		fail_msg("%s %s: still running after %d ms", argv[0], argv[1], RUN_TIMEOUT_MS);
+	}
+	r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	f = fdopen(fd, "r");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	size = ftell(f);
+	rewind(f);
+	r.out = calloc(1, (size_t)size + 1);
+	assert_non_null(r.out);
+	assert_int_equal(fread(r.out, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	free(last_out);
+	last_out = r.out;
+	return r;
+}
+
+/*
+ * check_driver with quick limits and badbot good as the opponent, then the
+ * extra options and the bot's argv, each list NULL-terminated.
+ */
+static struct run run_check(const char *const *options, const char *const *bot)
+{
+	char *argv[ARGS_MAX];
+	int n = 0;
+	static const char *const quick[] = { "--games", "2", "--stock", "5", "--move-ms", "200",
+		"--startup-ms", "300", "--opponent", opponent, NULL };
+
+	argv[n++] = (char *)CHECK_DRIVER_PATH;
+	for (int i = 0; quick[i]; i++)
+		argv[n++] = (char *)quick[i];
+	for (int i = 0; options && options[i]; i++)
+		argv[n++] = (char *)options[i];
+	argv[n++] = (char *)"--";
+	for (int i = 0; bot[i] && n < ARGS_MAX - 1; i++)
+		argv[n++] = (char *)bot[i];
+	argv[n] = NULL;
+	return run_argv(argv);
+}
+
+/* Generous limits where a pass is expected, so that a busy machine cannot fail it. */
+static const char *const relaxed[] = { "--move-ms", "2000", NULL };
+
+/* badbot MODE [ARG]: exit status and every expected part of the report. */
+static void expect_badbot(const char *mode, const char *arg, int status, ...)
+{
+	const char *bot[] = { BADBOT_PATH, mode, arg, NULL };
+	struct run r = run_check(status == 0 ? relaxed : NULL, bot);
+	const char *part;
+	va_list ap;
+
+	if (r.status != status)
+		fail_msg("badbot %s: exit %d, expected %d; output:\n%s", mode, r.status, status,
+			 r.out);
+	va_start(ap, status);
+	while ((part = va_arg(ap, const char *)))
+		if (!strstr(r.out, part))
+			fail_msg("badbot %s: \"%s\" missing from:\n%s", mode, part, r.out);
+	va_end(ap);
+}
+
+static void test_good_passes(void **state)
+{
+	(void)state;
+	expect_badbot("good", NULL, 0, "hello: {\"type\":\"hello\",\"protocol\":1,",
+		      "result: stock_emptied", "time per move (", "median", "p99", "max",
+		      "limit 2000 ms per move", "\nPASS\n", NULL);
+}
+
+static void test_exit_at_start(void **state)
+{
+	(void)state;
+	expect_badbot("exit-at-start", "3", 1, "PROBLEM 1: start fault",
+		      "exited with status 3 before its hello", "expected: a first line",
+		      "PROBLEM 2: start fault", "FAIL: 2 problems\n", NULL);
+}
+
+/* The same start failure three games in a row ends the check early. */
+static void test_start_failures_stop_early(void **state)
+{
+	const char *options[] = { "--games", "6", NULL };
+	const char *bot[] = { BADBOT_PATH, "exit-at-start", NULL };
+	struct run r = run_check(options, bot);
+
+	(void)state;
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.out, "game 3/6") || strstr(r.out, "game 4/6") ||
+	    !strstr(r.out, "stopping: the bot could not start 3 times in a row; 3 games not played") ||
+	    !strstr(r.out, "FAIL: 3 problems\n"))
+		fail_msg("did not stop after three failed starts:\n%s", r.out);
+}
+
+static void test_no_hello(void **state)
+{
+	(void)state;
+	expect_badbot("no-hello", NULL, 1, "start fault: no hello within 300 ms of its start",
+		      "expected: a first line {\"type\":\"hello\",\"protocol\":1,", "FAIL: 2 problems",
+		      NULL);
+}
+
+static void test_never_answer(void **state)
+{
+	(void)state;
+	expect_badbot("never-answer", NULL, 1, "timeout fault at turn 1, decision 1",
+		      "no answer within 200 ms", "expected: an answer within 200 ms per move",
+		      "position:", "hand:", "FAIL: 2 problems", NULL);
+}
+
+static void test_late(void **state)
+{
+	(void)state;
+	expect_badbot("late", "400", 1, "timeout fault", "no answer within 200 ms",
+		      "FAIL: 2 problems", NULL);
+}
+
+/* A slow but legal bot passes, and its measured times show the delay. */
+static void test_late_within_limit(void **state)
+{
+	const char *options[] = { "--games", "1", "--move-ms", "2000", NULL };
+	const char *bot[] = { BADBOT_PATH, "late", "20", NULL };
+	struct run r = run_check(options, bot);
+	const char *median;
+	double ms;
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	median = strstr(r.out, "median ");
+	if (!median || sscanf(median, "median %lf ms", &ms) != 1)
+		fail_msg("no median in:\n%s", r.out);
+	if (ms < 20.0 || ms >= 2000.0)
+		fail_msg("median %.3f ms for a bot that sleeps 20 ms per move:\n%s", ms, r.out);
+	assert_non_null(strstr(r.out, "limit 2000 ms per move"));
+	assert_non_null(strstr(r.out, "\nPASS\n"));
+}
+
+static void test_garbage(void **state)
+{
+	(void)state;
+	expect_badbot("garbage", NULL, 1, "malformed fault", "not JSON",
+		      "line:     this is {not json\n", "expected: one line holding one JSON object",
+		      "such as:  {\"type\":\"move\",\"move\":{\"action\":", "FAIL: 2 problems", NULL);
+}
+
+static void test_huge_line(void **state)
+{
+	(void)state;
+	expect_badbot("huge-line", "100000", 1, "malformed fault",
+		      "line longer than 65536 bytes", "at most 65536 bytes", "FAIL: 2 problems",
+		      NULL);
+}
+
+static void test_close_stdout(void **state)
+{
+	(void)state;
+	expect_badbot("close-stdout", NULL, 1, "closed fault",
+		      "closed its standard output while still running", "FAIL: 2 problems", NULL);
+}
+
+static void test_no_read(void **state)
+{
+	(void)state;
+	expect_badbot("no-read", NULL, 1, "start fault: no hello within 300 ms",
+		      "FAIL: 2 problems", NULL);
+}
+
+static void test_die_midgame(void **state)
+{
+	(void)state;
+	expect_badbot("die-midgame", "3", 1, "exit fault at turn", "exited with status 3",
+		      "time per move (", "FAIL: 2 problems", NULL);
+}
+
+static void test_die_by_signal(void **state)
+{
+	const char *bot[] = { BADBOT_PATH, "die-midgame", "2", "sig11", NULL };
+	struct run r = run_check(NULL, bot);
+
+	(void)state;
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.out, "exit fault") || !strstr(r.out, "killed by signal 11"))
+		fail_msg("no signal diagnosis in:\n%s", r.out);
+}
+
+static void test_fork_holder(void **state)
+{
+	(void)state;
+	expect_badbot("fork-holder", NULL, 1, "exit fault",
+		      "a process it left behind holds its output open", "FAIL: 2 problems", NULL);
+}
+
+static void test_stderr_flood_passes(void **state)
+{
+	(void)state;
+	expect_badbot("stderr-flood", NULL, 0, "\nPASS\n", NULL);
+}
+
+static void test_illegal(void **state)
+{
+	(void)state;
+	expect_badbot("illegal", NULL, 1, "illegal fault at turn", "sent:     {\"type\":\"move\"",
+		      "expected: one of the request's \"legal\" moves", "position:", "hand:",
+		      "building piles:", "(you): stock top", "discard tops",
+		      "legal alternatives (", "      {\"action\":\"discard\",", "FAIL: 2 problems",
+		      NULL);
+}
+
+static void test_wrong_type(void **state)
+{
+	(void)state;
+	expect_badbot("wrong-type", NULL, 1, "protocol fault",
+		      "expected \"type\":\"move\", got \"moove\"", "line:     {\"type\":\"moove\"",
+		      "expected: one line holding one JSON object", "FAIL: 2 problems", NULL);
+}
+
+static void test_bad_hello(void **state)
+{
+	const char *bot[] = { "/bin/sh", "-c",
+		"echo '{\"type\":\"hello\",\"protocol\":2,\"name\":\"future\"}'; cat >/dev/null", NULL };
+	struct run r = run_check(NULL, bot);
+
+	(void)state;
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.out, "bad hello") || !strstr(r.out, "protocol 2") ||
+	    !strstr(r.out, "line:     {\"type\":\"hello\",\"protocol\":2,\"name\":\"future\"}") ||
+	    !strstr(r.out, "expected: a first line"))
+		fail_msg("no bad-hello diagnosis in:\n%s", r.out);
+}
+
+static void test_no_such_file(void **state)
+{
+	const char *bot[] = { "/nonexistent/bot", NULL };
+	struct run r = run_check(NULL, bot);
+
+	(void)state;
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.out, "could not start") || !strstr(r.out, "No such file or directory"))
+		fail_msg("no start diagnosis in:\n%s", r.out);
+}
+
+static void test_partnership_passes(void **state)
+{
+	const char *options[] = { "--players", "4", "--partnership", "--games", "4", "--move-ms",
+		"2000", NULL };
+	const char *bot[] = { BADBOT_PATH, "good", NULL };
+	struct run r = run_check(options, bot);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, "4 players in partnership") || !strstr(r.out, "game 4/4: seat 3 of 4") ||
+	    !strstr(r.out, "\nPASS\n"))
+		fail_msg("partnership check did not pass:\n%s", r.out);
+}
+
+static void test_verbose_prints_the_transcript(void **state)
+{
+	const char *options[] = { "--verbose", "--games", "1", "--move-ms", "2000", NULL };
+	const char *bot[] = { BADBOT_PATH, "good", NULL };
+	struct run r = run_check(options, bot);
+
+	(void)state;
+	assert_int_equal(r.status, 0);
+	if (!strstr(r.out, " badbot <- {\"type\":\"hello\"") ||
+	    !strstr(r.out, " badbot -> {\"type\":\"move\"") ||
+	    !strstr(r.out, " badbot <- {\"type\":\"request\""))
+		fail_msg("no transcript in:\n%s", r.out);
+}
+
+static void test_usage_errors(void **state)
+{
+	char *no_bot[] = { (char *)CHECK_DRIVER_PATH, (char *)"--games", (char *)"1", NULL };
+	char *bad_games[] = { (char *)CHECK_DRIVER_PATH, (char *)"--games", (char *)"0",
+		(char *)BADBOT_PATH, NULL };
+	char *bad_rules[] = { (char *)CHECK_DRIVER_PATH, (char *)"--players", (char *)"3",
+		(char *)"--partnership", (char *)BADBOT_PATH, NULL };
+	char *no_opponent[] = { (char *)CHECK_DRIVER_PATH, (char *)"--opponent",
+		(char *)"/nonexistent/opponent", (char *)BADBOT_PATH, NULL };
+	char *help[] = { (char *)CHECK_DRIVER_PATH, (char *)"--help", NULL };
+	struct run r;
+
+	(void)state;
+	r = run_argv(no_bot);
+	assert_int_equal(r.status, 2);
+	r = run_argv(bad_games);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.out, "--games"));
+	r = run_argv(bad_rules);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.out, "partnership"));
+	r = run_argv(no_opponent);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "check: opponent: "));
+	assert_non_null(strstr(r.out, "/nonexistent/opponent"));
+	r = run_argv(help);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "usage: skipbo-arena check"));
+}
+
+#ifdef EASY_PATH
+/* The real program, with the opponent found next to it: <build>/bots/skipbo-easy. */
+static void test_default_opponent(void **state)
+{
+	char *argv[] = { (char *)ARENA_PATH, (char *)"check", (char *)"--games", (char *)"2",
+		(char *)"--stock", (char *)"5", (char *)BADBOT_PATH, (char *)"good", NULL };
+	struct run r = run_argv(argv);
+
+	(void)state;
+	if (r.status != 0 || !strstr(r.out, "opponent \"skipbo-easy-1\": ") ||
+	    !strstr(r.out, "\nPASS\n"))
+		fail_msg("exit %d, expected 0 against %s:\n%s", r.status, EASY_PATH, r.out);
+}
+#endif
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_passes),
+		cmocka_unit_test(test_exit_at_start),
+		cmocka_unit_test(test_start_failures_stop_early),
+		cmocka_unit_test(test_no_hello),
+		cmocka_unit_test(test_never_answer),
+		cmocka_unit_test(test_late),
+		cmocka_unit_test(test_late_within_limit),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_huge_line),
+		cmocka_unit_test(test_close_stdout),
+		cmocka_unit_test(test_no_read),
+		cmocka_unit_test(test_die_midgame),
+		cmocka_unit_test(test_die_by_signal),
+		cmocka_unit_test(test_fork_holder),
+		cmocka_unit_test(test_stderr_flood_passes),
+		cmocka_unit_test(test_illegal),
+		cmocka_unit_test(test_wrong_type),
+		cmocka_unit_test(test_bad_hello),
+		cmocka_unit_test(test_no_such_file),
+		cmocka_unit_test(test_partnership_passes),
+		cmocka_unit_test(test_verbose_prints_the_transcript),
+		cmocka_unit_test(test_usage_errors),
+#ifdef EASY_PATH
+		cmocka_unit_test(test_default_opponent),
+#endif
+	};
+
+	int failed;
+
+	snprintf(opponent, sizeof(opponent), "%s good", BADBOT_PATH);
+	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	free(last_out);
+	return failed;
+}
