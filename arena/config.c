@@ -683,8 +683,8 @@ char *config_to_json(const struct config *cfg, int games_only)
 		cJSON_AddNumberToObject(root, "concurrency", cfg->concurrency);
 		cJSON_AddBoolToObject(root, "pin", cfg->pin);
 		cJSON_AddStringToObject(root, "output", cfg->output);
+		cJSON_AddNumberToObject(root, "stderr_cap", (double)cfg->stderr_cap);
 	}
-	cJSON_AddNumberToObject(root, "stderr_cap", (double)cfg->stderr_cap);
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
 	return text;

@@ -71,7 +71,7 @@ int config_parse(const char *text, size_t len, const char *base_dir, struct conf
 /*
  * The resolved tournament as JSON text (every default filled in), owned by
  * the caller. With games_only, the keys that do not change any game
- * (concurrency, pin, output) are left out: two tournaments with equal
+ * (concurrency, pin, output, stderr_cap) are left out: two tournaments with equal
  * games_only texts play the same games. NULL without memory.
  */
 char *config_to_json(const struct config *cfg, int games_only);

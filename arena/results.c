@@ -81,7 +81,7 @@ static int write_file(const char *path, const char *text)
 /* The games-only form of an existing tournament.json, printed like config_to_json(). */
 static char *games_only(const char *text, size_t len)
 {
-	static const char *const run_keys[] = { "concurrency", "pin", "output" };
+	static const char *const run_keys[] = { "concurrency", "pin", "output", "stderr_cap" };
 	cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, 1);
 	char *out;
 

@@ -13,12 +13,14 @@
 /* Weight of a rival's threat by how soon it moves: the piles change between turns. */
 static const double order_weight[] = { 0.0, 1.0, 0.55, 0.35, 0.25, 0.2 };
 
-static void add_tops(struct rival *r, const struct seat_view *v, int seat)
+static void add_piles(struct rival *r, const struct seat_view *v, int seat)
 {
 	for (int p = 0; p < ENGINE_DISCARD_PILES; p++) {
 		int n = v->discard_size[seat][p];
-		if (n > 0 && r->discard_tops < 2 * ENGINE_DISCARD_PILES)
-			r->discard_top[r->discard_tops++] = v->discard[seat][p][n - 1];
+		if (n > 0 && r->piles < 2 * ENGINE_DISCARD_PILES) {
+			r->discard[r->piles] = v->discard[seat][p];
+			r->discard_size[r->piles++] = n;
+		}
 	}
 }
 
@@ -44,10 +46,10 @@ void rivals_from_view(struct rivals *rv, const struct seat_view *v)
 		r->teammate = v->partnership && seat == v->partner;
 		r->stock_size = v->stock_size[seat];
 		r->stock_top = r->stock_size > 0 ? v->stock_top[seat] : CARD_NONE;
-		add_tops(r, v, seat);
+		add_piles(r, v, seat);
 		int mate = partner_of(v, seat);
 		if (mate >= 0 && mate != v->seat)
-			add_tops(r, v, mate);
+			add_piles(r, v, mate);
 	}
 }
 
@@ -59,14 +61,17 @@ const struct rival *rivals_next_opponent(const struct rivals *rv)
 	return NULL;
 }
 
-static int has_top(const struct rival *r, int value, int *used)
+/* Take a discard top showing value (else a wild top) off the piles left[]; 1 if found. */
+static int take_top(const struct rival *r, int value, int *left)
 {
-	for (int i = 0; i < r->discard_tops; i++) {
-		if (used[i] || r->discard_top[i] != value)
-			continue;
-		used[i] = 1;
-		return 1;
-	}
+	for (int wild = 0; wild <= 1; wild++)
+		for (int i = 0; i < r->piles; i++) {
+			int want = wild ? CARD_SKIPBO : value;
+			if (left[i] > 0 && r->discard[i][left[i] - 1] == want) {
+				left[i]--;
+				return 1;
+			}
+		}
 	return 0;
 }
 
@@ -82,12 +87,13 @@ double rivals_reach(const struct rival *r, const int building[ENGINE_BUILDING_PI
 	double best = 0.0;
 	for (int b = 0; b < ENGINE_BUILDING_PILES; b++) {
 		double p = 1.0;
-		int used[2 * ENGINE_DISCARD_PILES] = { 0 };
+		int left[2 * ENGINE_DISCARD_PILES];
 		int v = building[b];
 		int steps = table_pile_distance(v, need);
+		memcpy(left, r->discard_size, sizeof(left));
 		for (int i = 0; i < steps && p > best; i++) {
 			v = v == 12 ? 1 : v + 1;
-			if (!has_top(r, v, used))
+			if (!take_top(r, v, left))
 				p *= REACH_PER_CARD;
 		}
 		if (p > best)

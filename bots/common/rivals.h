@@ -21,8 +21,11 @@ struct rival {
 	int teammate;   /* R10: the viewer's partner */
 	uint8_t stock_top; /* 1..12, CARD_SKIPBO, or CARD_NONE */
 	int stock_size;
-	int discard_tops;  /* how many of discard_top[] are set */
-	uint8_t discard_top[2 * ENGINE_DISCARD_PILES]; /* its own and its partner's, non-empty tops */
+	int piles;         /* how many of discard[] are set */
+	/* Its own and its partner's non-empty discard piles, bottom first,
+	 * borrowed from the view: a played top uncovers the card beneath. */
+	const uint8_t *discard[2 * ENGINE_DISCARD_PILES];
+	int discard_size[2 * ENGINE_DISCARD_PILES];
 };
 
 struct rivals {
@@ -30,7 +33,8 @@ struct rivals {
 	struct rival r[ENGINE_MAX_PLAYERS - 1]; /* in the order they move after the viewer */
 };
 
-/* List the seats other than v->seat that are still in the game (R11), in turn order. */
+/* List the seats other than v->seat that are still in the game (R11), in
+ * turn order. rv borrows v's discard piles: v must outlive it. */
 void rivals_from_view(struct rivals *rv, const struct seat_view *v);
 
 /*
@@ -41,8 +45,9 @@ const struct rival *rivals_next_opponent(const struct rivals *rv);
 /*
  * The chance that rival r can play its stock top on some pile if the building
  * piles hold `building` when its turn comes: 1 when a pile is one below (or
- * the top is a wild), less the more cards it must find, counting its visible
- * discard tops as found. 0 when its stock is empty.
+ * the top is a wild), less the more cards it must find, counting the cards
+ * it can dig out of its (and its partner's) discard piles as found. 0 when
+ * its stock is empty.
  */
 double rivals_reach(const struct rival *r, const int building[ENGINE_BUILDING_PILES]);
 

@@ -58,9 +58,6 @@ struct search {
 	int64_t deadline_us;
 	long nodes;
 	int stopped;
-	int sampling;                   /* inside a drawn hand: deeper refills are not drawn */
-	int unseen[TABLE_CARD_VALUES];  /* cards the seat has not seen, by value */
-	struct rng rng;                 /* draws the sampled hands */
 };
 
 static int64_t now_us(void)
@@ -75,7 +72,6 @@ void hard_config_default(struct hard_config *cfg)
 	cfg->cap_us = HARD_DEFAULT_CAP_US;
 	cfg->move_share = HARD_DEFAULT_MOVE_SHARE;
 	cfg->max_nodes = HARD_DEFAULT_MAX_NODES;
-	cfg->refill_samples = HARD_DEFAULT_REFILL_SAMPLES;
 }
 
 int64_t hard_budget_us(const struct hard_config *cfg, int64_t move_ms, int64_t bank_ms)
@@ -278,8 +274,6 @@ static uint64_t position_key(const struct table *t)
 		for (int p = 0; p < ENGINE_DISCARD_PILES; p++)
 			h = mix(h, (uint64_t)t->side[s].discard_size[p]);
 	}
-	/* Cards played tells a drawn hand from the same cards held before the draw. */
-	h = mix(h, (uint64_t)t->cards_played);
 	return mix(h, (uint64_t)t->refilled);
 }
 
@@ -341,71 +335,6 @@ static double score_stop(const struct table *t, double base, struct move *best)
 	return top;
 }
 
-/*
- * R1 minus what the seat sees (R13): its hand, every stock top and discard
- * pile, and the building piles (counted as the numbers up to their values;
- * the wilds among them cannot be told apart).
- */
-static void count_unseen(const struct seat_view *v, int *unseen)
-{
-	unseen[CARD_SKIPBO] = 18;
-	for (int c = 1; c <= 12; c++)
-		unseen[c] = 12;
-	for (int i = 0; i < v->hand_size; i++)
-		unseen[v->hand[i]]--;
-	for (int s = 0; s < v->players; s++) {
-		if (v->stock_size[s] > 0 && v->stock_top[s] < TABLE_CARD_VALUES)
-			unseen[v->stock_top[s]]--;
-		for (int p = 0; p < ENGINE_DISCARD_PILES; p++)
-			for (int i = 0; i < v->discard_size[s][p]; i++)
-				if (v->discard[s][p][i] < TABLE_CARD_VALUES)
-					unseen[v->discard[s][p][i]]--;
-	}
-	for (int b = 0; b < ENGINE_BUILDING_PILES; b++)
-		for (int c = 1; c <= v->building_value[b]; c++)
-			unseen[c]--;
-	for (int c = 0; c < TABLE_CARD_VALUES; c++)
-		if (unseen[c] < 0)
-			unseen[c] = 0;
-}
-
-/* Deal t a random hand of up to 5 unseen cards, as the R5.2 draw would. */
-static void draw_sample(struct search *s, struct table *t)
-{
-	int pool[TABLE_CARD_VALUES], total = 0;
-	memcpy(pool, s->unseen, sizeof(pool));
-	for (int c = 0; c < TABLE_CARD_VALUES; c++)
-		total += pool[c];
-	t->refilled = 0;
-	for (int k = 0; k < ENGINE_HAND_SIZE && total > 0; k++) {
-		int r = (int)rng_below(&s->rng, (uint64_t)total), c = 0;
-		while (r >= pool[c])
-			r -= pool[c++];
-		pool[c]--;
-		total--;
-		t->hand[c]++;
-		t->hand_size++;
-	}
-}
-
-static double search(struct search *s, const struct table *t, struct move *best);
-
-/* A line emptied the hand: the average of the turn's rest over drawn hands. */
-static double search_refills(struct search *s, const struct table *t)
-{
-	double sum = 0;
-	int n = s->h->cfg.refill_samples;
-	s->sampling = 1;
-	for (int k = 0; k < n; k++) {
-		struct table drawn = *t;
-		struct move ignored;
-		draw_sample(s, &drawn);
-		sum += search(s, &drawn, &ignored);
-	}
-	s->sampling = 0;
-	return sum / n;
-}
-
 /* The value of position t with the player to go on; best gets the first move of the best line. */
 static double search(struct search *s, const struct table *t, struct move *best)
 {
@@ -413,8 +342,6 @@ static double search(struct search *s, const struct table *t, struct move *best)
 	double base = score_base(s, t);
 	if (base >= W_WIN)
 		return base;
-	if (t->refilled && !s->sampling && s->h->cfg.refill_samples > 0 && !out_of_budget(s))
-		return search_refills(s, t);
 	double value = score_stop(t, base, best);
 	if (out_of_budget(s))
 		return value;
@@ -459,9 +386,6 @@ int hard_choose(struct hard *h, const struct seat_view *v, const struct move *le
 
 	rivals_from_view(&s.rv, v);
 	table_from_view(&t, v);
-	count_unseen(v, s.unseen);
-	rng_seed(&s.rng, ((uint64_t)v->turn << 32) ^ ((uint64_t)v->seat << 24) ^ (uint64_t)(t.hand_size << 16) ^
-			 (uint64_t)(v->draw_size << 4));
 	/* A new generation empties the table without touching its memory. */
 	if (++h->generation == 0) {
 		memset(h->tt, 0, TT_SIZE * sizeof(*h->tt));

@@ -7,12 +7,9 @@
  * turn is scored by the stock cards it plays (own and partner's), the wilds it
  * spends, how its discards sit, its chances of reaching its stock top next
  * turn, and the other seats' chances of reaching theirs (rivals.h). When a
- * play empties the hand the 5 cards drawn (R5.2) are unknown: the search
- * draws a few hands at random from the cards the seat has not seen and
- * averages the rest of the turn over them (deeper refills are scored by their
- * chances with 5 unknown cards). The bot searches again from the next
- * request, which shows the real cards. The draws are seeded from the view,
- * so the same request gives the same answer.
+ * play empties the hand the 5 cards drawn (R5.2) are unknown; that position
+ * is scored by its chances with 5 unknown cards, and the bot searches again
+ * from the next request, which shows them.
  *
  * Time: the search stops at the budget given by hard_budget_us() and returns
  * the best move found so far; the discards of the current position are always
@@ -29,14 +26,12 @@ struct hard_config {
 	int64_t cap_us;   /* hard ceiling per move, whatever the arena allows */
 	double move_share; /* fraction of time.move_ms to use */
 	long max_nodes;   /* positions per move, 0 = no limit */
-	int refill_samples; /* hands drawn at random when a line empties the hand, 0 = none */
 };
 
-/* 3 ms, 5% of move_ms, 200000 positions, 4 samples: a 2,000-game run stays quick. */
+/* 3 ms, 5% of move_ms, 200000 positions: a 2,000-game run stays quick. */
 #define HARD_DEFAULT_CAP_US 3000
 #define HARD_DEFAULT_MOVE_SHARE 0.05
 #define HARD_DEFAULT_MAX_NODES 200000L
-#define HARD_DEFAULT_REFILL_SAMPLES 4
 
 void hard_config_default(struct hard_config *cfg);
 

@@ -43,7 +43,7 @@ tournament scale 100 10
 for j in 1 2; do
 	rm -rf "$work/out-scale"
 	start=$(date +%s.%N)
-	"$arena" run -j "$j" --quiet "$work/scale.json"
+	"$arena" run -j "$j" --quiet --no-report "$work/scale.json"
 	end=$(date +%s.%N)
 	echo "$j $start $end" | awk '{printf "-j %d: 1200 games in %.2f s = %.0f games/s\n", $1, $3 - $2, 1200 / ($3 - $2)}' | tee "$work/j$j.txt"
 done

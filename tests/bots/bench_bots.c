@@ -1,7 +1,7 @@
 /*
  * bench_bots - strength and speed of two reference bot policies, in-process.
  *
- *   bench_bots A B DEALS [PLAYERS] [CAP_MS] [SAMPLES]
+ *   bench_bots A B DEALS [PLAYERS] [CAP_MS]
  *
  * A and B are easy, medium or hard. Each deal (seed 1..DEALS) is played twice
  * with the seats swapped (duplicate), so the luck of the deal cancels out.
@@ -29,15 +29,13 @@ static int kind_of(const char *name)
 int main(int argc, char **argv)
 {
 	if (argc < 4)
-		errx(2, "usage: bench_bots A B DEALS [PLAYERS] [CAP_MS] [SAMPLES]");
+		errx(2, "usage: bench_bots A B DEALS [PLAYERS] [CAP_MS]");
 	int deals = atoi(argv[3]);
 	int players = argc > 4 ? atoi(argv[4]) : 2;
 	struct hard_config cfg;
 	hard_config_default(&cfg);
 	if (argc > 5)
 		cfg.cap_us = atol(argv[5]) * 1000;
-	if (argc > 6)
-		cfg.refill_samples = atoi(argv[6]);
 	struct hard *ha = hard_new(&cfg), *hb = hard_new(&cfg);
 	if (!ha || !hb)
 		errx(1, "out of memory");
