@@ -3,7 +3,7 @@
  *
  * usage: badbot MODE [ARG...]
  *
- * It speaks protocol v1 (protocol/DRAFT-SHAPES.md) with cJSON directly: it
+ * It speaks protocol v1 (protocol/PROTOCOL.md) with cJSON directly: it
  * answers the arena's "hello" with {"type":"hello","protocol":1,
  * "name":"badbot-MODE","version":"1"}, each "request" with {"type":"move",
  * "move":<first element of "legal">}, exits 0 on "quit" or end of input, and

@@ -88,7 +88,7 @@ static struct run run_check(const char *const *options, const char *const *bot)
 	char *argv[ARGS_MAX];
 	int n = 0;
 	static const char *const quick[] = { "--games", "2", "--stock", "5", "--move-ms", "200",
-		"--startup-ms", "300", "--opponent", opponent, NULL };
+		"--startup-ms", "1500", "--opponent", opponent, NULL };
 
 	argv[n++] = (char *)CHECK_DRIVER_PATH;
 	for (int i = 0; quick[i]; i++)
@@ -157,7 +157,7 @@ static void test_start_failures_stop_early(void **state)
 static void test_no_hello(void **state)
 {
 	(void)state;
-	expect_badbot("no-hello", NULL, 1, "start fault: no hello within 300 ms of its start",
+	expect_badbot("no-hello", NULL, 1, "start fault: no hello within 1500 ms of its start",
 		      "expected: a first line {\"type\":\"hello\",\"protocol\":1,", "FAIL: 2 problems",
 		      NULL);
 }
@@ -223,7 +223,7 @@ static void test_close_stdout(void **state)
 static void test_no_read(void **state)
 {
 	(void)state;
-	expect_badbot("no-read", NULL, 1, "start fault: no hello within 300 ms",
+	expect_badbot("no-read", NULL, 1, "start fault: no hello within 1500 ms",
 		      "FAIL: 2 problems", NULL);
 }
 
