@@ -6,10 +6,10 @@
 #include "rivals.h"
 #include "table.h"
 
-/* Chance that a rival's unseen hand supplies one more card of a chain: a
- * 5-card hand holds a given number or a wild about 60% of the time, and each
- * further card of the same chain is harder to find. */
-#define REACH_PER_CARD 0.5
+/* Chance that a rival's unseen hand (5 cards at the start of its turn, more
+ * as it empties it) supplies one more card of a chain: a given number or a
+ * wild is among 5 random cards about 70% of the time. */
+#define REACH_PER_CARD 0.65
 /* Weight of a rival's threat by how soon it moves: the piles change between turns. */
 static const double order_weight[] = { 0.0, 1.0, 0.55, 0.35, 0.25, 0.2 };
 

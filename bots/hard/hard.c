@@ -53,7 +53,6 @@ struct hard {
 
 struct search {
 	struct hard *h;
-	const struct seat_view *v;
 	struct rivals rv;
 	int64_t deadline_us;
 	long nodes;
@@ -380,7 +379,7 @@ int hard_choose(struct hard *h, const struct seat_view *v, const struct move *le
 		return -1;
 	int64_t start = now_us();
 	int64_t budget = hard_budget_us(&h->cfg, move_ms, bank_ms);
-	struct search s = { .h = h, .v = v, .deadline_us = start + budget };
+	struct search s = { .h = h, .deadline_us = start + budget };
 	struct table t;
 	struct move best = legal[table_fallback(legal, n)];
 

@@ -105,7 +105,7 @@ static void human_game_end(void *ctx, const struct protocol_game_end *ge)
 		}
 	fprintf(h->out, "%s ***\n", any ? " won" : "nobody won");
 	for (int s = 0; s < ge->players && s < ENGINE_MAX_PLAYERS; s++)
-		fprintf(h->out, "    %-12.12s placing %d, %d stock cards left, %d points\n", h->game.names[s],
+		fprintf(h->out, "    %-16.16s placing %d, %d stock cards left, %d points\n", h->game.names[s],
 			r->placing[s], r->stock_left[s], r->score[s]);
 	fflush(h->out);
 }

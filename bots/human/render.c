@@ -94,12 +94,18 @@ static void render_event(FILE *out, const struct event *e, const struct seat_vie
 		fprintf(out, " on pile %c (makes %d)\n", pile_letter(e->target), e->value);
 		break;
 	}
-	case EVENT_STOCK_TOP:
-		if (e->card == CARD_NONE)
-			fprintf(out, "    %s's stock is empty\n", seat_name(g, v, e->owner));
+	case EVENT_STOCK_TOP: {
+		char whose[PROTOCOL_NAME_MAX + 4];
+		if (e->owner == v->seat)
+			snprintf(whose, sizeof(whose), "your");
 		else
-			fprintf(out, "    %s's new stock top: %s\n", seat_name(g, v, e->owner), render_card(e->card, c));
+			snprintf(whose, sizeof(whose), "%s's", seat_name(g, v, e->owner));
+		if (e->card == CARD_NONE)
+			fprintf(out, "    %s stock is empty\n", whose);
+		else
+			fprintf(out, "    %s new stock top: %s\n", whose, render_card(e->card, c));
 		break;
+	}
 	case EVENT_COMPLETE:
 		fprintf(out, "    pile %c reached 12 and was cleared\n", pile_letter(e->target));
 		break;
@@ -182,7 +188,7 @@ void render_request(FILE *out, const struct protocol_request *req, const struct 
 	fprintf(out, "Players:\n");
 	for (int s = 0; s < v->players; s++) {
 		char mark = s == v->seat ? '*' : v->partnership && s == v->partner ? '+' : ' ';
-		fprintf(out, " %c %-12.12s stock %-2s (%2d left)  hand %d  discards", mark, seat_name(g, v, s),
+		fprintf(out, " %c %-16.16s stock %-2s (%2d left)  hand %d  discards", mark, seat_name(g, v, s),
 			v->stock_size[s] > 0 ? render_card(v->stock_top[s], c) : "-", v->stock_size[s],
 			v->others_hand_size[s]);
 		render_discards(out, v, s);

@@ -6,6 +6,8 @@
  * A and B are easy, medium or hard. Each deal (seed 1..DEALS) is played twice
  * with the seats swapped (duplicate), so the luck of the deal cancels out.
  * Prints each side's wins and share of points, stalemates, and decision times.
+ * With BENCH_PROTOCOL set in the environment every request goes through the
+ * protocol encoder and parser, as in a real game.
  */
 #include <err.h>
 #include <math.h>
