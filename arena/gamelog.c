@@ -1,5 +1,5 @@
 /*
- * gamelog.c - reading games.jsonl (results/README.md) into memory.
+ * gamelog.c - reading games.jsonl (results/README.md) into memory or through a sink.
  */
 #include "gamelog.h"
 
@@ -18,6 +18,12 @@ const char *const gamelog_fault_names[GAMELOG_FAULT_KINDS] = {
 void gamelog_init(struct gamelog *log)
 {
 	memset(log, 0, sizeof(*log));
+}
+
+void gamelog_set_sink(struct gamelog *log, gamelog_sink_fn sink, void *ctx)
+{
+	log->sink = sink;
+	log->sink_ctx = ctx;
 }
 
 void gamelog_release(struct gamelog *log)
@@ -247,7 +253,7 @@ int gamelog_add_line(struct gamelog *log, const char *line, size_t len, unsigned
 
 	if (!root)
 		goto out;
-	if (log->ngames == log->games_cap) {
+	if (!log->sink && log->ngames == log->games_cap) {
 		/* Grow by half: a million records should not need twice their size while copying. */
 		size_t cap = log->games_cap ? log->games_cap + log->games_cap / 2 : 256;
 		struct gamelog_game *games = reallocarray(log->games, cap, sizeof(*games));
@@ -261,7 +267,14 @@ int gamelog_add_line(struct gamelog *log, const char *line, size_t len, unsigned
 	rc = parse_record(log, root, &g);
 	if (rc < 0)
 		goto out;
-	log->games[log->ngames++] = g;
+	if (log->sink) {
+		rc = log->sink(log->sink_ctx, log, &g);
+		if (rc < 0)
+			goto out;
+	} else {
+		log->games[log->ngames++] = g;
+	}
+	log->records++;
 out:
 	cJSON_Delete(root);
 	return rc;

@@ -1,5 +1,10 @@
 /*
- * gamelog.h - games.jsonl records read into memory for ratings and reports.
+ * gamelog.h - games.jsonl records read for ratings and reports.
+ *
+ * A gamelog either keeps every record in memory (games[]), or, with a sink
+ * set, hands each record to the sink as it is read and keeps none of them, so
+ * reading a file of any length takes the same memory (the bot names and the
+ * counters below are all that stays).
  *
  * The record shape is the one in results/README.md. Only complete lines (ending
  * in '\n') are read, so a file that a running tournament is appending to can be
@@ -46,7 +51,7 @@ struct gamelog_seat_time {
 
 /*
  * One record (a game, or a match in match mode). Arrays are indexed by seat.
- * Narrow types keep a million records near 200 MB.
+ * Narrow types keep a million stored records near 200 MB.
  */
 struct gamelog_game {
 	uint32_t source;   /* which file it came from, in reading order */
@@ -66,18 +71,38 @@ struct gamelog_game {
 	struct gamelog_seat_time time[GAMELOG_SEATS_MAX];
 };
 
+struct gamelog;
+
+/*
+ * Receives each valid record when set (gamelog_set_sink). g and its bot
+ * indexes are valid for the call only; log->nbots already counts every bot g
+ * names. Returns 0, or a negative errno-style code other than -EBADMSG (which
+ * marks an invalid line) that stops the reading and is returned by
+ * gamelog_add_line / gamelog_read.
+ */
+typedef int (*gamelog_sink_fn)(void *ctx, const struct gamelog *log, const struct gamelog_game *g);
+
 struct gamelog {
 	char **bots;       /* bot names, in order of first appearance */
 	size_t nbots;
-	struct gamelog_game *games;
+	struct gamelog_game *games; /* stored records; none with a sink */
 	size_t ngames;
 	size_t games_cap;
+	size_t records;    /* valid records read, stored or handed to the sink */
 	unsigned nsources; /* files read so far */
 	size_t torn;       /* incomplete last lines skipped */
 	size_t invalid;    /* complete lines that were not valid records */
+	gamelog_sink_fn sink;
+	void *sink_ctx;
 };
 
 void gamelog_init(struct gamelog *log);
+
+/*
+ * From now on hand each valid record to sink(ctx, log, record) instead of
+ * storing it; NULL goes back to storing. Records already stored stay.
+ */
+void gamelog_set_sink(struct gamelog *log, gamelog_sink_fn sink, void *ctx);
 
 /* Free everything gamelog_init/read/add allocated; the gamelog can be reused after gamelog_init. */
 void gamelog_release(struct gamelog *log);
@@ -90,9 +115,10 @@ void gamelog_release(struct gamelog *log);
 int gamelog_read(struct gamelog *log, const char *path, char *err, size_t errsz);
 
 /*
- * Parse one record and append it with the given source. line holds len bytes
- * without the newline and line[len] must be '\0'.
- * -EBADMSG if it is not a valid record (log unchanged), -ENOMEM.
+ * Parse one record with the given source and append it (or hand it to the
+ * sink). line holds len bytes without the newline and line[len] must be '\0'.
+ * -EBADMSG if it is not a valid record (log unchanged), -ENOMEM, or the
+ * sink's error.
  */
 int gamelog_add_line(struct gamelog *log, const char *line, size_t len, unsigned source);
 

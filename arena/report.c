@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,16 +25,94 @@ double report_avg_stock(const struct report_bot *b)
 	return b->games ? b->stock_left_sum / (double)b->games : 0.0;
 }
 
-static void add_seat_stats(struct report *r, const struct gamelog_game *g)
+/*
+ * Aggregation. Everything a report shows is a sum over records, so records are
+ * folded in one at a time as they are read (struct acc) and none is kept: the
+ * memory is bounded by the number of bots squared plus the duplicate halves
+ * still waiting for their other rotation, not by the number of records.
+ */
+
+/* One rotation of a 2-player duplicate deal: the bots by seat and seat 0's R7 result, doubled. */
+struct dup_half {
+	uint32_t bot[2];
+	uint8_t result2; /* 2 won, 1 tied, 0 lost */
+};
+
+/* A deal (source, table, deal) with one or both rotations seen but not yet counted as a pair. */
+struct dup_slot {
+	bool used;
+	uint8_t has; /* bit r: half[r] holds rotation r */
+	uint32_t source;
+	int32_t table, deal;
+	struct dup_half half[2];
+};
+
+struct acc {
+	size_t cap;                /* bots the arrays below have room for */
+	struct report_bot *bots;   /* cap */
+	struct rating_pairs pairs; /* cap x cap */
+	double *pair_pent;         /* cap x cap x 5 */
+	long seat_games[GAMELOG_SEATS_MAX + 1];
+	long seat_wins[GAMELOG_SEATS_MAX + 1][GAMELOG_SEATS_MAX];
+	size_t duplicate_pairs;
+	struct dup_slot *slots;    /* open addressing with linear probing; nslots is 0 or a power of 2 */
+	size_t nslots, npending;
+};
+
+static void acc_release(struct acc *a)
 {
-	r->seat_games[g->players]++;
+	free(a->bots);
+	rating_pairs_release(&a->pairs);
+	free(a->pair_pent);
+	free(a->slots);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Make room for n bots, keeping every sum. Capacity doubles, so growing costs O(n^2) in all. -ENOMEM. */
+static int acc_reserve(struct acc *a, size_t n)
+{
+	size_t cap = a->cap ? a->cap : 8;
+	struct rating_pairs pairs;
+	struct report_bot *bots;
+	double *pent;
+
+	if (n <= a->cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	bots = calloc(cap, sizeof(*bots));
+	pent = calloc(cap * cap * 5, sizeof(*pent));
+	if (!bots || !pent || rating_pairs_init(&pairs, cap) < 0) {
+		free(bots);
+		free(pent);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < a->cap; i++) {
+		bots[i] = a->bots[i];
+		memcpy(&pairs.score[i * cap], &a->pairs.score[i * a->cap], a->cap * sizeof(double));
+		memcpy(&pairs.games[i * cap], &a->pairs.games[i * a->cap], a->cap * sizeof(double));
+		memcpy(&pent[i * cap * 5], &a->pair_pent[i * a->cap * 5], a->cap * 5 * sizeof(double));
+	}
+	free(a->bots);
+	rating_pairs_release(&a->pairs);
+	free(a->pair_pent);
+	a->bots = bots;
+	a->pairs = pairs;
+	a->pair_pent = pent;
+	a->cap = cap;
+	return 0;
+}
+
+static void add_seat_stats(struct acc *a, const struct gamelog_game *g)
+{
+	a->seat_games[g->players]++;
 	for (int s = 0; s < g->players; s++) {
-		struct report_bot *b = &r->bots[g->bot[s]];
+		struct report_bot *b = &a->bots[g->bot[s]];
 		b->games++;
 		b->wins += g->winner[s];
 		b->points += g->score[s];
 		b->stock_left_sum += g->stock_left[s];
-		r->seat_wins[g->players][s] += g->winner[s];
+		a->seat_wins[g->players][s] += g->winner[s];
 		if (g->fault[s] >= 0) {
 			b->faults[g->fault[s]]++;
 			b->faults_total++;
@@ -47,67 +127,138 @@ static void add_seat_stats(struct report *r, const struct gamelog_game *g)
 	}
 }
 
-/* A 2-player record that may be half of a duplicate pair, with its sort key. */
-struct dup_key {
-	unsigned source;
-	int table, deal, rotation;
-	size_t index;
-};
-
-static int dup_key_cmp(const void *pa, const void *pb)
+static size_t dup_hash(uint32_t source, int32_t table, int32_t deal)
 {
-	const struct dup_key *a = pa, *b = pb;
+	uint64_t h = (uint64_t)source * 0x9e3779b97f4a7c15ull;
 
-	if (a->source != b->source)
-		return a->source < b->source ? -1 : 1;
-	if (a->table != b->table)
-		return a->table < b->table ? -1 : 1;
-	if (a->deal != b->deal)
-		return a->deal < b->deal ? -1 : 1;
-	if (a->rotation != b->rotation)
-		return a->rotation < b->rotation ? -1 : 1;
-	return a->index < b->index ? -1 : a->index > b->index;
+	h ^= (uint64_t)(uint32_t)table << 32 | (uint32_t)deal;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return (size_t)h;
 }
 
-static double seat0_result(const struct gamelog_game *g)
+/* The slot holding the deal, or the empty slot where it belongs. nslots must be > npending. */
+static size_t dup_lookup(const struct acc *a, uint32_t source, int32_t table, int32_t deal)
 {
-	return g->placing[0] < g->placing[1] ? 1.0 : g->placing[0] > g->placing[1] ? 0.0 : 0.5;
+	size_t mask = a->nslots - 1, i = dup_hash(source, table, deal) & mask;
+
+	while (a->slots[i].used && (a->slots[i].source != source || a->slots[i].table != table ||
+				    a->slots[i].deal != deal))
+		i = (i + 1) & mask;
+	return i;
 }
 
-/* Find the duplicate pairs and count their pair scores. -ENOMEM. */
-static int add_duplicate_pairs(struct report *r)
+/* Double the table (at least 64 slots) and rehash. -ENOMEM. */
+static int dup_grow(struct acc *a)
 {
-	const struct gamelog *log = r->log;
-	struct dup_key *keys = reallocarray(NULL, log->ngames ? log->ngames : 1, sizeof(*keys));
-	size_t nkeys = 0, n = r->nbots;
+	size_t nslots = a->nslots ? a->nslots * 2 : 64;
+	struct dup_slot *old = a->slots, *slots = calloc(nslots, sizeof(*slots));
+	size_t oldn = a->nslots;
 
-	if (!keys)
+	if (!slots)
 		return -ENOMEM;
-	for (size_t i = 0; i < log->ngames; i++) {
-		const struct gamelog_game *g = &log->games[i];
-		if (g->players == 2 && !g->partnership && g->rotation <= 1 && g->bot[0] != g->bot[1])
-			keys[nkeys++] = (struct dup_key){ g->source, g->table, g->deal, g->rotation, i };
-	}
-	qsort(keys, nkeys, sizeof(*keys), dup_key_cmp);
-	for (size_t k = 0; k + 1 < nkeys; k++) {
-		const struct dup_key *a = &keys[k], *b = &keys[k + 1];
-		if (a->source != b->source || a->table != b->table || a->deal != b->deal ||
-		    a->rotation != 0 || b->rotation != 1)
-			continue;
-		const struct gamelog_game *g0 = &log->games[a->index], *g1 = &log->games[b->index];
-		if (g0->bot[0] != g1->bot[1] || g0->bot[1] != g1->bot[0])
-			continue;
-		unsigned x = g0->bot[0], y = g0->bot[1];
-		int score = (int)lround(2.0 * (seat0_result(g0) + 1.0 - seat0_result(g1)));
-		r->bots[x].pent[score]++;
-		r->bots[y].pent[4 - score]++;
-		r->pair_pent[(x * n + y) * 5 + (size_t)score]++;
-		r->pair_pent[(y * n + x) * 5 + (size_t)(4 - score)]++;
-		r->duplicate_pairs++;
-		k++;
-	}
-	free(keys);
+	a->slots = slots;
+	a->nslots = nslots;
+	for (size_t k = 0; k < oldn; k++)
+		if (old[k].used)
+			slots[dup_lookup(a, old[k].source, old[k].table, old[k].deal)] = old[k];
+	free(old);
 	return 0;
+}
+
+/* Empty slot i, shifting later entries of its probe run back so lookups need no tombstones. */
+static void dup_remove(struct acc *a, size_t i)
+{
+	size_t mask = a->nslots - 1, j = i;
+
+	a->slots[i].used = false;
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!a->slots[j].used)
+			break;
+		size_t home = dup_hash(a->slots[j].source, a->slots[j].table, a->slots[j].deal) & mask;
+		/* The entry at j may move to i only if its home is not cyclically in (i, j]. */
+		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+			continue;
+		a->slots[i] = a->slots[j];
+		a->slots[j].used = false;
+		i = j;
+	}
+	a->npending--;
+}
+
+/* Forget every waiting half: called after each file, as rotations pair only within one file. */
+static void dup_clear(struct acc *a)
+{
+	if (a->slots)
+		memset(a->slots, 0, a->nslots * sizeof(*a->slots));
+	a->npending = 0;
+}
+
+/*
+ * A 2-player record that may be half of a duplicate pair. A deal pairs its
+ * latest rotation 0 with its first rotation 1 when the two bots swapped seats,
+ * and the pair is counted the moment both are there. The arena writes each
+ * rotation once; a rotation of a deal already counted that turns up again
+ * waits for a new partner of its own.
+ */
+static int add_duplicate_half(struct acc *a, const struct gamelog_game *g)
+{
+	if (g->players != 2 || g->partnership || g->rotation > 1 || g->bot[0] == g->bot[1])
+		return 0;
+	if ((a->npending + 1) * 2 > a->nslots) {
+		int rc = dup_grow(a);
+		if (rc < 0)
+			return rc;
+	}
+	size_t i = dup_lookup(a, g->source, g->table, g->deal);
+	struct dup_slot *slot = &a->slots[i];
+	int rot = g->rotation;
+
+	if (!slot->used) {
+		*slot = (struct dup_slot){ .used = true, .source = g->source, .table = g->table,
+					   .deal = g->deal };
+		a->npending++;
+	}
+	if (rot == 0 || !(slot->has & 2)) {
+		int result2 = g->placing[0] < g->placing[1] ? 2 : g->placing[0] > g->placing[1] ? 0 : 1;
+		slot->half[rot] = (struct dup_half){ { g->bot[0], g->bot[1] }, (uint8_t)result2 };
+		slot->has |= (uint8_t)(1u << rot);
+	}
+	const struct dup_half *h0 = &slot->half[0], *h1 = &slot->half[1];
+	if (slot->has != 3 || h0->bot[0] != h1->bot[1] || h0->bot[1] != h1->bot[0])
+		return 0;
+	size_t x = h0->bot[0], y = h0->bot[1], n = a->cap;
+	int score = h0->result2 + 2 - h1->result2; /* x's pair score, doubled */
+	a->bots[x].pent[score]++;
+	a->bots[y].pent[4 - score]++;
+	a->pair_pent[(x * n + y) * 5 + (size_t)score]++;
+	a->pair_pent[(y * n + x) * 5 + (size_t)(4 - score)]++;
+	a->duplicate_pairs++;
+	dup_remove(a, i);
+	return 0;
+}
+
+/* gamelog_sink_fn: fold one record in. -ENOMEM. */
+static int acc_add(void *ctx, const struct gamelog *log, const struct gamelog_game *g)
+{
+	struct acc *a = ctx;
+	int placing[GAMELOG_SEATS_MAX];
+	unsigned team[GAMELOG_SEATS_MAX];
+	int rc = acc_reserve(a, log->nbots);
+
+	if (rc < 0)
+		return rc;
+	add_seat_stats(a, g);
+	for (int s = 0; s < g->players; s++) {
+		placing[s] = g->placing[s];
+		team[s] = g->team[s];
+	}
+	rating_pairs_add_placings(&a->pairs, g->players, g->bot, placing, team);
+	return add_duplicate_half(a, g);
 }
 
 /* Rank order: Elo descending, then name, so equal ratings list the same way every time. */
@@ -141,8 +292,9 @@ static int rank_bots(struct report *r)
 	return 0;
 }
 
-int report_build(struct report *r, const struct gamelog *log, const char *anchor,
-		 double prior_draws, char *err, size_t errsz)
+/* Turn the sums of a into the report: copy them at the log's size, fit, rank. */
+static int acc_finish(struct report *r, const struct acc *a, const struct gamelog *log,
+		      const char *anchor, double prior_draws, char *err, size_t errsz)
 {
 	struct rating_options opt = { prior_draws, -1 };
 	size_t n = log->nbots;
@@ -152,7 +304,7 @@ int report_build(struct report *r, const struct gamelog *log, const char *anchor
 	r->log = log;
 	r->anchor = -1;
 	r->prior_draws = prior_draws;
-	if (log->ngames == 0 || n == 0) {
+	if (log->records == 0 || n == 0 || a->cap < n) {
 		snprintf(err, errsz, "no complete game records yet");
 		return -ENODATA;
 	}
@@ -171,22 +323,16 @@ int report_build(struct report *r, const struct gamelog *log, const char *anchor
 	r->pair_pent = calloc(n * n * 5, sizeof(double));
 	if (!r->bots || !r->order || !r->pair_pent || rating_pairs_init(&r->pairs, n) < 0)
 		goto out;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		r->bots[i] = a->bots[i];
 		r->bots[i].name = log->bots[i];
-	for (size_t i = 0; i < log->ngames; i++) {
-		const struct gamelog_game *g = &log->games[i];
-		int placing[GAMELOG_SEATS_MAX];
-		unsigned team[GAMELOG_SEATS_MAX];
-		add_seat_stats(r, g);
-		for (int s = 0; s < g->players; s++) {
-			placing[s] = g->placing[s];
-			team[s] = g->team[s];
-		}
-		rating_pairs_add_placings(&r->pairs, g->players, g->bot, placing, team);
+		memcpy(&r->pairs.score[i * n], &a->pairs.score[i * a->cap], n * sizeof(double));
+		memcpy(&r->pairs.games[i * n], &a->pairs.games[i * a->cap], n * sizeof(double));
+		memcpy(&r->pair_pent[i * n * 5], &a->pair_pent[i * a->cap * 5], n * 5 * sizeof(double));
 	}
-	rc = add_duplicate_pairs(r);
-	if (rc < 0)
-		goto out;
+	memcpy(r->seat_games, a->seat_games, sizeof(r->seat_games));
+	memcpy(r->seat_wins, a->seat_wins, sizeof(r->seat_wins));
+	r->duplicate_pairs = a->duplicate_pairs;
 	rc = rating_fit(&r->pairs, &opt, &r->fit);
 	if (rc < 0)
 		goto out;
@@ -209,6 +355,55 @@ out:
 			snprintf(err, errsz, "computing ratings: %s", strerror(-rc));
 		report_release(r);
 	}
+	return rc;
+}
+
+int report_build(struct report *r, const struct gamelog *log, const char *anchor,
+		 double prior_draws, char *err, size_t errsz)
+{
+	struct acc a = { 0 };
+	int rc = 0;
+
+	for (size_t i = 0; i < log->ngames && rc == 0; i++)
+		rc = acc_add(&a, log, &log->games[i]);
+	if (rc < 0) {
+		memset(r, 0, sizeof(*r));
+		snprintf(err, errsz, "computing ratings: %s", strerror(-rc));
+	} else {
+		rc = acc_finish(r, &a, log, anchor, prior_draws, err, errsz);
+	}
+	acc_release(&a);
+	return rc;
+}
+
+int report_load(struct report *r, struct gamelog *log, const char *const *dirs, size_t ndirs,
+		const char *anchor, double prior_draws, char *err, size_t errsz)
+{
+	struct acc a = { 0 };
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	gamelog_set_sink(log, acc_add, &a);
+	for (size_t i = 0; i < ndirs; i++) {
+		char path[4096];
+		if ((size_t)snprintf(path, sizeof(path), "%s/games.jsonl", dirs[i]) >= sizeof(path)) {
+			snprintf(err, errsz, "path too long: \"%s\"", dirs[i]);
+			rc = -ENAMETOOLONG;
+			goto out;
+		}
+		rc = gamelog_read(log, path, err, errsz);
+		if (rc < 0)
+			goto out;
+		dup_clear(&a);
+	}
+	rc = acc_finish(r, &a, log, anchor, prior_draws, err, errsz);
+	if (rc == 0) {
+		r->dirs = dirs;
+		r->ndirs = ndirs;
+	}
+out:
+	gamelog_set_sink(log, NULL, NULL);
+	acc_release(&a);
 	return rc;
 }
 
@@ -282,7 +477,7 @@ void report_print_table(const struct report *r, FILE *out)
 		fprintf(out, "  %s\n", faults[0] ? faults : "-");
 	}
 	fprintf(out, "%zu records%s; Elo: Bradley-Terry fit, field average 0",
-		r->log->ngames, r->log->nsources > 1 ? " (merged)" : "");
+		r->log->records, r->log->nsources > 1 ? " (merged)" : "");
 	if (r->anchor >= 0)
 		fprintf(out, " (anchor %s = 0)", r->bots[r->anchor].name);
 	fprintf(out, "\n");
@@ -339,7 +534,7 @@ int report_generate_with(const char *const *dirs, size_t ndirs, const char *outd
 	};
 	struct gamelog log;
 	struct report r = { 0 };
-	int rc = 0;
+	int rc;
 
 	gamelog_init(&log);
 	if (ndirs == 0 || (!outdir && ndirs > 1)) {
@@ -349,22 +544,9 @@ int report_generate_with(const char *const *dirs, size_t ndirs, const char *outd
 	}
 	if (!outdir)
 		outdir = dirs[0];
-	for (size_t i = 0; i < ndirs; i++) {
-		char path[4096];
-		if ((size_t)snprintf(path, sizeof(path), "%s/games.jsonl", dirs[i]) >= sizeof(path)) {
-			snprintf(err, errsz, "path too long: \"%s\"", dirs[i]);
-			rc = -ENAMETOOLONG;
-			goto out;
-		}
-		rc = gamelog_read(&log, path, err, errsz);
-		if (rc < 0)
-			goto out;
-	}
-	rc = report_build(&r, &log, anchor, prior_draws, err, errsz);
+	rc = report_load(&r, &log, dirs, ndirs, anchor, prior_draws, err, errsz);
 	if (rc < 0)
 		goto out;
-	r.dirs = dirs;
-	r.ndirs = ndirs;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		rc = write_atomically(&r, outdir, files[i].name, files[i].writer, err, errsz);
 		if (rc < 0)

@@ -6,6 +6,11 @@
  * can be made of a tournament that is still running, and of several
  * directories merged (bots are matched by name).
  *
+ * Records are folded into sums as they are read and not kept, so the memory a
+ * report takes does not grow with the number of records: bots^2 sums plus the
+ * duplicate halves whose other rotation has not been read yet (a handful, as
+ * the arena writes the rotations of a deal one after the other).
+ *
  * What the numbers are:
  * - Elo +- 95%: the joint Bradley-Terry fit of rating.h on R7 pairwise results
  *   (each pair of non-teammates in a record is one result), field average 0
@@ -55,7 +60,7 @@ struct report_bot {
 };
 
 struct report {
-	const struct gamelog *log;
+	const struct gamelog *log; /* bot names and record counts */
 	size_t nbots;            /* == log->nbots */
 	struct report_bot *bots; /* gamelog order */
 	size_t *order;           /* order[r]: bot at rank r + 1 (Elo, then name) */
@@ -72,12 +77,23 @@ struct report {
 };
 
 /*
- * Compute a report from log (which must outlive it). anchor: bot rated 0 or
- * NULL for the field average; -ENOENT if that bot is not in the log. -ENODATA
- * if the log holds no records. -ENOMEM. err gets a sentence on failure.
+ * Compute a report from the records stored in log (which must outlive it).
+ * anchor: bot rated 0 or NULL for the field average; -ENOENT if that bot is
+ * not in the log. -ENODATA if the log holds no records. -ENOMEM. err gets a
+ * sentence on failure.
  */
 int report_build(struct report *r, const struct gamelog *log, const char *anchor,
 		 double prior_draws, char *err, size_t errsz);
+
+/*
+ * Read dirs[i]/games.jsonl for every i (source i) into the empty gamelog log
+ * through a sink, so log ends up with the bot names and counters but no
+ * records, and compute the report as report_build would from the same records
+ * stored. log must outlive r. Errors as report_build, and those of
+ * gamelog_read (-ENOENT: a games.jsonl is missing).
+ */
+int report_load(struct report *r, struct gamelog *log, const char *const *dirs, size_t ndirs,
+		const char *anchor, double prior_draws, char *err, size_t errsz);
 void report_release(struct report *r);
 
 /* The ranking table as aligned text (what `run` and `report` print). */

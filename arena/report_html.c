@@ -324,7 +324,7 @@ int report_write_html(const struct report *r, FILE *out)
 	}
 	if (r->ndirs)
 		fputs(". ", out);
-	fprintf(out, "%zu records", r->log->ngames);
+	fprintf(out, "%zu records", r->log->records);
 	if (r->log->torn || r->log->invalid)
 		fprintf(out, " (skipped: %zu incomplete last line(s), %zu invalid line(s))",
 			r->log->torn, r->log->invalid);

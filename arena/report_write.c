@@ -168,7 +168,7 @@ int report_write_json(const struct report *r, FILE *out)
 	else
 		cJSON_AddNullToObject(root, "anchor");
 	cJSON_AddNumberToObject(root, "prior_draws", r->prior_draws);
-	cJSON_AddNumberToObject(root, "records", (double)r->log->ngames);
+	cJSON_AddNumberToObject(root, "records", (double)r->log->records);
 	cJSON_AddNumberToObject(root, "skipped_torn", (double)r->log->torn);
 	cJSON_AddNumberToObject(root, "skipped_invalid", (double)r->log->invalid);
 	cJSON_AddNumberToObject(root, "duplicate_pairs", (double)r->duplicate_pairs);
@@ -391,7 +391,7 @@ int report_write_md(const struct report *r, FILE *out)
 	}
 	if (r->ndirs)
 		fputs(". ", out);
-	fprintf(out, "%zu records", r->log->ngames);
+	fprintf(out, "%zu records", r->log->records);
 	if (r->log->torn || r->log->invalid)
 		fprintf(out, " (skipped: %zu incomplete last line(s), %zu invalid line(s))",
 			r->log->torn, r->log->invalid);

@@ -9,7 +9,8 @@
 #    then bench_arena with bench_bot (a bot that does no JSON parsing), which
 #    shows the arena's own cost without the bots' thinking;
 # 2. games per second of a tournament with -j 1 and -j 2;
-# 3. peak RSS of the arena over 1,000 and 100,000 games (/usr/bin/time -v).
+# 3. peak RSS of `run` over 1,000 and 100,000 games, ranking report included
+#    (/usr/bin/time -v).
 set -eu
 build=$(cd "$1" && pwd)
 work=${2:-$(mktemp -d /tmp/bench_arena.XXXXXX)}
@@ -51,12 +52,16 @@ j1=$(sed -n 's/.*= \([0-9]*\) games\/s/\1/p' "$work/j1.txt")
 j2=$(sed -n 's/.*= \([0-9]*\) games\/s/\1/p' "$work/j2.txt")
 echo "-j 2 / -j 1 = $(echo "$j2 $j1" | awk '{printf "%.2fx", $1 / $2}')"
 
-echo "== peak RSS (stock 1, -j 2, --no-report): 1,000 games vs 100,000 games"
+echo "== peak RSS (stock 1, -j 2, with the ranking report): 1,000 games vs 100,000 games"
 tournament small 84 1     # 6 x 84 x 2 = 1,008 games
 tournament large 8334 1   # 6 x 8334 x 2 = 100,008 games
 for t in small large; do
 	rm -rf "$work/out-$t"
-	/usr/bin/time -v "$arena" run -j 2 --quiet --no-report "$work/$t.json" 2> "$work/time-$t.txt"
+	/usr/bin/time -v "$arena" run -j 2 --quiet "$work/$t.json" 2> "$work/time-$t.txt"
+	test -s "$work/out-$t/ratings.json"
 	echo "$t: $(wc -l < "$work/out-$t/games.jsonl") games, peak RSS $(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time-$t.txt") KiB, $(sed -n 's/.*Elapsed (wall clock) time.*: //p' "$work/time-$t.txt") wall"
 done
+rss_small=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time-small.txt")
+rss_large=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time-large.txt")
+echo "large / small peak RSS = $(echo "$rss_large $rss_small" | awk '{printf "%.3f", $1 / $2}')"
 echo "work files in $work"

@@ -186,6 +186,63 @@ static void test_torn_last_line_and_bad_line_skipped(void **state)
 	gamelog_release(&log);
 }
 
+struct sink_seen {
+	int calls, fail_at;
+	int players[4];
+	size_t nbots[4];
+};
+
+static int count_sink(void *ctx, const struct gamelog *log, const struct gamelog_game *g)
+{
+	struct sink_seen *seen = ctx;
+
+	if (seen->calls == seen->fail_at)
+		return -ENOMEM;
+	seen->players[seen->calls] = g->players;
+	seen->nbots[seen->calls] = log->nbots;
+	seen->calls++;
+	return 0;
+}
+
+static void test_sink_gets_records_unstored(void **state)
+{
+	char text[4096], path[128], err[256];
+	struct sink_seen seen = { .fail_at = -1 };
+	struct gamelog log;
+	(void)state;
+
+	snprintf(text, sizeof(text), "%s\nnot json\n%s\n%.50s", readme_record, partnership_record,
+		 readme_record);
+	write_file("sink.jsonl", text);
+	snprintf(path, sizeof(path), "%s/sink.jsonl", tmpdir);
+	gamelog_init(&log);
+	gamelog_set_sink(&log, count_sink, &seen);
+	assert_int_equal(gamelog_read(&log, path, err, sizeof(err)), 0);
+	assert_int_equal(seen.calls, 2);
+	assert_int_equal(seen.players[0], 2);
+	assert_int_equal(seen.players[1], 4);
+	assert_int_equal(seen.nbots[0], 2); /* the record's bots are named before the sink sees it */
+	assert_int_equal(seen.nbots[1], 5);
+	assert_int_equal(log.records, 2);
+	assert_int_equal(log.ngames, 0);
+	assert_null(log.games);
+	assert_int_equal(log.invalid, 1);
+	assert_int_equal(log.torn, 1);
+
+	/* A sink error stops the reading and comes back from gamelog_read. */
+	seen = (struct sink_seen){ .fail_at = 1 };
+	assert_int_equal(gamelog_read(&log, path, err, sizeof(err)), -ENOMEM);
+	assert_int_equal(seen.calls, 1);
+	assert_int_equal(log.records, 3);
+
+	/* Without the sink, records are stored again. */
+	gamelog_set_sink(&log, NULL, NULL);
+	assert_int_equal(add(&log, readme_record), 0);
+	assert_int_equal(log.ngames, 1);
+	assert_int_equal(log.records, 4);
+	gamelog_release(&log);
+}
+
 static void test_missing_file(void **state)
 {
 	char err[256] = "";
@@ -205,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_partnership_and_unknown_fault),
 		cmocka_unit_test(test_invalid_records_refused),
 		cmocka_unit_test(test_torn_last_line_and_bad_line_skipped),
+		cmocka_unit_test(test_sink_gets_records_unstored),
 		cmocka_unit_test(test_missing_file),
 	};
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);

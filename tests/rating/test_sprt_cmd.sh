@@ -1,15 +1,17 @@
 #!/bin/sh
 # test_sprt_cmd.sh DRIVER STRONG WEAK - the sprt command with real bots:
 # STRONG against WEAK must accept H1, STRONG against a copy of itself H0, each
-# printing the LLR and the Wald bounds after every pair. No memory limit, so
-# bots built with AddressSanitizer (which maps terabytes) can start.
+# printing the LLR and the Wald bounds after every pair; the resource-limit
+# options must reach the bot processes. No memory limit, so bots built with
+# AddressSanitizer (which maps terabytes) can start.
 set -u
 driver=$1
 strong=$2
 weak=$3
 fail=0
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+dir=$(mktemp -d)
+trap 'rm -f "$out"; rm -rf "$dir"' EXIT
 
 "$driver" sprt --elo0 0 --elo1 50 --max-pairs 400 --move-ms 5000 --memory-mb 0 "$strong" "$weak" >"$out" 2>&1
 rc=$?
@@ -30,5 +32,23 @@ fi
 "$driver" sprt "$strong" >"$out" 2>&1
 [ $? -eq 2 ] || { echo "one bot not refused with status 2"; fail=1; }
 
-[ "$fail" -eq 0 ] && echo "sprt: H1 against the weaker bot, H0 against itself"
+# A bot that shows the limits it runs under on stderr (kept by --log-dir), then is STRONG.
+probe=$dir/limits-probe
+printf '#!/bin/sh\ncat /proc/self/limits >&2\nexec "%s"\n' "$strong" >"$probe"
+chmod +x "$probe"
+"$driver" sprt -q --max-pairs 1 --stock 2 --cpu-seconds 7 --memory-mb 0 --open-files 64 \
+	--processes 1000 --log-dir "$dir/logs" "$probe" "$weak" >"$out" 2>&1
+rc=$?
+limits=$dir/logs/limits-probe.stderr
+if [ "$rc" -ne 0 ] || ! grep -Eq '^Max cpu time +7 +8 +seconds' "$limits" ||
+	! grep -Eq '^Max address space +unlimited' "$limits" ||
+	! grep -Eq '^Max open files +64 +64 ' "$limits" ||
+	! grep -Eq '^Max processes +1000 +1000 ' "$limits"; then
+	echo "limits not passed to the bot: exit $rc"; cat "$out" "$limits"; fail=1
+fi
+"$driver" sprt --startup-ms 600001 "$strong" "$weak" >"$out" 2>&1
+[ $? -eq 2 ] && grep -q 'startup-ms: expected an integer from 1 to 600000' "$out" ||
+	{ echo "--startup-ms 600001 not refused with status 2"; cat "$out"; fail=1; }
+
+[ "$fail" -eq 0 ] && echo "sprt: H1 against the weaker bot, H0 against itself, limits reach the bots"
 exit "$fail"
