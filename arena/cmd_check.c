@@ -44,9 +44,11 @@ static const char check_usage[] =
 	"      --partnership     R10 teams (4 or 6 players): exercises partner moves\n"
 	"      --stock N         stock size (default: R3 for the player count)\n"
 	"      --seed N          seed of the first deal (default 1)\n"
-	"      --move-ms N       per-move limit (default 1000)\n"
-	"      --game-ms N       per-game time bank (default 60000)\n"
-	"      --startup-ms N    hello deadline after the bot starts (default 10000)\n"
+	OPTIONS_TIME_HELP
+	OPTIONS_LIMITS_HELP
+	"                        for the bot under check (defaults as in a tournament\n"
+	"                        file, arena/TOURNAMENT.md); the opponents have no\n"
+	"                        memory limit\n"
 	"      --opponent CMD    the opponent's command, split on spaces (default: the\n"
 	"                        skipbo-easy built with this program)\n"
 	"  -v, --verbose         print every line to and from the bots\n"
@@ -55,88 +57,50 @@ static const char check_usage[] =
 	"The last line is \"PASS\" or \"FAIL: N problems\". Exit status: 0 the bot is\n"
 	"clean, 1 it (or the opponent) faulted or the check could not run, 2 bad usage.\n";
 
-enum {
-	OPT_GAMES = 256, OPT_PLAYERS, OPT_PARTNERSHIP, OPT_STOCK, OPT_SEED, OPT_MOVE_MS,
-	OPT_GAME_MS, OPT_STARTUP_MS, OPT_OPPONENT,
-};
+enum { OPT_GAMES = OPTIONS_OWN, OPT_PLAYERS, OPT_PARTNERSHIP, OPT_OPPONENT };
 
+/* The options of check alone; options.h adds the seed, stock, time and limits. */
 static const struct option check_options[] = {
 	{ "games", required_argument, NULL, OPT_GAMES },
 	{ "players", required_argument, NULL, OPT_PLAYERS },
 	{ "partnership", no_argument, NULL, OPT_PARTNERSHIP },
-	{ "stock", required_argument, NULL, OPT_STOCK },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "move-ms", required_argument, NULL, OPT_MOVE_MS },
-	{ "game-ms", required_argument, NULL, OPT_GAME_MS },
-	{ "startup-ms", required_argument, NULL, OPT_STARTUP_MS },
 	{ "opponent", required_argument, NULL, OPT_OPPONENT },
 	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct check_opts {
-	long long games, players, stock, move_ms, game_ms, startup_ms;
-	unsigned long long seed;
+	struct options_common common;  /* the limits: the bot's */
+	long long games, players;
 	int partnership, verbose;
 	const char *opponent;
 };
 
+static int check_option(void *ctx, int c, const char *arg)
+{
+	struct check_opts *o = ctx;
+
+	switch (c) {
+	case OPT_PARTNERSHIP: o->partnership = 1; break;
+	case OPT_OPPONENT: o->opponent = arg; break;
+	case 'v': o->verbose = 1; break;
+	case OPT_GAMES: return options_number("--games", arg, 1, 1000000, &o->games);
+	case OPT_PLAYERS: return options_number("--players", arg, 2, ENGINE_MAX_PLAYERS, &o->players);
+	}
+	return 0;
+}
+
 /* Returns -1 to go on, or the exit status (0 after --help, 2 for bad usage). */
 static int parse_check_options(int argc, char **argv, struct check_opts *o)
 {
-	int c;
+	const struct options_command cmd = { check_usage, "v", check_options,
+		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS, check_option, o };
 
 	memset(o, 0, sizeof(*o));
 	o->games = CHECK_DEFAULT_GAMES;
 	o->players = 2;
-	o->seed = 1;
-	o->move_ms = CONFIG_DEFAULT_MOVE_MS;
-	o->game_ms = CONFIG_DEFAULT_GAME_MS;
-	o->startup_ms = CONFIG_DEFAULT_STARTUP_MS;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+vh", check_options, NULL)) != -1) {
-		switch (c) {
-		case OPT_PARTNERSHIP: o->partnership = 1; break;
-		case OPT_OPPONENT: o->opponent = optarg; break;
-		case 'v': o->verbose = 1; break;
-		case OPT_GAMES:
-			if (options_number("--games", optarg, 1, 1000000, &o->games) < 0)
-				return 2;
-			break;
-		case OPT_PLAYERS:
-			if (options_number("--players", optarg, 2, ENGINE_MAX_PLAYERS, &o->players) < 0)
-				return 2;
-			break;
-		case OPT_STOCK:
-			if (options_number("--stock", optarg, 1, 30, &o->stock) < 0)
-				return 2;
-			break;
-		case OPT_SEED:
-			if (options_seed("--seed", optarg, &o->seed) < 0)
-				return 2;
-			break;
-		case OPT_MOVE_MS:
-			if (options_number("--move-ms", optarg, 1, 3600000, &o->move_ms) < 0)
-				return 2;
-			break;
-		case OPT_GAME_MS:
-			if (options_number("--game-ms", optarg, 1, 86400000, &o->game_ms) < 0)
-				return 2;
-			break;
-		case OPT_STARTUP_MS:
-			if (options_number("--startup-ms", optarg, 1, 600000, &o->startup_ms) < 0)
-				return 2;
-			break;
-		case 'h':
-			fputs(check_usage, stdout);
-			return 0;
-		default:
-			fputs(check_usage, stderr);
-			return 2;
-		}
-	}
-	return -1;
+	options_common_init(&o->common, 1);
+	return options_parse(&cmd, argc, argv, &o->common);
 }
 
 /* The bot's argv from the words after the options, owned by the caller: a
@@ -274,9 +238,9 @@ static int play_one(struct check_run *run, int k)
 	setup.id = id;
 	setup.rules = run->rules;
 	setup.rules.dealer = players - 1;
-	setup.rules.seed = match_game_seed(o->seed, k);
-	setup.move_ms = (int)o->move_ms;
-	setup.game_ms = (int)o->game_ms;
+	setup.rules.seed = match_game_seed(o->common.seed, k);
+	setup.move_ms = (int)o->common.move_ms;
+	setup.game_ms = (int)o->common.game_ms;
 	setup.observer = &run->check.observer;
 	printf("game %d/%lld: seat %d of %d, seed %" PRIu64 "\n", k + 1, o->games, seat, players,
 	       setup.rules.seed);
@@ -304,7 +268,8 @@ static int play_one(struct check_run *run, int k)
 static int run_check(struct check_run *run, char **bot, char **opponent)
 {
 	const struct check_opts *o = run->o;
-	struct check_limits limits = { (int)o->startup_ms, (int)o->move_ms, (int)o->game_ms };
+	const struct options_common *c = &o->common;
+	struct check_limits limits = { (int)c->startup_ms, (int)c->move_ms, (int)c->game_ms };
 	struct pool_config pc = { 0 };
 	const char *base = strrchr(opponent[0], '/');
 	int players = run->rules.players, ret = 1;
@@ -318,22 +283,25 @@ static int run_check(struct check_run *run, char **bot, char **opponent)
 		spec->argv = i ? opponent : bot;
 		spec->cpu = -1;
 		spec->stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
-		config_default_limits(&spec->limits);
-		/* the opponent is trusted, and may be a sanitizer build that needs address space */
-		if (i)
+		if (i) {
+			config_default_limits(&spec->limits);
+			/* the opponent is trusted, and may be a sanitizer build that needs address space */
 			spec->limits.memory_mb = 0;
+		} else {
+			spec->limits = c->limits;
+		}
 	}
 	print_command("checking", run->names[0], bot);
 	print_command("opponent", run->names[1], opponent);
 	printf("%lld games, %d players%s, stock %d, seed %llu; limits: startup %lld ms, "
 	       "move %lld ms, game %lld ms\n", o->games, players,
-	       run->rules.partnership ? " in partnership" : "", run->rules.stock_size, o->seed,
-	       o->startup_ms, o->move_ms, o->game_ms);
+	       run->rules.partnership ? " in partnership" : "", run->rules.stock_size, c->seed,
+	       c->startup_ms, c->move_ms, c->game_ms);
 	check_init(&run->check, stdout, run->names[0], &limits, o->verbose);
 	pc.specs = run->specs;
 	pc.nbots = (size_t)players;
 	pc.cpu = -1;
-	pc.startup_ms = (int)o->startup_ms;
+	pc.startup_ms = (int)c->startup_ms;
 	pc.observer = &run->check.observer;
 	if (pool_new(&pc, &run->pool) < 0) {
 		warnx("check: out of memory");
@@ -376,7 +344,7 @@ int cmd_check(int argc, char **argv)
 	}
 	run.o = &o;
 	run.rules.players = (int)o.players;
-	run.rules.stock_size = (int)o.stock;
+	run.rules.stock_size = (int)o.common.stock;
 	run.rules.partnership = o.partnership;
 	if (game_rules_check(&run.rules, reason, sizeof(reason)) < 0) {
 		warnx("check: impossible rules: %s", reason);

@@ -40,44 +40,38 @@ static const char play_usage[] =
 	"      --stock N         stock size (default: R3 for the player count)\n"
 	"      --partnership     R10 teams (4 or 6 players)\n"
 	"      --match           a match to 500 points (R9) instead of one game\n"
-	"      --move-ms N       per-move limit (default 1000)\n"
-	"      --game-ms N       per-game time bank (default 60000)\n"
-	"      --startup-ms N    hello deadline after a bot starts (default 10000)\n"
+	OPTIONS_TIME_HELP
 	"      --no-timeout      no move or game time limits (debugging)\n"
 	"      --pin CPU         run the arena and the bots on this CPU\n"
 	"      --log-io          print every line to and from the bots on stderr\n"
 	"      --replay FILE     also write the replay (results/README.md) to FILE\n"
+	OPTIONS_LIMITS_HELP
+	"                        (defaults as in a tournament file, arena/TOURNAMENT.md)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"Exit status: 0 the game was played (bot faults are results), 1 it could not be,\n"
 	"2 bad usage.\n";
 
 enum {
-	OPT_SEED = 256, OPT_STOCK, OPT_PARTNERSHIP, OPT_MATCH, OPT_MOVE_MS, OPT_GAME_MS,
-	OPT_STARTUP_MS, OPT_NO_TIMEOUT, OPT_PIN, OPT_LOG_IO, OPT_REPLAY,
+	OPT_PARTNERSHIP = OPTIONS_OWN, OPT_MATCH, OPT_NO_TIMEOUT, OPT_PIN, OPT_LOG_IO, OPT_REPLAY,
 };
 
+/* The options of play alone; options.h adds the seed, stock, time and limits. */
 static const struct option play_options[] = {
 	{ "render", no_argument, NULL, 'r' },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "stock", required_argument, NULL, OPT_STOCK },
 	{ "partnership", no_argument, NULL, OPT_PARTNERSHIP },
 	{ "match", no_argument, NULL, OPT_MATCH },
-	{ "move-ms", required_argument, NULL, OPT_MOVE_MS },
-	{ "game-ms", required_argument, NULL, OPT_GAME_MS },
-	{ "startup-ms", required_argument, NULL, OPT_STARTUP_MS },
 	{ "no-timeout", no_argument, NULL, OPT_NO_TIMEOUT },
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "log-io", no_argument, NULL, OPT_LOG_IO },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct play_opts {
-	int render, partnership, match, no_timeout, log_io, has_seed;
-	long long stock, move_ms, game_ms, startup_ms, pin;
-	unsigned long long seed;
+	struct options_common common;
+	int render, partnership, match, no_timeout, log_io;
+	long long pin;
 	const char *replay;
 };
 
@@ -128,58 +122,31 @@ static void tee_game_end(void *ctx, int game, const struct game *g)
 	TEE_FORWARD(game_end, game, g);
 }
 
+static int play_option(void *ctx, int c, const char *arg)
+{
+	struct play_opts *o = ctx;
+
+	switch (c) {
+	case 'r': o->render = 1; break;
+	case OPT_PARTNERSHIP: o->partnership = 1; break;
+	case OPT_MATCH: o->match = 1; break;
+	case OPT_NO_TIMEOUT: o->no_timeout = 1; break;
+	case OPT_LOG_IO: o->log_io = 1; break;
+	case OPT_REPLAY: o->replay = arg; break;
+	case OPT_PIN: return options_number("--pin", arg, 0, CPU_SETSIZE - 1, &o->pin);
+	}
+	return 0;
+}
+
 static int parse_play_options(int argc, char **argv, struct play_opts *o)
 {
-	int c;
+	const struct options_command cmd = { play_usage, "r", play_options,
+		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS, play_option, o };
 
 	memset(o, 0, sizeof(*o));
-	o->move_ms = CONFIG_DEFAULT_MOVE_MS;
-	o->game_ms = CONFIG_DEFAULT_GAME_MS;
-	o->startup_ms = CONFIG_DEFAULT_STARTUP_MS;
 	o->pin = -1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+rh", play_options, NULL)) != -1) {
-		switch (c) {
-		case 'r': o->render = 1; break;
-		case OPT_PARTNERSHIP: o->partnership = 1; break;
-		case OPT_MATCH: o->match = 1; break;
-		case OPT_NO_TIMEOUT: o->no_timeout = 1; break;
-		case OPT_LOG_IO: o->log_io = 1; break;
-		case OPT_REPLAY: o->replay = optarg; break;
-		case OPT_SEED:
-			if (options_seed("--seed", optarg, &o->seed) < 0)
-				return 2;
-			o->has_seed = 1;
-			break;
-		case OPT_STOCK:
-			if (options_number("--stock", optarg, 1, 30, &o->stock) < 0)
-				return 2;
-			break;
-		case OPT_MOVE_MS:
-			if (options_number("--move-ms", optarg, 1, 3600000, &o->move_ms) < 0)
-				return 2;
-			break;
-		case OPT_GAME_MS:
-			if (options_number("--game-ms", optarg, 1, 86400000, &o->game_ms) < 0)
-				return 2;
-			break;
-		case OPT_STARTUP_MS:
-			if (options_number("--startup-ms", optarg, 1, 600000, &o->startup_ms) < 0)
-				return 2;
-			break;
-		case OPT_PIN:
-			if (options_number("--pin", optarg, 0, CPU_SETSIZE - 1, &o->pin) < 0)
-				return 2;
-			break;
-		case 'h':
-			fputs(play_usage, stdout);
-			return 0;
-		default:
-			fputs(play_usage, stderr);
-			return 2;
-		}
-	}
-	return -1;
+	options_common_init(&o->common, 1);
+	return options_parse(&cmd, argc, argv, &o->common);
 }
 
 /* The bots' argvs from the words after the options. Returns how many, or -1. */
@@ -300,7 +267,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		specs[i].name = names[i];
 		specs[i].argv = argvs[i];
 		specs[i].cpu = -1;
-		config_default_limits(&specs[i].limits);
+		specs[i].limits = o->common.limits;
 		specs[i].stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
 	}
 	render_init(&rd, stdout, namep, n);
@@ -311,7 +278,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	pc.specs = specs;
 	pc.nbots = (size_t)n;
 	pc.cpu = (int)o->pin;
-	pc.startup_ms = (int)o->startup_ms;
+	pc.startup_ms = (int)o->common.startup_ms;
 	pc.observer = &tee.observer;
 	if (o->pin >= 0) {
 		cpu_set_t set;
@@ -325,13 +292,13 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		goto out;
 	setup.id = "play";
 	setup.rules.players = n;
-	setup.rules.stock_size = (int)o->stock;
+	setup.rules.stock_size = (int)o->common.stock;
 	setup.rules.partnership = o->partnership;
 	setup.rules.dealer = n - 1;
-	setup.rules.seed = o->seed;
+	setup.rules.seed = o->common.seed;
 	setup.match = o->match;
-	setup.move_ms = o->no_timeout ? 0 : (int)o->move_ms;
-	setup.game_ms = o->no_timeout ? 0 : (int)o->game_ms;
+	setup.move_ms = o->no_timeout ? 0 : (int)o->common.move_ms;
+	setup.game_ms = o->no_timeout ? 0 : (int)o->common.game_ms;
 	setup.observer = &tee.observer;
 	for (int i = 0; i < n; i++)
 		if (pool_acquire(pool, (size_t)i, &setup.seats[i]) < 0)
@@ -385,14 +352,14 @@ int cmd_play(int argc, char **argv)
 		goto out;
 	}
 	rules.players = n;
-	rules.stock_size = (int)o.stock;
+	rules.stock_size = (int)o.common.stock;
 	rules.partnership = o.partnership;
 	if (game_rules_check(&rules, reason, sizeof(reason)) < 0) {
 		warnx("play: impossible rules: %s", reason);
 		goto out;
 	}
-	if (!o.has_seed)
-		o.seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
+	if (!o.common.has_seed)
+		o.common.seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
 	ret = 1;
 	if (prepare_bots(argvs, n, names) < 0)
 		goto out;

@@ -22,7 +22,7 @@ static const char run_usage[] =
 	"Run the round-robin tournament TOURNAMENT.json (arena/TOURNAMENT.md), or resume it:\n"
 	"games already in the output directory's games.jsonl are not played again.\n"
 	"\n"
-	"options (each overrides the tournament file):\n"
+	"options (each overrides the tournament file; the limits for every bot):\n"
 	"  -j, --jobs N          games at once (default: the file's concurrency, else CPUs)\n"
 	"      --seed N          tournament seed\n"
 	"  -o, --output DIR      output directory (default: results/<name>)\n"
@@ -32,10 +32,7 @@ static const char run_usage[] =
 	"      --startup-ms N    hello deadline after a bot starts\n"
 	"      --no-timeout      no move or game time limits (debugging)\n"
 	"      --no-pin          do not pin workers and their bots to CPUs\n"
-	"      --cpu-seconds N   per-bot CPU time limit (0 = none), for every bot\n"
-	"      --memory-mb N     per-bot address-space limit (0 = none)\n"
-	"      --open-files N    per-bot open-files limit (0 = unchanged)\n"
-	"      --processes N     per-bot process limit (0 = unchanged)\n"
+	OPTIONS_LIMITS_HELP
 	"      --log-io          write every line to and from the bots to <output>/io/<game>.log\n"
 	"      --no-report       no ranking table and no report files at the end\n"
 	"  -q, --quiet           no progress line and no ranking table\n"
@@ -45,41 +42,26 @@ static const char run_usage[] =
 	"rules, time, limits); -j, --no-pin, --quiet, --log-io and --no-report may change.\n"
 	"Exit status: 0 all games recorded, 1 stopped early or failed, 2 bad usage.\n";
 
-enum {
-	OPT_SEED = 256, OPT_DEALS, OPT_MOVE_MS, OPT_GAME_MS, OPT_STARTUP_MS, OPT_NO_TIMEOUT,
-	OPT_NO_PIN, OPT_CPU, OPT_MEM, OPT_FILES, OPT_PROCS, OPT_LOG_IO, OPT_NO_REPORT,
-};
+enum { OPT_DEALS = OPTIONS_OWN, OPT_NO_TIMEOUT, OPT_NO_PIN, OPT_LOG_IO, OPT_NO_REPORT };
 
+/* The options of run alone; options.h adds the seed, time and limits. */
 static const struct option run_options[] = {
 	{ "jobs", required_argument, NULL, 'j' },
-	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "output", required_argument, NULL, 'o' },
 	{ "deals", required_argument, NULL, OPT_DEALS },
-	{ "move-ms", required_argument, NULL, OPT_MOVE_MS },
-	{ "game-ms", required_argument, NULL, OPT_GAME_MS },
-	{ "startup-ms", required_argument, NULL, OPT_STARTUP_MS },
 	{ "no-timeout", no_argument, NULL, OPT_NO_TIMEOUT },
 	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
-	{ "cpu-seconds", required_argument, NULL, OPT_CPU },
-	{ "memory-mb", required_argument, NULL, OPT_MEM },
-	{ "open-files", required_argument, NULL, OPT_FILES },
-	{ "processes", required_argument, NULL, OPT_PROCS },
 	{ "log-io", no_argument, NULL, OPT_LOG_IO },
 	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
 	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *const limit_names[] = { "--cpu-seconds", "--memory-mb", "--open-files",
-	"--processes" };
-
 /* Command-line values, applied on top of the tournament file. */
 struct run_overrides {
-	long long jobs, deals, move_ms, game_ms, startup_ms;
-	long long limit[4];           /* cpu, memory, files, processes; -1 = keep */
-	unsigned long long seed;
-	int has_seed, no_timeout, no_pin, quiet, log_io, no_report;
+	struct options_common common; /* -1 or has_seed 0: keep the file's */
+	long long jobs, deals;        /* -1 = keep */
+	int no_timeout, no_pin, quiet, log_io, no_report;
 	const char *output;
 };
 
@@ -89,73 +71,34 @@ static void on_stop_signal(int sig)
 	tournament_request_stop();
 }
 
+static int run_option(void *ctx, int c, const char *arg)
+{
+	struct run_overrides *o = ctx;
+
+	switch (c) {
+	case 'j': return options_number("--jobs", arg, 1, 1024, &o->jobs);
+	case 'o': o->output = arg; break;
+	case OPT_DEALS: return options_number("--deals", arg, 1, 100000000, &o->deals);
+	case OPT_NO_TIMEOUT: o->no_timeout = 1; break;
+	case OPT_NO_PIN: o->no_pin = 1; break;
+	case OPT_LOG_IO: o->log_io = 1; break;
+	case OPT_NO_REPORT: o->no_report = 1; break;
+	case 'q': o->quiet = 1; break;
+	}
+	return 0;
+}
+
 static int parse_run_options(int argc, char **argv, struct run_overrides *o)
 {
-	int c;
+	const struct options_command cmd = { run_usage, "j:o:q", run_options,
+		OPTIONS_SEED | OPTIONS_TIME | OPTIONS_LIMITS, run_option, o };
+	int ret;
 
 	memset(o, 0, sizeof(*o));
-	o->jobs = o->deals = o->move_ms = o->game_ms = o->startup_ms = -1;
-	for (int i = 0; i < 4; i++)
-		o->limit[i] = -1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+j:o:qh", run_options, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			if (options_number("--jobs", optarg, 1, 1024, &o->jobs) < 0)
-				return 2;
-			break;
-		case OPT_SEED:
-			if (options_seed("--seed", optarg, &o->seed) < 0)
-				return 2;
-			o->has_seed = 1;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_DEALS:
-			if (options_number("--deals", optarg, 1, 100000000, &o->deals) < 0)
-				return 2;
-			break;
-		case OPT_MOVE_MS:
-			if (options_number("--move-ms", optarg, 1, 3600000, &o->move_ms) < 0)
-				return 2;
-			break;
-		case OPT_GAME_MS:
-			if (options_number("--game-ms", optarg, 1, 86400000, &o->game_ms) < 0)
-				return 2;
-			break;
-		case OPT_STARTUP_MS:
-			if (options_number("--startup-ms", optarg, 1, 600000, &o->startup_ms) < 0)
-				return 2;
-			break;
-		case OPT_CPU: case OPT_MEM: case OPT_FILES: case OPT_PROCS:
-			if (options_number(limit_names[c - OPT_CPU], optarg, 0, 1 << 24,
-					   &o->limit[c - OPT_CPU]) < 0)
-				return 2;
-			break;
-		case OPT_NO_TIMEOUT:
-			o->no_timeout = 1;
-			break;
-		case OPT_NO_PIN:
-			o->no_pin = 1;
-			break;
-		case OPT_LOG_IO:
-			o->log_io = 1;
-			break;
-		case OPT_NO_REPORT:
-			o->no_report = 1;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'h':
-			fputs(run_usage, stdout);
-			return 0;
-		default:
-			fputs(run_usage, stderr);
-			return 2;
-		}
-	}
+	o->jobs = o->deals = -1;
+	options_common_init(&o->common, 0);
+	if ((ret = options_parse(&cmd, argc, argv, &o->common)) >= 0)
+		return ret;
 	if (argc - optind != 1) {
 		warnx("run: expected one tournament file (see \"skipbo-arena run --help\")");
 		return 2;
@@ -167,8 +110,8 @@ static int apply_overrides(struct config *cfg, const struct run_overrides *o)
 {
 	if (o->jobs > 0)
 		cfg->concurrency = (int)o->jobs;
-	if (o->has_seed)
-		cfg->seed = o->seed;
+	if (o->common.has_seed)
+		cfg->seed = o->common.seed;
 	if (o->output) {
 		free(cfg->output);
 		if (!(cfg->output = strdup(o->output)))
@@ -176,28 +119,19 @@ static int apply_overrides(struct config *cfg, const struct run_overrides *o)
 	}
 	if (o->deals > 0)
 		cfg->deals = (uint32_t)o->deals;
-	if (o->move_ms > 0)
-		cfg->move_ms = (int)o->move_ms;
-	if (o->game_ms > 0)
-		cfg->game_ms = (int)o->game_ms;
-	if (o->startup_ms > 0)
-		cfg->startup_ms = (int)o->startup_ms;
+	if (o->common.move_ms > 0)
+		cfg->move_ms = (int)o->common.move_ms;
+	if (o->common.game_ms > 0)
+		cfg->game_ms = (int)o->common.game_ms;
+	if (o->common.startup_ms > 0)
+		cfg->startup_ms = (int)o->common.startup_ms;
 	if (o->no_timeout)
 		cfg->move_ms = cfg->game_ms = 0;
 	if (o->no_pin)
 		cfg->pin = 0;
-	for (size_t i = 0; i <= cfg->nbots; i++) {
-		struct bot_limits *l = i < cfg->nbots ? &cfg->bots[i].limits : &cfg->limits;
-
-		if (o->limit[0] >= 0)
-			l->cpu_seconds = (long)o->limit[0];
-		if (o->limit[1] >= 0)
-			l->memory_mb = (long)o->limit[1];
-		if (o->limit[2] >= 0)
-			l->open_files = (long)o->limit[2];
-		if (o->limit[3] >= 0)
-			l->processes = (long)o->limit[3];
-	}
+	options_apply_limits(&o->common, &cfg->limits);
+	for (size_t i = 0; i < cfg->nbots; i++)
+		options_apply_limits(&o->common, &cfg->bots[i].limits);
 	return 0;
 }
 

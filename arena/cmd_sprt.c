@@ -28,9 +28,9 @@
 #include "sprt.h"
 
 struct sprt_run {
+	struct options_common common;
 	double elo0, elo1, alpha, beta;
-	long long max_pairs, stock, move_ms, game_ms, startup_ms, memory_mb;
-	unsigned long long seed;
+	long long max_pairs;
 	const char *name[2];
 	const char *log_dir;
 	int quiet;
@@ -39,29 +39,47 @@ struct sprt_run {
 
 static const char sprt_usage[] =
 	"usage: skipbo-arena sprt [options] BOT_A BOT_B\n"
+	"\n"
 	"Play duplicate game pairs (each deal twice, seats swapped) between two bot\n"
 	"commands until a sequential probability ratio test on pair scores accepts\n"
 	"H1 (A is at least ELO1 stronger) or H0 (A is at most ELO0 stronger).\n"
 	"\n"
-	"  --elo0 E          H0 bound in logistic Elo (default 0)\n"
-	"  --elo1 E          H1 bound in logistic Elo (default 20)\n"
-	"  --alpha P         chance of accepting H1 when H0 holds (default 0.05)\n"
-	"  --beta P          chance of accepting H0 when H1 holds (default 0.05)\n"
-	"  --max-pairs N     stop undecided after N pairs (default 20000)\n"
-	"  --seed S          deal seed (decimal or 0x hex; default 1)\n"
-	"  --stock N         stock size (default: R3, 30 for two players)\n"
-	"  --move-ms N       time per move (default 1000)\n"
-	"  --game-ms N       time bank per game (default 60000)\n"
-	"  --startup-ms N    time for a bot's hello (default 10000)\n"
-	"  --memory-mb N     address-space limit per bot, 0 = none (default 2048)\n"
-	"  --name-a NAME     name of BOT_A (default: its program name)\n"
-	"  --name-b NAME     name of BOT_B (default: its program name)\n"
-	"  --log-dir DIR     keep each bot's stderr in DIR/NAME.stderr (default: discarded)\n"
-	"  -q, --quiet       print only the result, not every pair\n"
-	"  -h, --help        this text\n"
+	"options:\n"
+	"      --elo0 E          H0 bound in logistic Elo (default 0)\n"
+	"      --elo1 E          H1 bound in logistic Elo (default 20)\n"
+	"      --alpha P         chance of accepting H1 when H0 holds (default 0.05)\n"
+	"      --beta P          chance of accepting H0 when H1 holds (default 0.05)\n"
+	"      --max-pairs N     stop undecided after N pairs (default 20000)\n"
+	"      --seed N          deal seed (decimal or 0x hex; default 1)\n"
+	"      --stock N         stock size (default: R3, 30 for two players)\n"
+	OPTIONS_TIME_HELP
+	OPTIONS_LIMITS_HELP
+	"                        (defaults as in a tournament file, arena/TOURNAMENT.md)\n"
+	"      --name-a NAME     name of BOT_A (default: its program name)\n"
+	"      --name-b NAME     name of BOT_B (default: its program name)\n"
+	"      --log-dir DIR     keep each bot's stderr in DIR/NAME.stderr (default: discarded)\n"
+	"  -q, --quiet           print only the result, not every pair\n"
+	"  -h, --help            this text\n"
 	"\n"
 	"Exit status: 0 when the test finished (decided or at --max-pairs), 1 on an\n"
 	"arena error, 2 on bad usage.\n";
+
+enum { OPT_ELO0 = OPTIONS_OWN, OPT_ELO1, OPT_ALPHA, OPT_BETA, OPT_MAX_PAIRS, OPT_NAME_A,
+	OPT_NAME_B, OPT_LOG_DIR };
+
+/* The options of sprt alone; options.h adds the seed, stock, time and limits. */
+static const struct option sprt_options[] = {
+	{ "elo0", required_argument, NULL, OPT_ELO0 },
+	{ "elo1", required_argument, NULL, OPT_ELO1 },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "beta", required_argument, NULL, OPT_BETA },
+	{ "max-pairs", required_argument, NULL, OPT_MAX_PAIRS },
+	{ "name-a", required_argument, NULL, OPT_NAME_A },
+	{ "name-b", required_argument, NULL, OPT_NAME_B },
+	{ "log-dir", required_argument, NULL, OPT_LOG_DIR },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ NULL, 0, NULL, 0 },
+};
 
 static int parse_double(const char *opt, const char *arg, double *out)
 {
@@ -76,55 +94,34 @@ static int parse_double(const char *opt, const char *arg, double *out)
 	return 0;
 }
 
-/* Parse options into run; 0, or the exit status to return (-1 for --help done). */
+static int sprt_option(void *ctx, int c, const char *arg)
+{
+	struct sprt_run *run = ctx;
+
+	switch (c) {
+	case OPT_ELO0: return parse_double("--elo0", arg, &run->elo0);
+	case OPT_ELO1: return parse_double("--elo1", arg, &run->elo1);
+	case OPT_ALPHA: return parse_double("--alpha", arg, &run->alpha);
+	case OPT_BETA: return parse_double("--beta", arg, &run->beta);
+	case OPT_MAX_PAIRS: return options_number("--max-pairs", arg, 1, 100000000, &run->max_pairs);
+	case OPT_NAME_A: run->name[0] = arg; break;
+	case OPT_NAME_B: run->name[1] = arg; break;
+	case OPT_LOG_DIR: run->log_dir = arg; break;
+	case 'q': run->quiet = 1; break;
+	}
+	return 0;
+}
+
+/* Returns -1 to go on, or the exit status (0 after --help, 2 for bad usage). */
 static int sprt_parse(int argc, char **argv, struct sprt_run *run)
 {
-	static const struct option longopts[] = {
-		{ "elo0", required_argument, NULL, '0' },
-		{ "elo1", required_argument, NULL, '1' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "beta", required_argument, NULL, 'b' },
-		{ "max-pairs", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "stock", required_argument, NULL, 'k' },
-		{ "move-ms", required_argument, NULL, 'm' },
-		{ "game-ms", required_argument, NULL, 'g' },
-		{ "startup-ms", required_argument, NULL, 'u' },
-		{ "memory-mb", required_argument, NULL, 'M' },
-		{ "name-a", required_argument, NULL, 'A' },
-		{ "name-b", required_argument, NULL, 'B' },
-		{ "log-dir", required_argument, NULL, 'L' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, bad = 0;
+	const struct options_command cmd = { sprt_usage, "q", sprt_options,
+		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS, sprt_option, run };
+	int ret;
 
-	/* 0, not 1: glibc then also forgets state left by an earlier getopt run in main. */
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case '0': bad |= parse_double("--elo0", optarg, &run->elo0); break;
-		case '1': bad |= parse_double("--elo1", optarg, &run->elo1); break;
-		case 'a': bad |= parse_double("--alpha", optarg, &run->alpha); break;
-		case 'b': bad |= parse_double("--beta", optarg, &run->beta); break;
-		case 'n': bad |= options_number("--max-pairs", optarg, 1, 100000000, &run->max_pairs); break;
-		case 's': bad |= options_seed("--seed", optarg, &run->seed); break;
-		case 'k': bad |= options_number("--stock", optarg, 1, 30, &run->stock); break;
-		case 'm': bad |= options_number("--move-ms", optarg, 1, 3600000, &run->move_ms); break;
-		case 'g': bad |= options_number("--game-ms", optarg, 1, 86400000, &run->game_ms); break;
-		case 'u': bad |= options_number("--startup-ms", optarg, 1, 3600000, &run->startup_ms); break;
-		case 'M': bad |= options_number("--memory-mb", optarg, 0, 1 << 20, &run->memory_mb); break;
-		case 'A': run->name[0] = optarg; break;
-		case 'B': run->name[1] = optarg; break;
-		case 'L': run->log_dir = optarg; break;
-		case 'q': run->quiet = 1; break;
-		case 'h': fputs(sprt_usage, stdout); return -1;
-		default: fputs(sprt_usage, stderr); return 2;
-		}
-	}
-	if (bad)
-		return 2;
+	options_common_init(&run->common, 1);
+	if ((ret = options_parse(&cmd, argc, argv, &run->common)) >= 0)
+		return ret;
 	if (argc - optind != 2) {
 		warnx("sprt: want two bot commands, BOT_A and BOT_B");
 		fputs(sprt_usage, stderr);
@@ -132,7 +129,7 @@ static int sprt_parse(int argc, char **argv, struct sprt_run *run)
 	}
 	run->argv_cmd[0] = argv[optind];
 	run->argv_cmd[1] = argv[optind + 1];
-	return 0;
+	return -1;
 }
 
 /* Bot A's R7 result in one game where it sat at seat_a. */
@@ -155,11 +152,11 @@ static int play_game(const struct sprt_run *run, struct pool *pool, uint64_t pai
 	snprintf(id, sizeof(id), "sprt-d%04llu-r%d", (unsigned long long)pair, rotation);
 	setup.id = id;
 	setup.rules.players = 2;
-	setup.rules.stock_size = (int)run->stock;
+	setup.rules.stock_size = (int)run->common.stock;
 	setup.rules.dealer = 1; /* R3: seat 0 moves first */
-	setup.rules.seed = schedule_deal_seed(run->seed, 0, (uint32_t)pair);
-	setup.move_ms = (int)run->move_ms;
-	setup.game_ms = (int)run->game_ms;
+	setup.rules.seed = schedule_deal_seed(run->common.seed, 0, (uint32_t)pair);
+	setup.move_ms = (int)run->common.move_ms;
+	setup.game_ms = (int)run->common.game_ms;
 	/* rotation 0: A (bot 0) in seat 0; rotation 1: B in seat 0. */
 	for (int s = 0; s < 2; s++) {
 		ret = pool_acquire(pool, (size_t)((s + rotation) % 2), &setup.seats[s]);
@@ -201,7 +198,7 @@ static void print_status(const struct sprt *t, const char *prefix)
 static int sprt_play(struct sprt_run *run, struct bot_spec *specs)
 {
 	struct pool_config pc = { .specs = specs, .nbots = 2, .cpu = -1,
-				  .startup_ms = (int)run->startup_ms };
+				  .startup_ms = (int)run->common.startup_ms };
 	struct pool *pool = NULL;
 	struct sprt t;
 	long faults = 0;
@@ -217,7 +214,7 @@ static int sprt_play(struct sprt_run *run, struct bot_spec *specs)
 	}
 	printf("SPRT %s vs %s: H0 elo <= %g, H1 elo >= %g, alpha %g, beta %g, "
 	       "bounds [%.3f, %.3f], seed %llu\n", specs[0].name, specs[1].name, run->elo0,
-	       run->elo1, run->alpha, run->beta, t.lower, t.upper, run->seed);
+	       run->elo1, run->alpha, run->beta, t.lower, t.upper, run->common.seed);
 	fflush(stdout);
 	for (long long pair = 0; pair < run->max_pairs && sprt_status(&t) == SPRT_CONTINUE; pair++) {
 		double first, second;
@@ -244,17 +241,15 @@ static int sprt_play(struct sprt_run *run, struct bot_spec *specs)
 int cmd_sprt(int argc, char **argv)
 {
 	struct sprt_run run = { .elo0 = 0, .elo1 = 20, .alpha = 0.05, .beta = 0.05,
-				.max_pairs = 20000, .seed = 1, .move_ms = CONFIG_DEFAULT_MOVE_MS,
-				.game_ms = CONFIG_DEFAULT_GAME_MS,
-				.startup_ms = CONFIG_DEFAULT_STARTUP_MS, .memory_mb = -1 };
+				.max_pairs = 20000 };
 	struct bot_spec specs[2] = { 0 };
 	char *bot_argv[2] = { NULL, NULL }, *log_path[2] = { NULL, NULL }, *names[2] = { NULL, NULL };
 	char **split[2] = { NULL, NULL };
 	char cwd[4096], resolved[4096], why[512];
 	int ret = sprt_parse(argc, argv, &run);
 
-	if (ret != 0)
-		return ret < 0 ? 0 : ret;
+	if (ret >= 0)
+		return ret;
 	ret = 1;
 	if (!getcwd(cwd, sizeof(cwd))) {
 		warn("sprt: getcwd");
@@ -301,9 +296,7 @@ int cmd_sprt(int argc, char **argv)
 		specs[i].stderr_path = log_path[i];
 		specs[i].stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
 		specs[i].cpu = -1;
-		config_default_limits(&specs[i].limits);
-		if (run.memory_mb >= 0) /* -1: not given */
-			specs[i].limits.memory_mb = (long)run.memory_mb;
+		specs[i].limits = run.common.limits;
 	}
 	ret = sprt_play(&run, specs);
 out:

@@ -49,7 +49,11 @@ static int fail(char *err, size_t err_size, const char *fmt, ...)
 void config_default_limits(struct bot_limits *limits)
 {
 	limits->cpu_seconds = 3600;
+#ifdef SKIPBO_SANITIZED_BUILD
+	limits->memory_mb = 0; /* ASan reserves terabytes of address space: no RLIMIT_AS fits it */
+#else
 	limits->memory_mb = 2048;
+#endif
 	limits->open_files = 256;
 	limits->processes = 256;
 }

@@ -49,11 +49,13 @@ struct config {
 	char *base_dir;       /* absolute directory of the tournament file */
 };
 
-/* Defaults that the command line also uses (cmd_play). */
+/* Defaults that the commands also use (options.c, cmd_play, cmd_check, cmd_sprt). */
 #define CONFIG_DEFAULT_STARTUP_MS 10000
 #define CONFIG_DEFAULT_MOVE_MS 1000
 #define CONFIG_DEFAULT_GAME_MS 60000
 #define CONFIG_DEFAULT_STDERR_CAP (1024 * 1024)
+/* The limits of a tournament file without them (TOURNAMENT.md); in builds with
+ * SKIPBO_SANITIZED_BUILD (-DSKIPBO_SANITIZE=ON) without a memory limit. */
 void config_default_limits(struct bot_limits *limits);
 
 /*

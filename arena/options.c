@@ -5,8 +5,11 @@
 
 #include <err.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "config.h"
 
 int options_number(const char *option, const char *arg, long long min, long long max,
 		   long long *out)
@@ -69,4 +72,134 @@ void options_free_argv(char **argv)
 	for (size_t i = 0; argv[i]; i++)
 		free(argv[i]);
 	free(argv);
+}
+
+/* The shared options, in the order of options.h's groups. */
+enum shared_id {
+	SHARED_SEED, SHARED_STOCK, SHARED_MOVE_MS, SHARED_GAME_MS, SHARED_STARTUP_MS,
+	SHARED_CPU, SHARED_MEMORY, SHARED_FILES, SHARED_PROCESSES, NSHARED
+};
+
+/* getopt_long's value for shared option id: below OPTIONS_OWN, above any character. */
+#define SHARED_VALUE(id) (0x100 + (id))
+
+static const struct shared_option {
+	const char *name;   /* the long option, without "--" */
+	unsigned group;
+	long long min, max; /* numbers only */
+} shared[NSHARED] = {
+	[SHARED_SEED] = { "seed", OPTIONS_SEED, 0, 0 },
+	[SHARED_STOCK] = { "stock", OPTIONS_STOCK, 1, 30 },
+	[SHARED_MOVE_MS] = { "move-ms", OPTIONS_TIME, 1, 3600000 },
+	[SHARED_GAME_MS] = { "game-ms", OPTIONS_TIME, 1, 86400000 },
+	[SHARED_STARTUP_MS] = { "startup-ms", OPTIONS_TIME, 1, 600000 },
+	[SHARED_CPU] = { "cpu-seconds", OPTIONS_LIMITS, 0, 1 << 24 },
+	[SHARED_MEMORY] = { "memory-mb", OPTIONS_LIMITS, 0, 1 << 24 },
+	[SHARED_FILES] = { "open-files", OPTIONS_LIMITS, 0, 1 << 24 },
+	[SHARED_PROCESSES] = { "processes", OPTIONS_LIMITS, 0, 1 << 24 },
+};
+
+void options_common_init(struct options_common *common, int defaults)
+{
+	memset(common, 0, sizeof(*common));
+	if (defaults) {
+		common->seed = 1;
+		common->startup_ms = CONFIG_DEFAULT_STARTUP_MS;
+		common->move_ms = CONFIG_DEFAULT_MOVE_MS;
+		common->game_ms = CONFIG_DEFAULT_GAME_MS;
+		config_default_limits(&common->limits);
+		return;
+	}
+	common->startup_ms = common->move_ms = common->game_ms = -1;
+	common->limits = (struct bot_limits){ -1, -1, -1, -1 };
+}
+
+void options_apply_limits(const struct options_common *common, struct bot_limits *limits)
+{
+	const struct bot_limits *given = &common->limits;
+
+	if (given->cpu_seconds >= 0)
+		limits->cpu_seconds = given->cpu_seconds;
+	if (given->memory_mb >= 0)
+		limits->memory_mb = given->memory_mb;
+	if (given->open_files >= 0)
+		limits->open_files = given->open_files;
+	if (given->processes >= 0)
+		limits->processes = given->processes;
+}
+
+/* Shared option id with its argument into *common. 0, or -1 after the message. */
+static int shared_set(int id, const char *arg, struct options_common *common)
+{
+	char option[32];
+	long long v;
+
+	snprintf(option, sizeof(option), "--%s", shared[id].name);
+	if (id == SHARED_SEED) {
+		if (options_seed(option, arg, &common->seed) < 0)
+			return -1;
+		common->has_seed = 1;
+		return 0;
+	}
+	if (options_number(option, arg, shared[id].min, shared[id].max, &v) < 0)
+		return -1;
+	switch (id) {
+	case SHARED_STOCK: common->stock = v; break;
+	case SHARED_MOVE_MS: common->move_ms = v; break;
+	case SHARED_GAME_MS: common->game_ms = v; break;
+	case SHARED_STARTUP_MS: common->startup_ms = v; break;
+	case SHARED_CPU: common->limits.cpu_seconds = (long)v; break;
+	case SHARED_MEMORY: common->limits.memory_mb = (long)v; break;
+	case SHARED_FILES: common->limits.open_files = (long)v; break;
+	case SHARED_PROCESSES: common->limits.processes = (long)v; break;
+	}
+	return 0;
+}
+
+int options_parse(const struct options_command *cmd, int argc, char **argv,
+		  struct options_common *common)
+{
+	struct option *table = NULL;
+	char *shortopts = NULL;
+	size_t nown = 0, n = 0;
+	int c, ret = 1;
+
+	while (cmd->own && cmd->own[nown].name)
+		nown++;
+	/* the command's own, the shared ones it takes, --help and the terminator */
+	table = calloc(nown + NSHARED + 2, sizeof(*table));
+	if (!table || asprintf(&shortopts, "+%sh", cmd->shortopts ? cmd->shortopts : "") < 0) {
+		shortopts = NULL;
+		warnx("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < nown; i++)
+		table[n++] = cmd->own[i];
+	for (int id = 0; id < NSHARED; id++)
+		if (cmd->groups & shared[id].group)
+			table[n++] = (struct option){ shared[id].name, required_argument, NULL,
+						      SHARED_VALUE(id) };
+	table[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	/* 0, not 1: glibc then also forgets state left by an earlier getopt run in the process. */
+	optind = 0;
+	ret = -1;
+	while (ret < 0 && (c = getopt_long(argc, argv, shortopts, table, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(cmd->usage, stdout);
+			ret = 0;
+		} else if (c >= SHARED_VALUE(0) && c < SHARED_VALUE(NSHARED)) {
+			if (shared_set(c - SHARED_VALUE(0), optarg, common) < 0)
+				ret = 2;
+		} else if (c == '?' || c == ':') {
+			/* getopt_long has named the unknown option or the missing value */
+			fputs(cmd->usage, stderr);
+			ret = 2;
+		} else if (cmd->own_option(cmd->ctx, c, optarg) < 0) {
+			ret = 2;
+		}
+	}
+out:
+	free(table);
+	free(shortopts);
+	return ret;
 }

@@ -1,18 +1,26 @@
 /*
- * options.h - command-line value parsing shared by the subcommands. Each
- * prints a warnx(3)-style message naming the option and what was expected,
- * and returns -1 on bad input (0 on success).
+ * options.h - command-line parsing shared by the subcommands: value parsers,
+ * and options_parse(), the getopt_long loop of every command that plays
+ * games (run, play, check, sprt). The shared options (seed, stock, time
+ * control, resource limits) are parsed here, with one name, range and
+ * message each; a command lists only its own.
+ *
+ * Every refusal prints a warnx(3)-style message naming the option and what
+ * was expected.
  */
 #ifndef SKIPBO_OPTIONS_H
 #define SKIPBO_OPTIONS_H
 
+#include <getopt.h>
 #include <stddef.h>
 
-/* A decimal integer in [min, max]. */
+#include "bot.h"
+
+/* A decimal integer in [min, max]. 0, or -1 after the message. */
 int options_number(const char *option, const char *arg, long long min, long long max,
 		   long long *out);
 
-/* A 64-bit seed: decimal, or 0x-prefixed hexadecimal. */
+/* A 64-bit seed: decimal, or 0x-prefixed hexadecimal. 0, or -1 after the message. */
 int options_seed(const char *option, const char *arg, unsigned long long *out);
 
 /* Split a command string on spaces and tabs (no quoting, no shell) into a
@@ -20,5 +28,71 @@ int options_seed(const char *option, const char *arg, unsigned long long *out);
  * if the string is empty or without memory. */
 char **options_split(const char *command);
 void options_free_argv(char **argv);
+
+/* Groups of shared options; a command takes those it names in options_command.groups. */
+enum options_group {
+	OPTIONS_SEED = 1 << 0,    /* --seed N (decimal or 0x hex, 64 bits) */
+	OPTIONS_STOCK = 1 << 1,   /* --stock N, 1 to 30 */
+	OPTIONS_TIME = 1 << 2,    /* --move-ms, --game-ms, --startup-ms */
+	OPTIONS_LIMITS = 1 << 3,  /* --cpu-seconds, --memory-mb, --open-files, --processes */
+};
+
+/* The first getopt_long value free for a command's own long-only options. */
+#define OPTIONS_OWN 0x200
+
+/* The shared options' help lines, for the commands' usage texts. */
+#define OPTIONS_TIME_HELP \
+	"      --move-ms N       per-move limit (default 1000)\n" \
+	"      --game-ms N       per-game time bank (default 60000)\n" \
+	"      --startup-ms N    hello deadline after a bot starts (default 10000)\n"
+#define OPTIONS_LIMITS_HELP \
+	"      --cpu-seconds N   per-bot CPU time limit in seconds (0 = none)\n" \
+	"      --memory-mb N     per-bot address-space limit in MiB (0 = none)\n" \
+	"      --open-files N    per-bot open-files limit (0 = unchanged)\n" \
+	"      --processes N     per-bot process limit (0 = unchanged)\n"
+
+/* The values of the shared options. */
+struct options_common {
+	unsigned long long seed;
+	int has_seed;                         /* --seed was given */
+	long long stock;                      /* 0: not given (the R3 default) */
+	long long startup_ms, move_ms, game_ms;
+	struct bot_limits limits;
+};
+
+/*
+ * Start values. With defaults: seed 1, time CONFIG_DEFAULT_* and limits
+ * config_default_limits() (config.h), the values of a tournament file
+ * without those keys. Without: -1 in every time and limit field, meaning
+ * "not given" (run keeps the tournament file's). stock 0 and has_seed 0 in
+ * both.
+ */
+void options_common_init(struct options_common *common, int defaults);
+
+/* Each limit of common that is not -1 replaces the one in *limits. */
+void options_apply_limits(const struct options_common *common, struct bot_limits *limits);
+
+/* A command's options, for options_parse(). */
+struct options_command {
+	const char *usage;             /* --help on stdout; on stderr after bad usage */
+	const char *shortopts;         /* its own short options ("j:o:q"); -h is added */
+	const struct option *own;      /* its own long options, { NULL } ended; may be NULL */
+	unsigned groups;               /* the enum options_group it takes */
+	/* One of its own options: getopt_long's value and optarg. 0, or -1 for
+	 * bad usage after a warnx(3) message. */
+	int (*own_option)(void *ctx, int c, const char *arg);
+	void *ctx;
+};
+
+/*
+ * Parse argv (argv[0] the command's name) with getopt_long, stopping at the
+ * first operand or "--": shared options into *common (start it with
+ * options_common_init()), the command's own through own_option, and -h,
+ * --help. Returns -1 to go on, with optind at the first operand, or the exit
+ * status: 0 after --help, 1 without memory, 2 for bad usage (the message
+ * printed).
+ */
+int options_parse(const struct options_command *cmd, int argc, char **argv,
+		  struct options_common *common);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * test_check_cmd.c - `skipbo-arena check` against every misbehaving mode of
  * badbot (tests/badbots/badbot.c): each must get its diagnosis and exit 1,
- * and a well-behaved bot must pass with exit 0.
+ * and a well-behaved bot must pass with exit 0; the resource-limit options
+ * reach the bot under check (badbot report shows its limits).
  *
  * The command runs through check_driver (cmd_check() as a program) with
  * small time limits and the opponent given with --opponent; one test runs
@@ -329,6 +330,31 @@ static void test_verbose_prints_the_transcript(void **state)
 		fail_msg("no transcript in:\n%s", r.out);
 }
 
+/* The start of badbot report's hello in the --verbose transcript. */
+#define HELLO "-> {\"type\":\"hello\",\"protocol\":1,\"name\":\"badbot-report\",\"version\":\"1\","
+
+/* The resource limits apply to the bot under check; the opponents keep the
+ * defaults, without a memory limit. badbot report shows its own in its hello. */
+static void test_limits_reach_the_bot(void **state)
+{
+	char report[512];
+	char *argv[] = { (char *)CHECK_DRIVER_PATH, (char *)"--verbose", (char *)"--games",
+		(char *)"1", (char *)"--stock", (char *)"2", (char *)"--move-ms", (char *)"2000",
+		(char *)"--cpu-seconds", (char *)"7", (char *)"--memory-mb", (char *)"64",
+		(char *)"--open-files", (char *)"64", (char *)"--processes", (char *)"1000",
+		(char *)"--opponent", report, (char *)BADBOT_PATH, (char *)"report", NULL };
+	struct run r;
+
+	(void)state;
+	snprintf(report, sizeof(report), "%s report", BADBOT_PATH);
+	r = run_argv(argv);
+	if (r.status != 0 || !strstr(r.out, " badbot " HELLO "\"rlimits\":{\"cpu\":7,\"as\":67108864,"
+				     "\"nofile\":64,\"nproc\":1000}") ||
+	    !strstr(r.out, " badbot-1 " HELLO "\"rlimits\":{\"cpu\":3600,\"as\":-1,"
+		    "\"nofile\":256,\"nproc\":256}") || !strstr(r.out, "\nPASS\n"))
+		fail_msg("exit %d; limits not as given:\n%s", r.status, r.out);
+}
+
 static void test_usage_errors(void **state)
 {
 	char *no_bot[] = { (char *)CHECK_DRIVER_PATH, (char *)"--games", (char *)"1", NULL };
@@ -398,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_no_such_file),
 		cmocka_unit_test(test_partnership_passes),
 		cmocka_unit_test(test_verbose_prints_the_transcript),
+		cmocka_unit_test(test_limits_reach_the_bot),
 		cmocka_unit_test(test_usage_errors),
 #ifdef EASY_PATH
 		cmocka_unit_test(test_default_opponent),
