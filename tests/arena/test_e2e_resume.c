@@ -36,6 +36,40 @@ static void write_tournament(const char *dir)
 	e2e_write(dir, "t.json", text);
 }
 
+/* Complete records in games.jsonl (its newlines); 0 while it does not exist. */
+static size_t count_records(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+	int c;
+
+	if (!f)
+		return 0;
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/*
+ * Let the running tournament append `more` records (or end), then a random
+ * 0-2 ms more, so that the kill lands anywhere: between games, in the middle
+ * of one, or during a write. Waiting on progress instead of wall time keeps
+ * every kill inside the tournament however slow the machine is.
+ */
+static void wait_for_progress(const char *path, pid_t pid, size_t more)
+{
+	size_t target = count_records(path) + more;
+	struct timespec tick = { 0, 1000000L };
+	struct timespec jitter = { 0, (long)(rand() % 2000) * 1000L };
+
+	if (target >= GAMES)
+		target = GAMES - 1;
+	for (int ms = 0; ms < 60000 && count_records(path) < target && kill(pid, 0) == 0; ms++)
+		nanosleep(&tick, NULL);
+	nanosleep(&jitter, NULL);
+}
+
 static void test_resume_after_kill9(void **state)
 {
 	const char *args[] = { "run", "-j", "2", "--quiet", "t.json", NULL };
@@ -57,13 +91,13 @@ static void test_resume_after_kill9(void **state)
 	e2e_tempdir(dir, sizeof(dir), "resume");
 	write_tournament(dir);
 	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(path, sizeof(path), "%s/games.jsonl", out);
 	for (int attempt = 0; attempt < 100 && status != 0; attempt++) {
 		pid_t pid = e2e_start(dir, args);
-		struct timespec t = { 0, (long)(5 + rand() % 60) * 1000000L };
 
-		/* a handful of kills early on, then let it finish */
+		/* a handful of kills at random points, then let it finish */
 		if (kills < 6) {
-			nanosleep(&t, NULL);
+			wait_for_progress(path, pid, 1 + (size_t)(rand() % 30));
 			if (kill(pid, SIGKILL) == 0)
 				kills++;
 		}
@@ -79,10 +113,7 @@ static void test_resume_after_kill9(void **state)
 		}
 		if (status != 0 && !torn) {
 			/* as if the kill had come in the middle of a write */
-			FILE *f;
-
-			snprintf(path, sizeof(path), "%s/games.jsonl", out);
-			f = fopen(path, "a");
+			FILE *f = fopen(path, "a");
 			assert_non_null(f);
 			fputs("{\"id\":\"t0000-d0000-r0\",\"table\":0,\"dea", f);
 			fclose(f);
