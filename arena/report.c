@@ -436,20 +436,31 @@ void report_method_text(const struct report *r, char *buf, size_t size)
 		 r->prior_draws, anchor);
 }
 
-static void fault_summary(const struct report_bot *b, char *buf, size_t size)
+int report_write_faults(const struct report_bot *b, FILE *out)
 {
-	size_t used = 0;
+	int written = 0;
 
-	buf[0] = '\0';
-	for (int k = 0; k < GAMELOG_FAULT_KINDS && used < size; k++) {
+	for (int k = 0; k < GAMELOG_FAULT_KINDS; k++) {
 		if (!b->faults[k])
 			continue;
-		int w = snprintf(buf + used, size - used, "%s%s %ld", used ? ", " : "",
-				 gamelog_fault_names[k], b->faults[k]);
-		if (w < 0)
-			break;
-		used += (size_t)w;
+		fprintf(out, "%s%s %ld", written++ ? ", " : "", gamelog_fault_names[k], b->faults[k]);
 	}
+	return written;
+}
+
+void report_write_sources(const struct report *r, FILE *out,
+			  void (*write_text)(FILE *out, const char *s))
+{
+	for (size_t i = 0; i < r->ndirs; i++) {
+		fputs(i ? ", " : "Source: ", out);
+		write_text(out, r->dirs[i]);
+	}
+	if (r->ndirs)
+		fputs(". ", out);
+	fprintf(out, "%zu records", r->log->records);
+	if (r->log->torn || r->log->invalid)
+		fprintf(out, " (skipped: %zu incomplete last line(s), %zu invalid line(s))",
+			r->log->torn, r->log->invalid);
 }
 
 void report_print_table(const struct report *r, FILE *out)
@@ -465,8 +476,6 @@ void report_print_table(const struct report *r, FILE *out)
 		"mean_us", "p99_us", "max_us", "faults");
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
-		char faults[160];
-		fault_summary(b, faults, sizeof(faults));
 		fprintf(out, "%4zu  %-*.*s %8.1f %7.1f %7ld %7ld %5.1f%% %8ld %6.2f ",
 			k + 1, width, width, b->name, b->elo, b->ci95, b->games, b->wins,
 			100.0 * report_win_rate(b), b->points, report_avg_stock(b));
@@ -474,7 +483,10 @@ void report_print_table(const struct report *r, FILE *out)
 			fprintf(out, "%9.1f %9.0f %9.0f", b->time_mean_us, b->time_p99_us, b->time_max_us);
 		else
 			fprintf(out, "%9s %9s %9s", "-", "-", "-");
-		fprintf(out, "  %s\n", faults[0] ? faults : "-");
+		fputs("  ", out);
+		if (!report_write_faults(b, out))
+			fputs("-", out);
+		fputc('\n', out);
 	}
 	fprintf(out, "%zu records%s; Elo: Bradley-Terry fit, field average 0",
 		r->log->records, r->log->nsources > 1 ? " (merged)" : "");

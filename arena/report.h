@@ -128,4 +128,13 @@ void report_method_text(const struct report *r, char *buf, size_t size);
 double report_win_rate(const struct report_bot *b);
 double report_avg_stock(const struct report_bot *b);
 
+/* b's faults by kind, "timeout 2, exit 1" (fault names need no escaping).
+ * Writes nothing when there are none; returns the number of kinds written. */
+int report_write_faults(const struct report_bot *b, FILE *out);
+
+/* "Source: a, b. 12 records (skipped: ...)", without a final full stop; the
+ * directory names go through write_text, which escapes them for the format. */
+void report_write_sources(const struct report *r, FILE *out,
+			  void (*write_text)(FILE *out, const char *s));
+
 #endif

@@ -59,12 +59,7 @@ static void html_ranking(const struct report *r, FILE *out)
 			report_avg_stock(b));
 		if (!b->faults_total)
 			fputs("0", out);
-		for (int f = 0, first = 1; f < GAMELOG_FAULT_KINDS; f++) {
-			if (!b->faults[f])
-				continue;
-			fprintf(out, "%s%s %ld", first ? "" : ", ", gamelog_fault_names[f], b->faults[f]);
-			first = 0;
-		}
+		report_write_faults(b, out);
 		if (b->time_moves > 0)
 			fprintf(out, "</td><td>%.1f / %.0f / %.0f</td></tr>\n", b->time_mean_us,
 				b->time_p99_us, b->time_max_us);
@@ -318,16 +313,7 @@ int report_write_html(const struct report *r, FILE *out)
 	report_method_text(r, method, sizeof(method));
 	fputs(page_head, out);
 	fputs("<h1>Tournament report</h1>\n<p>", out);
-	for (size_t i = 0; i < r->ndirs; i++) {
-		fputs(i ? ", " : "Source: ", out);
-		html_text(out, r->dirs[i]);
-	}
-	if (r->ndirs)
-		fputs(". ", out);
-	fprintf(out, "%zu records", r->log->records);
-	if (r->log->torn || r->log->invalid)
-		fprintf(out, " (skipped: %zu incomplete last line(s), %zu invalid line(s))",
-			r->log->torn, r->log->invalid);
+	report_write_sources(r, out, html_text);
 	fputs(".</p>\n", out);
 	html_ranking(r, out);
 	fputs("<p class=\"note\">", out);

@@ -270,12 +270,7 @@ static void md_ranking(const struct report *r, FILE *out)
 			report_avg_stock(b));
 		if (!b->faults_total)
 			fputs("0", out);
-		for (int f = 0, first = 1; f < GAMELOG_FAULT_KINDS; f++) {
-			if (!b->faults[f])
-				continue;
-			fprintf(out, "%s%s %ld", first ? "" : ", ", gamelog_fault_names[f], b->faults[f]);
-			first = 0;
-		}
+		report_write_faults(b, out);
 		if (b->time_moves > 0)
 			fprintf(out, " | %.1f / %.0f / %.0f |\n", b->time_mean_us, b->time_p99_us,
 				b->time_max_us);
@@ -306,23 +301,36 @@ static void md_paired(const struct report *r, FILE *out)
 	}
 }
 
-static void md_cross(const struct report *r, FILE *out)
+/* The head of an n x n table in rank order, columns numbered by rank, after its title. */
+static void md_matrix_head(size_t n, FILE *out)
 {
-	size_t n = r->nbots;
-
-	fputs("\n## Head to head\n\nEach cell: the row bot's score against the column bot "
-	      "(wins + draws/2) / results.\n\n| bot |", out);
+	fputs("| bot |", out);
 	for (size_t b = 0; b < n; b++)
 		fprintf(out, " %zu |", b + 1);
 	fputs("\n|:---|", out);
 	for (size_t b = 0; b < n; b++)
 		fputs("---:|", out);
 	fputc('\n', out);
+}
+
+/* The row label of the bot at rank a + 1. */
+static void md_matrix_row_label(const struct report *r, size_t a, FILE *out)
+{
+	fprintf(out, "| %zu. ", a + 1);
+	md_text(out, r->bots[r->order[a]].name);
+	fputs(" |", out);
+}
+
+static void md_cross(const struct report *r, FILE *out)
+{
+	size_t n = r->nbots;
+
+	fputs("\n## Head to head\n\nEach cell: the row bot's score against the column bot "
+	      "(wins + draws/2) / results.\n\n", out);
+	md_matrix_head(n, out);
 	for (size_t a = 0; a < n; a++) {
 		size_t i = r->order[a];
-		fprintf(out, "| %zu. ", a + 1);
-		md_text(out, r->bots[i].name);
-		fputs(" |", out);
+		md_matrix_row_label(r, a, out);
 		for (size_t b = 0; b < n; b++) {
 			size_t j = r->order[b];
 			if (i == j || r->pairs.games[i * n + j] <= 0)
@@ -334,23 +342,15 @@ static void md_cross(const struct report *r, FILE *out)
 		fputc('\n', out);
 	}
 	fputs("\n## Likelihood of superiority\n\nEach cell: the probability that the row bot "
-	      "is stronger than the column bot.\n\n| bot |", out);
-	for (size_t b = 0; b < n; b++)
-		fprintf(out, " %zu |", b + 1);
-	fputs("\n|:---|", out);
-	for (size_t b = 0; b < n; b++)
-		fputs("---:|", out);
-	fputc('\n', out);
+	      "is stronger than the column bot.\n\n", out);
+	md_matrix_head(n, out);
 	for (size_t a = 0; a < n; a++) {
-		size_t i = r->order[a];
-		fprintf(out, "| %zu. ", a + 1);
-		md_text(out, r->bots[i].name);
-		fputs(" |", out);
+		md_matrix_row_label(r, a, out);
 		for (size_t b = 0; b < n; b++)
 			if (a == b)
 				fputs(" - |", out);
 			else
-				fprintf(out, " %.3f |", rating_los(&r->fit, i, r->order[b]));
+				fprintf(out, " %.3f |", rating_los(&r->fit, r->order[a], r->order[b]));
 		fputc('\n', out);
 	}
 }
@@ -385,16 +385,7 @@ int report_write_md(const struct report *r, FILE *out)
 
 	report_method_text(r, method, sizeof(method));
 	fputs("# Tournament report\n\n", out);
-	for (size_t i = 0; i < r->ndirs; i++) {
-		fputs(i ? ", " : "Source: ", out);
-		md_text(out, r->dirs[i]);
-	}
-	if (r->ndirs)
-		fputs(". ", out);
-	fprintf(out, "%zu records", r->log->records);
-	if (r->log->torn || r->log->invalid)
-		fprintf(out, " (skipped: %zu incomplete last line(s), %zu invalid line(s))",
-			r->log->torn, r->log->invalid);
+	report_write_sources(r, out, md_text);
 	fputs(".\n\n## Ranking\n\n", out);
 	md_ranking(r, out);
 	fprintf(out, "\n%s\n\nMove times: mean and max over all moves; p99 is the moves-weighted "

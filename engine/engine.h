@@ -95,6 +95,16 @@ struct move {
  * card and target of a discard, everything of a pass are ignored. */
 int move_equal(const struct move *a, const struct move *b);
 
+/* R4: 1 if card (1..12 or CARD_SKIPBO) may go on a building pile of value
+ * `value` (0 = empty, else 1..11: a pile at 12 is completed at once), else 0.
+ * Anything out of those ranges is refused. Inline because the engine's move
+ * check and the bots' searches ask it millions of times per second. */
+static inline int building_pile_accepts(int value, int card)
+{
+	/* value + 1 is then 1..12, so card needs no range check of its own. */
+	return value >= 0 && value < 12 && (card == CARD_SKIPBO || card == value + 1);
+}
+
 enum event_kind {
 	EVENT_TURN = 1,    /* seat begins a turn; turn = turn number */
 	EVENT_DRAW,        /* seat draws card (one event per card) from the draw pile */

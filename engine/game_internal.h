@@ -112,10 +112,4 @@ void game_end_turn(struct game *g);
 /* Ends the game; winning_seat is any seat of the winning side, or -1. */
 void game_finish(struct game *g, int reason, int winning_seat);
 
-/* Is card acceptable on building pile p (R4)? */
-static inline int game_building_accepts(const struct game *g, int p, int card)
-{
-	return card == CARD_SKIPBO || card == g->building_value[p] + 1;
-}
-
 #endif

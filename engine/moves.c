@@ -31,9 +31,10 @@ int move_equal(const struct move *a, const struct move *b)
 }
 
 /*
- * For each card value v, the building piles that accept it now (R4), as bit p
- * of nibble v: (accepts >> 4 * v) & 15. Nibble GAME_NO_CARD stays 0, so an
- * empty pile's top yields no play without a branch.
+ * For each card value v, the building piles that accept it now (R4: the rule
+ * of building_pile_accepts() for all piles at once), as bit p of nibble v:
+ * (accepts >> 4 * v) & 15. Nibble GAME_NO_CARD stays 0, so an empty pile's
+ * top yields no play without a branch.
  */
 static inline uint64_t accept_nibbles(const struct game *g)
 {
@@ -169,7 +170,9 @@ int game_check_move(const struct game *g, const struct move *m)
 			return ENGINE_ENOCARD;
 		if (m->target >= ENGINE_BUILDING_PILES)
 			return ENGINE_ETARGET;
-		return game_building_accepts(g, m->target, card) ? ENGINE_OK : ENGINE_EBUILD;
+		if (!building_pile_accepts(g->building_value[m->target], card))
+			return ENGINE_EBUILD;
+		return ENGINE_OK;
 	case MOVE_DISCARD:
 		if (m->card >= GAME_CARD_VALUES || !g->hand[s][m->card])
 			return ENGINE_ENOCARD;

@@ -15,6 +15,10 @@
 /* Room for one event object other than a merged draw's card list. */
 #define EVENT_ROOM 128
 
+/* A key as a literal, with the comma or opening before it, then a small
+ * number: ,"card":7 */
+#define PUT_SMALL_FIELD(b, lit, v) (TEXT_PUT_LIT((b), lit), text_put_small((b), (v)))
+
 static int card_ok(int card)
 {
 	return card >= CARD_SKIPBO && card <= 12;
@@ -44,10 +48,8 @@ static int put_move(struct protocol_buf *b, const struct move *m)
 	case MOVE_DISCARD:
 		if (!card_ok(m->card) || m->target >= ENGINE_DISCARD_PILES)
 			return PROTOCOL_EINVAL;
-		TEXT_PUT_LIT(b, "{\"action\":\"discard\",\"card\":");
-		text_put_small(b, m->card);
-		TEXT_PUT_LIT(b, ",\"pile\":");
-		text_put_small(b, m->target);
+		PUT_SMALL_FIELD(b, "{\"action\":\"discard\",\"card\":", m->card);
+		PUT_SMALL_FIELD(b, ",\"pile\":", m->target);
 		text_putc(b, '}');
 		return 0;
 	case MOVE_PLAY:
@@ -63,17 +65,13 @@ static int put_move(struct protocol_buf *b, const struct move *m)
 	text_put(b, from, strlen(from));
 	text_putc(b, '"');
 	if (m->source != SOURCE_HAND) {
-		TEXT_PUT_LIT(b, ",\"seat\":");
-		text_put_small(b, m->owner);
+		PUT_SMALL_FIELD(b, ",\"seat\":", m->owner);
 	}
 	if (m->source == SOURCE_DISCARD) {
-		TEXT_PUT_LIT(b, ",\"pile\":");
-		text_put_small(b, m->pile);
+		PUT_SMALL_FIELD(b, ",\"pile\":", m->pile);
 	}
-	TEXT_PUT_LIT(b, ",\"card\":");
-	text_put_small(b, m->card);
-	TEXT_PUT_LIT(b, ",\"to\":");
-	text_put_small(b, m->target);
+	PUT_SMALL_FIELD(b, ",\"card\":", m->card);
+	PUT_SMALL_FIELD(b, ",\"to\":", m->target);
 	text_putc(b, '}');
 	return 0;
 }
@@ -110,8 +108,7 @@ int protocol_encode_hello(struct protocol_buf *b, const char *arena)
 	rc = text_begin(b, 64);
 	if (rc)
 		goto out;
-	TEXT_PUT_LIT(b, "{\"type\":\"hello\",\"protocol\":");
-	text_put_small(b, PROTOCOL_VERSION);
+	PUT_SMALL_FIELD(b, "{\"type\":\"hello\",\"protocol\":", PROTOCOL_VERSION);
 	rc = PUT_STRING_FIELD(b, ",\"arena\":", arena);
 	if (rc || (rc = text_reserve(b, 1)))
 		goto out;
@@ -144,10 +141,8 @@ int protocol_encode_game_start(struct protocol_buf *b, const struct protocol_gam
 		goto out;
 	if ((rc = text_reserve(b, 64)))
 		goto out;
-	TEXT_PUT_LIT(b, ",\"seat\":");
-	text_put_small(b, (unsigned)gs->seat);
-	TEXT_PUT_LIT(b, ",\"players\":");
-	text_put_small(b, (unsigned)n);
+	PUT_SMALL_FIELD(b, ",\"seat\":", (unsigned)gs->seat);
+	PUT_SMALL_FIELD(b, ",\"players\":", (unsigned)n);
 	TEXT_PUT_LIT(b, ",\"names\":[");
 	for (int s = 0; s < n; s++) {
 		if (strnlen(gs->names[s], PROTOCOL_NAME_MAX) == PROTOCOL_NAME_MAX) {
@@ -187,8 +182,7 @@ int protocol_encode_game_start(struct protocol_buf *b, const struct protocol_gam
 		text_put_small(b, (unsigned)((gs->seat + n / 2) % n));
 	else
 		TEXT_PUT_LIT(b, "null");
-	TEXT_PUT_LIT(b, ",\"rules\":{\"stock_size\":");
-	text_put_small(b, (unsigned)gs->stock_size);
+	PUT_SMALL_FIELD(b, ",\"rules\":{\"stock_size\":", (unsigned)gs->stock_size);
 	TEXT_PUT_LIT(b, ",\"building_piles\":4,\"discard_piles\":4,\"hand_size\":5}");
 	TEXT_PUT_LIT(b, ",\"time\":{\"move_ms\":");
 	text_put_i64(b, gs->move_ms);
@@ -238,10 +232,8 @@ static size_t view_room(const struct seat_view *v)
 
 static int put_view(struct protocol_buf *b, const struct seat_view *v)
 {
-	TEXT_PUT_LIT(b, "\"view\":{\"seat\":");
-	text_put_small(b, (unsigned)v->seat);
-	TEXT_PUT_LIT(b, ",\"to_move\":");
-	text_put_small(b, (unsigned)v->to_move);
+	PUT_SMALL_FIELD(b, "\"view\":{\"seat\":", (unsigned)v->seat);
+	PUT_SMALL_FIELD(b, ",\"to_move\":", (unsigned)v->to_move);
 	TEXT_PUT_LIT(b, ",\"partner\":");
 	if (v->partnership && v->partner >= 0)
 		text_put_small(b, (unsigned)v->partner);
@@ -261,15 +253,12 @@ static int put_view(struct protocol_buf *b, const struct seat_view *v)
 
 		if (s)
 			text_putc(b, ',');
-		TEXT_PUT_LIT(b, "{\"seat\":");
-		text_put_small(b, (unsigned)s);
-		TEXT_PUT_LIT(b, ",\"stock_size\":");
-		text_put_small(b, (unsigned)v->stock_size[s]);
+		PUT_SMALL_FIELD(b, "{\"seat\":", (unsigned)s);
+		PUT_SMALL_FIELD(b, ",\"stock_size\":", (unsigned)v->stock_size[s]);
 		TEXT_PUT_LIT(b, ",\"stock_top\":");
 		if (put_card_or_null(b, v->stock_size[s] > 0 ? v->stock_top[s] : CARD_NONE))
 			return PROTOCOL_EINVAL;
-		TEXT_PUT_LIT(b, ",\"hand_size\":");
-		text_put_small(b, (unsigned)hand);
+		PUT_SMALL_FIELD(b, ",\"hand_size\":", (unsigned)hand);
 		TEXT_PUT_LIT(b, ",\"discards\":[");
 		for (int p = 0; p < ENGINE_DISCARD_PILES; p++) {
 			int n = v->discard_size[s][p];
@@ -294,16 +283,12 @@ static int put_view(struct protocol_buf *b, const struct seat_view *v)
 	for (int p = 0; p < ENGINE_BUILDING_PILES; p++) {
 		if (p)
 			text_putc(b, ',');
-		TEXT_PUT_LIT(b, "{\"value\":");
-		text_put_small(b, (unsigned)v->building_value[p]);
-		TEXT_PUT_LIT(b, ",\"size\":");
-		text_put_small(b, (unsigned)v->building_size[p]);
+		PUT_SMALL_FIELD(b, "{\"value\":", (unsigned)v->building_value[p]);
+		PUT_SMALL_FIELD(b, ",\"size\":", (unsigned)v->building_size[p]);
 		text_putc(b, '}');
 	}
-	TEXT_PUT_LIT(b, "],\"draw_pile\":");
-	text_put_small(b, (unsigned)v->draw_size);
-	TEXT_PUT_LIT(b, ",\"completed\":");
-	text_put_small(b, (unsigned)v->completed_size);
+	PUT_SMALL_FIELD(b, "],\"draw_pile\":", (unsigned)v->draw_size);
+	PUT_SMALL_FIELD(b, ",\"completed\":", (unsigned)v->completed_size);
 	text_putc(b, '}');
 	return 0;
 }
@@ -331,8 +316,7 @@ static int put_event(struct protocol_buf *b, const struct protocol_request_args 
 	*first = 0;
 	switch (e.kind) {
 	case EVENT_TURN:
-		TEXT_PUT_LIT(b, "{\"type\":\"turn\",\"seat\":");
-		text_put_small(b, e.seat);
+		PUT_SMALL_FIELD(b, "{\"type\":\"turn\",\"seat\":", e.seat);
 		TEXT_PUT_LIT(b, ",\"turn\":");
 		text_put_u64(b, e.turn);
 		break;
@@ -346,8 +330,7 @@ static int put_event(struct protocol_buf *b, const struct protocol_request_args 
 			run++;
 		if ((rc = text_reserve(b, EVENT_ROOM + 3 * run)))
 			return rc;
-		TEXT_PUT_LIT(b, "{\"type\":\"draw\",\"seat\":");
-		text_put_small(b, e.seat);
+		PUT_SMALL_FIELD(b, "{\"type\":\"draw\",\"seat\":", e.seat);
 		TEXT_PUT_LIT(b, ",\"count\":");
 		text_put_u64(b, run);
 		if (shown) {
@@ -369,48 +352,36 @@ static int put_event(struct protocol_buf *b, const struct protocol_request_args 
 		from = text_source_name(e.source);
 		if (!from || !card_ok(e.card))
 			return PROTOCOL_EINVAL;
-		TEXT_PUT_LIT(b, "{\"type\":\"play\",\"seat\":");
-		text_put_small(b, e.seat);
+		PUT_SMALL_FIELD(b, "{\"type\":\"play\",\"seat\":", e.seat);
 		TEXT_PUT_LIT(b, ",\"from\":\"");
 		text_put(b, from, strlen(from));
-		TEXT_PUT_LIT(b, "\",\"owner\":");
-		text_put_small(b, e.source == SOURCE_HAND ? e.seat : e.owner);
+		PUT_SMALL_FIELD(b, "\",\"owner\":", e.source == SOURCE_HAND ? e.seat : e.owner);
 		if (e.source == SOURCE_DISCARD) {
-			TEXT_PUT_LIT(b, ",\"pile\":");
-			text_put_small(b, e.pile);
+			PUT_SMALL_FIELD(b, ",\"pile\":", e.pile);
 		}
-		TEXT_PUT_LIT(b, ",\"card\":");
-		text_put_small(b, e.card);
-		TEXT_PUT_LIT(b, ",\"value\":");
-		text_put_small(b, e.value);
-		TEXT_PUT_LIT(b, ",\"to\":");
-		text_put_small(b, e.target);
+		PUT_SMALL_FIELD(b, ",\"card\":", e.card);
+		PUT_SMALL_FIELD(b, ",\"value\":", e.value);
+		PUT_SMALL_FIELD(b, ",\"to\":", e.target);
 		break;
 	case EVENT_STOCK_TOP:
 		/* The stock belongs to owner; seat may be a partner who played from it (R10). */
-		TEXT_PUT_LIT(b, "{\"type\":\"stock_top\",\"seat\":");
-		text_put_small(b, e.owner);
+		PUT_SMALL_FIELD(b, "{\"type\":\"stock_top\",\"seat\":", e.owner);
 		TEXT_PUT_LIT(b, ",\"card\":");
 		if (put_card_or_null(b, e.card))
 			return PROTOCOL_EINVAL;
 		break;
 	case EVENT_COMPLETE:
-		TEXT_PUT_LIT(b, "{\"type\":\"complete\",\"pile\":");
-		text_put_small(b, e.target);
+		PUT_SMALL_FIELD(b, "{\"type\":\"complete\",\"pile\":", e.target);
 		break;
 	case EVENT_DISCARD:
 		if (!card_ok(e.card))
 			return PROTOCOL_EINVAL;
-		TEXT_PUT_LIT(b, "{\"type\":\"discard\",\"seat\":");
-		text_put_small(b, e.seat);
-		TEXT_PUT_LIT(b, ",\"card\":");
-		text_put_small(b, e.card);
-		TEXT_PUT_LIT(b, ",\"pile\":");
-		text_put_small(b, e.target);
+		PUT_SMALL_FIELD(b, "{\"type\":\"discard\",\"seat\":", e.seat);
+		PUT_SMALL_FIELD(b, ",\"card\":", e.card);
+		PUT_SMALL_FIELD(b, ",\"pile\":", e.target);
 		break;
 	case EVENT_PASS:
-		TEXT_PUT_LIT(b, "{\"type\":\"pass\",\"seat\":");
-		text_put_small(b, e.seat);
+		PUT_SMALL_FIELD(b, "{\"type\":\"pass\",\"seat\":", e.seat);
 		break;
 	case EVENT_REFILL:
 		TEXT_PUT_LIT(b, "{\"type\":\"refill\",\"source\":");
@@ -424,8 +395,7 @@ static int put_event(struct protocol_buf *b, const struct protocol_request_args 
 	case EVENT_REMOVED: {
 		const char *kind = req->fault && e.seat < ENGINE_MAX_PLAYERS ? req->fault[e.seat] : NULL;
 
-		TEXT_PUT_LIT(b, "{\"type\":\"removed\",\"seat\":");
-		text_put_small(b, e.seat);
+		PUT_SMALL_FIELD(b, "{\"type\":\"removed\",\"seat\":", e.seat);
 		if ((rc = PUT_STRING_FIELD(b, ",\"fault\":", kind ? kind : "unknown")))
 			return rc;
 		if ((rc = text_reserve(b, 1)))
@@ -552,8 +522,7 @@ int protocol_encode_game_end(struct protocol_buf *b, const struct protocol_game_
 			goto out;
 		if (i)
 			text_putc(b, ',');
-		TEXT_PUT_LIT(b, "{\"seat\":");
-		text_put_small(b, (unsigned)f->seat);
+		PUT_SMALL_FIELD(b, "{\"seat\":", (unsigned)f->seat);
 		if ((rc = PUT_STRING_FIELD(b, ",\"kind\":", f->kind)) ||
 		    (rc = PUT_STRING_FIELD(b, ",\"reason\":", f->reason)) ||
 		    (rc = text_reserve(b, 1)))
@@ -588,8 +557,7 @@ int protocol_format_hello(struct protocol_buf *b, const char *name, const char *
 	rc = text_begin(b, 64);
 	if (rc)
 		goto out;
-	TEXT_PUT_LIT(b, "{\"type\":\"hello\",\"protocol\":");
-	text_put_small(b, PROTOCOL_VERSION);
+	PUT_SMALL_FIELD(b, "{\"type\":\"hello\",\"protocol\":", PROTOCOL_VERSION);
 	if ((rc = PUT_STRING_FIELD(b, ",\"name\":", name)))
 		goto out;
 	if (version && (rc = PUT_STRING_FIELD(b, ",\"version\":", version)))

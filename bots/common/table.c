@@ -38,13 +38,6 @@ void table_from_view(struct table *t, const struct seat_view *v)
 	}
 }
 
-int table_pile_accepts(int value, uint8_t card)
-{
-	if (card == CARD_SKIPBO)
-		return value >= 0 && value < 12;
-	return card >= 1 && card <= 12 && card == value + 1;
-}
-
 uint8_t table_discard_top(const struct table *t, int s, int pile)
 {
 	const struct table_side *sd = &t->side[s];
@@ -71,7 +64,7 @@ int table_pile_distance(int from, int to)
 static int add_plays_of(uint8_t card, const struct table *t, struct move proto, struct move *out, int n)
 {
 	for (int b = 0; b < ENGINE_BUILDING_PILES && n < TABLE_MAX_PLAYS; b++) {
-		if (!table_pile_accepts(t->building[b], card))
+		if (!building_pile_accepts(t->building[b], card))
 			continue;
 		/* A wild on equal-valued piles gives the same position: keep one. */
 		int same = 0;
@@ -146,7 +139,7 @@ static int apply_play(struct table *t, const struct move *m)
 	if (m->source == SOURCE_HAND) {
 		if (t->refilled || m->card >= TABLE_CARD_VALUES || !t->hand[m->card])
 			return -1;
-		if (!table_pile_accepts(t->building[b], m->card))
+		if (!building_pile_accepts(t->building[b], m->card))
 			return -1;
 		t->hand[m->card]--;
 		t->hand_size--;
@@ -163,7 +156,7 @@ static int apply_play(struct table *t, const struct move *m)
 	if (m->source == SOURCE_STOCK) {
 		if (sd->stock_size <= 0 || sd->stock_top >= TABLE_CARD_VALUES)
 			return -1;
-		if (!table_pile_accepts(t->building[b], sd->stock_top))
+		if (!building_pile_accepts(t->building[b], sd->stock_top))
 			return -1;
 		build(t, b, sd->stock_top, 1);
 		sd->stock_size--;
@@ -175,7 +168,7 @@ static int apply_play(struct table *t, const struct move *m)
 		if (m->pile >= ENGINE_DISCARD_PILES)
 			return -1;
 		uint8_t c = table_discard_top(t, s, m->pile);
-		if (c == CARD_NONE || !table_pile_accepts(t->building[b], c))
+		if (c == CARD_NONE || !building_pile_accepts(t->building[b], c))
 			return -1;
 		build(t, b, c, 0);
 		sd->discard_size[m->pile]--;
@@ -207,33 +200,17 @@ int table_stock_emptied(const struct table *t, int s)
 	return t->side[s].stock_size == 0;
 }
 
-static int same_move(const struct move *a, const struct move *b)
-{
-	if (a->kind != b->kind)
-		return 0;
-	switch (a->kind) {
-	case MOVE_PASS:
-		return 1;
-	case MOVE_DISCARD:
-		return a->card == b->card && a->target == b->target;
-	case MOVE_PLAY:
-		if (a->source != b->source || a->target != b->target)
-			return 0;
-		if (a->source == SOURCE_HAND)
-			return a->card == b->card;
-		if (a->owner != b->owner)
-			return 0;
-		return a->source == SOURCE_STOCK || a->pile == b->pile;
-	default:
-		return 0;
-	}
-}
-
 int table_find_legal(const struct move *legal, int n, const struct move *m)
 {
-	for (int i = 0; i < n; i++)
-		if (same_move(&legal[i], m))
+	for (int i = 0; i < n; i++) {
+		struct move probe = *m;
+
+		/* A play from a stock or discard pile moves whatever card is on top. */
+		if (probe.kind == MOVE_PLAY && probe.source != SOURCE_HAND)
+			probe.card = legal[i].card;
+		if (move_equal(&legal[i], &probe))
 			return i;
+	}
 	return -1;
 }
 

@@ -54,9 +54,6 @@ struct table {
 /* Make the table of the seat to move from its view (v->seat must be v->to_move). */
 void table_from_view(struct table *t, const struct seat_view *v);
 
-/* R4: may card (1..12 or CARD_SKIPBO) go on a pile of value `value`? */
-int table_pile_accepts(int value, uint8_t card);
-
 /* The top card of a discard pile of side s, or CARD_NONE when empty. */
 uint8_t table_discard_top(const struct table *t, int s, int pile);
 

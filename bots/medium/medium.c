@@ -18,7 +18,7 @@ static int stock_play(const struct table *t, const struct rivals *rv, int s, str
 	int best = -1;
 	double best_threat = 0;
 	for (int b = 0; b < ENGINE_BUILDING_PILES; b++) {
-		if (!table_pile_accepts(t->building[b], sd->stock_top))
+		if (!building_pile_accepts(t->building[b], sd->stock_top))
 			continue;
 		int after[ENGINE_BUILDING_PILES];
 		for (int i = 0; i < ENGINE_BUILDING_PILES; i++)

@@ -13,19 +13,7 @@
 #include <string.h>
 
 #include "progress.h"
-
-static char *contents(FILE *f)
-{
-	long n;
-	char *text;
-
-	fflush(f);
-	n = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)n + 1);
-	assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-	return text;
-}
+#include "stream_text.h"
 
 static void test_final_line(void **state)
 {
@@ -45,7 +33,7 @@ static void test_final_line(void **state)
 	progress_game(p, bots_cb, second_first, 2, 1);
 	progress_finish(p);
 	progress_free(p);
-	text = contents(f);
+	text = stream_text(f);
 	/* a file is not a terminal: plain lines */
 	assert_null(strchr(text, '\r'));
 	assert_non_null(strstr(text, "games 3/10"));

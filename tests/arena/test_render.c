@@ -15,23 +15,11 @@
 #include "pool.h"
 #include "referee.h"
 #include "render.h"
+#include "stream_text.h"
 #include "transcript.h"
 
 static char *good_argv[] = { BADBOT_PATH, "good", NULL };
 static char *illegal_argv[] = { BADBOT_PATH, "illegal", NULL };
-
-static char *contents(FILE *f)
-{
-	long n;
-	char *text;
-
-	fflush(f);
-	n = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)n + 1);
-	assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-	return text;
-}
 
 /* Play good against bot with the observer; returns the outcome's move count. */
 static uint32_t play(char **bot, const struct referee_observer *observer,
@@ -74,7 +62,7 @@ static void test_render_game(void **state)
 	(void)state;
 	render_init(&r, f, names, 2);
 	moves = play(good_argv, &r.observer, NULL);
-	text = contents(f);
+	text = stream_text(f);
 	assert_non_null(strstr(text, "=== game 1\n"));
 	assert_non_null(strstr(text, "--- turn 1: seat 0 (first) to move"));
 	assert_non_null(strstr(text, "    building:"));
@@ -98,7 +86,7 @@ static void test_render_fault(void **state)
 	(void)state;
 	render_init(&r, f, names, 2);
 	play(illegal_argv, &r.observer, NULL);
-	text = contents(f);
+	text = stream_text(f);
 	assert_non_null(strstr(text, "seat 1 (second) removed: illegal:"));
 	assert_non_null(strstr(text, "its line: {\"type\":\"move\""));
 	assert_non_null(strstr(text, "over: forfeit"));
@@ -119,7 +107,7 @@ static void test_transcript(void **state)
 	transcript_attach(&t, f);
 	play(illegal_argv, &t.observer, &t.observer);
 	transcript_close(&t);
-	text = contents(f);
+	text = stream_text(f);
 	/* "<seconds> <bot> <- <line>": the handshake first */
 	assert_int_equal(sscanf(text, "%lf %31s %3s", &when, name, dir), 3);
 	assert_string_equal(name, "first");

@@ -1,5 +1,5 @@
 /*
- * scenarios.c - behaviour checks for the medium and hard policies (see scenarios.h).
+ * scenarios.c - behaviour checks for the bots' tests (see scenarios.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,8 +12,9 @@
 #include "positions.h"
 #include "scenarios.h"
 
-static struct move decide(scenario_policy choose, const struct seat_view *v)
+static struct move decide(void **state, const struct seat_view *v)
 {
+	scenario_policy choose = *(scenario_policy *)*state;
 	struct move legal[ENGINE_MAX_MOVES * 2];
 	int n = position_legal(v, legal);
 	int i = choose(v, legal, n);
@@ -21,7 +22,7 @@ static struct move decide(scenario_policy choose, const struct seat_view *v)
 	return legal[i];
 }
 
-void scenario_plays_stock(scenario_policy choose)
+void scenario_plays_stock(void **state)
 {
 	struct seat_view v;
 	position_init(&v, 2, 0, 0);
@@ -30,13 +31,13 @@ void scenario_plays_stock(scenario_policy choose)
 	v.stock_top[1] = 10;
 	v.building_value[0] = 2;
 	v.building_value[1] = 3;
-	struct move m = decide(choose, &v);
+	struct move m = decide(state, &v);
 	assert_int_equal(m.kind, MOVE_PLAY);
 	assert_int_equal(m.source, SOURCE_STOCK);
 	assert_int_equal(m.target, 1);
 }
 
-void scenario_chain_through_wild(scenario_policy choose)
+void scenario_chain_through_wild(void **state)
 {
 	struct seat_view v;
 	position_init(&v, 2, 0, 0);
@@ -49,7 +50,7 @@ void scenario_chain_through_wild(scenario_policy choose)
 	 * some order, then the 6. */
 	int used_wild = 0, used_four = 0;
 	for (int step = 0; step < 2; step++) {
-		struct move m = decide(choose, &v);
+		struct move m = decide(state, &v);
 		assert_int_equal(m.kind, MOVE_PLAY);
 		assert_int_equal(m.source, SOURCE_HAND);
 		assert_int_equal(m.target, 0);
@@ -58,12 +59,12 @@ void scenario_chain_through_wild(scenario_policy choose)
 		assert_int_equal(position_apply(&v, &m, 2), 0);
 	}
 	assert_true(used_wild && used_four);
-	struct move m = decide(choose, &v);
+	struct move m = decide(state, &v);
 	assert_int_equal(m.source, SOURCE_STOCK);
 	assert_int_equal(m.target, 0);
 }
 
-void scenario_chain_prefers_discard(scenario_policy choose)
+void scenario_chain_prefers_discard(void **state)
 {
 	struct seat_view v;
 	position_init(&v, 2, 0, 0);
@@ -73,18 +74,18 @@ void scenario_chain_prefers_discard(scenario_policy choose)
 	v.stock_top[1] = 12;
 	v.building_value[0] = 3;
 	for (int step = 0; step < 2; step++) {
-		struct move m = decide(choose, &v);
+		struct move m = decide(state, &v);
 		assert_int_equal(m.kind, MOVE_PLAY);
 		assert_true(m.card != CARD_SKIPBO);
 		assert_int_equal(position_apply(&v, &m, 2), 0);
 	}
 	assert_int_equal(v.building_value[0], 5);
-	struct move m = decide(choose, &v);
+	struct move m = decide(state, &v);
 	assert_int_equal(m.source, SOURCE_STOCK);
 	assert_int_equal(v.hand[0], CARD_SKIPBO); /* the wild is still in hand */
 }
 
-void scenario_partner_stock(scenario_policy choose)
+void scenario_partner_stock(void **state)
 {
 	struct seat_view v;
 	position_init(&v, 4, 0, 1);
@@ -94,14 +95,14 @@ void scenario_partner_stock(scenario_policy choose)
 	v.stock_top[2] = 7;
 	v.stock_top[3] = 12;
 	v.building_value[2] = 6;
-	struct move m = decide(choose, &v);
+	struct move m = decide(state, &v);
 	assert_int_equal(m.kind, MOVE_PLAY);
 	assert_int_equal(m.source, SOURCE_STOCK);
 	assert_int_equal(m.owner, 2);
 	assert_int_equal(m.target, 2);
 }
 
-void scenario_no_feed(scenario_policy choose)
+void scenario_no_feed(void **state)
 {
 	struct seat_view v;
 	position_init(&v, 2, 0, 0);
@@ -113,7 +114,7 @@ void scenario_no_feed(scenario_policy choose)
 	v.building_value[0] = 6;
 	v.building_value[1] = 1;
 	for (int step = 0; step < 8; step++) {
-		struct move m = decide(choose, &v);
+		struct move m = decide(state, &v);
 		if (m.kind != MOVE_PLAY)
 			break;
 		assert_int_equal(position_apply(&v, &m, 11), 0);
@@ -123,7 +124,7 @@ void scenario_no_feed(scenario_policy choose)
 	assert_int_equal(v.stock_size[0], 9); /* the stock card was played */
 }
 
-void scenario_wild_stock_no_feed(scenario_policy choose)
+void scenario_wild_stock_no_feed(void **state)
 {
 	struct seat_view v;
 	position_init(&v, 3, 1, 0);
@@ -135,13 +136,13 @@ void scenario_wild_stock_no_feed(scenario_policy choose)
 	v.building_value[1] = 6;
 	v.building_value[2] = 2;
 	v.building_value[3] = 6;
-	struct move m = decide(choose, &v);
+	struct move m = decide(state, &v);
 	assert_int_equal(m.kind, MOVE_PLAY);
 	assert_int_equal(m.source, SOURCE_STOCK);
 	assert_int_equal(m.target, 2);
 }
 
-void scenario_always_legal(scenario_policy choose)
+void scenario_always_legal(void **state)
 {
 	struct rng r;
 	rng_seed(&r, 7);
@@ -167,10 +168,23 @@ void scenario_always_legal(scenario_policy choose)
 		for (int b = 0; b < ENGINE_BUILDING_PILES; b++)
 			v.building_value[b] = (int)rng_below(&r, 12);
 		for (int step = 0; step < 30; step++) {
-			struct move m = decide(choose, &v);
+			struct move m = decide(state, &v);
 			if (m.kind != MOVE_PLAY)
 				break;
 			assert_int_equal(position_apply(&v, &m, (int)rng_below(&r, 13)), 0);
 		}
 	}
+}
+
+const struct scenario_table scenario_tables[SCENARIO_TABLES] = {
+	{ 2, 0 }, { 3, 0 }, { 4, 0 }, { 4, 1 }, { 5, 0 }, { 6, 0 }, { 6, 1 },
+};
+
+void scenario_play_clean(const struct game_rules *rules, struct harness_player *const *seats,
+			 struct harness_game *hg)
+{
+	assert_int_equal(harness_play(rules, seats, hg), 0);
+	assert_int_equal(hg->illegal, 0);
+	assert_int_equal(hg->protocol_errors, 0);
+	assert_true(hg->result.status != GAME_RUNNING);
 }

@@ -37,13 +37,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void plays_stock(void **state) { (void)state; scenario_plays_stock(hard_policy); }
-static void chain_through_wild(void **state) { (void)state; scenario_chain_through_wild(hard_policy); }
-static void chain_prefers_discard(void **state) { (void)state; scenario_chain_prefers_discard(hard_policy); }
-static void partner_stock(void **state) { (void)state; scenario_partner_stock(hard_policy); }
-static void no_feed(void **state) { (void)state; scenario_no_feed(hard_policy); }
-static void wild_stock_no_feed(void **state) { (void)state; scenario_wild_stock_no_feed(hard_policy); }
-static void always_legal(void **state) { (void)state; scenario_always_legal(hard_policy); }
+/* The scenarios' state (scenarios.h). */
+static scenario_policy policy = hard_policy;
 
 /* The budget follows the request's time fields and the cap. */
 static void budget_rules(void **state)
@@ -103,24 +98,19 @@ static void legal_in_whole_games(void **state)
 	harness_player_init(&hard, HARNESS_HARD, 0, searcher);
 	harness_player_init(&med, HARNESS_MEDIUM, 0, NULL);
 	harness_player_init(&easy, HARNESS_EASY, 3, NULL);
-	for (int players = 2; players <= 6; players++)
-		for (int partnership = 0; partnership <= 1; partnership++) {
-			if (partnership && players != 4 && players != 6)
-				continue;
-			for (int seed = 1; seed <= 3; seed++) {
-				struct harness_player *seats[ENGINE_MAX_PLAYERS];
-				for (int s = 0; s < players; s++)
-					seats[s] = s % 2 == 0 ? &hard : (seed == 2 ? &easy : &med);
-				struct game_rules rules = { .players = players, .partnership = partnership,
-					.seed = (uint64_t)(players * 1000 + seed), .dealer = seed % players,
-					.stock_size = 10 };
-				struct harness_game hg = { .via_protocol = 1, .move_ms = 1000, .bank_ms = 60000 };
-				assert_int_equal(harness_play(&rules, seats, &hg), 0);
-				assert_int_equal(hg.illegal, 0);
-				assert_int_equal(hg.protocol_errors, 0);
-				assert_true(hg.result.status != GAME_RUNNING);
-			}
+	for (int t = 0; t < SCENARIO_TABLES; t++) {
+		int players = scenario_tables[t].players, partnership = scenario_tables[t].partnership;
+		for (int seed = 1; seed <= 3; seed++) {
+			struct harness_player *seats[ENGINE_MAX_PLAYERS];
+			for (int s = 0; s < players; s++)
+				seats[s] = s % 2 == 0 ? &hard : (seed == 2 ? &easy : &med);
+			struct game_rules rules = { .players = players, .partnership = partnership,
+				.seed = (uint64_t)(players * 1000 + seed), .dealer = seed % players,
+				.stock_size = 10 };
+			struct harness_game hg = { .via_protocol = 1, .move_ms = 1000, .bank_ms = 60000 };
+			scenario_play_clean(&rules, seats, &hg);
 		}
+	}
 	assert_true(hard.decisions > 100);
 	assert_true(hard.max_over_budget_us < 250000); /* see stops_within_budget */
 }
@@ -148,13 +138,7 @@ static void beats_medium(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(plays_stock),
-		cmocka_unit_test(chain_through_wild),
-		cmocka_unit_test(chain_prefers_discard),
-		cmocka_unit_test(partner_stock),
-		cmocka_unit_test(no_feed),
-		cmocka_unit_test(wild_stock_no_feed),
-		cmocka_unit_test(always_legal),
+		SCENARIO_UNIT_TESTS(&policy),
 		cmocka_unit_test(budget_rules),
 		cmocka_unit_test(stops_within_budget),
 		cmocka_unit_test(legal_in_whole_games),

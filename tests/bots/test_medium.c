@@ -14,13 +14,8 @@
 #include "positions.h"
 #include "scenarios.h"
 
-static void plays_stock(void **state) { (void)state; scenario_plays_stock(medium_choose); }
-static void chain_through_wild(void **state) { (void)state; scenario_chain_through_wild(medium_choose); }
-static void chain_prefers_discard(void **state) { (void)state; scenario_chain_prefers_discard(medium_choose); }
-static void partner_stock(void **state) { (void)state; scenario_partner_stock(medium_choose); }
-static void no_feed(void **state) { (void)state; scenario_no_feed(medium_choose); }
-static void wild_stock_no_feed(void **state) { (void)state; scenario_wild_stock_no_feed(medium_choose); }
-static void always_legal(void **state) { (void)state; scenario_always_legal(medium_choose); }
+/* The scenarios' state (scenarios.h). */
+static scenario_policy policy = medium_choose;
 
 /* Discards count down (R4 discard piles): a 6 goes on the 7, not on the 3. */
 static void discard_counts_down(void **state)
@@ -61,25 +56,20 @@ static void legal_in_whole_games(void **state)
 	harness_player_init(&med, HARNESS_MEDIUM, 0, NULL);
 	harness_player_init(&easy, HARNESS_EASY, 5, NULL);
 	int finished = 0;
-	for (int players = 2; players <= 6; players++)
-		for (int partnership = 0; partnership <= 1; partnership++) {
-			if (partnership && players != 4 && players != 6)
-				continue;
-			for (int seed = 1; seed <= 6; seed++) {
-				struct harness_player *seats[ENGINE_MAX_PLAYERS];
-				for (int s = 0; s < players; s++)
-					seats[s] = (seed % 2 == 0 || s % 2 == 0) ? &med : &easy;
-				struct game_rules rules = { .players = players, .partnership = partnership,
-					.seed = (uint64_t)(players * 100 + seed), .dealer = seed % players,
-					.stock_size = seed % 3 == 0 ? 10 : 0 };
-				struct harness_game hg = { .via_protocol = 1, .move_ms = 1000, .bank_ms = 60000 };
-				assert_int_equal(harness_play(&rules, seats, &hg), 0);
-				assert_int_equal(hg.illegal, 0);
-				assert_int_equal(hg.protocol_errors, 0);
-				assert_true(hg.result.status != GAME_RUNNING);
-				finished += hg.result.status == GAME_WON;
-			}
+	for (int t = 0; t < SCENARIO_TABLES; t++) {
+		int players = scenario_tables[t].players, partnership = scenario_tables[t].partnership;
+		for (int seed = 1; seed <= 6; seed++) {
+			struct harness_player *seats[ENGINE_MAX_PLAYERS];
+			for (int s = 0; s < players; s++)
+				seats[s] = (seed % 2 == 0 || s % 2 == 0) ? &med : &easy;
+			struct game_rules rules = { .players = players, .partnership = partnership,
+				.seed = (uint64_t)(players * 100 + seed), .dealer = seed % players,
+				.stock_size = seed % 3 == 0 ? 10 : 0 };
+			struct harness_game hg = { .via_protocol = 1, .move_ms = 1000, .bank_ms = 60000 };
+			scenario_play_clean(&rules, seats, &hg);
+			finished += hg.result.status == GAME_WON;
 		}
+	}
 	assert_true(finished > 0);
 }
 
@@ -106,14 +96,8 @@ static void beats_easy(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(plays_stock),
-		cmocka_unit_test(chain_through_wild),
-		cmocka_unit_test(chain_prefers_discard),
-		cmocka_unit_test(partner_stock),
-		cmocka_unit_test(no_feed),
-		cmocka_unit_test(wild_stock_no_feed),
+		SCENARIO_UNIT_TESTS(&policy),
 		cmocka_unit_test(discard_counts_down),
-		cmocka_unit_test(always_legal),
 		cmocka_unit_test(legal_in_whole_games),
 		cmocka_unit_test(beats_easy),
 	};

@@ -229,6 +229,21 @@ static void test_R5_legal_moves_match_check_move(void **state)
 	game_free(g);
 }
 
+/* R4 for one pile: the next number, or SKIP-BO on any pile below 12. */
+static void test_R4_building_pile_accepts(void **state)
+{
+	(void)state;
+	for (int value = 0; value < 12; value++) {
+		assert_true(building_pile_accepts(value, CARD_SKIPBO));
+		for (int card = 1; card <= 12; card++)
+			assert_int_equal(building_pile_accepts(value, card), card == value + 1);
+	}
+	assert_false(building_pile_accepts(12, CARD_SKIPBO));
+	assert_false(building_pile_accepts(-1, CARD_SKIPBO));
+	assert_false(building_pile_accepts(12, 13));
+	assert_false(building_pile_accepts(0, CARD_NONE));
+}
+
 static void test_move_equal_ignores_meaningless_fields(void **state)
 {
 	struct move a = mv_hand(4, 2), b = a;
@@ -373,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_R4_discard_top_only_onto_building),
 		cmocka_unit_test(test_R5_refused_moves_change_nothing),
 		cmocka_unit_test(test_R5_legal_moves_match_check_move),
+		cmocka_unit_test(test_R4_building_pile_accepts),
 		cmocka_unit_test(test_move_equal_ignores_meaningless_fields),
 		cmocka_unit_test(test_R10_partner_piles_playable),
 		cmocka_unit_test(test_R10_team_wins_only_with_both_stocks_empty),

@@ -18,15 +18,13 @@
 #include <time.h>
 
 #include "rating.h"
+#include "xorshift.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
 static uint64_t rng_next(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ull;
+	return xorshift64s(&rng_state);
 }
 
 static double uniform_open(void)

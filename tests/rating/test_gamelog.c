@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "assert_near.h"
 #include "gamelog.h"
+#include "rating_fixture.h"
 
 /* The example record of results/README.md, on one line. */
 static const char readme_record[] =
@@ -33,35 +33,6 @@ static const char partnership_record[] =
 	"\"teams\":[[0,2],[1,3]],\"bots\":[\"a\",\"b\",\"c\",\"medium\"],\"winners\":[1,3],"
 	"\"placings\":[2,1,2,1],\"stock_left\":[3,0,5,0],\"scores\":[0,65,0,65],"
 	"\"faults\":[{\"seat\":0,\"kind\":\"weird\"}]}";
-
-static char tmpdir[64];
-
-static int make_tmpdir(void **state)
-{
-	(void)state;
-	strcpy(tmpdir, "/tmp/test_gamelog.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_tmpdir(void **state)
-{
-	char cmd[128];
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-static void write_file(const char *name, const char *text)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
 
 static int add(struct gamelog *log, const char *text)
 {
@@ -165,8 +136,8 @@ static void test_torn_last_line_and_bad_line_skipped(void **state)
 	/* Two good records, a damaged one between them, and a record cut mid-write. */
 	snprintf(text, sizeof(text), "%s\n{\"players\":\n\n%s\n%.*s", readme_record,
 		 partnership_record, 60, readme_record);
-	write_file("games.jsonl", text);
-	snprintf(path, sizeof(path), "%s/games.jsonl", tmpdir);
+	fixture_write_file("games.jsonl", text);
+	snprintf(path, sizeof(path), "%s/games.jsonl", fixture_dir);
 	gamelog_init(&log);
 	assert_int_equal(gamelog_read(&log, path, err, sizeof(err)), 0);
 	assert_int_equal(log.ngames, 2);
@@ -176,8 +147,8 @@ static void test_torn_last_line_and_bad_line_skipped(void **state)
 
 	/* A second file merges as source 1, with bots matched by name. */
 	snprintf(text, sizeof(text), "%s\n", readme_record);
-	write_file("second.jsonl", text);
-	snprintf(path, sizeof(path), "%s/second.jsonl", tmpdir);
+	fixture_write_file("second.jsonl", text);
+	snprintf(path, sizeof(path), "%s/second.jsonl", fixture_dir);
 	assert_int_equal(gamelog_read(&log, path, err, sizeof(err)), 0);
 	assert_int_equal(log.ngames, 3);
 	assert_int_equal(log.games[2].source, 1);
@@ -213,8 +184,8 @@ static void test_sink_gets_records_unstored(void **state)
 
 	snprintf(text, sizeof(text), "%s\nnot json\n%s\n%.50s", readme_record, partnership_record,
 		 readme_record);
-	write_file("sink.jsonl", text);
-	snprintf(path, sizeof(path), "%s/sink.jsonl", tmpdir);
+	fixture_write_file("sink.jsonl", text);
+	snprintf(path, sizeof(path), "%s/sink.jsonl", fixture_dir);
 	gamelog_init(&log);
 	gamelog_set_sink(&log, count_sink, &seen);
 	assert_int_equal(gamelog_read(&log, path, err, sizeof(err)), 0);
@@ -265,5 +236,5 @@ int main(void)
 		cmocka_unit_test(test_sink_gets_records_unstored),
 		cmocka_unit_test(test_missing_file),
 	};
-	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+	return cmocka_run_group_tests(tests, fixture_dir_make, fixture_dir_remove);
 }

@@ -14,6 +14,7 @@
 #include "assert_near.h"
 
 #include "rating.h"
+#include "xorshift.h"
 
 /* The exact Elo difference of a 75% score: 400 log10(3). */
 #define ELO_75 190.848501887865
@@ -138,15 +139,11 @@ static void test_unbeaten_bot_stays_finite_and_first(void **state)
 	rating_pairs_release(&p);
 }
 
-/* xorshift64*: a fixed-seed generator so "random" tests are the same every run. */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rng_next(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ull;
+	return xorshift64s(&rng_state);
 }
 
 struct game3 {

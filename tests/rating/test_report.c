@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -21,6 +20,7 @@
 #include "commands.h"
 #include "gamelog.h"
 #include "rating.h"
+#include "rating_fixture.h"
 #include "report.h"
 
 /*
@@ -68,36 +68,16 @@ static const char *const records[6] = {
 	"\"reason\":\"no answer within 1000 ms\",\"line\":\"\"}]}",
 };
 
-static char tmpdir[64];
-
-static int make_tmpdir(void **state)
-{
-	(void)state;
-	strcpy(tmpdir, "/tmp/test_report.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_tmpdir(void **state)
-{
-	char cmd[128];
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-/* Make tmpdir/name holding records [from, to) and optionally a torn tail; returns its path. */
+/* Make fixture_dir/name holding records [from, to) and optionally a torn tail; returns its path. */
 static const char *make_dir(const char *name, int from, int to, const char *tail)
 {
 	static char dirs[4][128];
 	static int next;
-	char *dir = dirs[next++ % 4], path[200];
+	char *dir = dirs[next++ % 4];
 	FILE *f;
 
-	snprintf(dir, 128, "%s/%s", tmpdir, name);
-	assert_int_equal(mkdir(dir, 0755), 0);
-	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
+	snprintf(dir, 128, "%s/%s", fixture_dir, name);
+	f = fixture_games_create(dir);
 	for (int i = from; i < to; i++)
 		fprintf(f, "%s\n", records[i]);
 	if (tail)
@@ -437,5 +417,5 @@ int main(void)
 		cmocka_unit_test(test_report_command),
 		cmocka_unit_test(test_matches_bradleyterry2),
 	};
-	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+	return cmocka_run_group_tests(tests, fixture_dir_make, fixture_dir_remove);
 }

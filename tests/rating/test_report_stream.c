@@ -15,47 +15,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <cmocka.h>
 
 #include "assert_near.h"
 #include "gamelog.h"
 #include "rating.h"
+#include "rating_fixture.h"
 #include "report.h"
+#include "xorshift.h"
 
 #define NBOTS 11
 #define DEALS 400 /* 2-player duplicate deals per directory */
 
-static char tmpdir[64];
 static uint64_t rng_state;
 
 static uint64_t rng(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ull;
+	return xorshift64s(&rng_state);
 }
 
 static int pick(int n)
 {
 	return (int)(rng() % (uint64_t)n);
-}
-
-static int make_tmpdir(void **state)
-{
-	(void)state;
-	strcpy(tmpdir, "/tmp/test_report_stream.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_tmpdir(void **state)
-{
-	char cmd[128];
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
 }
 
 /* One record line. bots: bot numbers by seat; teams as a JSON array or NULL. */
@@ -121,14 +103,9 @@ struct half {
 static void make_dir(const char *dir, int lo, int hi, int mode, const char *tail)
 {
 	static struct half halves[2 * DEALS];
-	char path[200];
-	FILE *f;
+	FILE *f = fixture_games_create(dir);
 	int n = 0;
 
-	assert_int_equal(mkdir(dir, 0755), 0);
-	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
 	for (int d = 0; d < DEALS; d++) {
 		int a = lo + pick(hi - lo), b = lo + pick(hi - lo);
 		for (int rot = 0; rot < 2; rot++) {
@@ -356,8 +333,8 @@ static void test_stream_matches_reference(void **state)
 
 	assert_non_null(ref);
 	rng_state = 0x9e3779b97f4a7c15ull;
-	snprintf(one, sizeof(one), "%s/one", tmpdir);
-	snprintf(two, sizeof(two), "%s/two", tmpdir);
+	snprintf(one, sizeof(one), "%s/one", fixture_dir);
+	snprintf(two, sizeof(two), "%s/two", fixture_dir);
 	/* Bots b0-b6 in the first directory, b4-b10 in the second: the arrays grow past 8 mid-read. */
 	make_dir(one, 0, 7, 0, "{\"id\":\"torn\",\"table\":0,\"deal\":0,\"rota");
 	make_dir(two, 4, 11, 2, NULL);
@@ -414,7 +391,7 @@ static void test_reversed_rotations_and_anchor(void **state)
 
 	assert_non_null(ref);
 	rng_state = 0x2545f4914f6cdd1dull;
-	snprintf(dir, sizeof(dir), "%s/reversed", tmpdir);
+	snprintf(dir, sizeof(dir), "%s/reversed", fixture_dir);
 	make_dir(dir, 0, 5, 1, NULL);
 	gamelog_init(&stored);
 	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
@@ -449,5 +426,5 @@ int main(void)
 		cmocka_unit_test(test_stream_matches_reference),
 		cmocka_unit_test(test_reversed_rotations_and_anchor),
 	};
-	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+	return cmocka_run_group_tests(tests, fixture_dir_make, fixture_dir_remove);
 }

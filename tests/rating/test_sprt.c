@@ -14,6 +14,7 @@
 #include "assert_near.h"
 #include "rating.h"
 #include "sprt.h"
+#include "xorshift.h"
 
 static void test_bounds_and_arguments(void **state)
 {
@@ -76,10 +77,7 @@ static uint64_t rng_state;
 
 static double uniform(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (double)((rng_state * 2685821657736338717ull) >> 11) / 9007199254740992.0;
+	return (double)(xorshift64s(&rng_state) >> 11) / 9007199254740992.0;
 }
 
 /*
