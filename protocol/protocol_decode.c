@@ -15,31 +15,41 @@ static const char *const action_names[] = {
 	[MOVE_PASS] = "pass",
 };
 
-int json_move(const cJSON *obj, const char *prefix, int need_card, struct move *m,
+/* The members of a move object, in the order the arena writes them. */
+enum { MF_ACTION, MF_FROM, MF_SEAT, MF_PILE, MF_CARD, MF_TO, MF_N };
+static const char *const move_fields[MF_N] = {
+	[MF_ACTION] = "action", [MF_FROM] = "from", [MF_SEAT] = "seat",
+	[MF_PILE] = "pile",     [MF_CARD] = "card", [MF_TO] = "to",
+};
+
+int json_move(const cJSON *obj, const struct json_path *at, int need_card, struct move *m,
 	      int *card_given, struct protocol_diag *diag)
 {
+	const cJSON *f[MF_N];
 	const char *action = NULL, *from = NULL;
-	char safe[JSON_SAFE_MAX];
+	char safe[JSON_SAFE_MAX], prefix[JSON_PATH_MAX];
 	long card = CARD_NONE, to = 0, seat = 0, pile = 0;
 	int rc, kind = -1, source = 0;
 
 	memset(m, 0, sizeof(*m));
 	*card_given = 0;
-	if ((rc = json_string(obj, prefix, "action", 1, &action, diag)))
+	json_fields(obj, move_fields, MF_N, f);
+	if ((rc = json_get_string(obj, f[MF_ACTION], at, "action", 1, &action, diag)))
 		return rc;
 	for (int k = MOVE_PLAY; k <= MOVE_PASS; k++)
-		if (strcmp(action, action_names[k]) == 0)
+		if (action[0] == action_names[k][0] && strcmp(action, action_names[k]) == 0)
 			kind = k;
 	if (kind < 0)
 		return json_fail(diag, PROTOCOL_EVALUE, 0,
 				 "unknown value \"%s\" for \"%saction\"; valid: \"play\", \"discard\", \"pass\"",
-				 json_safe(action, safe), prefix);
+				 json_safe(action, safe), json_path_str(at, prefix));
 	m->kind = (uint8_t)kind;
 	if (kind == MOVE_PASS)
 		return 0;
 	if (kind == MOVE_DISCARD) {
-		if ((rc = json_int(obj, prefix, "card", CARD_SKIPBO, 12, 1, &card, diag)) ||
-		    (rc = json_int(obj, prefix, "pile", 0, ENGINE_DISCARD_PILES - 1, 1, &to, diag)))
+		if ((rc = json_get_int(obj, f[MF_CARD], at, "card", CARD_SKIPBO, 12, 1, &card, diag)) ||
+		    (rc = json_get_int(obj, f[MF_PILE], at, "pile", 0, ENGINE_DISCARD_PILES - 1, 1, &to,
+				       diag)))
 			return rc;
 		m->source = SOURCE_HAND; /* R4: a discard always comes from the hand */
 		m->card = (uint8_t)card;
@@ -47,27 +57,28 @@ int json_move(const cJSON *obj, const char *prefix, int need_card, struct move *
 		*card_given = 1;
 		return 0;
 	}
-	if ((rc = json_string(obj, prefix, "from", 1, &from, diag)))
+	if ((rc = json_get_string(obj, f[MF_FROM], at, "from", 1, &from, diag)))
 		return rc;
 	source = text_source_parse(from);
 	if (source < 0)
 		return json_fail(diag, PROTOCOL_EVALUE, 0,
 				 "unknown value \"%s\" for \"%sfrom\"; valid: \"hand\", \"stock\", \"discard\"",
-				 json_safe(from, safe), prefix);
+				 json_safe(from, safe), json_path_str(at, prefix));
 	if (source != SOURCE_HAND &&
-	    (rc = json_int(obj, prefix, "seat", 0, ENGINE_MAX_PLAYERS - 1, 1, &seat, diag)))
+	    (rc = json_get_int(obj, f[MF_SEAT], at, "seat", 0, ENGINE_MAX_PLAYERS - 1, 1, &seat, diag)))
 		return rc;
 	if (source == SOURCE_DISCARD &&
-	    (rc = json_int(obj, prefix, "pile", 0, ENGINE_DISCARD_PILES - 1, 1, &pile, diag)))
+	    (rc = json_get_int(obj, f[MF_PILE], at, "pile", 0, ENGINE_DISCARD_PILES - 1, 1, &pile,
+			       diag)))
 		return rc;
 	/* R4: the card of a stock or discard play is known from the pile, so an
 	 * answer may leave it out; from the hand it says which card. */
-	rc = json_int(obj, prefix, "card", CARD_SKIPBO, 12, need_card || source == SOURCE_HAND,
-		      &card, diag);
+	rc = json_get_int(obj, f[MF_CARD], at, "card", CARD_SKIPBO, 12,
+			  need_card || source == SOURCE_HAND, &card, diag);
 	if (rc < 0)
 		return rc;
 	*card_given = rc == 0;
-	if ((rc = json_int(obj, prefix, "to", 0, ENGINE_BUILDING_PILES - 1, 1, &to, diag)))
+	if ((rc = json_get_int(obj, f[MF_TO], at, "to", 0, ENGINE_BUILDING_PILES - 1, 1, &to, diag)))
 		return rc;
 	m->source = (uint8_t)source;
 	m->owner = (uint8_t)seat;
@@ -210,6 +221,7 @@ int protocol_decode_move(const char *line, size_t len, const struct move *legal,
 	const cJSON *mv;
 	const char *type, *why = NULL;
 	char said[128], safe[JSON_SAFE_MAX];
+	static const struct json_path move_path = { "move.", -1 };
 	struct move want;
 	int rc, card_given;
 
@@ -222,7 +234,7 @@ int protocol_decode_move(const char *line, size_t len, const struct move *legal,
 		goto out;
 	}
 	if ((rc = json_object(root, "", "move", 1, &mv, diag)) ||
-	    (rc = json_move(mv, "move.", 0, &want, &card_given, diag)))
+	    (rc = json_move(mv, &move_path, 0, &want, &card_given, diag)))
 		goto out;
 	for (int i = 0; i < n_legal; i++) {
 		if (move_matches(&want, card_given, &legal[i])) {

@@ -2,7 +2,6 @@
  * protocol_json.c - reading a line into a cJSON object and reading fields,
  * with a precise sentence for every way it can go wrong.
  */
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -169,19 +168,6 @@ static int lookup(const cJSON *obj, const char *prefix, const char *name, int re
 	return 1;
 }
 
-static int number_in(const cJSON *item, long min, long max, long *out)
-{
-	double d;
-
-	if (!cJSON_IsNumber(item))
-		return 0;
-	d = item->valuedouble;
-	if (!(d >= (double)min && d <= (double)max) || floor(d) != d)
-		return 0;
-	*out = (long)d;
-	return 1;
-}
-
 /* Describes a bad value for messages: its type, or the number itself. */
 static void describe(const cJSON *item, char *out, size_t size)
 {
@@ -206,7 +192,7 @@ int json_int(const cJSON *obj, const char *prefix, const char *name, long min, l
 
 	if (rc)
 		return rc;
-	if (number_in(item, min, max, out))
+	if (json_number_in(item, min, max, out))
 		return 0;
 	describe(item, got, sizeof(got));
 	return json_fail(diag, PROTOCOL_EFIELD, 0, "field \"%s%s\" must be an integer %ld..%ld, got %s",
@@ -222,7 +208,7 @@ int json_elem_int(const cJSON *item, const char *where, long min, long max, int 
 		*out = -1;
 		return 0;
 	}
-	if (number_in(item, min, max, out))
+	if (json_number_in(item, min, max, out))
 		return 0;
 	describe(item, got, sizeof(got));
 	return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%s\" must be an integer %ld..%ld%s, got %s",
@@ -319,4 +305,117 @@ int json_copy_string(const cJSON *obj, const char *prefix, const char *name, int
 		return json_fail(diag, PROTOCOL_EFIELD, 0,
 				 "field \"%s%s\" is longer than %zu bytes", prefix, name, size - 1);
 	return 0;
+}
+
+const char *json_path_str(const struct json_path *p, char out[JSON_PATH_MAX])
+{
+	if (p->index < 0)
+		return p->base;
+	snprintf(out, JSON_PATH_MAX, "%s[%d].", p->base, p->index);
+	return out;
+}
+
+/* strcmp(a, b) == 0 for the short member names, without a library call. */
+static int same_name(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+void json_fields(const cJSON *obj, const char *const *names, int n, const cJSON **out)
+{
+	const cJSON *c;
+	int next = 0;
+
+	for (int k = 0; k < n; k++)
+		out[k] = NULL;
+	/* Members without a name end the search, as in cJSON's own look-up. */
+	for (c = obj->child; c && c->string; c = c->next) {
+		const char *key = c->string;
+
+		for (int j = 0, k = next; j < n; j++, k = k + 1 == n ? 0 : k + 1) {
+			if (!same_name(key, names[k]))
+				continue;
+			if (!out[k])
+				out[k] = c;
+			next = k + 1 == n ? 0 : k + 1;
+			break;
+		}
+	}
+}
+
+/* Absent (or null) and not required: 1. */
+static int optional_absent(const cJSON *item, int required)
+{
+	return !required && (!item || json_is(item, cJSON_NULL));
+}
+
+int json_get_int(const cJSON *obj, const cJSON *item, const struct json_path *at,
+		 const char *name, long min, long max, int required, long *out,
+		 struct protocol_diag *diag)
+{
+	char prefix[JSON_PATH_MAX];
+
+	if (json_number_in(item, min, max, out))
+		return 0;
+	if (optional_absent(item, required))
+		return 1;
+	return json_int(obj, json_path_str(at, prefix), name, min, max, required, out, diag);
+}
+
+int json_get_string(const cJSON *obj, const cJSON *item, const struct json_path *at,
+		    const char *name, int required, const char **out, struct protocol_diag *diag)
+{
+	char prefix[JSON_PATH_MAX];
+
+	if (json_is(item, cJSON_String) && item->valuestring) {
+		*out = item->valuestring;
+		return 0;
+	}
+	if (optional_absent(item, required))
+		return 1;
+	return json_string(obj, json_path_str(at, prefix), name, required, out, diag);
+}
+
+int json_get_bool(const cJSON *obj, const cJSON *item, const struct json_path *at,
+		  const char *name, int required, int *out, struct protocol_diag *diag)
+{
+	char prefix[JSON_PATH_MAX];
+
+	if (json_is(item, cJSON_True) || json_is(item, cJSON_False)) {
+		*out = json_is(item, cJSON_True);
+		return 0;
+	}
+	if (optional_absent(item, required))
+		return 1;
+	return json_bool(obj, json_path_str(at, prefix), name, required, out, diag);
+}
+
+int json_get_array(const cJSON *obj, const cJSON *item, const struct json_path *at,
+		   const char *name, int required, const cJSON **out, struct protocol_diag *diag)
+{
+	char prefix[JSON_PATH_MAX];
+
+	if (json_is(item, cJSON_Array)) {
+		*out = item;
+		return 0;
+	}
+	if (optional_absent(item, required))
+		return 1;
+	return json_array(obj, json_path_str(at, prefix), name, required, out, diag);
+}
+
+int json_get_object(const cJSON *obj, const cJSON *item, const struct json_path *at,
+		    const char *name, int required, const cJSON **out, struct protocol_diag *diag)
+{
+	char prefix[JSON_PATH_MAX];
+
+	if (json_is(item, cJSON_Object)) {
+		*out = item;
+		return 0;
+	}
+	if (optional_absent(item, required))
+		return 1;
+	return json_object(obj, json_path_str(at, prefix), name, required, out, diag);
 }

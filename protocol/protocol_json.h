@@ -53,13 +53,76 @@ void json_copy_cut(char *dst, const char *src, size_t size);
 int json_copy_string(const cJSON *obj, const char *prefix, const char *name, int required,
 		     char *dst, size_t size, struct protocol_diag *diag);
 
+/* ---- the fast path: one walk per object, paths spelt out only on failure ---- */
+
+/* item is of that cJSON type (cJSON_Number, cJSON_String, ...; NULL is not). */
+static inline int json_is(const cJSON *item, int type)
+{
+	return item && (item->type & 0xFF) == type;
+}
+
+/* item is a number that is an integer in [min, max]; then *out is it. */
+static inline int json_number_in(const cJSON *item, long min, long max, long *out)
+{
+	double d;
+
+	if (!json_is(item, cJSON_Number))
+		return 0;
+	d = item->valuedouble;
+	if (!(d >= (double)min && d <= (double)max) || (double)(long)d != d)
+		return 0;
+	*out = (long)d;
+	return 1;
+}
+
 /*
- * A move object in the move encoding (PROTOCOL.md "Moves"). need_card: the
- * "card" of stock and discard plays is required (the arena's legal list) or
- * optional (a bot's answer); *card_given says whether it was there. Hand
- * plays and discards get owner 0: the reader does not know the mover.
+ * Where an object sits, for messages: base alone when index < 0 ("", "time.",
+ * "move."), else base[index]. ("view.players[2].", "legal[7].").
  */
-int json_move(const cJSON *obj, const char *prefix, int need_card, struct move *m,
+struct json_path {
+	const char *base;
+	int index;
+};
+
+#define JSON_PATH_MAX 64
+
+/* The prefix p stands for: p->base itself, or written into out. */
+const char *json_path_str(const struct json_path *p, char out[JSON_PATH_MAX]);
+
+/*
+ * Walks obj's members once: out[k] = the first member named names[k] (as
+ * cJSON_GetObjectItemCaseSensitive() would find it), NULL if there is none.
+ * Each name is looked for first right after the previous match, so names
+ * listed in the order the arena writes them cost one comparison per member.
+ */
+void json_fields(const cJSON *obj, const char *const *names, int n, const cJSON **out);
+
+/*
+ * json_int() and friends for a member item that json_fields() found in obj
+ * (NULL when absent), the prefix given as a path. A well-formed value is
+ * taken without formatting anything; otherwise the answer, code and message
+ * are those of json_int() etc. on obj with the prefix spelt out.
+ */
+int json_get_int(const cJSON *obj, const cJSON *item, const struct json_path *at,
+		 const char *name, long min, long max, int required, long *out,
+		 struct protocol_diag *diag);
+int json_get_string(const cJSON *obj, const cJSON *item, const struct json_path *at,
+		    const char *name, int required, const char **out, struct protocol_diag *diag);
+int json_get_bool(const cJSON *obj, const cJSON *item, const struct json_path *at,
+		  const char *name, int required, int *out, struct protocol_diag *diag);
+int json_get_array(const cJSON *obj, const cJSON *item, const struct json_path *at,
+		   const char *name, int required, const cJSON **out, struct protocol_diag *diag);
+int json_get_object(const cJSON *obj, const cJSON *item, const struct json_path *at,
+		    const char *name, int required, const cJSON **out, struct protocol_diag *diag);
+
+/*
+ * A move object in the move encoding (PROTOCOL.md "Moves"), at path at
+ * ("move.", "legal[3]."). need_card: the "card" of stock and discard plays is
+ * required (the arena's legal list) or optional (a bot's answer); *card_given
+ * says whether it was there. Hand plays and discards get owner 0: the reader
+ * does not know the mover.
+ */
+int json_move(const cJSON *obj, const struct json_path *at, int need_card, struct move *m,
 	      int *card_given, struct protocol_diag *diag);
 
 /*

@@ -107,60 +107,93 @@ static int parse_game_start(const cJSON *root, struct protocol_game_start *gs,
 	return 0;
 }
 
-/* An array of cards (0..12) of at most max elements into out; *n its length. */
-static int card_array(const cJSON *arr, const char *where, int max, uint8_t *out, int *n,
+/*
+ * The request is the message a bot reads for every decision, so it takes the
+ * fast path of protocol_json.h: every object's members are found in one walk,
+ * and a field's path ("view.players[1].hand_size") is only spelt out when
+ * something is wrong with it. The checks and messages are those of the other
+ * messages' json_int() and friends.
+ */
+
+/* The name of a card array in messages: "view.hand" (s < 0) or a discard pile. */
+static const char *card_array_name(int s, int k, char *out, size_t size)
+{
+	if (s < 0)
+		return "view.hand";
+	snprintf(out, size, "view.players[%d].discards[%d]", s, k);
+	return out;
+}
+
+/* An array of cards (0..12) of at most max elements into out; *n its length.
+ * s, k name it (card_array_name()). */
+static int card_array(const cJSON *arr, int s, int k, int max, uint8_t *out, int *n,
 		      struct protocol_diag *diag)
 {
+	char where[PATH_MAX_LEN + 32];
 	const cJSON *item;
 	long v;
-	int k = 0, rc;
+	int i = 0;
 
 	cJSON_ArrayForEach(item, arr) {
-		if (k == max)
-			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%s\" has more than %d cards", where, max);
-		if ((rc = json_elem_int(item, where, CARD_SKIPBO, 12, 0, &v, diag)))
-			return rc;
-		out[k++] = (uint8_t)v;
+		if (i == max)
+			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%s\" has more than %d cards",
+					 card_array_name(s, k, where, sizeof(where)), max);
+		if (!json_number_in(item, CARD_SKIPBO, 12, &v))
+			return json_elem_int(item, card_array_name(s, k, where, sizeof(where)),
+					     CARD_SKIPBO, 12, 0, &v, diag);
+		out[i++] = (uint8_t)v;
 	}
-	*n = k;
+	*n = i;
 	return 0;
 }
 
+enum { PL_SEAT, PL_STOCK_SIZE, PL_STOCK_TOP, PL_HAND_SIZE, PL_DISCARDS, PL_REMOVED, PL_N };
+static const char *const player_fields[PL_N] = {
+	[PL_SEAT] = "seat",           [PL_STOCK_SIZE] = "stock_size", [PL_STOCK_TOP] = "stock_top",
+	[PL_HAND_SIZE] = "hand_size", [PL_DISCARDS] = "discards",     [PL_REMOVED] = "removed",
+};
+
 static int parse_player(const cJSON *p, int s, struct seat_view *v, struct protocol_diag *diag)
 {
-	char prefix[PATH_MAX_LEN], where[PATH_MAX_LEN + 32];
-	const cJSON *discards, *item, *pile;
+	const struct json_path at = { "view.players", s };
+	char prefix[JSON_PATH_MAX], where[PATH_MAX_LEN + 32];
+	const cJSON *f[PL_N], *discards, *pile;
 	long x;
 	int rc, k = 0;
 
-	snprintf(prefix, sizeof(prefix), "view.players[%d].", s);
-	if (!cJSON_IsObject(p))
+	if (!json_is(p, cJSON_Object))
 		return json_fail(diag, PROTOCOL_EFIELD, 0, "\"view.players[%d]\" must be an object", s);
-	if ((rc = json_int(p, prefix, "seat", s, s, 1, &x, diag)) ||
-	    (rc = json_int(p, prefix, "stock_size", 0, 30, 1, &x, diag)))
+	json_fields(p, player_fields, PL_N, f);
+	if ((rc = json_get_int(p, f[PL_SEAT], &at, "seat", s, s, 1, &x, diag)) ||
+	    (rc = json_get_int(p, f[PL_STOCK_SIZE], &at, "stock_size", 0, 30, 1, &x, diag)))
 		return rc;
 	v->stock_size[s] = (int)x;
-	item = cJSON_GetObjectItemCaseSensitive(p, "stock_top");
-	if (!item)
-		return json_fail(diag, PROTOCOL_EMISSING, 0, "missing field \"%sstock_top\"", prefix);
-	snprintf(where, sizeof(where), "%sstock_top", prefix);
-	if ((rc = json_elem_int(item, where, CARD_SKIPBO, 12, 1, &x, diag)))
-		return rc;
+	if (!f[PL_STOCK_TOP])
+		return json_fail(diag, PROTOCOL_EMISSING, 0, "missing field \"%sstock_top\"",
+				 json_path_str(&at, prefix));
+	if (json_is(f[PL_STOCK_TOP], cJSON_NULL)) {
+		x = -1;
+	} else if (!json_number_in(f[PL_STOCK_TOP], CARD_SKIPBO, 12, &x)) {
+		snprintf(where, sizeof(where), "%sstock_top", json_path_str(&at, prefix));
+		if ((rc = json_elem_int(f[PL_STOCK_TOP], where, CARD_SKIPBO, 12, 1, &x, diag)))
+			return rc;
+	}
 	v->stock_top[s] = x < 0 ? CARD_NONE : (uint8_t)x;
-	if ((rc = json_int(p, prefix, "hand_size", 0, ENGINE_HAND_SIZE, 1, &x, diag)))
+	if ((rc = json_get_int(p, f[PL_HAND_SIZE], &at, "hand_size", 0, ENGINE_HAND_SIZE, 1, &x,
+			       diag)))
 		return rc;
 	v->others_hand_size[s] = (int)x;
-	if ((rc = json_bool(p, prefix, "removed", 1, &v->removed[s], diag)) ||
-	    (rc = json_array(p, prefix, "discards", 1, &discards, diag)))
+	if ((rc = json_get_bool(p, f[PL_REMOVED], &at, "removed", 1, &v->removed[s], diag)) ||
+	    (rc = json_get_array(p, f[PL_DISCARDS], &at, "discards", 1, &discards, diag)))
 		return rc;
 	if (cJSON_GetArraySize(discards) != ENGINE_DISCARD_PILES)
-		return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%sdiscards\" must hold %d piles", prefix,
-				 ENGINE_DISCARD_PILES);
+		return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%sdiscards\" must hold %d piles",
+				 json_path_str(&at, prefix), ENGINE_DISCARD_PILES);
 	cJSON_ArrayForEach(pile, discards) {
-		snprintf(where, sizeof(where), "%sdiscards[%d]", prefix, k);
-		if (!cJSON_IsArray(pile))
-			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%s\" must be an array", where);
-		if ((rc = card_array(pile, where, ENGINE_DECK_SIZE, v->discard[s][k],
+		if (!json_is(pile, cJSON_Array))
+			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%s\" must be an array",
+					 card_array_name(s, k, where, sizeof(where)));
+		if ((rc = card_array(pile, s, k, ENGINE_DECK_SIZE, v->discard[s][k],
 				     &v->discard_size[s][k], diag)))
 			return rc;
 		k++;
@@ -168,34 +201,48 @@ static int parse_player(const cJSON *p, int s, struct seat_view *v, struct proto
 	return 0;
 }
 
+enum { VW_SEAT, VW_TO_MOVE, VW_PARTNER, VW_HAND, VW_PLAYERS, VW_BUILDING, VW_DRAW_PILE,
+       VW_COMPLETED, VW_N };
+static const char *const view_fields[VW_N] = {
+	[VW_SEAT] = "seat",         [VW_TO_MOVE] = "to_move",     [VW_PARTNER] = "partner",
+	[VW_HAND] = "hand",         [VW_PLAYERS] = "players",     [VW_BUILDING] = "building",
+	[VW_DRAW_PILE] = "draw_pile", [VW_COMPLETED] = "completed",
+};
+
+enum { BU_VALUE, BU_SIZE, BU_N };
+static const char *const building_fields[BU_N] = { [BU_VALUE] = "value", [BU_SIZE] = "size" };
+
 static int parse_view(const cJSON *view, uint32_t turn, struct seat_view *v,
 		      struct protocol_diag *diag)
 {
-	const cJSON *hand, *players, *building, *item;
+	static const struct json_path at = { "view.", -1 };
+	const cJSON *f[VW_N], *g[BU_N], *hand, *players, *building, *item;
 	long x;
 	int rc, n, k = 0;
 
+	/* Zeroed whole: the unused parts must match game_view() byte for byte. */
 	memset(v, 0, sizeof(*v));
 	v->turn = turn;
-	if ((rc = json_array(view, "view.", "players", 1, &players, diag)))
+	json_fields(view, view_fields, VW_N, f);
+	if ((rc = json_get_array(view, f[VW_PLAYERS], &at, "players", 1, &players, diag)))
 		return rc;
 	n = cJSON_GetArraySize(players);
 	if (n < 2 || n > ENGINE_MAX_PLAYERS)
 		return json_fail(diag, PROTOCOL_EFIELD, 0, "\"view.players\" must hold 2 to 6 players, not %d", n);
 	v->players = n;
-	if ((rc = json_int(view, "view.", "seat", 0, n - 1, 1, &x, diag)))
+	if ((rc = json_get_int(view, f[VW_SEAT], &at, "seat", 0, n - 1, 1, &x, diag)))
 		return rc;
 	v->seat = (int)x;
-	if ((rc = json_int(view, "view.", "to_move", 0, n - 1, 1, &x, diag)))
+	if ((rc = json_get_int(view, f[VW_TO_MOVE], &at, "to_move", 0, n - 1, 1, &x, diag)))
 		return rc;
 	v->to_move = (int)x;
-	rc = json_int(view, "view.", "partner", 0, n - 1, 0, &x, diag);
+	rc = json_get_int(view, f[VW_PARTNER], &at, "partner", 0, n - 1, 0, &x, diag);
 	if (rc < 0)
 		return rc;
 	v->partner = rc == 0 ? (int)x : -1;
 	v->partnership = v->partner >= 0;
-	if ((rc = json_array(view, "view.", "hand", 1, &hand, diag)) ||
-	    (rc = card_array(hand, "view.hand", ENGINE_HAND_SIZE, v->hand, &v->hand_size, diag)))
+	if ((rc = json_get_array(view, f[VW_HAND], &at, "hand", 1, &hand, diag)) ||
+	    (rc = card_array(hand, -1, 0, ENGINE_HAND_SIZE, v->hand, &v->hand_size, diag)))
 		return rc;
 	cJSON_ArrayForEach(item, players) {
 		if ((rc = parse_player(item, k, v, diag)))
@@ -204,30 +251,32 @@ static int parse_view(const cJSON *view, uint32_t turn, struct seat_view *v,
 	}
 	for (int s = n; s < ENGINE_MAX_PLAYERS; s++)
 		v->stock_top[s] = CARD_NONE;
-	if ((rc = json_array(view, "view.", "building", 1, &building, diag)))
+	if ((rc = json_get_array(view, f[VW_BUILDING], &at, "building", 1, &building, diag)))
 		return rc;
 	if (cJSON_GetArraySize(building) != ENGINE_BUILDING_PILES)
 		return json_fail(diag, PROTOCOL_EFIELD, 0, "\"view.building\" must hold %d piles",
 				 ENGINE_BUILDING_PILES);
 	k = 0;
 	cJSON_ArrayForEach(item, building) {
-		char prefix[PATH_MAX_LEN];
+		const struct json_path pile = { "view.building", k };
 
-		snprintf(prefix, sizeof(prefix), "view.building[%d].", k);
-		if (!cJSON_IsObject(item))
+		if (!json_is(item, cJSON_Object))
 			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"view.building[%d]\" must be an object", k);
-		if ((rc = json_int(item, prefix, "value", 0, 12, 1, &x, diag)))
+		json_fields(item, building_fields, BU_N, g);
+		if ((rc = json_get_int(item, g[BU_VALUE], &pile, "value", 0, 12, 1, &x, diag)))
 			return rc;
 		v->building_value[k] = (int)x;
-		if ((rc = json_int(item, prefix, "size", 0, ENGINE_DECK_SIZE, 1, &x, diag)))
+		if ((rc = json_get_int(item, g[BU_SIZE], &pile, "size", 0, ENGINE_DECK_SIZE, 1, &x, diag)))
 			return rc;
 		v->building_size[k] = (int)x;
 		k++;
 	}
-	if ((rc = json_int(view, "view.", "draw_pile", 0, ENGINE_DECK_SIZE, 1, &x, diag)))
+	if ((rc = json_get_int(view, f[VW_DRAW_PILE], &at, "draw_pile", 0, ENGINE_DECK_SIZE, 1, &x,
+			       diag)))
 		return rc;
 	v->draw_size = (int)x;
-	if ((rc = json_int(view, "view.", "completed", 0, ENGINE_DECK_SIZE, 1, &x, diag)))
+	if ((rc = json_get_int(view, f[VW_COMPLETED], &at, "completed", 0, ENGINE_DECK_SIZE, 1, &x,
+			       diag)))
 		return rc;
 	v->completed_size = (int)x;
 	return 0;
@@ -267,29 +316,39 @@ static const char *const event_names[] = {
 static int event_kind(const char *type)
 {
 	for (int k = EVENT_TURN; k <= EVENT_REMOVED; k++)
-		if (strcmp(type, event_names[k]) == 0)
+		if (type[0] == event_names[k][0] && strcmp(type, event_names[k]) == 0)
 			return k;
 	return -1;
 }
 
+/* The members of every event type, in the order the arena writes them. */
+enum { EV_TYPE, EV_SEAT, EV_TURN, EV_COUNT, EV_CARDS, EV_FROM, EV_OWNER, EV_PILE, EV_CARD,
+       EV_VALUE, EV_TO, EV_SOURCE, EV_FAULT, EV_N };
+static const char *const event_fields[EV_N] = {
+	[EV_TYPE] = "type",   [EV_SEAT] = "seat",   [EV_TURN] = "turn",     [EV_COUNT] = "count",
+	[EV_CARDS] = "cards", [EV_FROM] = "from",   [EV_OWNER] = "owner",   [EV_PILE] = "pile",
+	[EV_CARD] = "card",   [EV_VALUE] = "value", [EV_TO] = "to",         [EV_SOURCE] = "source",
+	[EV_FAULT] = "fault",
+};
+
 /* A "draw": count events, one per card, as event_for_seat() would show them. */
-static int parse_draw(const cJSON *ev, const char *prefix, int seat, uint32_t turn,
-		      struct protocol_message *m, struct protocol_diag *diag)
+static int parse_draw(const cJSON *ev, const cJSON *const *f, const struct json_path *at,
+		      int seat, uint32_t turn, struct protocol_message *m, struct protocol_diag *diag)
 {
 	struct protocol_request *r = &m->request;
 	const cJSON *cards = NULL, *item;
-	char where[PATH_MAX_LEN + 32];
+	char prefix[JSON_PATH_MAX], where[PATH_MAX_LEN + 32];
 	long count, card;
 	int rc, k = 0;
 
-	if ((rc = json_int(ev, prefix, "count", 1, ENGINE_DECK_SIZE, 1, &count, diag)))
+	if ((rc = json_get_int(ev, f[EV_COUNT], at, "count", 1, ENGINE_DECK_SIZE, 1, &count, diag)))
 		return rc;
-	rc = json_array(ev, prefix, "cards", 0, &cards, diag);
+	rc = json_get_array(ev, f[EV_CARDS], at, "cards", 0, &cards, diag);
 	if (rc < 0)
 		return rc;
 	if (cards && cJSON_GetArraySize(cards) != count)
 		return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%scards\" must hold \"count\" (%ld) cards",
-				 prefix, count);
+				 json_path_str(at, prefix), count);
 	if ((rc = events_reserve(m, (size_t)count)))
 		return rc;
 	for (long i = 0; i < count; i++) {
@@ -303,10 +362,12 @@ static int parse_draw(const cJSON *ev, const char *prefix, int seat, uint32_t tu
 		e->turn = turn;
 	}
 	if (cards) {
-		snprintf(where, sizeof(where), "%scards[]", prefix);
 		cJSON_ArrayForEach(item, cards) {
-			if ((rc = json_elem_int(item, where, CARD_SKIPBO, 12, 0, &card, diag)))
-				return rc;
+			if (!json_number_in(item, CARD_SKIPBO, 12, &card)) {
+				snprintf(where, sizeof(where), "%scards[]", json_path_str(at, prefix));
+				if ((rc = json_elem_int(item, where, CARD_SKIPBO, 12, 0, &card, diag)))
+					return rc;
+			}
 			r->events[r->n_events + (size_t)k++].card = (uint8_t)card;
 		}
 	}
@@ -315,71 +376,80 @@ static int parse_draw(const cJSON *ev, const char *prefix, int seat, uint32_t tu
 }
 
 /* The fields of one event other than a draw into e (zeroed, card CARD_NONE). */
-static int parse_event_fields(const cJSON *ev, const char *prefix, int kind, int players,
-			      struct event *e, struct protocol_request *r, struct protocol_diag *diag)
+static int parse_event_fields(const cJSON *ev, const cJSON *const *f, const struct json_path *at,
+			      int kind, int players, struct event *e, struct protocol_request *r,
+			      struct protocol_diag *diag)
 {
 	const char *s;
-	char safe[JSON_SAFE_MAX];
+	char safe[JSON_SAFE_MAX], prefix[JSON_PATH_MAX];
 	long v;
 	int rc;
 
 	switch (kind) {
 	case EVENT_PLAY:
-		if ((rc = json_string(ev, prefix, "from", 1, &s, diag)))
+		if ((rc = json_get_string(ev, f[EV_FROM], at, "from", 1, &s, diag)))
 			return rc;
 		rc = text_source_parse(s);
 		if (rc < 0)
 			return json_fail(diag, PROTOCOL_EVALUE, 0,
 					 "unknown value \"%s\" for \"%sfrom\"; valid: \"hand\", \"stock\", \"discard\"",
-					 json_safe(s, safe), prefix);
+					 json_safe(s, safe), json_path_str(at, prefix));
 		e->source = (uint8_t)rc;
-		if ((rc = json_int(ev, prefix, "owner", 0, players - 1, 1, &v, diag)))
+		if ((rc = json_get_int(ev, f[EV_OWNER], at, "owner", 0, players - 1, 1, &v, diag)))
 			return rc;
 		e->owner = (uint8_t)v;
 		if (e->source == SOURCE_DISCARD &&
-		    (rc = json_int(ev, prefix, "pile", 0, ENGINE_DISCARD_PILES - 1, 1, &v, diag)))
+		    (rc = json_get_int(ev, f[EV_PILE], at, "pile", 0, ENGINE_DISCARD_PILES - 1, 1, &v,
+				       diag)))
 			return rc;
 		e->pile = e->source == SOURCE_DISCARD ? (uint8_t)v : 0;
-		if ((rc = json_int(ev, prefix, "card", CARD_SKIPBO, 12, 1, &v, diag)))
+		if ((rc = json_get_int(ev, f[EV_CARD], at, "card", CARD_SKIPBO, 12, 1, &v, diag)))
 			return rc;
 		e->card = (uint8_t)v;
-		if ((rc = json_int(ev, prefix, "value", 1, 12, 1, &v, diag)))
+		if ((rc = json_get_int(ev, f[EV_VALUE], at, "value", 1, 12, 1, &v, diag)))
 			return rc;
 		e->value = (uint8_t)v;
-		if ((rc = json_int(ev, prefix, "to", 0, ENGINE_BUILDING_PILES - 1, 1, &v, diag)))
+		if ((rc = json_get_int(ev, f[EV_TO], at, "to", 0, ENGINE_BUILDING_PILES - 1, 1, &v, diag)))
 			return rc;
 		e->target = (uint8_t)v;
 		return 0;
 	case EVENT_STOCK_TOP: {
-		const cJSON *card = cJSON_GetObjectItemCaseSensitive(ev, "card");
+		const cJSON *card = f[EV_CARD];
 		char where[PATH_MAX_LEN + 32];
 
-		snprintf(where, sizeof(where), "%scard", prefix);
 		if (!card)
-			return json_fail(diag, PROTOCOL_EMISSING, 0, "missing field \"%s\"", where);
-		if ((rc = json_elem_int(card, where, CARD_SKIPBO, 12, 1, &v, diag)))
-			return rc;
+			return json_fail(diag, PROTOCOL_EMISSING, 0, "missing field \"%scard\"",
+					 json_path_str(at, prefix));
+		if (json_is(card, cJSON_NULL)) {
+			v = -1;
+		} else if (!json_number_in(card, CARD_SKIPBO, 12, &v)) {
+			snprintf(where, sizeof(where), "%scard", json_path_str(at, prefix));
+			if ((rc = json_elem_int(card, where, CARD_SKIPBO, 12, 1, &v, diag)))
+				return rc;
+		}
 		e->card = v < 0 ? CARD_NONE : (uint8_t)v;
 		e->source = SOURCE_STOCK;
 		e->owner = e->seat;
 		return 0;
 	}
 	case EVENT_COMPLETE:
-		if ((rc = json_int(ev, prefix, "pile", 0, ENGINE_BUILDING_PILES - 1, 1, &v, diag)))
+		if ((rc = json_get_int(ev, f[EV_PILE], at, "pile", 0, ENGINE_BUILDING_PILES - 1, 1, &v,
+				       diag)))
 			return rc;
 		e->target = (uint8_t)v;
 		return 0;
 	case EVENT_DISCARD:
-		if ((rc = json_int(ev, prefix, "card", CARD_SKIPBO, 12, 1, &v, diag)))
+		if ((rc = json_get_int(ev, f[EV_CARD], at, "card", CARD_SKIPBO, 12, 1, &v, diag)))
 			return rc;
 		e->card = (uint8_t)v;
-		if ((rc = json_int(ev, prefix, "pile", 0, ENGINE_DISCARD_PILES - 1, 1, &v, diag)))
+		if ((rc = json_get_int(ev, f[EV_PILE], at, "pile", 0, ENGINE_DISCARD_PILES - 1, 1, &v,
+				       diag)))
 			return rc;
 		e->target = (uint8_t)v;
 		e->owner = e->seat;
 		return 0;
 	case EVENT_REFILL:
-		if ((rc = json_string(ev, prefix, "source", 1, &s, diag)))
+		if ((rc = json_get_string(ev, f[EV_SOURCE], at, "source", 1, &s, diag)))
 			return rc;
 		if (strcmp(s, "completed") == 0)
 			e->source = 1;
@@ -388,13 +458,13 @@ static int parse_event_fields(const cJSON *ev, const char *prefix, int kind, int
 		else
 			return json_fail(diag, PROTOCOL_EVALUE, 0,
 					 "unknown value \"%s\" for \"%ssource\"; valid: \"completed\", \"building\"",
-					 json_safe(s, safe), prefix);
-		if ((rc = json_int(ev, prefix, "count", 0, ENGINE_DECK_SIZE, 1, &v, diag)))
+					 json_safe(s, safe), json_path_str(at, prefix));
+		if ((rc = json_get_int(ev, f[EV_COUNT], at, "count", 0, ENGINE_DECK_SIZE, 1, &v, diag)))
 			return rc;
 		e->count = (uint16_t)v;
 		return 0;
 	case EVENT_REMOVED:
-		if ((rc = json_string(ev, prefix, "fault", 1, &s, diag)))
+		if ((rc = json_get_string(ev, f[EV_FAULT], at, "fault", 1, &s, diag)))
 			return rc;
 		json_copy_cut(r->fault[e->seat], s, sizeof(r->fault[0]));
 		return 0;
@@ -407,59 +477,50 @@ static int parse_event_fields(const cJSON *ev, const char *prefix, int kind, int
  * Events carry no turn number except "turn" itself; the turn of the others is
  * that of the last "turn" before them, and before the first one the turn
  * before it (turns are numbered one by one), or the request's turn if the
- * list has no "turn" at all.
+ * list has no "turn" at all. The events before the first "turn" are read
+ * with the request's turn and set right when that "turn" comes.
  */
-static uint32_t first_turn(const cJSON *events, uint32_t request_turn)
-{
-	const cJSON *ev, *t, *n;
-
-	cJSON_ArrayForEach(ev, events) {
-		t = cJSON_GetObjectItemCaseSensitive(ev, "type");
-		n = cJSON_GetObjectItemCaseSensitive(ev, "turn");
-		if (cJSON_IsString(t) && t->valuestring && strcmp(t->valuestring, "turn") == 0 &&
-		    cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble <= UINT32_MAX)
-			return (uint32_t)n->valuedouble - 1;
-	}
-	return request_turn;
-}
-
 static int parse_events(const cJSON *events, struct protocol_message *m, struct protocol_diag *diag)
 {
 	struct protocol_request *r = &m->request;
 	int players = r->view.players;
-	uint32_t turn = first_turn(events, r->turn);
-	char prefix[PATH_MAX_LEN];
-	const cJSON *ev;
+	uint32_t turn = r->turn;
+	const cJSON *ev, *f[EV_N];
 	const char *type;
 	long v;
-	int rc, kind, i = 0;
+	int rc, kind, i = 0, seen_turn = 0;
 
 	cJSON_ArrayForEach(ev, events) {
+		const struct json_path at = { "events", i++ };
 		struct event *e;
 
-		snprintf(prefix, sizeof(prefix), "events[%d].", i++);
-		if (!cJSON_IsObject(ev))
-			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%.*s\" must be an object",
-					 (int)strlen(prefix) - 1, prefix);
-		if ((rc = json_string(ev, prefix, "type", 1, &type, diag)))
+		if (!json_is(ev, cJSON_Object))
+			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"events[%d]\" must be an object",
+					 at.index);
+		json_fields(ev, event_fields, EV_N, f);
+		if ((rc = json_get_string(ev, f[EV_TYPE], &at, "type", 1, &type, diag)))
 			return rc;
 		kind = event_kind(type);
 		if (kind < 0)
 			continue; /* a newer arena's event: ignored (PROTOCOL.md "Compatibility") */
 		if (kind == EVENT_COMPLETE || kind == EVENT_REFILL) {
 			v = 0;
-		} else if ((rc = json_int(ev, prefix, "seat", 0, players - 1, 1, &v, diag))) {
+		} else if ((rc = json_get_int(ev, f[EV_SEAT], &at, "seat", 0, players - 1, 1, &v, diag))) {
 			return rc;
 		}
 		if (kind == EVENT_TURN) {
 			long t;
 
-			if ((rc = json_int(ev, prefix, "turn", 1, UINT32_MAX, 1, &t, diag)))
+			if ((rc = json_get_int(ev, f[EV_TURN], &at, "turn", 1, UINT32_MAX, 1, &t, diag)))
 				return rc;
 			turn = (uint32_t)t;
+			if (!seen_turn)
+				for (size_t k = 0; k < r->n_events; k++)
+					r->events[k].turn = turn - 1;
+			seen_turn = 1;
 		}
 		if (kind == EVENT_DRAW) {
-			if ((rc = parse_draw(ev, prefix, (int)v, turn, m, diag)))
+			if ((rc = parse_draw(ev, f, &at, (int)v, turn, m, diag)))
 				return rc;
 			continue;
 		}
@@ -471,54 +532,70 @@ static int parse_events(const cJSON *events, struct protocol_message *m, struct 
 		e->seat = (uint8_t)v;
 		e->card = CARD_NONE;
 		e->turn = turn;
-		if ((rc = parse_event_fields(ev, prefix, kind, players, e, r, diag)))
+		if ((rc = parse_event_fields(ev, f, &at, kind, players, e, r, diag)))
 			return rc;
 		r->n_events++;
 	}
 	return 0;
 }
 
+enum { RQ_GAME, RQ_TURN, RQ_MOVE, RQ_TIME, RQ_VIEW, RQ_EVENTS, RQ_LEGAL, RQ_N };
+static const char *const request_fields[RQ_N] = {
+	[RQ_GAME] = "game", [RQ_TURN] = "turn",     [RQ_MOVE] = "move",   [RQ_TIME] = "time",
+	[RQ_VIEW] = "view", [RQ_EVENTS] = "events", [RQ_LEGAL] = "legal",
+};
+
+enum { TM_MOVE_MS, TM_BANK_MS, TM_N };
+static const char *const time_fields[TM_N] = { [TM_MOVE_MS] = "move_ms", [TM_BANK_MS] = "bank_ms" };
+
 static int parse_request(const cJSON *root, struct protocol_message *m, struct protocol_diag *diag)
 {
+	static const struct json_path top = { "", -1 }, in_time = { "time.", -1 };
 	struct protocol_request *r = &m->request;
-	const cJSON *time, *view, *events, *legal, *item;
-	char prefix[PATH_MAX_LEN];
+	const cJSON *f[RQ_N], *g[TM_N], *time, *view, *events, *legal, *item;
+	const char *game;
 	long v;
 	int rc, card_given;
 
 	r->n_events = 0;
 	r->n_legal = 0;
 	memset(r->fault, 0, sizeof(r->fault));
-	if ((rc = json_copy_string(root, "", "game", 1, r->game, sizeof(r->game), diag)) ||
-	    (rc = json_int(root, "", "turn", 0, UINT32_MAX, 1, &v, diag)))
+	json_fields(root, request_fields, RQ_N, f);
+	if ((rc = json_get_string(root, f[RQ_GAME], &top, "game", 1, &game, diag)))
+		return rc;
+	if (strlcpy(r->game, game, sizeof(r->game)) >= sizeof(r->game))
+		return json_copy_string(root, "", "game", 1, r->game, sizeof(r->game), diag);
+	if ((rc = json_get_int(root, f[RQ_TURN], &top, "turn", 0, UINT32_MAX, 1, &v, diag)))
 		return rc;
 	r->turn = (uint32_t)v;
-	if ((rc = json_int(root, "", "move", 0, UINT32_MAX, 1, &v, diag)))
+	if ((rc = json_get_int(root, f[RQ_MOVE], &top, "move", 0, UINT32_MAX, 1, &v, diag)))
 		return rc;
 	r->move = (uint32_t)v;
-	if ((rc = json_object(root, "", "time", 1, &time, diag)) ||
-	    (rc = json_int(time, "time.", "move_ms", 0, INT32_MAX, 1, &v, diag)))
+	if ((rc = json_get_object(root, f[RQ_TIME], &top, "time", 1, &time, diag)))
+		return rc;
+	json_fields(time, time_fields, TM_N, g);
+	if ((rc = json_get_int(time, g[TM_MOVE_MS], &in_time, "move_ms", 0, INT32_MAX, 1, &v, diag)))
 		return rc;
 	r->move_ms = v;
-	if ((rc = json_int(time, "time.", "bank_ms", 0, INT32_MAX, 1, &v, diag)))
+	if ((rc = json_get_int(time, g[TM_BANK_MS], &in_time, "bank_ms", 0, INT32_MAX, 1, &v, diag)))
 		return rc;
 	r->bank_ms = v;
-	if ((rc = json_object(root, "", "view", 1, &view, diag)) ||
+	if ((rc = json_get_object(root, f[RQ_VIEW], &top, "view", 1, &view, diag)) ||
 	    (rc = parse_view(view, r->turn, &r->view, diag)) ||
-	    (rc = json_array(root, "", "events", 1, &events, diag)) ||
+	    (rc = json_get_array(root, f[RQ_EVENTS], &top, "events", 1, &events, diag)) ||
 	    (rc = parse_events(events, m, diag)) ||
-	    (rc = json_array(root, "", "legal", 1, &legal, diag)))
+	    (rc = json_get_array(root, f[RQ_LEGAL], &top, "legal", 1, &legal, diag)))
 		return rc;
 	cJSON_ArrayForEach(item, legal) {
+		const struct json_path at = { "legal", r->n_legal };
 		struct move *mv = &r->legal[r->n_legal];
 
 		if (r->n_legal == ENGINE_MAX_MOVES)
 			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"legal\" has more than %d moves",
 					 ENGINE_MAX_MOVES);
-		snprintf(prefix, sizeof(prefix), "legal[%d].", r->n_legal);
-		if (!cJSON_IsObject(item))
+		if (!json_is(item, cJSON_Object))
 			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"legal[%d]\" must be an object", r->n_legal);
-		if ((rc = json_move(item, prefix, 1, mv, &card_given, diag)))
+		if ((rc = json_move(item, &at, 1, mv, &card_given, diag)))
 			return rc;
 		if (mv->kind != MOVE_PLAY || mv->source == SOURCE_HAND)
 			mv->owner = (uint8_t)r->view.seat;

@@ -10,6 +10,11 @@
  * answer is the request's last play from a discard pile (else its last play,
  * else its last move), written out as a bot would, "card" included. The
  * cJSON parse of that answer is timed alone too, to show its share.
+ *
+ * The bot's side of the same decision is timed too: parsing that request
+ * line with protocol_parse_message() into one reused struct protocol_message,
+ * and formatting the answer with protocol_format_move(). cJSON's own parse
+ * and free of the request is timed alone as the floor of the parse.
  */
 #include <err.h>
 #include <stdio.h>
@@ -36,14 +41,15 @@ int main(int argc, char **argv)
 {
 	struct game_rules rules = { .players = 2, .seed = 20261121 };
 	struct protocol_request_args req = { 0 };
-	struct protocol_buf line, answer;
+	struct protocol_buf line, answer, formatted;
+	struct protocol_message msg;
 	struct protocol_diag diag;
 	struct move legal[ENGINE_MAX_MOVES], out;
 	struct seat_view view;
 	size_t since[ENGINE_MAX_PLAYERS] = { 0 }, count;
 	const struct event *events;
 	long iterations = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000;
-	double t0, encode_us, decode_us, cjson_us;
+	double t0, encode_us, decode_us, cjson_us, parse_us, format_us, cjson_req_us;
 	int err, n, seat, pick;
 	struct game *g = game_new(&rules, &err);
 
@@ -86,12 +92,14 @@ int main(int argc, char **argv)
 	}
 	protocol_buf_init(&line);
 	protocol_buf_init(&answer);
+	protocol_buf_init(&formatted);
+	protocol_message_init(&msg);
 	if (protocol_encode_request(&line, &req) || protocol_format_move(&answer, &legal[pick]))
 		errx(1, "cannot encode");
 
 	/* The best of several rounds: on a shared machine the slower rounds
 	 * measure the neighbours, not this code. */
-	encode_us = decode_us = cjson_us = 1e30;
+	encode_us = decode_us = cjson_us = parse_us = format_us = cjson_req_us = 1e30;
 	for (int round = 0; round < ROUNDS; round++) {
 		double us;
 
@@ -118,7 +126,33 @@ int main(int argc, char **argv)
 		}
 		us = (now_us() - t0) / (double)(iterations / ROUNDS);
 		cjson_us = us < cjson_us ? us : cjson_us;
+
+		t0 = now_us();
+		for (long i = 0; i < iterations / ROUNDS; i++)
+			if (protocol_parse_message(&msg, line.data, line.len, &diag))
+				errx(1, "cannot parse: %s", diag.message);
+		us = (now_us() - t0) / (double)(iterations / ROUNDS);
+		parse_us = us < parse_us ? us : parse_us;
+
+		t0 = now_us();
+		for (long i = 0; i < iterations / ROUNDS; i++) {
+			const char *end;
+
+			cJSON_Delete(cJSON_ParseWithLengthOpts(line.data, line.len + 1, &end, 1));
+		}
+		us = (now_us() - t0) / (double)(iterations / ROUNDS);
+		cjson_req_us = us < cjson_req_us ? us : cjson_req_us;
+
+		t0 = now_us();
+		for (long i = 0; i < iterations / ROUNDS; i++)
+			if (protocol_format_move(&formatted, &msg.request.legal[pick]))
+				errx(1, "cannot format");
+		us = (now_us() - t0) / (double)(iterations / ROUNDS);
+		format_us = us < format_us ? us : format_us;
 	}
+	if (msg.type != PROTOCOL_MSG_REQUEST || msg.request.n_legal != n ||
+	    strcmp(formatted.data, answer.data) != 0)
+		errx(1, "the bot side does not read back what the arena wrote");
 
 	printf("request: %zu bytes, %zu events, %d legal moves (turn %u)\n", line.len, req.n_events,
 	       n, view.turn);
@@ -126,6 +160,11 @@ int main(int argc, char **argv)
 	printf("encode request: %.3f us (best of %d rounds)\n", encode_us, ROUNDS);
 	printf("decode answer:  %.3f us (best of %d rounds)\n", decode_us, ROUNDS);
 	printf("  of which cJSON parse + free: %.3f us\n", cjson_us);
+	printf("parse request (bot side): %.3f us (best of %d rounds)\n", parse_us, ROUNDS);
+	printf("  of which cJSON parse + free: %.3f us\n", cjson_req_us);
+	printf("format answer (bot side): %.3f us (best of %d rounds)\n", format_us, ROUNDS);
+	protocol_message_release(&msg);
+	protocol_buf_release(&formatted);
 	protocol_buf_release(&line);
 	protocol_buf_release(&answer);
 	game_free(g);

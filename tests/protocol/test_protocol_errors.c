@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -283,6 +284,224 @@ static void test_bot_side_errors(void **state)
 	protocol_message_release(&m);
 }
 
+/*
+ * A request touching every event type, a hidden and a shown draw, an event
+ * type from a newer arena, and every kind of legal move (2 players, seat 1).
+ */
+static const char request[] =
+	"{\"type\":\"request\",\"game\":\"g1\",\"turn\":7,\"move\":9,"
+	"\"time\":{\"move_ms\":1000,\"bank_ms\":60000},"
+	"\"view\":{\"seat\":1,\"to_move\":1,\"partner\":null,\"hand\":[0,4,5],"
+	"\"players\":[{\"seat\":0,\"stock_size\":2,\"stock_top\":3,\"hand_size\":5,"
+	"\"discards\":[[7],[],[],[]],\"removed\":false},"
+	"{\"seat\":1,\"stock_size\":0,\"stock_top\":null,\"hand_size\":3,"
+	"\"discards\":[[],[2,1],[],[]],\"removed\":false}],"
+	"\"building\":[{\"value\":0,\"size\":0},{\"value\":2,\"size\":2},{\"value\":0,\"size\":0},"
+	"{\"value\":0,\"size\":0}],\"draw_pile\":100,\"completed\":0},"
+	"\"events\":[{\"type\":\"discard\",\"seat\":1,\"card\":9,\"pile\":2},"
+	"{\"type\":\"complete\",\"pile\":3},"
+	"{\"type\":\"turn\",\"seat\":0,\"turn\":7},"
+	"{\"type\":\"draw\",\"seat\":0,\"count\":2},"
+	"{\"type\":\"future_thing\",\"x\":1},"
+	"{\"type\":\"refill\",\"source\":\"completed\",\"count\":12},"
+	"{\"type\":\"removed\",\"seat\":0,\"fault\":\"timeout\"},"
+	"{\"type\":\"stock_top\",\"seat\":1,\"card\":null},"
+	"{\"type\":\"draw\",\"seat\":1,\"count\":1,\"cards\":[0]},"
+	"{\"type\":\"play\",\"seat\":1,\"from\":\"discard\",\"owner\":1,\"pile\":1,\"card\":1,"
+	"\"value\":2,\"to\":1}],"
+	"\"legal\":[{\"action\":\"play\",\"from\":\"hand\",\"card\":4,\"to\":0},"
+	"{\"action\":\"play\",\"from\":\"discard\",\"seat\":1,\"pile\":1,\"card\":1,\"to\":1},"
+	"{\"action\":\"discard\",\"card\":5,\"pile\":0},{\"action\":\"pass\"}]}";
+
+/* request with the first occurrence of from replaced by to, in a static buffer. */
+static const char *edited(const char *from, const char *to)
+{
+	static char out[4096];
+	const char *at = strstr(request, from);
+
+	assert_non_null(at);
+	assert_true(strlen(request) + strlen(to) < sizeof(out));
+	snprintf(out, sizeof(out), "%.*s%s%s", (int)(at - request), request, to, at + strlen(from));
+	return out;
+}
+
+static void parse_ok(struct protocol_message *m, const char *line)
+{
+	struct protocol_diag d = { 0 };
+	int rc = protocol_parse_message(m, line, strlen(line), &d);
+
+	if (rc)
+		fail_msg("%s: %d (%s)", line, rc, d.message);
+	assert_int_equal(m->type, PROTOCOL_MSG_REQUEST);
+}
+
+/* Every field of the request lands where protocol.h says. */
+static void test_request_fields(void **state)
+{
+	struct protocol_message m;
+	const struct protocol_request *r = &m.request;
+	const struct seat_view *v = &r->view;
+	static const uint8_t kinds[] = { EVENT_DISCARD, EVENT_COMPLETE, EVENT_TURN,  EVENT_DRAW,
+					 EVENT_DRAW,    EVENT_REFILL,   EVENT_REMOVED, EVENT_STOCK_TOP,
+					 EVENT_DRAW,    EVENT_PLAY };
+
+	(void)state;
+	protocol_message_init(&m);
+	parse_ok(&m, request);
+	assert_string_equal(r->game, "g1");
+	assert_int_equal(r->turn, 7);
+	assert_int_equal(r->move, 9);
+	assert_int_equal(r->move_ms, 1000);
+	assert_int_equal(r->bank_ms, 60000);
+	assert_int_equal(v->seat, 1);
+	assert_int_equal(v->players, 2);
+	assert_int_equal(v->partner, -1);
+	assert_int_equal(v->turn, 7);
+	assert_int_equal(v->hand_size, 3);
+	assert_int_equal(v->hand[2], 5);
+	assert_int_equal(v->stock_top[0], 3);
+	assert_int_equal(v->stock_top[1], CARD_NONE);
+	assert_int_equal(v->stock_top[2], CARD_NONE);
+	assert_int_equal(v->others_hand_size[1], 3);
+	assert_int_equal(v->discard_size[0][0], 1);
+	assert_int_equal(v->discard_size[1][1], 2);
+	assert_int_equal(v->discard[1][1][1], 1);
+	assert_int_equal(v->building_value[1], 2);
+	assert_int_equal(v->building_size[1], 2);
+	assert_int_equal(v->draw_size, 100);
+	/* The unknown event type is skipped; draws come one card each. */
+	assert_int_equal(r->n_events, sizeof(kinds));
+	for (size_t i = 0; i < sizeof(kinds); i++)
+		assert_int_equal(r->events[i].kind, kinds[i]);
+	/* Before the first "turn" the turn is the one before it. */
+	assert_int_equal(r->events[0].turn, 6);
+	assert_int_equal(r->events[1].turn, 6);
+	assert_int_equal(r->events[1].target, 3);
+	assert_int_equal(r->events[2].turn, 7);
+	assert_int_equal(r->events[3].card, CARD_NONE);
+	assert_int_equal(r->events[4].turn, 7);
+	assert_int_equal(r->events[5].count, 12);
+	assert_int_equal(r->events[7].card, CARD_NONE);
+	assert_int_equal(r->events[8].card, CARD_SKIPBO);
+	assert_int_equal(r->events[9].source, SOURCE_DISCARD);
+	assert_int_equal(r->events[9].pile, 1);
+	assert_int_equal(r->events[9].value, 2);
+	assert_string_equal(r->fault[0], "timeout");
+	assert_string_equal(r->fault[1], "");
+	assert_int_equal(r->n_legal, 4);
+	assert_int_equal(r->legal[0].owner, 1);
+	assert_int_equal(r->legal[0].card, 4);
+	assert_int_equal(r->legal[1].source, SOURCE_DISCARD);
+	assert_int_equal(r->legal[1].pile, 1);
+	assert_int_equal(r->legal[2].kind, MOVE_DISCARD);
+	assert_int_equal(r->legal[2].target, 0);
+	assert_int_equal(r->legal[3].kind, MOVE_PASS);
+
+	/* Without any "turn" event every event has the request's turn. */
+	parse_ok(&m, edited("{\"type\":\"turn\",\"seat\":0,\"turn\":7},", ""));
+	assert_int_equal(r->n_events, sizeof(kinds) - 1);
+	assert_int_equal(r->events[0].turn, 7);
+	assert_int_equal(r->events[8].turn, 7);
+	protocol_message_release(&m);
+}
+
+/* Members in another order, unknown members, and repeated members (the first
+ * counts, as with cJSON's look-up) give the same result. */
+static void test_request_member_order(void **state)
+{
+	struct protocol_message a, b;
+
+	(void)state;
+	protocol_message_init(&a);
+	protocol_message_init(&b);
+	parse_ok(&a, request);
+	parse_ok(&b, edited("\"seat\":1,\"to_move\":1,\"partner\":null,\"hand\":[0,4,5],",
+			    "\"extra\":{\"seat\":0},\"partner\":null,\"hand\":[0,4,5],\"to_move\":1,"
+			    "\"seat\":1,\"seat\":0,"));
+	assert_memory_equal(&a.request.view, &b.request.view, sizeof(a.request.view));
+	parse_ok(&b, edited("{\"action\":\"play\",\"from\":\"discard\",\"seat\":1,\"pile\":1,\"card\":1,\"to\":1}",
+			    "{\"to\":1,\"card\":1,\"pile\":1,\"to\":3,\"seat\":1,\"from\":\"discard\","
+			    "\"action\":\"play\",\"action\":\"pass\"}"));
+	assert_int_equal(b.request.n_legal, a.request.n_legal);
+	assert_memory_equal(a.request.legal, b.request.legal, sizeof(a.request.legal[0]) * 4);
+	parse_ok(&b, edited("{\"type\":\"discard\",\"seat\":1,\"card\":9,\"pile\":2}",
+			    "{\"pile\":2,\"card\":9,\"seat\":1,\"type\":\"discard\",\"type\":\"turn\"}"));
+	assert_int_equal(b.request.n_events, a.request.n_events);
+	assert_memory_equal(a.request.events, b.request.events,
+			    sizeof(a.request.events[0]) * a.request.n_events);
+	protocol_message_release(&a);
+	protocol_message_release(&b);
+}
+
+/* The request's errors name the full path of the field. */
+static void test_request_errors(void **state)
+{
+	static const struct {
+		const char *from, *to;
+		int code;
+		const char *message;
+	} cases[] = {
+		{ "\"turn\":7,\"move\":9", "\"move\":9", PROTOCOL_EMISSING, "missing field \"turn\"" },
+		{ "\"game\":\"g1\"", "\"game\":\"g1234567890123456789012345678901234567890123456789012345678901234\"",
+		  PROTOCOL_EFIELD, "field \"game\" is longer than 63 bytes" },
+		{ "\"bank_ms\":60000", "\"bank_ms\":-1", PROTOCOL_EFIELD,
+		  "field \"time.bank_ms\" must be an integer 0..2147483647, got -1" },
+		{ "\"time\":{", "\"time\":null,\"x\":{", PROTOCOL_EFIELD, "field \"time\" must not be null" },
+		{ "\"partner\":null", "\"partner\":2", PROTOCOL_EFIELD,
+		  "field \"view.partner\" must be an integer 0..1, got 2" },
+		{ "\"hand\":[0,4,5]", "\"hand\":[0,4,5,1,1,1]", PROTOCOL_EFIELD,
+		  "\"view.hand\" has more than 5 cards" },
+		{ "\"removed\":false", "\"removed\":0", PROTOCOL_EFIELD,
+		  "field \"view.players[0].removed\" must be true or false, got a number" },
+		{ "\"hand_size\":3", "\"hand_size\":\"3\"", PROTOCOL_EFIELD,
+		  "field \"view.players[1].hand_size\" must be an integer 0..5, got the string \"3\"" },
+		{ "\"stock_top\":null", "\"stock_top\":13", PROTOCOL_EFIELD,
+		  "\"view.players[1].stock_top\" must be an integer 0..12 or null, got 13" },
+		{ "\"stock_top\":null,", "", PROTOCOL_EMISSING, "missing field \"view.players[1].stock_top\"" },
+		{ "[2,1]", "[2,1.5]", PROTOCOL_EFIELD,
+		  "\"view.players[1].discards[1]\" must be an integer 0..12, got 1.5" },
+		{ "[[],[2,1]", "[[],{}", PROTOCOL_EFIELD, "\"view.players[1].discards[1]\" must be an array" },
+		{ "{\"value\":2,\"size\":2}", "{\"value\":2}", PROTOCOL_EMISSING,
+		  "missing field \"view.building[1].size\"" },
+		{ "\"events\":[", "\"events\":[7,", PROTOCOL_EFIELD, "\"events[0]\" must be an object" },
+		{ "\"turn\":7}", "\"turn\":0}", PROTOCOL_EFIELD,
+		  "field \"events[2].turn\" must be an integer 1..4294967295, got 0" },
+		{ "\"count\":2}", "\"count\":2,\"cards\":[1]}", PROTOCOL_EFIELD,
+		  "\"events[3].cards\" must hold \"count\" (2) cards" },
+		{ "\"cards\":[0]", "\"cards\":[true]", PROTOCOL_EFIELD,
+		  "\"events[8].cards[]\" must be an integer 0..12, got a boolean" },
+		{ "\"source\":\"completed\"", "\"source\":\"stock\"", PROTOCOL_EVALUE,
+		  "unknown value \"stock\" for \"events[5].source\"; valid: \"completed\", \"building\"" },
+		{ "\"seat\":1,\"card\":null}", "\"seat\":1}", PROTOCOL_EMISSING, "missing field \"events[7].card\"" },
+		{ "\"value\":2,\"to\"", "\"value\":0,\"to\"", PROTOCOL_EFIELD,
+		  "field \"events[9].value\" must be an integer 1..12, got 0" },
+		{ "\"from\":\"discard\",\"owner\"", "\"from\":\"deck\",\"owner\"", PROTOCOL_EVALUE,
+		  "unknown value \"deck\" for \"events[9].from\"; valid: \"hand\", \"stock\", \"discard\"" },
+		{ "\"from\":\"hand\"", "\"from\":\"deck\"", PROTOCOL_EVALUE,
+		  "unknown value \"deck\" for \"legal[0].from\"; valid: \"hand\", \"stock\", \"discard\"" },
+		{ "{\"action\":\"pass\"}", "{\"action\":\"fold\"}", PROTOCOL_EVALUE,
+		  "unknown value \"fold\" for \"legal[3].action\"; valid: \"play\", \"discard\", \"pass\"" },
+		{ "\"card\":5,\"pile\":0}", "\"card\":5}", PROTOCOL_EMISSING, "missing field \"legal[2].pile\"" },
+		{ "{\"action\":\"pass\"}", "[]", PROTOCOL_EFIELD, "\"legal[3]\" must be an object" },
+	};
+	struct protocol_message m;
+
+	(void)state;
+	protocol_message_init(&m);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct protocol_diag d = { 0 };
+		const char *line = edited(cases[i].from, cases[i].to);
+		int rc = protocol_parse_message(&m, line, strlen(line), &d);
+
+		if (rc != cases[i].code)
+			fail_msg("case %zu: got %d (%s), want %d", i, rc, d.message, cases[i].code);
+		assert_int_equal(d.code, cases[i].code);
+		assert_string_equal(d.message, cases[i].message);
+		assert_int_equal(m.type, PROTOCOL_MSG_UNKNOWN);
+	}
+	protocol_message_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +519,9 @@ int main(void)
 		cmocka_unit_test(test_illegal_with_game),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_bot_side_errors),
+		cmocka_unit_test(test_request_fields),
+		cmocka_unit_test(test_request_member_order),
+		cmocka_unit_test(test_request_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
