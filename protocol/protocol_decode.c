@@ -26,7 +26,7 @@ int json_move(const cJSON *obj, const struct json_path *at, int need_card, struc
 	      int *card_given, struct protocol_diag *diag)
 {
 	const cJSON *f[MF_N];
-	const char *action = NULL, *from = NULL;
+	const char *action = NULL;
 	char safe[JSON_SAFE_MAX], prefix[JSON_PATH_MAX];
 	long card = CARD_NONE, to = 0, seat = 0, pile = 0;
 	int rc, kind = -1, source = 0;
@@ -57,13 +57,8 @@ int json_move(const cJSON *obj, const struct json_path *at, int need_card, struc
 		*card_given = 1;
 		return 0;
 	}
-	if ((rc = json_get_string(obj, f[MF_FROM], at, "from", 1, &from, diag)))
+	if ((rc = json_get_source(obj, f[MF_FROM], at, &source, diag)))
 		return rc;
-	source = text_source_parse(from);
-	if (source < 0)
-		return json_fail(diag, PROTOCOL_EVALUE, 0,
-				 "unknown value \"%s\" for \"%sfrom\"; valid: \"hand\", \"stock\", \"discard\"",
-				 json_safe(from, safe), json_path_str(at, prefix));
 	if (source != SOURCE_HAND &&
 	    (rc = json_get_int(obj, f[MF_SEAT], at, "seat", 0, ENGINE_MAX_PLAYERS - 1, 1, &seat, diag)))
 		return rc;

@@ -378,6 +378,23 @@ int json_get_string(const cJSON *obj, const cJSON *item, const struct json_path 
 	return json_string(obj, json_path_str(at, prefix), name, required, out, diag);
 }
 
+int json_get_source(const cJSON *obj, const cJSON *item, const struct json_path *at,
+		    int *source, struct protocol_diag *diag)
+{
+	char safe[JSON_SAFE_MAX], prefix[JSON_PATH_MAX];
+	const char *from;
+	int rc;
+
+	if ((rc = json_get_string(obj, item, at, "from", 1, &from, diag)))
+		return rc;
+	*source = text_source_parse(from);
+	if (*source < 0)
+		return json_fail(diag, PROTOCOL_EVALUE, 0,
+				 "unknown value \"%s\" for \"%sfrom\"; valid: \"hand\", \"stock\", \"discard\"",
+				 json_safe(from, safe), json_path_str(at, prefix));
+	return 0;
+}
+
 int json_get_bool(const cJSON *obj, const cJSON *item, const struct json_path *at,
 		  const char *name, int required, int *out, struct protocol_diag *diag)
 {

@@ -116,6 +116,13 @@ int json_get_object(const cJSON *obj, const cJSON *item, const struct json_path 
 		    const char *name, int required, const cJSON **out, struct protocol_diag *diag);
 
 /*
+ * The required "from" member (item, found by json_fields() in obj): a
+ * SOURCE_* value in *source, or PROTOCOL_EVALUE naming the valid words.
+ */
+int json_get_source(const cJSON *obj, const cJSON *item, const struct json_path *at,
+		    int *source, struct protocol_diag *diag);
+
+/*
  * A move object in the move encoding (PROTOCOL.md "Moves"), at path at
  * ("move.", "legal[3]."). need_card: the "card" of stock and discard plays is
  * required (the arena's legal list) or optional (a bot's answer); *card_given

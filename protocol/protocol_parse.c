@@ -383,18 +383,13 @@ static int parse_event_fields(const cJSON *ev, const cJSON *const *f, const stru
 	const char *s;
 	char safe[JSON_SAFE_MAX], prefix[JSON_PATH_MAX];
 	long v;
-	int rc;
+	int rc, source;
 
 	switch (kind) {
 	case EVENT_PLAY:
-		if ((rc = json_get_string(ev, f[EV_FROM], at, "from", 1, &s, diag)))
+		if ((rc = json_get_source(ev, f[EV_FROM], at, &source, diag)))
 			return rc;
-		rc = text_source_parse(s);
-		if (rc < 0)
-			return json_fail(diag, PROTOCOL_EVALUE, 0,
-					 "unknown value \"%s\" for \"%sfrom\"; valid: \"hand\", \"stock\", \"discard\"",
-					 json_safe(s, safe), json_path_str(at, prefix));
-		e->source = (uint8_t)rc;
+		e->source = (uint8_t)source;
 		if ((rc = json_get_int(ev, f[EV_OWNER], at, "owner", 0, players - 1, 1, &v, diag)))
 			return rc;
 		e->owner = (uint8_t)v;
