@@ -35,7 +35,7 @@
 
 #define PROTOCOL_VERSION 1
 
-/* Longest line a bot may send, newline excluded (== BOT_LINE_MAX in arena/bot.h). */
+/* Longest line a bot may send, newline excluded (== BOT_LINE_MAX in arena/process/bot.h). */
 #define PROTOCOL_LINE_MAX (64 * 1024)
 /* Longest line the arena sends, newline excluded. Encoders refuse to go past
  * it with PROTOCOL_ETOOLONG; real requests are a few KiB. */

@@ -1,5 +1,5 @@
 /*
- * test_bot.c - arena/bot.c against the misbehaving bots of badbot.c.
+ * test_bot.c - arena/process (bot_spawn.c, bot_io.c) against the misbehaving bots of badbot.c.
  *
  * Every misbehaviour R11 names (no answer in time, exit or crash, closed
  * pipe, malformed line, protocol violation, illegal move) must come back as a

@@ -1,5 +1,5 @@
 /*
- * test_check.c - the diagnosis module of `skipbo-arena check` (arena/check.h),
+ * test_check.c - the diagnosis module of `skipbo-arena check` (arena/game/check.h),
  * driven with a real engine game and hand-made referee callbacks.
  */
 #include <setjmp.h>

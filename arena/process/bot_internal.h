@@ -1,0 +1,47 @@
+/*
+ * bot_internal.h - what bot_spawn.c and bot_io.c share of a bot process:
+ * the struct itself and the stderr drain. Not part of the arena's API.
+ */
+#ifndef SKIPBO_BOT_INTERNAL_H
+#define SKIPBO_BOT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "bot.h"
+
+struct bot {
+	pid_t pid;              /* also the process group id */
+	int in_fd;              /* bot's stdin (we write), -1 once closed */
+	int out_fd;             /* bot's stdout (we read) */
+	int err_fd;             /* bot's stderr, -1 after EOF */
+	int log_fd;             /* stderr log, -1 = discard */
+	size_t log_cap;
+	size_t log_kept;
+	bool log_truncated;
+	bool log_midline;       /* last byte kept was not a newline */
+	char *buf;              /* stdout bytes: [start, len) not yet returned */
+	size_t buf_cap;
+	size_t buf_start;
+	size_t buf_len;
+	size_t buf_scanned;     /* bytes from buf_start known to hold no newline */
+	bool out_eof;
+	int read_error;         /* sticky -EMSGSIZE once a line overflowed */
+	bool exited;            /* seen exited (still a zombie until bot_stop) */
+	int status;
+};
+
+/* Close *fd if open and set it to -1. */
+void bot_close_fd(int *fd);
+
+/*
+ * Read what stderr holds, a bounded amount so an endless flood cannot starve
+ * the caller; past the cap it is read and dropped so the bot never blocks.
+ */
+void bot_drain_stderr(struct bot *b);
+
+/* Free the read buffer and b itself; the descriptors must be closed. */
+void bot_free(struct bot *b);
+
+#endif

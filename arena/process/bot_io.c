@@ -1,0 +1,288 @@
+/*
+ * bot_io.c - line I/O with a bot process against absolute deadlines, and the
+ * copy of its stderr into the log (contract in bot.h).
+ */
+#include "bot_internal.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#define READ_CHUNK (64 * 1024)
+/* One maximal line, its newline, a NUL, and room for a chunk of what follows. */
+#define READ_BUF_MAX (BOT_LINE_MAX + 2 + READ_CHUNK)
+#define STDERR_CHUNK (16 * 1024)
+#define STDERR_READS_PER_WAKEUP 4
+#define TRUNCATED_MARK "[log truncated]\n"
+
+int64_t clock_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+void bot_close_fd(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+}
+
+
+/* Failing log writes are ignored: a full disk must not turn into a bot fault. */
+static void log_write(struct bot *b, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(b->log_fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void log_keep(struct bot *b, const char *p, size_t n)
+{
+	size_t room;
+
+	if (b->log_truncated)
+		return;
+	room = b->log_cap - b->log_kept;
+	if (n <= room) {
+		log_write(b, p, n);
+		b->log_kept += n;
+		if (n)
+			b->log_midline = p[n - 1] != '\n';
+		return;
+	}
+	log_write(b, p, room);
+	if (room)
+		b->log_midline = p[room - 1] != '\n';
+	if (b->log_midline)
+		log_write(b, "\n", 1);
+	log_write(b, TRUNCATED_MARK, strlen(TRUNCATED_MARK));
+	b->log_kept = b->log_cap;
+	b->log_truncated = true;
+}
+
+/* Bounded per call, so an endless flood cannot starve the caller. */
+void bot_drain_stderr(struct bot *b)
+{
+	char chunk[STDERR_CHUNK];
+
+	for (int i = 0; b->err_fd >= 0 && i < STDERR_READS_PER_WAKEUP; i++) {
+		ssize_t n = read(b->err_fd, chunk, sizeof chunk);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			bot_close_fd(&b->err_fd);
+			return;
+		}
+		if (b->log_fd >= 0)
+			log_keep(b, chunk, (size_t)n);
+	}
+}
+
+/* ---- waiting ---- */
+
+static struct timespec remaining_ts(int64_t deadline_us)
+{
+	int64_t rem = deadline_us - clock_now_us();
+	struct timespec ts = { 0, 0 };
+
+	if (rem > 0) {
+		ts.tv_sec = rem / 1000000;
+		ts.tv_nsec = (long)(rem % 1000000) * 1000;
+	}
+	return ts;
+}
+
+/*
+ * Wait until fd reports any of events, draining stderr meanwhile. 0 when
+ * ready (or hung up / in error: the following read or write tells which),
+ * -ETIMEDOUT at the deadline. The remaining time is recomputed after every
+ * wakeup, EINTR included.
+ */
+static int wait_fd(struct bot *b, int fd, short events, int64_t deadline_us)
+{
+	for (;;) {
+		struct pollfd pfd[2] = {
+			{ .fd = fd, .events = events },
+			{ .fd = b->err_fd, .events = POLLIN },
+		};
+		struct timespec ts = remaining_ts(deadline_us);
+		int n = ppoll(pfd, 2, &ts, NULL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (pfd[1].revents)
+			bot_drain_stderr(b);
+		if (pfd[0].revents)
+			return 0;
+		/* Checked whatever woke us: a stderr flood must not outlast the deadline. */
+		if (clock_now_us() >= deadline_us)
+			return -ETIMEDOUT;
+	}
+}
+
+/* ---- writing ---- */
+
+int bot_write_line(struct bot *b, const char *line, size_t len, int64_t deadline_us)
+{
+	struct iovec iov[2] = {
+		{ .iov_base = (void *)line, .iov_len = len },
+		{ .iov_base = "\n", .iov_len = 1 },
+	};
+	struct iovec *v = iov;
+	int nv = 2;
+
+	if (b->in_fd < 0)
+		return -EPIPE;
+	/* Try first: a pipe with room makes the poll a wasted system call. */
+	for (;;) {
+		ssize_t w = writev(b->in_fd, v, nv);
+
+		if (w < 0) {
+			int r;
+
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				return -errno;
+			r = wait_fd(b, b->in_fd, POLLOUT, deadline_us);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		while (nv > 0 && (size_t)w >= v->iov_len) {
+			w -= (ssize_t)v->iov_len;
+			v++;
+			nv--;
+		}
+		if (nv == 0)
+			return 0;
+		v->iov_base = (char *)v->iov_base + w;
+		v->iov_len -= (size_t)w;
+	}
+}
+
+/* ---- reading ---- */
+
+/* A complete line from the buffer: 0, -EAGAIN (need more), or -EMSGSIZE. */
+static int take_line(struct bot *b, const char **line, size_t *len)
+{
+	char *start = b->buf + b->buf_start;
+	size_t have = b->buf_len - b->buf_start;
+	char *nl = memchr(start + b->buf_scanned, '\n', have - b->buf_scanned);
+
+	if (!nl) {
+		b->buf_scanned = have;
+		return have > BOT_LINE_MAX ? -EMSGSIZE : -EAGAIN;
+	}
+	if ((size_t)(nl - start) > BOT_LINE_MAX)
+		return -EMSGSIZE;
+	*nl = '\0';
+	*line = start;
+	*len = (size_t)(nl - start);
+	b->buf_start += *len + 1;
+	b->buf_scanned = 0;
+	return 0;
+}
+
+/* Make room for one read: drop returned lines, grow up to READ_BUF_MAX. */
+static int make_room(struct bot *b)
+{
+	size_t want;
+	char *nb;
+
+	if (b->buf_start > 0) {
+		memmove(b->buf, b->buf + b->buf_start, b->buf_len - b->buf_start);
+		b->buf_len -= b->buf_start;
+		b->buf_start = 0;
+	}
+	if (b->buf_cap - b->buf_len > READ_CHUNK || b->buf_cap == READ_BUF_MAX)
+		return 0;
+	want = b->buf_cap ? b->buf_cap * 2 : READ_CHUNK + 1;
+	if (want < b->buf_len + READ_CHUNK + 1)
+		want = b->buf_len + READ_CHUNK + 1;
+	if (want > READ_BUF_MAX)
+		want = READ_BUF_MAX;
+	nb = realloc(b->buf, want);
+	if (!nb)
+		return -ENOMEM;
+	b->buf = nb;
+	b->buf_cap = want;
+	return 0;
+}
+
+/* One read into the buffer: >0 bytes, 0 at EOF, -EAGAIN, or -errno. */
+static ssize_t fill(struct bot *b)
+{
+	size_t room;
+	ssize_t n;
+	int r = make_room(b);
+
+	if (r < 0)
+		return r;
+	/* One byte stays free for the NUL that ends a returned line. */
+	room = b->buf_cap - b->buf_len - 1;
+	if (room > READ_CHUNK)
+		room = READ_CHUNK;
+	do
+		n = read(b->out_fd, b->buf + b->buf_len, room);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	b->buf_len += (size_t)n;
+	return n;
+}
+
+int bot_read_line(struct bot *b, const char **line, size_t *len, int64_t deadline_us)
+{
+	if (b->read_error)
+		return b->read_error;
+	for (;;) {
+		ssize_t n;
+		int r = b->buf ? take_line(b, line, len) : -EAGAIN;
+
+		if (r == -EMSGSIZE)
+			b->read_error = r;
+		if (r != -EAGAIN)
+			return r;
+		if (b->out_eof)
+			return -EPIPE;
+		/* Poll before reading: right after a request the answer is rarely
+		 * there yet, and a read would only say EAGAIN. */
+		r = wait_fd(b, b->out_fd, POLLIN, deadline_us);
+		if (r < 0)
+			return r;
+		n = fill(b);
+		if (n == 0)
+			b->out_eof = true;
+		else if (n < 0 && n != -EAGAIN)
+			return (int)n;
+	}
+}
+
+void bot_free(struct bot *b)
+{
+	free(b->buf);
+	free(b);
+}
