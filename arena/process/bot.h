@@ -92,6 +92,31 @@ int bot_write_line(struct bot *b, const char *line, size_t len, int64_t deadline
 int bot_read_line(struct bot *b, const char **line, size_t *len, int64_t deadline_us);
 
 /*
+ * As bot_read_line(), but gives up early with -ECHILD once the process has
+ * exited and no complete line is there: its output can stay open because a
+ * process it left behind holds it, and waiting for the deadline would turn
+ * an exit into a timeout. The exit is checked every BOT_EXIT_CHECK_MS.
+ */
+#define BOT_EXIT_CHECK_MS 20
+int bot_read_line_live(struct bot *b, const char **line, size_t *len, int64_t deadline_us);
+
+/*
+ * Output the bot wrote that no read has returned yet: what the buffer holds
+ * after one non-blocking read of its stdout. Returns the number of bytes (0:
+ * none; an EOF is left for the next read to report) or a negative errno. It
+ * blocks never: the referee calls it before each request, when nothing may
+ * be there.
+ */
+long bot_unread_output(struct bot *b);
+
+/*
+ * CPU time (user + system, all threads) the bot's process has used so far,
+ * in µs, or -1 when it cannot be read (the process is gone). Processes it
+ * started are not included.
+ */
+int64_t bot_cpu_us(const struct bot *b);
+
+/*
  * Has the process exited? 1 and *status (as from waitpid; status may be NULL)
  * if it has, 0 if still running. It stays a zombie until bot_stop(), so its
  * pid, which is the process group id, cannot be reused before the group is

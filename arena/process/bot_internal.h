@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "bot.h"
 
@@ -28,6 +29,8 @@ struct bot {
 	size_t buf_scanned;     /* bytes from buf_start known to hold no newline */
 	bool out_eof;
 	int read_error;         /* sticky -EMSGSIZE once a line overflowed */
+	clockid_t cpu_clock;    /* the process's CPU-time clock */
+	bool have_cpu_clock;
 	bool exited;            /* seen exited (still a zombie until bot_stop) */
 	int status;
 };

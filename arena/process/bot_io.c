@@ -281,6 +281,41 @@ int bot_read_line(struct bot *b, const char **line, size_t *len, int64_t deadlin
 	}
 }
 
+int bot_read_line_live(struct bot *b, const char **line, size_t *len, int64_t deadline_us)
+{
+	for (;;) {
+		int64_t slice = clock_now_us() + BOT_EXIT_CHECK_MS * 1000;
+		int r = bot_read_line(b, line, len, slice < deadline_us ? slice : deadline_us);
+
+		if (r != -ETIMEDOUT || clock_now_us() >= deadline_us)
+			return r;
+		if (bot_exited(b, NULL))
+			return -ECHILD;
+	}
+}
+
+long bot_unread_output(struct bot *b)
+{
+	if (!b->out_eof && !b->read_error) {
+		ssize_t n = fill(b);
+
+		if (n == 0)
+			b->out_eof = true;
+		else if (n < 0 && n != -EAGAIN)
+			return (long)n;
+	}
+	return b->buf ? (long)(b->buf_len - b->buf_start) : 0;
+}
+
+int64_t bot_cpu_us(const struct bot *b)
+{
+	struct timespec ts;
+
+	if (!b->have_cpu_clock || clock_gettime(b->cpu_clock, &ts) < 0)
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 void bot_free(struct bot *b)
 {
 	free(b->buf);

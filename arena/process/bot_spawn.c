@@ -445,6 +445,7 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 	}
 
 	b->pid = pid;
+	b->have_cpu_clock = clock_getcpuclockid(pid, &b->cpu_clock) == 0;
 	b->in_fd = f.in[1];
 	b->out_fd = f.out[0];
 	b->err_fd = f.err[0];
