@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "own_delay.h"
 #include "referee.h"
 
 static const struct command commands[] = {
@@ -35,6 +36,8 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	/* orphans a bot leaves behind are re-parented to us, so bot_stop() can reap them */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/* a stop of the arena must not be charged to the bot that was thinking */
+	own_delay_install();
 	if (argc < 2) {
 		usage(stderr);
 		exit(2);

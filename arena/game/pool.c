@@ -96,7 +96,13 @@ static int start_bot(struct pool *p, size_t i)
 	ret = bot_write_line(b, p->buf.data, p->buf.len, deadline);
 	notify(p, i, REFEREE_TO_BOT, p->buf.data, p->buf.len);
 	if (ret == 0)
-		ret = bot_read_line(b, &line, &len, deadline);
+		ret = bot_read_line_live(b, &line, &len, deadline);
+	if (ret == -ECHILD) {
+		describe_end(b, what, sizeof(what));
+		snprintf(slot->error, sizeof(slot->error),
+			 "%s; a process it left behind holds its output open", what);
+		goto fail;
+	}
 	if (ret == -ETIMEDOUT) {
 		snprintf(slot->error, sizeof(slot->error), "no hello within %d ms of its start",
 			 p->cfg.startup_ms);

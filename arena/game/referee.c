@@ -4,6 +4,7 @@
 #include "referee.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "own_delay.h"
 #include "protocol.h"
 
 /* game_end and game_start go to bots that answered before: a short allowance. */
@@ -22,8 +24,8 @@
 #define REFEREE_MATCH_GAMES_MAX 1000
 
 struct seat_times {
-	uint32_t *us;
-	size_t n, cap;
+	uint32_t *us, *cpu_us;     /* charged wall time and CPU time of each answered decision */
+	size_t n, cap, cpu_n, cpu_cap;
 };
 
 struct ref {
@@ -37,9 +39,12 @@ struct ref {
 	int removed[ENGINE_MAX_PLAYERS];   /* out of the match (R11) */
 	const char *fault_kind[ENGINE_MAX_PLAYERS];
 	size_t seen[ENGINE_MAX_PLAYERS];   /* events already sent to each seat in this game */
-	int64_t bank_us[ENGINE_MAX_PLAYERS];
+	int64_t bank_us[ENGINE_MAX_PLAYERS];       /* never below 0 */
+	int64_t cpu_us[ENGINE_MAX_PLAYERS];        /* the bot's CPU clock at its last answer, -1 unknown */
+	uint32_t answered[ENGINE_MAX_PLAYERS];     /* its last answered move number in this game, 0 none */
 	struct seat_times times[ENGINE_MAX_PLAYERS];
-	size_t log_moves_cap;
+	size_t log_moves_cap, log_cpu_cap;
+	struct own_delay_clock clock;              /* the referee's thread's own delays */
 };
 
 static int push_u32(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
@@ -80,6 +85,21 @@ void referee_time_stats(uint32_t *us, size_t n, struct referee_time_stats *out)
 	out->median_us = us[(n + 1) / 2 - 1];
 	out->p99_us = us[(n * 99 + 99) / 100 - 1];
 	out->max_us = us[n - 1];
+}
+
+void referee_cpu_stats(const uint32_t *cpu_us, size_t n, struct referee_time_stats *out)
+{
+	double sum = 0;
+
+	out->cpu_mean_us = 0;
+	out->cpu_max_us = 0;
+	for (size_t i = 0; i < n; i++) {
+		sum += cpu_us[i];
+		if (cpu_us[i] > out->cpu_max_us)
+			out->cpu_max_us = cpu_us[i];
+	}
+	if (n)
+		out->cpu_mean_us = sum / (double)n;
 }
 
 static void notify_line(struct ref *r, int seat, enum referee_dir dir, const char *line,
@@ -240,15 +260,117 @@ static int send_game_end(struct ref *r, const struct game_result *res)
 	return 0;
 }
 
-static int record_time(struct ref *r, int seat, int64_t elapsed_us)
+static uint32_t clamp_u32(int64_t v)
 {
-	uint32_t us = elapsed_us > UINT32_MAX ? UINT32_MAX : (uint32_t)elapsed_us;
+	return v < 0 ? 0 : v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* The charged time and CPU time of an answered decision, in the seat's and the game's logs. */
+static int record_time(struct ref *r, int seat, int64_t charged_us, int64_t cpu_us)
+{
+	uint32_t us = clamp_u32(charged_us), cpu = clamp_u32(cpu_us);
 	struct seat_times *t = &r->times[seat];
+	struct referee_game_log *log = r->log;
+	size_t ncpu = log->nmoves;
 	int ret;
 
-	if ((ret = push_u32(&t->us, &t->n, &t->cap, us)) < 0)
+	if ((ret = push_u32(&t->us, &t->n, &t->cap, us)) < 0 ||
+	    (ret = push_u32(&t->cpu_us, &t->cpu_n, &t->cpu_cap, cpu)) < 0 ||
+	    (ret = push_u32(&log->move_cpu_us, &ncpu, &r->log_cpu_cap, cpu)) < 0)
 		return ret;
-	return push_u32(&r->log->move_us, &r->log->nmoves, &r->log_moves_cap, us);
+	return push_u32(&log->move_us, &log->nmoves, &r->log_moves_cap, us);
+}
+
+/* The bot's CPU time since its last answer (or the game's start), -1 if unknown. */
+static int64_t cpu_since_last(struct ref *r, int seat)
+{
+	int64_t now = bot_cpu_us(r->setup->seats[seat].bot), used = -1;
+
+	if (now >= 0 && r->cpu_us[seat] >= 0)
+		used = now - r->cpu_us[seat];
+	r->cpu_us[seat] = now;
+	return used;
+}
+
+/*
+ * Output the seat wrote while no request was outstanding is a protocol
+ * fault, never the answer to the request about to be sent. Returns 0 (none),
+ * 1 (faulted) or a negative code.
+ */
+static int check_unasked_output(struct ref *r, int seat)
+{
+	struct bot *b = r->setup->seats[seat].bot;
+	long pending = bot_unread_output(b);
+	const char *line = NULL;
+	size_t len = 0;
+	int ret;
+
+	if (pending == 0)
+		return 0;
+	if (pending < 0)
+		return (ret = pipe_fault(r, seat, 0)) < 0 ? ret : 1;
+	if (bot_read_line(b, &line, &len, 0) != 0)
+		line = NULL, len = 0;
+	else
+		notify_line(r, seat, REFEREE_FROM_BOT, line, len);
+	if (r->answered[seat])
+		ret = add_fault(r, seat, "protocol", line, len,
+				"a second answer to move %" PRIu32 ": it wrote %s after its answer "
+				"and before the next request (one line per request)",
+				r->answered[seat], line ? "a line" : "more output");
+	else
+		ret = add_fault(r, seat, "protocol", line, len,
+				"answered before the request: it wrote %s before it was asked "
+				"for a move (answer only after reading a request)",
+				line ? "a line" : "output");
+	return ret < 0 ? ret : 1;
+}
+
+/* The time a late-answer fault or a timeout quotes. */
+static const char *bank_note(const struct ref *r, int64_t limit_us)
+{
+	return limit_us < (int64_t)r->setup->move_ms * 1000 ? " (the rest of its game bank)" : "";
+}
+
+/*
+ * Wait for the answer to the request written at t0 (monotonic µs), keeping
+ * the arena's own delays off the bot's clock: the wait is extended by the
+ * time the referee's thread waited for a CPU, and restarted for a full limit
+ * after the arena was stopped. On a line, *charged_us is the time that
+ * counts against the bot: the wall time less the arena's own delay, or its
+ * CPU time when the arena was stopped meanwhile (the moment the answer came
+ * is unknown then). Returns what bot_read_line_live() returns.
+ */
+static int wait_answer(struct ref *r, int seat, int64_t t0, int64_t limit_us,
+		       const struct own_delay_mark *mark, const char **line, size_t *len,
+		       int64_t *charged_us, int64_t *cpu_us)
+{
+	struct bot *b = r->setup->seats[seat].bot;
+	int timed = r->setup->move_ms > 0;
+	int64_t deadline = timed ? t0 + limit_us : INT64_MAX, own, now;
+	int ret, stopped, restarted = 0;
+
+	for (;;) {
+		ret = bot_read_line_live(b, line, len, deadline);
+		now = clock_now_us();
+		own = own_delay_since(&r->clock, mark, &stopped);
+		if (ret != -ETIMEDOUT)
+			break;
+		if (stopped && !restarted) {
+			restarted = 1;
+			deadline = now + limit_us;
+		} else if (!stopped && t0 + limit_us + own > now) {
+			deadline = t0 + limit_us + own;
+		} else {
+			break;
+		}
+	}
+	*cpu_us = cpu_since_last(r, seat);
+	if (stopped)
+		*charged_us = *cpu_us >= 0 && *cpu_us < now - t0 ? *cpu_us : now - t0;
+	else
+		*charged_us = now - t0 - own > 0 ? now - t0 - own : 0;
+	return ret;
 }
 
 /* One decision of the seat to move. Returns 0 (played or faulted) or a negative code. */
@@ -260,11 +382,12 @@ static int play_decision(struct ref *r, int seat)
 	struct move legal[ENGINE_MAX_MOVES], m;
 	struct protocol_request_args req = { 0 };
 	struct protocol_diag diag = { 0 };
+	struct own_delay_mark mark;
 	struct seat_view view;
 	const struct event *events;
 	size_t nevents, len;
 	const char *line;
-	int64_t limit_us, deadline, t0, elapsed;
+	int64_t limit_us, t0, charged, cpu;
 	int n, ret, status, timed = s->move_ms > 0;
 	struct game_result res;
 
@@ -275,6 +398,11 @@ static int play_decision(struct ref *r, int seat)
 	limit_us = (int64_t)s->move_ms * 1000;
 	if (r->bank_us[seat] < limit_us)
 		limit_us = r->bank_us[seat];
+	if (timed && limit_us <= 0)
+		return add_fault(r, seat, "timeout", NULL, 0, "its game bank of %d ms is used up",
+				 s->game_ms) < 0 ? -ENOMEM : 0;
+	if ((ret = check_unasked_output(r, seat)) != 0)
+		return ret < 0 ? ret : 0;
 	req.game = r->game_id;
 	req.turn = view.turn;
 	req.move = res.moves + 1;
@@ -289,6 +417,7 @@ static int play_decision(struct ref *r, int seat)
 	if ((ret = protocol_encode_request(&r->buf, &req)) < 0)
 		return ret == PROTOCOL_ENOMEM ? -ENOMEM : -EINVAL;
 	r->seen[seat] = nevents;
+	own_delay_mark(&r->clock, &mark);
 	/*
 	 * The clock starts as the request goes into the pipe, just before the
 	 * write call: when the bot shares our CPU the kernel often runs it, and
@@ -296,30 +425,33 @@ static int play_decision(struct ref *r, int seat)
 	 * the call would miss the bot's thinking time.
 	 */
 	t0 = clock_now_us();
-	deadline = timed ? t0 + limit_us : INT64_MAX;
-	if ((ret = send_line(r, seat, deadline, limit_us / 1000)) != 0)
+	if ((ret = send_line(r, seat, timed ? t0 + limit_us : INT64_MAX, limit_us / 1000)) != 0)
 		return ret < 0 ? ret : 0;
-	ret = bot_read_line(b, &line, &len, deadline);
-	elapsed = clock_now_us() - t0;
-	if (ret == -ETIMEDOUT && bot_exited(b, &status))
+	ret = wait_answer(r, seat, t0, limit_us, &mark, &line, &len, &charged, &cpu);
+	if (ret == -ECHILD && bot_exited(b, &status))
 		/* its output stays open only because a child of it still holds the pipe */
 		return add_fault(r, seat, "exit", NULL, 0, "exited (status %d) without answering; "
 				 "a process it left behind holds its output open",
 				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	if (ret == -ETIMEDOUT)
 		return add_fault(r, seat, "timeout", NULL, 0, "no answer within %lld ms%s",
-				 (long long)(limit_us / 1000),
-				 limit_us < (int64_t)s->move_ms * 1000 ? " (the rest of its game bank)" : "");
+				 (long long)(limit_us / 1000), bank_note(r, limit_us));
 	if (ret == -EMSGSIZE)
 		return add_fault(r, seat, "malformed", NULL, 0,
 				 "line longer than %d bytes", BOT_LINE_MAX);
 	if (ret < 0)
 		return pipe_fault(r, seat, 0);
 	notify_line(r, seat, REFEREE_FROM_BOT, line, len);
-	if ((ret = record_time(r, seat, elapsed)) < 0)
+	r->answered[seat] = req.move;
+	if (timed && charged > limit_us)
+		return add_fault(r, seat, "timeout", line, len,
+				 "answered after %lld ms, past its limit of %lld ms%s",
+				 (long long)(charged / 1000), (long long)(limit_us / 1000),
+				 bank_note(r, limit_us));
+	if ((ret = record_time(r, seat, charged, cpu)) < 0)
 		return ret;
 	if (timed)
-		r->bank_us[seat] -= elapsed;
+		r->bank_us[seat] -= charged;
 	ret = protocol_decode_move(line, len, legal, n, r->g, &m, &diag);
 	if (ret == PROTOCOL_ENOMEM)
 		return -ENOMEM;
@@ -329,7 +461,7 @@ static int play_decision(struct ref *r, int seat)
 	if ((ret = game_apply(r->g, &m)) < 0)
 		return add_fault(r, seat, "illegal", line, len, "%s", engine_strerror(ret));
 	if (o && o->move)
-		o->move(o->ctx, seat, &m, elapsed, r->g);
+		o->move(o->ctx, seat, &m, charged, r->g);
 	return 0;
 }
 
@@ -345,6 +477,7 @@ static int log_game(struct ref *r)
 	r->log = &out->log[out->games++];
 	memset(r->log, 0, sizeof(*r->log));
 	r->log_moves_cap = 0;
+	r->log_cpu_cap = 0;
 	r->log->rules = *game_rules(r->g);
 	game_initial_deck(r->g, r->log->deck);
 	return 0;
@@ -381,8 +514,10 @@ static int play_game(struct ref *r, const struct game_rules *rules, struct game_
 	if ((ret = log_game(r)) < 0)
 		goto out;
 	memset(r->seen, 0, sizeof(r->seen));
+	memset(r->answered, 0, sizeof(r->answered));
 	for (seat = 0; seat < rules->players; seat++) {
 		r->bank_us[seat] = (int64_t)s->game_ms * 1000;
+		r->cpu_us[seat] = s->seats[seat].bot ? bot_cpu_us(s->seats[seat].bot) : -1;
 		if (!s->seats[seat].bot && !r->removed[seat]) {
 			ret = add_fault(r, seat, "start", NULL, 0, "%s", s->seats[seat].start_error ?
 					s->seats[seat].start_error : "could not start");
@@ -453,6 +588,7 @@ int referee_play(const struct referee_setup *setup, struct referee_outcome *out,
 
 	memset(out, 0, sizeof(*out));
 	protocol_buf_init(&r.buf);
+	own_delay_open(&r.clock);
 	if (setup->match)
 		ret = match_init(&ms, &rules, reason, sizeof(reason));
 	else
@@ -489,8 +625,10 @@ int referee_play(const struct referee_setup *setup, struct referee_outcome *out,
 	}
 	if (setup->match)
 		match_outcome(&r, &ms);
-	for (int s = 0; s < out->players; s++)
+	for (int s = 0; s < out->players; s++) {
 		referee_time_stats(r.times[s].us, r.times[s].n, &out->time[s]);
+		referee_cpu_stats(r.times[s].cpu_us, r.times[s].cpu_n, &out->time[s]);
+	}
 	ret = 0;
 out:
 	if (ret < 0) {
@@ -502,8 +640,11 @@ out:
 			snprintf(err, err_size, "%s", reason);
 		referee_outcome_release(out);
 	}
-	for (int s = 0; s < ENGINE_MAX_PLAYERS; s++)
+	for (int s = 0; s < ENGINE_MAX_PLAYERS; s++) {
 		free(r.times[s].us);
+		free(r.times[s].cpu_us);
+	}
+	own_delay_close(&r.clock);
 	protocol_buf_release(&r.buf);
 	return ret;
 }
@@ -513,6 +654,7 @@ void referee_outcome_release(struct referee_outcome *out)
 	for (int i = 0; out->log && i < out->games; i++) {
 		free(out->log[i].events);
 		free(out->log[i].move_us);
+		free(out->log[i].move_cpu_us);
 	}
 	free(out->log);
 	free(out->faults);

@@ -8,11 +8,16 @@
  * checked, and game_end to every seat still in the game. Every decision is
  * timed with the monotonic clock from the request's write (the clock starts
  * just before the write call, because a bot pinned to our CPU often runs and
- * answers before that call returns) to the arrival of the answer's newline,
- * and enforced against the time control:
- * a move fails if it takes longer than move_ms or than what is left of the
- * seat's game bank (game_ms at game_start, minus each move's time). A write
- * that blocks because the bot does not read counts against the same deadline.
+ * answers before that call returns) to the reading of the answer's newline,
+ * less the arena's own delay (own_delay.h: the referee thread's wait for a
+ * CPU; after a stop of the arena, the bot's CPU time instead), and enforced
+ * against the time control (protocol/PROTOCOL.md, "Time"): a move fails if
+ * its charged time exceeds move_ms or what is left of the seat's game bank
+ * (game_ms at game_start, minus each move's charged time; never below 0),
+ * even when the late answer is read. A write that blocks because the bot
+ * does not read counts against the same deadline. Output a bot writes while
+ * no request is outstanding (before its first request, or after its answer)
+ * is a protocol fault before the next request, never taken as its answer.
  *
  * R11: a seat that times out, exits, closes its stdout, sends a malformed
  * line, breaks the protocol or answers an illegal move is removed with
@@ -89,8 +94,10 @@ struct referee_setup {
 
 struct referee_time_stats {
 	uint32_t moves;                  /* decisions answered in time */
-	double mean_us;
+	double mean_us;                  /* charged wall time */
 	int64_t median_us, p99_us, max_us; /* nearest-rank percentiles; 0 when moves is 0 */
+	double cpu_mean_us;              /* the bot's CPU time per answered decision */
+	int64_t cpu_max_us;
 };
 
 /* One game as played: everything a replay needs. */
@@ -99,7 +106,8 @@ struct referee_game_log {
 	uint8_t deck[ENGINE_DECK_SIZE];   /* game_initial_deck() */
 	struct event *events;             /* the engine's full event log (nothing redacted) */
 	size_t nevents;
-	uint32_t *move_us;                /* time of each decision in order: the k-th play/discard/pass event */
+	uint32_t *move_us;                /* charged time of each decision in order: the k-th play/discard/pass event */
+	uint32_t *move_cpu_us;            /* the bot's CPU time for each, the same order */
 	size_t nmoves;
 	struct game_result result;
 };
@@ -138,5 +146,8 @@ void referee_outcome_release(struct referee_outcome *out);
 
 /* Nearest-rank statistics of n times (us may be reordered). */
 void referee_time_stats(uint32_t *us, size_t n, struct referee_time_stats *out);
+
+/* The cpu_* fields of out from n CPU times; the others are left alone. */
+void referee_cpu_stats(const uint32_t *cpu_us, size_t n, struct referee_time_stats *out);
 
 #endif
