@@ -21,6 +21,7 @@
 #include "referee.h"
 #include "render.h"
 #include "replay.h"
+#include "termsafe.h"
 #include "transcript.h"
 
 #define PLAY_NAME_MAX 64
@@ -204,10 +205,14 @@ static void print_outcome(const struct referee_outcome *o, const char *const *na
 	for (size_t i = 0; i < o->nfaults; i++) {
 		const struct referee_fault *f = &o->faults[i];
 
-		printf("fault: seat %d %s: %s at game %d, turn %" PRIu32 ", move %" PRIu32 ": %s\n",
-		       f->seat, names[f->seat], f->kind, f->game, f->turn, f->move, f->reason);
-		if (f->line[0])
-			printf("       line: %s\n", f->line);
+		printf("fault: seat %d %s: %s at game %d, turn %" PRIu32 ", move %" PRIu32 ": ",
+		       f->seat, names[f->seat], f->kind, f->game, f->turn, f->move);
+		termsafe_puts(stdout, f->reason);
+		if (f->line[0]) {
+			fputs("\n       line: ", stdout);
+			termsafe_puts(stdout, f->line);
+		}
+		putchar('\n');
 	}
 }
 

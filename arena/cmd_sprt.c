@@ -26,6 +26,7 @@
 #include "referee.h"
 #include "schedule.h"
 #include "sprt.h"
+#include "termsafe.h"
 
 struct sprt_run {
 	struct options_common common;
@@ -174,10 +175,12 @@ static int play_game(const struct sprt_run *run, struct pool *pool, uint64_t pai
 		pool_release(pool, (size_t)((s + rotation) % 2), out.faulted[s]);
 	*score = result_of(&out, rotation);
 	*faults += (long)out.nfaults;
-	for (size_t f = 0; f < out.nfaults && !run->quiet; f++)
-		printf("fault in %s: %s (seat %d) %s: %s\n", id,
-		       setup.seats[out.faults[f].seat].name, out.faults[f].seat, out.faults[f].kind,
-		       out.faults[f].reason);
+	for (size_t f = 0; f < out.nfaults && !run->quiet; f++) {
+		printf("fault in %s: %s (seat %d) %s: ", id, setup.seats[out.faults[f].seat].name,
+		       out.faults[f].seat, out.faults[f].kind);
+		termsafe_puts(stdout, out.faults[f].reason);
+		putchar('\n');
+	}
 	referee_outcome_release(&out);
 	return 0;
 }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "termsafe.h"
+
 /* A decision slower than this share of move_ms is worth a warning, though legal. */
 #define CHECK_SLOW_PERCENT 50
 
@@ -113,6 +115,14 @@ static void keep_line(char *dst, size_t size, const char *line, size_t len)
 	strcpy(dst + n, n < len ? "..." : "");
 }
 
+/* label, then text from a bot escaped (termsafe.h), then a newline. */
+static void print_text(FILE *out, const char *label, const char *text)
+{
+	fputs(label, out);
+	termsafe_puts(out, text);
+	fputc('\n', out);
+}
+
 static void on_line(void *ctx, const char *name, int seat, enum referee_dir dir,
 		    const char *line, size_t len, int64_t at_us)
 {
@@ -136,7 +146,7 @@ static void on_game_start(void *ctx, int game, const struct game *g)
 		return;
 	game_view(g, c->seat, &v);
 	if (c->have_hello && !c->hello_shown && !v.removed[c->seat]) {
-		fprintf(c->out, "  hello: %s\n", c->hello);
+		print_text(c->out, "  hello: ", c->hello);
 		c->hello_shown = 1;
 	}
 	c->have_position = 0;
@@ -177,7 +187,7 @@ static void print_expected(struct check *c, const struct referee_fault *f)
 
 	if (!strcmp(k, "start")) {
 		if (c->have_hello)
-			fprintf(out, "    line:     %s\n", c->hello);
+			print_text(out, "    line:     ", c->hello);
 		fprintf(out, "    expected: a first line {\"type\":\"hello\",\"protocol\":1,"
 			"\"name\":\"<1 to 63 bytes>\"} within %d ms of the start\n",
 			c->limits.startup_ms);
@@ -190,7 +200,7 @@ static void print_expected(struct check *c, const struct referee_fault *f)
 			"\"quit\" or the end of its input\n");
 	} else if (!strcmp(k, "malformed") || !strcmp(k, "protocol")) {
 		if (f->line[0])
-			fprintf(out, "    line:     %s\n", f->line);
+			print_text(out, "    line:     ", f->line);
 		fprintf(out, "    expected: %s\n", expected_move);
 		if (c->have_position && c->nlegal > 0) {
 			char mv[CHECK_MOVE_MAX];
@@ -199,7 +209,7 @@ static void print_expected(struct check *c, const struct referee_fault *f)
 			fprintf(out, "    such as:  {\"type\":\"move\",\"move\":%s}\n", mv);
 		}
 	} else if (!strcmp(k, "illegal")) {
-		fprintf(out, "    sent:     %s\n", f->line);
+		print_text(out, "    sent:     ", f->line);
 		fprintf(out, "    expected: one of the request's \"legal\" moves\n");
 	}
 }
@@ -230,7 +240,8 @@ static void on_fault(void *ctx, const struct referee_fault *f, const struct game
 		c->problems + c->opponent_faults, f->kind);
 	if (strcmp(f->kind, "start"))
 		fprintf(c->out, " at turn %" PRIu32 ", decision %" PRIu32, f->turn, f->move);
-	fprintf(c->out, "%s: %s\n", own ? "" : " (not the checked bot)", f->reason);
+	fprintf(c->out, "%s: ", own ? "" : " (not the checked bot)");
+	print_text(c->out, "", f->reason);
 	if (own) {
 		print_expected(c, f);
 		if (c->have_position && (!strcmp(f->kind, "illegal") || !strcmp(f->kind, "timeout"))) {

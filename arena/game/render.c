@@ -6,6 +6,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "termsafe.h"
+
 static const char *card_name(int card, char *buf)
 {
 	if (card == CARD_SKIPBO)
@@ -103,10 +105,13 @@ static void on_fault(void *ctx, const struct referee_fault *f, const struct game
 {
 	struct render *r = ctx;
 
-	fprintf(r->out, "    seat %d (%s) removed: %s: %s\n", f->seat, r->names[f->seat], f->kind,
-		f->reason);
-	if (f->line[0])
-		fprintf(r->out, "      its line: %s\n", f->line);
+	fprintf(r->out, "    seat %d (%s) removed: %s: ", f->seat, r->names[f->seat], f->kind);
+	termsafe_puts(r->out, f->reason);
+	if (f->line[0]) {
+		fputs("\n      its line: ", r->out);
+		termsafe_puts(r->out, f->line);
+	}
+	fputc('\n', r->out);
 	if (game_to_move(g) >= 0)
 		render_table(r, g);
 }

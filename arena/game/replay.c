@@ -11,7 +11,12 @@
 
 #include <cjson/cJSON.h>
 
+#include "durable.h"
 #include "engine.h"
+#include "termsafe.h"
+
+/* Room for a name or fault kind from a replay file, escaped, when printed. */
+#define REPLAY_NAME_SHOWN 256
 
 /* Which struct event fields each kind carries in a replay (and is compared on). */
 enum {
@@ -206,18 +211,14 @@ int replay_format(struct jsonw *w, const struct replay_info *info)
 
 int replay_write(const char *path, const struct replay_info *info, struct jsonw *scratch)
 {
-	FILE *f;
 	int ret;
 
 	if ((ret = replay_format(scratch, info)) < 0)
 		return ret;
-	if (!(f = fopen(path, "w")))
-		return -errno;
-	ret = fwrite(scratch->data, 1, scratch->len, f) == scratch->len && fputc('\n', f) != EOF ?
-		0 : -EIO;
-	if (fclose(f) != 0 && !ret)
-		ret = -errno;
-	return ret;
+	jsonw_text(scratch, "\n");
+	if ((ret = jsonw_error(scratch)) < 0)
+		return ret;
+	return durable_write(path, scratch->data, scratch->len);
 }
 
 /* ---- re-checking ---------------------------------------------------------- */
@@ -422,11 +423,13 @@ static const char *card_text(int card, char *buf)
 
 static void print_event(struct checker *c, const struct event *ev, const cJSON *j)
 {
-	const char *who = ev->seat < c->players ? c->names[ev->seat] : "";
 	const cJSON *us = cJSON_GetObjectItemCaseSensitive(j, "us");
-	char b1[8], t[32] = "";
+	char b1[8], t[32] = "", who[REPLAY_NAME_SHOWN], fault[REPLAY_NAME_SHOWN];
 	FILE *f = c->print;
 
+	/* names and fault kinds come from the file: escaped for the terminal */
+	termsafe_copy(who, sizeof(who), ev->seat < c->players ? c->names[ev->seat] : "");
+	termsafe_copy(fault, sizeof(fault), json_str(j, "fault") ? json_str(j, "fault") : "fault");
 	if (cJSON_IsNumber(us))
 		snprintf(t, sizeof(t), "  (%.0f us)", us->valuedouble);
 	switch (ev->kind) {
@@ -461,8 +464,7 @@ static void print_event(struct checker *c, const struct event *ev, const cJSON *
 			ev->source == 1 ? "completed heap" : "building piles");
 		break;
 	case EVENT_REMOVED:
-		fprintf(f, "  seat %d (%s) removed: %s\n", ev->seat, who,
-			json_str(j, "fault") ? json_str(j, "fault") : "fault");
+		fprintf(f, "  seat %d (%s) removed: %s\n", ev->seat, who, fault);
 		break;
 	case EVENT_END:
 		fprintf(f, "end of game %d: %s\n", c->game_no, end_reason_name(ev->value));

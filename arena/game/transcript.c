@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <inttypes.h>
 
+#include "termsafe.h"
+
 static void on_line(void *ctx, const char *name, int seat, enum referee_dir dir,
 		    const char *line, size_t len, int64_t at_us)
 {
@@ -14,8 +16,11 @@ static void on_line(void *ctx, const char *name, int seat, enum referee_dir dir,
 	(void)seat;
 	if (!t->f)
 		return;
-	fprintf(t->f, "%.6f %s %s %.*s\n", (double)(at_us - t->t0_us) / 1e6, name,
-		dir == REFEREE_TO_BOT ? "<-" : "->", (int)len, line);
+	fprintf(t->f, "%.6f ", (double)(at_us - t->t0_us) / 1e6);
+	termsafe_puts(t->f, name);
+	fputs(dir == REFEREE_TO_BOT ? " <- " : " -> ", t->f);
+	termsafe_write(t->f, line, len);
+	fputc('\n', t->f);
 }
 
 static void on_fault(void *ctx, const struct referee_fault *f, const struct game *g)
@@ -23,9 +28,12 @@ static void on_fault(void *ctx, const struct referee_fault *f, const struct game
 	struct transcript *t = ctx;
 
 	(void)g;
-	if (t->f)
-		fprintf(t->f, "%.6f # seat %d fault %s: %s\n",
-			(double)(clock_now_us() - t->t0_us) / 1e6, f->seat, f->kind, f->reason);
+	if (!t->f)
+		return;
+	fprintf(t->f, "%.6f # seat %d fault %s: ", (double)(clock_now_us() - t->t0_us) / 1e6,
+		f->seat, f->kind);
+	termsafe_puts(t->f, f->reason);
+	fputc('\n', t->f);
 }
 
 void transcript_init(struct transcript *t)

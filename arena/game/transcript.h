@@ -3,8 +3,10 @@
  * the arena and a bot, one per line, as
  *   <seconds since the transcript opened, 6 decimals> <bot> <- <line>   (arena to bot)
  *   <seconds since the transcript opened, 6 decimals> <bot> -> <line>   (bot to arena)
- * plus "# ..." lines for faults. A transcript is one file; the observer it
- * fills in writes nothing while no file is open.
+ * plus "# ..." lines for faults. Bot text is escaped as in termsafe.h (a
+ * transcript is read on a terminal; a correct bot's lines are unchanged). A
+ * transcript is one file; the observer it fills in writes nothing while no
+ * file is open.
  */
 #ifndef SKIPBO_TRANSCRIPT_H
 #define SKIPBO_TRANSCRIPT_H

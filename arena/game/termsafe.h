@@ -1,0 +1,36 @@
+/*
+ * termsafe.h - text that came from a bot (its lines, hello, fault reasons that
+ * quote it, names read from files), made safe to print on a terminal.
+ *
+ * A bot's bytes must not reach a terminal raw: an escape sequence in a line
+ * could clear the screen, retitle the window or rewrite what the person
+ * debugging the bot reads. Every byte outside printable ASCII (0x20 to 0x7e)
+ * is written as a three-digit octal escape, "\033" for ESC, "\012" for a
+ * newline, by libbsd's vis(3) (VIS_OCTAL, C locale). That covers the C0 and
+ * C1 controls, DEL, and bytes of UTF-8 text (shown as their octal bytes: safe
+ * over pretty). A backslash is left as it is, so JSON lines stay readable.
+ * Printable ASCII passes unchanged, which is every line a correct bot sends.
+ */
+#ifndef SKIPBO_TERMSAFE_H
+#define SKIPBO_TERMSAFE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Longest escape of one byte, "\ooo". */
+#define TERMSAFE_BYTE_MAX 4
+
+/* Write len bytes of s to out, escaped. */
+void termsafe_write(FILE *out, const char *s, size_t len);
+
+/* Same for a NUL-terminated string. */
+void termsafe_puts(FILE *out, const char *s);
+
+/*
+ * The escaped form of the NUL-terminated s in dst[size] (size > 0), cut at a
+ * whole escape when it does not fit; returns dst, so it can be a printf
+ * argument.
+ */
+const char *termsafe_copy(char *dst, size_t size, const char *s);
+
+#endif
