@@ -37,7 +37,7 @@
 
 #define TT_BITS 15
 #define TT_SIZE (1u << TT_BITS)
-#define CLOCK_EVERY 32
+#define CLOCK_EVERY 64 /* positions between two looks at the safety net's clock */
 
 struct tt_entry {
 	uint64_t key;
@@ -54,9 +54,10 @@ struct hard {
 struct search {
 	struct hard *h;
 	struct rivals rv;
-	int64_t deadline_us;
+	int64_t deadline_us; /* the safety net; 0: none */
 	long nodes;
 	int stopped;
+	int net_hit;
 };
 
 static int64_t now_us(void)
@@ -68,19 +69,23 @@ static int64_t now_us(void)
 
 void hard_config_default(struct hard_config *cfg)
 {
-	cfg->cap_us = HARD_DEFAULT_CAP_US;
-	cfg->move_share = HARD_DEFAULT_MOVE_SHARE;
 	cfg->max_nodes = HARD_DEFAULT_MAX_NODES;
+	cfg->net_move_share = HARD_DEFAULT_NET_MOVE_SHARE;
+	cfg->net_bank_share = HARD_DEFAULT_NET_BANK_SHARE;
 }
 
-int64_t hard_budget_us(const struct hard_config *cfg, int64_t move_ms, int64_t bank_ms)
+int64_t hard_net_us(const struct hard_config *cfg, int64_t move_ms, int64_t bank_ms)
 {
-	int64_t b = cfg->cap_us;
-	if (move_ms > 0 && (int64_t)((double)move_ms * 1000.0 * cfg->move_share) < b)
-		b = (int64_t)((double)move_ms * 1000.0 * cfg->move_share);
-	if (bank_ms > 0 && bank_ms * 1000 / 200 < b)
-		b = bank_ms * 1000 / 200;
-	return b;
+	int64_t net = 0;
+	if (move_ms > 0)
+		net = (int64_t)((double)move_ms * 1000.0 * cfg->net_move_share);
+	if (bank_ms > 0) {
+		int64_t b = (int64_t)((double)bank_ms * 1000.0 * cfg->net_bank_share);
+		if (net == 0 || b < net)
+			net = b;
+	}
+	/* A share that rounds to nothing still leaves a net, not none. */
+	return (move_ms > 0 || bank_ms > 0) && net < 1 ? 1 : net;
 }
 
 struct hard *hard_new(const struct hard_config *cfg)
@@ -303,8 +308,8 @@ static int out_of_budget(struct search *s)
 		return 1;
 	if (s->h->cfg.max_nodes > 0 && s->nodes >= s->h->cfg.max_nodes)
 		s->stopped = 1;
-	else if (s->nodes % CLOCK_EVERY == 0 && now_us() >= s->deadline_us)
-		s->stopped = 1;
+	else if (s->deadline_us > 0 && s->nodes % CLOCK_EVERY == 0 && now_us() >= s->deadline_us)
+		s->stopped = s->net_hit = 1;
 	return s->stopped;
 }
 
@@ -378,8 +383,8 @@ int hard_choose(struct hard *h, const struct seat_view *v, const struct move *le
 	if (n <= 0)
 		return -1;
 	int64_t start = now_us();
-	int64_t budget = hard_budget_us(&h->cfg, move_ms, bank_ms);
-	struct search s = { .h = h, .deadline_us = start + budget };
+	int64_t net = hard_net_us(&h->cfg, move_ms, bank_ms);
+	struct search s = { .h = h, .deadline_us = net > 0 ? start + net : 0 };
 	struct table t;
 	struct move best = legal[table_fallback(legal, n)];
 
@@ -397,8 +402,9 @@ int hard_choose(struct hard *h, const struct seat_view *v, const struct move *le
 	if (stats) {
 		stats->nodes = s.nodes;
 		stats->elapsed_us = now_us() - start;
-		stats->budget_us = budget;
+		stats->net_us = net;
 		stats->complete = !s.stopped;
+		stats->net_hit = s.net_hit;
 	}
 	return i;
 }

@@ -1,8 +1,8 @@
 /*
  * skipbo-hard - the hard reference bot (policy in hard.h).
  *
- * Options: --cap-ms MS (ceiling per move, default 3), --nodes N (positions
- * per move, 0 = no limit), --stats (log search figures to stderr per game).
+ * Options: --nodes N (positions per move, default 4000, 0 = no limit),
+ * --stats (log search figures to stderr per game).
  */
 #include <err.h>
 #include <getopt.h>
@@ -15,7 +15,7 @@
 struct hard_bot {
 	struct hard *search;
 	int stats;
-	long moves, incomplete;
+	long moves, incomplete, net_hits;
 	int64_t total_us, max_us;
 };
 
@@ -26,6 +26,7 @@ static int hard_answer(void *ctx, const struct protocol_request *req)
 	int i = hard_choose(b->search, &req->view, req->legal, req->n_legal, req->move_ms, req->bank_ms, &st);
 	b->moves++;
 	b->incomplete += !st.complete;
+	b->net_hits += st.net_hit;
 	b->total_us += st.elapsed_us;
 	if (st.elapsed_us > b->max_us)
 		b->max_us = st.elapsed_us;
@@ -36,10 +37,11 @@ static void hard_game_end(void *ctx, const struct protocol_game_end *ge)
 {
 	struct hard_bot *b = ctx;
 	if (b->stats && b->moves > 0)
-		fprintf(stderr, "hard: game %s: %ld moves, mean %lld us, max %lld us, %ld cut short\n",
+		fprintf(stderr, "hard: game %s: %ld moves, mean %lld us, max %lld us, "
+			"%ld cut short by the node budget, %ld by the clock\n",
 			ge->game, b->moves, (long long)(b->total_us / b->moves), (long long)b->max_us,
-			b->incomplete);
-	b->moves = b->incomplete = 0;
+			b->incomplete - b->net_hits, b->net_hits);
+	b->moves = b->incomplete = b->net_hits = 0;
 	b->total_us = b->max_us = 0;
 }
 
@@ -55,7 +57,6 @@ static long parse_number(const char *s, const char *what)
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "cap-ms", required_argument, NULL, 'c' },
 		{ "nodes", required_argument, NULL, 'n' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
@@ -66,11 +67,8 @@ int main(int argc, char **argv)
 	int c;
 
 	hard_config_default(&cfg);
-	while ((c = getopt_long(argc, argv, "c:n:sh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:sh", options, NULL)) != -1) {
 		switch (c) {
-		case 'c':
-			cfg.cap_us = parse_number(optarg, "--cap-ms") * 1000;
-			break;
 		case 'n':
 			cfg.max_nodes = parse_number(optarg, "--nodes");
 			break;
@@ -78,7 +76,7 @@ int main(int argc, char **argv)
 			bot.stats = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: skipbo-hard [--cap-ms MS] [--nodes N] [--stats]\n");
+			fprintf(stderr, "usage: skipbo-hard [--nodes N] [--stats]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}

@@ -1,7 +1,7 @@
 /*
  * bench_bots - strength and speed of two reference bot policies, in-process.
  *
- *   bench_bots A B DEALS [PLAYERS] [CAP_MS]
+ *   bench_bots A B DEALS [PLAYERS] [NODES]
  *
  * A and B are easy, medium or hard. Each deal (seed 1..DEALS) is played twice
  * with the seats swapped (duplicate), so the luck of the deal cancels out.
@@ -31,13 +31,13 @@ static int kind_of(const char *name)
 int main(int argc, char **argv)
 {
 	if (argc < 4)
-		errx(2, "usage: bench_bots A B DEALS [PLAYERS] [CAP_MS]");
+		errx(2, "usage: bench_bots A B DEALS [PLAYERS] [NODES]");
 	int deals = atoi(argv[3]);
 	int players = argc > 4 ? atoi(argv[4]) : 2;
 	struct hard_config cfg;
 	hard_config_default(&cfg);
 	if (argc > 5)
-		cfg.cap_us = atol(argv[5]) * 1000;
+		cfg.max_nodes = atol(argv[5]);
 	struct hard *ha = hard_new(&cfg), *hb = hard_new(&cfg);
 	if (!ha || !hb)
 		errx(1, "out of memory");
@@ -81,7 +81,8 @@ int main(int argc, char **argv)
 	       argv[1], a.decisions, a.decisions ? (double)a.total_us / a.decisions : 0, (long long)a.max_us,
 	       argv[2], b.decisions, b.decisions ? (double)b.total_us / b.decisions : 0, (long long)b.max_us);
 	if (a.kind == HARNESS_HARD || b.kind == HARNESS_HARD)
-		printf("hard searches cut short by the budget: %ld\n", a.cut_short + b.cut_short);
+		printf("hard searches cut short: %ld, of them by the safety net's clock: %ld\n",
+		       a.cut_short + b.cut_short, a.net_hits + b.net_hits);
 	hard_free(ha);
 	hard_free(hb);
 	return 0;

@@ -43,8 +43,7 @@ static int decide(struct harness_player *p, const struct seat_view *v, const str
 		struct hard_stats st;
 		i = hard_choose(p->hard, v, legal, n, move_ms, bank_ms, &st);
 		p->cut_short += !st.complete;
-		if (st.elapsed_us - st.budget_us > p->max_over_budget_us)
-			p->max_over_budget_us = st.elapsed_us - st.budget_us;
+		p->net_hits += st.net_hit;
 		break;
 	}
 	}

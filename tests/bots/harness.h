@@ -26,8 +26,8 @@ struct harness_player {
 	/* Figures collected over every game played. */
 	long decisions;
 	int64_t max_us, total_us;
-	int64_t max_over_budget_us; /* hard: worst elapsed minus budget */
-	long cut_short;             /* hard: searches stopped by the budget */
+	long cut_short;             /* hard: searches stopped by the node budget or the net */
+	long net_hits;              /* hard: searches stopped by the safety net's clock */
 };
 
 struct harness_game {

@@ -1,7 +1,7 @@
 /*
  * test_hard.c - the hard bot: behaviour in set positions, only legal moves
- * over whole games (2-6 players, partnership on and off), its time budget,
- * and that it beats the medium bot.
+ * over whole games (2-6 players, partnership on and off), its node budget
+ * and safety net, and that it beats the medium bot.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,57 +40,83 @@ static int teardown(void **state)
 /* The scenarios' state (scenarios.h). */
 static scenario_policy policy = hard_policy;
 
-/* The budget follows the request's time fields and the cap. */
-static void budget_rules(void **state)
+/* The safety net follows the request's time fields; no limits, no clock. */
+static void net_rules(void **state)
 {
 	(void)state;
 	struct hard_config cfg;
 	hard_config_default(&cfg);
-	cfg.cap_us = 3000;
-	cfg.move_share = 0.05;
-	assert_int_equal(hard_budget_us(&cfg, 0, 0), 3000);        /* no limits: the cap */
-	assert_int_equal(hard_budget_us(&cfg, 1000, 60000), 3000);  /* 50 ms share: the cap */
-	assert_int_equal(hard_budget_us(&cfg, 20, 60000), 1000);    /* 5% of 20 ms */
-	assert_int_equal(hard_budget_us(&cfg, 1000, 100), 500);     /* 1/200 of the bank */
+	cfg.net_move_share = 0.25;
+	cfg.net_bank_share = 0.02;
+	assert_int_equal(hard_net_us(&cfg, 0, 0), 0);             /* no limits: no net */
+	assert_int_equal(hard_net_us(&cfg, 1000, 60000), 250000); /* a quarter of move_ms */
+	assert_int_equal(hard_net_us(&cfg, 1000, 5000), 100000);  /* 1/50 of the bank */
+	assert_int_equal(hard_net_us(&cfg, 0, 5000), 100000);     /* a bank without a move limit */
+	assert_int_equal(hard_net_us(&cfg, 1000, 0), 250000);
+	assert_int_equal(hard_net_us(&cfg, 1, 1), 20);
+	cfg.net_bank_share = 0.0001;
+	assert_int_equal(hard_net_us(&cfg, 0, 1), 1);              /* rounds to nothing: still a net */
 }
 
-/* A wild-heavy position has many lines; the search must stop near its budget
- * and still answer a legal move. */
-static void stops_within_budget(void **state)
+/* Every seat has twelves on top and wilds everywhere: many lines of play. */
+static int wild_heavy(struct seat_view *v, struct move *legal)
+{
+	position_init(v, 4, 0, 1);
+	position_hand(v, 5, (int[]){ 0, 0, 0, 0, 5 });
+	for (int s = 0; s < 4; s++)
+		v->stock_top[s] = 12;
+	for (int s = 0; s < 4; s += 2)
+		for (int p = 0; p < ENGINE_DISCARD_PILES; p++)
+			position_discard(v, s, p, 6, (int[]){ 0, 1, 2, 3, 4, 0 });
+	return position_legal(v, legal);
+}
+
+/* A search too big for the node budget stops exactly there, not on the
+ * clock, and gives the same move every time. */
+static void stops_at_node_budget(void **state)
+{
+	(void)state;
+	struct seat_view v;
+	struct move legal[ENGINE_MAX_MOVES * 2];
+	int n = wild_heavy(&v, legal);
+	struct hard_stats st;
+	int first = hard_choose(searcher, &v, legal, n, 1000, 60000, &st);
+	assert_true(first >= 0 && first < n);
+	assert_int_equal(st.nodes, HARD_DEFAULT_MAX_NODES);
+	assert_false(st.complete);
+	assert_false(st.net_hit);
+	for (int k = 0; k < 5; k++)
+		assert_int_equal(hard_choose(searcher, &v, legal, n, 1000, 60000, NULL), first);
+}
+
+/* Without a node budget the safety net stops the search near its time and
+ * the answer is still legal. */
+static void net_stops_unbounded_search(void **state)
 {
 	(void)state;
 	struct hard_config cfg;
 	hard_config_default(&cfg);
 	cfg.max_nodes = 0;
-	cfg.cap_us = 2000;
 	struct hard *h = hard_new(&cfg);
 	assert_non_null(h);
 	struct seat_view v;
-	position_init(&v, 4, 0, 1);
-	position_hand(&v, 5, (int[]){ 0, 0, 0, 0, 5 });
-	v.stock_top[0] = 12;
-	v.stock_top[1] = 12;
-	v.stock_top[2] = 12;
-	v.stock_top[3] = 12;
-	for (int s = 0; s < 4; s += 2)
-		for (int p = 0; p < ENGINE_DISCARD_PILES; p++)
-			position_discard(&v, s, p, 6, (int[]){ 0, 1, 2, 3, 4, 0 });
 	struct move legal[ENGINE_MAX_MOVES * 2];
-	int n = position_legal(&v, legal);
+	int n = wild_heavy(&v, legal);
 	struct hard_stats st;
-	int i = hard_choose(h, &v, legal, n, 1000, 60000, &st);
+	int i = hard_choose(h, &v, legal, n, 8, 60000, &st); /* a quarter of 8 ms */
 	assert_true(i >= 0 && i < n);
-	assert_int_equal(st.budget_us, 2000);
-	/* Unbounded, this search runs for many seconds. The clock is checked
-	 * every few dozen positions; the slack covers a loaded machine's
-	 * scheduling delays. */
+	assert_int_equal(st.net_us, 2000);
+	/* Unbounded, this search runs for many seconds. The clock is read every
+	 * few dozen positions; the slack covers a loaded machine's scheduling
+	 * delays. */
 	assert_false(st.complete);
-	assert_true(st.elapsed_us < st.budget_us + 250000);
+	assert_true(st.net_hit);
+	assert_true(st.elapsed_us < st.net_us + 250000);
 	hard_free(h);
 }
 
-/* Whole games through the real request encoding, hard at some seats; no
- * decision may take much longer than its budget. */
+/* Whole games through the real request encoding, hard at some seats; the
+ * safety net never fires at the default limits. */
 static void legal_in_whole_games(void **state)
 {
 	(void)state;
@@ -112,7 +138,7 @@ static void legal_in_whole_games(void **state)
 		}
 	}
 	assert_true(hard.decisions > 100);
-	assert_true(hard.max_over_budget_us < 250000); /* see stops_within_budget */
+	assert_int_equal(hard.net_hits, 0);
 }
 
 /* Hard wins more than half of duplicate games against medium. */
@@ -139,8 +165,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		SCENARIO_UNIT_TESTS(&policy),
-		cmocka_unit_test(budget_rules),
-		cmocka_unit_test(stops_within_budget),
+		cmocka_unit_test(net_rules),
+		cmocka_unit_test(stops_at_node_budget),
+		cmocka_unit_test(net_stops_unbounded_search),
 		cmocka_unit_test(legal_in_whole_games),
 		cmocka_unit_test(beats_medium),
 	};
