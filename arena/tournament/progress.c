@@ -48,8 +48,10 @@ struct progress *progress_new(FILE *out, int quiet, uint64_t total, uint64_t don
 void progress_game(struct progress *p, const int *bots, const int *placings, int players,
 		   int counted_now)
 {
-	for (int s = 0; s < players; s++) {
-		if (bots[s] < 0 || (size_t)bots[s] >= p->nbots)
+	for (int s = 0; s < players && players >= 2; s++) {
+		/* whatever a record held, no sum below can overflow or divide by 0 */
+		if (bots[s] < 0 || (size_t)bots[s] >= p->nbots || placings[s] < 1 ||
+		    placings[s] > players)
 			continue;
 		p->points[bots[s]] += (double)(players - placings[s]) / (players - 1);
 		p->games[bots[s]]++;
@@ -75,10 +77,14 @@ static void draw(struct progress *p, int final)
 	if (p->nbots && p->games[best])
 		snprintf(leader, sizeof(leader), "%s %.1f/%llu", p->names[best], p->points[best],
 			 (unsigned long long)p->games[best]);
-	if (rate > 0 && !final) {
+	if (rate > 0 && !final && p->total >= p->done) {
 		double left = (double)(p->total - p->done) / rate;
 
-		snprintf(eta, sizeof(eta), "%dm%02ds", (int)(left / 60), (int)left % 60);
+		/* the casts stay in range: a rate from a few games can promise years */
+		if (left < 1e8)
+			snprintf(eta, sizeof(eta), "%dm%02ds", (int)(left / 60), (int)left % 60);
+		else
+			snprintf(eta, sizeof(eta), "years");
 	}
 	if (final)
 		n = snprintf(line, sizeof(line), "games %llu/%llu  %.1f games/s  %.1f s  leader: %s",

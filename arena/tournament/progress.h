@@ -24,7 +24,8 @@ struct progress *progress_new(FILE *out, int quiet, uint64_t total, uint64_t don
 
 /* A game finished: bots[s] is the bot index at seat s, placings[s] its R7 placing.
  * counted_now: 1 if played in this run, 0 if found already recorded (a resume;
- * it counts as done but not towards the rate). */
+ * it counts as done but not towards the rate). A seat with a bot index or a
+ * placing out of range (1 to players) scores nothing. */
 void progress_game(struct progress *p, const int *bots, const int *placings, int players,
 		   int counted_now);
 

@@ -43,6 +43,30 @@ static void test_final_line(void **state)
 	fclose(f);
 }
 
+/* Placings out of range, as a crafted record could hold them, score nothing and overflow nothing. */
+static void test_crafted_placings(void **state)
+{
+	const char *names[] = { "alpha", "beta" };
+	int bots[] = { 0, 1 }, crafted[] = { -2147483647 - 1, 2147483647 }, fair[] = { 2, 1 };
+	FILE *f = tmpfile();
+	struct progress *p;
+	char *text;
+
+	(void)state;
+	p = progress_new(f, 0, 4, 0, names, 2);
+	assert_non_null(p);
+	progress_game(p, bots, crafted, 2, 0);
+	progress_game(p, bots, fair, 1, 0); /* one player: no division by players - 1 */
+	progress_game(p, bots, fair, 2, 1);
+	progress_finish(p);
+	progress_free(p);
+	text = stream_text(f);
+	assert_non_null(strstr(text, "games 3/4"));
+	assert_non_null(strstr(text, "leader: beta 1.0/1"));
+	free(text);
+	fclose(f);
+}
+
 static void test_quiet(void **state)
 {
 	const char *names[] = { "a", "b" };
@@ -65,6 +89,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_final_line),
+		cmocka_unit_test(test_crafted_placings),
 		cmocka_unit_test(test_quiet),
 	};
 
