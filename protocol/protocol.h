@@ -15,6 +15,11 @@
  * as (pointer, length) with line[len] == '\0', as bot_read_line() and
  * protocol_read_line() deliver it; a NUL byte inside the line is malformed.
  *
+ * Strictness: both sides read lines with json_strict_parse() (json_strict.h):
+ * RFC 8259 only, no key twice in any object, and integer fields must be
+ * written as integers in their range (7, not 7.0 or 7e0); see PROTOCOL.md
+ * section 1.
+ *
  * Errors: functions return 0 or a negative PROTOCOL_E* code. Decoders also
  * fill an optional struct protocol_diag with a sentence for a bot author. A
  * function that fails leaves its output struct unspecified (but still safe to
@@ -61,6 +66,7 @@ enum protocol_errcode {
 	PROTOCOL_ETRAILING = -12, /* a JSON object followed by more than whitespace; diag.offset = where */
 	PROTOCOL_ETOOLONG = -13,  /* longer than PROTOCOL_LINE_MAX */
 	PROTOCOL_EUTF8 = -14,     /* invalid UTF-8; diag.offset = the first bad byte */
+	PROTOCOL_EDUPKEY = -15,   /* an object holds a key twice (any depth); diag.offset = the second */
 	/* a well-formed object that breaks the protocol: fault kind "protocol" */
 	PROTOCOL_ETYPE = -20,     /* "type" missing, not a string, or not the expected message */
 	PROTOCOL_EMISSING = -21,  /* a required field is missing (named in the message) */
@@ -84,7 +90,7 @@ const char *protocol_fault_kind(int code);
 /* What was wrong with a bot's line. */
 struct protocol_diag {
 	int code;       /* the code the decoder returned */
-	size_t offset;  /* byte offset in the line (ENOTJSON, ETRAILING, EUTF8), else 0 */
+	size_t offset;  /* byte offset in the line (ENOTJSON, ETRAILING, EUTF8, EDUPKEY), else 0 */
 	char message[PROTOCOL_MESSAGE_MAX]; /* one sentence for the bot's author, no newline */
 };
 

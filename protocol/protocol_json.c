@@ -72,72 +72,80 @@ static void excerpt(const char *line, size_t len, size_t offset, char *out, size
 	out[n] = '\0';
 }
 
+/* What the line's value is, from its first character, for messages. */
+static const char *value_kind(const char *line, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n'))
+		i++;
+	switch (i < len ? line[i] : '\0') {
+	case '{': return "an object";
+	case '[': return "an array";
+	case '"': return "a string";
+	case 't':
+	case 'f': return "a boolean";
+	case 'n': return "null";
+	default: return "a number";
+	}
+}
+
+/* The protocol's code and sentence for a line json_strict_parse() refused. */
+static int line_error(const char *line, size_t len, const struct json_strict_error *e,
+		      struct protocol_diag *diag)
+{
+	size_t at = e->offset;
+	char near[32];
+
+	excerpt(line, len, at, near, sizeof(near));
+	switch (e->code) {
+	case JSON_STRICT_EUTF8:
+		return json_fail(diag, PROTOCOL_EUTF8, at, "invalid UTF-8 at byte %zu (0x%02x)", at,
+				 (unsigned char)line[at]);
+	case JSON_STRICT_EDUPKEY:
+		return json_fail(diag, PROTOCOL_EDUPKEY, at, "%s at byte %zu", e->message, at);
+	case JSON_STRICT_EDEPTH:
+		return json_fail(diag, PROTOCOL_ENOTJSON, at, "JSON too deep: %s at byte %zu", e->message, at);
+	case JSON_STRICT_ETRAILING:
+		if (strcmp(value_kind(line, len), "an object") == 0)
+			return json_fail(diag, PROTOCOL_ETRAILING, at,
+					 "trailing characters after the JSON object at byte %zu: \"%s\"", at, near);
+		return json_fail(diag, PROTOCOL_ENOTOBJECT, 0,
+				 "not a JSON object: the line holds %s followed by more text",
+				 value_kind(line, len));
+	case JSON_STRICT_ESYNTAX:
+		if (at >= len)
+			return json_fail(diag, PROTOCOL_ENOTJSON, at,
+					 "not JSON: the line ends at byte %zu before the value is complete", at);
+		return json_fail(diag, PROTOCOL_ENOTJSON, at, "not JSON: %s at byte %zu near \"%s\"",
+				 e->message, at, near);
+	default:
+		return json_fail(diag, PROTOCOL_ENOMEM, 0, "out of memory");
+	}
+}
+
 int json_parse_line(const char *line, size_t len, size_t max_len, cJSON **out,
 		    struct protocol_diag *diag)
 {
-	const char *end = NULL;
-	const char *nul;
+	struct json_strict_error e;
 	cJSON *root = NULL;
-	char near[32];
-	size_t bad;
-	int rc = 0;
+	int rc;
 
 	*out = NULL;
 	if (len > max_len)
 		return json_fail(diag, PROTOCOL_ETOOLONG, 0,
 				 "line of %zu bytes is longer than the limit of %zu bytes", len, max_len);
-	nul = memchr(line, '\0', len);
-	if (nul)
-		return json_fail(diag, PROTOCOL_ENOTJSON, (size_t)(nul - line),
-				 "not JSON: NUL byte at byte %zu", (size_t)(nul - line));
-	bad = text_utf8_check((const unsigned char *)line, len);
-	if (bad != len)
-		return json_fail(diag, PROTOCOL_EUTF8, bad, "invalid UTF-8 at byte %zu (0x%02x)", bad,
-				 (unsigned char)line[bad]);
-	/* len + 1: cJSON wants the terminating NUL inside the buffer it is given.
-	 * cJSON 1.7 also stores the error position in a static it never reads
-	 * back for us; the position comes from &end instead, so threads do not
-	 * depend on that static. */
-	root = cJSON_ParseWithLengthOpts(line, len + 1, &end, 1);
-	if (!root) {
-		size_t at;
-
-		/* Tell "a value and then garbage" from "not JSON at all" by parsing
-		 * again without insisting on the end; only on this error path. */
-		root = cJSON_ParseWithLengthOpts(line, len + 1, &end, 0);
-		at = end && end >= line && end <= line + len ? (size_t)(end - line) : 0;
-		/* Point at the garbage itself, not the whitespace before it. */
-		while (root && at < len && (unsigned char)line[at] <= ' ')
-			at++;
-		excerpt(line, len, at, near, sizeof(near));
-		if (root && cJSON_IsObject(root))
-			rc = json_fail(diag, PROTOCOL_ETRAILING, at,
-				       "trailing characters after the JSON object at byte %zu: \"%s\"", at,
-				       near);
-		else if (root)
-			rc = json_fail(diag, PROTOCOL_ENOTOBJECT, 0,
-				       "not a JSON object: the line holds %s followed by more text",
-				       json_type_name(root));
-		else if (at >= len)
-			rc = json_fail(diag, PROTOCOL_ENOTJSON, at,
-				       "not JSON: the line ends at byte %zu before the value is complete",
-				       at);
-		else
-			rc = json_fail(diag, PROTOCOL_ENOTJSON, at, "not JSON: error at byte %zu near \"%s\"",
-				       at, near);
-		goto out;
-	}
+	if ((rc = json_strict_parse(line, len, &root, &e)))
+		return line_error(line, len, &e, diag);
 	if (!cJSON_IsObject(root)) {
 		rc = json_fail(diag, PROTOCOL_ENOTOBJECT, 0,
 			       "not a JSON object: the line holds %s; every message is one object",
 			       json_type_name(root));
-		goto out;
+		cJSON_Delete(root);
+		return rc;
 	}
 	*out = root;
-	root = NULL;
-out:
-	cJSON_Delete(root);
-	return rc;
+	return 0;
 }
 
 int json_message_type(const cJSON *obj, const char **type, struct protocol_diag *diag)
@@ -168,51 +176,44 @@ static int lookup(const cJSON *obj, const char *prefix, const char *name, int re
 	return 1;
 }
 
-/* Describes a bad value for messages: its type, or the number itself. */
-static void describe(const cJSON *item, char *out, size_t size)
+/* A number reader's refusal as the protocol's code. */
+static int number_error(const struct json_strict_error *e, struct protocol_diag *diag)
 {
-	if (cJSON_IsNumber(item))
-		snprintf(out, size, "%.17g", item->valuedouble);
-	else if (cJSON_IsString(item) && item->valuestring)
-	{
-		char safe[JSON_SAFE_MAX];
+	int code = e->code == JSON_STRICT_EMISSING ? PROTOCOL_EMISSING
+		   : e->code == JSON_STRICT_EVALUE ? PROTOCOL_EFIELD
+		   : PROTOCOL_EINVAL;
 
-		snprintf(out, size, "the string \"%s\"", json_safe(item->valuestring, safe));
-	}
-	else
-		snprintf(out, size, "%s", json_type_name(item));
+	return json_fail(diag, code, 0, "%s", e->message);
 }
 
 int json_int(const cJSON *obj, const char *prefix, const char *name, long min, long max,
 	     int required, long *out, struct protocol_diag *diag)
 {
-	const cJSON *item;
-	char got[64];
-	int rc = lookup(obj, prefix, name, required, &item, diag);
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
+	struct json_strict_error e;
+	int64_t v;
+	int rc = json_strict_int(item, prefix, name, min, max,
+				 required ? 0 : JSON_STRICT_OPTIONAL | JSON_STRICT_NULLABLE, &v, &e);
 
-	if (rc)
-		return rc;
-	if (json_number_in(item, min, max, out))
-		return 0;
-	describe(item, got, sizeof(got));
-	return json_fail(diag, PROTOCOL_EFIELD, 0, "field \"%s%s\" must be an integer %ld..%ld, got %s",
-			 prefix, name, min, max, got);
+	if (rc < 0)
+		return number_error(&e, diag);
+	if (rc == 0)
+		*out = (long)v;
+	return rc;
 }
 
 int json_elem_int(const cJSON *item, const char *where, long min, long max, int allow_null,
 		  long *out, struct protocol_diag *diag)
 {
-	char got[64];
+	struct json_strict_error e;
+	int64_t v;
+	int rc = json_strict_int(item, where, NULL, min, max, allow_null ? JSON_STRICT_NULLABLE : 0,
+				 &v, &e);
 
-	if (allow_null && cJSON_IsNull(item)) {
-		*out = -1;
-		return 0;
-	}
-	if (json_number_in(item, min, max, out))
-		return 0;
-	describe(item, got, sizeof(got));
-	return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%s\" must be an integer %ld..%ld%s, got %s",
-			 where, min, max, allow_null ? " or null" : "", got);
+	if (rc < 0)
+		return number_error(&e, diag);
+	*out = rc == 0 ? (long)v : -1;
+	return 0;
 }
 
 int json_string(const cJSON *obj, const char *prefix, const char *name, int required,

@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "json_strict.h"
 #include "protocol.h"
 
 /* Records code, offset and a formatted message in diag (if any); returns code. */
@@ -18,9 +19,10 @@ int json_fail(struct protocol_diag *diag, int code, size_t offset, const char *f
 	__attribute__((format(printf, 4, 5)));
 
 /*
- * Checks the line (length limit max_len, no NUL, UTF-8), parses it, and
- * checks that it is one object and nothing more. On success *out owns the
- * tree (free with cJSON_Delete).
+ * Checks the line's length (limit max_len), parses it with
+ * json_strict_parse() (no NUL, UTF-8, no duplicate key, RFC 8259), and checks
+ * that it is one object and nothing more. On success *out owns the tree
+ * (free with cJSON_Delete).
  */
 int json_parse_line(const char *line, size_t len, size_t max_len, cJSON **out,
 		    struct protocol_diag *diag);
@@ -29,7 +31,8 @@ int json_parse_line(const char *line, size_t len, size_t max_len, cJSON **out,
 int json_message_type(const cJSON *obj, const char **type, struct protocol_diag *diag);
 
 /* Fields: 0 = found and well typed, 1 = absent and not required (a JSON null
- * counts as absent), < 0 = error (EMISSING, EFIELD). */
+ * counts as absent), < 0 = error (EMISSING, EFIELD). Numbers are read with
+ * json_strict_int(), whose sentences the messages are. */
 int json_int(const cJSON *obj, const char *prefix, const char *name, long min, long max,
 	     int required, long *out, struct protocol_diag *diag);
 int json_string(const cJSON *obj, const char *prefix, const char *name, int required,
@@ -61,12 +64,13 @@ static inline int json_is(const cJSON *item, int type)
 	return item && (item->type & 0xFF) == type;
 }
 
-/* item is a number that is an integer in [min, max]; then *out is it. */
+/* item is a number written as an integer (json_strict.h: no literal kept)
+ * in [min, max]; then *out is it. json_strict_int() without its message. */
 static inline int json_number_in(const cJSON *item, long min, long max, long *out)
 {
 	double d;
 
-	if (!json_is(item, cJSON_Number))
+	if (!json_is(item, cJSON_Number) || item->valuestring)
 		return 0;
 	d = item->valuedouble;
 	if (!(d >= (double)min && d <= (double)max) || (double)(long)d != d)

@@ -73,10 +73,12 @@ static int parse_game_start(const cJSON *root, struct protocol_game_start *gs,
 		gs->team[s] = -1;
 	t = 0;
 	cJSON_ArrayForEach(item, teams) {
+		int i = 0;
+
 		if (!cJSON_IsArray(item) || t >= n)
 			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"teams[%d]\" must be an array of seats", t);
 		cJSON_ArrayForEach(member, item) {
-			snprintf(where, sizeof(where), "teams[%d][]", t);
+			snprintf(where, sizeof(where), "teams[%d][%d]", t, i++);
 			if ((rc = json_elem_int(member, where, 0, n - 1, 0, &v, diag)))
 				return rc;
 			if (gs->team[v] >= 0)
@@ -138,9 +140,12 @@ static int card_array(const cJSON *arr, int s, int k, int max, uint8_t *out, int
 		if (i == max)
 			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%s\" has more than %d cards",
 					 card_array_name(s, k, where, sizeof(where)), max);
-		if (!json_number_in(item, CARD_SKIPBO, 12, &v))
-			return json_elem_int(item, card_array_name(s, k, where, sizeof(where)),
-					     CARD_SKIPBO, 12, 0, &v, diag);
+		if (!json_number_in(item, CARD_SKIPBO, 12, &v)) {
+			char elem[PATH_MAX_LEN + 48];
+
+			snprintf(elem, sizeof(elem), "%s[%d]", card_array_name(s, k, where, sizeof(where)), i);
+			return json_elem_int(item, elem, CARD_SKIPBO, 12, 0, &v, diag);
+		}
 		out[i++] = (uint8_t)v;
 	}
 	*n = i;
@@ -364,7 +369,7 @@ static int parse_draw(const cJSON *ev, const cJSON *const *f, const struct json_
 	if (cards) {
 		cJSON_ArrayForEach(item, cards) {
 			if (!json_number_in(item, CARD_SKIPBO, 12, &card)) {
-				snprintf(where, sizeof(where), "%scards[]", json_path_str(at, prefix));
+				snprintf(where, sizeof(where), "%scards[%d]", json_path_str(at, prefix), k);
 				if ((rc = json_elem_int(item, where, CARD_SKIPBO, 12, 0, &card, diag)))
 					return rc;
 			}
@@ -603,14 +608,18 @@ static int seat_list(const cJSON *arr, const char *name, int n, int *out, struct
 {
 	const cJSON *item;
 	long v;
-	int rc, s = 0;
+	int s = 0;
 
 	if (cJSON_GetArraySize(arr) != n)
 		return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%s\" must have one element per seat (%d)",
 				 name, n);
 	cJSON_ArrayForEach(item, arr) {
-		if ((rc = json_elem_int(item, name, -1000000, 1000000, 0, &v, diag)))
-			return rc;
+		if (!json_number_in(item, -1000000, 1000000, &v)) {
+			char where[PATH_MAX_LEN];
+
+			snprintf(where, sizeof(where), "%s[%d]", name, s);
+			return json_elem_int(item, where, -1000000, 1000000, 0, &v, diag);
+		}
 		out[s++] = (int)v;
 	}
 	return 0;
@@ -623,7 +632,7 @@ static int parse_game_end(const cJSON *root, struct protocol_game_end *ge, struc
 	const char *reason, *fault_kind, *fault_reason;
 	char prefix[PATH_MAX_LEN], safe[JSON_SAFE_MAX];
 	long v;
-	int rc, n;
+	int rc, n, k = 0;
 
 	memset(ge, 0, sizeof(*ge));
 	r->winner = -1;
@@ -649,7 +658,8 @@ static int parse_game_end(const cJSON *root, struct protocol_game_end *ge, struc
 	    (rc = json_array(root, "", "winners", 1, &winners, diag)))
 		return rc;
 	cJSON_ArrayForEach(item, winners) {
-		if ((rc = json_elem_int(item, "winners[]", 0, n - 1, 0, &v, diag)))
+		snprintf(prefix, sizeof(prefix), "winners[%d]", k++);
+		if ((rc = json_elem_int(item, prefix, 0, n - 1, 0, &v, diag)))
 			return rc;
 		r->winners[v] = 1;
 		if (r->winner < 0 || v < r->winner)

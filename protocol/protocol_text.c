@@ -213,6 +213,7 @@ const char *protocol_strerror(int code)
 	case PROTOCOL_ETRAILING: return "trailing characters after the JSON object";
 	case PROTOCOL_ETOOLONG: return "line too long";
 	case PROTOCOL_EUTF8: return "invalid UTF-8";
+	case PROTOCOL_EDUPKEY: return "duplicate key";
 	case PROTOCOL_ETYPE: return "wrong message type";
 	case PROTOCOL_EMISSING: return "missing field";
 	case PROTOCOL_EFIELD: return "mistyped or out-of-range field";
@@ -231,6 +232,7 @@ const char *protocol_fault_kind(int code)
 	case PROTOCOL_ETRAILING:
 	case PROTOCOL_ETOOLONG:
 	case PROTOCOL_EUTF8:
+	case PROTOCOL_EDUPKEY:
 		return "malformed";
 	case PROTOCOL_ETYPE:
 	case PROTOCOL_EMISSING:

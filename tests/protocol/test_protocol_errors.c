@@ -151,13 +151,13 @@ static void test_mistyped_field(void **state)
 	EXPECT("{\"type\":\"move\",\"move\":\"pass\"}", PROTOCOL_EFIELD, "protocol",
 	       "field \"move\" must be an object, got a string");
 	EXPECT("{\"type\":\"move\",\"move\":{\"action\":\"play\",\"from\":\"hand\",\"card\":\"7\",\"to\":2}}",
-	       PROTOCOL_EFIELD, "protocol", "field \"move.card\" must be an integer 0..12, got the string \"7\"");
+	       PROTOCOL_EFIELD, "protocol", "move.card: expected an integer from 0 to 12, found the string \"7\"");
 	EXPECT("{\"type\":\"move\",\"move\":{\"action\":\"play\",\"from\":\"hand\",\"card\":13,\"to\":2}}",
-	       PROTOCOL_EFIELD, "protocol", "\"move.card\" must be an integer 0..12, got 13");
+	       PROTOCOL_EFIELD, "protocol", "move.card: expected an integer from 0 to 12, found 13");
 	EXPECT("{\"type\":\"move\",\"move\":{\"action\":\"play\",\"from\":\"hand\",\"card\":7,\"to\":2.5}}",
-	       PROTOCOL_EFIELD, "protocol", "\"move.to\" must be an integer 0..3, got 2.5");
+	       PROTOCOL_EFIELD, "protocol", "move.to: expected an integer from 0 to 3, found 2.5");
 	EXPECT("{\"type\":\"move\",\"move\":{\"action\":\"play\",\"from\":\"hand\",\"card\":7,\"to\":null}}",
-	       PROTOCOL_EFIELD, "protocol", "\"move.to\" must not be null");
+	       PROTOCOL_EFIELD, "protocol", "move.to: expected an integer from 0 to 3, found null");
 	EXPECT("{\"type\":\"move\",\"move\":{\"action\":true}}", PROTOCOL_EFIELD, "protocol",
 	       "\"move.action\" must be a string, got a boolean");
 }
@@ -247,7 +247,7 @@ static void test_illegal_with_game(void **state)
 static void test_names(void **state)
 {
 	static const int bots[] = { PROTOCOL_ENOTJSON, PROTOCOL_ENOTOBJECT, PROTOCOL_ETRAILING,
-				    PROTOCOL_ETOOLONG, PROTOCOL_EUTF8, PROTOCOL_ETYPE,
+				    PROTOCOL_ETOOLONG, PROTOCOL_EUTF8, PROTOCOL_EDUPKEY, PROTOCOL_ETYPE,
 				    PROTOCOL_EMISSING, PROTOCOL_EFIELD, PROTOCOL_EVALUE,
 				    PROTOCOL_EVERSION, PROTOCOL_EILLEGAL };
 	static const int ours[] = { PROTOCOL_OK, PROTOCOL_ENOMEM, PROTOCOL_EINVAL, PROTOCOL_EEOF,
@@ -276,7 +276,7 @@ static void test_bot_side_errors(void **state)
 	(void)state;
 	protocol_message_init(&m);
 	assert_int_equal(protocol_parse_message(&m, start, strlen(start), &d), PROTOCOL_EFIELD);
-	assert_non_null(strstr(d.message, "\"players\" must be an integer 2..6, got 9"));
+	assert_non_null(strstr(d.message, "players: expected an integer from 2 to 6, found 9"));
 	assert_int_equal(m.type, PROTOCOL_MSG_UNKNOWN);
 	assert_int_equal(protocol_parse_message(&m, end, strlen(end), &d), PROTOCOL_EVALUE);
 	assert_non_null(strstr(d.message, "\"resigned\" for \"reason\""));
@@ -405,8 +405,8 @@ static void test_request_fields(void **state)
 	protocol_message_release(&m);
 }
 
-/* Members in another order, unknown members, and repeated members (the first
- * counts, as with cJSON's look-up) give the same result. */
+/* Members in another order and unknown members give the same result. A
+ * repeated member is refused (test_json_strict.c, test_duplicate_*). */
 static void test_request_member_order(void **state)
 {
 	struct protocol_message a, b;
@@ -417,15 +417,15 @@ static void test_request_member_order(void **state)
 	parse_ok(&a, request);
 	parse_ok(&b, edited("\"seat\":1,\"to_move\":1,\"partner\":null,\"hand\":[0,4,5],",
 			    "\"extra\":{\"seat\":0},\"partner\":null,\"hand\":[0,4,5],\"to_move\":1,"
-			    "\"seat\":1,\"seat\":0,"));
+			    "\"seat\":1,"));
 	assert_memory_equal(&a.request.view, &b.request.view, sizeof(a.request.view));
 	parse_ok(&b, edited("{\"action\":\"play\",\"from\":\"discard\",\"seat\":1,\"pile\":1,\"card\":1,\"to\":1}",
-			    "{\"to\":1,\"card\":1,\"pile\":1,\"to\":3,\"seat\":1,\"from\":\"discard\","
-			    "\"action\":\"play\",\"action\":\"pass\"}"));
+			    "{\"to\":1,\"card\":1,\"pile\":1,\"seat\":1,\"from\":\"discard\","
+			    "\"action\":\"play\",\"x\":[{\"action\":\"pass\"}]}"));
 	assert_int_equal(b.request.n_legal, a.request.n_legal);
 	assert_memory_equal(a.request.legal, b.request.legal, sizeof(a.request.legal[0]) * 4);
 	parse_ok(&b, edited("{\"type\":\"discard\",\"seat\":1,\"card\":9,\"pile\":2}",
-			    "{\"pile\":2,\"card\":9,\"seat\":1,\"type\":\"discard\",\"type\":\"turn\"}"));
+			    "{\"pile\":2,\"card\":9,\"seat\":1,\"type\":\"discard\",\"turn\":3}"));
 	assert_int_equal(b.request.n_events, a.request.n_events);
 	assert_memory_equal(a.request.events, b.request.events,
 			    sizeof(a.request.events[0]) * a.request.n_events);
@@ -441,47 +441,47 @@ static void test_request_errors(void **state)
 		int code;
 		const char *message;
 	} cases[] = {
-		{ "\"turn\":7,\"move\":9", "\"move\":9", PROTOCOL_EMISSING, "missing field \"turn\"" },
+		{ "\"turn\":7,\"move\":9", "\"move\":9", PROTOCOL_EMISSING, "missing field \"turn\": expected an integer from 0 to 4294967295" },
 		{ "\"game\":\"g1\"", "\"game\":\"g1234567890123456789012345678901234567890123456789012345678901234\"",
 		  PROTOCOL_EFIELD, "field \"game\" is longer than 63 bytes" },
 		{ "\"bank_ms\":60000", "\"bank_ms\":-1", PROTOCOL_EFIELD,
-		  "field \"time.bank_ms\" must be an integer 0..2147483647, got -1" },
+		  "time.bank_ms: expected an integer from 0 to 2147483647, found -1" },
 		{ "\"time\":{", "\"time\":null,\"x\":{", PROTOCOL_EFIELD, "field \"time\" must not be null" },
 		{ "\"partner\":null", "\"partner\":2", PROTOCOL_EFIELD,
-		  "field \"view.partner\" must be an integer 0..1, got 2" },
+		  "view.partner: expected an integer from 0 to 1 or null, found 2" },
 		{ "\"hand\":[0,4,5]", "\"hand\":[0,4,5,1,1,1]", PROTOCOL_EFIELD,
 		  "\"view.hand\" has more than 5 cards" },
 		{ "\"removed\":false", "\"removed\":0", PROTOCOL_EFIELD,
 		  "field \"view.players[0].removed\" must be true or false, got a number" },
 		{ "\"hand_size\":3", "\"hand_size\":\"3\"", PROTOCOL_EFIELD,
-		  "field \"view.players[1].hand_size\" must be an integer 0..5, got the string \"3\"" },
+		  "view.players[1].hand_size: expected an integer from 0 to 5, found the string \"3\"" },
 		{ "\"stock_top\":null", "\"stock_top\":13", PROTOCOL_EFIELD,
-		  "\"view.players[1].stock_top\" must be an integer 0..12 or null, got 13" },
+		  "view.players[1].stock_top: expected an integer from 0 to 12 or null, found 13" },
 		{ "\"stock_top\":null,", "", PROTOCOL_EMISSING, "missing field \"view.players[1].stock_top\"" },
 		{ "[2,1]", "[2,1.5]", PROTOCOL_EFIELD,
-		  "\"view.players[1].discards[1]\" must be an integer 0..12, got 1.5" },
+		  "view.players[1].discards[1][1]: expected an integer from 0 to 12, found 1.5" },
 		{ "[[],[2,1]", "[[],{}", PROTOCOL_EFIELD, "\"view.players[1].discards[1]\" must be an array" },
 		{ "{\"value\":2,\"size\":2}", "{\"value\":2}", PROTOCOL_EMISSING,
-		  "missing field \"view.building[1].size\"" },
+		  "missing field \"view.building[1].size\": expected an integer from 0 to 162" },
 		{ "\"events\":[", "\"events\":[7,", PROTOCOL_EFIELD, "\"events[0]\" must be an object" },
 		{ "\"turn\":7}", "\"turn\":0}", PROTOCOL_EFIELD,
-		  "field \"events[2].turn\" must be an integer 1..4294967295, got 0" },
+		  "events[2].turn: expected an integer from 1 to 4294967295, found 0" },
 		{ "\"count\":2}", "\"count\":2,\"cards\":[1]}", PROTOCOL_EFIELD,
 		  "\"events[3].cards\" must hold \"count\" (2) cards" },
 		{ "\"cards\":[0]", "\"cards\":[true]", PROTOCOL_EFIELD,
-		  "\"events[8].cards[]\" must be an integer 0..12, got a boolean" },
+		  "events[8].cards[0]: expected an integer from 0 to 12, found true" },
 		{ "\"source\":\"completed\"", "\"source\":\"stock\"", PROTOCOL_EVALUE,
 		  "unknown value \"stock\" for \"events[5].source\"; valid: \"completed\", \"building\"" },
 		{ "\"seat\":1,\"card\":null}", "\"seat\":1}", PROTOCOL_EMISSING, "missing field \"events[7].card\"" },
 		{ "\"value\":2,\"to\"", "\"value\":0,\"to\"", PROTOCOL_EFIELD,
-		  "field \"events[9].value\" must be an integer 1..12, got 0" },
+		  "events[9].value: expected an integer from 1 to 12, found 0" },
 		{ "\"from\":\"discard\",\"owner\"", "\"from\":\"deck\",\"owner\"", PROTOCOL_EVALUE,
 		  "unknown value \"deck\" for \"events[9].from\"; valid: \"hand\", \"stock\", \"discard\"" },
 		{ "\"from\":\"hand\"", "\"from\":\"deck\"", PROTOCOL_EVALUE,
 		  "unknown value \"deck\" for \"legal[0].from\"; valid: \"hand\", \"stock\", \"discard\"" },
 		{ "{\"action\":\"pass\"}", "{\"action\":\"fold\"}", PROTOCOL_EVALUE,
 		  "unknown value \"fold\" for \"legal[3].action\"; valid: \"play\", \"discard\", \"pass\"" },
-		{ "\"card\":5,\"pile\":0}", "\"card\":5}", PROTOCOL_EMISSING, "missing field \"legal[2].pile\"" },
+		{ "\"card\":5,\"pile\":0}", "\"card\":5}", PROTOCOL_EMISSING, "missing field \"legal[2].pile\": expected an integer from 0 to 3" },
 		{ "{\"action\":\"pass\"}", "[]", PROTOCOL_EFIELD, "\"legal[3]\" must be an object" },
 	};
 	struct protocol_message m;
@@ -498,6 +498,145 @@ static void test_request_errors(void **state)
 		assert_int_equal(d.code, cases[i].code);
 		assert_string_equal(d.message, cases[i].message);
 		assert_int_equal(m.type, PROTOCOL_MSG_UNKNOWN);
+	}
+	protocol_message_release(&m);
+}
+
+/* A key twice in one object is malformed wherever it is: the message names
+ * the key and the object's path, the offset points at the second one. */
+static void test_duplicate_key_top_level(void **state)
+{
+	struct protocol_diag d = { 0 };
+	struct move out;
+	static const char twice[] = "{\"type\":\"move\",\"move\":{\"action\":\"pass\"},\"type\":\"hello\"}";
+
+	(void)state;
+	EXPECT(twice, PROTOCOL_EDUPKEY, "malformed",
+	       "duplicate key \"type\" in the top-level object at byte 40");
+	assert_int_equal(protocol_decode_move(twice, strlen(twice), legal, 3, NULL, &out, &d),
+			 PROTOCOL_EDUPKEY);
+	assert_int_equal(d.offset, 40);
+	assert_string_equal(protocol_strerror(PROTOCOL_EDUPKEY), "duplicate key");
+	/* Even with the same value twice. */
+	EXPECT("{\"type\":\"hello\",\"protocol\":1,\"name\":\"a\",\"name\":\"a\"}", PROTOCOL_EDUPKEY,
+	       "malformed", "duplicate key \"name\" in the top-level object");
+}
+
+static void test_duplicate_key_nested(void **state)
+{
+	struct protocol_message m;
+	struct protocol_diag d = { 0 };
+	static const char twice[] =
+		"{\"type\":\"move\",\"move\":{\"action\":\"play\",\"from\":\"hand\",\"card\":7,\"card\":8,\"to\":2}}";
+	const char *line;
+
+	(void)state;
+	EXPECT(twice, PROTOCOL_EDUPKEY, "malformed", "duplicate key \"card\" in move at byte 62");
+	/* The bot side refuses an arena line the same way, at any depth. */
+	protocol_message_init(&m);
+	line = edited("\"hand_size\":3,", "\"hand_size\":3,\"hand_size\":4,");
+	assert_int_equal(protocol_parse_message(&m, line, strlen(line), &d), PROTOCOL_EDUPKEY);
+	assert_int_equal(m.type, PROTOCOL_MSG_UNKNOWN);
+	assert_non_null(strstr(d.message, "duplicate key \"hand_size\" in view.players[1] at byte"));
+	assert_int_equal(d.offset, (size_t)(strstr(line, "\"hand_size\":4") - line));
+	line = edited("\"card\":5,\"pile\":0}", "\"card\":5,\"pile\":0,\"pile\":1}");
+	assert_int_equal(protocol_parse_message(&m, line, strlen(line), &d), PROTOCOL_EDUPKEY);
+	assert_non_null(strstr(d.message, "duplicate key \"pile\" in legal[2]"));
+	protocol_message_release(&m);
+}
+
+/* A hello refused for a field of the wrong type or range, with that message. */
+static void expect_hello_error(const char *line, const char *message)
+{
+	struct protocol_diag d = { 0 };
+	struct protocol_bot_hello h;
+
+	assert_int_equal(protocol_decode_hello(line, strlen(line), &h, &d), PROTOCOL_EFIELD);
+	assert_string_equal(protocol_fault_kind(d.code), "protocol");
+	assert_string_equal(d.message, message);
+}
+
+/* Answers whose "to" or "card" is written as literal. */
+#define MOVE_TO(literal) "{\"type\":\"move\",\"move\":{\"action\":\"play\",\"from\":\"hand\",\"card\":7,\"to\":" literal "}}"
+#define MOVE_CARD(literal) "{\"type\":\"move\",\"move\":{\"action\":\"play\",\"from\":\"hand\",\"card\":" literal ",\"to\":2}}"
+
+static void test_integer_written_with_fraction(void **state)
+{
+	struct protocol_diag d = { 0 };
+	struct move out;
+	static const char minus_zero[] = MOVE_TO("-0");
+
+	(void)state;
+	EXPECT(MOVE_CARD("7.0"), PROTOCOL_EFIELD, "protocol",
+	       "move.card: expected an integer from 0 to 12, found 7.0");
+	EXPECT(MOVE_TO("-0.0"), PROTOCOL_EFIELD, "protocol",
+	       "move.to: expected an integer from 0 to 3, found -0.0");
+	/* -0 is an integer (0); only the written fraction or exponent is refused. */
+	assert_int_equal(protocol_decode_move(minus_zero, strlen(minus_zero), legal, 3, NULL, &out, &d),
+			 PROTOCOL_EILLEGAL);
+	assert_non_null(strstr(d.message, "to building pile 0"));
+}
+
+static void test_integer_written_with_exponent(void **state)
+{
+	(void)state;
+	EXPECT(MOVE_CARD("7e0"), PROTOCOL_EFIELD, "protocol",
+	       "move.card: expected an integer from 0 to 12, found 7e0");
+	EXPECT(MOVE_CARD("1e3"), PROTOCOL_EFIELD, "protocol",
+	       "move.card: expected an integer from 0 to 12, found 1e3");
+	expect_hello_error("{\"type\":\"hello\",\"protocol\":1E0,\"name\":\"b\"}",
+			   "protocol: expected an integer from 0 to 1000000, found 1E0");
+}
+
+static void test_integer_beyond_double(void **state)
+{
+	(void)state;
+	EXPECT(MOVE_CARD("1e400"), PROTOCOL_EFIELD, "protocol",
+	       "move.card: expected an integer from 0 to 12, found 1e400");
+	EXPECT(MOVE_TO("-1e400"), PROTOCOL_EFIELD, "protocol",
+	       "move.to: expected an integer from 0 to 3, found -1e400");
+}
+
+static void test_huge_integer(void **state)
+{
+	(void)state;
+	EXPECT(MOVE_TO("9223372036854775808"), PROTOCOL_EFIELD, "protocol",
+	       "move.to: expected an integer from 0 to 3, found 9223372036854775808");
+	EXPECT(MOVE_TO("-9223372036854775809"), PROTOCOL_EFIELD, "protocol",
+	       "move.to: expected an integer from 0 to 3, found -9223372036854775809");
+	EXPECT(MOVE_CARD("18446744073709551617"), PROTOCOL_EFIELD, "protocol",
+	       "move.card: expected an integer from 0 to 12, found 18446744073709551617");
+	expect_hello_error("{\"type\":\"hello\",\"protocol\":4294967297,\"name\":\"b\"}",
+			   "protocol: expected an integer from 0 to 1000000, found 4294967297");
+}
+
+/* The bot side reads the arena's integers as strictly. */
+static void test_bot_side_numbers(void **state)
+{
+	static const struct {
+		const char *from, *to, *message;
+	} cases[] = {
+		{ "\"turn\":7,", "\"turn\":7.0,", "turn: expected an integer from 0 to 4294967295, found 7.0" },
+		{ "\"move\":9,", "\"move\":9e0,", "move: expected an integer from 0 to 4294967295, found 9e0" },
+		{ "\"hand\":[0,4,5]", "\"hand\":[0,4e0,5]", "view.hand[1]: expected an integer from 0 to 12, found 4e0" },
+		{ "\"bank_ms\":60000", "\"bank_ms\":1e400",
+		  "time.bank_ms: expected an integer from 0 to 2147483647, found 1e400" },
+		{ "\"draw_pile\":100", "\"draw_pile\":-1e400",
+		  "view.draw_pile: expected an integer from 0 to 162, found -1e400" },
+		{ "\"turn\":7}", "\"turn\":18446744073709551623}",
+		  "events[2].turn: expected an integer from 1 to 4294967295, found 18446744073709551623" },
+		{ "\"cards\":[0]", "\"cards\":[0.0]", "events[8].cards[0]: expected an integer from 0 to 12, found 0.0" },
+	};
+	struct protocol_message m;
+
+	(void)state;
+	protocol_message_init(&m);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct protocol_diag d = { 0 };
+		const char *line = edited(cases[i].from, cases[i].to);
+
+		assert_int_equal(protocol_parse_message(&m, line, strlen(line), &d), PROTOCOL_EFIELD);
+		assert_string_equal(d.message, cases[i].message);
 	}
 	protocol_message_release(&m);
 }
@@ -522,6 +661,13 @@ int main(void)
 		cmocka_unit_test(test_request_fields),
 		cmocka_unit_test(test_request_member_order),
 		cmocka_unit_test(test_request_errors),
+		cmocka_unit_test(test_duplicate_key_top_level),
+		cmocka_unit_test(test_duplicate_key_nested),
+		cmocka_unit_test(test_integer_written_with_fraction),
+		cmocka_unit_test(test_integer_written_with_exponent),
+		cmocka_unit_test(test_integer_beyond_double),
+		cmocka_unit_test(test_huge_integer),
+		cmocka_unit_test(test_bot_side_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
