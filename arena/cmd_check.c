@@ -19,6 +19,7 @@
 #include "options.h"
 #include "pool.h"
 #include "referee.h"
+#include "termsafe.h"
 
 #define CHECK_NAME_MAX 64
 #define CHECK_DEFAULT_GAMES 10
@@ -184,7 +185,8 @@ static int resolve_program(char **argv, char *name, size_t name_size, char *why,
 	const char *base = strrchr(argv[0], '/');
 	char *copy;
 
-	snprintf(name, name_size, "%.48s", base ? base + 1 : argv[0]);
+	/* the name is printed: a file name's control characters are escaped */
+	termsafe_copy(name, name_size < 49 ? name_size : 49, base ? base + 1 : argv[0]);
 	if (!getcwd(cwd, sizeof(cwd)) || config_resolve_command(argv[0], cwd, resolved,
 		sizeof(resolved), reason, sizeof(reason)) < 0) {
 		if (!why)
@@ -205,8 +207,10 @@ static int resolve_program(char **argv, char *name, size_t name_size, char *why,
 static void print_command(const char *label, const char *name, char *const *argv)
 {
 	printf("%s \"%s\":", label, name);
-	for (int i = 0; argv[i]; i++)
-		printf(" %s", argv[i]);
+	for (int i = 0; argv[i]; i++) {
+		putchar(' ');
+		termsafe_puts(stdout, argv[i]);
+	}
 	putchar('\n');
 }
 
@@ -272,10 +276,12 @@ static int run_check(struct check_run *run, char **bot, char **opponent)
 	struct check_limits limits = { (int)c->startup_ms, (int)c->move_ms, (int)c->game_ms };
 	struct pool_config pc = { 0 };
 	const char *base = strrchr(opponent[0], '/');
+	char opponent_name[49];
 	int players = run->rules.players, ret = 1;
 
+	termsafe_copy(opponent_name, sizeof(opponent_name), base ? base + 1 : opponent[0]);
 	for (int i = 1; i < players; i++)
-		snprintf(run->names[i], CHECK_NAME_MAX, "%.48s-%d", base ? base + 1 : opponent[0], i);
+		snprintf(run->names[i], CHECK_NAME_MAX, "%s-%d", opponent_name, i);
 	for (int i = 0; i < players; i++) {
 		struct bot_spec *spec = &run->specs[i];
 

@@ -235,7 +235,8 @@ static int prepare_bots(char **argvs[], int n, char names[][PLAY_NAME_MAX])
 			warnx("play: bot %d: %s", i + 1, why);
 			return -1;
 		}
-		snprintf(bases[i], PLAY_NAME_MAX - 8, "%s", base ? base + 1 : argvs[i][0]);
+		/* the name is printed: a file name's control characters are escaped */
+		termsafe_copy(bases[i], PLAY_NAME_MAX - 8, base ? base + 1 : argvs[i][0]);
 		free(argvs[i][0]);
 		if (!(argvs[i][0] = strdup(resolved)))
 			return -1;

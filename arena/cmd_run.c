@@ -65,10 +65,12 @@ struct run_overrides {
 	const char *output;
 };
 
+/* Ctrl-C or SIGTERM stops whichever phase is running: the games or the final report. */
 static void on_stop_signal(int sig)
 {
 	(void)sig;
 	tournament_request_stop();
+	report_request_stop();
 }
 
 static int run_option(void *ctx, int c, const char *arg)
@@ -180,8 +182,15 @@ int cmd_run(int argc, char **argv)
 	/* the summary: ranking table and report files, from games.jsonl */
 	dirs[0] = cfg.output;
 	if (!o.no_report &&
-	    report_generate(dirs, 1, NULL, o.quiet ? NULL : stdout, err, sizeof(err)) < 0)
+	    (ret = report_generate(dirs, 1, NULL, o.quiet ? NULL : stdout, err, sizeof(err))) < 0) {
+		if (ret == -EINTR) {
+			warnx("run: stopped during the report; every game is recorded: "
+			      "\"skipbo-arena report %s\" writes it", cfg.output);
+			ret = 1;
+			goto out;
+		}
 		warnx("run: report: %s", err);
+	}
 	if (!o.quiet)
 		printf("results in %s\n", cfg.output);
 	ret = 0;

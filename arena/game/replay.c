@@ -13,6 +13,7 @@
 
 #include "durable.h"
 #include "engine.h"
+#include "json_strict.h"
 #include "termsafe.h"
 
 /* Room for a name or fault kind from a replay file, escaped, when printed. */
@@ -231,6 +232,7 @@ struct checker {
 	int players;
 	int game_no;     /* 1-based */
 	size_t event_no; /* 1-based within the game */
+	char why[JSON_STRICT_MESSAGE_MAX]; /* what the last reader refused */
 };
 
 static int mismatch(struct checker *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -250,25 +252,60 @@ static int mismatch(struct checker *c, const char *fmt, ...)
 	return 1;
 }
 
-static int json_int(const cJSON *obj, const char *key, int min, int max, int *out)
+/*
+ * Every number of a replay goes through the strict reader (json_strict.h): an
+ * integer written as one, in [min, max]. -1 with c->why naming the field and
+ * what was found. flags: JSON_STRICT_NULLABLE lets null through (returns 1).
+ */
+static int read_int(struct checker *c, const cJSON *item, const char *prefix, const char *name,
+		    int min, int max, unsigned flags, int *out)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	struct json_strict_error e;
+	int64_t v;
+	int ret = json_strict_int(item, prefix, name, min, max, flags, &v, &e);
 
-	if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int)v->valuedouble ||
-	    v->valuedouble < min || v->valuedouble > max)
+	if (ret < 0) {
+		snprintf(c->why, sizeof(c->why), "%s", e.message);
 		return -1;
-	*out = (int)v->valuedouble;
-	return 0;
+	}
+	if (ret == 0)
+		*out = (int)v;
+	return ret;
+}
+
+static int json_int(struct checker *c, const cJSON *obj, const char *key, int min, int max,
+		    int *out)
+{
+	return read_int(c, cJSON_GetObjectItemCaseSensitive(obj, key), NULL, key, min, max, 0, out);
 }
 
 /* A card, or null for "none". */
-static int json_card(const cJSON *obj, const char *key, int *out)
+static int json_card(struct checker *c, const cJSON *obj, const char *key, int *out)
 {
-	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(obj, key))) {
+	int ret = read_int(c, cJSON_GetObjectItemCaseSensitive(obj, key), NULL, key, 0, 12,
+			   JSON_STRICT_NULLABLE, out);
+
+	if (ret == 1)
 		*out = CARD_NONE;
-		return 0;
+	return ret < 0 ? -1 : 0;
+}
+
+/* A seed: a decimal string of at most 64 bits, as replays write it. -1 with c->why. */
+static int json_seed(struct checker *c, const cJSON *obj, uint64_t *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "seed");
+	const char *s = cJSON_IsString(v) ? v->valuestring : "";
+	char *end;
+
+	errno = 0;
+	if (*s >= '0' && *s <= '9' && strlen(s) <= 20) {
+		*out = strtoull(s, &end, 10);
+		if (!*end && errno == 0)
+			return 0;
 	}
-	return json_int(obj, key, 0, 12, out);
+	snprintf(c->why, sizeof(c->why), "seed: expected a decimal string up to "
+		 "18446744073709551615");
+	return -1;
 }
 
 static int name_index(const char *s, const char *const *names, int n)
@@ -286,8 +323,8 @@ static const char *json_str(const cJSON *obj, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* A recorded event into the engine's struct event. 0, or -1 with why. */
-static int parse_event(const cJSON *j, struct event *ev, const char **why)
+/* A recorded event into the engine's struct event. 0, or -1 with c->why. */
+static int parse_event(struct checker *c, const cJSON *j, struct event *ev)
 {
 	const char *type = json_str(j, "type");
 	int kind = -1, v = 0;
@@ -296,26 +333,31 @@ static int parse_event(const cJSON *j, struct event *ev, const char **why)
 	for (int k = 1; type && k < NKINDS; k++)
 		if (kinds[k].name && strcmp(type, kinds[k].name) == 0)
 			kind = k;
-	*why = "unknown or missing \"type\"";
-	if (kind < 0)
+	if (kind < 0) {
+		snprintf(c->why, sizeof(c->why), "unknown or missing \"type\"");
 		return -1;
+	}
 	ev->kind = (uint8_t)kind;
-	*why = "bad \"seat\"";
-	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "seat")))
-		ev->seat = 0xff;
-	else if (json_int(j, "seat", 0, ENGINE_MAX_PLAYERS - 1, &v) < 0)
-		return -1;
-	else
+	switch (read_int(c, cJSON_GetObjectItemCaseSensitive(j, "seat"), NULL, "seat", 0,
+			 ENGINE_MAX_PLAYERS - 1, JSON_STRICT_NULLABLE, &v)) {
+	case 0:
 		ev->seat = (uint8_t)v;
-	*why = "a field is missing or out of range";
+		break;
+	case 1:
+		ev->seat = 0xff;
+		break;
+	default:
+		return -1;
+	}
+	snprintf(c->why, sizeof(c->why), "a field is missing or out of range");
 	switch (kind) {
 	case EVENT_TURN:
-		if (json_int(j, "turn", 0, 1 << 30, &v) < 0)
+		if (json_int(c, j, "turn", 0, 1 << 30, &v) < 0)
 			return -1;
 		ev->turn = (uint32_t)v;
 		break;
 	case EVENT_DRAW:
-		if (json_card(j, "card", &v) < 0)
+		if (json_card(c, j, "card", &v) < 0)
 			return -1;
 		ev->card = (uint8_t)v;
 		break;
@@ -323,42 +365,42 @@ static int parse_event(const cJSON *j, struct event *ev, const char **why)
 		if ((v = name_index(json_str(j, "from"), source_names, 4)) < 0)
 			return -1;
 		ev->source = (uint8_t)v;
-		if (json_int(j, "owner", 0, ENGINE_MAX_PLAYERS - 1, &v) < 0)
+		if (json_int(c, j, "owner", 0, ENGINE_MAX_PLAYERS - 1, &v) < 0)
 			return -1;
 		ev->owner = (uint8_t)v;
 		if (ev->source == SOURCE_DISCARD) {
-			if (json_int(j, "pile", 0, ENGINE_DISCARD_PILES - 1, &v) < 0)
+			if (json_int(c, j, "pile", 0, ENGINE_DISCARD_PILES - 1, &v) < 0)
 				return -1;
 			ev->pile = (uint8_t)v;
 		}
-		if (json_int(j, "card", 0, 12, &v) < 0)
+		if (json_int(c, j, "card", 0, 12, &v) < 0)
 			return -1;
 		ev->card = (uint8_t)v;
-		if (json_int(j, "value", 1, 12, &v) < 0)
+		if (json_int(c, j, "value", 1, 12, &v) < 0)
 			return -1;
 		ev->value = (uint8_t)v;
-		if (json_int(j, "to", 0, ENGINE_BUILDING_PILES - 1, &v) < 0)
+		if (json_int(c, j, "to", 0, ENGINE_BUILDING_PILES - 1, &v) < 0)
 			return -1;
 		ev->target = (uint8_t)v;
 		break;
 	case EVENT_STOCK_TOP:
-		if (json_int(j, "owner", 0, ENGINE_MAX_PLAYERS - 1, &v) < 0)
+		if (json_int(c, j, "owner", 0, ENGINE_MAX_PLAYERS - 1, &v) < 0)
 			return -1;
 		ev->owner = (uint8_t)v;
-		if (json_card(j, "card", &v) < 0)
+		if (json_card(c, j, "card", &v) < 0)
 			return -1;
 		ev->card = (uint8_t)v;
 		break;
 	case EVENT_COMPLETE:
-		if (json_int(j, "pile", 0, ENGINE_BUILDING_PILES - 1, &v) < 0)
+		if (json_int(c, j, "pile", 0, ENGINE_BUILDING_PILES - 1, &v) < 0)
 			return -1;
 		ev->target = (uint8_t)v;
 		break;
 	case EVENT_DISCARD:
-		if (json_int(j, "card", 0, 12, &v) < 0)
+		if (json_int(c, j, "card", 0, 12, &v) < 0)
 			return -1;
 		ev->card = (uint8_t)v;
-		if (json_int(j, "pile", 0, ENGINE_DISCARD_PILES - 1, &v) < 0)
+		if (json_int(c, j, "pile", 0, ENGINE_DISCARD_PILES - 1, &v) < 0)
 			return -1;
 		ev->target = (uint8_t)v;
 		break;
@@ -366,7 +408,7 @@ static int parse_event(const cJSON *j, struct event *ev, const char **why)
 		if ((v = name_index(json_str(j, "source"), refill_names, 3)) < 0)
 			return -1;
 		ev->source = (uint8_t)v;
-		if (json_int(j, "count", 0, ENGINE_DECK_SIZE, &v) < 0)
+		if (json_int(c, j, "count", 0, ENGINE_DECK_SIZE, &v) < 0)
 			return -1;
 		ev->count = (uint16_t)v;
 		break;
@@ -425,13 +467,14 @@ static void print_event(struct checker *c, const struct event *ev, const cJSON *
 {
 	const cJSON *us = cJSON_GetObjectItemCaseSensitive(j, "us");
 	char b1[8], t[32] = "", who[REPLAY_NAME_SHOWN], fault[REPLAY_NAME_SHOWN];
+	int64_t us_value;
 	FILE *f = c->print;
 
 	/* names and fault kinds come from the file: escaped for the terminal */
 	termsafe_copy(who, sizeof(who), ev->seat < c->players ? c->names[ev->seat] : "");
 	termsafe_copy(fault, sizeof(fault), json_str(j, "fault") ? json_str(j, "fault") : "fault");
-	if (cJSON_IsNumber(us))
-		snprintf(t, sizeof(t), "  (%.0f us)", us->valuedouble);
+	if (json_strict_int(us, NULL, "us", 0, UINT32_MAX, 0, &us_value, NULL) == 0)
+		snprintf(t, sizeof(t), "  (%" PRId64 " us)", us_value);
 	switch (ev->kind) {
 	case EVENT_TURN:
 		fprintf(f, "turn %" PRIu32 ": seat %d (%s)\n", ev->turn, ev->seat, who);
@@ -516,9 +559,15 @@ static int compare_ints(struct checker *c, const cJSON *obj, const char *key, co
 	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n)
 		return mismatch(c, "%s \"%s\" should have %d elements", what, key, n);
 	cJSON_ArrayForEach(v, a) {
-		if (!cJSON_IsNumber(v) || (int)v->valuedouble != want[i])
-			return mismatch(c, "%s \"%s\"[%d] is %g, the engine says %d", what, key, i,
-					cJSON_IsNumber(v) ? v->valuedouble : -1.0, want[i]);
+		char where[48];
+		int got;
+
+		snprintf(where, sizeof(where), "%s[%d]", key, i);
+		if (read_int(c, v, where, NULL, INT32_MIN, INT32_MAX, 0, &got) < 0)
+			return mismatch(c, "%s %s", what, c->why);
+		if (got != want[i])
+			return mismatch(c, "%s \"%s\"[%d] is %d, the engine says %d", what, key, i,
+					got, want[i]);
 		i++;
 	}
 	return 0;
@@ -540,8 +589,8 @@ static int compare_result(struct checker *c, const cJSON *j, const struct game_r
 		return ret;
 	if (!json_str(j, "reason") || strcmp(json_str(j, "reason"), end_reason_name(r->reason)))
 		return mismatch(c, "result reason is not \"%s\"", end_reason_name(r->reason));
-	if (json_int(j, "turns", 0, INT32_MAX, &v) < 0 || (uint32_t)v != r->turns ||
-	    json_int(j, "moves", 0, INT32_MAX, &v) < 0 || (uint32_t)v != r->moves)
+	if (json_int(c, j, "turns", 0, INT32_MAX, &v) < 0 || (uint32_t)v != r->turns ||
+	    json_int(c, j, "moves", 0, INT32_MAX, &v) < 0 || (uint32_t)v != r->moves)
 		return mismatch(c, "result turns/moves differ (engine: %" PRIu32 " turns, %" PRIu32
 				" moves)", r->turns, r->moves);
 	return 0;
@@ -552,13 +601,13 @@ static int check_event(struct checker *c, struct game *g, const cJSON *j, size_t
 {
 	const struct event *events;
 	struct event rec;
-	const char *why, *field;
+	const char *field;
 	struct move m;
 	size_t n;
 	int ret;
 
-	if (parse_event(j, &rec, &why) < 0)
-		return mismatch(c, "unreadable event: %s", why);
+	if (parse_event(c, j, &rec) < 0)
+		return mismatch(c, "unreadable event: %s", c->why);
 	events = game_events(g, &n);
 	if (*engine_pos == n) {
 		if (is_decision(rec.kind)) {
@@ -590,21 +639,21 @@ static int check_game(struct checker *c, const cJSON *jg, struct game_rules *rul
 {
 	const cJSON *deck = cJSON_GetObjectItemCaseSensitive(jg, "deck");
 	const cJSON *events = cJSON_GetObjectItemCaseSensitive(jg, "events"), *j;
-	const char *seed = json_str(jg, "seed");
 	uint8_t want[ENGINE_DECK_SIZE];
 	struct game *g = NULL;
+	uint64_t seed;
 	size_t pos = 0, n;
 	int v, i = 0, ret, err = 0;
 
 	c->event_no = 0;
-	if (!seed || json_int(jg, "dealer", 0, c->players - 1, &v) < 0)
-		return mismatch(c, "no \"seed\" string or \"dealer\"");
-	if (strtoull(seed, NULL, 10) != rules->seed || v != rules->dealer)
-		return mismatch(c, "seed %s / dealer %d, expected %" PRIu64 " / %d", seed, v,
+	if (json_seed(c, jg, &seed) < 0 || json_int(c, jg, "dealer", 0, c->players - 1, &v) < 0)
+		return mismatch(c, "%s", c->why);
+	if (seed != rules->seed || v != rules->dealer)
+		return mismatch(c, "seed %" PRIu64 " / dealer %d, expected %" PRIu64 " / %d", seed, v,
 				rules->seed, rules->dealer);
 	if (!(g = game_new(rules, &err)))
 		return mismatch(c, "the engine refuses the rules: %s", engine_strerror(err));
-	if (json_int(jg, "stock_size", 1, 30, &v) < 0 || v != game_rules(g)->stock_size) {
+	if (json_int(c, jg, "stock_size", 1, 30, &v) < 0 || v != game_rules(g)->stock_size) {
 		ret = mismatch(c, "\"stock_size\" differs from the rules");
 		goto out;
 	}
@@ -614,15 +663,24 @@ static int check_game(struct checker *c, const cJSON *jg, struct game_rules *rul
 		goto out;
 	}
 	cJSON_ArrayForEach(j, deck) {
-		if (!cJSON_IsNumber(j) || (int)j->valuedouble != want[i]) {
-			ret = mismatch(c, "deck card %d differs from the deal of seed %s", i, seed);
+		int card;
+		char where[16];
+
+		snprintf(where, sizeof(where), "deck[%d]", i);
+		if (read_int(c, j, where, NULL, 0, 12, 0, &card) < 0) {
+			ret = mismatch(c, "%s", c->why);
+			goto out;
+		}
+		if (card != want[i]) {
+			ret = mismatch(c, "deck card %d differs from the deal of seed %" PRIu64, i,
+				       seed);
 			goto out;
 		}
 		i++;
 	}
 	if (c->print)
-		fprintf(c->print, "game %d: seed %s, dealer %d, stock %d\n", c->game_no, seed,
-			rules->dealer, game_rules(g)->stock_size);
+		fprintf(c->print, "game %d: seed %" PRIu64 ", dealer %d, stock %d\n", c->game_no,
+			seed, rules->dealer, game_rules(g)->stock_size);
 	ret = cJSON_IsArray(events) ? 0 : mismatch(c, "no \"events\" array");
 	cJSON_ArrayForEach(j, events) {
 		c->event_no++;
@@ -653,7 +711,7 @@ static int check_document(struct checker *c, const cJSON *root)
 	int match = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "match")), ret, v;
 
 	bots = cJSON_GetObjectItemCaseSensitive(root, "bots");
-	if (json_int(root, "players", 2, ENGINE_MAX_PLAYERS, &c->players) < 0 ||
+	if (json_int(c, root, "players", 2, ENGINE_MAX_PLAYERS, &c->players) < 0 ||
 	    !cJSON_IsArray(bots) || cJSON_GetArraySize(bots) != c->players ||
 	    !cJSON_IsArray(games) || cJSON_GetArraySize(games) < 1)
 		return mismatch(c, "\"players\", \"bots\" or \"games\" missing or inconsistent");
@@ -662,10 +720,10 @@ static int check_document(struct checker *c, const cJSON *root)
 		c->names[v++] = cJSON_IsString(b) ? b->valuestring : "?";
 	rules.players = c->players;
 	rules.partnership = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "partnership"));
-	if (json_int(root, "stock_size", 1, 30, &rules.stock_size) < 0 ||
-	    json_int(root, "dealer", 0, c->players - 1, &rules.dealer) < 0 || !json_str(root, "seed"))
-		return mismatch(c, "no \"stock_size\", \"dealer\" or \"seed\"");
-	rules.seed = strtoull(json_str(root, "seed"), NULL, 10);
+	if (json_int(c, root, "stock_size", 1, 30, &rules.stock_size) < 0 ||
+	    json_int(c, root, "dealer", 0, c->players - 1, &rules.dealer) < 0 ||
+	    json_seed(c, root, &rules.seed) < 0)
+		return mismatch(c, "%s", c->why);
 	if ((match ? match_init(&ms, &rules, reason, sizeof(reason)) :
 	     game_rules_check(&rules, reason, sizeof(reason))) < 0)
 		return mismatch(c, "impossible rules: %s", reason);
@@ -689,12 +747,24 @@ static int check_document(struct checker *c, const cJSON *root)
 int replay_check(const char *text, size_t len, FILE *print, char *err, size_t err_size)
 {
 	struct checker c = { .err = err, .err_size = err_size, .print = print };
-	cJSON *root = cJSON_ParseWithLengthOpts(text, len, NULL, 0);
-	const char *format = json_str(root, "format");
+	struct json_strict_error e;
+	const char *format;
+	cJSON *root = NULL;
 	int version = 0, ret;
 
+	/* strict: a key twice or a number out of its type is refused, never guessed at */
+	if ((ret = json_strict_parse(text, len, &root, &e)) < 0) {
+		if (ret == JSON_STRICT_ENOMEM)
+			snprintf(err, err_size, "out of memory");
+		else
+			snprintf(err, err_size, "not a replay: line %lu, column %lu: %s", e.line,
+				 e.column, e.message);
+		ret = ret == JSON_STRICT_ENOMEM ? -ENOMEM : -EINVAL;
+		goto out;
+	}
+	format = json_str(root, "format");
 	if (!cJSON_IsObject(root) || !format || strcmp(format, REPLAY_FORMAT) ||
-	    json_int(root, "version", 1, 1000, &version) < 0) {
+	    json_int(&c, root, "version", 1, 1000, &version) < 0) {
 		snprintf(err, err_size, "not a replay (no \"format\":\"%s\" object)", REPLAY_FORMAT);
 		ret = -EINVAL;
 		goto out;

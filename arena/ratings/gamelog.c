@@ -4,12 +4,15 @@
 #include "gamelog.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
+
+#include "json_strict.h"
 
 const char *const gamelog_fault_names[GAMELOG_FAULT_KINDS] = {
 	"timeout", "exit", "closed", "malformed", "protocol", "illegal", "start", "other",
@@ -59,182 +62,259 @@ static long intern_bot(struct gamelog *log, const char *name)
 	return (long)log->nbots++;
 }
 
-/* The seat number v holds, or -1 if it is not an integer in [0, n). */
-static int seat_of(const cJSON *v, int n)
+/* Refuse the record being read with a sentence in log->why; -EBADMSG. */
+static int refuse(struct gamelog *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int refuse(struct gamelog *log, const char *fmt, ...)
 {
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble >= n ||
-	    v->valuedouble != (double)v->valueint)
-		return -1;
-	return v->valueint;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(log->why, sizeof(log->why), fmt, ap);
+	va_end(ap);
+	return -EBADMSG;
 }
 
-/* Integer field, or -1 if absent or not an integral number in [lo, hi]. */
-static int get_int(const cJSON *obj, const char *key, long lo, long hi, long *out)
+/*
+ * Every number of a record goes through the strict readers: an integer
+ * written as one (7, not 7.0 or 7e0), in range; a finite number in range.
+ * 0, 1 when absent or null and flags allow it, or -EBADMSG with log->why.
+ */
+static int read_int(struct gamelog *log, const cJSON *item, const char *prefix, const char *name,
+		    int64_t lo, int64_t hi, unsigned flags, int64_t *out)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-	if (!cJSON_IsNumber(v))
-		return -1;
-	double d = v->valuedouble;
-	if (d < (double)lo || d > (double)hi || d != (double)(long)d)
-		return -1;
-	*out = (long)d;
+	struct json_strict_error e;
+	int rc = json_strict_int(item, prefix, name, lo, hi, flags, out, &e);
+
+	return rc < 0 ? refuse(log, "%s", e.message) : rc;
+}
+
+static int read_double(struct gamelog *log, const cJSON *item, const char *prefix,
+		       const char *name, double lo, double hi, double *out)
+{
+	struct json_strict_error e;
+
+	if (json_strict_double(item, prefix, name, lo, hi, 0, out, &e) < 0)
+		return refuse(log, "%s", e.message);
+	return 0;
+}
+
+static const cJSON *field(const cJSON *obj, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+/* An optional integer field: def when absent. */
+static int optional_int(struct gamelog *log, const cJSON *obj, const char *key, int64_t lo,
+			int64_t hi, int64_t def, int32_t *out)
+{
+	int64_t v = def;
+	int rc = read_int(log, field(obj, key), NULL, key, lo, hi, JSON_STRICT_OPTIONAL, &v);
+
+	*out = (int32_t)v;
+	return rc < 0 ? rc : 0;
+}
+
+/* An optional boolean field: false when absent. */
+static int optional_bool(struct gamelog *log, const cJSON *obj, const char *key, bool *out)
+{
+	const cJSON *v = field(obj, key);
+
+	if (v && !cJSON_IsBool(v))
+		return refuse(log, "%s: expected true or false", key);
+	*out = cJSON_IsTrue(v);
 	return 0;
 }
 
 /* An array of exactly n integers in [lo, hi]. */
-static int get_int_array(const cJSON *obj, const char *key, int n, long lo, long hi, long *out)
+static int int_array(struct gamelog *log, const cJSON *obj, const char *key, int n, int64_t lo,
+		     int64_t hi, int64_t *out)
 {
-	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
-	if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != n)
-		return -1;
+	const cJSON *arr = field(obj, key), *v;
+	char where[32];
 	int i = 0;
-	const cJSON *v;
+
+	if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != n)
+		return refuse(log, "%s: expected an array of %d integers", key, n);
 	cJSON_ArrayForEach(v, arr) {
-		if (!cJSON_IsNumber(v))
-			return -1;
-		double d = v->valuedouble;
-		if (d < (double)lo || d > (double)hi || d != (double)(long)d)
-			return -1;
-		out[i++] = (long)d;
+		snprintf(where, sizeof(where), "%s[%d]", key, i);
+		if (read_int(log, v, where, NULL, lo, hi, 0, &out[i++]) < 0)
+			return -EBADMSG;
 	}
 	return 0;
 }
 
-static int parse_teams(const cJSON *root, struct gamelog_game *g)
+static int parse_teams(struct gamelog *log, const cJSON *root, struct gamelog_game *g)
 {
-	const cJSON *teams = cJSON_GetObjectItemCaseSensitive(root, "teams");
+	const cJSON *teams = field(root, "teams"), *team, *seat;
+	bool seen[GAMELOG_SEATS_MAX] = { false };
+	char where[32];
+	int t = 0;
+
 	if (!teams || cJSON_IsNull(teams)) {
 		for (int s = 0; s < g->players; s++)
-			g->team[s] = (unsigned)s;
+			g->team[s] = (uint8_t)s;
 		return 0;
 	}
-	if (!cJSON_IsArray(teams))
-		return -1;
-	bool seen[GAMELOG_SEATS_MAX] = { false };
-	uint8_t t = 0;
-	const cJSON *team;
+	if (!cJSON_IsArray(teams) || cJSON_GetArraySize(teams) > g->players)
+		return refuse(log, "teams: expected an array of at most %d teams", g->players);
 	cJSON_ArrayForEach(team, teams) {
-		const cJSON *seat;
+		int k = 0;
+
 		if (!cJSON_IsArray(team))
-			return -1;
+			return refuse(log, "teams[%d]: expected an array of seats", t);
 		cJSON_ArrayForEach(seat, team) {
-			int s = seat_of(seat, g->players);
-			if (s < 0 || seen[s])
-				return -1;
+			int64_t s;
+
+			snprintf(where, sizeof(where), "teams[%d][%d]", t, k++);
+			if (read_int(log, seat, where, NULL, 0, g->players - 1, 0, &s) < 0)
+				return -EBADMSG;
+			if (seen[s])
+				return refuse(log, "%s: seat %d is in two teams", where, (int)s);
 			seen[s] = true;
-			g->team[s] = t;
+			g->team[s] = (uint8_t)t;
 		}
 		t++;
 	}
 	for (int s = 0; s < g->players; s++)
 		if (!seen[s])
-			return -1;
+			return refuse(log, "teams: seat %d is in no team", s);
 	return 0;
 }
 
-static int parse_time(const cJSON *root, struct gamelog_game *g)
+static int parse_time(struct gamelog *log, const cJSON *root, struct gamelog_game *g)
 {
-	const cJSON *time = cJSON_GetObjectItemCaseSensitive(root, "time");
+	static const char *const keys[] = { "mean_us", "p99_us", "max_us" };
+	const cJSON *time = field(root, "time"), *t;
+	char where[32];
+	int s = 0;
+
 	if (!time || cJSON_IsNull(time))
 		return 0;
 	if (!cJSON_IsArray(time) || cJSON_GetArraySize(time) != g->players)
-		return -1;
-	int s = 0;
-	const cJSON *t;
+		return refuse(log, "time: expected an array of %d objects", g->players);
 	cJSON_ArrayForEach(t, time) {
-		static const char *const keys[] = { "moves", "mean_us", "p99_us", "max_us" };
-		double vals[4];
+		int64_t moves;
+		double v[3];
+
+		snprintf(where, sizeof(where), "time[%d].", s);
 		if (!cJSON_IsObject(t))
-			return -1;
-		for (int k = 0; k < 4; k++) {
-			const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, keys[k]);
-			if (!cJSON_IsNumber(v) || v->valuedouble < 0)
-				return -1;
-			vals[k] = v->valuedouble;
-		}
-		g->time[s] = (struct gamelog_seat_time){ (float)vals[0], (float)vals[1],
-							 (float)vals[2], (float)vals[3] };
-		s++;
+			return refuse(log, "time[%d]: expected an object", s);
+		if (read_int(log, field(t, "moves"), where, "moves", 0, UINT32_MAX, 0, &moves) < 0)
+			return -EBADMSG;
+		for (int k = 0; k < 3; k++)
+			if (read_double(log, field(t, keys[k]), where, keys[k], 0,
+					GAMELOG_TIME_MAX_US, &v[k]) < 0)
+				return -EBADMSG;
+		g->time[s++] = (struct gamelog_seat_time){ (float)moves, (float)v[0], (float)v[1],
+							   (float)v[2] };
 	}
 	g->has_time = true;
 	return 0;
 }
 
-static int parse_faults(const cJSON *root, struct gamelog_game *g)
+static int parse_faults(struct gamelog *log, const cJSON *root, struct gamelog_game *g)
 {
-	const cJSON *faults = cJSON_GetObjectItemCaseSensitive(root, "faults");
+	const cJSON *faults = field(root, "faults"), *f, *kind;
+	char where[32];
+	int i = 0;
+
 	if (!faults || cJSON_IsNull(faults))
 		return 0;
 	if (!cJSON_IsArray(faults))
-		return -1;
-	const cJSON *f;
+		return refuse(log, "faults: expected an array");
 	cJSON_ArrayForEach(f, faults) {
-		long seat;
-		if (!cJSON_IsObject(f) || get_int(f, "seat", 0, g->players - 1, &seat) < 0)
-			return -1;
-		const cJSON *kind = cJSON_GetObjectItemCaseSensitive(f, "kind");
+		int64_t seat;
 		int k = GAMELOG_FAULT_OTHER;
+
+		snprintf(where, sizeof(where), "faults[%d].", i++);
+		if (!cJSON_IsObject(f))
+			return refuse(log, "%.30s: expected an object", where);
+		if (read_int(log, field(f, "seat"), where, "seat", 0, g->players - 1, 0, &seat) < 0)
+			return -EBADMSG;
+		kind = field(f, "kind");
 		if (cJSON_IsString(kind))
-			for (int i = 0; i < GAMELOG_FAULT_OTHER; i++)
-				if (strcmp(kind->valuestring, gamelog_fault_names[i]) == 0)
-					k = i;
+			for (int n = 0; n < GAMELOG_FAULT_OTHER; n++)
+				if (strcmp(kind->valuestring, gamelog_fault_names[n]) == 0)
+					k = n;
 		g->fault[seat] = (int8_t)k;
 	}
 	return 0;
 }
 
-/* Fill g from a parsed record; bot names are interned into log. -EBADMSG, -ENOMEM. */
+/* A bot name is printed on terminals and in reports: printable ASCII only. */
+static bool printable_name(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if ((unsigned char)s[n] < 0x20 || (unsigned char)s[n] > 0x7e)
+			return false;
+	return n >= 1 && n <= GAMELOG_NAME_MAX;
+}
+
+/* Fill g from a parsed record; bot names are interned into log. -EBADMSG (log->why), -ENOMEM. */
 static int parse_record(struct gamelog *log, const cJSON *root, struct gamelog_game *g)
 {
-	long v, arr[GAMELOG_SEATS_MAX];
+	int64_t v, arr[GAMELOG_SEATS_MAX];
+	const cJSON *winners, *w, *bots, *b;
+	char where[32];
+	int n, s = 0;
 
-	if (!cJSON_IsObject(root) || get_int(root, "players", 2, GAMELOG_SEATS_MAX, &v) < 0)
+	if (!cJSON_IsObject(root))
+		return refuse(log, "expected a JSON object");
+	if (read_int(log, field(root, "players"), NULL, "players", 2, GAMELOG_SEATS_MAX, 0, &v) < 0)
 		return -EBADMSG;
 	g->players = (uint8_t)v;
-	int n = g->players;
-	g->table = get_int(root, "table", 0, INT32_MAX, &v) == 0 ? (int32_t)v : 0;
-	g->deal = get_int(root, "deal", 0, INT32_MAX, &v) == 0 ? (int32_t)v : 0;
-	g->rotation = get_int(root, "rotation", 0, INT32_MAX, &v) == 0 ? (int32_t)v : 0;
-	g->games = get_int(root, "games", 1, INT32_MAX, &v) == 0 ? (int32_t)v : 1;
-	g->partnership = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "partnership"));
-	g->match = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "match"));
+	n = g->players;
+	if (optional_int(log, root, "table", 0, INT32_MAX, 0, &g->table) < 0 ||
+	    optional_int(log, root, "deal", 0, INT32_MAX, 0, &g->deal) < 0 ||
+	    optional_int(log, root, "rotation", 0, INT32_MAX, 0, &g->rotation) < 0 ||
+	    optional_int(log, root, "games", 1, INT32_MAX, 1, &g->games) < 0 ||
+	    optional_bool(log, root, "partnership", &g->partnership) < 0 ||
+	    optional_bool(log, root, "match", &g->match) < 0)
+		return -EBADMSG;
 
-	if (get_int_array(root, "placings", n, 1, n, arr) < 0)
+	if (int_array(log, root, "placings", n, 1, n, arr) < 0)
 		return -EBADMSG;
-	for (int s = 0; s < n; s++)
+	for (s = 0; s < n; s++)
 		g->placing[s] = (uint8_t)arr[s];
-	if (get_int_array(root, "stock_left", n, 0, 162, arr) < 0)
+	if (int_array(log, root, "stock_left", n, 0, 162, arr) < 0)
 		return -EBADMSG;
-	for (int s = 0; s < n; s++)
+	for (s = 0; s < n; s++)
 		g->stock_left[s] = (uint8_t)arr[s];
-	if (get_int_array(root, "scores", n, 0, INT32_MAX, arr) < 0)
+	if (int_array(log, root, "scores", n, 0, INT32_MAX, arr) < 0)
 		return -EBADMSG;
-	for (int s = 0; s < n; s++)
+	for (s = 0; s < n; s++)
 		g->score[s] = (int32_t)arr[s];
 
-	const cJSON *winners = cJSON_GetObjectItemCaseSensitive(root, "winners");
-	const cJSON *w;
+	winners = field(root, "winners");
 	if (!cJSON_IsArray(winners))
-		return -EBADMSG;
+		return refuse(log, "winners: expected an array of seats");
+	s = 0;
 	cJSON_ArrayForEach(w, winners) {
-		int seat = seat_of(w, n);
-		if (seat < 0)
+		snprintf(where, sizeof(where), "winners[%d]", s++);
+		if (read_int(log, w, where, NULL, 0, n - 1, 0, &v) < 0)
 			return -EBADMSG;
-		g->winner[seat] = true;
+		g->winner[v] = true;
 	}
-	for (int s = 0; s < n; s++)
+	for (s = 0; s < n; s++)
 		g->fault[s] = -1;
-	if (parse_teams(root, g) < 0 || parse_time(root, g) < 0 || parse_faults(root, g) < 0)
+	if (parse_teams(log, root, g) < 0 || parse_time(log, root, g) < 0 ||
+	    parse_faults(log, root, g) < 0)
 		return -EBADMSG;
 
-	const cJSON *bots = cJSON_GetObjectItemCaseSensitive(root, "bots");
+	bots = field(root, "bots");
 	if (!cJSON_IsArray(bots) || cJSON_GetArraySize(bots) != n)
-		return -EBADMSG;
-	int s = 0;
-	const cJSON *b;
-	cJSON_ArrayForEach(b, bots)
-		if (!cJSON_IsString(b) || b->valuestring[0] == '\0')
-			return -EBADMSG;
+		return refuse(log, "bots: expected an array of %d names", n);
+	s = 0;
+	cJSON_ArrayForEach(b, bots) {
+		if (!cJSON_IsString(b) || !printable_name(b->valuestring))
+			return refuse(log, "bots[%d]: expected a name of 1 to %d printable ASCII "
+				      "characters", s, GAMELOG_NAME_MAX);
+		s++;
+	}
+	s = 0;
 	cJSON_ArrayForEach(b, bots) {
 		long idx = intern_bot(log, b->valuestring);
 		if (idx < 0)
@@ -247,12 +327,17 @@ static int parse_record(struct gamelog *log, const cJSON *root, struct gamelog_g
 int gamelog_add_line(struct gamelog *log, const char *line, size_t len, unsigned source)
 {
 	struct gamelog_game g = { .source = source };
-	/* len + 1 takes in the terminating NUL, so trailing garbage is refused. */
-	cJSON *root = cJSON_ParseWithLengthOpts(line, len + 1, NULL, 1);
+	struct json_strict_error e;
+	cJSON *root = NULL;
 	int rc = -EBADMSG;
 
-	if (!root)
+	log->why[0] = '\0';
+	/* strict: a key twice, a raw control character or trailing text is refused */
+	if (json_strict_parse(line, len, &root, &e) < 0) {
+		rc = e.code == JSON_STRICT_ENOMEM ? -ENOMEM :
+			refuse(log, "column %lu: %s", e.column, e.message);
 		goto out;
+	}
 	if (!log->sink && log->ngames == log->games_cap) {
 		/* Grow by half: a million records should not need twice their size while copying. */
 		size_t cap = log->games_cap ? log->games_cap + log->games_cap / 2 : 256;
@@ -283,7 +368,7 @@ out:
 int gamelog_read(struct gamelog *log, const char *path, char *err, size_t errsz)
 {
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, lineno = 0;
 	ssize_t len;
 	int rc = 0;
 	unsigned source = log->nsources;
@@ -296,6 +381,12 @@ int gamelog_read(struct gamelog *log, const char *path, char *err, size_t errsz)
 	}
 	errno = 0;
 	while ((len = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		if (log->stop && *log->stop) {
+			rc = -EINTR;
+			snprintf(err, errsz, "reading \"%s\": stopped", path);
+			goto out;
+		}
 		if (line[len - 1] != '\n') {
 			/* A record still being written: skip it, a later read will see it whole. */
 			log->torn++;
@@ -306,7 +397,11 @@ int gamelog_read(struct gamelog *log, const char *path, char *err, size_t errsz)
 		line[len - 1] = '\0';
 		rc = gamelog_add_line(log, line, (size_t)len - 1, source);
 		if (rc == -EBADMSG) {
-			log->invalid++;
+			if (!log->invalid++) {
+				log->first_invalid_source = source;
+				log->first_invalid_line = lineno;
+				memcpy(log->first_invalid, log->why, sizeof(log->first_invalid));
+			}
 			rc = 0;
 		} else if (rc < 0) {
 			snprintf(err, errsz, "reading \"%s\": %s", path, strerror(-rc));

@@ -10,7 +10,15 @@
  * in '\n') are read, so a file that a running tournament is appending to can be
  * read at any moment: its torn last line is skipped and counted. A complete line
  * that is not a valid record is skipped and counted too, so one damaged line
- * does not hide a whole tournament.
+ * does not hide a whole tournament; the first one is kept with its line number
+ * and why, for the report to show.
+ *
+ * Valid means read strictly (json_strict.h): no key twice, every integer
+ * written as one and in range (placings 1 to players, stock_left 0 to 162,
+ * scores 0 to 2^31 - 1, seats 0 to players - 1), every time a finite number
+ * from 0 to GAMELOG_TIME_MAX_US, bot names of printable ASCII. So no value in
+ * a record, however crafted, reaches a cast or a sum that can overflow, and
+ * every figure a report computes from it is finite.
  *
  * Bots are identified by name across every file read into one gamelog, which is
  * how several tournament directories merge into one ranking.
@@ -20,11 +28,17 @@
 #ifndef SKIPBO_GAMELOG_H
 #define SKIPBO_GAMELOG_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define GAMELOG_SEATS_MAX 6
+/* The longest move time a record may carry: 10^13 us, 116 days. */
+#define GAMELOG_TIME_MAX_US 1e13
+/* The longest bot name a record may carry (a tournament file allows 64 bytes). */
+#define GAMELOG_NAME_MAX 255
+#define GAMELOG_WHY_MAX 192
 
 enum gamelog_fault_kind {
 	GAMELOG_FAULT_TIMEOUT,
@@ -92,6 +106,15 @@ struct gamelog {
 	unsigned nsources; /* files read so far */
 	size_t torn;       /* incomplete last lines skipped */
 	size_t invalid;    /* complete lines that were not valid records */
+	/* The first of them: its source, 1-based line number, and why (one
+	 * sentence naming the field, printable ASCII). */
+	unsigned first_invalid_source;
+	size_t first_invalid_line;
+	char first_invalid[GAMELOG_WHY_MAX];
+	char why[GAMELOG_WHY_MAX]; /* why gamelog_add_line last refused a line */
+	/* When set, gamelog_read stops with -EINTR at the next line once *stop is
+	 * non-zero (a signal handler sets it). */
+	const volatile sig_atomic_t *stop;
 	gamelog_sink_fn sink;
 	void *sink_ctx;
 };
@@ -109,16 +132,17 @@ void gamelog_release(struct gamelog *log);
 
 /*
  * Append the records of one games.jsonl file, as source number log->nsources
- * (then incremented). -ENOENT etc. if the file cannot be read, -ENOMEM; err
- * gets a sentence. Records already read stay in log on failure.
+ * (then incremented). -ENOENT etc. if the file cannot be read, -ENOMEM,
+ * -EINTR when stopped (log->stop); err gets a sentence. Records already read
+ * stay in log on failure.
  */
 int gamelog_read(struct gamelog *log, const char *path, char *err, size_t errsz);
 
 /*
  * Parse one record with the given source and append it (or hand it to the
  * sink). line holds len bytes without the newline and line[len] must be '\0'.
- * -EBADMSG if it is not a valid record (log unchanged), -ENOMEM, or the
- * sink's error.
+ * -EBADMSG if it is not a valid record (log unchanged but for log->why, which
+ * says why), -ENOMEM, or the sink's error.
  */
 int gamelog_add_line(struct gamelog *log, const char *line, size_t len, unsigned source);
 

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +15,13 @@
 #include <unistd.h>
 
 #include "report_html.h"
+
+static volatile sig_atomic_t stop_requested;
+
+void report_request_stop(void)
+{
+	stop_requested = 1;
+}
 
 double report_win_rate(const struct report_bot *b)
 {
@@ -384,6 +392,7 @@ int report_load(struct report *r, struct gamelog *log, const char *const *dirs, 
 
 	memset(r, 0, sizeof(*r));
 	gamelog_set_sink(log, acc_add, &a);
+	log->stop = &stop_requested;
 	for (size_t i = 0; i < ndirs; i++) {
 		char path[4096];
 		if ((size_t)snprintf(path, sizeof(path), "%s/games.jsonl", dirs[i]) >= sizeof(path)) {
@@ -403,6 +412,7 @@ int report_load(struct report *r, struct gamelog *log, const char *const *dirs, 
 	}
 out:
 	gamelog_set_sink(log, NULL, NULL);
+	log->stop = NULL;
 	acc_release(&a);
 	return rc;
 }
@@ -448,6 +458,21 @@ int report_write_faults(const struct report_bot *b, FILE *out)
 	return written;
 }
 
+/* "The first invalid line: games.jsonl line 7 of DIR: why" (why is printable ASCII). */
+static const char *first_invalid_text(const struct report *r, char *buf, size_t size)
+{
+	const struct gamelog *log = r->log;
+
+	if (r->dirs && log->first_invalid_source < r->ndirs)
+		snprintf(buf, size, "The first invalid line: %.4000s/games.jsonl, line %zu: %s",
+			 r->dirs[log->first_invalid_source], log->first_invalid_line,
+			 log->first_invalid);
+	else
+		snprintf(buf, size, "The first invalid line: line %zu: %s", log->first_invalid_line,
+			 log->first_invalid);
+	return buf;
+}
+
 void report_write_sources(const struct report *r, FILE *out,
 			  void (*write_text)(FILE *out, const char *s))
 {
@@ -461,6 +486,12 @@ void report_write_sources(const struct report *r, FILE *out,
 	if (r->log->torn || r->log->invalid)
 		fprintf(out, " (skipped: %zu incomplete last line(s), %zu invalid line(s))",
 			r->log->torn, r->log->invalid);
+	if (r->log->invalid) {
+		char first[GAMELOG_WHY_MAX + 4200];
+
+		fputs(". ", out);
+		write_text(out, first_invalid_text(r, first, sizeof(first)));
+	}
 }
 
 void report_print_table(const struct report *r, FILE *out)
@@ -496,6 +527,11 @@ void report_print_table(const struct report *r, FILE *out)
 	if (r->log->torn || r->log->invalid)
 		fprintf(out, "skipped: %zu incomplete last line(s), %zu invalid line(s)\n",
 			r->log->torn, r->log->invalid);
+	if (r->log->invalid) {
+		char first[GAMELOG_WHY_MAX + 4200];
+
+		fprintf(out, "%s\n", first_invalid_text(r, first, sizeof(first)));
+	}
 }
 
 typedef int (*report_writer)(const struct report *r, FILE *out);
@@ -560,6 +596,11 @@ int report_generate_with(const char *const *dirs, size_t ndirs, const char *outd
 	if (rc < 0)
 		goto out;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (stop_requested) {
+			snprintf(err, errsz, "stopped before \"%s\"", files[i].name);
+			rc = -EINTR;
+			goto out;
+		}
 		rc = write_atomically(&r, outdir, files[i].name, files[i].writer, err, errsz);
 		if (rc < 0)
 			goto out;

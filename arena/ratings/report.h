@@ -111,10 +111,17 @@ int report_write_md(const struct report *r, FILE *out);
  * renamed, so a reader never sees half a report. If table is not NULL the
  * ranking table is printed to it. Returns 0 or a negative errno-style code
  * with a sentence in err (-ENOENT: a games.jsonl is missing; -ENODATA: no
- * complete record yet).
+ * complete record yet; -EINTR: report_request_stop() was called).
  */
 int report_generate(const char *const *dirs, size_t ndirs, const char *outdir, FILE *table,
 		    char *err, size_t errsz);
+
+/*
+ * From now on report_load and report_generate stop at the next record or file
+ * with -EINTR ("stopped" in err), leaving no temporary file behind: for a
+ * SIGINT or SIGTERM handler (async-signal-safe; it only sets a flag).
+ */
+void report_request_stop(void);
 
 /* Same with options: anchor bot name (NULL = field average) and prior draws (> 0). */
 int report_generate_with(const char *const *dirs, size_t ndirs, const char *outdir,

@@ -77,6 +77,24 @@ static double tick_step(double span)
 	return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * p;
 }
 
+/*
+ * How many ticks lo, lo + step, ... up to hi are drawn: at most AXIS_TICKS_MAX
+ * whatever the numbers, 0 when they are not finite. Every axis loop counts
+ * ticks with an integer, never by adding a step to a double (which a huge
+ * value or a step below its precision would make endless).
+ */
+#define AXIS_TICKS_MAX 64
+
+static int axis_ticks(double lo, double hi, double step)
+{
+	double n;
+
+	if (!isfinite(lo) || !isfinite(hi) || !isfinite(step) || !(step > 0) || hi < lo)
+		return 0;
+	n = floor((hi - lo) / step + 0.5) + 1;
+	return n < 1 ? 0 : n > AXIS_TICKS_MAX ? AXIS_TICKS_MAX : (int)n;
+}
+
 static void html_elo_chart(const struct report *r, FILE *out)
 {
 	double lo = 0, hi = 0;
@@ -96,8 +114,8 @@ static void html_elo_chart(const struct report *r, FILE *out)
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"Elo with 95%% intervals\">\n",
 		CHART_W, height, CHART_W, height);
-	for (double t = lo; t <= hi + step / 2; t += step) {
-		double x = ELO_X(t);
+	for (int i = 0, n = axis_ticks(lo, hi, step); i < n; i++) {
+		double t = lo + step * i, x = ELO_X(t);
 		fprintf(out, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
 			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
 			x, x, height - 25, fabs(t) < step / 2 ? "#888" : "#ddd", x, height - 10,
@@ -208,8 +226,8 @@ static void html_time_chart(const struct report *r, FILE *out)
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"move time chart\">\n",
 		CHART_W, height, CHART_W, height);
-	for (double d = dlo; d <= dhi; d++) {
-		double x = LABEL_W + (d - dlo) / (dhi - dlo) * plot_w;
+	for (int i = 0, n = axis_ticks(dlo, dhi, 1); i < n; i++) {
+		double d = dlo + i, x = LABEL_W + (d - dlo) / (dhi - dlo) * plot_w;
 		fprintf(out, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
 			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
 			x, x, height - 35, x, height - 20, pow(10.0, d));

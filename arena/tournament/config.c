@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "engine.h"
+#include "json_strict.h"
 
 #define CONFIG_FILE_MAX (16 * 1024 * 1024)
 
@@ -123,21 +124,23 @@ static int check_keys(const cJSON *obj, const char *where, const char *const *ke
 	return 0;
 }
 
-/* An integer in [min, max] at obj.key, if present. */
+/* An integer in [min, max] at obj.key, if present, written as one (7, not 7.0 or 7e0). */
 static int get_int(const cJSON *obj, const char *where, const char *key, long long min,
 		   long long max, long long *out, char *err, size_t err_size)
 {
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char path[128];
+	struct json_strict_error e;
+	char prefix[64];
+	int64_t v;
 
-	if (!item)
-		return 0;
-	key_path(path, sizeof(path), where, key);
-	if (!cJSON_IsNumber(item) || item->valuedouble != (double)(long long)item->valuedouble ||
-	    item->valuedouble < (double)min || item->valuedouble > (double)max)
-		return fail(err, err_size, "%s: expected an integer from %lld to %lld", path, min,
-			    max);
-	*out = (long long)item->valuedouble;
+	int ret;
+
+	snprintf(prefix, sizeof(prefix), "%s%s", where, *where ? "." : "");
+	ret = json_strict_int(cJSON_GetObjectItemCaseSensitive(obj, key), prefix, key, min, max,
+			      JSON_STRICT_OPTIONAL, &v, &e);
+	if (ret < 0)
+		return fail(err, err_size, "%s", e.message);
+	if (ret == 0)
+		*out = v;
 	return 0;
 }
 
@@ -427,17 +430,18 @@ static int parse_time(const cJSON *root, struct config *cfg, char *err, size_t e
 	return 0;
 }
 
-/* seed: an integer JSON number up to 2^53, or a decimal string for all 64 bits. */
+/* seed: an integer JSON number up to 2^53 - 1, or a decimal string for all 64 bits. */
 static int parse_seed(const cJSON *root, struct config *cfg, char *err, size_t err_size)
 {
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "seed");
+	int64_t v;
 	char *end;
 
 	if (!s)
 		return 0;
-	if (cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble <= 9007199254740992.0 &&
-	    s->valuedouble == (double)(uint64_t)s->valuedouble) {
-		cfg->seed = (uint64_t)s->valuedouble;
+	if (cJSON_IsNumber(s) &&
+	    json_strict_int(s, NULL, "seed", 0, JSON_STRICT_INT_MAX, 0, &v, NULL) == 0) {
+		cfg->seed = (uint64_t)v;
 		return 0;
 	}
 	if (cJSON_IsString(s) && isdigit((unsigned char)s->valuestring[0])) {
@@ -446,8 +450,8 @@ static int parse_seed(const cJSON *root, struct config *cfg, char *err, size_t e
 		if (!*end && errno == 0)
 			return 0;
 	}
-	return fail(err, err_size, "seed: expected an integer from 0 to 2^53, or a decimal string "
-		    "up to 18446744073709551615");
+	return fail(err, err_size, "seed: expected an integer from 0 to 2^53 - 1, or a decimal "
+		    "string up to 18446744073709551615");
 }
 
 static int parse_top(const cJSON *root, struct config *cfg, char *err, size_t err_size)
@@ -544,28 +548,13 @@ static void set_defaults(struct config *cfg, const char *base_dir)
 	cfg->base_dir = strdup(base_dir);
 }
 
-/* 1-based line and column of offset in text. */
-static void position(const char *text, size_t offset, int *line, int *column)
-{
-	*line = 1;
-	*column = 1;
-	for (size_t i = 0; i < offset; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*column = 1;
-		} else {
-			(*column)++;
-		}
-	}
-}
-
 int config_parse(const char *text, size_t len, const char *base_dir, struct config *cfg,
 		 char *err, size_t err_size)
 {
+	struct json_strict_error e;
 	char *copy = NULL;
-	const char *end = NULL;
 	cJSON *root = NULL;
-	int ret = -ENOMEM, line, column;
+	int ret = -ENOMEM;
 
 	set_defaults(cfg, base_dir);
 	if (!cfg->base_dir)
@@ -575,12 +564,10 @@ int config_parse(const char *text, size_t len, const char *base_dir, struct conf
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	config_strip_comments(copy, len);
-	root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
-	if (!root) {
-		size_t off = end && end >= copy && end <= copy + len ? (size_t)(end - copy) : 0;
-
-		position(copy, off, &line, &column);
-		ret = fail(err, err_size, "line %d, column %d: JSON syntax error", line, column);
+	/* strict: a key given twice is refused, not silently resolved to one of them */
+	if ((ret = json_strict_parse(copy, len, &root, &e)) < 0) {
+		ret = ret == JSON_STRICT_ENOMEM ? -ENOMEM :
+			fail(err, err_size, "line %lu, column %lu: %s", e.line, e.column, e.message);
 		goto out;
 	}
 	ret = parse_top(root, cfg, err, err_size);
@@ -661,10 +648,16 @@ char *config_to_json(const struct config *cfg, int games_only)
 		cJSON_AddStringToObject(bot, "cwd", b->cwd);
 		env = cJSON_AddObjectToObject(bot, "env");
 		for (size_t k = 0; b->env[k]; k++) {
-			char *eq = strchr(b->env[k], '='), key[256];
+			const char *eq = strchr(b->env[k], '=');
+			/* the whole name, however long */
+			char *key = strndup(b->env[k], (size_t)(eq - b->env[k]));
 
-			snprintf(key, sizeof(key), "%.*s", (int)(eq - b->env[k]), b->env[k]);
-			cJSON_AddStringToObject(env, key, eq + 1);
+			if (!key || !cJSON_AddStringToObject(env, key, eq + 1)) {
+				free(key);
+				cJSON_Delete(root);
+				return NULL;
+			}
+			free(key);
 		}
 		cJSON_AddItemToObject(bot, "limits", limits_json(&b->limits));
 	}

@@ -14,6 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "durable.h"
+#include "json_strict.h"
+
 struct results {
 	char *dir;
 	int fd;                 /* games.jsonl, O_APPEND */
@@ -59,22 +62,19 @@ out:
 	return text;
 }
 
+/* text and a newline, durably: on the disk before any record refers to it. */
 static int write_file(const char *path, const char *text)
 {
-	char tmp[PATH_MAX];
-	FILE *f;
-	int ret = 0;
+	size_t len = strlen(text);
+	char *line = malloc(len + 1);
+	int ret;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	if (!(f = fopen(tmp, "w")))
-		return -errno;
-	if (fputs(text, f) < 0 || fputc('\n', f) < 0)
-		ret = -errno;
-	if (fclose(f) != 0 && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path) < 0)
-		ret = -errno;
+	if (!line)
+		return -ENOMEM;
+	memcpy(line, text, len);
+	line[len] = '\n';
+	ret = durable_write(path, line, len + 1);
+	free(line);
 	return ret;
 }
 
@@ -82,9 +82,10 @@ static int write_file(const char *path, const char *text)
 static char *games_only(const char *text, size_t len)
 {
 	static const char *const run_keys[] = { "concurrency", "pin", "output", "stderr_cap" };
-	cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, NULL, 1);
+	cJSON *root = NULL;
 	char *out;
 
+	json_strict_parse(text, len, &root, NULL);
 	if (!cJSON_IsObject(root)) {
 		cJSON_Delete(root);
 		return NULL;
@@ -195,6 +196,12 @@ int results_open(const char *dir, const char *tournament_json, const char *games
 		close(r->fd);
 		goto out;
 	}
+	/* games.jsonl, replays/ and logs/ exist on the disk before any record is appended */
+	if ((ret = durable_sync_dir(dir)) < 0 || (ret = durable_sync_parent(dir)) < 0) {
+		snprintf(err, err_size, "\"%s\": %s", dir, strerror(-ret));
+		close(r->fd);
+		goto out;
+	}
 	pthread_mutex_init(&r->lock, NULL);
 	*out = r;
 	r = NULL;
@@ -208,10 +215,46 @@ out:
 	return ret;
 }
 
-int results_scan(struct results *r, void (*fn)(void *ctx, const cJSON *record), void *ctx,
-		 char *err, size_t err_size)
+/* Check the fields a resume relies on; 0, or -EBADMSG with why. */
+static int read_record(const cJSON *root, struct results_record *rec, char *why, size_t why_size)
 {
-	char path[PATH_MAX], *line = NULL;
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(root, "id");
+	const cJSON *placings = cJSON_GetObjectItemCaseSensitive(root, "placings"), *v;
+	struct json_strict_error e;
+	int64_t n, p;
+	char where[32];
+	int s = 0;
+
+	if (!cJSON_IsObject(root) || !cJSON_IsString(id)) {
+		snprintf(why, why_size, "not a game record (an object with a string \"id\")");
+		return -EBADMSG;
+	}
+	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(root, "players"), NULL, "players", 2,
+			    ENGINE_MAX_PLAYERS, 0, &n, &e) < 0)
+		goto refused;
+	if (!cJSON_IsArray(placings) || cJSON_GetArraySize(placings) != n) {
+		snprintf(why, why_size, "placings: expected an array of %d integers", (int)n);
+		return -EBADMSG;
+	}
+	cJSON_ArrayForEach(v, placings) {
+		snprintf(where, sizeof(where), "placings[%d]", s);
+		if (json_strict_int(v, where, NULL, 1, n, 0, &p, &e) < 0)
+			goto refused;
+		rec->placings[s++] = (int)p;
+	}
+	rec->id = id->valuestring;
+	rec->players = (int)n;
+	rec->json = root;
+	return 0;
+refused:
+	snprintf(why, why_size, "%s", e.message);
+	return -EBADMSG;
+}
+
+int results_scan(struct results *r, int (*fn)(void *ctx, const struct results_record *rec),
+		 void *ctx, char *err, size_t err_size)
+{
+	char path[PATH_MAX], *line = NULL, why[JSON_STRICT_MESSAGE_MAX + 32];
 	size_t cap = 0, lineno = 0;
 	ssize_t n;
 	FILE *f;
@@ -223,21 +266,25 @@ int results_scan(struct results *r, void (*fn)(void *ctx, const cJSON *record), 
 		return -errno;
 	}
 	while ((n = getline(&line, &cap, f)) > 0) {
-		cJSON *rec;
+		struct results_record rec = { 0 };
+		struct json_strict_error e;
+		cJSON *root = NULL;
 
 		lineno++;
 		if (line[n - 1] != '\n')
 			break; /* torn: a writer is still at it */
-		rec = cJSON_ParseWithLengthOpts(line, (size_t)n, NULL, 0);
-		if (!cJSON_IsObject(rec) ||
-		    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(rec, "id"))) {
-			cJSON_Delete(rec);
-			snprintf(err, err_size, "\"%s\", line %zu: not a game record", path, lineno);
-			ret = -EBADMSG;
+		if (json_strict_parse(line, (size_t)n, &root, &e) < 0) {
+			ret = e.code == JSON_STRICT_ENOMEM ? -ENOMEM : -EBADMSG;
+			snprintf(why, sizeof(why), "column %lu: %s", e.column, e.message);
+		} else if ((ret = read_record(root, &rec, why, sizeof(why))) == 0) {
+			ret = fn(ctx, &rec);
+			snprintf(why, sizeof(why), "%s", strerror(-ret));
+		}
+		cJSON_Delete(root);
+		if (ret < 0) {
+			snprintf(err, err_size, "\"%s\", line %zu: %s", path, lineno, why);
 			break;
 		}
-		fn(ctx, rec);
-		cJSON_Delete(rec);
 	}
 	free(line);
 	fclose(f);

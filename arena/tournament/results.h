@@ -26,19 +26,36 @@ struct results;
  * form (config_to_json(cfg, 1)). If dir already holds a tournament.json whose
  * games-only form differs, nothing is touched and -EEXIST is returned with a
  * sentence in err (a resume must use the same tournament and seed);
- * otherwise tournament.json is written (kept if it exists). A torn last line
- * of games.jsonl is cut off. Returns 0 and *out, or a negative errno.
+ * otherwise tournament.json is written durably (kept if it exists). A torn
+ * last line of games.jsonl is cut off. The directory's entries (games.jsonl,
+ * replays/, logs/, tournament.json) are fsync'ed before this returns, so no
+ * record appended later can outlive them in a power cut. Returns 0 and *out,
+ * or a negative errno.
  */
 int results_open(const char *dir, const char *tournament_json, const char *games_json,
 		 struct results **out, char *err, size_t err_size);
 
+/* What a resume reads of one record, checked. */
+struct results_record {
+	const char *id;
+	int players;                         /* 2 to ENGINE_MAX_PLAYERS */
+	int placings[ENGINE_MAX_PLAYERS];    /* each 1 to players */
+	const cJSON *json;                   /* the whole record */
+};
+
 /*
- * Call fn for every complete record of games.jsonl in order, with its parsed
- * object (owned by results_scan, valid during the call). Lines that are not
- * JSON objects with a string "id" are an error (-EBADMSG, line number in err).
+ * Call fn for every complete record of games.jsonl in order (rec and what it
+ * points to are owned by results_scan, valid during the call). Each line is
+ * read strictly (json_strict.h: no key twice, integers written as integers)
+ * and must be an object with a string "id", "players" an integer from 2 to
+ * ENGINE_MAX_PLAYERS and "placings" that many integers from 1 to players; a
+ * line that is not is an error, -EBADMSG with the line number and the field
+ * in err, so a damaged record is never taken for a played game. fn returns 0
+ * to go on, or a negative code that ends the scan and is returned (err names
+ * the line).
  */
-int results_scan(struct results *r, void (*fn)(void *ctx, const cJSON *record), void *ctx,
-		 char *err, size_t err_size);
+int results_scan(struct results *r, int (*fn)(void *ctx, const struct results_record *rec),
+		 void *ctx, char *err, size_t err_size);
 
 /* Append one record (a line without '\n'); thread-safe. 0 or a negative errno. */
 int results_append(struct results *r, const char *line, size_t len);

@@ -58,24 +58,23 @@ static int is_done(const struct run *r, uint64_t i)
 	return r->done[i / 8] >> (i % 8) & 1;
 }
 
-static void on_record(void *ctx, const cJSON *rec)
+/* A record found on resume (checked by results_scan): its game counts as played. */
+static int on_record(void *ctx, const struct results_record *rec)
 {
 	struct run *r = ctx;
-	const cJSON *id = cJSON_GetObjectItemCaseSensitive(rec, "id");
-	const cJSON *pl = cJSON_GetObjectItemCaseSensitive(rec, "placings"), *v;
 	struct schedule_game g;
-	int placings[ENGINE_MAX_PLAYERS] = { 0 }, n = 0;
 	uint64_t i;
 
-	if (schedule_index_of(r->sched, id->valuestring, &i) < 0 || is_done(r, i))
-		return;
+	if (stop_requested)
+		return -EINTR;
+	/* a record of another game or table size is not one of this schedule's games */
+	if (schedule_index_of(r->sched, rec->id, &i) < 0 || is_done(r, i) ||
+	    rec->players != r->cfg->players)
+		return 0;
 	r->done[i / 8] |= (uint8_t)(1u << (i % 8));
 	schedule_game(r->sched, i, &g);
-	cJSON_ArrayForEach(v, pl)
-		if (n < ENGINE_MAX_PLAYERS && cJSON_IsNumber(v))
-			placings[n++] = (int)v->valuedouble;
-	if (n == r->cfg->players)
-		progress_game(r->progress, g.bots, placings, n, 0);
+	progress_game(r->progress, g.bots, rec->placings, rec->players, 0);
+	return 0;
 }
 
 /* The next game nobody has played or taken; -1 when none is left. */
@@ -304,7 +303,11 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 	ret = -ENOMEM;
 	if (!(r.progress = progress_new(out, opt->quiet, count, 0, r.names, cfg->nbots)))
 		goto out;
-	if ((ret = results_scan(r.results, on_record, &r, err, err_size)) < 0)
+	if ((ret = results_scan(r.results, on_record, &r, err, err_size)) == -EINTR) {
+		ret = 1; /* stopped while reading what is already recorded */
+		goto out;
+	}
+	if (ret < 0)
 		goto out;
 	for (uint64_t i = 0; i < count; i++)
 		done += is_done(&r, i);

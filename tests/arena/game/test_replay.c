@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,82 @@ static void test_tampering_is_named(void **state)
 	free(text);
 }
 
+/* text with the first (or, with last, the last) occurrence of from replaced by to; malloc'ed. */
+static char *replace(const char *text, const char *from, const char *to, int last)
+{
+	const char *at = strstr(text, from), *next;
+	char *out;
+
+	assert_non_null(at);
+	while (last && (next = strstr(at + 1, from)) != NULL)
+		at = next;
+	out = malloc(strlen(text) + strlen(to) + 1);
+	assert_non_null(out);
+	sprintf(out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	return out;
+}
+
+/* ret and a needle in err, for a changed replay text. */
+static void expect_refused(char *text, int want, const char *needle)
+{
+	char err[512] = "";
+	int ret = replay_check(text, strlen(text), NULL, err, sizeof(err));
+
+	if (ret != want || !strstr(err, needle))
+		fail_msg("expected %d naming \"%s\", got %d: \"%s\"", want, needle, ret, err);
+	free(text);
+}
+
+/* Numbers are read strictly: 7.0, 1e400 or a huge value is named, never cast. */
+static void test_strict_numbers(void **state)
+{
+	char **argvs[] = { good_argv, good_argv };
+	char *text = play_replay(argvs, 2, 5, 0, 0), first[16];
+	const char *deck = strstr(text, "\"deck\":[");
+	int card;
+
+	(void)state;
+	assert_non_null(deck);
+	assert_int_equal(sscanf(deck, "\"deck\":[%d", &card), 1);
+	snprintf(first, sizeof(first), "\"deck\":[%d,", card);
+	{
+		char to[32];
+
+		snprintf(to, sizeof(to), "\"deck\":[%d.0,", card);
+		expect_refused(replace(text, first, to, 0), 1, "deck[0]: expected an integer from 0 "
+			       "to 12, found");
+	}
+	expect_refused(replace(text, first, "\"deck\":[1e400,", 0), 1, "found 1e400");
+	{
+		/* the last "scores" is the whole record's */
+		const char *at = strstr(text, "\"scores\":["), *next;
+		char from[32];
+		int score;
+
+		while ((next = strstr(at + 1, "\"scores\":[")) != NULL)
+			at = next;
+		assert_int_equal(sscanf(at, "\"scores\":[%d", &score), 1);
+		snprintf(from, sizeof(from), "\"scores\":[%d,", score);
+		expect_refused(replace(text, from, "\"scores\":[1e400,", 1), 1,
+			       "scores[0]: expected an integer");
+		expect_refused(replace(text, from, "\"scores\":[-9223372036854775809,", 1), 1,
+			       "scores[0]");
+		expect_refused(replace(text, from, "\"scores\":[70.0,", 1), 1, "found 70.0");
+	}
+	expect_refused(replace(text, "\"turns\":", "\"turns\":4294967296.5,\"x\":", 1), 1,
+		       "turns/moves");
+	expect_refused(replace(text, "\"dealer\":1,", "\"dealer\":1.0,", 0), 1,
+		       "dealer: expected an integer from 0 to 1, found 1.0");
+	expect_refused(replace(text, "\"seed\":\"", "\"seed\":\"x", 0), 1,
+		       "seed: expected a decimal string");
+	/* a key twice is not a replay at all */
+	expect_refused(replace(text, "\"players\":2,", "\"players\":2,\"players\":3,", 0), -EINVAL,
+		       "duplicate key \"players\"");
+	expect_refused(replace(text, "\"type\":\"draw\",", "\"type\":\"draw\",\"type\":\"pass\",",
+			       0), -EINVAL, "duplicate key \"type\"");
+	free(text);
+}
+
 static void test_not_a_replay(void **state)
 {
 	char err[256];
@@ -197,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_fault_game_rechecks),
 		cmocka_unit_test(test_match_and_partnership_recheck),
 		cmocka_unit_test(test_tampering_is_named),
+		cmocka_unit_test(test_strict_numbers),
 		cmocka_unit_test(test_not_a_replay),
 	};
 

@@ -2,6 +2,7 @@
  * test_gamelog.c - reading games.jsonl records (results/README.md).
  */
 #include <errno.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -127,6 +128,89 @@ static void test_invalid_records_refused(void **state)
 	gamelog_release(&log);
 }
 
+/* The readme record with from replaced by to (from must occur), into buf. */
+static const char *edited(char *buf, size_t size, const char *from, const char *to)
+{
+	const char *at = strstr(readme_record, from);
+
+	assert_non_null(at);
+	snprintf(buf, size, "%.*s%s%s", (int)(at - readme_record), readme_record, to,
+		 at + strlen(from));
+	return buf;
+}
+
+/* Every number is read strictly and every refusal names its field. */
+static void test_strict_records(void **state)
+{
+	static const struct {
+		const char *from, *to, *why;
+	} cases[] = {
+		{ "\"max_us\":400", "\"max_us\":1e400", "time[0].max_us: expected a number from 0" },
+		{ "\"max_us\":400", "\"max_us\":1e39", "time[0].max_us" },
+		{ "\"mean_us\":21.0", "\"mean_us\":-0.5", "time[1].mean_us" },
+		{ "\"moves\":201", "\"moves\":2.5", "time[0].moves: expected an integer" },
+		{ "\"placings\":[1,2]", "\"placings\":[1.0,2]",
+		  "placings[0]: expected an integer from 1 to 2, found 1.0" },
+		{ "\"placings\":[1,2]", "\"placings\":[1,-2147483648]", "placings[1]" },
+		{ "\"scores\":[60,0]", "\"scores\":[1e400,0]", "scores[0]: expected an integer" },
+		{ "\"scores\":[60,0]", "\"scores\":[60,2147483648]", "scores[1]" },
+		{ "\"stock_left\":[0,7]", "\"stock_left\":[0,7e0]", "stock_left[1]" },
+		{ "\"winners\":[0]", "\"winners\":[0.0]", "winners[0]" },
+		{ "\"teams\":[[0],[1]]", "\"teams\":[[0],[1e0]]", "teams[1][0]" },
+		{ "\"table\":3", "\"table\":1e3", "table: expected an integer" },
+		{ "\"seat\":1,", "\"seat\":1.5,", "faults[0].seat" },
+		{ "\"partnership\":false", "\"partnership\":0", "partnership: expected true or false" },
+		{ "\"players\":2,", "\"players\":2,\"players\":3,", "duplicate key \"players\"" },
+		{ "\"medium\"", "\"\\u001b[2J\"", "bots[0]: expected a name" },
+	};
+	char buf[2048];
+	struct gamelog log;
+	(void)state;
+
+	gamelog_init(&log);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *line = edited(buf, sizeof(buf), cases[i].from, cases[i].to);
+
+		if (add(&log, line) != -EBADMSG || !strstr(log.why, cases[i].why))
+			fail_msg("%s -> %s: expected a refusal naming \"%s\", got \"%s\"",
+				 cases[i].from, cases[i].to, cases[i].why, log.why);
+	}
+	assert_int_equal(log.ngames, 0);
+	/* the extremes that are in range are read */
+	assert_int_equal(add(&log, edited(buf, sizeof(buf), "\"max_us\":400",
+					  "\"max_us\":1e13")), 0);
+	assert_int_equal(log.ngames, 1);
+	gamelog_release(&log);
+}
+
+/* The first invalid line is kept with its number; a stop request ends a read. */
+static void test_first_invalid_and_stop(void **state)
+{
+	char text[8192], path[128], err[256], bad[2048];
+	volatile sig_atomic_t stop = 0;
+	struct gamelog log;
+	(void)state;
+
+	snprintf(text, sizeof(text), "%s\n%s\n\n%s\n%s\n", readme_record, readme_record,
+		 edited(bad, sizeof(bad), "\"max_us\":400", "\"max_us\":1e400"), readme_record);
+	fixture_write_file("strict.jsonl", text);
+	snprintf(path, sizeof(path), "%s/strict.jsonl", fixture_dir);
+	gamelog_init(&log);
+	assert_int_equal(gamelog_read(&log, path, err, sizeof(err)), 0);
+	assert_int_equal(log.ngames, 3);
+	assert_int_equal(log.invalid, 1);
+	assert_int_equal(log.first_invalid_line, 4);
+	assert_int_equal(log.first_invalid_source, 0);
+	assert_non_null(strstr(log.first_invalid, "time[0].max_us"));
+	assert_non_null(strstr(log.first_invalid, "found 1e400"));
+	stop = 1;
+	log.stop = &stop;
+	assert_int_equal(gamelog_read(&log, path, err, sizeof(err)), -EINTR);
+	assert_non_null(strstr(err, "stopped"));
+	assert_int_equal(log.ngames, 3);
+	gamelog_release(&log);
+}
+
 static void test_torn_last_line_and_bad_line_skipped(void **state)
 {
 	char text[4096], path[128], err[256];
@@ -232,6 +316,8 @@ int main(void)
 		cmocka_unit_test(test_readme_record),
 		cmocka_unit_test(test_partnership_and_unknown_fault),
 		cmocka_unit_test(test_invalid_records_refused),
+		cmocka_unit_test(test_strict_records),
+		cmocka_unit_test(test_first_invalid_and_stop),
 		cmocka_unit_test(test_torn_last_line_and_bad_line_skipped),
 		cmocka_unit_test(test_sink_gets_records_unstored),
 		cmocka_unit_test(test_missing_file),

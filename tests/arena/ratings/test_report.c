@@ -4,6 +4,8 @@
  * the ratings of a fixture matched against R's BradleyTerry2.
  */
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -22,6 +25,7 @@
 #include "rating.h"
 #include "rating_fixture.h"
 #include "report.h"
+#include "report_html.h"
 
 /*
  * Six records among bots A, B, C. Records 1+2 and 3+4 are the two rotations of
@@ -374,6 +378,113 @@ static void test_report_command(void **state)
 	assert_int_equal(cmd_report(3, missing), 1);
 }
 
+/* records[0] with a move time of value at seat 1, as a crafted line could hold it. */
+static void crafted_time(char *buf, size_t size, const char *value)
+{
+	const char *at = strstr(records[0], "\"max_us\":70");
+
+	assert_non_null(at);
+	snprintf(buf, size, "%.*s\"max_us\":%s%s\n", (int)(at - records[0]), records[0], value,
+		 at + strlen("\"max_us\":70"));
+}
+
+/* A move time of 1e400 or 1e39 is refused with its line; the report is written at once. */
+static void test_hostile_times(void **state)
+{
+	char tail[2048], line[1024], err[256];
+	FILE *table = tmpfile();
+	const char *dir;
+	char *md, *html, *text;
+	(void)state;
+
+	crafted_time(tail, sizeof(tail), "1e400");
+	crafted_time(line, sizeof(line), "1e39");
+	strcat(tail, line);
+	dir = make_dir("hostile", 0, 6, tail);
+	assert_int_equal(report_generate(&dir, 1, NULL, table, err, sizeof(err)), 0);
+	cJSON *root = load_json(dir);
+	check_counts(root);
+	assert_near(num(root, "skipped_invalid"), 2, 0);
+	cJSON_Delete(root);
+	text = calloc(1, 4096);
+	assert_non_null(text);
+	rewind(table);
+	assert_true(fread(text, 1, 4095, table) > 0);
+	assert_non_null(strstr(text, "/hostile/games.jsonl, line 7: time[1].max_us: expected a "
+				     "number from 0 to"));
+	assert_non_null(strstr(text, "found 1e400"));
+	free(text);
+	fclose(table);
+	md = slurp(dir, "report.md");
+	assert_non_null(strstr(md, "line 7: time\\[1\\]\\.max\\_us"));
+	free(md);
+	html = slurp(dir, "report.html");
+	assert_true(strlen(html) < 200000);
+	assert_non_null(strstr(html, "line 7: time[1].max_us"));
+	free(html);
+}
+
+/* Whatever the numbers, every chart axis has a bounded number of ticks. */
+static void test_chart_axes_bounded(void **state)
+{
+	static const double extremes[] = { INFINITY, -INFINITY, NAN, 1e39, 1e300, DBL_MAX, 1e-300 };
+	struct gamelog log;
+	struct report r;
+	char err[256];
+	(void)state;
+
+	gamelog_init(&log);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(gamelog_add_line(&log, records[i], strlen(records[i]), 0), 0);
+	assert_int_equal(report_build(&r, &log, NULL, RATING_PRIOR_DRAWS, err, sizeof(err)), 0);
+	for (size_t k = 0; k < sizeof(extremes) / sizeof(extremes[0]); k++) {
+		FILE *f = tmpfile();
+		long size;
+
+		assert_non_null(f);
+		r.bots[0].time_max_us = extremes[k];
+		r.bots[1].time_mean_us = extremes[k];
+		r.bots[0].elo = extremes[k];
+		r.bots[1].ci95 = extremes[k];
+		assert_int_equal(report_write_html(&r, f), 0);
+		size = ftell(f);
+		if (size <= 0 || size > 200000)
+			fail_msg("report.html of %zu bytes with %g", (size_t)size, extremes[k]);
+		fclose(f);
+	}
+	report_release(&r);
+	gamelog_release(&log);
+}
+
+/* After report_request_stop() (a signal), a report stops with -EINTR and leaves no file. */
+static void test_stop_leaves_nothing(void **state)
+{
+	const char *dir = make_dir("stopped", 0, 6, NULL);
+	char path[256], err[256];
+	int status;
+	pid_t pid;
+	(void)state;
+
+	/* in a child: the request lasts for the rest of the process */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		report_request_stop();
+		_exit(report_generate(&dir, 1, NULL, NULL, err, sizeof(err)) == -EINTR &&
+		      strstr(err, "stopped") ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	for (const char *const *name = (const char *const[]){ "ratings.json", "report.md",
+							       "report.html", NULL }; *name; name++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, *name);
+		assert_int_equal(access(path, F_OK), -1);
+	}
+	snprintf(path, sizeof(path), "ls %s | grep -q tmp", dir);
+	assert_int_not_equal(system(path), 0);
+}
+
 /* Our fit against BradleyTerry2's on the fixture (fixture/fit_bradleyterry.R). */
 static void test_matches_bradleyterry2(void **state)
 {
@@ -415,6 +526,9 @@ int main(void)
 		cmocka_unit_test(test_torn_last_line_ignored),
 		cmocka_unit_test(test_errors_and_anchor),
 		cmocka_unit_test(test_report_command),
+		cmocka_unit_test(test_hostile_times),
+		cmocka_unit_test(test_chart_axes_bounded),
+		cmocka_unit_test(test_stop_leaves_nothing),
 		cmocka_unit_test(test_matches_bradleyterry2),
 	};
 	return cmocka_run_group_tests(tests, fixture_dir_make, fixture_dir_remove);

@@ -142,6 +142,65 @@ static void test_out_of_range(void **state)
 		"\"limits\":{\"cpu_seconds\":-5}}]}", "bots[0].limits.cpu_seconds", NULL);
 }
 
+/* Integers are read strictly: written as integers, in range, named with what was found. */
+static void test_strict_numbers(void **state)
+{
+	(void)state;
+	refused("{\"name\":\"t\"," BOTS ",\"players\":2.0}",
+		"players: expected an integer from 2 to 6, found 2.0", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"deals\":1e3}", "deals: expected an integer", "found 1e3");
+	refused("{\"name\":\"t\"," BOTS ",\"deals\":1e400}", "deals: expected an integer",
+		"found 1e400");
+	refused("{\"name\":\"t\"," BOTS ",\"time\":{\"move_ms\":7.0}}", "time.move_ms", "found 7.0");
+	refused("{\"name\":\"t\"," BOTS ",\"stderr_cap\":1e300}", "stderr_cap: expected an integer",
+		NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"concurrency\":9007199254740993}", "concurrency", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"concurrency\":-9223372036854775809}", "concurrency",
+		NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"limits\":{\"memory_mb\":-1e400}}",
+		"limits.memory_mb: expected an integer", NULL);
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\"],"
+		"\"limits\":{\"processes\":2147483648}}]}", "bots[0].limits.processes", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"seed\":7.0}", "seed: expected", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"seed\":1e400}", "seed: expected", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"seed\":9007199254740992}", "seed: expected", NULL);
+}
+
+/* A key given twice is refused wherever it is, with the key and where. */
+static void test_duplicate_keys(void **state)
+{
+	(void)state;
+	refused("{\"name\":\"t\",\"name\":\"u\"," BOTS "}", "duplicate key \"name\"", "line 1");
+	refused("{\"name\":\"t\"," BOTS ",\"time\":{\"move_ms\":5,\"move_ms\":9}}",
+		"duplicate key \"move_ms\"", "time");
+	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\"],"
+		"\"env\":{\"X\":\"1\",\"X\":\"2\"}}]}", "duplicate key \"X\"", "bots[0].env");
+}
+
+/* An environment variable name of any length is recorded whole in tournament.json. */
+static void test_long_env_name(void **state)
+{
+	char name[400], text[1024], *json;
+	struct config a, b;
+	char err[CONFIG_ERR_MAX] = "";
+
+	(void)state;
+	memset(name, 'N', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	snprintf(text, sizeof(text), "{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":"
+		 "[\"/bin/sh\"],\"env\":{\"%s\":\"v\"}},{\"name\":\"b\",\"command\":"
+		 "[\"/bin/sh\"]}]}", name);
+	assert_int_equal(config_parse(text, strlen(text), dir, &a, err, sizeof(err)), 0);
+	json = config_to_json(&a, 0);
+	assert_non_null(json);
+	assert_int_equal(config_parse(json, strlen(json), dir, &b, err, sizeof(err)), 0);
+	assert_string_equal(b.bots[0].env[0], a.bots[0].env[0]);
+	assert_int_equal(strlen(b.bots[0].env[0]), strlen(name) + 2);
+	free(json);
+	config_release(&a);
+	config_release(&b);
+}
+
 static void test_impossible_rules(void **state)
 {
 	const char *six = "\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\"]},"
@@ -272,6 +331,9 @@ int main(void)
 		cmocka_unit_test(test_unknown_keys),
 		cmocka_unit_test(test_wrong_types),
 		cmocka_unit_test(test_out_of_range),
+		cmocka_unit_test(test_strict_numbers),
+		cmocka_unit_test(test_duplicate_keys),
+		cmocka_unit_test(test_long_env_name),
 		cmocka_unit_test(test_impossible_rules),
 		cmocka_unit_test(test_bot_names),
 		cmocka_unit_test(test_bot_commands),

@@ -42,12 +42,16 @@ struct ids {
 	char id[8][32];
 };
 
-static void collect(void *ctx, const cJSON *rec)
+static int collect(void *ctx, const struct results_record *rec)
 {
 	struct ids *ids = ctx;
 
-	snprintf(ids->id[ids->n++], 32, "%s", cJSON_GetObjectItem(rec, "id")->valuestring);
+	snprintf(ids->id[ids->n++], 32, "%s", rec->id);
+	return 0;
 }
+
+/* A minimal record of a 2-player game, as a resume reads it. */
+#define RECORD(id) "{\"id\":\"" id "\",\"players\":2,\"placings\":[1,2]}"
 
 static void append_raw(const char *path, const char *text)
 {
@@ -73,8 +77,8 @@ static void test_open_append_resume(void **state)
 	assert_true(S_ISDIR(st.st_mode));
 	snprintf(path, sizeof(path), "%s/logs", sub);
 	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(results_append(r, "{\"id\":\"g1\"}", 11), 0);
-	assert_int_equal(results_append(r, "{\"id\":\"g2\"}", 11), 0);
+	assert_int_equal(results_append(r, RECORD("g1"), strlen(RECORD("g1"))), 0);
+	assert_int_equal(results_append(r, RECORD("g2"), strlen(RECORD("g2"))), 0);
 	results_close(r);
 
 	/* a crash in the middle of the third line */
@@ -82,12 +86,12 @@ static void test_open_append_resume(void **state)
 	append_raw(path, "{\"id\":\"g3\",\"tor");
 	assert_int_equal(results_open(sub, "{\"x\":1}", "{\n\t\"x\":\t1\n}", &r, err, sizeof(err)), 0);
 	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_size, 24); /* the torn line is gone */
+	assert_int_equal(st.st_size, 2 * (strlen(RECORD("g1")) + 1)); /* the torn line is gone */
 	assert_int_equal(results_scan(r, collect, &ids, err, sizeof(err)), 0);
 	assert_int_equal(ids.n, 2);
 	assert_string_equal(ids.id[0], "g1");
 	assert_string_equal(ids.id[1], "g2");
-	assert_int_equal(results_append(r, "{\"id\":\"g3\"}", 11), 0);
+	assert_int_equal(results_append(r, RECORD("g3"), strlen(RECORD("g3"))), 0);
 	ids.n = 0;
 	assert_int_equal(results_scan(r, collect, &ids, err, sizeof(err)), 0);
 	assert_int_equal(ids.n, 3);
@@ -134,13 +138,78 @@ static void test_different_tournament_refused(void **state)
 	assert_int_equal(results_open(sub, "{\"seed\":\"1\"}", "{\n\t\"seed\":\t\"1\"\n}", &r, err,
 				      sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s/games.jsonl", sub);
-	append_raw(path, "{\"id\":\"a\"}\nnot json\n");
+	append_raw(path, RECORD("a") "\nnot json\n");
 	{
 		struct ids ids = { 0 };
 
 		assert_int_equal(results_scan(r, collect, &ids, err, sizeof(err)), -EBADMSG);
 		assert_non_null(strstr(err, "line 2"));
 	}
+	results_close(r);
+}
+
+/* A resume reads every record strictly: a damaged one is refused with its line and field. */
+static void test_scan_strict(void **state)
+{
+	static const struct {
+		const char *line, *why;
+	} bad[] = {
+		{ "{\"id\":\"a\",\"id\":\"b\",\"players\":2,\"placings\":[1,2]}", "duplicate key \"id\"" },
+		{ "{\"id\":\"a\",\"players\":2.0,\"placings\":[1,2]}", "players: expected an integer" },
+		{ "{\"id\":\"a\",\"players\":2,\"placings\":[1,7.0]}", "placings[1]: expected an integer from 1 to 2, found 7.0" },
+		{ "{\"id\":\"a\",\"players\":2,\"placings\":[1,1e400]}", "placings[1]" },
+		{ "{\"id\":\"a\",\"players\":2,\"placings\":[1,-2147483648]}", "placings[1]" },
+		{ "{\"id\":\"a\",\"players\":2,\"placings\":[1,9e18]}", "placings[1]" },
+		{ "{\"id\":\"a\",\"players\":1e3,\"placings\":[1,2]}", "players" },
+		{ "{\"id\":\"a\",\"players\":3,\"placings\":[1,2]}", "placings: expected an array of 3" },
+		{ "{\"id\":7,\"players\":2,\"placings\":[1,2]}", "not a game record" },
+	};
+	char sub[128], path[192], err[512] = "";
+	struct results *r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ids ids = { 0 };
+		FILE *f;
+
+		snprintf(sub, sizeof(sub), "%s/strict%zu", dir, i);
+		assert_int_equal(results_open(sub, "{}", "{\n}", &r, err, sizeof(err)), 0);
+		snprintf(path, sizeof(path), "%s/games.jsonl", sub);
+		f = fopen(path, "a");
+		assert_non_null(f);
+		fprintf(f, "%s\n%s\n%s\n", RECORD("ok"), bad[i].line, RECORD("later"));
+		fclose(f);
+		err[0] = '\0';
+		assert_int_equal(results_scan(r, collect, &ids, err, sizeof(err)), -EBADMSG);
+		assert_int_equal(ids.n, 1); /* the line before; nothing after */
+		if (!strstr(err, "line 2: ") || !strstr(err, bad[i].why))
+			fail_msg("%s: got \"%s\", expected \"%s\"", bad[i].line, err, bad[i].why);
+		results_close(r);
+	}
+}
+
+static int stop_at_second(void *ctx, const struct results_record *rec)
+{
+	struct ids *ids = ctx;
+
+	(void)rec;
+	return ++ids->n == 2 ? -EINTR : 0;
+}
+
+/* fn's error ends the scan and is returned. */
+static void test_scan_stopped(void **state)
+{
+	char sub[128], err[512] = "";
+	struct results *r;
+	struct ids ids = { 0 };
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/stopped", dir);
+	assert_int_equal(results_open(sub, "{}", "{\n}", &r, err, sizeof(err)), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(results_append(r, RECORD("x"), strlen(RECORD("x"))), 0);
+	assert_int_equal(results_scan(r, stop_at_second, &ids, err, sizeof(err)), -EINTR);
+	assert_int_equal(ids.n, 2);
 	results_close(r);
 }
 
@@ -226,6 +295,8 @@ int main(void)
 		cmocka_unit_test(test_open_append_resume),
 		cmocka_unit_test(test_torn_only_line),
 		cmocka_unit_test(test_different_tournament_refused),
+		cmocka_unit_test(test_scan_strict),
+		cmocka_unit_test(test_scan_stopped),
 		cmocka_unit_test(test_record_format),
 	};
 
