@@ -560,7 +560,7 @@ static int compare_ints(struct checker *c, const cJSON *obj, const char *key, co
 		return mismatch(c, "%s \"%s\" should have %d elements", what, key, n);
 	cJSON_ArrayForEach(v, a) {
 		char where[48];
-		int got;
+		int got = 0;
 
 		snprintf(where, sizeof(where), "%s[%d]", key, i);
 		if (read_int(c, v, where, NULL, INT32_MIN, INT32_MAX, 0, &got) < 0)
@@ -575,7 +575,7 @@ static int compare_ints(struct checker *c, const cJSON *obj, const char *key, co
 
 static int compare_result(struct checker *c, const cJSON *j, const struct game_result *r)
 {
-	int winners[ENGINE_MAX_PLAYERS], n = 0, v, ret;
+	int winners[ENGINE_MAX_PLAYERS], n = 0, v = 0, ret;
 
 	if (!cJSON_IsObject(j))
 		return mismatch(c, "no \"result\"");
@@ -643,7 +643,7 @@ static int check_game(struct checker *c, const cJSON *jg, struct game_rules *rul
 	struct game *g = NULL;
 	uint64_t seed;
 	size_t pos = 0, n;
-	int v, i = 0, ret, err = 0;
+	int v = 0, i = 0, ret, err = 0;
 
 	c->event_no = 0;
 	if (json_seed(c, jg, &seed) < 0 || json_int(c, jg, "dealer", 0, c->players - 1, &v) < 0)
@@ -663,7 +663,7 @@ static int check_game(struct checker *c, const cJSON *jg, struct game_rules *rul
 		goto out;
 	}
 	cJSON_ArrayForEach(j, deck) {
-		int card;
+		int card = 0;
 		char where[16];
 
 		snprintf(where, sizeof(where), "deck[%d]", i);
