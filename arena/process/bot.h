@@ -11,18 +11,22 @@
  * Functions return 0 or a negative errno-style code (-ETIMEDOUT, -EPIPE, ...)
  * and never exit the process. SIGPIPE must be ignored by the caller (main).
  *
+ * With spec.sandbox set the process is bwrap, which runs the bot in a
+ * sandbox of its own (sandbox.h): then bot_stop() kills the sandbox's init,
+ * and with it every process the bot made, whatever it did to escape.
+ *
  * What the caller must know:
  * - The parent-death signal (SIGKILL) fires when the *thread* that called
  *   bot_start() ends, not only the process: start bots from a thread that
  *   outlives them.
  * - Nothing else in the program may reap children it did not start
  *   (waitpid(-1, ...), SIGCHLD set to SIG_IGN): bot_exited() and bot_stop()
- *   need the bot's own exit status.
- * - A bot's forked children survive their parent in the bot's process group;
- *   bot_stop() kills them with the group. When the arena is a child subreaper
- *   (prctl(PR_SET_CHILD_SUBREAPER, 1) in main) bot_stop() also reaps them, so
- *   none lingers as a zombie under an init that does not reap. A process that
- *   leaves the group (setsid) escapes; only cgroups could hold it.
+ *   need the bot's own exit status. reaper.h reaps everything else.
+ * - Without the sandbox, a bot's forked children survive their parent in the
+ *   bot's process group; bot_stop() kills them with the group, and reaps
+ *   them. When the arena is the reaper of reaper.h, bot_stop() then kills
+ *   whatever else was orphaned to the arena, so a process that left the
+ *   group (setsid) and outlived its parent does not survive either.
  * - Deadlines are absolute clock_now_us() values; a deadline already past
  *   still gets one non-blocking attempt. INT64_MAX waits for ever.
  */
@@ -38,9 +42,11 @@
  * raised above the arena's own (only root may). RLIMIT_CPU's hard limit is one
  * second above the soft one: SIGXCPU first, then SIGKILL. RLIMIT_NPROC counts
  * every process of the user, not of the bot, and is not enforced at all for
- * root (nor with CAP_SYS_RESOURCE): there the process group kill is what
- * contains a forking bot. RLIMIT_AS stops programs built with AddressSanitizer
- * from starting (its shadow memory is terabytes of address space).
+ * root (nor with CAP_SYS_RESOURCE): unsandboxed, the process group kill is
+ * what contains a forking bot; sandboxed as root, each sandbox has a uid of
+ * its own. RLIMIT_AS stops programs built with AddressSanitizer from starting
+ * (its shadow memory is terabytes of address space). In a sandbox with
+ * cgroups, processes and memory also count for the whole process tree.
  */
 struct bot_limits {
 	long cpu_seconds;   /* RLIMIT_CPU, 0 = unlimited */
@@ -56,11 +62,17 @@ struct bot_spec {
 	                              from cwd, as after a chdir */
 	const char *cwd;           /* NULL = inherit */
 	char *const *env;          /* extra "KEY=VALUE" strings added to the environment, NULL-terminated; may be NULL */
-	const char *stderr_path;   /* log file, opened for append; NULL = discard */
+	const char *stderr_path;   /* log file, opened for append; NULL = discard. It must be a
+	                              regular file with one link, or not exist: a symbolic link,
+	                              FIFO or anything else is not opened, and stderr is then
+	                              read and dropped */
 	size_t stderr_cap;         /* bytes kept in the log per process start; past it one line
 	                              "[log truncated]" and the rest is read and dropped */
+	size_t stderr_total_cap;   /* the log file never grows past this many bytes, whatever
+	                              number of starts append to it; 0 = no such cap */
 	int cpu;                   /* pin to this CPU, -1 = no pinning */
 	struct bot_limits limits;
+	struct sandbox *sandbox;   /* from sandbox_open(); NULL = run unsandboxed */
 };
 
 #define BOT_LINE_MAX (64 * 1024) /* longest line a bot may send, newline excluded */
@@ -72,8 +84,10 @@ struct bot;
  * (no such file, not executable) is reported back over a close-on-exec pipe
  * and returned as its negative errno, with a sentence in why (a failed chdir,
  * limit or CPU pinning likewise): -ENOENT, -EACCES, -EINVAL, ... Returns once
- * the exec has succeeded or failed; no process is left behind on failure.
- * Thread-safe: bots may be started from several threads at once.
+ * the exec has succeeded or failed (sandboxed: once bwrap has made the
+ * sandbox's init, or failed with its message in why); no process is left
+ * behind on failure. Thread-safe: bots may be started from several threads
+ * at once.
  */
 int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t why_size);
 
@@ -111,8 +125,10 @@ long bot_unread_output(struct bot *b);
 
 /*
  * CPU time (user + system, all threads) the bot's process has used so far,
- * in µs, or -1 when it cannot be read (the process is gone). Processes it
- * started are not included.
+ * in µs, or -1 when it cannot be read (the process is gone, or, sandboxed,
+ * not found yet: the bot is the first child of the sandbox's init, found
+ * through /proc/<pid>/task/<tid>/children). Processes it started are not
+ * included.
  */
 int64_t bot_cpu_us(const struct bot *b);
 
@@ -120,15 +136,20 @@ int64_t bot_cpu_us(const struct bot *b);
  * Has the process exited? 1 and *status (as from waitpid; status may be NULL)
  * if it has, 0 if still running. It stays a zombie until bot_stop(), so its
  * pid, which is the process group id, cannot be reused before the group is
- * killed.
+ * killed. Sandboxed, the status is the bot's: bwrap passes an exit code on,
+ * and reports a death by signal N as code 128 + N, which is given back here
+ * as that signal.
  */
 int bot_exited(struct bot *b, int *status);
 
 /*
  * Kill the whole process group: SIGTERM (skipped if the bot already exited),
  * up to grace_ms for the bot to exit, then SIGKILL to the group whatever
- * happened; reap; copy its last stderr to the log; close everything and free
- * b. Safe on NULL.
+ * happened; reap; kill what it orphaned (see above); copy its last stderr to
+ * the log; close everything and free b. Sandboxed, the sandbox's init gets
+ * SIGKILL at once (a pid 1 ignores SIGTERM), which ends every process in
+ * it, and bot_stop() returns once they are all gone and the sandbox's
+ * cgroup is removed. Safe on NULL.
  */
 void bot_stop(struct bot *b, int grace_ms);
 

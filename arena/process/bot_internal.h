@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "bot.h"
+#include "sandbox.h"
 
 struct bot {
 	pid_t pid;              /* also the process group id */
@@ -19,6 +20,7 @@ struct bot {
 	int err_fd;             /* bot's stderr, -1 after EOF */
 	int log_fd;             /* stderr log, -1 = discard */
 	size_t log_cap;
+	size_t log_total_cap;   /* the log file's size at most, 0 = no cap */
 	size_t log_kept;
 	bool log_truncated;
 	bool log_midline;       /* last byte kept was not a newline */
@@ -33,6 +35,10 @@ struct bot {
 	bool have_cpu_clock;
 	bool exited;            /* seen exited (still a zombie until bot_stop) */
 	int status;
+	struct sandbox *sandbox;   /* NULL: unsandboxed */
+	struct sandbox_start sbx;  /* its uid, cgroup and bwrap arguments */
+	pid_t init_pid;            /* the sandbox's init, in the arena's PID namespace; 0 = unknown */
+	int init_fd;               /* a pidfd of that init, -1 = none (kernel before 5.3) */
 };
 
 /* Close *fd if open and set it to -1. */
@@ -43,6 +49,12 @@ void bot_close_fd(int *fd);
  * the caller; past the cap it is read and dropped so the bot never blocks.
  */
 void bot_drain_stderr(struct bot *b);
+
+/*
+ * Sandboxed: find the bot's own process (the first child of the sandbox's
+ * init) and set its CPU clock; nothing if it is not there (yet).
+ */
+void bot_find_cpu_clock(struct bot *b);
 
 /* Free the read buffer and b itself; the descriptors must be closed. */
 void bot_free(struct bot *b);

@@ -6,9 +6,11 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +21,8 @@
 #define STDERR_CHUNK (16 * 1024)
 #define STDERR_READS_PER_WAKEUP 4
 #define TRUNCATED_MARK "[log truncated]\n"
+/* Room kept under the total cap for a line break and the mark. */
+#define MARK_RESERVE 64
 
 int64_t clock_now_us(void)
 {
@@ -52,13 +56,40 @@ static void log_write(struct bot *b, const char *p, size_t n)
 	}
 }
 
+/* The log file's size, or SIZE_MAX when it cannot be measured. */
+static size_t log_size(const struct bot *b)
+{
+	struct stat st;
+
+	return fstat(b->log_fd, &st) < 0 ? SIZE_MAX : (size_t)st.st_size;
+}
+
+/*
+ * Room left in the log file under the total cap, keeping MARK_RESERVE for
+ * the mark. The file is measured each time: processes of the same bot in
+ * other workers append to it too.
+ */
+static size_t total_room(const struct bot *b)
+{
+	size_t size;
+
+	if (b->log_total_cap == 0)
+		return SIZE_MAX;
+	size = log_size(b);
+	return size == SIZE_MAX || size + MARK_RESERVE >= b->log_total_cap ? 0 :
+		b->log_total_cap - MARK_RESERVE - size;
+}
+
 static void log_keep(struct bot *b, const char *p, size_t n)
 {
-	size_t room;
+	size_t room, total, mark_len = strlen(TRUNCATED_MARK);
 
 	if (b->log_truncated)
 		return;
 	room = b->log_cap - b->log_kept;
+	total = total_room(b);
+	if (total < room)
+		room = total;
 	if (n <= room) {
 		log_write(b, p, n);
 		b->log_kept += n;
@@ -69,9 +100,13 @@ static void log_keep(struct bot *b, const char *p, size_t n)
 	log_write(b, p, room);
 	if (room)
 		b->log_midline = p[room - 1] != '\n';
-	if (b->log_midline)
-		log_write(b, "\n", 1);
-	log_write(b, TRUNCATED_MARK, strlen(TRUNCATED_MARK));
+	/* The mark too stays under the total cap: a flood over many restarts
+	 * cannot grow the file by a mark each time for ever. */
+	if (b->log_total_cap == 0 || log_size(b) + 1 + mark_len <= b->log_total_cap) {
+		if (b->log_midline)
+			log_write(b, "\n", 1);
+		log_write(b, TRUNCATED_MARK, mark_len);
+	}
 	b->log_kept = b->log_cap;
 	b->log_truncated = true;
 }
@@ -311,6 +346,9 @@ int64_t bot_cpu_us(const struct bot *b)
 {
 	struct timespec ts;
 
+	/* A sandboxed bot's clock is found once it runs; b is not const underneath. */
+	if (!b->have_cpu_clock && b->sandbox)
+		bot_find_cpu_clock((struct bot *)b);
 	if (!b->have_cpu_clock || clock_gettime(b->cpu_clock, &ts) < 0)
 		return -1;
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;

@@ -6,10 +6,13 @@
  * set) is prepared before fork, and between fork and exec the child makes
  * only async-signal-safe system calls. An exec failure travels back as
  * {step, errno} over a close-on-exec pipe; EOF on that pipe means the exec
- * succeeded.
+ * succeeded. A sandboxed bot is started the same way, with bwrap as the
+ * program (sandbox.h), after the child has entered the sandbox's cgroups and
+ * dropped to its uid.
  */
 #include "bot_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -23,16 +26,27 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "reaper.h"
+
 extern char **environ;
+
+/* Every descriptor of the child's is moved to this or above before fork (raise_fd). */
+#define FIRST_HIGH_FD 5
+/* How long bwrap may take to make the sandbox's init. */
+#define SANDBOX_START_MS 10000
+/* How long a killed sandbox may take to end every process in it. */
+#define SANDBOX_END_MS 5000
 
 /* Which step of the child failed, for the sentence in why. */
 enum child_step {
 	STEP_SETUP,
+	STEP_SANDBOX,
 	STEP_LIMITS,
 	STEP_CHDIR,
 	STEP_AFFINITY,
@@ -49,7 +63,9 @@ struct child_plan {
 	char *const *argv;
 	char **envp;
 	const char *cwd;
-	int in_fd, out_fd, err_fd, report_fd;
+	const struct sandbox_start *sbx; /* NULL: unsandboxed */
+	const char *check_path;  /* sandboxed: the bot's program, checked as the sandbox's uid */
+	int in_fd, out_fd, err_fd, report_fd, info_fd;
 	pid_t parent;
 	struct rlimit limits[4];
 	int limit_res[4];
@@ -83,6 +99,9 @@ static __attribute__((noreturn)) void child_run(struct child_plan *plan)
 
 	if (setpgid(0, 0) < 0)
 		child_fail(plan, STEP_SETUP);
+	/* Before the death signal: a change of uid clears it. */
+	if (plan->sbx && sandbox_start_enter(plan->sbx) < 0)
+		child_fail(plan, STEP_SANDBOX);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		child_fail(plan, STEP_SETUP);
 	/* The parent may have died before the death signal was armed. */
@@ -96,31 +115,37 @@ static __attribute__((noreturn)) void child_run(struct child_plan *plan)
 	for (int sig = 1; sig < NSIG; sig++)
 		sigaction(sig, &dfl, NULL);
 
-	/* Every source fd is >= 3 (see raise_fd), so these cannot clobber each other. */
+	/* Every source fd is >= FIRST_HIGH_FD (see raise_fd), so these cannot clobber each other. */
 	if (dup2(plan->in_fd, 0) < 0 || dup2(plan->out_fd, 1) < 0 || dup2(plan->err_fd, 2) < 0)
 		child_fail(plan, STEP_SETUP);
-	/* The report pipe moves to 3 (close-on-exec kept) so closing 4.. spares it. */
-	if (plan->report_fd != 3) {
-		if (dup3(plan->report_fd, 3, O_CLOEXEC) < 0)
-			child_fail(plan, STEP_SETUP);
-		plan->report_fd = 3;
-	}
+	/* The report pipe moves to 3 (close-on-exec kept), bwrap's info pipe to 4
+	 * (inherited), so closing from the next one spares them. */
+	if (dup3(plan->report_fd, 3, O_CLOEXEC) < 0)
+		child_fail(plan, STEP_SETUP);
+	plan->report_fd = 3;
+	if (plan->sbx && dup2(plan->info_fd, SANDBOX_INFO_FD) < 0)
+		child_fail(plan, STEP_SETUP);
 	/* close_range is a plain system call; libbsd's closefrom may fall back
 	 * to opendir(), which allocates and is not async-signal-safe. */
-	if (close_range(4, ~0U, 0) < 0)
-		closefrom(4);
+	if (close_range(plan->sbx ? SANDBOX_INFO_FD + 1 : 4, ~0U, 0) < 0)
+		closefrom(plan->sbx ? SANDBOX_INFO_FD + 1 : 4);
 
 	for (int i = 0; i < plan->nlimits; i++)
 		if (setrlimit(plan->limit_res[i], &plan->limits[i]) < 0)
 			child_fail(plan, STEP_LIMITS);
+	/* Sandboxed, bwrap changes directory inside; this checks the uid may. */
 	if (plan->cwd && chdir(plan->cwd) < 0)
 		child_fail(plan, STEP_CHDIR);
+	if (plan->check_path && access(plan->check_path, X_OK) < 0)
+		child_fail(plan, STEP_EXEC);
+	if (plan->sbx && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		child_fail(plan, STEP_SANDBOX);
 	if (plan->pin && sched_setaffinity(0, sizeof plan->cpus, &plan->cpus) < 0)
 		child_fail(plan, STEP_AFFINITY);
 
 	sigemptyset(&empty);
 	sigprocmask(SIG_SETMASK, &empty, NULL);
-	execve(plan->path, plan->argv, plan->envp);
+	execve(plan->path, plan->argv, plan->sbx ? plan->sbx->envp : plan->envp);
 	child_fail(plan, STEP_EXEC);
 }
 
@@ -254,13 +279,14 @@ static const char *step_words(int step)
 	case STEP_CHDIR: return "cannot change to its working directory";
 	case STEP_AFFINITY: return "cannot pin it to its CPU";
 	case STEP_EXEC: return "cannot execute it";
+	case STEP_SANDBOX: return "cannot enter its sandbox as";
 	default: return "cannot set up its process";
 	}
 }
 
 /* Every descriptor bot_start() opens; -1 when not open. */
 struct spawn_fds {
-	int in[2], out[2], err[2], report[2];
+	int in[2], out[2], err[2], report[2], info[2];
 	int devnull;            /* the child's stderr when there is no log */
 	int log;
 };
@@ -268,24 +294,26 @@ struct spawn_fds {
 static void fds_close(struct spawn_fds *f)
 {
 	int *all[] = { &f->in[0], &f->in[1], &f->out[0], &f->out[1], &f->err[0], &f->err[1],
-		       &f->report[0], &f->report[1], &f->devnull, &f->log };
+		       &f->report[0], &f->report[1], &f->info[0], &f->info[1], &f->devnull,
+		       &f->log };
 
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		bot_close_fd(all[i]);
 }
 
 /*
- * The child dup2()s its pipes onto 0, 1 and 2; a pipe end already sitting
- * there (the arena started with a standard descriptor closed) would be
- * overwritten first. Moving every end to 3 or above rules that out.
+ * The child dup2()s its pipes onto 0 to 4; a pipe end already sitting there
+ * (the arena started with a standard descriptor closed, or the pipes were
+ * simply made there) would be overwritten first. Moving every end to
+ * FIRST_HIGH_FD or above rules that out.
  */
 static int raise_fd(int *fd)
 {
 	int nfd;
 
-	if (*fd < 0 || *fd > 2)
+	if (*fd < 0 || *fd >= FIRST_HIGH_FD)
 		return 0;
-	nfd = fcntl(*fd, F_DUPFD_CLOEXEC, 3);
+	nfd = fcntl(*fd, F_DUPFD_CLOEXEC, FIRST_HIGH_FD);
 	if (nfd < 0)
 		return -errno;
 	close(*fd);
@@ -303,14 +331,14 @@ static int set_nonblock(int fd)
 }
 
 /* All close-on-exec; the arena's ends non-blocking, the bot's left blocking. */
-static int fds_open(struct spawn_fds *f, bool want_log)
+static int fds_open(struct spawn_fds *f, bool want_log, bool sandboxed)
 {
 	int *all[] = { &f->in[0], &f->in[1], &f->out[0], &f->out[1], &f->err[0], &f->err[1],
-		       &f->report[0], &f->report[1], &f->devnull };
+		       &f->report[0], &f->report[1], &f->info[0], &f->info[1], &f->devnull };
 	int r = 0;
 
 	if (pipe2(f->in, O_CLOEXEC) < 0 || pipe2(f->out, O_CLOEXEC) < 0 ||
-	    pipe2(f->report, O_CLOEXEC) < 0 ||
+	    pipe2(f->report, O_CLOEXEC) < 0 || (sandboxed && pipe2(f->info, O_CLOEXEC) < 0) ||
 	    (want_log ? pipe2(f->err, O_CLOEXEC) :
 	     (f->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC))) < 0)
 		return -errno;
@@ -352,21 +380,33 @@ static int spawn(struct child_plan *plan, struct spawn_fds *f, pid_t *pid, struc
 	/* No handler of ours may run in the child before it resets them. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
+	/* The reaper must not see the child before it is known as a bot. */
+	reaper_hold();
 	*pid = fork();
 	if (*pid == 0)
 		child_run(plan);
 	if (*pid < 0)
 		r = -errno;
+	else if (reaper_track(*pid) < 0)
+		r = -ENOMEM;
+	reaper_release();
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (r < 0) {
+		if (*pid > 0) {
+			kill(*pid, SIGKILL);
+			while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
 		ce->err = -r;
 		return r;
 	}
 	bot_close_fd(&f->report[1]);
+	bot_close_fd(&f->info[1]);
 	if (read_child_report(f->report[0], ce) == 0)
 		return 0;
 	while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
 		;
+	reaper_forget(*pid);
 	return ce->err > 0 ? -ce->err : -EIO;
 }
 
@@ -378,6 +418,7 @@ static int plan_init(struct child_plan *plan, const struct bot_spec *spec, const
 	plan->out_fd = f->out[1];
 	plan->err_fd = spec->stderr_path ? f->err[1] : f->devnull;
 	plan->report_fd = f->report[1];
+	plan->info_fd = f->info[1];
 	plan->parent = getpid();
 	plan_limits(plan, &spec->limits);
 	if (spec->cpu >= 0) {
@@ -390,11 +431,81 @@ static int plan_init(struct child_plan *plan, const struct bot_spec *spec, const
 	return 0;
 }
 
+/*
+ * The log, opened so that a bot that could reach the output directory cannot
+ * turn it into something else: no symbolic link is followed, a FIFO does not
+ * block the open, and only a regular file with one link is used. -1 (stderr
+ * read and dropped) otherwise.
+ */
+static int open_log(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+		      0644);
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * bwrap writes {"child-pid": N, ...} to its --info-fd once it has made the
+ * sandbox's init, then closes it. The pid, or 0 if it failed first.
+ */
+static pid_t read_init_pid(int fd)
+{
+	int64_t deadline = clock_now_us() + (int64_t)SANDBOX_START_MS * 1000;
+	char buf[1024];
+	const char *key;
+	size_t got = 0;
+
+	while (got + 1 < sizeof buf) {
+		int64_t left_ms = (deadline - clock_now_us()) / 1000;
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (left_ms <= 0 || poll(&pfd, 1, (int)left_ms) <= 0)
+			break;
+		n = read(fd, buf + got, sizeof buf - 1 - got);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	key = strstr(buf, "\"child-pid\":");
+	return key ? (pid_t)strtol(key + strlen("\"child-pid\":"), NULL, 10) : 0;
+}
+
+/* What bwrap said on stderr before it gave up, first line, into why. */
+static void sandbox_failure(struct bot *b, const char *name, char *why, size_t why_size)
+{
+	char text[512];
+	ssize_t n = -1;
+	int64_t end = clock_now_us() + (int64_t)SANDBOX_START_MS * 1000;
+	struct pollfd pfd = { .fd = b->err_fd, .events = POLLIN };
+
+	if (b->err_fd >= 0 && poll(&pfd, 1, (int)((end - clock_now_us()) / 1000)) > 0)
+		n = read(b->err_fd, text, sizeof text - 1);
+	if (n > 0) {
+		text[n] = '\0';
+		text[strcspn(text, "\n")] = '\0';
+	}
+	snprintf(why, why_size, "bot \"%s\": its sandbox did not start: %s", name,
+		 n > 0 ? text : "bwrap failed");
+}
+
 int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t why_size)
 {
-	struct spawn_fds f = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, -1, -1 };
+	struct spawn_fds f = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, -1, -1 };
 	const char *name = spec->name ? spec->name : spec->argv[0];
 	struct child_plan plan = { 0 };
+	struct sandbox_start sbx = { .slot = -1 };
 	struct child_error ce;
 	struct bot *b = NULL;
 	char *path = NULL;
@@ -413,16 +524,9 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 		goto out;
 	}
 	plan.path = path;
-	if (spec->stderr_path) {
-		f.log = open(spec->stderr_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		if (f.log < 0) {
-			r = -errno;
-			snprintf(why, why_size, "bot \"%s\": cannot open log \"%s\": %s", name,
-				 spec->stderr_path, strerror(-r));
-			goto out;
-		}
-	}
-	r = fds_open(&f, spec->stderr_path != NULL);
+	if (spec->stderr_path)
+		f.log = open_log(spec->stderr_path);
+	r = fds_open(&f, spec->stderr_path != NULL, spec->sandbox != NULL);
 	if (r < 0) {
 		snprintf(why, why_size, "bot \"%s\": cannot create pipes: %s", name, strerror(-r));
 		goto out;
@@ -432,6 +536,15 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 		snprintf(why, why_size, "bot \"%s\": no CPU %d", name, spec->cpu);
 		goto out;
 	}
+	if (spec->sandbox) {
+		r = sandbox_start_prepare(spec->sandbox, spec, path, f.info[1], &sbx, why, why_size);
+		if (r < 0)
+			goto out;
+		plan.sbx = &sbx;
+		plan.check_path = path;
+		plan.path = sbx.bwrap;
+		plan.argv = sbx.argv;
+	}
 	b = calloc(1, sizeof *b);
 	if (!b) {
 		r = -ENOMEM;
@@ -439,32 +552,81 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 	}
 	r = spawn(&plan, &f, &pid, &ce);
 	if (r < 0) {
-		snprintf(why, why_size, "bot \"%s\": %s \"%s\": %s", name, step_words(ce.step),
-			 ce.step == STEP_CHDIR ? spec->cwd : path, strerror(-r));
+		snprintf(why, why_size, "bot \"%s\": %s \"%s\": %s%s", name, step_words(ce.step),
+			 ce.step == STEP_CHDIR ? spec->cwd : path, strerror(-r),
+			 sbx.drop && r == -EACCES ?
+			 " (the sandbox runs it as another user: its files must be readable by every user)" : "");
 		goto out;
 	}
 
 	b->pid = pid;
-	b->have_cpu_clock = clock_getcpuclockid(pid, &b->cpu_clock) == 0;
+	b->init_fd = -1;
 	b->in_fd = f.in[1];
 	b->out_fd = f.out[0];
 	b->err_fd = f.err[0];
 	b->log_fd = f.log;
 	b->log_cap = spec->stderr_cap;
+	b->log_total_cap = spec->stderr_total_cap;
 	f.in[1] = f.out[0] = f.err[0] = f.log = -1;
+	if (spec->sandbox) {
+		b->sandbox = spec->sandbox;
+		b->sbx = sbx;
+		sbx.slot = -1;
+		sbx.leaf.n = 0;
+		sbx.argv = NULL;
+		sbx.envp = NULL;
+		b->init_pid = read_init_pid(f.info[0]);
+		/* bwrap exits as soon as the bot does, while its init is still killing the
+		 * rest: the pidfd lets bot_stop() wait for the init itself. */
+		if (b->init_pid > 0)
+			b->init_fd = (int)syscall(SYS_pidfd_open, b->init_pid, 0);
+		if (b->init_pid <= 0) {
+			sandbox_failure(b, name, why, why_size);
+			bot_stop(b, 0);
+			b = NULL;
+			r = -EPERM;
+			goto out;
+		}
+	} else {
+		b->have_cpu_clock = clock_getcpuclockid(pid, &b->cpu_clock) == 0;
+	}
 	*out = b;
 	b = NULL;
 out:
 	free(b);
 	free(path);
 	free(plan.envp);
+	if (spec->sandbox)
+		sandbox_start_release(spec->sandbox, &sbx);
 	fds_close(&f);
 	if (r < 0 && why_size && !why[0])
 		snprintf(why, why_size, "bot \"%s\": cannot start: %s", name, strerror(-r));
 	return r;
 }
 
-/* ---- stderr log ---- */
+void bot_find_cpu_clock(struct bot *b)
+{
+	char path[64], buf[64];
+	ssize_t n;
+	long child;
+	int fd;
+
+	if (b->init_pid <= 0 || b->exited)
+		return;
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)b->init_pid,
+		 (int)b->init_pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	/* The init's first child is the bot: what it orphans comes later in the list. */
+	child = strtol(buf, NULL, 10);
+	if (child > 0 && isdigit((unsigned char)buf[0]))
+		b->have_cpu_clock = clock_getcpuclockid((pid_t)child, &b->cpu_clock) == 0;
+}
 
 /* ---- process state and shutdown ---- */
 
@@ -483,7 +645,10 @@ static bool peek_exited(struct bot *b)
 	if (waitid(P_PID, (id_t)b->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == 0)
 		return false;
 	b->exited = true;
-	if (si.si_code == CLD_EXITED)
+	if (si.si_code == CLD_EXITED && b->sandbox && si.si_status > 128 &&
+	    si.si_status < 128 + NSIG)
+		b->status = W_EXITCODE(0, si.si_status - 128); /* bwrap's report of a signal */
+	else if (si.si_code == CLD_EXITED)
 		b->status = W_EXITCODE(si.si_status & 0xff, 0);
 	else
 		b->status = W_EXITCODE(0, si.si_status) | (si.si_code == CLD_DUMPED ? WCOREFLAG : 0);
@@ -524,6 +689,28 @@ static bool wait_exit(struct bot *b, int grace_ms)
 	return true;
 }
 
+/*
+ * Kill the sandbox's init: the kernel then kills every process in its PID
+ * namespace, and the init exits once they are all gone. bwrap, which exits
+ * as soon as the bot does, is killed too if it lingers (its --die-with-parent
+ * then kills the init). Without a pidfd the init is killed only while bwrap,
+ * its parent, lives, so the pid cannot have been reused.
+ */
+static void stop_sandbox(struct bot *b)
+{
+	if (b->init_fd >= 0) {
+		struct pollfd pfd = { .fd = b->init_fd, .events = POLLIN };
+
+		syscall(SYS_pidfd_send_signal, b->init_fd, SIGKILL, NULL, 0);
+		while (poll(&pfd, 1, SANDBOX_END_MS) < 0 && errno == EINTR)
+			;
+	} else if (!peek_exited(b)) {
+		kill(b->init_pid > 0 ? b->init_pid : b->pid, SIGKILL);
+	}
+	if (!wait_exit(b, SANDBOX_END_MS))
+		kill(b->pid, SIGKILL);
+}
+
 void bot_stop(struct bot *b, int grace_ms)
 {
 	pid_t got;
@@ -531,7 +718,9 @@ void bot_stop(struct bot *b, int grace_ms)
 
 	if (!b)
 		return;
-	if (!peek_exited(b)) {
+	if (b->sandbox) {
+		stop_sandbox(b);
+	} else if (!peek_exited(b)) {
 		kill(-b->pid, SIGTERM);
 		wait_exit(b, grace_ms);
 	}
@@ -545,6 +734,11 @@ void bot_stop(struct bot *b, int grace_ms)
 		if (got < 0)
 			break;
 	}
+	reaper_forget(b->pid);
+	if (b->sandbox)
+		sandbox_start_release(b->sandbox, &b->sbx);
+	else
+		reaper_kill_orphans(SANDBOX_END_MS);
 	/* Last words (a crash message, say) now the writers are gone; bounded. */
 	for (int i = 0; i < 16 && b->err_fd >= 0; i++)
 		bot_drain_stderr(b);
@@ -552,6 +746,7 @@ void bot_stop(struct bot *b, int grace_ms)
 	bot_close_fd(&b->out_fd);
 	bot_close_fd(&b->err_fd);
 	bot_close_fd(&b->log_fd);
+	bot_close_fd(&b->init_fd);
 	bot_free(b);
 }
 

@@ -1,0 +1,437 @@
+/*
+ * test_sandbox.c - bot processes in the sandbox (arena/process/sandbox.h):
+ * what a sandboxed process sees of the machine, and that stopping it ends
+ * everything it made. The bots here are small shell scripts that print what
+ * they find on stdout, read back with bot_read_line().
+ *
+ * Without a working sandbox on the machine (no bwrap, no user namespaces)
+ * the program says why and exits 77, which ctest counts as skipped.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bot.h"
+#include "reaper.h"
+#include "sandbox.h"
+
+#define DEADLINE_US (10 * 1000000)
+#define SKIP_STATUS 77
+
+/* TEST_DIR/sandbox.<pid>: mine/ (the bot's cwd), mine/out/ (hidden inside it),
+ * other/ (another bot's cwd), secret.json (a hidden file). */
+static char root[PATH_MAX / 2], mine[PATH_MAX], out[PATH_MAX], other[PATH_MAX], secret[PATH_MAX];
+static struct sandbox *sb;
+static struct bot_spec specs[2];
+static char *mine_argv[] = { "/bin/sh", NULL }, *other_argv[] = { "/bin/sh", NULL };
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+		abort();
+}
+
+static void make_tree(void)
+{
+	snprintf(root, sizeof root, "%s/sandbox.%d", TEST_DIR, (int)getpid());
+	snprintf(mine, sizeof mine, "%s/mine", root);
+	snprintf(out, sizeof out, "%s/mine/out", root);
+	snprintf(other, sizeof other, "%s/other", root);
+	snprintf(secret, sizeof secret, "%s/mine/secret.json", root);
+	/* The sandbox's uids (as root) must reach the bot's directory. */
+	if (mkdir(root, 0755) < 0 || mkdir(mine, 0755) < 0 || mkdir(out, 0755) < 0 ||
+	    mkdir(other, 0755) < 0)
+		abort();
+	chmod(root, 0755);
+	write_file(secret, "{\"seed\": 42}\n");
+	{
+		char path[PATH_MAX + 16];
+
+		snprintf(path, sizeof path, "%s/games.jsonl", out);
+		write_file(path, "{}\n");
+		snprintf(path, sizeof path, "%s/theirs.txt", other);
+		write_file(path, "their book\n");
+		snprintf(path, sizeof path, "%s/own.txt", mine);
+		write_file(path, "my book\n");
+	}
+}
+
+static void remove_tree(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", root);
+}
+
+/* Start /bin/sh -c script as bot "mine", sandboxed; the script's stdout is read back. */
+static struct bot *start_script(const char *script, const struct bot_limits *limits)
+{
+	char *argv[] = { "/bin/sh", "-c", (char *)script, NULL };
+	struct bot_spec spec = specs[0];
+	struct bot *b = NULL;
+	char why[512];
+
+	spec.argv = argv;
+	if (limits)
+		spec.limits = *limits;
+	if (bot_start(&spec, &b, why, sizeof why) < 0)
+		fail_msg("bot_start: %s", why);
+	return b;
+}
+
+/* The next line of the script's output, copied; the test fails without one. */
+static char *next_line(struct bot *b)
+{
+	const char *line;
+	size_t len;
+	int r = bot_read_line(b, &line, &len, clock_now_us() + DEADLINE_US);
+
+	if (r < 0)
+		fail_msg("no line from the sandboxed script: %s", strerror(-r));
+	return strndup(line, len);
+}
+
+static void expect_line(struct bot *b, const char *want)
+{
+	char *got = next_line(b);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* Does any process on the machine have marker in its command line? */
+static int process_with(const char *marker)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int found = 0;
+
+	while (d && (e = readdir(d)) && !found) {
+		char path[300], cmd[512];
+		ssize_t n;
+		int fd;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+		if ((fd = open(path, O_RDONLY)) < 0)
+			continue;
+		n = read(fd, cmd, sizeof cmd - 1);
+		close(fd);
+		for (ssize_t i = 0; i < n; i++)
+			if (cmd[i] == '\0')
+				cmd[i] = ' ';
+		if (n > 0) {
+			cmd[n] = '\0';
+			found = strstr(cmd, marker) != NULL;
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static void test_mode_names(void **state)
+{
+	enum sandbox_mode m;
+
+	(void)state;
+	assert_int_equal(sandbox_mode_parse("auto", &m), 0);
+	assert_int_equal(m, SANDBOX_AUTO);
+	assert_int_equal(sandbox_mode_parse("on", &m), 0);
+	assert_int_equal(m, SANDBOX_ON);
+	assert_int_equal(sandbox_mode_parse("off", &m), 0);
+	assert_int_equal(m, SANDBOX_OFF);
+	assert_int_equal(sandbox_mode_parse("yes", &m), -EINVAL);
+	assert_string_equal(sandbox_mode_name(SANDBOX_AUTO), "auto");
+}
+
+static void test_off_is_no_sandbox(void **state)
+{
+	struct sandbox_setup setup = { .mode = SANDBOX_OFF };
+	struct sandbox *none = (struct sandbox *)1;
+	char note[256];
+
+	(void)state;
+	assert_int_equal(sandbox_open(&setup, &none, note, sizeof note), 0);
+	assert_null(none);
+	assert_string_equal(note, "");
+}
+
+/* The process sees only its own namespace: its init, itself and what it runs. */
+static void test_sees_no_other_process(void **state)
+{
+	struct bot *b = start_script("ls /proc | grep -c '^[0-9]'; echo $$", NULL);
+	char *count = next_line(b);
+
+	(void)state;
+	/* bwrap's init, the shell, and ls or grep */
+	assert_true(atoi(count) <= 4);
+	expect_line(b, "2");
+	free(count);
+	bot_stop(b, 100);
+}
+
+static void test_identity_and_environment(void **state)
+{
+	struct bot *b = start_script("id -u; echo \"$HOME $TMPDIR\"; env | grep -c ARENA_SECRET; "
+				     "grep NoNewPrivs /proc/self/status; grep CapEff /proc/self/status", NULL);
+	char *uid = next_line(b);
+
+	(void)state;
+	if (geteuid() == 0)
+		assert_true(strtoul(uid, NULL, 10) >= SANDBOX_UID_BASE);
+	else
+		assert_int_equal(strtoul(uid, NULL, 10), geteuid());
+	expect_line(b, "/tmp /tmp");
+	expect_line(b, "0");
+	expect_line(b, "NoNewPrivs:\t1");
+	expect_line(b, "CapEff:\t0000000000000000");
+	free(uid);
+	bot_stop(b, 100);
+}
+
+static void test_file_system_view(void **state)
+{
+	char script[4 * PATH_MAX];
+	struct bot *b;
+
+	(void)state;
+	snprintf(script, sizeof script,
+		 "cat own.txt; ls '%s' | wc -l; ls '%s' | wc -l; "
+		 "cat '%s' 2>/dev/null || echo unreadable; "
+		 "touch own2.txt 2>/dev/null && echo wrote-cwd || echo cwd-read-only; "
+		 "echo x > /tmp/scratch && cat /tmp/scratch; "
+		 "echo y > /dev/shm/scratch && cat /dev/shm/scratch; "
+		 "touch /dev/file 2>/dev/null && echo wrote-dev || echo dev-read-only; "
+		 "ls /run | wc -l",
+		 out, other, secret);
+	b = start_script(script, NULL);
+	expect_line(b, "my book");        /* its own directory is shown */
+	expect_line(b, "0");              /* the output directory inside it is not */
+	expect_line(b, "0");              /* nor the other bot's directory */
+	expect_line(b, "unreadable");     /* the hidden file (/dev/null on a nodev mount) */
+	expect_line(b, "cwd-read-only");
+	expect_line(b, "x");
+	expect_line(b, "y");
+	expect_line(b, "dev-read-only");
+	expect_line(b, "0");
+	bot_stop(b, 100);
+}
+
+static void test_no_network(void **state)
+{
+	struct bot *b = start_script("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '", NULL);
+
+	(void)state;
+	expect_line(b, "lo");
+	bot_stop(b, 100);
+}
+
+/* Scratch files are the process's own and vanish with it. */
+static void test_scratch_is_private(void **state)
+{
+	struct bot *a = start_script("echo mark > /tmp/mark; echo written; sleep 30", NULL);
+	struct bot *b;
+
+	(void)state;
+	expect_line(a, "written");
+	b = start_script("ls /tmp | wc -l", NULL);
+	expect_line(b, "0");
+	bot_stop(b, 100);
+	bot_stop(a, 100);
+}
+
+/* Everything the bot made dies with it: a setsid daemon, a double fork. */
+static void test_stop_ends_every_process(void **state)
+{
+	struct bot *b = start_script("setsid sleep 61.25 & (sleep 61.5 &) ; sleep 0.1; echo forked; "
+				     "sleep 61.75", NULL);
+
+	(void)state;
+	expect_line(b, "forked");
+	assert_true(process_with("sleep 61.25"));
+	assert_true(process_with("sleep 61.5"));
+	bot_stop(b, 100);
+	assert_false(process_with("sleep 61.25"));
+	assert_false(process_with("sleep 61.5"));
+	assert_false(process_with("sleep 61.75"));
+}
+
+/* When the bot exits, the namespace goes with it, daemons included. */
+static void test_exit_ends_every_process(void **state)
+{
+	struct bot *b = start_script("setsid sleep 62.25 & sleep 0.1; echo forked; exit 5", NULL);
+	int64_t end = clock_now_us() + DEADLINE_US;
+	int status = -1;
+
+	(void)state;
+	expect_line(b, "forked");
+	while (!bot_exited(b, &status) && clock_now_us() < end)
+		usleep(1000);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 5);
+	bot_stop(b, 100);
+	assert_false(process_with("sleep 62.25"));
+}
+
+/* bwrap reports a death by signal N as exit code 128 + N; bot_exited gives the signal back. */
+static void test_signal_status(void **state)
+{
+	struct bot *b = start_script("echo up; kill -SEGV $$", NULL);
+	int64_t end = clock_now_us() + DEADLINE_US;
+	int status = -1;
+
+	(void)state;
+	expect_line(b, "up");
+	while (!bot_exited(b, &status) && clock_now_us() < end)
+		usleep(1000);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGSEGV);
+	bot_stop(b, 100);
+}
+
+/* badbot MODE ARG, sandboxed, with limits; its hello as a cJSON-free string. */
+static char *badbot_hello(const char *mode, const char *arg, const struct bot_limits *limits)
+{
+	char *argv[] = { BADBOT_PATH, (char *)mode, (char *)arg, NULL };
+	static const char hello[] = "{\"type\":\"hello\",\"protocol\":1,\"arena\":\"test\"}";
+	struct bot_spec spec = specs[0];
+	struct bot *b = NULL;
+	char why[512], *line;
+
+	spec.argv = argv;
+	spec.limits = *limits;
+	if (bot_start(&spec, &b, why, sizeof why) < 0)
+		fail_msg("bot_start: %s", why);
+	assert_int_equal(bot_write_line(b, hello, strlen(hello), clock_now_us() + DEADLINE_US), 0);
+	line = next_line(b);
+	bot_stop(b, 100);
+	return line;
+}
+
+/* The number after "key": in text, or -1. */
+static long number_after(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+/* The process limit holds, for the whole tree where there are cgroups. */
+static void test_processes_limited(void **state)
+{
+	struct bot_limits limits = { 0, 0, 0, 20 };
+	char *hello = badbot_hello("fork-bomb", "200", &limits);
+	long forked = number_after(hello, "\"forked\":");
+
+	(void)state;
+	assert_true(forked >= 0 && forked < 20);
+	free(hello);
+}
+
+static void test_memory_limited(void **state)
+{
+	struct bot_limits limits = { 0, 64, 0, 0 };
+	char *hello = badbot_hello("memory-hog", NULL, &limits);
+	long mb = number_after(hello, "\"allocated_mb\":");
+
+	(void)state;
+	assert_true(mb >= 0 && mb <= 64);
+	free(hello);
+}
+
+static void test_cpu_clock(void **state)
+{
+	struct bot *b = start_script("i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo done; "
+				     "read x", NULL);
+
+	(void)state;
+	expect_line(b, "done");
+	assert_true(bot_cpu_us(b) > 0);
+	bot_stop(b, 100);
+}
+
+/* Without bwrap in PATH: auto runs unsandboxed and says so, on refuses. */
+static void test_missing_bwrap(void **state)
+{
+	struct sandbox_setup setup = { .mode = SANDBOX_AUTO, .bots = specs, .nbots = 1 };
+	char *saved = strdup(getenv("PATH")), note[512];
+	struct sandbox *none = NULL;
+
+	(void)state;
+	setenv("PATH", "/nonexistent", 1);
+	assert_int_equal(sandbox_open(&setup, &none, note, sizeof note), 0);
+	assert_null(none);
+	assert_non_null(strstr(note, "bwrap not found"));
+	assert_non_null(strstr(note, "apt-get install bubblewrap"));
+	setup.mode = SANDBOX_ON;
+	assert_int_equal(sandbox_open(&setup, &none, note, sizeof note), -ENOTSUP);
+	assert_null(none);
+	setenv("PATH", saved, 1);
+	free(saved);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mode_names),
+		cmocka_unit_test(test_off_is_no_sandbox),
+		cmocka_unit_test(test_sees_no_other_process),
+		cmocka_unit_test(test_identity_and_environment),
+		cmocka_unit_test(test_file_system_view),
+		cmocka_unit_test(test_no_network),
+		cmocka_unit_test(test_scratch_is_private),
+		cmocka_unit_test(test_stop_ends_every_process),
+		cmocka_unit_test(test_exit_ends_every_process),
+		cmocka_unit_test(test_signal_status),
+		cmocka_unit_test(test_processes_limited),
+		cmocka_unit_test(test_memory_limited),
+		cmocka_unit_test(test_cpu_clock),
+		cmocka_unit_test(test_missing_bwrap),
+	};
+	const char *hide[2];
+	struct sandbox_setup setup = { .mode = SANDBOX_ON, .bots = specs, .nbots = 2, .hide = hide,
+				       .nhide = 2 };
+	char note[1024];
+	int failed;
+
+	if (reaper_start() < 0)
+		abort();
+	setenv("ARENA_SECRET", "must not reach a bot", 1);
+	make_tree();
+	specs[0] = (struct bot_spec){ .name = "mine", .argv = mine_argv, .cwd = mine, .cpu = -1 };
+	specs[1] = (struct bot_spec){ .name = "other", .argv = other_argv, .cwd = other, .cpu = -1 };
+	hide[0] = out;
+	hide[1] = secret;
+	if (sandbox_open(&setup, &sb, note, sizeof note) < 0) {
+		printf("skipped: %s\n", note);
+		remove_tree();
+		return SKIP_STATUS;
+	}
+	if (note[0])
+		printf("note: %s\n", note);
+	specs[0].sandbox = sb;
+	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	sandbox_close(sb);
+	remove_tree();
+	return failed;
+}
