@@ -18,16 +18,20 @@
 #include <cmocka.h>
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define BUSY_MAX 64
+#define BUSY_MAX_SECONDS 300
 
 static const char *arena;
 static int deals_2p, deals_4p;
@@ -72,38 +76,56 @@ static void write_tournament(const char *dir, const char *name, int players, int
 	assert_int_equal(fclose(f), 0);
 }
 
-/* `skipbo-arena run -j JOBS` of dir/NAME.json in dir, writing dir/OUT; fails the test unless it exits 0. */
-static void run_arena(const char *dir, const char *name, const char *jobs, const char *out)
+/* `skipbo-arena run -j JOBS` of dir/NAME.json in dir, writing dir/OUT; returns its wait status. */
+static int run_arena(const char *dir, const char *name, const char *jobs, const char *out)
 {
 	char file[128];
 	snprintf(file, sizeof(file), "%s.json", name);
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		if (chdir(dir) < 0)
+		/* The arena (and with it its bots) does not outlive a killed test. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || chdir(dir) < 0)
 			_exit(127);
 		execl(arena, arena, "run", "-j", jobs, "--quiet", "--no-report", "-o", out, file,
 		      (char *)NULL);
 		_exit(127);
 	}
 	int status;
-	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+static void check_exit(int status, const char *dir, const char *jobs)
+{
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		fail_msg("skipbo-arena run -j %s in %s exited with status %d", jobs, dir, status);
 }
 
-/* One child per CPU spinning until killed. Returns how many were started. */
+/*
+ * One child per CPU spinning until killed. Each dies with this process too
+ * (PR_SET_PDEATHSIG), and on its own after BUSY_MAX_SECONDS, so that no
+ * spinning child outlives a test that was killed. Returns how many started.
+ */
 static int start_busy(pid_t *busy)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int n = cpus < 1 ? 1 : cpus > BUSY_MAX ? BUSY_MAX : (int)cpus;
+	pid_t parent = getpid();
 	for (int i = 0; i < n; i++) {
 		busy[i] = fork();
-		assert_true(busy[i] >= 0);
+		if (busy[i] < 0)
+			return i;
 		if (busy[i] == 0) {
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+				_exit(0);
+			time_t end = time(NULL) + BUSY_MAX_SECONDS;
 			volatile unsigned long spin = 0;
-			for (;;)
-				spin++;
+			while (time(NULL) < end)
+				for (int k = 0; k < 1000000; k++)
+					spin++;
+			_exit(0);
 		}
 	}
 	return n;
@@ -117,8 +139,8 @@ static double stop_busy(const pid_t *busy, int n)
 		struct rusage ru;
 		int status;
 		kill(busy[i], SIGKILL);
-		assert_int_equal(wait4(busy[i], &status, 0, &ru), busy[i]);
-		cpu += (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+		if (wait4(busy[i], &status, 0, &ru) == busy[i])
+			cpu += (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 	}
 	return cpu;
 }
@@ -178,12 +200,16 @@ static void same_games(const char *name, int players, int deals)
 	char dir[] = "/tmp/skipbo-determinism-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	write_tournament(dir, name, players, deals);
-	run_arena(dir, name, "1", "quiet");
+	check_exit(run_arena(dir, name, "1", "quiet"), dir, "1");
 
+	/* Nothing may fail the test while the children spin. */
 	pid_t busy[BUSY_MAX];
-	int n_busy = start_busy(busy);
-	run_arena(dir, name, "2", "loaded");
+	int n_busy = start_busy(busy), busy_errno = errno;
+	int status = run_arena(dir, name, "2", "loaded");
 	double busy_cpu = stop_busy(busy, n_busy);
+	check_exit(status, dir, "2");
+	if (n_busy == 0)
+		fail_msg("could not start a busy process: %s", strerror(busy_errno));
 
 	int na, nb;
 	char **a = canonical_records(dir, "quiet", &na);
