@@ -44,7 +44,6 @@ struct ref {
 	uint32_t answered[ENGINE_MAX_PLAYERS];     /* its last answered move number in this game, 0 none */
 	struct seat_times times[ENGINE_MAX_PLAYERS];
 	size_t log_moves_cap, log_cpu_cap;
-	struct own_delay_clock clock;              /* the referee's thread's own delays */
 };
 
 static int push_u32(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
@@ -333,43 +332,40 @@ static const char *bank_note(const struct ref *r, int64_t limit_us)
 }
 
 /*
- * Wait for the answer to the request written at t0 (monotonic µs), keeping
- * the arena's own delays off the bot's clock: the wait is extended by the
- * time the referee's thread waited for a CPU, and restarted for a full limit
- * after the arena was stopped. On a line, *charged_us is the time that
- * counts against the bot: the wall time less the arena's own delay, or its
- * CPU time when the arena was stopped meanwhile (the moment the answer came
- * is unknown then). Returns what bot_read_line_live() returns.
+ * Wait for the answer to the request written at t0 (monotonic µs) up to
+ * its limit plus the margin; after a stop of the arena (stops0 is
+ * own_delay_stops() before the request), for a full limit more. Sets *wall_us
+ * and *cpu_us (the bot's CPU time for the decision, -1 unknown) and *late
+ * (the answer is past its limit by the rules of PROTOCOL.md, "Time").
+ * Returns what bot_read_line_live() returns.
  */
-static int wait_answer(struct ref *r, int seat, int64_t t0, int64_t limit_us,
-		       const struct own_delay_mark *mark, const char **line, size_t *len,
-		       int64_t *charged_us, int64_t *cpu_us)
+static int wait_answer(struct ref *r, int seat, int64_t t0, int64_t limit_us, uint64_t stops0,
+		       const char **line, size_t *len, int64_t *wall_us, int64_t *cpu_us,
+		       int *late)
 {
 	struct bot *b = r->setup->seats[seat].bot;
 	int timed = r->setup->move_ms > 0;
-	int64_t deadline = timed ? t0 + limit_us : INT64_MAX, own, now;
+	/* in the margin an answer is on time if the bot's CPU time stayed within the
+	 * limit: the rest was the machine's delay, not the bot's thinking */
+	int64_t margin_us = (int64_t)(r->setup->margin_ms ? r->setup->margin_ms :
+				      REFEREE_MARGIN_MS) * 1000;
+	int64_t deadline = timed ? t0 + limit_us + margin_us : INT64_MAX, now;
 	int ret, stopped, restarted = 0;
 
 	for (;;) {
 		ret = bot_read_line_live(b, line, len, deadline);
 		now = clock_now_us();
-		own = own_delay_since(&r->clock, mark, &stopped);
-		if (ret != -ETIMEDOUT)
+		stopped = own_delay_stops() != stops0;
+		if (ret != -ETIMEDOUT || !stopped || restarted)
 			break;
-		if (stopped && !restarted) {
-			restarted = 1;
-			deadline = now + limit_us;
-		} else if (!stopped && t0 + limit_us + own > now) {
-			deadline = t0 + limit_us + own;
-		} else {
-			break;
-		}
+		/* the arena was stopped: the bot gets its limit again from now, once */
+		restarted = 1;
+		deadline = now + limit_us;
 	}
+	*wall_us = now - t0;
 	*cpu_us = cpu_since_last(r, seat);
-	if (stopped)
-		*charged_us = *cpu_us >= 0 && *cpu_us < now - t0 ? *cpu_us : now - t0;
-	else
-		*charged_us = now - t0 - own > 0 ? now - t0 - own : 0;
+	*late = timed && *wall_us > limit_us &&
+		(*cpu_us < 0 || *cpu_us > limit_us || (*wall_us > limit_us + margin_us && !stopped));
 	return ret;
 }
 
@@ -382,13 +378,13 @@ static int play_decision(struct ref *r, int seat)
 	struct move legal[ENGINE_MAX_MOVES], m;
 	struct protocol_request_args req = { 0 };
 	struct protocol_diag diag = { 0 };
-	struct own_delay_mark mark;
+	uint64_t stops0;
 	struct seat_view view;
 	const struct event *events;
 	size_t nevents, len;
 	const char *line;
-	int64_t limit_us, t0, charged, cpu;
-	int n, ret, status, timed = s->move_ms > 0;
+	int64_t limit_us, t0, wall, cpu, charged;
+	int n, ret, status, late, timed = s->move_ms > 0;
 	struct game_result res;
 
 	game_view(r->g, seat, &view);
@@ -417,7 +413,7 @@ static int play_decision(struct ref *r, int seat)
 	if ((ret = protocol_encode_request(&r->buf, &req)) < 0)
 		return ret == PROTOCOL_ENOMEM ? -ENOMEM : -EINVAL;
 	r->seen[seat] = nevents;
-	own_delay_mark(&r->clock, &mark);
+	stops0 = own_delay_stops();
 	/*
 	 * The clock starts as the request goes into the pipe, just before the
 	 * write call: when the bot shares our CPU the kernel often runs it, and
@@ -427,7 +423,7 @@ static int play_decision(struct ref *r, int seat)
 	t0 = clock_now_us();
 	if ((ret = send_line(r, seat, timed ? t0 + limit_us : INT64_MAX, limit_us / 1000)) != 0)
 		return ret < 0 ? ret : 0;
-	ret = wait_answer(r, seat, t0, limit_us, &mark, &line, &len, &charged, &cpu);
+	ret = wait_answer(r, seat, t0, limit_us, stops0, &line, &len, &wall, &cpu, &late);
 	if (ret == -ECHILD && bot_exited(b, &status))
 		/* its output stays open only because a child of it still holds the pipe */
 		return add_fault(r, seat, "exit", NULL, 0, "exited (status %d) without answering; "
@@ -443,11 +439,13 @@ static int play_decision(struct ref *r, int seat)
 		return pipe_fault(r, seat, 0);
 	notify_line(r, seat, REFEREE_FROM_BOT, line, len);
 	r->answered[seat] = req.move;
-	if (timed && charged > limit_us)
+	if (late)
 		return add_fault(r, seat, "timeout", line, len,
-				 "answered after %lld ms, past its limit of %lld ms%s",
-				 (long long)(charged / 1000), (long long)(limit_us / 1000),
-				 bank_note(r, limit_us));
+				 "answered after %lld ms (%lld ms of CPU time), past its limit of %lld ms%s",
+				 (long long)(wall / 1000), (long long)(cpu / 1000),
+				 (long long)(limit_us / 1000), bank_note(r, limit_us));
+	/* an answer on time in the margin uses up the whole limit */
+	charged = timed && wall > limit_us ? limit_us : wall;
 	if ((ret = record_time(r, seat, charged, cpu)) < 0)
 		return ret;
 	if (timed)
@@ -588,7 +586,6 @@ int referee_play(const struct referee_setup *setup, struct referee_outcome *out,
 
 	memset(out, 0, sizeof(*out));
 	protocol_buf_init(&r.buf);
-	own_delay_open(&r.clock);
 	if (setup->match)
 		ret = match_init(&ms, &rules, reason, sizeof(reason));
 	else
@@ -644,7 +641,6 @@ out:
 		free(r.times[s].us);
 		free(r.times[s].cpu_us);
 	}
-	own_delay_close(&r.clock);
 	protocol_buf_release(&r.buf);
 	return ret;
 }

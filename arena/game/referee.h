@@ -9,12 +9,13 @@
  * timed with the monotonic clock from the request's write (the clock starts
  * just before the write call, because a bot pinned to our CPU often runs and
  * answers before that call returns) to the reading of the answer's newline,
- * less the arena's own delay (own_delay.h: the referee thread's wait for a
- * CPU; after a stop of the arena, the bot's CPU time instead), and enforced
- * against the time control (protocol/PROTOCOL.md, "Time"): a move fails if
- * its charged time exceeds move_ms or what is left of the seat's game bank
- * (game_ms at game_start, minus each move's charged time; never below 0),
- * even when the late answer is read. A write that blocks because the bot
+ * and enforced against the time control (protocol/PROTOCOL.md, "Time"): the
+ * limit is move_ms or what is left of the seat's game bank (game_ms at
+ * game_start, minus each move's charged time; never below 0). An answer past
+ * the limit is a timeout even when it is read, unless the delay can be the
+ * arena's: within REFEREE_MARGIN_MS past it, or after a stop of the arena
+ * (own_delay.h), with the bot's CPU time for the move within the limit; such
+ * an answer is charged the whole limit. A write that blocks because the bot
  * does not read counts against the same deadline. Output a bot writes while
  * no request is outstanding (before its first request, or after its answer)
  * is a protocol fault before the next request, never taken as its answer.
@@ -43,6 +44,8 @@
 #define REFEREE_ARENA_NAME "skipbo-arena " REFEREE_ARENA_VERSION /* in the arena's hello */
 #define REFEREE_LINE_KEEP 200   /* bytes of an offending line kept in a fault */
 #define REFEREE_REASON_MAX 256
+/* How long past its limit an answer is still read (PROTOCOL.md, "Time"). */
+#define REFEREE_MARGIN_MS 100
 
 enum referee_dir {
 	REFEREE_TO_BOT = 0,   /* a line the arena wrote ("name <- line" in a transcript) */
@@ -88,6 +91,7 @@ struct referee_setup {
 	struct game_rules rules;  /* players, stock_size (0 = R3 default), partnership, dealer, seed */
 	int match;                /* 1: play an R9 match to MATCH_TARGET points */
 	int move_ms, game_ms;     /* time control; both 0 = no limits (debugging) */
+	int margin_ms;            /* how long past a limit an answer is still read; 0: REFEREE_MARGIN_MS */
 	struct referee_seat seats[ENGINE_MAX_PLAYERS];
 	const struct referee_observer *observer; /* may be NULL */
 };

@@ -14,6 +14,8 @@
  *   no-hello             never answers hello; answers requests
  *   never-answer         handshakes, then reads requests and never answers
  *   late MS              handshakes, sleeps MS milliseconds before each answer
+ *   busy MS              handshakes, spends MS milliseconds of CPU time before
+ *                        each answer
  *   garbage              handshakes, then answers requests with a non-JSON line
  *   huge-line [BYTES]    handshakes, then answers a request with one line of
  *                        BYTES 'x' (default 10 MB) and its newline
@@ -23,6 +25,13 @@
  *   die-midgame N [HOW]  answers N requests, then at the next one exits with
  *                        HOW: a number is an exit code, "sig" + a number
  *                        (sig9, sig11) dies by that signal (default: code 3)
+ *   fork-holder-at-start forks a child that keeps stdin, stdout and stderr
+ *                        open and sleeps, then exits 4 before its hello
+ *   early-line           handshakes, then writes a move line at once, before
+ *                        any request; then plays correctly
+ *   double-answer [MS]   answers each request twice, both lines in one write;
+ *                        with MS, answers once, and after each discard (the
+ *                        end of its turn) writes the answer again MS ms later
  *   fork-holder          handshakes, forks a child that keeps stdin, stdout
  *                        and stderr open and sleeps, then exits itself
  *   stderr-flood [mute]  plays correctly while a thread writes stderr forever;
@@ -81,6 +90,25 @@ static void sleep_ms(long ms)
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+}
+
+static void spend_cpu_ms(long ms)
+{
+	struct timespec start, now;
+	volatile unsigned long spin = 0;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &start);
+	do {
+		for (int i = 0; i < 10000; i++)
+			spin++;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+	} while ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
+}
+
+static void send_line(const char *text)
+{
+	printf("%s\n", text);
+	fflush(stdout);
 }
 
 static void send_json(cJSON *msg)
@@ -199,6 +227,8 @@ static void answer_hello(int argc, char **argv)
 		cJSON_AddNumberToObject(hello, "allocated_mb", hog_memory());
 	send_json(hello);
 	cJSON_Delete(hello);
+	if (is("early-line"))
+		send_line("{\"type\":\"move\",\"move\":{\"action\":\"play\",\"from\":\"stock\",\"to\":0}}");
 
 	if (is("fork-holder")) {
 		if (fork() == 0) {
@@ -259,6 +289,31 @@ static void die_midgame(int argc, char **argv)
 	exit(atoi(how));
 }
 
+/* The answer twice: in one write, or after a discard once more gap_ms later. */
+static void double_answer(const cJSON *first, long gap_ms)
+{
+	const cJSON *action = cJSON_GetObjectItemCaseSensitive(first, "action");
+
+	cJSON *answer = cJSON_CreateObject();
+	char *text;
+
+	cJSON_AddStringToObject(answer, "type", "move");
+	cJSON_AddItemToObject(answer, "move", first ? cJSON_Duplicate(first, 1) : cJSON_CreateNull());
+	text = cJSON_PrintUnformatted(answer);
+	if (gap_ms == 0) {
+		printf("%s\n%s\n", text, text);
+		fflush(stdout);
+	} else {
+		send_line(text);
+		if (cJSON_IsString(action) && strcmp(action->valuestring, "discard") == 0) {
+			sleep_ms(gap_ms);
+			send_line(text);
+		}
+	}
+	free(text);
+	cJSON_Delete(answer);
+}
+
 static void answer_request(const cJSON *req, int argc, char **argv)
 {
 	const cJSON *legal = cJSON_GetObjectItemCaseSensitive(req, "legal");
@@ -271,6 +326,8 @@ static void answer_request(const cJSON *req, int argc, char **argv)
 		die_midgame(argc, argv);
 	if (is("late"))
 		sleep_ms(argc > 2 ? atol(argv[2]) : 1000);
+	if (is("busy"))
+		spend_cpu_ms(argc > 2 ? atol(argv[2]) : 1000);
 	if (is("garbage")) {
 		printf("this is {not json\n");
 		fflush(stdout);
@@ -286,6 +343,11 @@ static void answer_request(const cJSON *req, int argc, char **argv)
 		if (!stdout_closed)
 			fclose(stdout);
 		stdout_closed = true;
+		return;
+	}
+	if (is("double-answer")) {
+		double_answer(first, argc > 2 ? atol(argv[2]) : 0);
+		requests_answered++;
 		return;
 	}
 	answer = cJSON_CreateObject();
@@ -329,6 +391,13 @@ int main(int argc, char **argv)
 	mode = argv[1];
 	if (is("exit-at-start"))
 		return argc > 2 ? atoi(argv[2]) : 3;
+	if (is("fork-holder-at-start")) {
+		if (fork() == 0) {
+			sleep(CHILD_SLEEP_S);
+			_exit(0);
+		}
+		return 4;
+	}
 	if (is("no-read")) {
 		sleep(CHILD_SLEEP_S);
 		return 0;

@@ -1,7 +1,8 @@
 /*
  * test_referee.c - the referee and the bot pool against real bot processes
  * (badbot): results, R11 faults, R9 matches, timing statistics, observers
- * and process reuse.
+ * and process reuse; the move clock (protocol/PROTOCOL.md "Time": late
+ * answers, the bank, a stopped arena) and output out of turn.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,10 +10,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "own_delay.h"
 #include "pool.h"
 #include "referee.h"
 
@@ -20,6 +26,15 @@ static char *good_argv[] = { BADBOT_PATH, "good", NULL };
 static char *illegal_argv[] = { BADBOT_PATH, "illegal", NULL };
 static char *never_argv[] = { BADBOT_PATH, "never-answer", NULL };
 static char *missing_argv[] = { "/nonexistent/bot", NULL };
+static char *late200_argv[] = { BADBOT_PATH, "late", "200", NULL };
+static char *late400_argv[] = { BADBOT_PATH, "late", "400", NULL };
+static char *late50_argv[] = { BADBOT_PATH, "late", "50", NULL };
+static char *late250_argv[] = { BADBOT_PATH, "late", "250", NULL };
+static char *busy250_argv[] = { BADBOT_PATH, "busy", "250", NULL };
+static char *early_argv[] = { BADBOT_PATH, "early-line", NULL };
+static char *double_argv[] = { BADBOT_PATH, "double-answer", NULL };
+static char *double_later_argv[] = { BADBOT_PATH, "double-answer", "30", NULL };
+static char *holder_argv[] = { BADBOT_PATH, "fork-holder-at-start", NULL };
 
 struct table {
 	struct bot_spec specs[2];
@@ -266,6 +281,244 @@ static void test_time_stats(void **state)
 	assert_int_equal(st.max_us, 0);
 }
 
+/* ---- the move clock ---- */
+
+/* Every request's "bank_ms" seen by the observer, and the lowest one. */
+struct banks {
+	int requests;
+	long lowest;
+};
+
+static void watch_bank(void *ctx, const char *name, int seat, enum referee_dir dir,
+		       const char *line, size_t len, int64_t at)
+{
+	struct banks *b = ctx;
+	const char *p = strstr(line, "\"bank_ms\":");
+
+	(void)name, (void)seat, (void)len, (void)at;
+	if (dir != REFEREE_TO_BOT || !strstr(line, "\"type\":\"request\"") || !p)
+		return;
+	b->requests++;
+	if (b->requests == 1 || atol(p + 10) < b->lowest)
+		b->lowest = atol(p + 10);
+}
+
+static void test_answer_inside_limit(void **state)
+{
+	struct table t;
+
+	(void)state;
+	table_open(&t, late200_argv, good_argv, 2);
+	t.setup.move_ms = 400;
+	t.setup.game_ms = 60000;
+	table_play(&t);
+	assert_int_equal(t.out.nfaults, 0);
+	/* the charged time is the bot's 200 ms sleep, not less */
+	assert_true(t.out.time[0].median_us >= 200000);
+	assert_true(t.out.time[0].max_us <= 400000);
+	/* it slept: its CPU time per move is far below its wall time */
+	assert_true(t.out.time[0].cpu_mean_us < 100000);
+	table_close(&t);
+}
+
+/* 250 ms against 200: in the margin, and the bot's CPU time is far below the
+ * limit, so the delay may be the machine's: on time, charged the whole limit. */
+static void test_answer_in_margin(void **state)
+{
+	struct table t;
+
+	(void)state;
+	table_open(&t, late250_argv, good_argv, 2);
+	t.setup.move_ms = 200;
+	t.setup.game_ms = 60000;
+	table_play(&t);
+	assert_int_equal(t.out.nfaults, 0);
+	assert_int_equal(t.out.time[0].max_us, 200000);
+	table_close(&t);
+}
+
+/* 250 ms of CPU time against 200: the bot thought past its limit, and its
+ * answer, read in the margin, is refused. */
+static void test_thinking_past_limit(void **state)
+{
+	struct table t;
+
+	(void)state;
+	table_open(&t, busy250_argv, good_argv, 2);
+	t.setup.move_ms = 200;
+	/* a wide margin: on a busy machine 250 ms of CPU can take far more wall time */
+	t.setup.margin_ms = 5000;
+	table_play(&t);
+	assert_int_equal(t.out.nfaults, 1);
+	assert_int_equal(t.out.faults[0].seat, 0);
+	assert_string_equal(t.out.faults[0].kind, "timeout");
+	assert_non_null(strstr(t.out.faults[0].reason, "ms of CPU time), past its limit of 200 ms"));
+	/* the late line is quoted: it was read, and refused */
+	assert_non_null(strstr(t.out.faults[0].line, "\"type\":\"move\""));
+	table_close(&t);
+}
+
+static void test_answer_past_limit(void **state)
+{
+	struct table t;
+
+	(void)state;
+	table_open(&t, late400_argv, good_argv, 2);
+	t.setup.move_ms = 200;
+	table_play(&t);
+	assert_int_equal(t.out.nfaults, 1);
+	assert_string_equal(t.out.faults[0].kind, "timeout");
+	assert_int_equal(t.out.faults[0].seat, 0);
+	assert_int_equal(t.out.faults[0].move, 1);
+	assert_int_equal(t.out.time[0].moves, 0);
+	table_close(&t);
+}
+
+/*
+ * The bank runs down but never below 0: 200 ms answers against a 300 ms
+ * limit and a 450 ms bank leave 250, then 50 ms; the third answer is past
+ * the rest of the bank and its margin, and no request ever carried a
+ * negative bank.
+ */
+static void test_bank_never_negative(void **state)
+{
+	struct table t;
+	struct banks b = { 0, 0 };
+	struct referee_observer o = { .ctx = &b, .line = watch_bank };
+
+	(void)state;
+	table_open(&t, late200_argv, good_argv, 10);
+	t.setup.move_ms = 300;
+	t.setup.game_ms = 450;
+	t.setup.observer = &o;
+	table_play(&t);
+	assert_int_equal(t.out.nfaults, 1);
+	assert_int_equal(t.out.faults[0].seat, 0);
+	assert_string_equal(t.out.faults[0].kind, "timeout");
+	assert_non_null(strstr(t.out.faults[0].reason, "game bank"));
+	assert_int_equal(t.out.time[0].moves, 2);
+	assert_true(b.requests >= 3);
+	assert_true(b.lowest >= 0);
+	assert_true(b.lowest <= 50);
+	table_close(&t);
+}
+
+/*
+ * The arena is stopped (SIGSTOP) for 700 ms while a bot answers in 50 ms
+ * against a 300 ms limit: the stop is the arena's and the bot's CPU time is
+ * within the limit, so the answer is on time (charged at most the limit).
+ */
+static void test_stopped_arena(void **state)
+{
+	struct table t;
+	pid_t stopper, arena = getpid();
+	int status;
+
+	(void)state;
+	assert_int_equal(own_delay_install(), 0);
+	table_open(&t, late50_argv, good_argv, 2);
+	t.setup.move_ms = 300;
+	t.setup.game_ms = 60000;
+	stopper = fork();
+	assert_true(stopper >= 0);
+	if (stopper == 0) {
+		struct timespec pause = { 0, 700000000 };
+
+		/* wait for the first requests to be out, then stop the arena */
+		usleep(150000);
+		kill(arena, SIGSTOP);
+		nanosleep(&pause, NULL);
+		kill(arena, SIGCONT);
+		_exit(0);
+	}
+	table_play(&t);
+	assert_int_equal(waitpid(stopper, &status, 0), stopper);
+	assert_int_equal(t.out.nfaults, 0);
+	assert_true(t.out.time[0].max_us <= 300000);
+	table_close(&t);
+}
+
+/* ---- output out of turn ---- */
+
+static void test_answer_before_request(void **state)
+{
+	struct table t;
+
+	(void)state;
+	table_open(&t, early_argv, good_argv, 4);
+	table_play(&t);
+	assert_int_equal(t.out.nfaults, 1);
+	assert_int_equal(t.out.faults[0].seat, 0);
+	assert_string_equal(t.out.faults[0].kind, "protocol");
+	assert_non_null(strstr(t.out.faults[0].reason, "answered before the request"));
+	/* the stale line is quoted, and was never played */
+	assert_non_null(strstr(t.out.faults[0].line, "\"from\":\"stock\""));
+	assert_int_equal(t.out.faults[0].move, 1);
+	assert_int_equal(t.out.time[0].moves, 0);
+	table_close(&t);
+}
+
+/* Seat 0 answered `answered` moves, the last of them move `last`, then wrote one more line. */
+static void check_second_answer(const struct table *t, uint32_t answered, const char *last)
+{
+	assert_int_equal(t->out.nfaults, 1);
+	assert_int_equal(t->out.faults[0].seat, 0);
+	assert_string_equal(t->out.faults[0].kind, "protocol");
+	assert_non_null(strstr(t->out.faults[0].reason, last));
+	assert_non_null(strstr(t->out.faults[0].line, "\"type\":\"move\""));
+	assert_int_equal(t->out.time[0].moves, answered);
+}
+
+/* Both lines in one write: caught before move 2, seat 0's first answer being move 1. */
+static void test_second_answer_same_write(void **state)
+{
+	struct table t;
+
+	(void)state;
+	table_open(&t, double_argv, good_argv, 4);
+	table_play(&t);
+	check_second_answer(&t, 1, "a second answer to move 1:");
+	table_close(&t);
+}
+
+/* The extra line 30 ms after the discard that ends seat 0's first turn, while the
+ * opponent (200 ms a move) is still thinking: caught before seat 0's next request. */
+static void test_second_answer_later(void **state)
+{
+	struct table t;
+	char last[64];
+
+	(void)state;
+	table_open(&t, double_later_argv, late200_argv, 4);
+	t.setup.move_ms = 1000;
+	table_play(&t);
+	assert_true(t.out.time[0].moves >= 1);
+	snprintf(last, sizeof last, "a second answer to move %u:", t.out.time[0].moves);
+	check_second_answer(&t, t.out.time[0].moves, last);
+	table_close(&t);
+}
+
+/*
+ * A bot that exits before its hello while a child of it holds its output:
+ * said as an exit, at once, not as a missing hello after the start-up limit.
+ */
+static void test_exit_with_output_held(void **state)
+{
+	struct table t;
+	int64_t start = clock_now_us();
+
+	(void)state;
+	table_open(&t, good_argv, holder_argv, 4);
+	table_play(&t);
+	assert_int_equal(t.out.nfaults, 1);
+	assert_string_equal(t.out.faults[0].kind, "start");
+	assert_non_null(strstr(t.out.faults[0].reason, "exited with status 4 before its hello"));
+	assert_non_null(strstr(t.out.faults[0].reason, "holds its output open"));
+	/* the start-up limit is 2000 ms */
+	assert_true(clock_now_us() - start < 1500000);
+	table_close(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +530,16 @@ int main(void)
 		cmocka_unit_test(test_process_reuse),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_time_stats),
+		cmocka_unit_test(test_answer_inside_limit),
+		cmocka_unit_test(test_answer_in_margin),
+		cmocka_unit_test(test_thinking_past_limit),
+		cmocka_unit_test(test_answer_past_limit),
+		cmocka_unit_test(test_bank_never_negative),
+		cmocka_unit_test(test_stopped_arena),
+		cmocka_unit_test(test_answer_before_request),
+		cmocka_unit_test(test_second_answer_same_write),
+		cmocka_unit_test(test_second_answer_later),
+		cmocka_unit_test(test_exit_with_output_held),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
