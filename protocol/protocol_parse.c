@@ -254,6 +254,12 @@ static int parse_view(const cJSON *view, uint32_t turn, struct seat_view *v,
 			return rc;
 		k++;
 	}
+	/* The own seat's count and the hand are one fact; a line that says two
+	 * things is broken, whichever a bot would believe. */
+	if (v->others_hand_size[v->seat] != v->hand_size)
+		return json_fail(diag, PROTOCOL_EFIELD, 0,
+				 "view.players[%d].hand_size: expected %d (the cards in view.hand), found %d",
+				 v->seat, v->hand_size, v->others_hand_size[v->seat]);
 	for (int s = n; s < ENGINE_MAX_PLAYERS; s++)
 		v->stock_top[s] = CARD_NONE;
 	if ((rc = json_get_array(view, f[VW_BUILDING], &at, "building", 1, &building, diag)))

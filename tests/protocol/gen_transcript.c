@@ -9,6 +9,9 @@
  *                                  random answers, some with "card" left out,
  *                                  simulated faults) as "arena\t<line>" and
  *                                  "bot\t<line>", for the schema test
+ *   gen_transcript --forfeit       the game_end of PROTOCOL.md's forfeit example:
+ *                                  4 players in partnership, seat 1 times out,
+ *                                  later seat 3 answers an illegal move
  *
  * Time is not measured: requests carry the full move_ms and bank_ms.
  */
@@ -26,9 +29,24 @@
 #define TRANSCRIPT_STOCK 2
 #define MOVE_MS 1000
 #define GAME_MS 60000
+/* The forfeit example: its deal, and the decisions at which seats 1 and 3 fail. */
+#define FORFEIT_SEED 2
+#define FORFEIT_TIMEOUT_MOVE 120
+#define FORFEIT_ILLEGAL_MOVE 260
+
+/* A fault a bot commits at its first decision from move number at_move on. */
+struct planned_fault {
+	int seat;
+	uint32_t at_move;
+	int illegal; /* 1: answers an illegal move; 0: times out */
+};
 
 struct session {
 	int traffic;                     /* output format: 1 = TSV for the schema test */
+	int quiet;                       /* print nothing (the forfeit example) */
+	const struct planned_fault *plan;/* faults to commit, n_plan of them */
+	int n_plan;
+	struct protocol_game_end end;    /* the last game's game_end */
 	struct rng rng;                  /* the bots' random choices and faults */
 	struct protocol_buf line;
 	struct protocol_message bot[ENGINE_MAX_PLAYERS];
@@ -37,6 +55,8 @@ struct session {
 
 static void emit(struct session *s, int to_bot, int seat, const struct protocol_buf *b)
 {
+	if (s->quiet)
+		return;
 	if (s->traffic)
 		printf("%s\t%s\n", to_bot ? "arena" : "bot", b->data);
 	else if (to_bot)
@@ -97,6 +117,43 @@ static void bot_answer(struct session *s, int seat)
 	emit(s, 0, seat, &s->line);
 }
 
+/* Whether seat is due to commit its planned fault of that kind at decision
+ * number move. Once committed the seat is removed and asked nothing more. */
+static int planned(const struct session *s, int seat, uint32_t move, int illegal)
+{
+	for (int i = 0; i < s->n_plan; i++)
+		if (s->plan[i].seat == seat && s->plan[i].illegal == illegal && move >= s->plan[i].at_move)
+			return 1;
+	return 0;
+}
+
+static int planned_timeout(const struct session *s, int seat, uint32_t move)
+{
+	return planned(s, seat, move, 0);
+}
+
+/* When seat is due to answer an illegal move, writes one into s->line: the
+ * first hand card onto a building pile that does not take it (R4). */
+static int planned_illegal(struct session *s, int seat, uint32_t move, const struct seat_view *v)
+{
+	if (!planned(s, seat, move, 1))
+		return 0;
+	for (int i = 0; i < v->hand_size; i++) {
+		for (int p = 0; p < ENGINE_BUILDING_PILES; p++) {
+			struct move m = { .kind = MOVE_PLAY, .source = SOURCE_HAND, .owner = (uint8_t)seat,
+					  .card = v->hand[i], .target = (uint8_t)p };
+
+			if (m.card == CARD_SKIPBO || m.card == v->building_value[p] + 1)
+				continue;
+			if (protocol_format_move(&s->line, &m))
+				errx(1, "cannot format a move");
+			emit(s, 0, seat, &s->line);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static void play_game(struct session *s, const struct game_rules *rules, int faults_allowed)
 {
 	char names[ENGINE_MAX_PLAYERS][PROTOCOL_NAME_MAX];
@@ -134,8 +191,11 @@ static void play_game(struct session *s, const struct game_rules *rules, int fau
 		size_t count;
 		const struct event *events = game_events(g, &count);
 
+		game_view(g, seat, &view);
+		game_result(g, &so_far);
 		/* Now and then a bot times out (R11), to show "removed" and faults. */
-		if (faults_allowed && ge.n_faults == 0 && rng_below(&s->rng, 150) == 0) {
+		if ((faults_allowed && ge.n_faults == 0 && rng_below(&s->rng, 150) == 0) ||
+		    planned_timeout(s, seat, so_far.moves + 1)) {
 			struct protocol_fault *f = &ge.faults[ge.n_faults++];
 
 			f->seat = seat;
@@ -146,8 +206,6 @@ static void play_game(struct session *s, const struct game_rules *rules, int fau
 				errx(1, "cannot remove seat %d", seat);
 			continue;
 		}
-		game_view(g, seat, &view);
-		game_result(g, &so_far);
 		req.game = s->game;
 		req.turn = view.turn;
 		req.move = so_far.moves + 1;
@@ -163,6 +221,21 @@ static void play_game(struct session *s, const struct game_rules *rules, int fau
 		if (protocol_encode_request(&s->line, &req))
 			errx(1, "cannot encode a request");
 		bot_receive(s, seat, PROTOCOL_MSG_REQUEST);
+		if (planned_illegal(s, seat, req.move, &view)) {
+			struct protocol_fault *f = &ge.faults[ge.n_faults++];
+			int rc = protocol_decode_move(s->line.data, s->line.len, legal, req.n_legal, g,
+						      &chosen, &diag);
+
+			if (rc != PROTOCOL_EILLEGAL)
+				errx(1, "the planned illegal answer is not illegal: %s", s->line.data);
+			f->seat = seat;
+			strlcpy(f->kind, protocol_fault_kind(rc), sizeof(f->kind));
+			strlcpy(f->reason, diag.message, sizeof(f->reason));
+			fault_kind[seat] = f->kind;
+			if (game_remove_seat(g, seat))
+				errx(1, "cannot remove seat %d", seat);
+			continue;
+		}
 		bot_answer(s, seat);
 		if (protocol_decode_move(s->line.data, s->line.len, legal, req.n_legal, g, &chosen, &diag))
 			errx(1, "cannot decode %s: %s", s->line.data, diag.message);
@@ -172,6 +245,7 @@ static void play_game(struct session *s, const struct game_rules *rules, int fau
 	strlcpy(ge.game, s->game, sizeof(ge.game));
 	ge.players = players;
 	game_result(g, &ge.result);
+	s->end = ge;
 	for (int seat = 0; seat < players; seat++) {
 		if (fault_kind[seat])
 			continue; /* the arena has stopped a faulted bot */
@@ -190,24 +264,41 @@ int main(int argc, char **argv)
 	struct session s = { 0 };
 	struct game_rules rules = { .players = 2, .stock_size = TRANSCRIPT_STOCK,
 				    .seed = TRANSCRIPT_SEED };
+	static const struct planned_fault forfeit_plan[] = {
+		{ .seat = 1, .at_move = FORFEIT_TIMEOUT_MOVE, .illegal = 0 },
+		{ .seat = 3, .at_move = FORFEIT_ILLEGAL_MOVE, .illegal = 1 },
+	};
 	long games = 0;
 
 	if (argc == 3 && strcmp(argv[1], "--traffic") == 0) {
 		games = strtol(argv[2], NULL, 10);
 		s.traffic = 1;
+	} else if ((argc == 2 || argc == 3) && strcmp(argv[1], "--forfeit") == 0) {
+		rules = (struct game_rules){ .players = 4, .partnership = 1, .seed = FORFEIT_SEED };
+		if (argc == 3)
+			rules.seed = strtoull(argv[2], NULL, 10);
+		s.quiet = 1;
+		s.plan = forfeit_plan;
+		s.n_plan = 2;
 	} else if (argc <= 3 && (argc < 2 || argv[1][0] != '-')) {
 		if (argc >= 2)
 			rules.seed = strtoull(argv[1], NULL, 10);
 		if (argc == 3)
 			rules.stock_size = (int)strtol(argv[2], NULL, 10);
 	} else {
-		errx(2, "usage: gen_transcript [SEED [STOCK]] | --traffic GAMES");
+		errx(2, "usage: gen_transcript [SEED [STOCK]] | --traffic GAMES | --forfeit [SEED]");
 	}
 	protocol_buf_init(&s.line);
 	for (int i = 0; i < ENGINE_MAX_PLAYERS; i++)
 		protocol_message_init(&s.bot[i]);
 	rng_seed(&s.rng, 2026);
-	if (!s.traffic) {
+	if (s.quiet) {
+		strlcpy(s.game, "g000042", sizeof(s.game));
+		play_game(&s, &rules, 0);
+		if (s.end.result.reason != END_FORFEIT || protocol_encode_game_end(&s.line, &s.end))
+			errx(1, "the forfeit example did not end by forfeit");
+		printf("%s\n", s.line.data);
+	} else if (!s.traffic) {
 		strlcpy(s.game, "g000001", sizeof(s.game));
 		play_game(&s, &rules, 0);
 	}

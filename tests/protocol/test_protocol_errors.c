@@ -455,6 +455,8 @@ static void test_request_errors(void **state)
 		  "field \"view.players[0].removed\" must be true or false, got a number" },
 		{ "\"hand_size\":3", "\"hand_size\":\"3\"", PROTOCOL_EFIELD,
 		  "view.players[1].hand_size: expected an integer from 0 to 5, found the string \"3\"" },
+		{ "\"hand_size\":3", "\"hand_size\":4", PROTOCOL_EFIELD,
+		  "view.players[1].hand_size: expected 3 (the cards in view.hand), found 4" },
 		{ "\"stock_top\":null", "\"stock_top\":13", PROTOCOL_EFIELD,
 		  "view.players[1].stock_top: expected an integer from 0 to 12 or null, found 13" },
 		{ "\"stock_top\":null,", "", PROTOCOL_EMISSING, "missing field \"view.players[1].stock_top\"" },
