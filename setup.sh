@@ -12,7 +12,7 @@ mode=$1
 packages=(cmake gcc make pkg-config libbsd-dev libcjson-dev libcmocka-dev python3)
 case $mode in
 demo) ;;
-test) packages+=(python3-jsonschema chromium) ;;
+test) packages+=(python3-jsonschema chromium clang libclang-rt-14-dev) ;;
 *) usage ;;
 esac
 command -v node >/dev/null || packages+=(nodejs)
@@ -42,5 +42,7 @@ test)
 	# Tests of deadlines and kills measure real time; on a machine busy with other work such a
 	# test gets one more try. A test that fails twice fails the suite.
 	ctest --test-dir build-test --output-on-failure -j "$jobs" --repeat until-pass:2
+	# The readers of outside input under libFuzzer, 90 s in all (tests/fuzz).
+	tests/fuzz/run_fuzz.sh build-fuzz 90
 	;;
 esac
