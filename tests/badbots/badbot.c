@@ -27,8 +27,8 @@
  *                        (sig9, sig11) dies by that signal (default: code 3)
  *   fork-holder-at-start forks a child that keeps stdin, stdout and stderr
  *                        open and sleeps, then exits 4 before its hello
- *   early-line           handshakes, then writes a move line at once, before
- *                        any request; then plays correctly
+ *   early-line           writes a move line in the same write as its hello,
+ *                        before any request; then plays correctly
  *   double-answer [MS]   answers each request twice, both lines in one write;
  *                        with MS, answers once, and after each discard (the
  *                        end of its turn) writes the answer again MS ms later
@@ -225,10 +225,18 @@ static void answer_hello(int argc, char **argv)
 		cJSON_AddNumberToObject(hello, "forked", fork_sleepers(argc > 2 ? atoi(argv[2]) : 200));
 	if (is("memory-hog"))
 		cJSON_AddNumberToObject(hello, "allocated_mb", hog_memory());
-	send_json(hello);
+	if (is("early-line")) {
+		/* in the same write as the hello, so it is there before any request */
+		char *text = cJSON_PrintUnformatted(hello);
+
+		printf("%s\n{\"type\":\"move\",\"move\":{\"action\":\"play\","
+		       "\"from\":\"stock\",\"to\":0}}\n", text);
+		fflush(stdout);
+		free(text);
+	} else {
+		send_json(hello);
+	}
 	cJSON_Delete(hello);
-	if (is("early-line"))
-		send_line("{\"type\":\"move\",\"move\":{\"action\":\"play\",\"from\":\"stock\",\"to\":0}}");
 
 	if (is("fork-holder")) {
 		if (fork() == 0) {
