@@ -183,6 +183,14 @@ static int parse_player(const cJSON *p, int s, struct seat_view *v, struct proto
 		if ((rc = json_elem_int(f[PL_STOCK_TOP], where, CARD_SKIPBO, 12, 1, &x, diag)))
 			return rc;
 	}
+	/* R4: a stock shows its top card exactly while it holds cards. */
+	if (x >= 0 && v->stock_size[s] == 0)
+		return json_fail(diag, PROTOCOL_EFIELD, 0,
+				 "view.players[%d].stock_top: expected null (stock_size is 0), found %ld", s, x);
+	if (x < 0 && v->stock_size[s] > 0)
+		return json_fail(diag, PROTOCOL_EFIELD, 0,
+				 "view.players[%d].stock_top: expected a card from 0 to 12 (stock_size is %d), "
+				 "found null", s, v->stock_size[s]);
 	v->stock_top[s] = x < 0 ? CARD_NONE : (uint8_t)x;
 	if ((rc = json_get_int(p, f[PL_HAND_SIZE], &at, "hand_size", 0, ENGINE_HAND_SIZE, 1, &x,
 			       diag)))
