@@ -38,6 +38,13 @@ struct parser {
 
 /* ---- errors ---------------------------------------------------------------- */
 
+static void fill_error(struct json_strict_error *err, int code, const char *fmt, va_list ap)
+{
+	memset(err, 0, sizeof(*err));
+	err->code = code;
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+}
+
 static int set_error(struct json_strict_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -45,49 +52,39 @@ static int set_error(struct json_strict_error *err, int code, const char *fmt, .
 {
 	va_list ap;
 
-	if (!err)
-		return code;
-	memset(err, 0, sizeof(*err));
-	err->code = code;
-	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-/* Line and column (1-based, the column in UTF-8 characters) of offset. */
-static void locate(const unsigned char *s, size_t offset, struct json_strict_error *err)
-{
-	unsigned long line = 1, column = 1;
-
-	for (size_t i = 0; i < offset; i++) {
-		if (s[i] == '\n') {
-			line++;
-			column = 1;
-		} else if ((s[i] & 0xc0) != 0x80) {
-			column++;
-		}
+	if (err) {
+		va_start(ap, fmt);
+		fill_error(err, code, fmt, ap);
+		va_end(ap);
 	}
-	err->offset = offset;
-	err->line = line;
-	err->column = column;
+	return code;
 }
 
 static int parse_error(struct parser *ps, int code, size_t at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* set_error() with the position of byte at: line and column (1-based, the
+ * column in UTF-8 characters). */
 static int parse_error(struct parser *ps, int code, size_t at, const char *fmt, ...)
 {
+	struct json_strict_error *err = ps->err;
 	va_list ap;
 
-	if (!ps->err)
+	if (!err)
 		return code;
-	memset(ps->err, 0, sizeof(*ps->err));
-	ps->err->code = code;
 	va_start(ap, fmt);
-	vsnprintf(ps->err->message, sizeof(ps->err->message), fmt, ap);
+	fill_error(err, code, fmt, ap);
 	va_end(ap);
-	locate(ps->s, at, ps->err);
+	err->offset = at;
+	err->line = err->column = 1;
+	for (size_t i = 0; i < at; i++) {
+		if (ps->s[i] == '\n') {
+			err->line++;
+			err->column = 1;
+		} else if ((ps->s[i] & 0xc0) != 0x80) {
+			err->column++;
+		}
+	}
 	return code;
 }
 
@@ -113,7 +110,7 @@ static const char *quote(const char *s, size_t n, char out[QUOTE_MAX + 4])
  * "the top-level object"; a long path keeps its end. */
 static const char *path_of(const struct parser *ps, int levels, char *out, size_t size)
 {
-	char full[1024], key[QUOTE_MAX + 4];
+	char full[JSON_STRICT_DEPTH_MAX * (QUOTE_MAX + 8)], key[QUOTE_MAX + 4];
 	size_t n = 0;
 
 	full[0] = '\0';
@@ -186,20 +183,16 @@ static int end_error(struct parser *ps, const char *what)
 
 static int hex4(const unsigned char *s, unsigned *out)
 {
+	static const char digits[] = "0123456789abcdef";
 	unsigned v = 0;
 
 	for (int i = 0; i < 4; i++) {
-		unsigned char c = s[i];
+		/* | 0x20 makes A-F lower case; below '0' nothing may map onto a digit. */
+		const char *d = s[i] >= '0' ? strchr(digits, s[i] | 0x20) : NULL;
 
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned)(c - 'A' + 10);
-		else
+		if (!d)
 			return -1;
+		v = v << 4 | (unsigned)(d - digits);
 	}
 	*out = v;
 	return 0;
@@ -724,24 +717,16 @@ static const char *found(const cJSON *item, char *out, size_t size)
 {
 	char q[QUOTE_MAX + 4];
 
-	if (!item)
-		snprintf(out, size, "nothing");
-	else if (cJSON_IsNumber(item) && item->valuestring)
+	if (cJSON_IsNumber(item) && item->valuestring)
 		snprintf(out, size, "%s", quote(item->valuestring, strlen(item->valuestring), q));
 	else if (cJSON_IsNumber(item))
 		snprintf(out, size, "%.17g", item->valuedouble);
 	else if (cJSON_IsString(item) && item->valuestring)
 		snprintf(out, size, "the string \"%s\"", quote(item->valuestring, strlen(item->valuestring), q));
-	else if (cJSON_IsBool(item))
-		snprintf(out, size, "%s", cJSON_IsTrue(item) ? "true" : "false");
-	else if (cJSON_IsNull(item))
-		snprintf(out, size, "null");
-	else if (cJSON_IsArray(item))
-		snprintf(out, size, "an array");
-	else if (cJSON_IsObject(item))
-		snprintf(out, size, "an object");
 	else
-		snprintf(out, size, "an unknown value");
+		snprintf(out, size, "%s", cJSON_IsTrue(item) ? "true" : cJSON_IsFalse(item) ? "false"
+				   : cJSON_IsNull(item) ? "null" : cJSON_IsArray(item) ? "an array"
+				   : cJSON_IsObject(item) ? "an object" : "an unknown value");
 	return out;
 }
 
