@@ -47,6 +47,7 @@ static const char check_usage[] =
 	"      --seed N          seed of the first deal (default 1)\n"
 	OPTIONS_TIME_HELP
 	OPTIONS_LIMITS_HELP
+	OPTIONS_SANDBOX_HELP
 	"                        for the bot under check (defaults as in a tournament\n"
 	"                        file, arena/TOURNAMENT.md); the opponents have no\n"
 	"                        memory limit\n"
@@ -95,7 +96,8 @@ static int check_option(void *ctx, int c, const char *arg)
 static int parse_check_options(int argc, char **argv, struct check_opts *o)
 {
 	const struct options_command cmd = { check_usage, "v", check_options,
-		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS, check_option, o };
+		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX,
+		check_option, o };
 
 	memset(o, 0, sizeof(*o));
 	o->games = CHECK_DEFAULT_GAMES;
@@ -220,6 +222,7 @@ struct check_run {
 	char names[ENGINE_MAX_PLAYERS][CHECK_NAME_MAX]; /* [0] the bot, then the opponents */
 	struct bot_spec specs[ENGINE_MAX_PLAYERS];
 	struct pool *pool;
+	struct sandbox *sandbox;          /* every bot's, NULL when off */
 	struct check check;
 };
 
@@ -297,6 +300,8 @@ static int run_check(struct check_run *run, char **bot, char **opponent)
 			spec->limits = c->limits;
 		}
 	}
+	if (options_open_sandbox(c, run->specs, (size_t)players, NULL, 0, &run->sandbox) >= 0)
+		return 1;
 	print_command("checking", run->names[0], bot);
 	print_command("opponent", run->names[1], opponent);
 	printf("%lld games, %d players%s, stock %d, seed %llu; limits: startup %lld ms, "
@@ -328,6 +333,7 @@ static int run_check(struct check_run *run, char **bot, char **opponent)
 	ret = check_summary(&run->check);
 out:
 	pool_free(run->pool);
+	sandbox_close(run->sandbox);
 	check_release(&run->check);
 	return ret;
 }

@@ -47,6 +47,7 @@ static const char play_usage[] =
 	"      --log-io          print every line to and from the bots on stderr\n"
 	"      --replay FILE     also write the replay (results/README.md) to FILE\n"
 	OPTIONS_LIMITS_HELP
+	OPTIONS_SANDBOX_HELP
 	"                        (defaults as in a tournament file, arena/TOURNAMENT.md)\n"
 	"  -h, --help            this text\n"
 	"\n"
@@ -142,7 +143,8 @@ static int play_option(void *ctx, int c, const char *arg)
 static int parse_play_options(int argc, char **argv, struct play_opts *o)
 {
 	const struct options_command cmd = { play_usage, "r", play_options,
-		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS, play_option, o };
+		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX,
+		play_option, o };
 
 	memset(o, 0, sizeof(*o));
 	o->pin = -1;
@@ -258,10 +260,11 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	struct referee_outcome out = { 0 };
 	struct pool_config pc = { 0 };
 	struct pool *pool = NULL;
+	struct sandbox *sb = NULL;
 	struct transcript tr;
 	struct render rd;
 	struct tee tee = { 0 };
-	const char *namep[ENGINE_MAX_PLAYERS];
+	const char *namep[ENGINE_MAX_PLAYERS], *hide[] = { o->replay };
 	char err[256];
 	int ret = 1;
 
@@ -276,6 +279,8 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		specs[i].limits = o->common.limits;
 		specs[i].stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
 	}
+	if (options_open_sandbox(&o->common, specs, (size_t)n, hide, o->replay ? 1 : 0, &sb) >= 0)
+		goto out;
 	render_init(&rd, stdout, namep, n);
 	tee.a = o->render ? &rd.observer : NULL;
 	tee.b = o->log_io ? &tr.observer : NULL;
@@ -333,6 +338,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	ret = 0;
 out:
 	pool_free(pool);
+	sandbox_close(sb);
 	referee_outcome_release(&out);
 	transcript_close(&tr);
 	return ret;

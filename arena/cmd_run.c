@@ -33,6 +33,7 @@ static const char run_usage[] =
 	"      --no-timeout      no move or game time limits (debugging)\n"
 	"      --no-pin          do not pin workers and their bots to CPUs\n"
 	OPTIONS_LIMITS_HELP
+	OPTIONS_SANDBOX_HELP
 	"      --log-io          write every line to and from the bots to <output>/io/<game>.log\n"
 	"      --no-report       no ranking table and no report files at the end\n"
 	"  -q, --quiet           no progress line and no ranking table\n"
@@ -93,7 +94,7 @@ static int run_option(void *ctx, int c, const char *arg)
 static int parse_run_options(int argc, char **argv, struct run_overrides *o)
 {
 	const struct options_command cmd = { run_usage, "j:o:q", run_options,
-		OPTIONS_SEED | OPTIONS_TIME | OPTIONS_LIMITS, run_option, o };
+		OPTIONS_SEED | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX, run_option, o };
 	int ret;
 
 	memset(o, 0, sizeof(*o));
@@ -131,10 +132,41 @@ static int apply_overrides(struct config *cfg, const struct run_overrides *o)
 		cfg->move_ms = cfg->game_ms = 0;
 	if (o->no_pin)
 		cfg->pin = 0;
+	if (o->common.sandbox >= 0)
+		cfg->sandbox = o->common.sandbox;
 	options_apply_limits(&o->common, &cfg->limits);
 	for (size_t i = 0; i < cfg->nbots; i++)
 		options_apply_limits(&o->common, &cfg->bots[i].limits);
 	return 0;
+}
+
+/*
+ * Sandboxes for the bots as cfg->sandbox says, hiding the output directory
+ * and the tournament file from them; cfg->sandbox becomes the mode in use,
+ * which tournament.json records. -1 to go on, or the exit status.
+ */
+static int open_sandbox(struct config *cfg, struct sandbox **out)
+{
+	struct bot_spec *specs = calloc(cfg->nbots, sizeof(*specs));
+	const char *hide[] = { cfg->output, cfg->file };
+	struct options_common common;
+	int ret;
+
+	if (!specs) {
+		warnx("run: out of memory");
+		return 1;
+	}
+	for (size_t i = 0; i < cfg->nbots; i++) {
+		specs[i].name = cfg->bots[i].name;
+		specs[i].argv = cfg->bots[i].argv;
+		specs[i].cwd = cfg->bots[i].cwd;
+	}
+	options_common_init(&common, 0);
+	common.sandbox = cfg->sandbox;
+	ret = options_open_sandbox(&common, specs, cfg->nbots, hide, cfg->file ? 2 : 1, out);
+	cfg->sandbox = *out ? SANDBOX_ON : SANDBOX_OFF;
+	free(specs);
+	return ret;
 }
 
 int cmd_run(int argc, char **argv)
@@ -169,6 +201,8 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	topt.quiet = o.quiet;
 	topt.log_io = o.log_io;
+	if ((ret = open_sandbox(&cfg, &topt.sandbox)) >= 0)
+		goto out;
 	ret = tournament_run(&cfg, &topt, err, sizeof(err));
 	if (ret < 0) {
 		warnx("run: %s", err);
@@ -195,6 +229,7 @@ int cmd_run(int argc, char **argv)
 		printf("results in %s\n", cfg.output);
 	ret = 0;
 out:
+	sandbox_close(topt.sandbox);
 	config_release(&cfg);
 	return ret;
 }

@@ -55,6 +55,7 @@ static const char sprt_usage[] =
 	"      --stock N         stock size (default: R3, 30 for two players)\n"
 	OPTIONS_TIME_HELP
 	OPTIONS_LIMITS_HELP
+	OPTIONS_SANDBOX_HELP
 	"                        (defaults as in a tournament file, arena/TOURNAMENT.md)\n"
 	"      --name-a NAME     name of BOT_A (default: its program name)\n"
 	"      --name-b NAME     name of BOT_B (default: its program name)\n"
@@ -117,7 +118,8 @@ static int sprt_option(void *ctx, int c, const char *arg)
 static int sprt_parse(int argc, char **argv, struct sprt_run *run)
 {
 	const struct options_command cmd = { sprt_usage, "q", sprt_options,
-		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS, sprt_option, run };
+		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX,
+		sprt_option, run };
 	int ret;
 
 	options_common_init(&run->common, 1);
@@ -249,6 +251,7 @@ int cmd_sprt(int argc, char **argv)
 	char *bot_argv[2] = { NULL, NULL }, *log_path[2] = { NULL, NULL }, *names[2] = { NULL, NULL };
 	char **split[2] = { NULL, NULL };
 	char cwd[4096], resolved[4096], why[512];
+	struct sandbox *sb = NULL;
 	int ret = sprt_parse(argc, argv, &run);
 
 	if (ret >= 0)
@@ -301,7 +304,11 @@ int cmd_sprt(int argc, char **argv)
 		specs[i].cpu = -1;
 		specs[i].limits = run.common.limits;
 	}
-	ret = sprt_play(&run, specs);
+	/* the bots' logs are the arena's to write, not theirs to read */
+	if (options_open_sandbox(&run.common, specs, 2, (const char *const *)&run.log_dir,
+				 run.log_dir ? 1 : 0, &sb) < 0)
+		ret = sprt_play(&run, specs);
+	sandbox_close(sb);
 out:
 	for (int i = 0; i < 2; i++) {
 		free(bot_argv[i]);

@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "own_delay.h"
+#include "reaper.h"
 #include "referee.h"
 
 static const struct command commands[] = {
@@ -34,8 +35,12 @@ int main(int argc, char **argv)
 {
 	/* a bot that closes its pipe must give EPIPE, not kill the arena */
 	signal(SIGPIPE, SIG_IGN);
-	/* orphans a bot leaves behind are re-parented to us, so bot_stop() can reap them */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/* no process of the same user may read our memory (the deck) through /proc or ptrace */
+	prctl(PR_SET_DUMPABLE, 0);
+	/* orphans a bot leaves behind are re-parented to us and reaped at once (reaper.h);
+	 * before any thread starts, as it blocks SIGCHLD for all of them */
+	if (reaper_start() < 0)
+		warn("cannot reap what bots leave behind");
 	/* a stop of the arena must not be charged to the bot that was thinking */
 	own_delay_install();
 	if (argc < 2) {

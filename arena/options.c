@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "termsafe.h"
 
 int options_number(const char *option, const char *arg, long long min, long long max,
 		   long long *out)
@@ -77,7 +78,7 @@ void options_free_argv(char **argv)
 /* The shared options, in the order of options.h's groups. */
 enum shared_id {
 	SHARED_SEED, SHARED_STOCK, SHARED_MOVE_MS, SHARED_GAME_MS, SHARED_STARTUP_MS,
-	SHARED_CPU, SHARED_MEMORY, SHARED_FILES, SHARED_PROCESSES, NSHARED
+	SHARED_CPU, SHARED_MEMORY, SHARED_FILES, SHARED_PROCESSES, SHARED_SANDBOX, NSHARED
 };
 
 /* getopt_long's value for shared option id: below OPTIONS_OWN, above any character. */
@@ -97,11 +98,13 @@ static const struct shared_option {
 	[SHARED_MEMORY] = { "memory-mb", OPTIONS_LIMITS, 0, 1 << 24 },
 	[SHARED_FILES] = { "open-files", OPTIONS_LIMITS, 0, 1 << 24 },
 	[SHARED_PROCESSES] = { "processes", OPTIONS_LIMITS, 0, 1 << 24 },
+	[SHARED_SANDBOX] = { "sandbox", OPTIONS_SANDBOX, 0, 0 },
 };
 
 void options_common_init(struct options_common *common, int defaults)
 {
 	memset(common, 0, sizeof(*common));
+	common->sandbox = -1;
 	if (defaults) {
 		common->seed = 1;
 		common->startup_ms = CONFIG_DEFAULT_STARTUP_MS;
@@ -128,6 +131,27 @@ void options_apply_limits(const struct options_common *common, struct bot_limits
 		limits->processes = given->processes;
 }
 
+int options_open_sandbox(const struct options_common *common, struct bot_spec *specs,
+			 size_t nspecs, const char *const *hide, size_t nhide,
+			 struct sandbox **out)
+{
+	struct sandbox_setup setup = { common->sandbox < 0 ? SANDBOX_AUTO :
+				       (enum sandbox_mode)common->sandbox, specs, nspecs, hide, nhide };
+	char note[1024], safe[4096];
+	int ret = sandbox_open(&setup, out, note, sizeof(note));
+
+	/* it may name a bot's files, whose names may hold anything */
+	if (note[0])
+		warnx("%s", termsafe_copy(safe, sizeof(safe), note));
+	if (ret == -ENOMEM)
+		warnx("out of memory");
+	if (ret < 0)
+		return 1;
+	for (size_t i = 0; i < nspecs; i++)
+		specs[i].sandbox = *out;
+	return -1;
+}
+
 /* Shared option id with its argument into *common. 0, or -1 after the message. */
 static int shared_set(int id, const char *arg, struct options_common *common)
 {
@@ -139,6 +163,16 @@ static int shared_set(int id, const char *arg, struct options_common *common)
 		if (options_seed(option, arg, &common->seed) < 0)
 			return -1;
 		common->has_seed = 1;
+		return 0;
+	}
+	if (id == SHARED_SANDBOX) {
+		enum sandbox_mode mode;
+
+		if (sandbox_mode_parse(arg, &mode) < 0) {
+			warnx("%s: expected auto, on or off, got \"%s\"", option, arg);
+			return -1;
+		}
+		common->sandbox = (int)mode;
 		return 0;
 	}
 	if (options_number(option, arg, shared[id].min, shared[id].max, &v) < 0)

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "bot.h"
+#include "sandbox.h"
 
 /* A decimal integer in [min, max]. 0, or -1 after the message. */
 int options_number(const char *option, const char *arg, long long min, long long max,
@@ -35,6 +36,7 @@ enum options_group {
 	OPTIONS_STOCK = 1 << 1,   /* --stock N, 1 to 30 */
 	OPTIONS_TIME = 1 << 2,    /* --move-ms, --game-ms, --startup-ms */
 	OPTIONS_LIMITS = 1 << 3,  /* --cpu-seconds, --memory-mb, --open-files, --processes */
+	OPTIONS_SANDBOX = 1 << 4, /* --sandbox auto|on|off */
 };
 
 /* The first getopt_long value free for a command's own long-only options. */
@@ -50,6 +52,9 @@ enum options_group {
 	"      --memory-mb N     per-bot address-space limit in MiB (0 = none)\n" \
 	"      --open-files N    per-bot open-files limit (0 = unchanged)\n" \
 	"      --processes N     per-bot process limit (0 = unchanged)\n"
+#define OPTIONS_SANDBOX_HELP \
+	"      --sandbox MODE    auto (default: on where the machine allows it), on (refuse\n" \
+	"                        to run without it) or off: bots in sandboxes (SECURITY.md)\n"
 
 /* The values of the shared options. */
 struct options_common {
@@ -58,6 +63,7 @@ struct options_common {
 	long long stock;                      /* 0: not given (the R3 default) */
 	long long startup_ms, move_ms, game_ms;
 	struct bot_limits limits;
+	int sandbox;                          /* enum sandbox_mode, -1: not given */
 };
 
 /*
@@ -71,6 +77,17 @@ void options_common_init(struct options_common *common, int defaults);
 
 /* Each limit of common that is not -1 replaces the one in *limits. */
 void options_apply_limits(const struct options_common *common, struct bot_limits *limits);
+
+/*
+ * Put the bots in sandboxes as common.sandbox says (not given: auto), for
+ * the bot commands: opens *out (sandbox.h), prints its note with warnx(3),
+ * and sets each spec's sandbox (NULL when off). hide: paths no bot may see.
+ * Returns -1 to go on, or the exit status 1 when the sandbox is on but not
+ * available (the message printed). Close *out after the bots are stopped.
+ */
+int options_open_sandbox(const struct options_common *common, struct bot_spec *specs,
+			 size_t nspecs, const char *const *hide, size_t nhide,
+			 struct sandbox **out);
 
 /* A command's options, for options_parse(). */
 struct options_command {

@@ -37,7 +37,7 @@
 extern char **environ;
 
 /* Every descriptor of the child's is moved to this or above before fork (raise_fd). */
-#define FIRST_HIGH_FD 5
+#define FIRST_HIGH_FD 7
 /* How long bwrap may take to make the sandbox's init. */
 #define SANDBOX_START_MS 10000
 /* How long a killed sandbox may take to end every process in it. */
@@ -65,7 +65,7 @@ struct child_plan {
 	const char *cwd;
 	const struct sandbox_start *sbx; /* NULL: unsandboxed */
 	const char *check_path;  /* sandboxed: the bot's program, checked as the sandbox's uid */
-	int in_fd, out_fd, err_fd, report_fd, info_fd;
+	int in_fd, out_fd, err_fd, report_fd, info_fd, null_fd;
 	pid_t parent;
 	struct rlimit limits[4];
 	int limit_res[4];
@@ -116,19 +116,26 @@ static __attribute__((noreturn)) void child_run(struct child_plan *plan)
 		sigaction(sig, &dfl, NULL);
 
 	/* Every source fd is >= FIRST_HIGH_FD (see raise_fd), so these cannot clobber each other. */
-	if (dup2(plan->in_fd, 0) < 0 || dup2(plan->out_fd, 1) < 0 || dup2(plan->err_fd, 2) < 0)
+	if (plan->sbx) {
+		/* bwrap's stdin and stdout are /dev/null; the pipes go on 5 and 6 (sandbox.h) */
+		if (dup2(plan->null_fd, 0) < 0 || dup2(plan->null_fd, 1) < 0 ||
+		    dup2(plan->info_fd, SANDBOX_INFO_FD) < 0 ||
+		    dup2(plan->in_fd, SANDBOX_STDIN_FD) < 0 || dup2(plan->out_fd, SANDBOX_STDOUT_FD) < 0)
+			child_fail(plan, STEP_SETUP);
+	} else if (dup2(plan->in_fd, 0) < 0 || dup2(plan->out_fd, 1) < 0) {
 		child_fail(plan, STEP_SETUP);
-	/* The report pipe moves to 3 (close-on-exec kept), bwrap's info pipe to 4
-	 * (inherited), so closing from the next one spares them. */
+	}
+	if (dup2(plan->err_fd, 2) < 0)
+		child_fail(plan, STEP_SETUP);
+	/* The report pipe moves to 3 (close-on-exec kept), so closing from the next
+	 * free one spares it. */
 	if (dup3(plan->report_fd, 3, O_CLOEXEC) < 0)
 		child_fail(plan, STEP_SETUP);
 	plan->report_fd = 3;
-	if (plan->sbx && dup2(plan->info_fd, SANDBOX_INFO_FD) < 0)
-		child_fail(plan, STEP_SETUP);
 	/* close_range is a plain system call; libbsd's closefrom may fall back
 	 * to opendir(), which allocates and is not async-signal-safe. */
-	if (close_range(plan->sbx ? SANDBOX_INFO_FD + 1 : 4, ~0U, 0) < 0)
-		closefrom(plan->sbx ? SANDBOX_INFO_FD + 1 : 4);
+	if (close_range(plan->sbx ? SANDBOX_STDOUT_FD + 1 : 4, ~0U, 0) < 0)
+		closefrom(plan->sbx ? SANDBOX_STDOUT_FD + 1 : 4);
 
 	for (int i = 0; i < plan->nlimits; i++)
 		if (setrlimit(plan->limit_res[i], &plan->limits[i]) < 0)
@@ -339,8 +346,8 @@ static int fds_open(struct spawn_fds *f, bool want_log, bool sandboxed)
 
 	if (pipe2(f->in, O_CLOEXEC) < 0 || pipe2(f->out, O_CLOEXEC) < 0 ||
 	    pipe2(f->report, O_CLOEXEC) < 0 || (sandboxed && pipe2(f->info, O_CLOEXEC) < 0) ||
-	    (want_log ? pipe2(f->err, O_CLOEXEC) :
-	     (f->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC))) < 0)
+	    (want_log && pipe2(f->err, O_CLOEXEC) < 0) ||
+	    ((!want_log || sandboxed) && (f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0))
 		return -errno;
 	for (size_t i = 0; i < sizeof all / sizeof all[0] && r == 0; i++)
 		r = raise_fd(all[i]);
@@ -419,6 +426,7 @@ static int plan_init(struct child_plan *plan, const struct bot_spec *spec, const
 	plan->err_fd = spec->stderr_path ? f->err[1] : f->devnull;
 	plan->report_fd = f->report[1];
 	plan->info_fd = f->info[1];
+	plan->null_fd = f->devnull;
 	plan->parent = getpid();
 	plan_limits(plan, &spec->limits);
 	if (spec->cpu >= 0) {

@@ -32,6 +32,8 @@
 #include "bot.h"
 
 #define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+#define STR_(x) #x
+#define STR(x) STR_(x)
 #define MAX_SLOTS 65536
 #define PROBE_MS 10000
 
@@ -134,6 +136,37 @@ static char *canonical(const char *path, const char *cwd)
 	return realpath(path, NULL);
 }
 
+/*
+ * The canonical form of a path that may not exist yet (an output directory
+ * made after the sandbox is opened): its deepest existing ancestor made
+ * canonical, with the rest appended. NULL without memory or such ancestor.
+ */
+static char *canonical_to_be(const char *path)
+{
+	char *real = canonical(path, NULL), *parent, *slash, *out = NULL;
+
+	if (real || errno != ENOENT)
+		return real;
+	if (!(parent = strdup(path)))
+		return NULL;
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent && slash[1]) {
+		*slash = '\0';
+		if ((real = canonical_to_be(parent)) &&
+		    asprintf(&out, "%s/%s", strcmp(real, "/") ? real : "", slash + 1) < 0)
+			out = NULL;
+		free(real);
+	} else if (!slash) {
+		char *cwd = getcwd(NULL, 0);
+
+		if (cwd && asprintf(&out, "%s/%s", cwd, path) < 0)
+			out = NULL;
+		free(cwd);
+	}
+	free(parent);
+	return out;
+}
+
 /* A bot's directories: its working directory, and its program's if named by a path. */
 static int bot_dirs(const struct bot_spec *spec, char ***list, size_t *n)
 {
@@ -157,6 +190,13 @@ static bool is_dir(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
 }
 
 /* ---- the mounts of one start ---- */
@@ -250,7 +290,8 @@ static int plan_mounts(const struct sandbox *sb, char **own, size_t nown, struct
 	if (sb->has_var_tmp)
 		ops[n++] = (struct mount_op){ "/var/tmp", MOUNT_HIDE, 0, 0 };
 	for (size_t i = 0; i < sb->nhide; i++)
-		ops[n++] = (struct mount_op){ sb->hide[i], MOUNT_HIDE, 0, 0 };
+		if (exists(sb->hide[i]))
+			ops[n++] = (struct mount_op){ sb->hide[i], MOUNT_HIDE, 0, 0 };
 	for (size_t i = 0; i < sb->nbot_dirs; i++) {
 		bool mine = false;
 
@@ -437,6 +478,10 @@ int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const
 	snprintf(fd_text, sizeof fd_text, "%d", SANDBOX_INFO_FD);
 	args2(&a, "--info-fd", fd_text);
 	arg(&a, "--");
+	/* sandbox.h: the pipes to 0 and 1, then the bot as $0 with its arguments, unquoted */
+	args2(&a, "/bin/sh", "-c");
+	arg(&a, "exec 0<&" STR(SANDBOX_STDIN_FD) " 1>&" STR(SANDBOX_STDOUT_FD) " "
+	    STR(SANDBOX_STDIN_FD) "<&- " STR(SANDBOX_STDOUT_FD) ">&- && exec \"$0\" \"$@\"");
 	arg(&a, path);
 	for (size_t i = 1; spec->argv[i]; i++)
 		arg(&a, spec->argv[i]);
@@ -651,7 +696,7 @@ static int collect_paths(struct sandbox *sb, const struct sandbox_setup *setup)
 		path += len + (path[len] == ':');
 	}
 	for (size_t i = 0; i < setup->nhide && ret == 0; i++) {
-		char *real = canonical(setup->hide[i], NULL);
+		char *real = canonical_to_be(setup->hide[i]);
 
 		if (real)
 			ret = list_add(&sb->hide, &sb->nhide, real);

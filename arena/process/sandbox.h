@@ -98,8 +98,17 @@ struct sandbox_start {
 	int info_fd;            /* the child's end of bwrap's --info-fd pipe; fd 4 in the child */
 };
 
-/* The descriptor number bwrap's --info-fd names in the child. */
+/*
+ * The child's descriptors: bwrap's own stdin and stdout are /dev/null, so
+ * that its launcher and init, which live as long as the sandbox, hold none
+ * of the bot's pipes (the arena sees the bot close its stdout, or exit); the
+ * pipes go on fds 5 and 6, which bwrap passes on but closes in its own
+ * processes, and /bin/sh moves them to 0 and 1 before executing the bot.
+ * bwrap's --info-fd is fd 4.
+ */
 #define SANDBOX_INFO_FD 4
+#define SANDBOX_STDIN_FD 5
+#define SANDBOX_STDOUT_FD 6
 
 /*
  * Prepare a start of spec (its program resolved to path) in st; info_fd is

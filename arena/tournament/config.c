@@ -18,6 +18,7 @@
 
 #include "engine.h"
 #include "json_strict.h"
+#include "sandbox.h"
 
 #define CONFIG_FILE_MAX (16 * 1024 * 1024)
 
@@ -27,7 +28,8 @@ struct key_spec {
 };
 
 static const char *const top_keys[] = { "name", "bots", "players", "deals", "duplicate",
-	"rules", "time", "limits", "seed", "concurrency", "pin", "output", "stderr_cap", NULL };
+	"rules", "time", "limits", "seed", "concurrency", "pin", "output", "stderr_cap",
+	"stderr_total_cap", "sandbox", NULL };
 static const char *const bot_keys[] = { "name", "command", "cwd", "env", "limits", NULL };
 static const char *const rules_keys[] = { "stock_size", "partnership", "mode", NULL };
 static const char *const time_keys[] = { "startup_ms", "move_ms", "game_ms", NULL };
@@ -457,7 +459,8 @@ static int parse_seed(const cJSON *root, struct config *cfg, char *err, size_t e
 static int parse_top(const cJSON *root, struct config *cfg, char *err, size_t err_size)
 {
 	const cJSON *bots, *item;
-	const char *name = NULL, *output = NULL;
+	const char *name = NULL, *output = NULL, *sandbox = NULL;
+	enum sandbox_mode mode = SANDBOX_AUTO;
 	long long v;
 	int ret;
 
@@ -496,6 +499,16 @@ static int parse_top(const cJSON *root, struct config *cfg, char *err, size_t er
 	if ((ret = get_int(root, "", "stderr_cap", 0, 1LL << 40, &v, err, err_size)) < 0)
 		return ret;
 	cfg->stderr_cap = (size_t)v;
+	v = (long long)cfg->stderr_total_cap;
+	if ((ret = get_int(root, "", "stderr_total_cap", 0, 1LL << 40, &v, err, err_size)) < 0)
+		return ret;
+	cfg->stderr_total_cap = (size_t)v;
+	if ((ret = get_string(root, "", "sandbox", &sandbox, err, err_size)) < 0)
+		return ret;
+	if (sandbox && sandbox_mode_parse(sandbox, &mode) < 0)
+		return fail(err, err_size, "sandbox: expected \"auto\", \"on\" or \"off\", got \"%s\"",
+			    sandbox);
+	cfg->sandbox = sandbox ? (int)mode : SANDBOX_AUTO;
 	if ((ret = get_string(root, "", "output", &output, err, err_size)) < 0)
 		return ret;
 	if (output)
@@ -545,6 +558,8 @@ static void set_defaults(struct config *cfg, const char *base_dir)
 	cfg->concurrency = cpus > 0 ? (int)cpus : 1;
 	cfg->pin = 1;
 	cfg->stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
+	cfg->stderr_total_cap = CONFIG_DEFAULT_STDERR_TOTAL_CAP;
+	cfg->sandbox = SANDBOX_AUTO;
 	cfg->base_dir = strdup(base_dir);
 }
 
@@ -609,6 +624,12 @@ int config_load(const char *path, struct config *cfg, char *err, size_t err_size
 	ret = config_parse(text, len, slash == real ? "/" : real, cfg, msg, sizeof(msg));
 	if (ret < 0)
 		snprintf(err, err_size, "\"%s\": %s", path, msg);
+	*slash = '/';
+	if (ret == 0 && !(cfg->file = strdup(real))) {
+		config_release(cfg);
+		snprintf(err, err_size, "out of memory");
+		ret = -ENOMEM;
+	}
 out:
 	if (f)
 		fclose(f);
@@ -681,6 +702,8 @@ char *config_to_json(const struct config *cfg, int games_only)
 		cJSON_AddBoolToObject(root, "pin", cfg->pin);
 		cJSON_AddStringToObject(root, "output", cfg->output);
 		cJSON_AddNumberToObject(root, "stderr_cap", (double)cfg->stderr_cap);
+		cJSON_AddNumberToObject(root, "stderr_total_cap", (double)cfg->stderr_total_cap);
+		cJSON_AddStringToObject(root, "sandbox", sandbox_mode_name(cfg->sandbox));
 	}
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
@@ -699,5 +722,6 @@ void config_release(struct config *cfg)
 	free(cfg->name);
 	free(cfg->output);
 	free(cfg->base_dir);
+	free(cfg->file);
 	memset(cfg, 0, sizeof(*cfg));
 }

@@ -46,6 +46,9 @@ struct config {
 	int pin;              /* pin each worker and its bots to one CPU */
 	char *output;         /* output directory */
 	size_t stderr_cap;    /* bytes of stderr kept per bot process start */
+	size_t stderr_total_cap; /* bytes of a bot's log at most, over the whole tournament */
+	int sandbox;          /* enum sandbox_mode; once the sandbox is opened, the one in use */
+	char *file;           /* absolute path of the tournament file; NULL from config_parse */
 	char *base_dir;       /* absolute directory of the tournament file */
 };
 
@@ -54,6 +57,7 @@ struct config {
 #define CONFIG_DEFAULT_MOVE_MS 1000
 #define CONFIG_DEFAULT_GAME_MS 60000
 #define CONFIG_DEFAULT_STDERR_CAP (1024 * 1024)
+#define CONFIG_DEFAULT_STDERR_TOTAL_CAP (16 * 1024 * 1024)
 /* The limits of a tournament file without them (TOURNAMENT.md); in builds with
  * SKIPBO_SANITIZED_BUILD (-DSKIPBO_SANITIZE=ON) without a memory limit. */
 void config_default_limits(struct bot_limits *limits);
@@ -73,8 +77,9 @@ int config_parse(const char *text, size_t len, const char *base_dir, struct conf
 /*
  * The resolved tournament as JSON text (every default filled in), owned by
  * the caller. With games_only, the keys that do not change any game
- * (concurrency, pin, output, stderr_cap) are left out: two tournaments with equal
- * games_only texts play the same games. NULL without memory.
+ * (concurrency, pin, output, stderr_cap, stderr_total_cap, sandbox) are left
+ * out: two tournaments with equal games_only texts play the same games. NULL
+ * without memory.
  */
 char *config_to_json(const struct config *cfg, int games_only);
 

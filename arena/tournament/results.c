@@ -33,11 +33,12 @@ static int make_dir(const char *path)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+		/* writable by the arena's user alone, whatever the umask: no bot of another uid writes here */
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
 			return -errno;
 		*p = '/';
 	}
-	if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
 }
@@ -81,7 +82,8 @@ static int write_file(const char *path, const char *text)
 /* The games-only form of an existing tournament.json, printed like config_to_json(). */
 static char *games_only(const char *text, size_t len)
 {
-	static const char *const run_keys[] = { "concurrency", "pin", "output", "stderr_cap" };
+	static const char *const run_keys[] = { "concurrency", "pin", "output", "stderr_cap",
+						"stderr_total_cap", "sandbox" };
 	cJSON *root = NULL;
 	char *out;
 
@@ -95,6 +97,38 @@ static char *games_only(const char *text, size_t len)
 	out = cJSON_Print(root);
 	cJSON_Delete(root);
 	return out;
+}
+
+/*
+ * A resume with the sandbox on where an earlier run had it off, or the other
+ * way round, makes tournament.json say "mixed": it records which was used.
+ * A tournament.json without the key comes from before sandboxes: "off".
+ */
+static int note_sandbox(const char *path, const char *old, size_t len, const char *tournament_json)
+{
+	cJSON *was = NULL, *now = NULL;
+	const cJSON *a, *b;
+	const char *before, *used;
+	char *text = NULL;
+	int ret = 0;
+
+	json_strict_parse(old, len, &was, NULL);
+	json_strict_parse(tournament_json, strlen(tournament_json), &now, NULL);
+	a = cJSON_GetObjectItemCaseSensitive(was, "sandbox");
+	b = cJSON_GetObjectItemCaseSensitive(now, "sandbox");
+	before = cJSON_IsString(a) ? a->valuestring : "off";
+	used = cJSON_IsString(b) && strcmp(before, b->valuestring) != 0 ? "mixed" : before;
+	if (cJSON_IsObject(was) && (!cJSON_IsString(a) || strcmp(before, used) != 0)) {
+		cJSON_DeleteItemFromObjectCaseSensitive(was, "sandbox");
+		if (!cJSON_AddStringToObject(was, "sandbox", used) || !(text = cJSON_Print(was)))
+			ret = -ENOMEM;
+		else
+			ret = write_file(path, text);
+	}
+	free(text);
+	cJSON_Delete(was);
+	cJSON_Delete(now);
+	return ret;
 }
 
 static int check_tournament(const char *dir, const char *tournament_json, const char *games_json,
@@ -120,7 +154,8 @@ static int check_tournament(const char *dir, const char *tournament_json, const 
 			 "or choose another output directory", dir);
 		goto out;
 	}
-	ret = 0;
+	if ((ret = note_sandbox(path, old, len, tournament_json)) < 0)
+		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
 out:
 	free(old);
 	free(old_games);
@@ -185,7 +220,7 @@ int results_open(const char *dir, const char *tournament_json, const char *games
 	if (!(r = calloc(1, sizeof(*r))) || !(r->dir = strdup(dir)))
 		goto out;
 	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
-	r->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	r->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (r->fd < 0) {
 		ret = -errno;
 		snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));

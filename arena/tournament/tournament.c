@@ -39,6 +39,7 @@ struct run {
 	char **log_paths;
 	const char **names;
 	uint8_t *done;              /* bitmap over game indices */
+	uint64_t repeated, foreign; /* records skipped by the resume: id seen before, not scheduled */
 	pthread_mutex_t lock;       /* next, done, progress, error */
 	uint64_t next;
 	int error;
@@ -68,9 +69,15 @@ static int on_record(void *ctx, const struct results_record *rec)
 	if (stop_requested)
 		return -EINTR;
 	/* a record of another game or table size is not one of this schedule's games */
-	if (schedule_index_of(r->sched, rec->id, &i) < 0 || is_done(r, i) ||
-	    rec->players != r->cfg->players)
+	if (schedule_index_of(r->sched, rec->id, &i) < 0 || rec->players != r->cfg->players) {
+		r->foreign++;
 		return 0;
+	}
+	/* a game is counted once, whatever else claims its id */
+	if (is_done(r, i)) {
+		r->repeated++;
+		return 0;
+	}
 	r->done[i / 8] |= (uint8_t)(1u << (i % 8));
 	schedule_game(r->sched, i, &g);
 	progress_game(r->progress, g.bots, rec->placings, rec->players, 0);
@@ -238,6 +245,8 @@ static int make_specs(struct run *r)
 		s->env = b->env;
 		s->stderr_path = r->log_paths[i];
 		s->stderr_cap = cfg->stderr_cap;
+		s->stderr_total_cap = cfg->stderr_total_cap;
+		s->sandbox = r->opt->sandbox;
 		s->cpu = -1;
 		s->limits = b->limits;
 		r->names[i] = b->name;
@@ -313,7 +322,7 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 		done += is_done(&r, i);
 	if (opt->log_io) {
 		snprintf(path, sizeof(path), "%s/io", cfg->output);
-		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
 			ret = -errno;
 			snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
 			goto out;
@@ -322,6 +331,10 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 	if (!opt->quiet && done)
 		fprintf(out, "resuming: %llu of %llu games already recorded\n",
 			(unsigned long long)done, (unsigned long long)count);
+	if (r.repeated || r.foreign)
+		fprintf(out, "warning: %s/games.jsonl: %llu record(s) with the id of a game recorded "
+			"before and %llu not of this tournament's schedule are not counted\n",
+			cfg->output, (unsigned long long)r.repeated, (unsigned long long)r.foreign);
 	ret = -ENOMEM;
 	if (!(workers = calloc((size_t)cfg->concurrency, sizeof(*workers))))
 		goto out;

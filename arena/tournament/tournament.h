@@ -19,6 +19,7 @@ struct tournament_options {
 	int quiet;      /* no progress output */
 	int log_io;     /* write <output>/io/<id>.log transcripts */
 	FILE *progress; /* where progress goes (stdout when NULL) */
+	struct sandbox *sandbox; /* every bot's (sandbox.h), NULL: unsandboxed */
 };
 
 /*
