@@ -194,8 +194,9 @@ static int parse_time(struct gamelog *log, const cJSON *root, struct gamelog_gam
 	if (!cJSON_IsArray(time) || cJSON_GetArraySize(time) != g->players)
 		return refuse(log, "time: expected an array of %d objects", g->players);
 	cJSON_ArrayForEach(t, time) {
+		struct json_strict_error e;
 		int64_t moves;
-		double v[3];
+		double v[3], cpu;
 
 		snprintf(where, sizeof(where), "time[%d].", s);
 		if (!cJSON_IsObject(t))
@@ -206,8 +207,12 @@ static int parse_time(struct gamelog *log, const cJSON *root, struct gamelog_gam
 			if (read_double(log, field(t, keys[k]), where, keys[k], 0,
 					GAMELOG_TIME_MAX_US, &v[k]) < 0)
 				return -EBADMSG;
+		cpu = 0;
+		if (json_strict_double(field(t, "cpu_mean_us"), where, "cpu_mean_us", 0,
+				       GAMELOG_TIME_MAX_US, JSON_STRICT_OPTIONAL, &cpu, &e) < 0)
+			return refuse(log, "%s", e.message);
 		g->time[s++] = (struct gamelog_seat_time){ (float)moves, (float)v[0], (float)v[1],
-							   (float)v[2] };
+							   (float)v[2], (float)cpu };
 	}
 	g->has_time = true;
 	return 0;

@@ -61,6 +61,7 @@ struct gamelog_seat_time {
 	float mean_us;
 	float p99_us;
 	float max_us;
+	float cpu_mean_us;  /* the bot's CPU time per move; 0 in records without it */
 };
 
 /*

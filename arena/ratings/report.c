@@ -129,6 +129,7 @@ static void add_seat_stats(struct acc *a, const struct gamelog_game *g)
 			double m = g->time[s].moves;
 			b->time_moves += m;
 			b->time_mean_us += g->time[s].mean_us * m;
+			b->time_cpu_mean_us += g->time[s].cpu_mean_us * m;
 			b->time_p99_us += g->time[s].p99_us * m;
 			b->time_max_us = fmax(b->time_max_us, g->time[s].max_us);
 		}
@@ -350,6 +351,7 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 		b->ci95 = rating_ci95(&r->fit, i);
 		if (b->time_moves > 0) {
 			b->time_mean_us /= b->time_moves;
+			b->time_cpu_mean_us /= b->time_moves;
 			b->time_p99_us /= b->time_moves;
 		}
 		rating_paired_stats(b->pent, &b->paired);

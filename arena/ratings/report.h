@@ -55,6 +55,7 @@ struct report_bot {
 	long faults_total;
 	double time_moves;       /* 0 when no record carried times */
 	double time_mean_us, time_p99_us, time_max_us;
+	double time_cpu_mean_us; /* the bot's CPU time per move */
 	double pent[5];          /* duplicate pair scores 0, 0.5, 1, 1.5, 2 */
 	struct rating_paired paired;
 };

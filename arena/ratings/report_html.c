@@ -48,6 +48,7 @@ static void html_ranking(const struct report *r, FILE *out)
 	      "<th class=\"name\">bot</th><th>Elo</th><th>&plusmn;95%</th><th>games</th>"
 	      "<th>wins</th><th>win %</th><th>points</th><th>avg stock left</th>"
 	      "<th class=\"name\">faults</th><th>move time mean / p99 / max (&micro;s)</th>"
+	      "<th>CPU per move (&micro;s)</th>"
 	      "</tr></thead>\n<tbody>\n", out);
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
@@ -61,10 +62,10 @@ static void html_ranking(const struct report *r, FILE *out)
 			fputs("0", out);
 		report_write_faults(b, out);
 		if (b->time_moves > 0)
-			fprintf(out, "</td><td>%.1f / %.0f / %.0f</td></tr>\n", b->time_mean_us,
-				b->time_p99_us, b->time_max_us);
+			fprintf(out, "</td><td>%.1f / %.0f / %.0f</td><td>%.1f</td></tr>\n",
+				b->time_mean_us, b->time_p99_us, b->time_max_us, b->time_cpu_mean_us);
 		else
-			fputs("</td><td>-</td></tr>\n", out);
+			fputs("</td><td>-</td><td>-</td></tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n", out);
 }

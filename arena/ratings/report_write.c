@@ -63,6 +63,7 @@ static cJSON *json_bot(const struct report *r, size_t rank, const struct report_
 		json_put(t, "mean_us", b->time_mean_us, 0.1);
 		json_put(t, "p99_us", b->time_p99_us, 0.1);
 		json_put(t, "max_us", b->time_max_us, 0.1);
+		json_put(t, "cpu_mean_us", b->time_cpu_mean_us, 0.1);
 	} else {
 		cJSON_AddNullToObject(o, "time");
 	}
@@ -212,7 +213,7 @@ int report_write_csv(const struct report *r, FILE *out)
 	fputs("rank,bot,elo,ci95,elo_lo,elo_hi,games,wins,win_rate,points,avg_stock_left,faults", out);
 	for (int k = 0; k < GAMELOG_FAULT_KINDS; k++)
 		fprintf(out, ",fault_%s", gamelog_fault_names[k]);
-	fputs(",time_moves,time_mean_us,time_p99_us,time_max_us,"
+	fputs(",time_moves,time_mean_us,time_p99_us,time_max_us,time_cpu_mean_us,"
 	      "paired_pairs,paired_score,paired_elo,paired_elo_lo,paired_elo_hi\n", out);
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
@@ -224,10 +225,10 @@ int report_write_csv(const struct report *r, FILE *out)
 		for (int f = 0; f < GAMELOG_FAULT_KINDS; f++)
 			fprintf(out, ",%ld", b->faults[f]);
 		if (b->time_moves > 0)
-			fprintf(out, ",%.0f,%.1f,%.1f,%.1f", b->time_moves, b->time_mean_us,
-				b->time_p99_us, b->time_max_us);
+			fprintf(out, ",%.0f,%.1f,%.1f,%.1f,%.1f", b->time_moves, b->time_mean_us,
+				b->time_p99_us, b->time_max_us, b->time_cpu_mean_us);
 		else
-			fputs(",0,,,", out);
+			fputs(",0,,,,", out);
 		if (b->paired.pairs > 0) {
 			fprintf(out, ",%.0f,%.4f,%.2f,", b->paired.pairs, b->paired.score,
 				b->paired.elo);
@@ -259,8 +260,8 @@ static void md_text(FILE *out, const char *s)
 static void md_ranking(const struct report *r, FILE *out)
 {
 	fputs("| rank | bot | Elo | ±95% | games | wins | win % | points | avg stock left "
-	      "| faults | move time mean / p99 / max (µs) |\n", out);
-	fputs("|---:|:---|---:|---:|---:|---:|---:|---:|---:|:---|:---|\n", out);
+	      "| faults | move time mean / p99 / max (µs) | CPU per move (µs) |\n", out);
+	fputs("|---:|:---|---:|---:|---:|---:|---:|---:|---:|:---|:---|---:|\n", out);
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
 		fprintf(out, "| %zu | ", k + 1);
@@ -272,10 +273,10 @@ static void md_ranking(const struct report *r, FILE *out)
 			fputs("0", out);
 		report_write_faults(b, out);
 		if (b->time_moves > 0)
-			fprintf(out, " | %.1f / %.0f / %.0f |\n", b->time_mean_us, b->time_p99_us,
-				b->time_max_us);
+			fprintf(out, " | %.1f / %.0f / %.0f | %.1f |\n", b->time_mean_us,
+				b->time_p99_us, b->time_max_us, b->time_cpu_mean_us);
 		else
-			fputs(" | - |\n", out);
+			fputs(" | - | - |\n", out);
 	}
 }
 

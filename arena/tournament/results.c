@@ -369,8 +369,10 @@ void results_close(struct results *r)
 static void write_time(struct jsonw *w, const struct referee_time_stats *t)
 {
 	jsonw_printf(w, "{\"moves\":%" PRIu32 ",\"mean_us\":%.1f,\"median_us\":%" PRId64
-		     ",\"p99_us\":%" PRId64 ",\"max_us\":%" PRId64 "}",
-		     t->moves, t->mean_us, t->median_us, t->p99_us, t->max_us);
+		     ",\"p99_us\":%" PRId64 ",\"max_us\":%" PRId64 ",\"cpu_mean_us\":%.1f"
+		     ",\"cpu_max_us\":%" PRId64 "}",
+		     t->moves, t->mean_us, t->median_us, t->p99_us, t->max_us, t->cpu_mean_us,
+		     t->cpu_max_us);
 }
 
 static void write_teams(struct jsonw *w, int players, int partnership)

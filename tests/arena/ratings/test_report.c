@@ -50,7 +50,7 @@ static const char *const records[6] = {
 	"\"partnership\":false,\"teams\":[[0],[1]],\"match\":false,\"games\":1,\"bots\":[\"B\",\"A\"],"
 	"\"winners\":[0],\"reason\":\"stock_emptied\",\"placings\":[1,2],\"stock_left\":[0,3],"
 	"\"scores\":[40,0],\"turns\":60,\"moves\":600,\"time\":[{\"moves\":300,\"mean_us\":40,"
-	"\"median_us\":39,\"p99_us\":100,\"max_us\":500},{\"moves\":300,\"mean_us\":30,"
+	"\"median_us\":39,\"p99_us\":100,\"max_us\":500,\"cpu_mean_us\":36},{\"moves\":300,\"mean_us\":30,"
 	"\"median_us\":29,\"p99_us\":90,\"max_us\":95}],\"faults\":[]}",
 	"{\"id\":\"t0000-d0001-r0\",\"table\":0,\"deal\":1,\"rotation\":0,\"players\":2,"
 	"\"partnership\":false,\"teams\":[[0],[1]],\"match\":false,\"games\":1,\"bots\":[\"A\",\"B\"],"
@@ -170,6 +170,9 @@ static void check_counts(const cJSON *root)
 	assert_near(num(a, "time.p99_us"), 80, 1e-9);
 	assert_near(num(a, "time.max_us"), 95, 1e-9);
 	assert_near(num(b, "games"), 6, 0);
+	/* CPU per move, moves-weighted: 100 moves without it (0), 300 at 36 */
+	assert_near(num(b, "time.cpu_mean_us"), 27, 1e-9);
+	assert_near(num(a, "time.cpu_mean_us"), 0, 0);
 	assert_near(num(b, "wins"), 1, 0);
 	assert_near(num(b, "points"), 40, 0);
 	assert_near(num(b, "avg_stock_left"), 3.5, 1e-9);

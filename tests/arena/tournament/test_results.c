@@ -240,7 +240,7 @@ static void test_record_format(void **state)
 	o.scores[0] = 70;
 	o.turns = 12;
 	o.moves = 40;
-	o.time[0] = (struct referee_time_stats){ 20, 35.25, 30, 120, 400 };
+	o.time[0] = (struct referee_time_stats){ 20, 35.25, 30, 120, 400, 31.5, 380 };
 	o.nfaults = 1;
 	o.faults = calloc(1, sizeof(*o.faults));
 	o.faults[0].seat = 1;
@@ -272,6 +272,8 @@ static void test_record_format(void **state)
 	t = cJSON_GetArrayItem(cJSON_GetObjectItem(rec, "time"), 0);
 	assert_int_equal(cJSON_GetObjectItem(t, "p99_us")->valueint, 120);
 	assert_true(cJSON_GetObjectItem(t, "mean_us")->valuedouble > 35.1);
+	assert_true(cJSON_GetObjectItem(t, "cpu_mean_us")->valuedouble > 31.4);
+	assert_int_equal(cJSON_GetObjectItem(t, "cpu_max_us")->valueint, 380);
 	f = cJSON_GetArrayItem(cJSON_GetObjectItem(rec, "faults"), 0);
 	assert_string_equal(cJSON_GetObjectItem(f, "bot")->valuestring, "beta");
 	assert_string_equal(cJSON_GetObjectItem(f, "kind")->valuestring, "malformed");
