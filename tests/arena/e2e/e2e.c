@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +27,11 @@ void e2e_tempdir(char *out, size_t size, const char *tag)
 	snprintf(out, size, "/tmp/arena-e2e-%s.XXXXXX", tag);
 	if (!mkdtemp(out)) {
 		perror("mkdtemp");
+		abort();
+	}
+	/* As root the sandbox runs bots as other uids: they must reach the tournament's files. */
+	if (chmod(out, 0755) < 0) {
+		perror("chmod");
 		abort();
 	}
 }
