@@ -39,6 +39,9 @@ struct parser {
 /* ---- errors ---------------------------------------------------------------- */
 
 static void fill_error(struct json_strict_error *err, int code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static void fill_error(struct json_strict_error *err, int code, const char *fmt, va_list ap)
 {
 	memset(err, 0, sizeof(*err));
 	err->code = code;
