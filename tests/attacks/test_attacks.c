@@ -1,0 +1,441 @@
+/*
+ * test_attacks.c - each attack bot of this folder in a small tournament
+ * beside two `badbot good`, run through the built skipbo-arena, with the
+ * sandbox on and, for the attacks the arena's own hardening answers, off
+ * (SECURITY.md says which). For every run:
+ * - the tournament finishes in bounded time, exit status 0;
+ * - every scheduled game is recorded once (the forger's copies aside, which
+ *   readers must not count twice);
+ * - the two good bots' games are untouched: no fault, played to the end;
+ * - no process the attacker started is left once the arena has exited;
+ * - no zombie piles up under the arena while it runs;
+ * - the attack failed: the bot's own report in its log says "blocked", and
+ *   what the test can see for itself agrees (no connection to its port, no
+ *   file where the bot tried to write, the log within its caps, ...).
+ *
+ * usage: test_attacks [--user]
+ * With --user (when run as root), the arena runs as the ordinary user
+ * SKIPBO_TEST_USER names, else nobody; the program exits 77 (skipped, for
+ * ctest) when there is no such user or it cannot reach the build.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <netinet/in.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "e2e.h"
+
+#define WALL_LIMIT_MS 60000
+#define SKIP_STATUS 77
+#define GAMES 6                 /* 3 tables x 1 deal x 2 rotations */
+#define ZOMBIES_MAX 50          /* under the arena at any moment; the farm makes 300 */
+#define STDERR_CAP 16384
+#define STDERR_TOTAL_CAP 65536
+#define MEMORY_MB 64
+#define PROCESSES 32
+
+enum verdict {
+	NOT_RUN,             /* this mode does not run the case */
+	ANY,                 /* run; the bot's own verdict is not asserted */
+	BLOCKED,             /* its report says blocked */
+	BLOCKED_IF_NONROOT,  /* blocked unless the arena runs as root */
+	BLOCKED_IF_CGROUPS,  /* blocked where the sandbox has cgroups */
+};
+
+struct attack_case {
+	const char *name;          /* tests/attacks/attack_<name>; the report's name with '_' as '-' */
+	const char *args;          /* after the token; %D is the test's directory, %P its port */
+	enum verdict on, off;
+	bool restarts;             /* the attacker exits at its first request, in every game */
+};
+
+static const struct attack_case cases[] = {
+	{ "arena_memory", "", BLOCKED, BLOCKED_IF_NONROOT, false },
+	{ "opponent_memory", "badbot", BLOCKED, NOT_RUN, false },
+	{ "signal", "badbot", BLOCKED, NOT_RUN, false },
+	{ "process_group", "", BLOCKED, NOT_RUN, false },
+	{ "daemon", "", ANY, ANY, false },
+	{ "zombies", "", ANY, ANY, false },
+	{ "forge", "%D/out/games.jsonl", BLOCKED, ANY, false },
+	{ "log_swap", "%D/out/logs/attacker.stderr fifo", BLOCKED, ANY, true },
+	{ "log_swap", "%D/out/logs/attacker.stderr symlink %D/link-target", BLOCKED, ANY, true },
+	{ "stderr_flood", "1048576", ANY, ANY, true },
+	{ "fork_bomb", "32", BLOCKED, NOT_RUN, false },
+	{ "memory_hog", "64", BLOCKED_IF_CGROUPS, NOT_RUN, false },
+	{ "tcp", "%P", BLOCKED, NOT_RUN, false },
+	{ "read_output", "%D/out/games.jsonl %D/out/tournament.json %D/t.json", BLOCKED, NOT_RUN,
+	  false },
+	{ "write_outside", "%D/planted %D/out/planted %D/planted-in-cwd", BLOCKED, NOT_RUN, false },
+};
+
+/* The user the arena runs as (NULL: the test's own), and what the run found. */
+static const struct passwd *user;
+static int listen_fd = -1, port;
+
+/* ---- running the arena ---- */
+
+static void start_arena(const char *dir, pid_t *pid)
+{
+	char out[600], errp[600];
+	char *const argv[] = { ARENA_PATH, "run", "--quiet", "t.json", NULL };
+
+	snprintf(out, sizeof out, "%s/stdout.txt", dir);
+	snprintf(errp, sizeof errp, "%s/stderr.txt", dir);
+	*pid = fork();
+	if (*pid == 0) {
+		int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int fe = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (fo < 0 || fe < 0 || chdir(dir) < 0)
+			_exit(126);
+		dup2(fo, 1);
+		dup2(fe, 2);
+		if (user && (setgroups(0, NULL) < 0 || setgid(user->pw_gid) < 0 ||
+			     setuid(user->pw_uid) < 0))
+			_exit(125);
+		execv(ARENA_PATH, argv);
+		_exit(127);
+	}
+}
+
+/* Zombies whose parent is pid, now. */
+static int zombies_under(pid_t pid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		char path[300], buf[512], state, *paren;
+		int ppid;
+		FILE *f;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (fgets(buf, sizeof buf, f) && (paren = strrchr(buf, ')')) &&
+		    sscanf(paren + 1, " %c %d", &state, &ppid) == 2 && state == 'Z' && ppid == pid)
+			n++;
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Processes alive with marker in their command line. */
+static int processes_with(const char *marker)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		char path[300], cmd[4096];
+		ssize_t len;
+		int fd;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+		if ((fd = open(path, O_RDONLY)) < 0)
+			continue;
+		len = read(fd, cmd, sizeof cmd - 1);
+		close(fd);
+		for (ssize_t i = 0; i < len; i++)
+			if (cmd[i] == '\0')
+				cmd[i] = ' ';
+		if (len > 0) {
+			cmd[len] = '\0';
+			n += strstr(cmd, marker) != NULL;
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Wait for the arena, watching for zombies under it. Its exit status, -1 past the limit. */
+static int wait_arena(pid_t pid, int *max_zombies)
+{
+	struct timespec pause = { 0, 5000000 };
+	int status, waited = 0;
+
+	*max_zombies = 0;
+	for (;;) {
+		int z = zombies_under(pid);
+
+		if (z > *max_zombies)
+			*max_zombies = z;
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			break;
+		if (waited > WALL_LIMIT_MS) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return -1;
+		}
+		nanosleep(&pause, NULL);
+		waited += 5 + 2; /* and the scan */
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* ---- one case ---- */
+
+/* args with %D and %P replaced, as JSON array items after the token. */
+static void json_args(const char *args, const char *dir, char *out, size_t size)
+{
+	char expanded[2048] = "", *word, *save = NULL;
+	size_t len = 0;
+
+	for (const char *p = args; *p && len + 600 < sizeof expanded; p++) {
+		if (p[0] == '%' && p[1] == 'D')
+			len += (size_t)snprintf(expanded + len, sizeof expanded - len, "%s", dir), p++;
+		else if (p[0] == '%' && p[1] == 'P')
+			len += (size_t)snprintf(expanded + len, sizeof expanded - len, "%d", port), p++;
+		else
+			expanded[len++] = *p;
+	}
+	expanded[len] = '\0';
+	out[0] = '\0';
+	for (word = strtok_r(expanded, " ", &save); word; word = strtok_r(NULL, " ", &save))
+		snprintf(out + strlen(out), size - strlen(out), ",\"%s\"", word);
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItem(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* Every scheduled game once, and the good bots' games untouched. */
+static void check_records(const char *dir, bool forged)
+{
+	char out[600];
+	cJSON **recs;
+	size_t n, good = 0, unique = 0;
+	const char *ids[64];
+
+	snprintf(out, sizeof out, "%s/out", dir);
+	n = e2e_records(out, &recs);
+	for (size_t i = 0; i < n && i < 64; i++) {
+		const cJSON *bots = cJSON_GetObjectItem(recs[i], "bots");
+		bool seen = false;
+
+		for (size_t k = 0; k < unique; k++)
+			seen |= strcmp(ids[k], str(recs[i], "id")) == 0;
+		if (seen)
+			continue;
+		ids[unique++] = str(recs[i], "id");
+		if (strcmp(cJSON_GetArrayItem(bots, 0)->valuestring, "attacker") == 0 ||
+		    strcmp(cJSON_GetArrayItem(bots, 1)->valuestring, "attacker") == 0)
+			continue;
+		good++;
+		assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(recs[i], "faults")), 0);
+		assert_string_equal(str(recs[i], "reason"), "stock_emptied");
+	}
+	assert_int_equal(unique, GAMES);
+	/* only the forger's own copies may be more */
+	if (!forged)
+		assert_int_equal(n, GAMES);
+	assert_int_equal(good, 2);
+	e2e_free_records(recs, n);
+}
+
+/* The attacker's report line: blocked when expected so, never SUCCEEDED then. */
+static void check_report(const char *dir, const char *name, enum verdict v, bool cgroups)
+{
+	char path[600], want[128], report_name[64], *log;
+	bool expect_blocked = v == BLOCKED || (v == BLOCKED_IF_NONROOT && (user || geteuid())) ||
+			      (v == BLOCKED_IF_CGROUPS && cgroups);
+
+	if (!expect_blocked)
+		return;
+	snprintf(report_name, sizeof report_name, "%s", name);
+	for (char *p = report_name; *p; p++)
+		if (*p == '_')
+			*p = '-';
+	snprintf(path, sizeof path, "%s/out/logs/attacker.stderr", dir);
+	log = e2e_read(path, NULL);
+	snprintf(want, sizeof want, "ATTACK %s: blocked", report_name);
+	if (!log || !strstr(log, want) || strstr(log, ": SUCCEEDED:")) {
+		char shown[2048];
+
+		snprintf(shown, sizeof shown, "%s", log ? log : "(no log)");
+		free(log);
+		fail_msg("attack %s: expected \"%s\" in the attacker's log, got:\n%s", name, want,
+			 shown);
+	}
+	free(log);
+}
+
+static void run_case(const struct attack_case *c, bool sandbox)
+{
+	char dir[256], text[4096], args[2048], token[96], path[600], *err_text;
+	int status, max_zombies;
+	bool cgroups;
+	pid_t pid;
+
+	e2e_tempdir(dir, sizeof dir, "attack");
+	if (user && chown(dir, user->pw_uid, user->pw_gid) < 0)
+		fail_msg("chown %s: %s", dir, strerror(errno));
+	snprintf(token, sizeof token, "skipbo-attack-token-%d-%s-%d", (int)getpid(), c->name,
+		 sandbox);
+	json_args(c->args, dir, args, sizeof args);
+	snprintf(text, sizeof text,
+		 "{\"name\":\"a\",\"bots\":["
+		 "{\"name\":\"good1\",\"command\":[\"%s\",\"good\"]},"
+		 "{\"name\":\"good2\",\"command\":[\"%s\",\"good\"]},"
+		 "{\"name\":\"attacker\",\"command\":[\"%s/attack_%s\",\"%s\"%s],"
+		 "\"limits\":{\"memory_mb\":%d,\"processes\":%d}}],"
+		 "\"players\":2,\"deals\":1,\"rules\":{\"stock_size\":3},"
+		 "\"time\":{\"startup_ms\":10000,\"move_ms\":10000,\"game_ms\":60000},"
+		 "\"stderr_cap\":%d,\"stderr_total_cap\":%d,\"concurrency\":2,"
+		 "\"output\":\"out\",\"sandbox\":\"%s\"}",
+		 BADBOT_PATH, BADBOT_PATH, ATTACKS_DIR, c->name, token, args, MEMORY_MB, PROCESSES,
+		 STDERR_CAP, STDERR_TOTAL_CAP, sandbox ? "on" : "off");
+	e2e_write(dir, "t.json", text);
+	snprintf(path, sizeof path, "%s/t.json", dir);
+	if (user)
+		chown(path, user->pw_uid, user->pw_gid);
+	start_arena(dir, &pid);
+	status = wait_arena(pid, &max_zombies);
+	snprintf(path, sizeof path, "%s/stderr.txt", dir);
+	err_text = e2e_read(path, NULL);
+	if (status != 0)
+		fail_msg("attack %s (sandbox %s): skipbo-arena exited %d; stderr:\n%.2000s", c->name,
+			 sandbox ? "on" : "off", status, err_text ? err_text : "");
+	cgroups = sandbox && err_text && !strstr(err_text, "without cgroups");
+	free(err_text);
+
+	check_records(dir, strcmp(c->name, "forge") == 0 && !sandbox);
+	if (processes_with(token))
+		fail_msg("attack %s (sandbox %s): %d process(es) of the attacker outlived the "
+			 "tournament", c->name, sandbox ? "on" : "off", processes_with(token));
+	if (max_zombies > ZOMBIES_MAX)
+		fail_msg("attack %s: %d zombies under the arena at once", c->name, max_zombies);
+	check_report(dir, c->name, sandbox ? c->on : c->off, cgroups);
+	/* what the test sees for itself */
+	if (c->restarts) {
+		struct stat st;
+
+		snprintf(path, sizeof path, "%s/out/logs/attacker.stderr", dir);
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+			assert_true(st.st_size <= STDERR_TOTAL_CAP);
+		snprintf(path, sizeof path, "%s/link-target", dir);
+		assert_int_equal(access(path, F_OK), -1);
+	}
+	if (sandbox && strcmp(c->name, "write_outside") == 0) {
+		static const char *const planted[] = { "planted", "out/planted", "planted-in-cwd" };
+
+		for (size_t i = 0; i < 3; i++) {
+			snprintf(path, sizeof path, "%s/%s", dir, planted[i]);
+			assert_int_equal(access(path, F_OK), -1);
+		}
+	}
+	if (sandbox && strcmp(c->name, "tcp") == 0) {
+		int conn = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (conn >= 0)
+			close(conn);
+		assert_int_equal(conn, -1);
+	}
+	e2e_remove(dir);
+}
+
+static void test_case(void **state)
+{
+	const struct attack_case *c = *state;
+
+	if (c->on != NOT_RUN)
+		run_case(c, true);
+	if (c->off != NOT_RUN)
+		run_case(c, false);
+}
+
+/* Without a user, the forged copies must not count twice in the report either. */
+static void listen_on_loopback(void)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	socklen_t len = sizeof addr;
+
+	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (listen_fd < 0 || bind(listen_fd, (struct sockaddr *)&addr, sizeof addr) < 0 ||
+	    listen(listen_fd, 16) < 0 || getsockname(listen_fd, (struct sockaddr *)&addr, &len) < 0)
+		abort();
+	port = ntohs(addr.sin_port);
+}
+
+/* Can user reach path (every directory on the way, and the file)? Checked in a child as user. */
+static bool user_can_run(const char *path)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0)
+		_exit(setgroups(0, NULL) == 0 && setgid(user->pw_gid) == 0 &&
+		      setuid(user->pw_uid) == 0 && access(path, X_OK) == 0 ? 0 : 1);
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct CMUnitTest tests[sizeof cases / sizeof cases[0]];
+	char names[sizeof cases / sizeof cases[0]][96];
+
+	if (argc > 1 && strcmp(argv[1], "--user") == 0) {
+		const char *name = getenv("SKIPBO_TEST_USER") ? getenv("SKIPBO_TEST_USER") : "nobody";
+
+		if (geteuid() != 0) {
+			printf("skipped: running as an ordinary user needs root to change user; "
+			       "the suite without a user runs as this one\n");
+			return SKIP_STATUS;
+		}
+		if (!(user = getpwnam(name))) {
+			printf("skipped: no user \"%s\" on this machine (set SKIPBO_TEST_USER)\n",
+			       name);
+			return SKIP_STATUS;
+		}
+		if (user->pw_uid == 0) {
+			printf("skipped: \"%s\" is root\n", name);
+			return SKIP_STATUS;
+		}
+		if (!user_can_run(ARENA_PATH) || !user_can_run(BADBOT_PATH)) {
+			printf("skipped: user \"%s\" cannot run %s (a build directory other users "
+			       "cannot enter)\n", name, ARENA_PATH);
+			return SKIP_STATUS;
+		}
+	}
+	listen_on_loopback();
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(names[i], sizeof names[i], "%s%s%s", cases[i].name,
+			 cases[i].args[0] ? " " : "", cases[i].args);
+		tests[i] = (struct CMUnitTest){ names[i], test_case, NULL, NULL, (void *)&cases[i] };
+	}
+	return _cmocka_run_group_tests(user ? "attacks as an ordinary user" : "attacks", tests,
+				       sizeof tests / sizeof tests[0], NULL, NULL);
+}
