@@ -18,6 +18,7 @@
 
 #include "engine.h"
 #include "json_strict.h"
+#include "termsafe.h"
 #include "sandbox.h"
 
 #define CONFIG_FILE_MAX (16 * 1024 * 1024)
@@ -589,8 +590,15 @@ int config_parse(const char *text, size_t len, const char *base_dir, struct conf
 out:
 	if (ret == -ENOMEM)
 		snprintf(err, err_size, "out of memory");
-	if (ret < 0)
+	if (ret < 0) {
+		/* keys, names and paths quoted from the file: one line, no control characters */
+		char *raw = strdup(err);
+
+		if (raw)
+			termsafe_copy(err, err_size, raw);
+		free(raw);
 		config_release(cfg);
+	}
 	cJSON_Delete(root);
 	free(copy);
 	return ret;

@@ -66,7 +66,8 @@ void config_default_limits(struct bot_limits *limits);
  * Load and check the tournament file at path. Returns 0 and fills *cfg (free
  * with config_release), or a negative code with a sentence in err naming the
  * file position or the key (e.g. "bots[1].command: expected an array of
- * strings") and what was expected; *cfg is then zeroed.
+ * strings") and what was expected, on one line with whatever it quotes from
+ * the file escaped (termsafe.h); *cfg is then zeroed.
  */
 int config_load(const char *path, struct config *cfg, char *err, size_t err_size);
 

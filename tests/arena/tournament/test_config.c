@@ -177,6 +177,16 @@ static void test_duplicate_keys(void **state)
 		"\"env\":{\"X\":\"1\",\"X\":\"2\"}}]}", "duplicate key \"X\"", "bots[0].env");
 }
 
+/* What a message quotes from the file (a key, a name, a path) is escaped: one line, no ESC. */
+static void test_message_escapes_file_text(void **state)
+{
+	(void)state;
+	refused("{\"name\":\"t\"," BOTS ",\"x\\n\\u001b[2J\":1}", "x\\012\\033[2J: unknown key",
+		NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"rules\":{\"mode\":\"\\u001b]0;t\\u0007\"}}",
+		"got \"\\033]0;t\\007\"", NULL);
+}
+
 /* An environment variable name of any length is recorded whole in tournament.json. */
 static void test_long_env_name(void **state)
 {
@@ -334,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_strict_numbers),
 		cmocka_unit_test(test_duplicate_keys),
 		cmocka_unit_test(test_long_env_name),
+		cmocka_unit_test(test_message_escapes_file_text),
 		cmocka_unit_test(test_impossible_rules),
 		cmocka_unit_test(test_bot_names),
 		cmocka_unit_test(test_bot_commands),
