@@ -35,6 +35,7 @@ void gamelog_release(struct gamelog *log)
 		free(log->bots[i]);
 	free(log->bots);
 	free(log->games);
+	idset_free(log->ids);
 	memset(log, 0, sizeof(*log));
 }
 
@@ -333,6 +334,7 @@ int gamelog_add_line(struct gamelog *log, const char *line, size_t len, unsigned
 {
 	struct gamelog_game g = { .source = source };
 	struct json_strict_error e;
+	const cJSON *id;
 	cJSON *root = NULL;
 	int rc = -EBADMSG;
 
@@ -357,6 +359,17 @@ int gamelog_add_line(struct gamelog *log, const char *line, size_t len, unsigned
 	rc = parse_record(log, root, &g);
 	if (rc < 0)
 		goto out;
+	id = cJSON_GetObjectItemCaseSensitive(root, "id");
+	if (cJSON_IsString(id)) {
+		if (!log->ids && (rc = idset_new(&log->ids)) < 0)
+			goto out;
+		if ((rc = idset_add(log->ids, source, id->valuestring)) != 0) {
+			/* a game counts once, whatever else claims its id */
+			log->repeated += rc > 0;
+			rc = rc > 0 ? 0 : rc;
+			goto out;
+		}
+	}
 	if (log->sink) {
 		rc = log->sink(log->sink_ctx, log, &g);
 		if (rc < 0)

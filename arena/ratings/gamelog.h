@@ -11,7 +11,9 @@
  * read at any moment: its torn last line is skipped and counted. A complete line
  * that is not a valid record is skipped and counted too, so one damaged line
  * does not hide a whole tournament; the first one is kept with its line number
- * and why, for the report to show.
+ * and why, for the report to show. A record whose "id" came before in the
+ * same file is skipped and counted as repeated: whatever wrote it, a game
+ * counts once.
  *
  * Valid means read strictly (json_strict.h): no key twice, every integer
  * written as one and in range (placings 1 to players, stock_left 0 to 162,
@@ -32,6 +34,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "idset.h"
 
 #define GAMELOG_SEATS_MAX 6
 /* The longest move time a record may carry: 10^13 us, 116 days. */
@@ -107,6 +111,8 @@ struct gamelog {
 	unsigned nsources; /* files read so far */
 	size_t torn;       /* incomplete last lines skipped */
 	size_t invalid;    /* complete lines that were not valid records */
+	size_t repeated;   /* valid records skipped: their id came before in the same file */
+	struct idset *ids; /* the ids read so far (idset.h) */
 	/* The first of them: its source, 1-based line number, and why (one
 	 * sentence naming the field, printable ASCII). */
 	unsigned first_invalid_source;
@@ -143,7 +149,8 @@ int gamelog_read(struct gamelog *log, const char *path, char *err, size_t errsz)
  * Parse one record with the given source and append it (or hand it to the
  * sink). line holds len bytes without the newline and line[len] must be '\0'.
  * -EBADMSG if it is not a valid record (log unchanged but for log->why, which
- * says why), -ENOMEM, or the sink's error.
+ * says why), -ENOMEM, or the sink's error. A repeated id is 0, counted in
+ * log->repeated, the record dropped.
  */
 int gamelog_add_line(struct gamelog *log, const char *line, size_t len, unsigned source);
 

@@ -485,9 +485,10 @@ void report_write_sources(const struct report *r, FILE *out,
 	if (r->ndirs)
 		fputs(". ", out);
 	fprintf(out, "%zu records", r->log->records);
-	if (r->log->torn || r->log->invalid)
-		fprintf(out, " (skipped: %zu incomplete last line(s), %zu invalid line(s))",
-			r->log->torn, r->log->invalid);
+	if (r->log->torn || r->log->invalid || r->log->repeated)
+		fprintf(out, " (skipped: %zu incomplete last line(s), %zu invalid line(s), "
+			"%zu record(s) with a repeated id)", r->log->torn, r->log->invalid,
+			r->log->repeated);
 	if (r->log->invalid) {
 		char first[GAMELOG_WHY_MAX + 4200];
 
@@ -526,9 +527,10 @@ void report_print_table(const struct report *r, FILE *out)
 	if (r->anchor >= 0)
 		fprintf(out, " (anchor %s = 0)", r->bots[r->anchor].name);
 	fprintf(out, "\n");
-	if (r->log->torn || r->log->invalid)
-		fprintf(out, "skipped: %zu incomplete last line(s), %zu invalid line(s)\n",
-			r->log->torn, r->log->invalid);
+	if (r->log->torn || r->log->invalid || r->log->repeated)
+		fprintf(out, "skipped: %zu incomplete last line(s), %zu invalid line(s), "
+			"%zu record(s) with a repeated id\n", r->log->torn, r->log->invalid,
+			r->log->repeated);
 	if (r->log->invalid) {
 		char first[GAMELOG_WHY_MAX + 4200];
 

@@ -172,6 +172,7 @@ int report_write_json(const struct report *r, FILE *out)
 	cJSON_AddNumberToObject(root, "records", (double)r->log->records);
 	cJSON_AddNumberToObject(root, "skipped_torn", (double)r->log->torn);
 	cJSON_AddNumberToObject(root, "skipped_invalid", (double)r->log->invalid);
+	cJSON_AddNumberToObject(root, "skipped_repeated", (double)r->log->repeated);
 	cJSON_AddNumberToObject(root, "duplicate_pairs", (double)r->duplicate_pairs);
 	if (r->duplicate_pairs)
 		cJSON_AddStringToObject(root, "paired_method", PAIRED_NOTE);

@@ -265,6 +265,46 @@ static void check_records(const char *dir, bool forged)
 	e2e_free_records(recs, n);
 }
 
+/*
+ * Unsandboxed, the forger's copies are in games.jsonl: the report counts each
+ * game once and says how many it skipped, and a resume plays nothing again
+ * and warns.
+ */
+static void check_forgeries_not_counted(const char *dir)
+{
+	char path[600], *text, *out;
+	cJSON **recs, *ratings;
+	size_t n;
+	pid_t pid;
+	int status, zombies;
+
+	snprintf(path, sizeof path, "%s/out", dir);
+	n = e2e_records(path, &recs);
+	e2e_free_records(recs, n);
+	assert_true(n > GAMES);
+	snprintf(path, sizeof path, "%s/out/ratings.json", dir);
+	text = e2e_read(path, NULL);
+	assert_non_null(text);
+	ratings = cJSON_Parse(text);
+	free(text);
+	assert_int_equal(cJSON_GetObjectItem(ratings, "records")->valueint, GAMES);
+	assert_int_equal(cJSON_GetObjectItem(ratings, "skipped_repeated")->valueint, (int)n - GAMES);
+	cJSON_Delete(ratings);
+	start_arena(dir, &pid);
+	status = wait_arena(pid, &zombies);
+	assert_int_equal(status, 0);
+	snprintf(path, sizeof path, "%s/stdout.txt", dir);
+	out = e2e_read(path, NULL);
+	if (!out || !strstr(out, "record(s) with the id of a game recorded before")) {
+		free(out);
+		fail_msg("the resume did not warn of the repeated records");
+	}
+	free(out);
+	snprintf(path, sizeof path, "%s/out", dir);
+	assert_int_equal(e2e_records(path, &recs), n);
+	e2e_free_records(recs, n);
+}
+
 /* The attacker's report line: blocked when expected so, never SUCCEEDED then. */
 static void check_report(const char *dir, const char *name, enum verdict v, bool cgroups)
 {
@@ -356,6 +396,8 @@ static void run_case(const struct attack_case *c, bool sandbox)
 			assert_int_equal(access(path, F_OK), -1);
 		}
 	}
+	if (!sandbox && strcmp(c->name, "forge") == 0)
+		check_forgeries_not_counted(dir);
 	if (sandbox && strcmp(c->name, "tcp") == 0) {
 		int conn = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 

@@ -15,6 +15,7 @@
 
 #include "assert_near.h"
 #include "gamelog.h"
+#include "idset.h"
 #include "rating_fixture.h"
 
 /* The example record of results/README.md, on one line. */
@@ -186,13 +187,16 @@ static void test_strict_records(void **state)
 /* The first invalid line is kept with its number; a stop request ends a read. */
 static void test_first_invalid_and_stop(void **state)
 {
-	char text[8192], path[128], err[256], bad[2048];
+	char text[8192], path[128], err[256], bad[2048], second[2048], third[2048];
 	volatile sig_atomic_t stop = 0;
 	struct gamelog log;
 	(void)state;
 
-	snprintf(text, sizeof(text), "%s\n%s\n\n%s\n%s\n", readme_record, readme_record,
-		 edited(bad, sizeof(bad), "\"max_us\":400", "\"max_us\":1e400"), readme_record);
+	/* three games: each its own id */
+	snprintf(text, sizeof(text), "%s\n%s\n\n%s\n%s\n", readme_record,
+		 edited(second, sizeof(second), "t0003-d0001-r1\",", "t0003-d0001-r0\","),
+		 edited(bad, sizeof(bad), "\"max_us\":400", "\"max_us\":1e400"),
+		 edited(third, sizeof(third), "t0003-d0001-r1\",", "t0003-d0002-r1\","));
 	fixture_write_file("strict.jsonl", text);
 	snprintf(path, sizeof(path), "%s/strict.jsonl", fixture_dir);
 	gamelog_init(&log);
@@ -209,6 +213,65 @@ static void test_first_invalid_and_stop(void **state)
 	assert_non_null(strstr(err, "stopped"));
 	assert_int_equal(log.ngames, 3);
 	gamelog_release(&log);
+}
+
+/*
+ * A record whose id came before in the same file counts once, whatever it
+ * says (a forged copy with other winners too); the same id in another file
+ * is another tournament's game.
+ */
+static void test_repeated_id_counted_once(void **state)
+{
+	char text[16384], path[128], err[256], forged[2048], other[2048], far[2048];
+	struct gamelog log;
+	(void)state;
+
+	edited(forged, sizeof(forged), "\"winners\":[0]", "\"winners\":[1]");
+	edited(other, sizeof(other), "t0003-d0001-r1\",", "t0003-d0001-r0\",");
+	/* an id far past the others is kept whole, and still counts once */
+	edited(far, sizeof(far), "t0003-d0001-r1\",", "t0003-d99999999-r1\",");
+	snprintf(text, sizeof(text), "%s\n%s\n%s\n%s\n%s\n%s\n%s\n", readme_record, forged,
+		 other, readme_record, far, far, other);
+	fixture_write_file("repeated.jsonl", text);
+	snprintf(path, sizeof(path), "%s/repeated.jsonl", fixture_dir);
+	gamelog_init(&log);
+	assert_int_equal(gamelog_read(&log, path, err, sizeof(err)), 0);
+	assert_int_equal(log.ngames, 3);
+	assert_int_equal(log.records, 3);
+	assert_int_equal(log.repeated, 4);
+	assert_true(log.games[0].winner[0]);
+	assert_false(log.games[0].winner[1]);
+	assert_int_equal(log.invalid, 0);
+	assert_int_equal(gamelog_read(&log, path, err, sizeof(err)), 0);
+	assert_int_equal(log.ngames, 6);
+	assert_int_equal(log.repeated, 8);
+	gamelog_release(&log);
+}
+
+/* Ids of the arena's form take a bit each, in order or not; any other id is kept whole. */
+static void test_idset(void **state)
+{
+	struct idset *s;
+	char id[64];
+	(void)state;
+
+	assert_int_equal(idset_new(&s), 0);
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned t = 0; t < 50; t++)
+			for (unsigned d = 0; d < 200; d++)
+				for (unsigned r = 0; r < 2; r++) {
+					snprintf(id, sizeof(id), "t%04u-d%04u-r%u", t, (d * 7) % 200, r);
+					assert_int_equal(idset_add(s, 0, id), pass);
+				}
+	assert_int_equal(idset_add(s, 1, "t0000-d0000-r0"), 0);
+	assert_int_equal(idset_add(s, 0, "check-1"), 0);
+	assert_int_equal(idset_add(s, 0, "check-1"), 1);
+	assert_int_equal(idset_add(s, 0, "t0000-d0000-r9"), 0); /* no seat 9: a string */
+	assert_int_equal(idset_add(s, 0, "t0000-d0000-r9"), 1);
+	assert_int_equal(idset_add(s, 0, "t99-d2-r0x"), 0);
+	assert_int_equal(idset_add(s, 0, "t99-d2-r0"), 0);
+	assert_int_equal(idset_add(s, 0, "t0099-d0002-r0"), 1); /* the same numbers */
+	idset_free(s);
 }
 
 static void test_torn_last_line_and_bad_line_skipped(void **state)
@@ -290,9 +353,10 @@ static void test_sink_gets_records_unstored(void **state)
 	assert_int_equal(seen.calls, 1);
 	assert_int_equal(log.records, 3);
 
-	/* Without the sink, records are stored again. */
+	/* Without the sink, records are stored again (a game not read yet). */
 	gamelog_set_sink(&log, NULL, NULL);
-	assert_int_equal(add(&log, readme_record), 0);
+	assert_int_equal(add(&log, edited(text, sizeof(text), "t0003-d0001-r1\",",
+					  "t0003-d0009-r1\",")), 0);
 	assert_int_equal(log.ngames, 1);
 	assert_int_equal(log.records, 4);
 	gamelog_release(&log);
@@ -314,6 +378,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_readme_record),
+		cmocka_unit_test(test_repeated_id_counted_once),
+		cmocka_unit_test(test_idset),
 		cmocka_unit_test(test_partnership_and_unknown_fault),
 		cmocka_unit_test(test_invalid_records_refused),
 		cmocka_unit_test(test_strict_records),
