@@ -157,7 +157,7 @@ static char *mount_dir(const char *mountinfo, const char *fstype, const char *co
 
 		if (rlen && (strncmp(path, f[3], rlen) != 0 || (path[rlen] && path[rlen] != '/')))
 			continue;
-		if (asprintf(&found, "%s%s", f[4], path + rlen) < 0)
+		if (asprintf(&found, "%s%s", f[4], strcmp(path + rlen, "/") ? path + rlen : "") < 0)
 			found = NULL;
 	}
 	free(copy);

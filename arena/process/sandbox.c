@@ -751,9 +751,12 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 	if (ret == -ENOMEM)
 		goto out;
 	if (ret < 0)
-		snprintf(note, note_size, "sandbox on without cgroups (%s): the bots' process and "
-			 "memory limits apply per process (RLIMIT_NPROC per sandbox uid, RLIMIT_AS)",
-			 cg_why);
+		snprintf(note, note_size, "sandbox on without cgroups (%s): a bot's processes "
+			 "count against RLIMIT_NPROC %s, its memory per process (RLIMIT_AS); to "
+			 "limit each process tree, %s", cg_why, sb->root ? "of its sandbox's uid" :
+			 "of the user, with every other bot's", sb->root ?
+			 "make the cgroup hierarchies writable" : "run the arena as root, or alone in "
+			 "a delegated cgroup v2 (systemd-run --user --scope -p Delegate=yes ...)");
 	snprintf(sb->desc, sizeof sb->desc, "bwrap%s%s", sb->cg ? ", " : ", no cgroups",
 		 sb->cg ? cgroup_describe(sb->cg) : "");
 	*out = sb;
