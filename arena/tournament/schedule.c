@@ -13,8 +13,13 @@ struct schedule {
 	int players;
 	uint32_t deals, rotations, ntables;
 	uint64_t seed, count;
-	uint8_t *tables; /* ntables x players bot indices */
+	uint8_t *tables; /* ntables x players bot indices, lexicographic */
+	uint32_t *order; /* order[slot]: the table played at that place of each deal round */
+	uint32_t *slot;  /* slot[table]: the inverse of order */
 };
+
+/* Candidates weighed for each place of the interleaved order (schedule.h). */
+#define ORDER_WINDOW 256
 
 uint64_t schedule_splitmix64(uint64_t z)
 {
@@ -42,6 +47,78 @@ static uint64_t combinations(size_t n, int k)
 	return c;
 }
 
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* How much a table's bots have played: the most played of them, then their sum. */
+static uint64_t table_load(const struct schedule *s, const uint32_t *played, uint32_t table)
+{
+	const uint8_t *bots = s->tables + (size_t)table * s->players;
+	uint32_t most = 0, sum = 0;
+
+	for (int i = 0; i < s->players; i++) {
+		most = played[bots[i]] > most ? played[bots[i]] : most;
+		sum += played[bots[i]];
+	}
+	return (uint64_t)most << 32 | sum;
+}
+
+/*
+ * The interleaved order of one deal round (schedule.h): a window of the next
+ * ORDER_WINDOW tables of a golden-ratio stride through the lexicographic
+ * list; the least played of them goes next and the stride refills its place.
+ * Ties go to the earlier stride position, so the order is the same everywhere.
+ */
+static int make_order(struct schedule *s, size_t nbots)
+{
+	uint64_t m = s->ntables, stride, next = 0;
+	uint64_t window[ORDER_WINDOW];
+	uint32_t *played = calloc(nbots, sizeof(*played));
+	size_t nwin = 0;
+
+	if (!played)
+		return -ENOMEM;
+	/* m < 2^32, so the product fits; 2654435769 / 2^32 is the golden ratio's fraction */
+	stride = (m * UINT64_C(2654435769)) >> 32;
+	if (stride == 0)
+		stride = 1;
+	while (gcd(stride, m) != 1)
+		stride++;
+	while (nwin < ORDER_WINDOW && next < m)
+		window[nwin++] = next++;
+	for (uint64_t place = 0; place < m; place++) {
+		size_t best = 0;
+		uint64_t best_load = UINT64_MAX;
+
+		for (size_t w = 0; w < nwin; w++) {
+			uint64_t load = table_load(s, played, (uint32_t)(window[w] * stride % m));
+
+			if (load < best_load || (load == best_load && window[w] < window[best])) {
+				best = w;
+				best_load = load;
+			}
+		}
+		s->order[place] = (uint32_t)(window[best] * stride % m);
+		s->slot[s->order[place]] = (uint32_t)place;
+		for (int i = 0; i < s->players; i++)
+			played[s->tables[(size_t)s->order[place] * s->players + i]]++;
+		if (next < m)
+			window[best] = next++;
+		else
+			window[best] = window[--nwin];
+	}
+	free(played);
+	return 0;
+}
+
 int schedule_new(size_t nbots, int players, uint32_t deals, int duplicate, uint64_t seed,
 		 struct schedule **out)
 {
@@ -55,7 +132,7 @@ int schedule_new(size_t nbots, int players, uint32_t deals, int duplicate, uint6
 	    nbots > 255 || deals < 1)
 		goto out;
 	ntables = combinations(nbots, players);
-	if (ntables == UINT64_MAX)
+	if (ntables == UINT64_MAX || ntables > UINT32_MAX)
 		goto out;
 	ret = -ENOMEM;
 	s = calloc(1, sizeof(*s));
@@ -72,7 +149,9 @@ int schedule_new(size_t nbots, int players, uint32_t deals, int duplicate, uint6
 		goto out;
 	ret = -ENOMEM;
 	s->tables = reallocarray(NULL, ntables, (size_t)players);
-	if (!s->tables)
+	s->order = reallocarray(NULL, ntables, sizeof(*s->order));
+	s->slot = reallocarray(NULL, ntables, sizeof(*s->slot));
+	if (!s->tables || !s->order || !s->slot)
 		goto out;
 	for (int i = 0; i < players; i++)
 		combo[i] = i;
@@ -90,6 +169,8 @@ int schedule_new(size_t nbots, int players, uint32_t deals, int duplicate, uint6
 		for (int j = i + 1; j < players; j++)
 			combo[j] = combo[j - 1] + 1;
 	}
+	if (make_order(s, nbots) < 0)
+		goto out;
 	*out = s;
 	s = NULL;
 	ret = 0;
@@ -103,6 +184,8 @@ void schedule_free(struct schedule *s)
 	if (!s)
 		return;
 	free(s->tables);
+	free(s->order);
+	free(s->slot);
 	free(s);
 }
 
@@ -125,8 +208,8 @@ int schedule_game(const struct schedule *s, uint64_t index, struct schedule_game
 	memset(out, 0, sizeof(*out));
 	out->index = index;
 	out->rotation = (uint32_t)(index % s->rotations);
-	out->deal = (uint32_t)((index / s->rotations) % s->deals);
-	out->table = (uint32_t)(index / s->rotations / s->deals);
+	out->deal = (uint32_t)(index / s->rotations / s->ntables);
+	out->table = s->order[index / s->rotations % s->ntables];
 	out->seed = schedule_deal_seed(s->seed, out->table, out->deal);
 	table = s->tables + (size_t)out->table * s->players;
 	for (int seat = 0; seat < s->players; seat++)
@@ -168,9 +251,32 @@ int schedule_index_of(const struct schedule *s, const char *id, uint64_t *index)
 		return -ENOENT;
 	if (table >= s->ntables || deal >= s->deals || rotation >= s->rotations)
 		return -ENOENT;
-	*index = (table * s->deals + deal) * s->rotations + rotation;
+	*index = (deal * s->ntables + s->slot[table]) * s->rotations + rotation;
 	/* only the canonical spelling names a game: "t3-d1-r0" is not t0003-d0001-r0 */
 	if (schedule_game(s, *index, &g) < 0 || strcmp(g.id, id) != 0)
 		return -ENOENT;
 	return 0;
+}
+
+int schedule_shard_of(const struct schedule *s, uint64_t index, uint32_t nshards)
+{
+	uint64_t group = index / s->rotations;
+
+	if (index >= s->count || nshards < 1)
+		return -ERANGE;
+	return (int)((group % s->ntables + group / s->ntables) % nshards);
+}
+
+uint64_t schedule_shard_count(const struct schedule *s, uint32_t shard, uint32_t nshards)
+{
+	uint64_t t = s->ntables, n = nshards, groups = 0;
+	uint64_t extra = t % n; /* deal d: slots with (slot + d) mod n == shard, t / n or one more */
+
+	if (nshards < 1 || shard >= nshards)
+		return 0;
+	/* deal d gives the shard one more when (shard - d) mod n < t mod n; that repeats every n deals */
+	for (uint64_t d = 0; d < s->deals % n; d++)
+		groups += (shard + n - d % n) % n < extra;
+	groups += s->deals / n * extra + (uint64_t)s->deals * (t / n);
+	return groups * s->rotations;
 }

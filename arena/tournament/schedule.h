@@ -9,9 +9,27 @@
  * the same cards (R3: seat `players-1` deals, seat 0 moves first). Without
  * duplicates each deal is played once, rotation 0.
  *
- * Game index i (0 .. count-1) is table-major: table = i / (deals * rotations),
- * deal = (i / rotations) mod deals, rotation = i mod rotations. Nothing is
- * stored per game, so a schedule of millions of games costs only its tables.
+ * The order of play is interleaved, so that any prefix of it (what a shard
+ * or an interrupted run has played so far) covers every table, rotation and
+ * bot evenly. Game index i (0 .. count-1): rotation = i mod rotations, deal
+ * group p = i / rotations, deal = p / tables, table = order[p mod tables].
+ * So the rotations of a deal are played one after the other, every table
+ * plays deal d before any table plays deal d + 1, and within a deal round the
+ * tables follow `order`: a fixed permutation in which each table is, among
+ * the next 256 of a golden-ratio stride through the lexicographic list, the
+ * one whose bots have played the fewest tables so far (the most played of
+ * its bots, then their sum, then the stride position). Every bot's number of
+ * tables in any prefix of a round then stays within a few of any other's.
+ * Only the order depends on this; a game's id, seed and seats are those of
+ * its table, deal and rotation, so the order may change without changing any
+ * game, and a resume matches records by id. Nothing is stored per game, so a
+ * schedule of millions of games costs only its tables.
+ *
+ * Shards: shard k (0-based) of n holds the games whose deal group p has
+ * (p mod tables + deal) mod n == k. All the rotations of a deal are in one
+ * shard (a report pairs duplicate rotations within one games.jsonl), the
+ * shards' sizes differ by at most a few deal groups, and as the offset moves
+ * by one every deal, a shard plays every table when deals >= n.
  *
  * Deal seeds (R12), reproducible by anyone:
  *   splitmix64(z): z += 0x9e3779b97f4a7c15; z = (z ^ z>>30) * 0xbf58476d1ce4e5b9;
@@ -59,6 +77,15 @@ int schedule_game(const struct schedule *s, uint64_t index, struct schedule_game
 
 /* The index of the game with this id; -ENOENT if the id is not one of this schedule's. */
 int schedule_index_of(const struct schedule *s, const char *id, uint64_t *index);
+
+/*
+ * The shard (0 .. nshards-1) holding game index, for nshards >= 1; see above.
+ * A game index past the end is in no shard: -ERANGE.
+ */
+int schedule_shard_of(const struct schedule *s, uint64_t index, uint32_t nshards);
+
+/* The number of games in shard (0-based) of nshards. */
+uint64_t schedule_shard_count(const struct schedule *s, uint32_t shard, uint32_t nshards);
 
 uint64_t schedule_splitmix64(uint64_t z);
 uint64_t schedule_deal_seed(uint64_t seed, uint32_t table, uint32_t deal);

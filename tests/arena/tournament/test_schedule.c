@@ -109,11 +109,15 @@ static void test_seeds(void **state)
 	assert_true(schedule_splitmix64(0) == 0xe220a8397b1dcdafULL);
 	assert_true(schedule_deal_seed(5, 2, 3) == mix(mix(5 ^ 2) ^ 3));
 	assert_int_equal(schedule_new(3, 2, 3, 1, 5, &s), 0);
+	for (uint64_t i = 0; i < schedule_count(s); i++) {
+		assert_int_equal(schedule_game(s, i, &a), 0);
+		assert_true(a.seed == schedule_deal_seed(5, a.table, a.deal));
+	}
 	assert_int_equal(schedule_game(s, 0, &a), 0);
-	assert_int_equal(schedule_game(s, 2, &b), 0); /* same table, next deal */
+	assert_int_equal(schedule_game(s, 3 * 2, &b), 0); /* the same place of the next deal round */
+	assert_int_equal(a.table, b.table);
+	assert_int_equal(b.deal, a.deal + 1);
 	assert_true(a.seed != b.seed);
-	assert_true(a.seed == schedule_deal_seed(5, 0, 0));
-	assert_true(b.seed == schedule_deal_seed(5, 0, 1));
 	schedule_free(s);
 }
 
@@ -125,21 +129,125 @@ static void test_ids(void **state)
 
 	(void)state;
 	assert_int_equal(schedule_new(5, 2, 12, 1, 1, &s), 0);
-	assert_int_equal(schedule_game(s, 0, &g), 0);
-	assert_string_equal(g.id, "t0000-d0000-r0");
 	for (uint64_t i = 0; i < schedule_count(s); i++) {
+		char id[SCHEDULE_ID_MAX];
+
 		assert_int_equal(schedule_game(s, i, &g), 0);
+		snprintf(id, sizeof(id), "t%04u-d%04u-r%u", g.table, g.deal, g.rotation);
+		assert_string_equal(g.id, id);
 		assert_int_equal(schedule_index_of(s, g.id, &index), 0);
 		assert_true(index == i);
 	}
-	assert_int_equal(schedule_game(s, 3 * 24 + 11 * 2 + 1, &g), 0);
-	assert_string_equal(g.id, "t0003-d0011-r1");
+	assert_int_equal(schedule_index_of(s, "t0003-d0011-r1", &index), 0);
+	assert_int_equal(schedule_game(s, index, &g), 0);
+	assert_int_equal(g.table, 3);
+	assert_int_equal(g.deal, 11);
+	assert_int_equal(g.rotation, 1);
 	assert_int_equal(schedule_index_of(s, "t3-d11-r1", &index), -ENOENT);
 	assert_int_equal(schedule_index_of(s, "t0010-d0000-r0", &index), -ENOENT);
 	assert_int_equal(schedule_index_of(s, "t0000-d0000-r2", &index), -ENOENT);
 	assert_int_equal(schedule_index_of(s, "t0000-d0000-r0x", &index), -ENOENT);
 	assert_int_equal(schedule_index_of(s, "", &index), -ENOENT);
 	schedule_free(s);
+}
+
+/*
+ * The interleaved order: in every prefix each bot has played within a few
+ * tables of every other, and deal d + 1 starts only when every table played
+ * deal d. A table-major order had the first bot play all its tables first.
+ */
+static void check_prefixes(size_t nbots, int players, uint32_t deals, uint32_t spread_max)
+{
+	struct schedule *s;
+	struct schedule_game g;
+	uint32_t played[64] = { 0 }, rounds_seen = 0;
+
+	assert_true(nbots <= 64);
+	assert_int_equal(schedule_new(nbots, players, deals, 1, 3, &s), 0);
+	for (uint64_t i = 0; i < schedule_count(s); i++) {
+		uint32_t most = 0, least = UINT32_MAX;
+
+		assert_int_equal(schedule_game(s, i, &g), 0);
+		assert_int_equal(g.deal, i / players / schedule_tables(s));
+		if (g.rotation != 0)
+			continue;
+		for (int seat = 0; seat < players; seat++)
+			played[g.bots[seat]]++;
+		for (size_t b = 0; b < nbots; b++) {
+			most = played[b] > most ? played[b] : most;
+			least = played[b] < least ? played[b] : least;
+		}
+		assert_true(most - least <= spread_max);
+		if ((i / players + 1) % schedule_tables(s) == 0) {
+			/* a whole deal round: every bot played every one of its tables once more */
+			rounds_seen++;
+			assert_int_equal(most, least);
+		}
+	}
+	assert_int_equal(rounds_seen, deals);
+	schedule_free(s);
+}
+
+static void test_interleaved_prefixes(void **state)
+{
+	(void)state;
+	check_prefixes(6, 2, 3, 2);   /* the demo's shape */
+	check_prefixes(64, 2, 1, 3);  /* 2,016 tables */
+	check_prefixes(12, 4, 2, 3);
+	check_prefixes(20, 3, 1, 3);
+	check_prefixes(9, 6, 2, 3);
+}
+
+/* Shards: every game in exactly one, rotations of a deal together, sizes balanced, every table. */
+static void check_shards(size_t nbots, int players, uint32_t deals, int duplicate, uint32_t n)
+{
+	struct schedule *s;
+	struct schedule_game g, first;
+	uint64_t size[16] = { 0 }, least = UINT64_MAX, most = 0, total = 0;
+	uint32_t rotations = duplicate ? (uint32_t)players : 1;
+	uint8_t tables_of[16][64] = { { 0 } };
+
+	assert_true(n <= 16);
+	assert_int_equal(schedule_new(nbots, players, deals, duplicate, 11, &s), 0);
+	assert_true(schedule_tables(s) <= 64);
+	for (uint64_t i = 0; i < schedule_count(s); i++) {
+		int k = schedule_shard_of(s, i, n);
+
+		assert_true(k >= 0 && k < (int)n);
+		assert_int_equal(schedule_game(s, i, &g), 0);
+		assert_int_equal(schedule_game(s, i - g.rotation, &first), 0);
+		assert_int_equal(k, schedule_shard_of(s, i - g.rotation, n));
+		size[k]++;
+		tables_of[k][g.table] = 1;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t tables = 0;
+
+		assert_true(size[k] == schedule_shard_count(s, k, n));
+		total += size[k];
+		least = size[k] < least ? size[k] : least;
+		most = size[k] > most ? size[k] : most;
+		for (uint32_t t = 0; t < schedule_tables(s); t++)
+			tables += tables_of[k][t];
+		if (deals >= n)
+			assert_int_equal(tables, schedule_tables(s));
+	}
+	assert_true(total == schedule_count(s));
+	assert_true(most - least <= rotations * (deals > n ? 2 : 1));
+	assert_int_equal(schedule_shard_of(s, schedule_count(s), n), -ERANGE);
+	assert_true(schedule_shard_count(s, n, n) == 0);
+	schedule_free(s);
+}
+
+static void test_shards(void **state)
+{
+	(void)state;
+	check_shards(6, 2, 20, 1, 4);
+	check_shards(6, 2, 7, 1, 4);
+	check_shards(5, 3, 9, 0, 3);
+	check_shards(4, 2, 1, 1, 16);  /* more shards than deal groups: some are empty */
+	check_shards(7, 2, 5, 1, 1);
+	check_shards(7, 3, 13, 1, 5);
 }
 
 int main(void)
@@ -150,6 +258,8 @@ int main(void)
 		cmocka_unit_test(test_duplicate_rotations),
 		cmocka_unit_test(test_seeds),
 		cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_interleaved_prefixes),
+		cmocka_unit_test(test_shards),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
