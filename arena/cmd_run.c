@@ -32,6 +32,8 @@ static const char run_usage[] =
 	"      --startup-ms N    hello deadline after a bot starts\n"
 	"      --no-timeout      no move or game time limits (debugging)\n"
 	"      --no-pin          do not pin workers and their bots to CPUs\n"
+	"      --shard K/N       play only shard K (1..N) of N; default output\n"
+	"                        <output>/shard-K-of-N (arena/CLUSTER.md)\n"
 	OPTIONS_LIMITS_HELP
 	OPTIONS_SANDBOX_HELP
 	"      --log-io          write every line to and from the bots to <output>/io/<game>.log\n"
@@ -43,7 +45,7 @@ static const char run_usage[] =
 	"rules, time, limits); -j, --no-pin, --quiet, --log-io and --no-report may change.\n"
 	"Exit status: 0 all games recorded, 1 stopped early or failed, 2 bad usage.\n";
 
-enum { OPT_DEALS = OPTIONS_OWN, OPT_NO_TIMEOUT, OPT_NO_PIN, OPT_LOG_IO, OPT_NO_REPORT };
+enum { OPT_DEALS = OPTIONS_OWN, OPT_NO_TIMEOUT, OPT_NO_PIN, OPT_LOG_IO, OPT_NO_REPORT, OPT_SHARD };
 
 /* The options of run alone; options.h adds the seed, time and limits. */
 static const struct option run_options[] = {
@@ -54,6 +56,7 @@ static const struct option run_options[] = {
 	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
 	{ "log-io", no_argument, NULL, OPT_LOG_IO },
 	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
+	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -64,7 +67,26 @@ struct run_overrides {
 	long long jobs, deals;        /* -1 = keep */
 	int no_timeout, no_pin, quiet, log_io, no_report;
 	const char *output;
+	long long shard, nshards;     /* --shard K/N, 1-based; nshards 0 = the whole tournament */
 };
+
+/* --shard K/N: 1 <= K <= N <= 100000. */
+static int parse_shard(const char *arg, struct run_overrides *o)
+{
+	char k[32];
+	const char *slash = strchr(arg, '/');
+
+	if (!slash || (size_t)(slash - arg) >= sizeof(k)) {
+		warnx("--shard \"%s\": expected K/N, e.g. 3/8", arg);
+		return 2;
+	}
+	memcpy(k, arg, (size_t)(slash - arg));
+	k[slash - arg] = '\0';
+	if (options_number("--shard N", slash + 1, 1, 100000, &o->nshards) ||
+	    options_number("--shard K", k, 1, o->nshards, &o->shard))
+		return 2;
+	return 0;
+}
 
 /* Ctrl-C or SIGTERM stops whichever phase is running: the games or the final report. */
 static void on_stop_signal(int sig)
@@ -86,6 +108,7 @@ static int run_option(void *ctx, int c, const char *arg)
 	case OPT_NO_PIN: o->no_pin = 1; break;
 	case OPT_LOG_IO: o->log_io = 1; break;
 	case OPT_NO_REPORT: o->no_report = 1; break;
+	case OPT_SHARD: return parse_shard(arg, o);
 	case 'q': o->quiet = 1; break;
 	}
 	return 0;
@@ -119,6 +142,13 @@ static int apply_overrides(struct config *cfg, const struct run_overrides *o)
 		free(cfg->output);
 		if (!(cfg->output = strdup(o->output)))
 			return -ENOMEM;
+	} else if (o->nshards) {
+		char *dir;
+
+		if (asprintf(&dir, "%s/shard-%lld-of-%lld", cfg->output, o->shard, o->nshards) < 0)
+			return -ENOMEM;
+		free(cfg->output);
+		cfg->output = dir;
 	}
 	if (o->deals > 0)
 		cfg->deals = (uint32_t)o->deals;
@@ -201,6 +231,10 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	topt.quiet = o.quiet;
 	topt.log_io = o.log_io;
+	if (o.nshards) {
+		topt.shard = (uint32_t)(o.shard - 1);
+		topt.nshards = (uint32_t)o.nshards;
+	}
 	if ((ret = open_sandbox(&cfg, &topt.sandbox)) >= 0)
 		goto out;
 	ret = tournament_run(&cfg, &topt, err, sizeof(err));

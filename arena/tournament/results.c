@@ -149,8 +149,8 @@ static int check_tournament(const char *dir, const char *tournament_json, const 
 	old_games = games_only(old, len);
 	ret = -EEXIST;
 	if (!old_games || strcmp(old_games, games_json) != 0) {
-		snprintf(err, err_size, "\"%s\" holds a different tournament (bots, rules, seed "
-			 "or deals differ): resume it with the same tournament file and options, "
+		snprintf(err, err_size, "\"%s\" holds a different tournament (bots, rules, seed, "
+			 "deals or shard differ): resume it with the same tournament file and options, "
 			 "or choose another output directory", dir);
 		goto out;
 	}

@@ -4,6 +4,7 @@
 #include "tournament.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -12,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include <cjson/cJSON.h>
 
 #include "jsonw.h"
 #include "pool.h"
@@ -59,6 +62,13 @@ static int is_done(const struct run *r, uint64_t i)
 	return r->done[i / 8] >> (i % 8) & 1;
 }
 
+/* Game i is this run's to play: every game, or those of its shard. */
+static int is_mine(const struct run *r, uint64_t i)
+{
+	return !r->opt->nshards ||
+	       schedule_shard_of(r->sched, i, r->opt->nshards) == (int)r->opt->shard;
+}
+
 /* A record found on resume (checked by results_scan): its game counts as played. */
 static int on_record(void *ctx, const struct results_record *rec)
 {
@@ -69,7 +79,8 @@ static int on_record(void *ctx, const struct results_record *rec)
 	if (stop_requested)
 		return -EINTR;
 	/* a record of another game or table size is not one of this schedule's games */
-	if (schedule_index_of(r->sched, rec->id, &i) < 0 || rec->players != r->cfg->players) {
+	if (schedule_index_of(r->sched, rec->id, &i) < 0 || rec->players != r->cfg->players ||
+	    !is_mine(r, i)) {
 		r->foreign++;
 		return 0;
 	}
@@ -93,7 +104,7 @@ static int64_t take_game(struct run *r)
 	while (!stop_requested && !r->error && r->next < schedule_count(r->sched)) {
 		uint64_t i = r->next++;
 
-		if (!is_done(r, i)) {
+		if (!is_done(r, i) && is_mine(r, i)) {
 			got = (int64_t)i;
 			break;
 		}
@@ -266,6 +277,22 @@ static void find_cpus(struct run *r)
 			r->cpus[r->ncpus++] = c;
 }
 
+/* text with "shard": "K/N" added (a new string), or text itself when the run is not a shard. */
+static char *with_shard(char *text, const struct tournament_options *opt)
+{
+	cJSON *root = NULL;
+	char value[32], *out = NULL;
+
+	if (!text || !opt->nshards)
+		return text;
+	snprintf(value, sizeof(value), "%" PRIu32 "/%" PRIu32, opt->shard + 1, opt->nshards);
+	if ((root = cJSON_Parse(text)) && cJSON_AddStringToObject(root, "shard", value))
+		out = cJSON_Print(root);
+	cJSON_Delete(root);
+	free(text);
+	return out;
+}
+
 static void release_run(struct run *r)
 {
 	for (size_t i = 0; r->log_paths && i < r->cfg->nbots; i++)
@@ -287,7 +314,7 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 	struct worker *workers = NULL;
 	char *full = NULL, *games = NULL, path[PATH_MAX];
 	FILE *out = opt->progress ? opt->progress : stdout;
-	uint64_t count, done = 0;
+	uint64_t count, mine, done = 0;
 	int ret, started = 0;
 
 	err[0] = '\0';
@@ -302,15 +329,16 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 	}
 	count = schedule_count(r.sched);
 	ret = -ENOMEM;
-	full = config_to_json(cfg, 0);
-	games = config_to_json(cfg, 1);
+	full = with_shard(config_to_json(cfg, 0), opt);
+	games = with_shard(config_to_json(cfg, 1), opt);
 	r.done = calloc(count / 8 + 1, 1);
 	if (!full || !games || !r.done || make_specs(&r) < 0)
 		goto out;
 	if ((ret = results_open(cfg->output, full, games, &r.results, err, err_size)) < 0)
 		goto out;
 	ret = -ENOMEM;
-	if (!(r.progress = progress_new(out, opt->quiet, count, 0, r.names, cfg->nbots)))
+	mine = opt->nshards ? schedule_shard_count(r.sched, opt->shard, opt->nshards) : count;
+	if (!(r.progress = progress_new(out, opt->quiet, mine, 0, r.names, cfg->nbots)))
 		goto out;
 	if ((ret = results_scan(r.results, on_record, &r, err, err_size)) == -EINTR) {
 		ret = 1; /* stopped while reading what is already recorded */
@@ -330,10 +358,10 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 	}
 	if (!opt->quiet && done)
 		fprintf(out, "resuming: %llu of %llu games already recorded\n",
-			(unsigned long long)done, (unsigned long long)count);
+			(unsigned long long)done, (unsigned long long)mine);
 	if (r.repeated || r.foreign)
 		fprintf(out, "warning: %s/games.jsonl: %llu record(s) with the id of a game recorded "
-			"before and %llu not of this tournament's schedule are not counted\n",
+			"before and %llu not of this tournament's schedule (or shard) are not counted\n",
 			cfg->output, (unsigned long long)r.repeated, (unsigned long long)r.foreign);
 	ret = -ENOMEM;
 	if (!(workers = calloc((size_t)cfg->concurrency, sizeof(*workers))))

@@ -6,11 +6,17 @@
  * Workers take the next unplayed game in schedule order; which worker plays a
  * game never changes its record (all fields but timings), so results do not
  * depend on concurrency. Finished games found in games.jsonl are skipped.
+ *
+ * A shard run plays only its shard's games, and its tournament.json carries
+ * "shard": "K/N" (1-based), so that a resume with another shard, or of the
+ * whole tournament, is refused like any other tournament; `merge` sets the
+ * key aside when it checks that directories are shards of one tournament.
  */
 #ifndef SKIPBO_TOURNAMENT_H
 #define SKIPBO_TOURNAMENT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "config.h"
@@ -20,6 +26,7 @@ struct tournament_options {
 	int log_io;     /* write <output>/io/<id>.log transcripts */
 	FILE *progress; /* where progress goes (stdout when NULL) */
 	struct sandbox *sandbox; /* every bot's (sandbox.h), NULL: unsandboxed */
+	uint32_t shard, nshards; /* play only shard (0-based) of nshards (schedule.h); nshards 0: all */
 };
 
 /*
