@@ -22,7 +22,9 @@ static void report_usage(FILE *out)
 	      "  -o, --output DIR   write the files here (required with several DIRs)\n"
 	      "  -a, --anchor BOT   rate BOT 0 (default: the field average is 0)\n"
 	      "  -p, --prior K      virtual draws of each bot against a 0-rated opponent\n"
-	      "                     that keep unbeaten bots finite (default 0.5, > 0)\n"
+	      "                     that keep unbeaten bots finite (default 0.5; 0 is the\n"
+	      "                     plain maximum-likelihood fit, which needs every bot\n"
+	      "                     to have a win and a loss)\n"
 	      "  -q, --quiet        do not print the ranking table\n"
 	      "  -h, --help         this text\n", out);
 }
@@ -44,7 +46,7 @@ int cmd_report(int argc, char **argv)
 
 	/* 0, not 1: glibc then also forgets state left by an earlier getopt run in main. */
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+o:a:p:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:a:p:qh", longopts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'o':
@@ -56,8 +58,8 @@ int cmd_report(int argc, char **argv)
 		case 'p':
 			errno = 0;
 			prior = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(prior > 0) || prior > 1e6) {
-				warnx("bad --prior \"%s\": want a number > 0", optarg);
+			if (errno || *end || end == optarg || !(prior >= 0) || prior > 1e6) {
+				warnx("bad --prior \"%s\": want a number from 0 to 1000000", optarg);
 				return 2;
 			}
 			break;

@@ -6,8 +6,11 @@
  */
 #include "rating.h"
 
+#include "cluster.h"
+
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +103,12 @@ struct met_pair {
 struct problem {
 	size_t n;
 	double k;
+	/* With k = 0 the objective is flat along the common shift of all ratings:
+	 * a penalty (sum g)^2 / 2n pins it at 0 without moving any difference
+	 * (the data's gradient always sums to 0). */
+	double shift_penalty;
+	const size_t *pool;     /* pool of each bot (bots linked by results) */
+	const double *pool_size;
 	struct met_pair *pairs;
 	size_t npairs;
 };
@@ -115,6 +124,13 @@ static double objective(const struct problem *pb, const double *g)
 	}
 	for (size_t i = 0; i < pb->n; i++)
 		f += pb->k * 0.5 * (log_sigmoid(g[i]) + log_sigmoid(-g[i]));
+	if (pb->shift_penalty > 0) {
+		/* g[i] times the sum of its pool, summed: each pool's sum squared. */
+		for (size_t i = 0; i < pb->n; i++)
+			for (size_t j = 0; j < pb->n; j++)
+				if (pb->pool[i] == pb->pool[j])
+					f -= g[i] * g[j] / (2.0 * pb->pool_size[pb->pool[i]]);
+	}
 	return f;
 }
 
@@ -123,11 +139,15 @@ static void derivatives(const struct problem *pb, const double *g, double *grad,
 {
 	size_t n = pb->n;
 
-	memset(h, 0, n * n * sizeof(double));
 	for (size_t i = 0; i < n; i++) {
-		double e = sigmoid(g[i]);
+		double e = sigmoid(g[i]), c = pb->shift_penalty / pb->pool_size[pb->pool[i]];
 		grad[i] = pb->k * (0.5 - e);
-		h[i * n + i] = pb->k * e * (1.0 - e);
+		for (size_t j = 0; j < n; j++) {
+			double same = pb->pool[i] == pb->pool[j] ? c : 0.0;
+			h[i * n + j] = same;
+			grad[i] -= same * g[j];
+		}
+		h[i * n + i] += pb->k * e * (1.0 - e);
 	}
 	for (size_t q = 0; q < pb->npairs; q++) {
 		const struct met_pair *mp = &pb->pairs[q];
@@ -203,7 +223,7 @@ static int collect_pairs(const struct rating_pairs *p, struct problem *pb)
 
 /* Newton with step halving from g = 0; on success h holds the Cholesky factor at the optimum. */
 static int newton(const struct problem *pb, double *g, double *grad, double *h, double *step,
-		  int *iterations)
+		  double *pool_mean, int *iterations)
 {
 	size_t n = pb->n;
 	double f = objective(pb, g);
@@ -214,9 +234,17 @@ static int newton(const struct problem *pb, double *g, double *grad, double *h, 
 			return -EDOM;
 		memcpy(step, grad, n * sizeof(double));
 		cholesky_solve(h, n, step);
+		/* Every figure reported is a difference of ratings, so only the
+		 * step with its mean removed must be small: along the common shift
+		 * a small prior leaves the objective so flat that the step there
+		 * stays above any fixed tolerance in rounding noise. */
 		double t = 1.0, maxstep = 0;
 		for (size_t i = 0; i < n; i++)
-			maxstep = fmax(maxstep, fabs(step[i]));
+			pool_mean[i] = 0;
+		for (size_t i = 0; i < n; i++)
+			pool_mean[pb->pool[i]] += step[i] / pb->pool_size[pb->pool[i]];
+		for (size_t i = 0; i < n; i++)
+			maxstep = fmax(maxstep, fabs(step[i] - pool_mean[pb->pool[i]]));
 		if (maxstep < NEWTON_TOL) {
 			*iterations = it;
 			return 0;
@@ -237,40 +265,159 @@ static int newton(const struct problem *pb, double *g, double *grad, double *h, 
 	return -EDOM;
 }
 
-/* cov = anchor projection of the inverse of the information matrix (factor l), in Elo^2. */
-static void covariance(const double *l, size_t n, long anchor, double *cov, double *col)
+/* Pools: bots linked by results, numbered in order of their first bot. Returns the count. */
+static size_t find_pools(const struct problem *pb, size_t *pool, size_t *parent, double *size)
 {
-	double scale = ELO_PER_NAT * ELO_PER_NAT;
+	size_t n = pb->n, count = 0;
 
+	for (size_t i = 0; i < n; i++)
+		parent[i] = i;
+	for (size_t q = 0; q < pb->npairs; q++) {
+		size_t a = pb->pairs[q].i, b = pb->pairs[q].j;
+		while (parent[a] != a)
+			a = parent[a] = parent[parent[a]];
+		while (parent[b] != b)
+			b = parent[b] = parent[parent[b]];
+		if (a != b)
+			parent[a > b ? a : b] = a < b ? a : b;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t r = i;
+		while (parent[r] != r)
+			r = parent[r];
+		pool[i] = r == i ? count++ : pool[r];
+		size[i] = 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		size[pool[i]] += 1.0;
+	return count;
+}
+
+/*
+ * Whether every bot of each pool reaches every other through "scored against"
+ * links both ways (the graph i -> j when i scored against j is strongly
+ * connected within each pool): the condition for the plain maximum-likelihood
+ * fit to be finite. seen and stack hold n entries.
+ */
+static bool reaches_both_ways(const struct rating_pairs *p, const size_t *pool, size_t *stack,
+			      unsigned char *seen)
+{
+	size_t n = p->n;
+
+	for (int dir = 0; dir < 2; dir++) {
+		memset(seen, 0, n);
+		for (size_t root = 0; root < n; root++) {
+			if (seen[root])
+				continue;
+			size_t top = 0;
+			stack[top++] = root;
+			seen[root] = 1;
+			while (top) {
+				size_t i = stack[--top];
+				for (size_t j = 0; j < n; j++) {
+					double s = dir ? p->score[j * n + i] : p->score[i * n + j];
+					if (!seen[j] && s > 0) {
+						seen[j] = 1;
+						stack[top++] = j;
+					}
+				}
+			}
+			/* Roots come in index order, so each is its pool's first bot. */
+			for (size_t j = root + 1; j < n; j++)
+				if (pool[j] == pool[root] && !seen[j])
+					return false;
+		}
+	}
+	return true;
+}
+
+/* inv = the inverse of the matrix whose Cholesky factor is l. */
+static void inverse(const double *l, size_t n, double *inv, double *col)
+{
 	for (size_t j = 0; j < n; j++) {
 		memset(col, 0, n * sizeof(double));
 		col[j] = 1.0;
 		cholesky_solve(l, n, col);
 		for (size_t i = 0; i < n; i++)
-			cov[i * n + j] = col[i];
+			inv[i * n + j] = col[i];
 	}
-	if (anchor >= 0) {
-		size_t a = (size_t)anchor;
-		double saa = cov[a * n + a];
-		for (size_t i = 0; i < n; i++)
-			col[i] = cov[i * n + a];
-		for (size_t i = 0; i < n; i++)
-			for (size_t j = 0; j < n; j++)
-				cov[i * n + j] = (cov[i * n + j] - col[i] - col[j] + saa) * scale;
-		return;
-	}
-	double total = 0;
-	for (size_t i = 0; i < n; i++) {
-		double r = 0;
-		for (size_t j = 0; j < n; j++)
-			r += cov[i * n + j];
-		col[i] = r / (double)n;
-		total += col[i];
-	}
-	total /= (double)n;
+}
+
+/* out = a b (n x n). */
+static void multiply(const double *a, const double *b, size_t n, double *out)
+{
+	memset(out, 0, n * n * sizeof(double));
 	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < n; k++) {
+			double x = a[i * n + k];
+			if (x == 0)
+				continue;
+			for (size_t j = 0; j < n; j++)
+				out[i * n + j] += x * b[k * n + j];
+		}
+}
+
+/* m = m C' then transposed, C subtracting from each rating its reference: the
+ * anchor's rating in the anchor's pool, the pool's mean elsewhere. */
+static void project_columns(double *m, const struct problem *pb, long anchor, double *tmp)
+{
+	size_t n = pb->n;
+
+	for (size_t r = 0; r < n; r++) {
+		double *row = &m[r * n];
+		for (size_t i = 0; i < n; i++)
+			tmp[i] = 0;
 		for (size_t j = 0; j < n; j++)
-			cov[i * n + j] = (cov[i * n + j] - col[i] - col[j] + total) * scale;
+			tmp[pb->pool[j]] += row[j] / pb->pool_size[pb->pool[j]];
+		if (anchor >= 0)
+			tmp[pb->pool[anchor]] = row[anchor];
+		for (size_t j = 0; j < n; j++)
+			row[j] -= tmp[pb->pool[j]];
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			double x = m[i * n + j];
+			m[i * n + j] = m[j * n + i];
+			m[j * n + i] = x;
+		}
+}
+
+/* The covariances in Elo^2 under the anchor constraint: C V C'. */
+static void project(double *v, const struct problem *pb, long anchor, double *tmp)
+{
+	project_columns(v, pb, anchor, tmp);
+	project_columns(v, pb, anchor, tmp);
+	for (size_t k = 0; k < pb->n * pb->n; k++)
+		v[k] *= ELO_PER_NAT * ELO_PER_NAT;
+}
+
+/* model = H^-1 (factor l); robust = H^-1 M H^-1 G / (G - 1) when clusters are given. */
+static int covariances(const double *l, const struct problem *pb, const double *g,
+		       const struct cluster_sums *clusters, double *model, double *robust,
+		       double *col)
+{
+	size_t n = pb->n;
+
+	inverse(l, n, model, col);
+	if (clusters) {
+		double *meat = calloc(n * n, sizeof(double)), *half = calloc(n * n, sizeof(double));
+		if (!meat || !half) {
+			free(meat);
+			free(half);
+			return -ENOMEM;
+		}
+		cluster_sums_meat(clusters, n, g, meat);
+		multiply(model, meat, n, half);
+		multiply(half, model, n, robust);
+		double dof = clusters->clusters > 1 ? clusters->clusters / (clusters->clusters - 1) : 1;
+		for (size_t k = 0; k < n * n; k++)
+			robust[k] *= dof;
+		free(meat);
+		free(half);
+	} else {
+		memcpy(robust, model, n * n * sizeof(double));
+	}
+	return 0;
 }
 
 int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
@@ -278,16 +425,19 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 {
 	static const struct rating_options defaults = RATING_OPTIONS_DEFAULT;
 	struct problem pb = { .n = p->n };
-	size_t n = p->n;
-	double *g = NULL, *grad = NULL, *h = NULL, *step = NULL, *cov = NULL;
+	size_t n = p->n, *pool = NULL, *parent = NULL;
+	double *g = NULL, *grad = NULL, *h = NULL, *step = NULL, *cov = NULL, *model = NULL;
+	double *pool_size = NULL, *work = NULL;
 	int iterations = 0, rc;
 
 	memset(fit, 0, sizeof(*fit));
 	if (!opt)
 		opt = &defaults;
-	if (n == 0 || !(opt->prior_draws > 0) || opt->anchor >= (long)n || opt->anchor < -1)
+	if (n == 0 || !(opt->prior_draws >= 0) || !isfinite(opt->prior_draws) ||
+	    opt->anchor >= (long)n || opt->anchor < -1)
 		return -EINVAL;
 	pb.k = opt->prior_draws;
+	pb.shift_penalty = pb.k > 0 ? 0.0 : 1.0;
 	rc = collect_pairs(p, &pb);
 	if (rc < 0)
 		goto out;
@@ -295,11 +445,22 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 	g = calloc(n, sizeof(double));
 	grad = calloc(n, sizeof(double));
 	step = calloc(n, sizeof(double));
+	pool_size = calloc(n, sizeof(double));
+	work = calloc(n, sizeof(double));
+	pool = calloc(n, sizeof(size_t));
+	parent = calloc(n, sizeof(size_t));
 	h = calloc(n * n, sizeof(double));
 	cov = calloc(n * n, sizeof(double));
-	if (!g || !grad || !step || !h || !cov)
+	model = calloc(n * n, sizeof(double));
+	if (!g || !grad || !step || !pool_size || !work || !pool || !parent || !h || !cov || !model)
 		goto out;
-	rc = newton(&pb, g, grad, h, step, &iterations);
+	fit->npools = find_pools(&pb, pool, parent, pool_size);
+	pb.pool = pool;
+	pb.pool_size = pool_size;
+	rc = -EDOM;
+	if (pb.k == 0 && !reaches_both_ways(p, pool, parent, (unsigned char *)work))
+		goto out;
+	rc = newton(&pb, g, grad, h, step, work, &iterations);
 	if (rc < 0)
 		goto out;
 	/* Factor at the final point, for the information matrix there. */
@@ -307,32 +468,45 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 	rc = cholesky(h, n);
 	if (rc < 0)
 		goto out;
-	covariance(h, n, opt->anchor, cov, step);
+	rc = covariances(h, &pb, g, opt->clusters, model, cov, step);
+	if (rc < 0)
+		goto out;
+	project(model, &pb, opt->anchor, step);
+	project(cov, &pb, opt->anchor, step);
 
-	double shift = 0;
-	if (opt->anchor >= 0) {
-		shift = g[opt->anchor];
-	} else {
-		for (size_t i = 0; i < n; i++)
-			shift += g[i];
-		shift /= (double)n;
-	}
 	for (size_t i = 0; i < n; i++)
-		g[i] = (g[i] - shift) * ELO_PER_NAT;
+		step[i] = 0;
+	for (size_t i = 0; i < n; i++)
+		step[pool[i]] += g[i] / pool_size[pool[i]];
+	if (opt->anchor >= 0)
+		step[pool[opt->anchor]] = g[opt->anchor];
+	for (size_t i = 0; i < n; i++)
+		g[i] = (g[i] - step[pool[i]]) * ELO_PER_NAT;
 	fit->n = n;
 	fit->elo = g;
 	fit->cov = cov;
+	fit->cov_model = model;
+	fit->pool = pool;
 	fit->iterations = iterations;
 	g = NULL;
 	cov = NULL;
+	model = NULL;
+	pool = NULL;
 	rc = 0;
 out:
+	if (rc < 0)
+		fit->npools = 0;
 	free(pb.pairs);
 	free(g);
 	free(grad);
 	free(step);
+	free(pool_size);
+	free(work);
+	free(pool);
+	free(parent);
 	free(h);
 	free(cov);
+	free(model);
 	return rc;
 }
 
@@ -340,6 +514,8 @@ void rating_fit_release(struct rating_fit *fit)
 {
 	free(fit->elo);
 	free(fit->cov);
+	free(fit->cov_model);
+	free(fit->pool);
 	memset(fit, 0, sizeof(*fit));
 }
 
@@ -354,6 +530,8 @@ double rating_los(const struct rating_fit *fit, size_t i, size_t j)
 	size_t n = fit->n;
 	double v = fit->cov[i * n + i] + fit->cov[j * n + j] - 2.0 * fit->cov[i * n + j];
 
+	if (fit->pool[i] != fit->pool[j])
+		return NAN;
 	if (i == j || !(v > 0))
 		return 0.5;
 	return 0.5 * erfc(-(fit->elo[i] - fit->elo[j]) / sqrt(2.0 * v));

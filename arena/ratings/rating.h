@@ -3,8 +3,10 @@
  *
  * Outcomes (R7): in a game of n players every pair of seats that are not
  * teammates is one result: the better placing scores 1, the worse 0, equal
- * placings 0.5 each. In partnership games each player already carries the
- * team's placing in the record, so partners are simply not paired.
+ * placings 0.5 each. Partners are never paired, and each seat counts with
+ * its own placing: in partnership games R7 places both partners of the
+ * winning team first and every other player by the cards left in their own
+ * stock, so the partners of a losing team may place differently.
  *
  * Results are first aggregated into a pairwise score matrix, so the fit does
  * not depend on the order of games and costs nothing per game.
@@ -19,14 +21,26 @@
  * RATING_PRIOR_DRAWS) of every bot against a virtual opponent rated 0. It keeps
  * an unbeaten or winless bot finite and makes the problem strictly concave;
  * with k = 0.5 a 750-250 score between two bots comes out 0.06 Elo short of
- * the exact 190.85. It is solved by Newton's method with step halving.
+ * the exact 190.85. k = 0 is the plain maximum-likelihood fit, which exists
+ * only when every bot has a win and a loss (more exactly: when the graph of
+ * "i scored against j" is strongly connected inside each pool); otherwise
+ * Newton does not converge and the fit fails with -EDOM. It is solved by
+ * Newton's method with step halving; convergence is judged on the step with
+ * each pool's mean removed, as every figure reported is a difference.
  *
- * Anchor: the field average is 0 (default), or a named bot is 0.
+ * Pools: bots linked by results (directly or through other bots). Ratings of
+ * bots in different pools are not comparable; each pool is centred on its
+ * own (fit->pool, fit->npools), and LOS across pools is NaN.
  *
- * Intervals: the covariance of the ratings is the inverse of the observed
- * information (the negative Hessian of the objective above at the optimum),
- * projected onto the anchor constraint: C H^-1 C' where C subtracts the
- * field mean (or the anchor bot's rating). The 95% interval is
+ * Anchor: each pool's average is 0 (default), or a named bot is 0 (its pool
+ * only; other pools keep their average at 0).
+ *
+ * Intervals: cov_model is the inverse of the observed information (the
+ * negative Hessian H of the objective above at the optimum), which treats
+ * every result as independent. With opt->clusters (cluster.h) cov is the
+ * cluster-robust sandwich H^-1 M H^-1 G/(G-1), without it cov = cov_model.
+ * Both are projected onto the anchor constraint: C V C' where C subtracts
+ * the pool mean (or the anchor bot's rating). The 95% interval is
  * elo +- 1.96 * sqrt(cov_ii); the anchor bot itself has 0.
  *
  * Likelihood of superiority: LOS(i > j) = Phi((elo_i - elo_j) / sqrt(cov_ii +
@@ -38,6 +52,8 @@
 #define SKIPBO_RATING_H
 
 #include <stddef.h>
+
+#include "cluster.h"
 
 #define RATING_PRIOR_DRAWS 0.5
 #define RATING_Z95 1.959963984540054
@@ -65,22 +81,26 @@ size_t rating_pairs_add_placings(struct rating_pairs *p, int nseats, const unsig
 				 const int *placing, const unsigned *team);
 
 struct rating_options {
-	double prior_draws; /* k above, > 0 */
+	double prior_draws; /* k above, >= 0 */
 	long anchor;        /* bot rated 0, or -1 for the field average */
+	const struct cluster_sums *clusters; /* NULL: cov = cov_model */
 };
 
-#define RATING_OPTIONS_DEFAULT { RATING_PRIOR_DRAWS, -1 }
+#define RATING_OPTIONS_DEFAULT { RATING_PRIOR_DRAWS, -1, NULL }
 
 struct rating_fit {
 	size_t n;
-	double *elo;  /* n ratings */
-	double *cov;  /* n x n covariance, Elo^2, relative to the anchor */
+	double *elo;       /* n ratings */
+	double *cov;       /* n x n covariance, Elo^2, relative to the anchor */
+	double *cov_model; /* the same treating every result as independent */
+	size_t *pool;      /* n pool numbers, 0 .. npools - 1 in order of first bot */
+	size_t npools;
 	int iterations;
 };
 
 /*
  * Fit the ratings; opt NULL means RATING_OPTIONS_DEFAULT. On success fit
- * owns new arrays (rating_fit_release). -EINVAL for a bad option, -ENOMEM,
+ * owns new arrays (rating_fit_release). -EINVAL for a bad option (prior < 0), -ENOMEM,
  * -EDOM if Newton fails to converge (the objective is strictly concave, so
  * this means non-finite input).
  */
@@ -91,7 +111,7 @@ void rating_fit_release(struct rating_fit *fit);
 /* Half-width of the 95% interval of bot i. */
 double rating_ci95(const struct rating_fit *fit, size_t i);
 
-/* Likelihood that i is stronger than j (0.5 when i == j). */
+/* Likelihood that i is stronger than j (0.5 when i == j, NaN across pools). */
 double rating_los(const struct rating_fit *fit, size_t i, size_t j);
 
 /* Expected score for an Elo difference, and its inverse (score clamped to

@@ -360,7 +360,12 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 out:
 	if (rc < 0) {
 		if (rc == -EINVAL)
-			snprintf(err, errsz, "bad rating options (prior draws must be > 0)");
+			snprintf(err, errsz, "bad rating options (prior draws must be >= 0)");
+		else if (rc == -EDOM && prior_draws == 0)
+			snprintf(err, errsz, "with no prior (--prior 0) a rating is finite only when "
+				 "every bot has scored against and lost points to bots that link it "
+				 "to the rest of its pool; a bot without a win or without a loss "
+				 "needs a prior > 0");
 		else
 			snprintf(err, errsz, "computing ratings: %s", strerror(-rc));
 		report_release(r);

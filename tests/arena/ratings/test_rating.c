@@ -257,8 +257,88 @@ static void test_anchor_bot(void **state)
 	opt.anchor = 3;
 	assert_int_equal(rating_fit(&p, &opt, &fit), -EINVAL);
 	opt.anchor = -1;
-	opt.prior_draws = 0;
+	opt.prior_draws = -1e-9;
 	assert_int_equal(rating_fit(&p, &opt, &fit), -EINVAL);
+	rating_pairs_release(&p);
+}
+
+/* Random 3-player games among nbots <= 7 bots with known ratings (Gumbel noise). */
+static void add_random_games(struct rating_pairs *p, unsigned nbots, int games, uint64_t *rng)
+{
+	static const double truth[7] = { -300, -200, -100, 0, 100, 200, 300 };
+	unsigned team[3] = { 0, 1, 2 };
+
+	for (int g = 0; g < games; g++) {
+		unsigned bot[3];
+		int placing[3];
+		double perf[3];
+		for (int s = 0; s < 3; s++) {
+			bot[s] = (unsigned)((xorshift64s(rng) >> 11) % nbots);
+			for (int t = 0; t < s; t++)
+				if (bot[t] == bot[s])
+					bot[s] = (bot[s] + 1) % nbots, t = -1;
+			double u = ((double)(xorshift64s(rng) >> 11) + 0.5) / 9007199254740992.0;
+			perf[s] = truth[bot[s]] * M_LN10 / 400.0 - log(-log(u));
+		}
+		for (int s = 0; s < 3; s++) {
+			placing[s] = 1;
+			for (int t = 0; t < 3; t++)
+				placing[s] += perf[t] > perf[s];
+		}
+		rating_pairs_add_placings(p, 3, bot, placing, team);
+	}
+}
+
+/*
+ * A tiny prior, or none, leaves the objective nearly flat along the common
+ * shift of all ratings; Newton must still converge (it used to stop with
+ * -EDOM on a step of 1.6e-10 there) and land on the plain maximum-likelihood
+ * fit, and without a prior a 750-250 score is exactly 190.85 Elo.
+ */
+static void test_small_and_zero_prior(void **state)
+{
+	static const double priors[] = { 1e-5, 1e-6, 1e-8, 0 };
+	struct rating_pairs p, two;
+	struct rating_fit ref, fit;
+	struct rating_options opt = RATING_OPTIONS_DEFAULT;
+	uint64_t rng = 0x1234567887654321ull;
+
+	(void)state;
+	/* 300 games among 5 bots: data on which the old test failed at 1e-6 and 1e-8. */
+	assert_int_equal(rating_pairs_init(&p, 5), 0);
+	add_random_games(&p, 5, 300, &rng);
+	opt.prior_draws = 1e-4;
+	fit_or_fail(&p, &opt, &ref);
+	for (size_t k = 0; k < sizeof(priors) / sizeof(priors[0]); k++) {
+		opt.prior_draws = priors[k];
+		fit_or_fail(&p, &opt, &fit);
+		double sum = 0;
+		for (int i = 0; i < 5; i++) {
+			/* 1e-4 virtual draws among 900 results move a rating by far less than 0.05 */
+			assert_near(fit.elo[i], ref.elo[i], 0.05);
+			assert_true(isfinite(rating_ci95(&fit, i)) && rating_ci95(&fit, i) > 0);
+			sum += fit.elo[i];
+		}
+		assert_near(sum, 0.0, 1e-6);
+		rating_fit_release(&fit);
+	}
+	rating_fit_release(&ref);
+
+	assert_int_equal(rating_pairs_init(&two, 2), 0);
+	rating_pairs_add(&two, 0, 1, 750, 1000);
+	opt.prior_draws = 0;
+	fit_or_fail(&two, &opt, &fit);
+	assert_near(fit.elo[0] - fit.elo[1], ELO_75, 1e-6);
+	/* The binomial interval of a 75% score over 1000 results, exactly. */
+	assert_near(rating_ci95(&fit, 0) * 2.0, RATING_Z95 * 400.0 / M_LN10 / sqrt(1000 * 0.1875),
+		    1e-6);
+	rating_fit_release(&fit);
+	/* A bot that never scored has no finite maximum-likelihood rating. */
+	rating_pairs_add(&two, 0, 1, 0, 0);
+	two.score[0 * 2 + 1] = 1000;
+	two.score[1 * 2 + 0] = 0;
+	assert_int_equal(rating_fit(&two, &opt, &fit), -EDOM);
+	rating_pairs_release(&two);
 	rating_pairs_release(&p);
 }
 
@@ -300,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_intervals_shrink_with_games),
 		cmocka_unit_test(test_interval_matches_binomial),
 		cmocka_unit_test(test_anchor_bot),
+		cmocka_unit_test(test_small_and_zero_prior),
 		cmocka_unit_test(test_paired_stats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -364,7 +364,9 @@ static void test_report_command(void **state)
 {
 	const char *dir = make_dir("command", 0, 6, NULL);
 	char *ok[] = { "report", "--quiet", "--prior", "1", (char *)dir, NULL };
-	char *bad_prior[] = { "report", "--prior", "0", (char *)dir, NULL };
+	char *bad_prior[] = { "report", "--prior", "-1", (char *)dir, NULL };
+	/* Options after the directory, and a prior small enough to have stopped Newton. */
+	char *after[] = { "report", (char *)dir, "--prior", "1e-6", "-q", NULL };
 	char *no_dir[] = { "report", NULL };
 	char *two_no_out[] = { "report", (char *)dir, (char *)dir, NULL };
 	char *missing[] = { "report", "-q", "/nonexistent-dir", NULL };
@@ -376,6 +378,10 @@ static void test_report_command(void **state)
 	check_counts(root);
 	cJSON_Delete(root);
 	assert_int_equal(cmd_report(4, bad_prior), 2);
+	assert_int_equal(cmd_report(5, after), 0);
+	root = load_json(dir);
+	assert_near(num(root, "prior_draws"), 1e-6, 0);
+	cJSON_Delete(root);
 	assert_int_equal(cmd_report(1, no_dir), 2);
 	assert_int_equal(cmd_report(3, two_no_out), 2);
 	assert_int_equal(cmd_report(3, missing), 1);
