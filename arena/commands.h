@@ -31,6 +31,12 @@ int cmd_replay(int argc, char **argv);
 /* report DIR...: ratings and report files (cmd_report.c). */
 int cmd_report(int argc, char **argv);
 
+/* merge OUT DIR...: the shards of a tournament made into one directory (cmd_merge.c). */
+int cmd_merge(int argc, char **argv);
+
+/* status DIR...: how far each tournament or shard directory is (cmd_status.c). */
+int cmd_status(int argc, char **argv);
+
 /* sprt BOT_A BOT_B: sequential test between two bots (cmd_sprt.c). */
 int cmd_sprt(int argc, char **argv);
 

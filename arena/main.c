@@ -19,6 +19,8 @@ static const struct command commands[] = {
 	{ "play", cmd_play, "play one game or match between bot commands" },
 	{ "replay", cmd_replay, "re-check a replay file and print it turn by turn" },
 	{ "report", cmd_report, "rank the bots of one or more tournament directories" },
+	{ "merge", cmd_merge, "merge the shards of a tournament into one directory" },
+	{ "status", cmd_status, "how far each tournament or shard directory is" },
 	{ "sprt", cmd_sprt, "play game pairs between two bots until an SPRT decides" },
 	{ "check", cmd_check, "check a bot against the protocol and the time rules" },
 };

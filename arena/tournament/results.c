@@ -289,13 +289,20 @@ refused:
 int results_scan(struct results *r, int (*fn)(void *ctx, const struct results_record *rec),
 		 void *ctx, char *err, size_t err_size)
 {
+	return results_scan_dir(r->dir, fn, ctx, err, err_size);
+}
+
+int results_scan_dir(const char *dir, int (*fn)(void *ctx, const struct results_record *rec),
+		     void *ctx, char *err, size_t err_size)
+{
 	char path[PATH_MAX], *line = NULL, why[JSON_STRICT_MESSAGE_MAX + 32];
 	size_t cap = 0, lineno = 0;
+	uint64_t offset = 0;
 	ssize_t n;
 	FILE *f;
 	int ret = 0;
 
-	snprintf(path, sizeof(path), "%s/games.jsonl", r->dir);
+	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
 	if (!(f = fopen(path, "r"))) {
 		snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
 		return -errno;
@@ -312,6 +319,8 @@ int results_scan(struct results *r, int (*fn)(void *ctx, const struct results_re
 			ret = e.code == JSON_STRICT_ENOMEM ? -ENOMEM : -EBADMSG;
 			snprintf(why, sizeof(why), "column %lu: %s", e.column, e.message);
 		} else if ((ret = read_record(root, &rec, why, sizeof(why))) == 0) {
+			rec.offset = offset;
+			rec.length = (size_t)n;
 			ret = fn(ctx, &rec);
 			snprintf(why, sizeof(why), "%s", strerror(-ret));
 		}
@@ -320,10 +329,119 @@ int results_scan(struct results *r, int (*fn)(void *ctx, const struct results_re
 			snprintf(err, err_size, "\"%s\", line %zu: %s", path, lineno, why);
 			break;
 		}
+		offset += (uint64_t)n;
 	}
 	free(line);
 	fclose(f);
 	return ret;
+}
+
+/* Drop what differs between machines playing the same games: see results.h. */
+static int drop_paths(cJSON *root)
+{
+	cJSON *bot, *first;
+
+	cJSON_DeleteItemFromObjectCaseSensitive(root, "shard");
+	cJSON_ArrayForEach(bot, cJSON_GetObjectItemCaseSensitive(root, "bots")) {
+		cJSON_DeleteItemFromObjectCaseSensitive(bot, "cwd");
+		first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(bot, "command"), 0);
+		if (cJSON_IsString(first) && strrchr(first->valuestring, '/')) {
+			cJSON *base = cJSON_CreateString(strrchr(first->valuestring, '/') + 1);
+
+			if (!base)
+				return -ENOMEM;
+			cJSON_ReplaceItemInArray(cJSON_GetObjectItemCaseSensitive(bot, "command"), 0,
+						 base);
+		}
+	}
+	return 0;
+}
+
+static int read_shard(const cJSON *item, struct results_tournament *t)
+{
+	unsigned k, n;
+	int end = 0;
+
+	if (!item)
+		return 0;
+	if (!cJSON_IsString(item) || sscanf(item->valuestring, "%u/%u%n", &k, &n, &end) != 2 ||
+	    item->valuestring[end] || k < 1 || k > n)
+		return -EBADMSG;
+	t->shard = k;
+	t->nshards = n;
+	return 0;
+}
+
+int results_read_tournament(const char *dir, struct results_tournament *t, char *err,
+			    size_t err_size)
+{
+	struct json_strict_error e = { 0 };
+	const cJSON *seed;
+	cJSON *root = NULL;
+	char path[PATH_MAX], *games = NULL, *end;
+	int64_t v;
+	size_t len = 0;
+	int ret = -EBADMSG;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(path, sizeof(path), "%s/tournament.json", dir);
+	if (!(t->text = read_file(path, &len))) {
+		ret = -errno;
+		snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
+		return ret;
+	}
+	if (json_strict_parse(t->text, len, &root, &e) < 0) {
+		snprintf(err, err_size, "\"%s\", line %lu: %s", path, e.line, e.message);
+		goto out;
+	}
+	seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
+	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(root, "players"), NULL, "players", 2,
+			    ENGINE_MAX_PLAYERS, 0, &v, &e) < 0)
+		goto refused;
+	t->players = (int)v;
+	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(root, "deals"), NULL, "deals", 1,
+			    UINT32_MAX, 0, &v, &e) < 0)
+		goto refused;
+	t->deals = (uint32_t)v;
+	t->duplicate = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "duplicate"));
+	t->nbots = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "bots"));
+	errno = 0;
+	if (!cJSON_IsString(seed) || !(t->seed = strtoull(seed->valuestring, &end, 10), !*end) ||
+	    errno || !*seed->valuestring) {
+		snprintf(err, err_size, "\"%s\": seed: expected a decimal string", path);
+		goto out;
+	}
+	if (read_shard(cJSON_GetObjectItemCaseSensitive(root, "shard"), t) < 0) {
+		snprintf(err, err_size, "\"%s\": shard: expected \"K/N\" with 1 <= K <= N", path);
+		goto out;
+	}
+	ret = -ENOMEM;
+	if (!(games = cJSON_Print(root)) || !(t->same = games_only(games, strlen(games))))
+		goto out;
+	cJSON_Delete(root);
+	root = NULL;
+	json_strict_parse(t->same, strlen(t->same), &root, NULL);
+	free(t->same);
+	t->same = NULL;
+	if (!root || drop_paths(root) < 0 || !(t->same = cJSON_Print(root)))
+		goto out;
+	ret = 0;
+	goto out;
+refused:
+	snprintf(err, err_size, "\"%s\": %s", path, e.message);
+out:
+	if (ret == -ENOMEM)
+		snprintf(err, err_size, "out of memory");
+	cJSON_Delete(root);
+	free(games);
+	return ret;
+}
+
+void results_tournament_release(struct results_tournament *t)
+{
+	free(t->text);
+	free(t->same);
+	memset(t, 0, sizeof(*t));
 }
 
 int results_append(struct results *r, const char *line, size_t len)

@@ -11,6 +11,7 @@
 #define SKIPBO_RESULTS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -41,6 +42,8 @@ struct results_record {
 	int players;                         /* 2 to ENGINE_MAX_PLAYERS */
 	int placings[ENGINE_MAX_PLAYERS];    /* each 1 to players */
 	const cJSON *json;                   /* the whole record */
+	uint64_t offset;                     /* where its line starts in games.jsonl */
+	size_t length;                       /* the line's bytes with its newline */
 };
 
 /*
@@ -56,6 +59,32 @@ struct results_record {
  */
 int results_scan(struct results *r, int (*fn)(void *ctx, const struct results_record *rec),
 		 void *ctx, char *err, size_t err_size);
+
+/* results_scan() of directory dir's games.jsonl, read only (a torn last line is left as it is). */
+int results_scan_dir(const char *dir, int (*fn)(void *ctx, const struct results_record *rec),
+		     void *ctx, char *err, size_t err_size);
+
+/* What `merge` and `status` read of a directory's tournament.json. */
+struct results_tournament {
+	size_t nbots;
+	int players, duplicate;
+	uint32_t deals;
+	uint64_t seed;
+	uint32_t shard, nshards; /* "shard": "K/N", K 1-based; nshards 0: the whole tournament */
+	char *text;              /* the whole file */
+	char *same;              /* what shards of one tournament share (results_read_tournament) */
+};
+
+/*
+ * Read dir/tournament.json strictly. t->same is its games-only form without
+ * "shard" and without the bots' paths (each "cwd", and the directories of
+ * each command's first word), so that shards run at different paths compare
+ * equal when they play the same games. 0, or a negative errno with a
+ * sentence in err naming the file and the key; release t in either case.
+ */
+int results_read_tournament(const char *dir, struct results_tournament *t, char *err,
+			    size_t err_size);
+void results_tournament_release(struct results_tournament *t);
 
 /* Append one record (a line without '\n'); thread-safe. 0 or a negative errno. */
 int results_append(struct results *r, const char *line, size_t len);
