@@ -406,7 +406,7 @@ static void test_request_fields(void **state)
 }
 
 /* Members in another order and unknown members give the same result. A
- * repeated member is refused (test_json_strict.c, test_duplicate_*). */
+ * repeated member is refused (test_duplicate_key_*, test_protocol_json_strict.c). */
 static void test_request_member_order(void **state)
 {
 	struct protocol_message a, b;

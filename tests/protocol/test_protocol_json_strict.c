@@ -1,5 +1,5 @@
 /*
- * test_json_strict - the strict JSON reader (protocol/json_strict.h): what it
+ * test_protocol_json_strict - the strict JSON reader (protocol/json_strict.h): what it
  * refuses and where it says the problem is, that what it accepts is the tree
  * cJSON would build, and the number readers' refusals and messages.
  */
