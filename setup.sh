@@ -12,7 +12,7 @@ mode=$1
 packages=(cmake gcc make pkg-config libbsd-dev libcjson-dev libcmocka-dev python3)
 case $mode in
 demo) ;;
-test) packages+=(python3-jsonschema chromium clang libclang-rt-14-dev parallel) ;;
+test) packages+=(python3-jsonschema chromium clang libclang-rt-14-dev parallel slurm-wlm munge) ;;
 *) usage ;;
 esac
 command -v node >/dev/null || packages+=(nodejs)
