@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
 #include "rating.h"
@@ -20,13 +22,44 @@ static void report_usage(FILE *out)
 	      "ratings.json, ratings.csv, report.md and report.html, then print the ranking.\n"
 	      "\n"
 	      "  -o, --output DIR   write the files here (required with several DIRs)\n"
-	      "  -a, --anchor BOT   rate BOT 0 (default: the field average is 0)\n"
+	      "  -a, --anchor BOT[=ELO]  rate BOT ELO (default 0) instead of making\n"
+	      "                     each pool's average 0; the last '=' followed by a\n"
+	      "                     number separates ELO from the name\n"
 	      "  -p, --prior K      virtual draws of each bot against a 0-rated opponent\n"
 	      "                     that keep unbeaten bots finite (default 0.5; 0 is the\n"
 	      "                     plain maximum-likelihood fit, which needs every bot\n"
 	      "                     to have a win and a loss)\n"
+	      "      --plain-intervals  intervals that treat every pairwise result as\n"
+	      "                     independent (default: robust to results grouped by\n"
+	      "                     deal: rotations of a deal, partners, seats of a game)\n"
 	      "  -q, --quiet        do not print the ranking table\n"
-	      "  -h, --help         this text\n", out);
+	      "  -h, --help         this text\n"
+	      "Options may come before or after the directories.\n", out);
+}
+
+/* "BOT" or "BOT=ELO" (the last '=' when a finite number follows it) into name and *elo. */
+static int parse_anchor(const char *arg, char *name, size_t size, double *elo)
+{
+	const char *eq = strrchr(arg, '=');
+	size_t len = strlen(arg);
+	char *end;
+
+	*elo = 0;
+	if (eq) {
+		errno = 0;
+		double x = strtod(eq + 1, &end);
+		if (!errno && end != eq + 1 && !*end && isfinite(x) && fabs(x) <= 1e6) {
+			*elo = x;
+			len = (size_t)(eq - arg);
+		}
+	}
+	if (len == 0 || len >= size) {
+		warnx("bad --anchor \"%s\": want a bot name, optionally =ELO", arg);
+		return -1;
+	}
+	memcpy(name, arg, len);
+	name[len] = '\0';
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -36,11 +69,13 @@ int cmd_report(int argc, char **argv)
 		{ "anchor", required_argument, NULL, 'a' },
 		{ "prior", required_argument, NULL, 'p' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "plain-intervals", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *outdir = NULL, *anchor = NULL;
-	double prior = RATING_PRIOR_DRAWS;
+	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+	const char *outdir = NULL;
+	char anchor[256];
 	int quiet = 0, c;
 	char errbuf[512];
 
@@ -53,12 +88,18 @@ int cmd_report(int argc, char **argv)
 			outdir = optarg;
 			break;
 		case 'a':
-			anchor = optarg;
+			if (parse_anchor(optarg, anchor, sizeof(anchor), &opt.anchor_elo) < 0)
+				return 2;
+			opt.anchor = anchor;
+			break;
+		case 'P':
+			opt.plain_intervals = true;
 			break;
 		case 'p':
 			errno = 0;
-			prior = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(prior >= 0) || prior > 1e6) {
+			opt.prior_draws = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(opt.prior_draws >= 0) ||
+			    opt.prior_draws > 1e6) {
 				warnx("bad --prior \"%s\": want a number from 0 to 1000000", optarg);
 				return 2;
 			}
@@ -83,9 +124,8 @@ int cmd_report(int argc, char **argv)
 		warnx("report: several directories are merged into --output DIR; give one");
 		return 2;
 	}
-	int rc = report_generate_with((const char *const *)(argv + optind), (size_t)(argc - optind),
-				      outdir, anchor, prior, quiet ? NULL : stdout,
-				      errbuf, sizeof(errbuf));
+	int rc = report_generate_opts((const char *const *)(argv + optind), (size_t)(argc - optind),
+				      outdir, &opt, quiet ? NULL : stdout, errbuf, sizeof(errbuf));
 	if (rc < 0) {
 		warnx("report: %s", errbuf);
 		return 1;

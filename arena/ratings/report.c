@@ -62,7 +62,10 @@ struct acc {
 	double *pair_pent;         /* cap x cap x 5 */
 	long seat_games[GAMELOG_SEATS_MAX + 1];
 	long seat_wins[GAMELOG_SEATS_MAX + 1][GAMELOG_SEATS_MAX];
+	long seat_partnership[GAMELOG_SEATS_MAX + 1];
+	long seat_rotated[GAMELOG_SEATS_MAX + 1];
 	size_t duplicate_pairs;
+	struct cluster_sums clusters; /* for the robust intervals: a deal is a cluster */
 	struct dup_slot *slots;    /* open addressing with linear probing; nslots is 0 or a power of 2 */
 	size_t nslots, npending;
 };
@@ -73,6 +76,7 @@ static void acc_release(struct acc *a)
 	rating_pairs_release(&a->pairs);
 	free(a->pair_pent);
 	free(a->slots);
+	cluster_sums_release(&a->clusters);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -114,6 +118,8 @@ static int acc_reserve(struct acc *a, size_t n)
 static void add_seat_stats(struct acc *a, const struct gamelog_game *g)
 {
 	a->seat_games[g->players]++;
+	a->seat_partnership[g->players] += g->partnership;
+	a->seat_rotated[g->players] += g->rotation > 0;
 	for (int s = 0; s < g->players; s++) {
 		struct report_bot *b = &a->bots[g->bot[s]];
 		b->games++;
@@ -205,6 +211,7 @@ static void dup_clear(struct acc *a)
 	if (a->slots)
 		memset(a->slots, 0, a->nslots * sizeof(*a->slots));
 	a->npending = 0;
+	cluster_sums_close_all(&a->clusters);
 }
 
 /*
@@ -267,11 +274,31 @@ static int acc_add(void *ctx, const struct gamelog *log, const struct gamelog_ga
 		team[s] = g->team[s];
 	}
 	rating_pairs_add_placings(&a->pairs, g->players, g->bot, placing, team);
+	for (int x = 0; x < g->players; x++)
+		for (int y = x + 1; y < g->players; y++) {
+			if (team[x] == team[y] || g->bot[x] == g->bot[y])
+				continue;
+			struct report_bot *bx = &a->bots[g->bot[x]], *by = &a->bots[g->bot[y]];
+			if (placing[x] == placing[y]) {
+				bx->rated_d++;
+				by->rated_d++;
+			} else {
+				(placing[x] < placing[y] ? bx : by)->rated_w++;
+				(placing[x] < placing[y] ? by : bx)->rated_l++;
+			}
+		}
+	/* A deal is its table and deal number within one file (closed after each file). */
+	rc = cluster_sums_add_placings(&a->clusters,
+				       (uint64_t)(uint32_t)g->table << 32 | (uint32_t)g->deal,
+				       g->players, g->bot, placing, team);
+	if (rc < 0)
+		return rc;
 	return add_duplicate_half(a, g);
 }
 
-/* Rank order: Elo descending, then name, so equal ratings list the same way every time. */
+/* Rank order: pool, then Elo descending, then name, so equal ratings list the same way every time. */
 struct rank_key {
+	size_t pool;
 	double elo;
 	const char *name;
 	size_t index;
@@ -281,6 +308,8 @@ static int rank_cmp(const void *pa, const void *pb)
 {
 	const struct rank_key *a = pa, *b = pb;
 
+	if (a->pool != b->pool)
+		return a->pool < b->pool ? -1 : 1;
 	if (a->elo != b->elo)
 		return a->elo > b->elo ? -1 : 1;
 	return strcmp(a->name, b->name);
@@ -293,7 +322,7 @@ static int rank_bots(struct report *r)
 	if (!keys)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->nbots; i++)
-		keys[i] = (struct rank_key){ r->bots[i].elo, r->bots[i].name, i };
+		keys[i] = (struct rank_key){ r->fit.pool[i], r->bots[i].elo, r->bots[i].name, i };
 	qsort(keys, r->nbots, sizeof(*keys), rank_cmp);
 	for (size_t k = 0; k < r->nbots; k++)
 		r->order[k] = keys[k].index;
@@ -303,9 +332,11 @@ static int rank_bots(struct report *r)
 
 /* Turn the sums of a into the report: copy them at the log's size, fit, rank. */
 static int acc_finish(struct report *r, const struct acc *a, const struct gamelog *log,
-		      const char *anchor, double prior_draws, char *err, size_t errsz)
+		      const struct report_options *ropt, char *err, size_t errsz)
 {
-	struct rating_options opt = { prior_draws, -1 };
+	struct rating_options opt = { ropt->prior_draws, -1, NULL };
+	const char *anchor = ropt->anchor;
+	double prior_draws = ropt->prior_draws;
 	size_t n = log->nbots;
 	int rc;
 
@@ -313,6 +344,9 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 	r->log = log;
 	r->anchor = -1;
 	r->prior_draws = prior_draws;
+	r->plain_intervals = ropt->plain_intervals;
+	if (!ropt->plain_intervals)
+		opt.clusters = &a->clusters;
 	if (log->records == 0 || n == 0 || a->cap < n) {
 		snprintf(err, errsz, "no complete game records yet");
 		return -ENODATA;
@@ -324,6 +358,7 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 			return -ENOENT;
 		}
 		r->anchor = opt.anchor;
+		r->anchor_elo = ropt->anchor_elo;
 	}
 	r->nbots = n;
 	rc = -ENOMEM;
@@ -341,12 +376,17 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 	}
 	memcpy(r->seat_games, a->seat_games, sizeof(r->seat_games));
 	memcpy(r->seat_wins, a->seat_wins, sizeof(r->seat_wins));
+	memcpy(r->seat_partnership, a->seat_partnership, sizeof(r->seat_partnership));
+	memcpy(r->seat_rotated, a->seat_rotated, sizeof(r->seat_rotated));
 	r->duplicate_pairs = a->duplicate_pairs;
 	rc = rating_fit(&r->pairs, &opt, &r->fit);
 	if (rc < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		struct report_bot *b = &r->bots[i];
+		/* The anchor's rating moves its pool only. */
+		if (r->anchor >= 0 && r->fit.pool[i] == r->fit.pool[r->anchor])
+			r->fit.elo[i] += r->anchor_elo;
 		b->elo = r->fit.elo[i];
 		b->ci95 = rating_ci95(&r->fit, i);
 		if (b->time_moves > 0) {
@@ -357,6 +397,8 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 		rating_paired_stats(b->pent, &b->paired);
 	}
 	rc = rank_bots(r);
+	if (rc == 0)
+		report_compute_stats(r);
 out:
 	if (rc < 0) {
 		if (rc == -EINVAL)
@@ -376,6 +418,16 @@ out:
 int report_build(struct report *r, const struct gamelog *log, const char *anchor,
 		 double prior_draws, char *err, size_t errsz)
 {
+	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+
+	opt.anchor = anchor;
+	opt.prior_draws = prior_draws;
+	return report_build_opts(r, log, &opt, err, errsz);
+}
+
+int report_build_opts(struct report *r, const struct gamelog *log,
+		      const struct report_options *opt, char *err, size_t errsz)
+{
 	struct acc a = { 0 };
 	int rc = 0;
 
@@ -385,7 +437,7 @@ int report_build(struct report *r, const struct gamelog *log, const char *anchor
 		memset(r, 0, sizeof(*r));
 		snprintf(err, errsz, "computing ratings: %s", strerror(-rc));
 	} else {
-		rc = acc_finish(r, &a, log, anchor, prior_draws, err, errsz);
+		rc = acc_finish(r, &a, log, opt, err, errsz);
 	}
 	acc_release(&a);
 	return rc;
@@ -393,6 +445,16 @@ int report_build(struct report *r, const struct gamelog *log, const char *anchor
 
 int report_load(struct report *r, struct gamelog *log, const char *const *dirs, size_t ndirs,
 		const char *anchor, double prior_draws, char *err, size_t errsz)
+{
+	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+
+	opt.anchor = anchor;
+	opt.prior_draws = prior_draws;
+	return report_load_opts(r, log, dirs, ndirs, &opt, err, errsz);
+}
+
+int report_load_opts(struct report *r, struct gamelog *log, const char *const *dirs,
+		     size_t ndirs, const struct report_options *opt, char *err, size_t errsz)
 {
 	struct acc a = { 0 };
 	int rc = 0;
@@ -412,7 +474,7 @@ int report_load(struct report *r, struct gamelog *log, const char *const *dirs, 
 			goto out;
 		dup_clear(&a);
 	}
-	rc = acc_finish(r, &a, log, anchor, prior_draws, err, errsz);
+	rc = acc_finish(r, &a, log, opt, err, errsz);
 	if (rc == 0) {
 		r->dirs = dirs;
 		r->ndirs = ndirs;
@@ -439,18 +501,26 @@ void report_method_text(const struct report *r, char *buf, size_t size)
 	char anchor[160];
 
 	if (r->anchor >= 0)
-		snprintf(anchor, sizeof(anchor), "%s is rated 0", r->bots[r->anchor].name);
+		snprintf(anchor, sizeof(anchor), "%.64s is rated %g (the other pools' averages "
+			 "are 0)", r->bots[r->anchor].name, r->anchor_elo);
 	else
-		snprintf(anchor, sizeof(anchor), "the field average is 0");
+		snprintf(anchor, sizeof(anchor), "each pool's average is 0");
 	snprintf(buf, size,
 		 "Elo: joint maximum-likelihood Bradley-Terry fit on the logistic Elo scale "
 		 "(E = 1/(1+10^(-d/400))) of the pairwise results of every game (R7 placings; "
 		 "teammates not paired; equal placings are draws, worth half a point), with a "
 		 "prior of %g virtual draws of each bot against a 0-rated opponent; %s. "
-		 "+-95%%: 1.96 standard errors from the inverse of the observed information "
-		 "matrix under the anchor constraint (results treated as independent). "
-		 "LOS(A>B) = Phi((Elo_A - Elo_B) / sd(Elo_A - Elo_B)) from the same covariance.",
-		 r->prior_draws, anchor);
+		 "+-95%%: 1.96 standard errors under the anchor constraint, %s. "
+		 "Next: the Elo difference to the bot ranked next, +- its own 95%% half-width. "
+		 "LOS(A>B) = Phi((Elo_A - Elo_B) / sd(Elo_A - Elo_B)) from the same covariance. "
+		 "Rated W/D/L and rated score: the pairwise results the fit uses (a stalemate "
+		 "places by stock left, so it can be a rated win); real wins: records the bot's "
+		 "side won; points: R8 Skip-Bo points.",
+		 r->prior_draws, anchor, r->plain_intervals ?
+		 "from the inverse of the observed information matrix (results treated as "
+		 "independent)" :
+		 "cluster-robust (sandwich) with each deal, all its rotations, as a cluster, so "
+		 "that results sharing a deal or a game may be correlated");
 }
 
 int report_write_faults(const struct report_bot *b, FILE *out)
@@ -502,6 +572,18 @@ void report_write_sources(const struct report *r, FILE *out,
 	}
 }
 
+static void print_line(void *out, const char *text)
+{
+	fprintf(out, "%s\n", text);
+}
+
+double report_rated_score(const struct report_bot *b)
+{
+	double n = b->rated_w + b->rated_d + b->rated_l;
+
+	return n > 0 ? (b->rated_w + b->rated_d / 2.0) / n : 0.0;
+}
+
 void report_print_table(const struct report *r, FILE *out)
 {
 	int width = 3;
@@ -510,13 +592,24 @@ void report_print_table(const struct report *r, FILE *out)
 		int len = (int)strlen(r->bots[i].name);
 		width = len > width ? (len < 32 ? len : 32) : width;
 	}
-	fprintf(out, "%4s  %-*s %8s %7s %7s %7s %6s %8s %6s %9s %9s %9s  %s\n",
-		"rank", width, "bot", "elo", "+-95%", "games", "wins", "win%", "points", "stock",
-		"mean_us", "p99_us", "max_us", "faults");
+	fprintf(out, "%4s  %-*s %9s %7s %15s %6s %20s %7s %9s %6s %8s %6s %9s %9s %9s  %s\n",
+		"rank", width, "bot", "elo", "+-95%", "next +-95%", "rated", "rated W/D/L",
+		"games", "real_wins", "win%", "points", "stock", "mean_us", "p99_us", "max_us",
+		"faults");
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
-		fprintf(out, "%4zu  %-*.*s %8.1f %7.1f %7ld %7ld %5.1f%% %8ld %6.2f ",
-			k + 1, width, width, b->name, b->elo, b->ci95, b->games, b->wins,
+		char elo[48], ci[16], next[48], wdl[64];
+		if (r->fit.npools > 1 && b->rank == 1)
+			fprintf(out, "pool %zu:\n", b->pool + 1);
+		snprintf(ci, sizeof(ci), b->bound ? "-" : "%.1f", b->ci95);
+		if (isfinite(b->next_diff))
+			snprintf(next, sizeof(next), "%.1f+-%.1f", b->next_diff, b->next_ci95);
+		else
+			snprintf(next, sizeof(next), "-");
+		snprintf(wdl, sizeof(wdl), "%.0f/%.0f/%.0f", b->rated_w, b->rated_d, b->rated_l);
+		fprintf(out, "%4zu  %-*.*s %9s %7s %15s %5.1f%% %20s %7ld %9ld %5.1f%% %8ld %6.2f ",
+			b->rank, width, width, b->name, report_elo_text(b, elo, sizeof(elo)), ci, next,
+			100.0 * report_rated_score(b), wdl, b->games, b->wins,
 			100.0 * report_win_rate(b), b->points, report_avg_stock(b));
 		if (b->time_moves > 0)
 			fprintf(out, "%9.1f %9.0f %9.0f", b->time_mean_us, b->time_p99_us, b->time_max_us);
@@ -527,11 +620,15 @@ void report_print_table(const struct report *r, FILE *out)
 			fputs("-", out);
 		fputc('\n', out);
 	}
-	fprintf(out, "%zu records%s; Elo: Bradley-Terry fit, field average 0",
-		r->log->records, r->log->nsources > 1 ? " (merged)" : "");
+	fprintf(out, "%zu records%s; Elo: Bradley-Terry fit, ", r->log->records,
+		r->log->nsources > 1 ? " (merged)" : "");
 	if (r->anchor >= 0)
-		fprintf(out, " (anchor %s = 0)", r->bots[r->anchor].name);
-	fprintf(out, "\n");
+		fprintf(out, "anchor %s = %g", r->bots[r->anchor].name, r->anchor_elo);
+	else
+		fprintf(out, "field average 0");
+	fprintf(out, "; +-95%%: %s\n", r->plain_intervals ? "plain (results taken as independent)"
+						     : "robust to the grouping of results by deal");
+	report_notes(r, print_line, out);
 	if (r->log->torn || r->log->invalid || r->log->repeated)
 		fprintf(out, "skipped: %zu incomplete last line(s), %zu invalid line(s), "
 			"%zu record(s) with a repeated id\n", r->log->torn, r->log->invalid,
@@ -580,6 +677,16 @@ int report_generate_with(const char *const *dirs, size_t ndirs, const char *outd
 			 const char *anchor, double prior_draws, FILE *table,
 			 char *err, size_t errsz)
 {
+	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+
+	opt.anchor = anchor;
+	opt.prior_draws = prior_draws;
+	return report_generate_opts(dirs, ndirs, outdir, &opt, table, err, errsz);
+}
+
+int report_generate_opts(const char *const *dirs, size_t ndirs, const char *outdir,
+			 const struct report_options *opt, FILE *table, char *err, size_t errsz)
+{
 	static const struct {
 		const char *name;
 		report_writer writer;
@@ -601,7 +708,7 @@ int report_generate_with(const char *const *dirs, size_t ndirs, const char *outd
 	}
 	if (!outdir)
 		outdir = dirs[0];
-	rc = report_load(&r, &log, dirs, ndirs, anchor, prior_draws, err, errsz);
+	rc = report_load_opts(&r, &log, dirs, ndirs, opt, err, errsz);
 	if (rc < 0)
 		goto out;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {

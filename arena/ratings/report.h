@@ -13,10 +13,29 @@
  *
  * What the numbers are:
  * - Elo +- 95%: the joint Bradley-Terry fit of rating.h on R7 pairwise results
- *   (each pair of non-teammates in a record is one result), field average 0
- *   unless an anchor bot is named. The interval treats results as independent.
+ *   (each pair of non-teammates in a record is one result), each pool's
+ *   average 0 unless an anchor bot is named (then it is rated anchor_elo).
+ *   The interval, the chart and LOS are cluster-robust by default (cluster.h:
+ *   the cluster is a deal, every rotation of it: the record's source, table
+ *   and deal); plain_intervals selects the model's own, which treat results
+ *   as independent.
+ * - pools: bots linked by results; each is ranked on its own (rank restarts),
+ *   and ratings of different pools are never compared.
+ * - bound: a bot with no points, or no points lost, against its pool has a
+ *   rating set by the prior alone; it is shown as a bound ("< x" or "> x"),
+ *   x the rating at which a result that extreme has a 5% chance given its
+ *   opponents' ratings, and no interval.
+ * - rated W/D/L and rated score: the pairwise results the fit uses (a
+ *   stalemate ranks by stock left, so it can be a rated win), score (W +
+ *   D/2) / (W + D + L). "real wins" are records whose winners include the
+ *   bot's seat; "points" are R8 Skip-Bo points, not the rated score.
+ * - next: the Elo difference to the bot ranked next in the same pool, with
+ *   its 95% half-width from the covariance (which no anchor choice changes).
+ * - fit: the head-to-head pair whose score is furthest from what the ratings
+ *   expect (z = residual / binomial sd); flagged when its two-sided p-value
+ *   is below 0.05 / pairs (Bonferroni).
  * - games / wins / win %: records the bot played / records whose winners
- *   include its seat. In match mode a record is a whole match.
+ *   include its seat (real wins). In match mode a record is a whole match.
  * - points: R8 scores summed; avg stock left: mean of stock_left at the end.
  * - faults by kind: R11 faults recorded against the bot's seats.
  * - move time: mean = moves-weighted mean of the per-game means; max = the
@@ -34,11 +53,16 @@
  * - win rate by seat: for each player count, the share of records won by
  *   each seat. In tournament games seat 0 moves first (seat players-1 deals,
  *   R3), so this shows the first player's advantage; in match mode the dealer
- *   moves on after each game (R9) and seats even out.
+ *   moves on after each game (R9) and seats even out. Without duplicate
+ *   deals (no record of that player count has a rotation above 0) seat
+ *   order is not balanced per deal, and the report warns when the sides'
+ *   wins differ beyond chance (chi-square test of equal shares, p < 0.01;
+ *   in partnership the sides are the teams).
  */
 #ifndef SKIPBO_REPORT_H
 #define SKIPBO_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
 
@@ -47,7 +71,12 @@
 
 struct report_bot {
 	const char *name;        /* borrowed from the gamelog */
-	double elo, ci95;        /* ci95: half-width */
+	double elo, ci95;        /* ci95: half-width (robust unless plain_intervals) */
+	size_t pool, rank;       /* pool number; rank within it, from 1 */
+	int bound;               /* 0, or -1: "< bound_elo", +1: "> bound_elo" (prior alone) */
+	double bound_elo;
+	double rated_w, rated_d, rated_l; /* pairwise results as rated */
+	double next_diff, next_ci95; /* to the next bot in the pool; NAN for the last */
 	long games, wins;
 	long points;
 	double stock_left_sum;
@@ -69,13 +98,33 @@ struct report {
 	struct rating_pairs pairs; /* the cross table: score and games for each pair */
 	double *pair_pent;       /* nbots x nbots x 5: pair-score counts of i against j */
 	long seat_games[GAMELOG_SEATS_MAX + 1];                  /* by player count */
+	long seat_partnership[GAMELOG_SEATS_MAX + 1];            /* of those, partnership */
+	long seat_rotated[GAMELOG_SEATS_MAX + 1];                /* of those, rotation > 0 */
+	double seat_p[GAMELOG_SEATS_MAX + 1]; /* p-value of equal sides; NAN when not tested */
 	long seat_wins[GAMELOG_SEATS_MAX + 1][GAMELOG_SEATS_MAX]; /* by player count, seat */
 	size_t duplicate_pairs;  /* complete duplicate pairs found */
 	long anchor;             /* -1 = field average */
+	double anchor_elo;
 	double prior_draws;
+	bool plain_intervals;
+	size_t bounds;           /* bots with bound != 0 */
+	/* The worst-fitting head-to-head pair (fit_i, fit_j: -1 without any pair). */
+	long fit_i, fit_j;
+	double fit_z, fit_p, fit_expected; /* fit_p: two-sided, not yet multiplied by pairs */
+	size_t fit_pairs;
 	const char *const *dirs; /* the directories read, for titles; may be NULL */
 	size_t ndirs;
 };
+
+/* What a report is asked for (REPORT_OPTIONS_DEFAULT: field average, default prior, robust). */
+struct report_options {
+	const char *anchor;   /* bot rated anchor_elo, NULL for each pool's average 0 */
+	double anchor_elo;
+	double prior_draws;   /* >= 0 */
+	bool plain_intervals; /* intervals treating results as independent */
+};
+
+#define REPORT_OPTIONS_DEFAULT { NULL, 0.0, RATING_PRIOR_DRAWS, false }
 
 /*
  * Compute a report from the records stored in log (which must outlive it).
@@ -85,6 +134,8 @@ struct report {
  */
 int report_build(struct report *r, const struct gamelog *log, const char *anchor,
 		 double prior_draws, char *err, size_t errsz);
+int report_build_opts(struct report *r, const struct gamelog *log,
+		      const struct report_options *opt, char *err, size_t errsz);
 
 /*
  * Read dirs[i]/games.jsonl for every i (source i) into the empty gamelog log
@@ -95,6 +146,8 @@ int report_build(struct report *r, const struct gamelog *log, const char *anchor
  */
 int report_load(struct report *r, struct gamelog *log, const char *const *dirs, size_t ndirs,
 		const char *anchor, double prior_draws, char *err, size_t errsz);
+int report_load_opts(struct report *r, struct gamelog *log, const char *const *dirs,
+		     size_t ndirs, const struct report_options *opt, char *err, size_t errsz);
 void report_release(struct report *r);
 
 /* The ranking table as aligned text (what `run` and `report` print). */
@@ -128,12 +181,30 @@ void report_request_stop(void);
 int report_generate_with(const char *const *dirs, size_t ndirs, const char *outdir,
 			 const char *anchor, double prior_draws, FILE *table,
 			 char *err, size_t errsz);
+int report_generate_opts(const char *const *dirs, size_t ndirs, const char *outdir,
+			 const struct report_options *opt, FILE *table, char *err, size_t errsz);
 
 /* Text for the methods notes shared by the writers: how Elo and its interval were made. */
 void report_method_text(const struct report *r, char *buf, size_t size);
 
+/*
+ * The notes every format prints under the ranking, one per call of
+ * write_line(ctx, text) (sentences naming bots, which the writer escapes):
+ * disconnected pools, bounds, the fit line, seat warnings.
+ */
+void report_notes(const struct report *r, void (*write_line)(void *ctx, const char *text),
+		  void *ctx);
+
+/* b's Elo for people: "12.3", or "< -1200.0" / "> 830.2" for a bound. */
+const char *report_elo_text(const struct report_bot *b, char *buf, size_t size);
+
+/* The statistics computed after the fit (report_stats.c): pools' ranks,
+ * bounds, differences to the next bot, the fit line, the seat tests. */
+void report_compute_stats(struct report *r);
+
 /* Formatting helpers shared by the writers. */
 double report_win_rate(const struct report_bot *b);
+double report_rated_score(const struct report_bot *b); /* (W + D/2) / (W + D + L) */
 double report_avg_stock(const struct report_bot *b);
 
 /* b's faults by kind, "timeout 2, exit 1" (fault names need no escaping).

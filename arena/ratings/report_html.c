@@ -45,18 +45,34 @@ static const char page_head[] =
 static void html_ranking(const struct report *r, FILE *out)
 {
 	fputs("<h2>Ranking</h2>\n<table id=\"ranking\">\n<thead><tr><th>rank</th>"
-	      "<th class=\"name\">bot</th><th>Elo</th><th>&plusmn;95%</th><th>games</th>"
-	      "<th>wins</th><th>win %</th><th>points</th><th>avg stock left</th>"
+	      "<th class=\"name\">bot</th><th>Elo</th><th>&plusmn;95%</th>"
+	      "<th>to next &plusmn;95%</th><th>rated score</th><th>rated W/D/L</th><th>games</th>"
+	      "<th>real wins</th><th>real win %</th><th>points</th><th>avg stock left</th>"
 	      "<th class=\"name\">faults</th><th>move time mean / p99 / max (&micro;s)</th>"
 	      "<th>CPU per move (&micro;s)</th>"
 	      "</tr></thead>\n<tbody>\n", out);
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
-		fprintf(out, "<tr><td>%zu</td><td class=\"name\">", k + 1);
+		char elo[48];
+		/* Disconnected pools: each is its own ranking under its own heading row. */
+		if (r->fit.npools > 1 && b->rank == 1)
+			fprintf(out, "<tr class=\"pool\"><th colspan=\"15\" class=\"name\">Pool %zu"
+				"</th></tr>\n", b->pool + 1);
+		fprintf(out, "<tr><td>%zu</td><td class=\"name\">", b->rank);
 		html_text(out, b->name);
-		fprintf(out, "</td><td>%.1f</td><td>%.1f</td><td>%ld</td><td>%ld</td>"
+		fputs("</td><td>", out);
+		html_text(out, report_elo_text(b, elo, sizeof(elo)));
+		fputs(b->bound ? " *</td><td>-</td>" : "</td>", out);
+		if (!b->bound)
+			fprintf(out, "<td>%.1f</td>", b->ci95);
+		if (isfinite(b->next_diff))
+			fprintf(out, "<td>%.1f &plusmn; %.1f</td>", b->next_diff, b->next_ci95);
+		else
+			fputs("<td>-</td>", out);
+		fprintf(out, "<td>%.1f%%</td><td>%.0f / %.0f / %.0f</td><td>%ld</td><td>%ld</td>"
 			"<td>%.1f</td><td>%ld</td><td>%.2f</td><td class=\"name\">",
-			b->elo, b->ci95, b->games, b->wins, 100.0 * report_win_rate(b), b->points,
+			100.0 * report_rated_score(b), b->rated_w, b->rated_d, b->rated_l,
+			b->games, b->wins, 100.0 * report_win_rate(b), b->points,
 			report_avg_stock(b));
 		if (!b->faults_total)
 			fputs("0", out);
@@ -101,8 +117,9 @@ static void html_elo_chart(const struct report *r, FILE *out)
 	double lo = 0, hi = 0;
 
 	for (size_t i = 0; i < r->nbots; i++) {
-		lo = fmin(lo, r->bots[i].elo - r->bots[i].ci95);
-		hi = fmax(hi, r->bots[i].elo + r->bots[i].ci95);
+		const struct report_bot *b = &r->bots[i];
+		lo = fmin(lo, b->bound ? b->bound_elo : b->elo - b->ci95);
+		hi = fmax(hi, b->bound ? b->bound_elo : b->elo + b->ci95);
 	}
 	double step = tick_step(hi - lo > 1 ? hi - lo : 1);
 	lo = floor(lo / step) * step;
@@ -127,6 +144,16 @@ static void html_elo_chart(const struct report *r, FILE *out)
 		double y = 10 + ROW_H * ((double)k + 0.5);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 8, y + 4);
 		html_text(out, b->name);
+		if (b->bound) {
+			/* A bound: a hollow marker at it and a line running off the chart. */
+			double x = ELO_X(b->bound_elo), end = b->bound < 0 ? LABEL_W : CHART_W - 20;
+			fprintf(out, "</text><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"#999\" stroke-width=\"3\" stroke-dasharray=\"4 3\"/>"
+				"<circle class=\"elo\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#fff\" "
+				"stroke=\"#204a87\"><title>%s %.1f (prior alone)</title></circle>\n",
+				x, y, end, y, x, y, b->bound < 0 ? "&lt;" : "&gt;", b->bound_elo);
+			continue;
+		}
 		fprintf(out, "</text><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			"stroke=\"#3465a4\" stroke-width=\"3\"/><circle class=\"elo\" cx=\"%.1f\" "
 			"cy=\"%.1f\" r=\"5\" fill=\"#204a87\"><title>%.1f &#177; %.1f</title>"
@@ -297,7 +324,7 @@ static void html_los_and_seats(const struct report *r, FILE *out)
 		html_text(out, r->bots[r->order[a]].name);
 		fputs("</td>", out);
 		for (size_t b = 0; b < r->nbots; b++)
-			if (a == b)
+			if (a == b || !isfinite(rating_los(&r->fit, r->order[a], r->order[b])))
 				fputs("<td>-</td>", out);
 			else
 				fprintf(out, "<td>%.3f</td>",
@@ -325,9 +352,20 @@ static void html_los_and_seats(const struct report *r, FILE *out)
 	fputs("</tbody>\n</table>\n", out);
 }
 
+/* A note under the ranking; a bound's note is the footnote of its "*". */
+static void html_note(void *out, const char *text)
+{
+	fputs(strncmp(text, "Warning", 7) ? "<p class=\"note\">" : "<p class=\"note warn\">",
+	      out);
+	if (text[0] == '<')
+		fputs("* ", out);
+	html_text(out, text);
+	fputs("</p>\n", out);
+}
+
 int report_write_html(const struct report *r, FILE *out)
 {
-	char method[1024];
+	char method[2048];
 
 	report_method_text(r, method, sizeof(method));
 	fputs(page_head, out);
@@ -335,6 +373,7 @@ int report_write_html(const struct report *r, FILE *out)
 	report_write_sources(r, out, html_text);
 	fputs(".</p>\n", out);
 	html_ranking(r, out);
+	report_notes(r, html_note, out);
 	fputs("<p class=\"note\">", out);
 	html_text(out, method);
 	fputs(" Move times: mean and max over all moves; p99 is the moves-weighted mean of "

@@ -42,13 +42,38 @@ static cJSON *json_bot(const struct report *r, size_t rank, const struct report_
 	cJSON *o = cJSON_CreateObject();
 	cJSON *faults = cJSON_CreateObject();
 
+	/* A bound has no interval: null rather than a number that would look measured. */
+	double ci = b->bound ? NAN : b->ci95;
+
 	cJSON_AddNumberToObject(o, "rank", (double)rank);
+	cJSON_AddNumberToObject(o, "pool", (double)(b->pool + 1));
+	cJSON_AddNumberToObject(o, "pool_rank", (double)b->rank);
 	cJSON_AddStringToObject(o, "bot", b->name);
 	json_put(o, "elo", b->elo, 0.01);
-	json_put(o, "ci95", b->ci95, 0.01);
-	json_put(o, "elo_lo", b->elo - b->ci95, 0.01);
-	json_put(o, "elo_hi", b->elo + b->ci95, 0.01);
+	if (b->bound) {
+		cJSON_AddStringToObject(o, "elo_bound", b->bound < 0 ? "<" : ">");
+		json_put(o, "elo_bound_value", b->bound_elo, 0.01);
+	} else {
+		cJSON_AddNullToObject(o, "elo_bound");
+		cJSON_AddNullToObject(o, "elo_bound_value");
+	}
+	json_put(o, "ci95", ci, 0.01);
+	json_put(o, "elo_lo", b->elo - ci, 0.01);
+	json_put(o, "elo_hi", b->elo + ci, 0.01);
+	if (isfinite(b->next_diff)) {
+		cJSON *next = cJSON_AddObjectToObject(o, "next");
+		json_put(next, "diff", b->next_diff, 0.01);
+		json_put(next, "ci95", b->next_ci95, 0.01);
+	} else {
+		cJSON_AddNullToObject(o, "next");
+	}
+	cJSON *rated = cJSON_AddObjectToObject(o, "rated");
+	cJSON_AddNumberToObject(rated, "wins", b->rated_w);
+	cJSON_AddNumberToObject(rated, "draws", b->rated_d);
+	cJSON_AddNumberToObject(rated, "losses", b->rated_l);
+	json_put(rated, "score", report_rated_score(b), 0.0001);
 	cJSON_AddNumberToObject(o, "games", (double)b->games);
+	cJSON_AddNumberToObject(o, "real_wins", (double)b->wins);
 	cJSON_AddNumberToObject(o, "wins", (double)b->wins);
 	json_put(o, "win_rate", report_win_rate(b), 0.0001);
 	cJSON_AddNumberToObject(o, "points", (double)b->points);
@@ -144,6 +169,9 @@ static void json_seats(const struct report *r, cJSON *root)
 		cJSON *o = cJSON_CreateObject(), *rates = cJSON_AddArrayToObject(o, "win_rate");
 		cJSON_AddNumberToObject(o, "players", p);
 		cJSON_AddNumberToObject(o, "games", (double)r->seat_games[p]);
+		cJSON_AddNumberToObject(o, "partnership", (double)r->seat_partnership[p]);
+		cJSON_AddBoolToObject(o, "duplicate", r->seat_rotated[p] > 0);
+		json_put(o, "equal_sides_p", r->seat_p[p], 1e-6);
 		for (int s = 0; s < p; s++)
 			cJSON_AddItemToArray(rates, json_number((double)r->seat_wins[p][s] /
 								(double)r->seat_games[p], 0.0001));
@@ -151,9 +179,35 @@ static void json_seats(const struct report *r, cJSON *root)
 	}
 }
 
+static void json_note(void *array, const char *text)
+{
+	cJSON_AddItemToArray(array, cJSON_CreateString(text));
+}
+
+static void json_fit(const struct report *r, cJSON *root)
+{
+	size_t n = r->nbots;
+
+	if (r->fit_i < 0) {
+		cJSON_AddNullToObject(root, "fit");
+		return;
+	}
+	size_t i = (size_t)r->fit_i, j = (size_t)r->fit_j;
+	cJSON *o = cJSON_AddObjectToObject(root, "fit");
+	cJSON_AddStringToObject(o, "bot", r->bots[i].name);
+	cJSON_AddStringToObject(o, "opponent", r->bots[j].name);
+	cJSON_AddNumberToObject(o, "results", r->pairs.games[i * n + j]);
+	json_put(o, "score", r->pairs.score[i * n + j] / r->pairs.games[i * n + j], 0.0001);
+	json_put(o, "expected", r->fit_expected, 0.0001);
+	json_put(o, "z", r->fit_z, 0.01);
+	cJSON_AddNumberToObject(o, "pairs", (double)r->fit_pairs);
+	json_put(o, "p_adjusted", fmin(1.0, r->fit_p * (double)r->fit_pairs), 1e-6);
+}
+
 int report_write_json(const struct report *r, FILE *out)
 {
-	char method[1024];
+	cJSON *json_notes;
+	char method[2048];
 	cJSON *root = cJSON_CreateObject();
 	cJSON *bots;
 	char *text = NULL;
@@ -168,6 +222,9 @@ int report_write_json(const struct report *r, FILE *out)
 		cJSON_AddStringToObject(root, "anchor", r->bots[r->anchor].name);
 	else
 		cJSON_AddNullToObject(root, "anchor");
+	cJSON_AddNumberToObject(root, "anchor_elo", r->anchor_elo);
+	cJSON_AddStringToObject(root, "intervals", r->plain_intervals ? "plain" : "robust");
+	cJSON_AddNumberToObject(root, "pools", (double)r->fit.npools);
 	cJSON_AddNumberToObject(root, "prior_draws", r->prior_draws);
 	cJSON_AddNumberToObject(root, "records", (double)r->log->records);
 	cJSON_AddNumberToObject(root, "skipped_torn", (double)r->log->torn);
@@ -181,6 +238,9 @@ int report_write_json(const struct report *r, FILE *out)
 		cJSON_AddItemToArray(bots, json_bot(r, k + 1, &r->bots[r->order[k]]));
 	json_matrices(r, root);
 	json_seats(r, root);
+	json_fit(r, root);
+	json_notes = cJSON_AddArrayToObject(root, "notes");
+	report_notes(r, json_note, json_notes);
 	text = cJSON_Print(root);
 	if (!text)
 		goto out;
@@ -215,13 +275,20 @@ int report_write_csv(const struct report *r, FILE *out)
 	for (int k = 0; k < GAMELOG_FAULT_KINDS; k++)
 		fprintf(out, ",fault_%s", gamelog_fault_names[k]);
 	fputs(",time_moves,time_mean_us,time_p99_us,time_max_us,time_cpu_mean_us,"
-	      "paired_pairs,paired_score,paired_elo,paired_elo_lo,paired_elo_hi\n", out);
+	      "paired_pairs,paired_score,paired_elo,paired_elo_lo,paired_elo_hi,"
+	      "pool,pool_rank,elo_bound,elo_bound_value,next_diff,next_ci95,"
+	      "rated_wins,rated_draws,rated_losses,rated_score,real_wins\n", out);
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
 		fprintf(out, "%zu,", k + 1);
 		csv_field(out, b->name);
-		fprintf(out, ",%.2f,%.2f,%.2f,%.2f,%ld,%ld,%.4f,%ld,%.3f,%ld", b->elo, b->ci95,
-			b->elo - b->ci95, b->elo + b->ci95, b->games, b->wins, report_win_rate(b),
+		fprintf(out, ",%.2f,", b->elo);
+		/* A bound has no interval: empty fields rather than numbers that look measured. */
+		if (!b->bound)
+			fprintf(out, "%.2f,%.2f,%.2f", b->ci95, b->elo - b->ci95, b->elo + b->ci95);
+		else
+			fputs(",,", out);
+		fprintf(out, ",%ld,%ld,%.4f,%ld,%.3f,%ld", b->games, b->wins, report_win_rate(b),
 			b->points, report_avg_stock(b), b->faults_total);
 		for (int f = 0; f < GAMELOG_FAULT_KINDS; f++)
 			fprintf(out, ",%ld", b->faults[f]);
@@ -234,12 +301,23 @@ int report_write_csv(const struct report *r, FILE *out)
 			fprintf(out, ",%.0f,%.4f,%.2f,", b->paired.pairs, b->paired.score,
 				b->paired.elo);
 			if (isfinite(b->paired.elo_lo))
-				fprintf(out, "%.2f,%.2f\n", b->paired.elo_lo, b->paired.elo_hi);
+				fprintf(out, "%.2f,%.2f", b->paired.elo_lo, b->paired.elo_hi);
 			else
-				fputs(",\n", out);
+				fputs(",", out);
 		} else {
-			fputs(",0,,,,\n", out);
+			fputs(",0,,,,", out);
 		}
+		fprintf(out, ",%zu,%zu,", b->pool + 1, b->rank);
+		if (b->bound)
+			fprintf(out, "%s,%.2f", b->bound < 0 ? "<" : ">", b->bound_elo);
+		else
+			fputs(",", out);
+		if (isfinite(b->next_diff))
+			fprintf(out, ",%.2f,%.2f", b->next_diff, b->next_ci95);
+		else
+			fputs(",,", out);
+		fprintf(out, ",%.0f,%.0f,%.0f,%.4f,%ld\n", b->rated_w, b->rated_d, b->rated_l,
+			report_rated_score(b), b->wins);
 	}
 	return stream_status(out);
 }
@@ -258,16 +336,38 @@ static void md_text(FILE *out, const char *s)
 	}
 }
 
+static void md_ranking_head(FILE *out)
+{
+	fputs("| rank | bot | Elo | ±95% | to next ±95% | rated score | rated W/D/L | games "
+	      "| real wins | real win % | points | avg stock left "
+	      "| faults | move time mean / p99 / max (µs) | CPU per move (µs) |\n", out);
+	fputs("|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|:---|---:|\n",
+	      out);
+}
+
 static void md_ranking(const struct report *r, FILE *out)
 {
-	fputs("| rank | bot | Elo | ±95% | games | wins | win % | points | avg stock left "
-	      "| faults | move time mean / p99 / max (µs) | CPU per move (µs) |\n", out);
-	fputs("|---:|:---|---:|---:|---:|---:|---:|---:|---:|:---|:---|---:|\n", out);
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
-		fprintf(out, "| %zu | ", k + 1);
+		char elo[48];
+		if (b->rank == 1) {
+			if (r->fit.npools > 1)
+				fprintf(out, "%s### Pool %zu\n\n", k ? "\n" : "", b->pool + 1);
+			md_ranking_head(out);
+		}
+		fprintf(out, "| %zu | ", b->rank);
 		md_text(out, b->name);
-		fprintf(out, " | %.1f | %.1f | %ld | %ld | %.1f | %ld | %.2f | ", b->elo, b->ci95,
+		fprintf(out, " | %s%s | ", report_elo_text(b, elo, sizeof(elo)), b->bound ? " *" : "");
+		if (b->bound)
+			fputs("- | ", out);
+		else
+			fprintf(out, "%.1f | ", b->ci95);
+		if (isfinite(b->next_diff))
+			fprintf(out, "%.1f ± %.1f | ", b->next_diff, b->next_ci95);
+		else
+			fputs("- | ", out);
+		fprintf(out, "%.1f%% | %.0f / %.0f / %.0f | %ld | %ld | %.1f | %ld | %.2f | ",
+			100.0 * report_rated_score(b), b->rated_w, b->rated_d, b->rated_l,
 			b->games, b->wins, 100.0 * report_win_rate(b), b->points,
 			report_avg_stock(b));
 		if (!b->faults_total)
@@ -349,7 +449,7 @@ static void md_cross(const struct report *r, FILE *out)
 	for (size_t a = 0; a < n; a++) {
 		md_matrix_row_label(r, a, out);
 		for (size_t b = 0; b < n; b++)
-			if (a == b)
+			if (a == b || !isfinite(rating_los(&r->fit, r->order[a], r->order[b])))
 				fputs(" - |", out);
 			else
 				fprintf(out, " %.3f |", rating_los(&r->fit, r->order[a], r->order[b]));
@@ -381,15 +481,26 @@ static void md_seats(const struct report *r, FILE *out)
 	}
 }
 
+/* A note as its own paragraph; a bound's note is the footnote of its "*". */
+static void md_note(void *out, const char *text)
+{
+	fputc('\n', out);
+	if (text[0] == '<')
+		fputs("\\* ", out);
+	md_text(out, text);
+	fputc('\n', out);
+}
+
 int report_write_md(const struct report *r, FILE *out)
 {
-	char method[1024];
+	char method[2048];
 
 	report_method_text(r, method, sizeof(method));
 	fputs("# Tournament report\n\n", out);
 	report_write_sources(r, out, md_text);
 	fputs(".\n\n## Ranking\n\n", out);
 	md_ranking(r, out);
+	report_notes(r, md_note, out);
 	fprintf(out, "\n%s\n\nMove times: mean and max over all moves; p99 is the moves-weighted "
 		"mean of the per-game p99s.\n", method);
 	if (r->duplicate_pairs)

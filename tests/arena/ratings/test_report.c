@@ -300,7 +300,9 @@ static void test_report_files(void **state)
 	buf[got] = '\0';
 	fclose(table);
 	assert_non_null(strstr(buf, "rank"));
-	assert_int_equal(count(buf, "\n"), 5);
+	/* header, 3 bots, records line, skipped line, the fit line */
+	assert_int_equal(count(buf, "\n"), 6);
+	assert_non_null(strstr(buf, "Fit: the largest head-to-head residual is "));
 	assert_non_null(strstr(buf, "timeout 1"));
 }
 

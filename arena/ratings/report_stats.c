@@ -1,0 +1,227 @@
+/*
+ * report_stats.c - what a report says about its ratings beyond the fit:
+ * ranks within pools, bounds for ratings set by the prior alone, the
+ * difference to the next bot, the worst-fitting pair, seat tests, and the
+ * notes that explain them (contracts in report.h).
+ */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A result this extreme has this chance at the bound. */
+#define BOUND_CHANCE 0.05
+/* Seat warnings below this p-value. */
+#define SEAT_ALPHA 0.01
+
+/* ln P(bot i scores nothing, or everything when best, against its opponents | its rating x). */
+static double log_extreme(const struct report *r, size_t i, double x, int best)
+{
+	size_t n = r->nbots;
+	double sum = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		double games = r->pairs.games[i * n + j];
+		if (j == i || games <= 0)
+			continue;
+		double e = rating_expected(x - r->bots[j].elo);
+		sum += games * log(best ? e : 1.0 - e);
+	}
+	return sum;
+}
+
+/* The rating at which the all-or-nothing result of bot i has BOUND_CHANCE (bisection). */
+static double bound_rating(const struct report *r, size_t i, int best)
+{
+	double lo = -20000, hi = 20000, target = log(BOUND_CHANCE);
+
+	for (int it = 0; it < 100; it++) {
+		double mid = 0.5 * (lo + hi), f = log_extreme(r, i, mid, best);
+		/* Losing everything grows less likely as x rises; winning everything more. */
+		if (best ? f < target : f > target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+static void find_bounds(struct report *r)
+{
+	size_t n = r->nbots;
+
+	for (size_t i = 0; i < n; i++) {
+		struct report_bot *b = &r->bots[i];
+		double points = 0, games = 0;
+		for (size_t j = 0; j < n; j++) {
+			points += r->pairs.score[i * n + j];
+			games += r->pairs.games[i * n + j];
+		}
+		if (games <= 0 || (points > 0 && points < games))
+			continue;
+		b->bound = points > 0 ? 1 : -1;
+		b->bound_elo = bound_rating(r, i, b->bound > 0);
+		r->bounds++;
+	}
+}
+
+static void rank_and_next(struct report *r)
+{
+	size_t n = r->nbots, rank = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = r->order[k];
+		struct report_bot *b = &r->bots[i];
+		b->pool = r->fit.pool[i];
+		rank = k > 0 && r->fit.pool[r->order[k - 1]] == b->pool ? rank + 1 : 1;
+		b->rank = rank;
+		b->next_diff = b->next_ci95 = NAN;
+		if (k + 1 < n && r->fit.pool[r->order[k + 1]] == b->pool) {
+			size_t j = r->order[k + 1];
+			double v = r->fit.cov[i * n + i] + r->fit.cov[j * n + j] -
+				   2.0 * r->fit.cov[i * n + j];
+			b->next_diff = b->elo - r->bots[j].elo;
+			b->next_ci95 = v > 0 ? RATING_Z95 * sqrt(v) : 0.0;
+		}
+	}
+}
+
+static void worst_pair(struct report *r)
+{
+	size_t n = r->nbots;
+
+	r->fit_i = r->fit_j = -1;
+	r->fit_pairs = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			double games = r->pairs.games[i * n + j];
+			if (games <= 0)
+				continue;
+			r->fit_pairs++;
+			double e = rating_expected(r->bots[i].elo - r->bots[j].elo);
+			double z = (r->pairs.score[i * n + j] - games * e) / sqrt(games * e * (1 - e));
+			if (r->fit_i < 0 || fabs(z) > fabs(r->fit_z)) {
+				r->fit_i = (long)i;
+				r->fit_j = (long)j;
+				r->fit_z = z;
+				r->fit_expected = e;
+			}
+		}
+	if (r->fit_i >= 0)
+		r->fit_p = erfc(fabs(r->fit_z) / M_SQRT2);
+}
+
+/* P(chi-square with dof degrees of freedom > x), dof from 1 to 5: closed forms. */
+static double chi2_survival(double x, int dof)
+{
+	double h = x / 2.0, term, sum;
+
+	if (dof % 2 == 0) {
+		term = sum = 1.0;
+		for (int k = 1; k < dof / 2; k++) {
+			term *= h / k;
+			sum += term;
+		}
+		return exp(-h) * sum;
+	}
+	sum = erfc(sqrt(h));
+	term = sqrt(x) * M_SQRT2 / sqrt(M_PI) * exp(-h);
+	for (int k = 1; k <= (dof - 1) / 2; k++) {
+		sum += term;
+		term *= x / (2 * k + 1);
+	}
+	return sum;
+}
+
+/* Equal shares of wins among the sides (seats, or teams in partnership). */
+static void seat_tests(struct report *r)
+{
+	for (int p = 0; p <= GAMELOG_SEATS_MAX; p++) {
+		r->seat_p[p] = NAN;
+		long games = r->seat_games[p], part = r->seat_partnership[p];
+		if (p < 2 || !games || (part && part != games))
+			continue;
+		/* Team t's first seat is seat t (R10: 0+2, 1+3 or 0+3, 1+4, 2+5). */
+		int sides = part ? p / 2 : p;
+		double wins = 0, chi2 = 0;
+		for (int t = 0; t < sides; t++)
+			wins += (double)r->seat_wins[p][t];
+		double expect = wins / sides;
+		if (expect < 5)
+			continue;
+		for (int t = 0; t < sides; t++)
+			chi2 += ((double)r->seat_wins[p][t] - expect) *
+				((double)r->seat_wins[p][t] - expect) / expect;
+		r->seat_p[p] = chi2_survival(chi2, sides - 1);
+	}
+}
+
+void report_compute_stats(struct report *r)
+{
+	rank_and_next(r);
+	find_bounds(r);
+	worst_pair(r);
+	seat_tests(r);
+}
+
+const char *report_elo_text(const struct report_bot *b, char *buf, size_t size)
+{
+	if (b->bound)
+		snprintf(buf, size, "%s %.1f", b->bound < 0 ? "<" : ">", b->bound_elo);
+	else
+		snprintf(buf, size, "%.1f", b->elo);
+	return buf;
+}
+
+void report_notes(const struct report *r, void (*write_line)(void *ctx, const char *text),
+		  void *ctx)
+{
+	void *out = ctx;
+
+	char line[1024];
+
+	if (r->fit.npools > 1) {
+		snprintf(line, sizeof(line), "Warning: the bots form %zu pools that never met, "
+			 "directly or through other bots. Each pool is ranked on its own (its "
+			 "average is 0 unless it holds the anchor); ratings of different pools "
+			 "are not comparable.", r->fit.npools);
+		write_line(out, line);
+	}
+	if (r->bounds)
+		write_line(out, "< x or > x: a rating set by the prior alone (the bot scored no "
+			   "point, or lost none, against its pool). x is the rating at which a "
+			   "result that extreme has a 5% chance given its opponents' ratings: the "
+			   "true rating is below (above) it with 95% confidence.");
+	if (r->fit_i >= 0) {
+		const char *a = r->bots[r->fit_i].name, *b = r->bots[r->fit_j].name;
+		size_t n = r->nbots, i = (size_t)r->fit_i, j = (size_t)r->fit_j;
+		double games = r->pairs.games[i * n + j], adjusted = fmin(1.0, r->fit_p * (double)r->fit_pairs);
+		snprintf(line, sizeof(line), "Fit: the largest head-to-head residual is %.64s "
+			 "against %.64s, %.1f%% over %g results where the ratings expect %.1f%% "
+			 "(z = %.2f, p = %.2g after %zu pairs): %s", a, b,
+			 100.0 * r->pairs.score[i * n + j] / games, games,
+			 100.0 * r->fit_expected, r->fit_z, adjusted, r->fit_pairs,
+			 adjusted < 0.05 ? "the ratings do not explain this result (results that "
+					   "go round in a cycle, or a strength that changed)."
+					 : "within chance.");
+		write_line(out, line);
+	}
+	for (int p = 2; p <= GAMELOG_SEATS_MAX; p++) {
+		if (!(r->seat_p[p] < SEAT_ALPHA) || r->seat_rotated[p])
+			continue;
+		int sides = r->seat_partnership[p] ? p / 2 : p, len;
+		len = snprintf(line, sizeof(line), "Warning: in %d-player games without duplicate "
+			       "deals the %s won", p, r->seat_partnership[p] ? "teams" : "seats");
+		for (int t = 0; t < sides && len > 0 && (size_t)len < sizeof(line); t++)
+			len += snprintf(line + len, sizeof(line) - (size_t)len, "%s %.1f%%",
+					t ? "," : "", 100.0 * (double)r->seat_wins[p][t] /
+					(double)r->seat_games[p]);
+		if (len > 0 && (size_t)len < sizeof(line))
+			snprintf(line + len, sizeof(line) - (size_t)len, " of the records, which "
+				 "differs beyond chance (chi-square p = %.2g): the ratings do not "
+				 "correct for seat order, so a bot that sat more often on a better "
+				 "seat is overrated. Duplicate deals balance the seats.",
+				 r->seat_p[p]);
+		write_line(out, line);
+	}
+}
