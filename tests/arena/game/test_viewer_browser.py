@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""test_viewer_browser.py ARENA VIEWER_STATES MEDIUM EASY BADBOT ARTEFACTS
+
+The replay viewer in a real browser: play a 2-player game, a partnership
+game, a match (R9), a game with a fault (R11) and a stalemate with refills
+(R6), write their pages with
+`skipbo-arena replay --html`, open each in headless Chromium and step through
+it with the keyboard, forward over every decision to the end and back, by
+turns, Home/End, game to game, the hands switch and the fault link. After
+each step the table read from the page's DOM must equal the one the engine
+computes for that step (viewer_states). At 400 and 1400 px wide nothing may
+overflow the page sideways. Screenshots go to ARTEFACTS. Exit 77 (skipped)
+without chromium."""
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+# The table as the page shows it, in viewer_states' form.
+READ_TABLE = r"""(function () {
+  function t(e) { return e.textContent.trim(); }
+  var st = t(document.getElementById('status'));
+  var m = /game (\d+) of \d+ \u00B7 turn (\d+) \u00B7 move \d+ \u00B7 step (\d+) of/.exec(st);
+  var tm = /to move: seat (\d+)/.exec(st);
+  if (!m) return 'unreadable status: ' + st;
+  var out = ['game ' + m[1] + ' step ' + m[3],
+    'turn ' + m[2] + ' to_move ' + (tm ? tm[1] : -1) + ' draw ' + t(document.getElementById('draw')) +
+    ' completed ' + t(document.getElementById('completed'))];
+  var b = [];
+  for (var i = 0; i < 4; i++) {
+    var p = document.getElementById('building' + i), v = t(p.children[1]);
+    v = v === 'empty' ? '0' : v.indexOf('SB=') === 0 ? v.slice(3) : v;
+    b.push(v + '/' + parseInt(t(p.querySelector('.size')), 10));
+  }
+  out.push('building ' + b.join(' '));
+  for (var s = 0; document.getElementById('seat' + s); s++) {
+    var box = document.getElementById('seat' + s), top = box.querySelector('.stock .card');
+    var hand = Array.prototype.map.call(box.querySelectorAll('.handpile .card'), t).join(',');
+    var ds = Array.prototype.map.call(box.querySelectorAll('.discard'), function (d) {
+      return Array.prototype.map.call(d.querySelectorAll('.card'), t).reverse().join(',');
+    }).join('|');
+    out.push('seat ' + s + ' stock ' + parseInt(t(box.querySelector('.stocksize')), 10) +
+      ' top ' + (top ? t(top) : '-') + ' hand ' + hand + ' removed ' +
+      (box.classList.contains('removed') ? 1 : 0) + ' discards ' + ds);
+  }
+  return out.join('\n');
+})()"""
+
+OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+def engine_states(helper, replay):
+    out = subprocess.run([helper, replay], check=True, capture_output=True, text=True).stdout
+    games = {}
+    for block in re.split(r"(?m)^(?=game \d+ step \d+$)", out):
+        if block:
+            g, k = map(int, re.match(r"game (\d+) step (\d+)", block).groups())
+            games.setdefault(g, []).append(block.strip())
+            assert len(games[g]) == k + 1, "viewer_states out of order"
+    return games
+
+
+def turn_of(state):
+    return int(re.search(r"^turn (\d+)", state, re.M).group(1))
+
+
+class Page:
+    def __init__(self, browser, name, states):
+        self.b, self.name, self.states = browser, name, states
+
+    def where(self):
+        got = self.b.eval(READ_TABLE)
+        m = re.match(r"game (\d+) step (\d+)", got)
+        if not m:
+            fail("%s: %s" % (self.name, got))
+            return None, None, got
+        return int(m.group(1)), int(m.group(2)), got
+
+    def expect(self, game, step, what):
+        g, k, got = self.where()
+        want = self.states[game][step]
+        if (g, k) != (game, step):
+            fail("%s: after %s the page is at game %s step %s, want game %d step %d" %
+                 (self.name, what, g, k, game, step))
+        elif got != want:
+            fail("%s: after %s, game %d step %d: the page shows\n%s\nthe engine has\n%s" %
+                 (self.name, what, game, step, got, want))
+
+    def key(self, key, code, vk, shift=False):
+        self.b.key(key, code, vk, shift)
+
+    def right(self, shift=False):
+        self.key("ArrowRight", "ArrowRight", 39, shift)
+
+    def left(self, shift=False):
+        self.key("ArrowLeft", "ArrowLeft", 37, shift)
+
+
+def sweep(page):
+    """Every step forward to the end of the last game, then back to the start."""
+    order = [(g, k) for g in sorted(page.states) for k in range(len(page.states[g]))]
+    page.expect(*order[0], "loading")
+    for g, k in order[1:]:
+        page.right()
+        page.expect(g, k, "ArrowRight")
+    page.right()
+    page.expect(*order[-1], "ArrowRight at the very end")
+    for g, k in reversed(order[:-1]):
+        page.left()
+        page.expect(g, k, "ArrowLeft")
+
+
+def turns(page):
+    """Shift+arrows move by turns; Home/End to the ends of the game; the move box."""
+    steps = page.states[1]
+    page.key("Home", "Home", 36)
+    k = 0
+    for _ in range(3):
+        t = turn_of(steps[k])
+        nxt = next((j for j in range(k, len(steps)) if turn_of(steps[j]) != t), len(steps) - 1)
+        page.right(shift=True)
+        page.expect(1, nxt, "Shift+ArrowRight from step %d" % k)
+        k = nxt
+    t = turn_of(steps[k - 1])
+    first = k - 1
+    while first > 0 and turn_of(steps[first - 1]) == t:
+        first -= 1
+    page.left(shift=True)
+    page.expect(1, first, "Shift+ArrowLeft from step %d" % k)
+    page.key("End", "End", 35)
+    page.expect(1, len(steps) - 1, "End")
+    page.key("Home", "Home", 36)
+    page.expect(1, 0, "Home")
+    page.b.eval("var j = document.getElementById('jmove'); j.value = '4';"
+                "j.dispatchEvent(new Event('change'))")
+    page.expect(1, 4, "move 4 typed in the move box")
+
+
+def result_shown(page, replay, game):
+    """At the end of a game the result table holds the replay's placings and scores."""
+    import json
+    with open(replay) as f:
+        res = json.load(f)["games"][game - 1]["result"]
+    rows = page.b.eval("Array.prototype.map.call(document.querySelectorAll('#result.on tr'),"
+                       "function (r) { return Array.prototype.map.call(r.cells,"
+                       "function (c) { return c.textContent; }); })")
+    if not rows or len(rows) != len(res["scores"]) + 1:
+        fail("%s: no result table at the end of game %d: %s" % (page.name, game, rows))
+        return
+    for s, row in enumerate(rows[1:]):
+        if (int(row[2].split()[0]), int(row[3]), int(row[4])) != \
+                (res["placings"][s], res["stock_left"][s], res["scores"][s]):
+            fail("%s: game %d, seat %d: result row %s, replay has %s" % (page.name, game, s, row, res))
+
+
+def hands_switch(page):
+    """Seen as seat 0, every other hand is card backs of the right number."""
+    page.b.eval("var v = document.getElementById('viewer'); v.value = '0';"
+                "v.dispatchEvent(new Event('change'))")
+    got = page.b.eval("Array.prototype.map.call(document.querySelectorAll('.seat'), function (s) {"
+                      "return Array.prototype.map.call(s.querySelectorAll('.handpile .card'),"
+                      "function (c) { return c.textContent; }).join(','); })")
+    g, k, _ = page.where()
+    for s, hand in enumerate(got):
+        want = re.search(r"^seat %d .* hand (\S*) removed" % s, page.states[g][k], re.M).group(1)
+        want = want if s == 0 else ",".join("?" for c in want.split(",") if c)
+        if hand != want:
+            fail("%s: seen as seat 0, seat %d's hand shows %r, want %r" % (page.name, s, hand, want))
+    page.b.eval("var v = document.getElementById('viewer'); v.value = '-1';"
+                "v.dispatchEvent(new Event('change'))")
+
+
+def widths(page, shots, label):
+    for w in (400, 1400):
+        page.b.width(w)
+        over = page.b.eval(OVERFLOW)
+        if over > 0:
+            fail("%s: %d px wide, the page overflows sideways by %d px (%s)" % (page.name, w, over, label))
+        page.b.screenshot(os.path.join(shots, "%s-%s-%d.png" % (page.name, label, w)))
+    page.b.width(1400)
+
+
+def main():
+    arena, helper, medium, easy, badbot, shots = sys.argv[1:7]
+    browser_path = cdp.find_chromium()
+    if not browser_path:
+        print("chromium not installed (setup.sh test installs it): skipped")
+        return 77
+    signal.alarm(240)
+    os.makedirs(shots, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="viewer-test-") as tmp:
+        return check_pages(arena, helper, medium, easy, badbot, shots, browser_path, tmp)
+
+
+def check_pages(arena, helper, medium, easy, badbot, shots, browser_path, tmp):
+    slow = ["--move-ms", "20000", "--game-ms", "600000", "--sandbox", "off"]
+    games = {
+        "two": ["--stock", "4", "--seed", "7", medium, easy],
+        "partners": ["--stock", "3", "--seed", "11", "--partnership", medium, easy, medium, easy],
+        "match": ["--stock", "3", "--seed", "5", "--match", medium, easy],
+        "fault": ["--stock", "5", "--seed", "3", badbot + " die-midgame 6", easy],
+        # a stalemate with passes and draw piles rebuilt from both sources (R5.4, R6)
+        "refills": ["--stock", "20", "--seed", "1", easy, easy],
+    }
+    replays = {}
+    for name, args in games.items():
+        replays[name] = os.path.join(tmp, name + ".json")
+        subprocess.run([arena, "play", "--replay", replays[name]] + slow + args, check=True,
+                       stdout=subprocess.DEVNULL)
+    pages = os.path.join(tmp, "pages")
+    subprocess.run([arena, "replay", "--html", "-o", pages] + list(replays.values()), check=True,
+                   stdout=subprocess.DEVNULL)
+    b = cdp.Browser(browser_path, os.path.join(tmp, "profile"))
+    try:
+        for name, replay in replays.items():
+            states = engine_states(helper, replay)
+            page = Page(b, name, states)
+            b.open("file://" + os.path.join(pages, name + ".html"), 1400)
+            if b.eval("document.querySelector('script[src], link[href]') !== null"):
+                fail("%s: the page loads something from outside" % name)
+            sweep(page)
+            widths(page, shots, "start")
+            turns(page)
+            hands_switch(page)
+            page.key("End", "End", 35)
+            result_shown(page, replay, 1)
+            widths(page, shots, "end")
+            if name == "match":
+                page.key("]", "BracketRight", 221)
+                page.expect(2, 0, "] (next game)")
+                page.key("End", "End", 35)
+                totals = b.eval("Array.prototype.map.call(document.querySelectorAll('#result tr'),"
+                                "function (r) { return r.cells[5].textContent; })")
+                import json
+                with open(replay) as f:
+                    doc = json.load(f)
+                want = [str(doc["games"][0]["result"]["scores"][s] + doc["games"][1]["result"]["scores"][s])
+                        for s in range(2)]
+                if totals[1:] != want:
+                    fail("match: running totals after game 2 %s, want %s" % (totals[1:], want))
+            if name == "fault":
+                b.eval("document.querySelector('#faults a').click()")
+                g, k, _ = page.where()
+                removal = next(i for i in range(1, len(states[1]))
+                               if " removed 1 " in states[1][i] and " removed 1 " not in states[1][i - 1])
+                page.expect(1, removal, "clicking the fault")
+                text = b.eval("document.getElementById('fault').className + ': ' +"
+                              "document.getElementById('fault').textContent")
+                if not text.startswith("on:") or "exit" not in text or "exited with status 3" not in text:
+                    fail("fault: at the removal the fault box reads %r" % text)
+                widths(page, shots, "fault")
+            print("%s: %d games, %d steps checked against the engine" %
+                  (name, len(states), sum(len(v) for v in states.values())))
+    finally:
+        b.close()
+    if failures:
+        print("%d failures" % len(failures))
+        return 1
+    print("viewer pages show the engine's table at every step")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
