@@ -15,12 +15,10 @@
 #include <unistd.h>
 
 #define PREFIX "skipbo-arena."
-/* One CPU's worth of time in every period: a tree of busy threads gets no more. */
-#define CPU_PERIOD_US 100000
 
 struct hierarchy {
 	char *base;             /* the arena's directory in this hierarchy */
-	bool pids, memory, cpu; /* the controllers it holds */
+	bool pids, memory;      /* the controllers it holds */
 };
 
 struct cgroups {
@@ -228,7 +226,6 @@ static int open_v2(struct cgroups *cg, const char *mountinfo, const char *proc_c
 		   pid_t self, char *why, size_t why_size)
 {
 	char *path = own_path(proc_cgroup, NULL), *dir = NULL, *text = NULL, file[4096];
-	bool cpu;
 	int ret = -ENOTSUP;
 
 	if (!path || !(dir = mount_dir(mountinfo, "cgroup2", NULL, path))) {
@@ -242,7 +239,6 @@ static int open_v2(struct cgroups *cg, const char *mountinfo, const char *proc_c
 			 "controllers", dir);
 		goto out;
 	}
-	cpu = has_token(text, "cpu", " \n");
 	free(text);
 	snprintf(file, sizeof file, "%s/cgroup.subtree_control", dir);
 	if (!(text = slurp(file)))
@@ -276,18 +272,13 @@ static int open_v2(struct cgroups *cg, const char *mountinfo, const char *proc_c
 			ret = -ENOTSUP;
 			goto out;
 		}
-		if (cpu && write_text(dir, "cgroup.subtree_control", "+cpu") < 0)
-			cpu = false;
-	} else {
-		cpu = cpu && has_token(text, "cpu", " \n");
 	}
 	if ((ret = make_base(&cg->h[0], dir, self)) < 0) {
 		snprintf(why, why_size, "cannot make a cgroup in \"%s\": %s", dir, strerror(-ret));
 		ret = -ENOTSUP;
 		goto out;
 	}
-	if (write_text(cg->h[0].base, "cgroup.subtree_control", cpu ? "+pids +memory +cpu" :
-		       "+pids +memory") < 0) {
+	if (write_text(cg->h[0].base, "cgroup.subtree_control", "+pids +memory") < 0) {
 		snprintf(why, why_size, "cannot enable controllers in \"%s\": %s", cg->h[0].base,
 			 strerror(errno));
 		rmdir(cg->h[0].base);
@@ -297,7 +288,6 @@ static int open_v2(struct cgroups *cg, const char *mountinfo, const char *proc_c
 		goto out;
 	}
 	cg->h[0].pids = cg->h[0].memory = true;
-	cg->h[0].cpu = cpu;
 	cg->n = 1;
 	cg->version = 2;
 	ret = 0;
@@ -308,14 +298,14 @@ out:
 	return ret;
 }
 
-/* cgroup v1: each of pids, memory and cpu that is mounted and writable. */
+/* cgroup v1: the pids and memory hierarchies, when mounted and writable. */
 static int open_v1(struct cgroups *cg, const char *mountinfo, const char *proc_cgroup,
 		   pid_t self, char *why, size_t why_size)
 {
-	static const char *const controllers[] = { "pids", "memory", "cpu" };
+	static const char *const controllers[] = { "pids", "memory" };
 	int last_err = ENOENT;
 
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 2; i++) {
 		char *path = own_path(proc_cgroup, controllers[i]);
 		char *dir = path ? mount_dir(mountinfo, "cgroup", controllers[i], path) : NULL;
 		struct hierarchy *h = &cg->h[cg->n];
@@ -329,10 +319,9 @@ static int open_v1(struct cgroups *cg, const char *mountinfo, const char *proc_c
 		}
 		h->pids = i == 0;
 		h->memory = i == 1;
-		h->cpu = i == 2;
 		cg->n++;
 	}
-	if (cg->n == 0 || !cg->h[0].pids || cg->n < 2 || !cg->h[1].memory) {
+	if (cg->n < 2) {
 		snprintf(why, why_size, "no cgroup v1 pids and memory hierarchies the arena may "
 			 "write (%s)", strerror(last_err));
 		return -ENOTSUP;
@@ -365,8 +354,7 @@ int cgroup_open_from(const char *mountinfo, const char *proc_cgroup, pid_t self,
 	}
 	if (ret < 0)
 		goto out;
-	snprintf(cg->desc, sizeof cg->desc, "cgroup v%d (pids, memory%s)", cg->version,
-		 cg->h[cg->n - 1].cpu ? ", cpu" : "");
+	snprintf(cg->desc, sizeof cg->desc, "cgroup v%d (pids, memory)", cg->version);
 	*out = cg;
 	cg = NULL;
 out:
@@ -419,17 +407,6 @@ static int set_limits(const struct cgroups *cg, const struct hierarchy *h, const
 		if (ret == 0)
 			write_text(dir, cg->version == 2 ? "memory.swap.max" :
 				   "memory.memsw.limit_in_bytes", cg->version == 2 ? "0" : value);
-	}
-	if (ret == 0 && h->cpu) {
-		snprintf(value, sizeof value, "%d %d", CPU_PERIOD_US, CPU_PERIOD_US);
-		if (cg->version == 2) {
-			ret = write_text(dir, "cpu.max", value);
-		} else {
-			snprintf(value, sizeof value, "%d", CPU_PERIOD_US);
-			ret = write_text(dir, "cpu.cfs_period_us", value);
-			if (ret == 0)
-				ret = write_text(dir, "cpu.cfs_quota_us", value);
-		}
 	}
 	return ret;
 }

@@ -1,6 +1,6 @@
 /*
  * cgroup.h - one cgroup for each sandboxed bot process tree, so that its
- * processes, memory and CPU are counted and limited as a whole, whatever it
+ * processes and memory are counted and limited as a whole, whatever it
  * forks.
  *
  * cgroup_open() finds where the arena may make cgroups, and makes there one
@@ -11,12 +11,17 @@
  *   arena alone in its cgroup (systemd-run --scope -p Delegate=yes, say)
  *   first moves itself into a child "skipbo-arena.<pid>.self"; an arena that
  *   shares its cgroup with other processes cannot use v2.
- * - otherwise cgroup v1, the pids, memory and cpu hierarchies the arena may
- *   write (as root on a machine with v1 mounted), each used if present.
+ * - otherwise cgroup v1, the pids and memory hierarchies, when the arena may
+ *   write them (as root on a machine with v1 mounted).
  * Each bot process tree then gets a leaf "<n>" under it, with pids.max
- * (processes), the memory limit (swap included where the file exists), and
- * one CPU's worth of time (cpu.max / cpu.cfs_quota_us) where the cpu
- * controller is there.
+ * (processes) and the memory limit (swap included where the file exists).
+ *
+ * Not the cpu controller: a cgroup of its own makes the bot a scheduling
+ * group of its own, and a request and its answer then cost about 2 µs more
+ * CPU, and much more latency on a loaded machine, where a woken bot no longer
+ * preempts the other groups' tasks (decisions/s fell to 50-70% in
+ * tests/arena/process/bench_sandbox). A bot's CPU time is bounded by
+ * RLIMIT_CPU, and its CPU by the worker's pinning.
  *
  * Functions return 0 or a negative errno-style code and never exit.
  */
@@ -27,7 +32,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define CGROUP_MAX_DIRS 3 /* pids, memory and cpu (v1); one directory (v2) */
+#define CGROUP_MAX_DIRS 2 /* pids and memory (v1); one directory (v2) */
 
 struct cgroups;
 
@@ -59,7 +64,7 @@ int cgroup_open(struct cgroups **out, char *why, size_t why_size);
 int cgroup_open_from(const char *mountinfo, const char *proc_cgroup, pid_t self,
 		     struct cgroups **out, char *why, size_t why_size);
 
-/* "cgroup v2 (pids, memory, cpu)" or "cgroup v1 (pids, memory)", say. */
+/* "cgroup v2 (pids, memory)" or "cgroup v1 (pids, memory)". */
 const char *cgroup_describe(const struct cgroups *cg);
 
 /* Remove the arena's directories (empty leaves first) and free cg. NULL is fine. */

@@ -199,11 +199,27 @@ static int list_children(struct pids *p)
 
 /* ---- reaping ---- */
 
-/* With the lock held: reap every child that has exited and is not a live bot. */
+/*
+ * With the lock held: reap every child that has exited and is not a live
+ * bot. The kernel names one exited child at a time (waitid with WNOWAIT): an
+ * orphan is reaped at once; only when a bot's own zombie is in the way (the
+ * bot exited and bot_stop() has not come yet) are the children listed.
+ */
 static void reap_orphans(void)
 {
 	struct pids p = { 0 };
 
+	for (;;) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof si);
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0 || si.si_pid == 0)
+			return;
+		if (is_live(si.si_pid))
+			break;
+		while (waitpid(si.si_pid, NULL, WNOHANG | __WALL) < 0 && errno == EINTR)
+			;
+	}
 	if (list_children(&p) == 0)
 		for (size_t i = 0; i < p.n; i++)
 			if (!is_live(p.v[i]))

@@ -457,7 +457,6 @@ int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const
 	arg(&a, "--unshare-user");
 	arg(&a, "--disable-userns");
 	arg(&a, "--die-with-parent");
-	arg(&a, "--new-session");
 	args2(&a, "--cap-drop", "ALL");
 	args2(&a, "--ro-bind", "/");
 	arg(&a, "/");
@@ -470,6 +469,8 @@ int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const
 		snprintf(size, sizeof size, "%llu", (unsigned long long)SANDBOX_SCRATCH_MB << 20);
 		args2(&a, "--size", size);
 		args2(&a, "--tmpfs", "/dev/shm");
+		args2(&a, "--ro-bind", "/dev/null");
+		arg(&a, "/dev/tty");
 		/* /dev itself is a tmpfs of bwrap's without a size: no files there */
 		args2(&a, "--remount-ro", "/dev");
 	}

@@ -14,15 +14,20 @@
  *   output directory, the tournament file) and the other bots' directories
  *   (their working directories, and the directories of programs named by a
  *   path) are empty, its own working directory and program directory shown;
- * - runs without capabilities, with no_new_privs, in a new session, with an
- *   environment of PATH, HOME, TMPDIR and LANG only, plus its own env;
+ * - runs without capabilities, with no_new_privs, with an environment of
+ *   PATH, HOME, TMPDIR and LANG only, plus its own env;
+ * - cannot reach the arena's terminal: /dev/tty is /dev/null, no descriptor
+ *   it holds is a terminal, and the terminal's other names are outside its
+ *   /dev (this is what bwrap's --new-session is for; a session of its own
+ *   would also make the bot a scheduling group of its own under the
+ *   kernel's autogroups, which costs about 2 µs of CPU per decision);
  * - when the arena runs as root, runs as a uid and gid of its own,
  *   SANDBOX_UID_BASE + n for the n-th sandbox alive at once (reused once it
  *   stops), so that RLIMIT_NPROC counts its processes alone and it owns no
  *   file of the arena's; as an ordinary user the arena's uid is mapped into
  *   bwrap's user namespace;
  * - where cgroups can be made (cgroup.h), has its whole process tree counted
- *   against the bot's process and memory limits and one CPU's worth of time;
+ *   against the bot's process and memory limits (not its CPU: cgroup.h);
  *   the per-process resource limits of bot.h apply in any case.
  *
  * Functions return 0 or a negative errno-style code and never exit.

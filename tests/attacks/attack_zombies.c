@@ -1,13 +1,16 @@
 /*
- * attack_zombies - a zombie farm: many double forks whose grandchildren exit
- * at once, orphaned to whoever reaps for the bot (the arena, unsandboxed),
- * and children never reaped. Whether they pile up is for the test to see.
+ * attack_zombies - a zombie farm: many double forks whose grandchildren
+ * leave the bot's process group and session (setsid) and exit at once,
+ * orphaned to whoever reaps for the bot (the arena, unsandboxed), and
+ * children never reaped. Then a second's wait, so that zombies nobody reaps
+ * are there for the test to see.
  */
 #include <unistd.h>
 
 #include "attack.h"
 
 #define ORPHANS 300
+#define LINGER_MS 1000
 
 void attack_main(int argc, char **argv)
 {
@@ -21,11 +24,14 @@ void attack_main(int argc, char **argv)
 		if (pid < 0)
 			break;
 		if (pid == 0) {
-			if (fork() == 0)
+			if (fork() == 0) {
+				setsid();
 				_exit(0);
+			}
 			_exit(0);
 		}
 		made++;
 	}
 	attack_report("zombies", false, "%d double forks left for someone else to reap", made);
+	attack_sleep_ms(LINGER_MS);
 }

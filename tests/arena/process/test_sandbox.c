@@ -222,7 +222,7 @@ static void test_file_system_view(void **state)
 		 "echo x > /tmp/scratch && cat /tmp/scratch; "
 		 "echo y > /dev/shm/scratch && cat /dev/shm/scratch; "
 		 "touch /dev/file 2>/dev/null && echo wrote-dev || echo dev-read-only; "
-		 "ls /run | wc -l",
+		 "ls /run | wc -l; stat -c %%t:%%T /dev/tty",
 		 out, other, secret);
 	b = start_script(script, NULL);
 	expect_line(b, "my book");        /* its own directory is shown */
@@ -234,6 +234,7 @@ static void test_file_system_view(void **state)
 	expect_line(b, "y");
 	expect_line(b, "dev-read-only");
 	expect_line(b, "0");
+	expect_line(b, "1:3");            /* /dev/tty is /dev/null: no way to the arena's terminal */
 	bot_stop(b, 100);
 }
 
