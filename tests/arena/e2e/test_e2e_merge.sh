@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# merge and status on shards run one after the other: what merge refuses (a
+# shard of another tournament, a game recorded twice with different results,
+# missing games unless --partial), what it accepts (the same tournament at
+# other paths, a game recorded twice alike), status of partial and complete
+# shards, and a resume of a shard or of the whole tournament into a shard's
+# directory being refused. Needs only badbot.
+#   test_e2e_merge.sh ARENA BADBOT
+set -euo pipefail
+arena=$1 badbot=$2
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d /tmp/skipbo-merge.XXXXXX)
+chmod 755 "$work"
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+tournament() { # name seed bot-directory
+	cat <<EOF
+{ "name": "$1", "bots": [
+  { "name": "a", "command": ["$3/badbot", "good"] },
+  { "name": "b", "command": ["$3/badbot", "good"] },
+  { "name": "c", "command": ["$3/badbot", "good"] } ],
+  "players": 2, "deals": 5, "duplicate": true, "rules": { "stock_size": 3 }, "seed": "$2" }
+EOF
+}
+mkdir bin other
+cp "$badbot" bin/badbot
+cp "$badbot" other/badbot
+tournament m 5 "$work/bin" >t.json
+tournament m 5 "$work/other" >t-other-path.json
+tournament m 6 "$work/bin" >t-other-seed.json
+
+"$arena" run -q --no-pin -o whole t.json
+games=$(grep -c . whole/games.jsonl)
+[ "$games" = 30 ] || fail "the whole tournament has $games games, expected 3 tables x 5 deals x 2"
+
+"$arena" run -q --no-pin --shard 1/3 t.json
+"$arena" run -q --no-pin --shard 2/3 t-other-path.json
+"$arena" run -q --no-pin --shard 3/3 -o seed6 t-other-seed.json
+
+# A directory of another tournament (another seed) is refused, named.
+"$arena" merge out results/m/shard-1-of-3 seed6 2>err.txt && fail "merge of two seeds succeeded"
+grep -q '"seed6" is not a shard of the tournament' err.txt || fail "wrong refusal: $(cat err.txt)"
+[ ! -e out ] || fail "a refused merge wrote its output"
+
+# Shard 3 missing: listed, refused, and written with --partial.
+"$arena" merge out results/m/shard-*-of-3 2>err.txt && fail "merge with shard 3 missing succeeded"
+grep -q "(shard 3 of 3)" err.txt || fail "missing games not named: $(cat err.txt)"
+grep -q "games are missing; nothing written" err.txt || fail "no refusal: $(cat err.txt)"
+"$arena" merge --partial part results/m/shard-*-of-3 >/dev/null 2>&1 || fail "merge --partial"
+n=$(grep -c . part/games.jsonl)
+"$arena" status part >status.txt && fail "status calls a partial merge complete"
+grep -q "whole tournament: $n of 30 games" status.txt || fail "status: $(cat status.txt)"
+# the whole tournament resumes a partial merge: it plays exactly the missing games
+"$arena" run --no-pin --no-report -o part t.json >resume.txt
+grep -q "resuming: $n of 30" resume.txt || fail "resume of a partial merge: $(cat resume.txt)"
+
+# A shard directory refuses another shard and the whole tournament.
+"$arena" run -q --no-pin --shard 2/3 -o results/m/shard-1-of-3 t.json 2>err.txt &&
+	fail "shard 2 ran in shard 1's directory"
+grep -q "holds a different tournament" err.txt || fail "wrong refusal: $(cat err.txt)"
+"$arena" run -q --no-pin -o results/m/shard-1-of-3 t.json 2>/dev/null &&
+	fail "the whole tournament ran in shard 1's directory"
+
+"$arena" run -q --no-pin --shard 3/3 t.json
+"$arena" status results/m/shard-*-of-3 >status.txt || fail "status: $(cat status.txt)"
+grep -q "total: 30 of 30 games" status.txt || fail "status: $(cat status.txt)"
+[ "$(grep -c ', complete' status.txt)" = 3 ] || fail "status: $(cat status.txt)"
+
+# The same game in two directories: alike (timings aside) is merged once; different is refused.
+mkdir -p again
+cp -r results/m/shard-1-of-3 again/dup
+python3 - again/dup/games.jsonl <<'EOF'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+for r in lines:
+    for t in r["time"]:
+        t["mean_us"] += 1000
+with open(sys.argv[1], "w") as f:
+    f.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in lines)
+EOF
+"$arena" merge merged results/m/shard-*-of-3 again/dup >merge.txt || fail "merge with alike duplicates"
+grep -q "recorded twice and alike" merge.txt || fail "merge: $(cat merge.txt)"
+[ "$(grep -c . merged/games.jsonl)" = 30 ] || fail "merged holds $(grep -c . merged/games.jsonl) records"
+"$arena" report -q merged
+"$arena" report -q whole
+python3 "$here/compare_results.py" whole merged
+
+python3 - again/dup/games.jsonl <<'EOF'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+lines[0]["scores"][0] += 5
+with open(sys.argv[1], "w") as f:
+    f.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in lines)
+EOF
+"$arena" merge bad results/m/shard-*-of-3 again/dup 2>err.txt && fail "disagreeing duplicates merged"
+grep -q "is recorded differently in" err.txt || fail "wrong refusal: $(cat err.txt)"
+[ ! -e bad ] || fail "a refused merge wrote its output"
+
+# OUT must be new.
+"$arena" merge merged results/m/shard-*-of-3 2>err.txt && fail "merge over an existing directory"
+grep -q "merge writes a new directory" err.txt || fail "wrong refusal: $(cat err.txt)"
+echo "PASS: merge and status"
