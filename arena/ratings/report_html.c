@@ -6,9 +6,12 @@
  */
 #include "report_html.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CHART_W 760.0
 #define LABEL_W 170.0
@@ -33,18 +36,23 @@ static const char page_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	"<title>Tournament report</title>\n<style>\n"
-	"body{font-family:sans-serif;margin:1.5em;color:#222;background:#fff}\n"
+	"body{font-family:sans-serif;margin:1em;color:#222;background:#fff}\n"
 	"table{border-collapse:collapse;margin:0.5em 0 1.5em}\n"
+	".scroll{overflow-x:auto;max-width:100%}\n"
+	"p.warn,div.warn{border:3px solid #d55e00;background:#fff3e6;padding:0.4em 0.6em;"
+	"max-width:60em}\np.warn::before,div.warn::before{content:\"\\26A0  \";font-weight:bold}\n"
+	"dl.settings{display:grid;grid-template-columns:max-content 1fr;gap:2px 1em;max-width:60em}\n"
+	"dl.settings dt{font-weight:bold}\ndl.settings dd{margin:0;overflow-wrap:anywhere}\n"
 	"th,td{border:1px solid #bbb;padding:3px 7px;text-align:right}\n"
 	"th{background:#eef}\ntd.name,th.name{text-align:left}\n"
 	"p.note{max-width:60em;font-size:90%;color:#444}\n"
-	"svg{display:block;margin:0.5em 0 1.5em;font-size:12px}\n"
-	"svg text{fill:#222}\n"
+	"svg{display:block;margin:0.5em 0 1.5em;font-size:12px;max-width:100%;height:auto}\n"
+	"svg text{fill:#222}\nsvg text.light{fill:#fff}\n"
 	"</style>\n</head>\n<body>\n";
 
 static void html_ranking(const struct report *r, FILE *out)
 {
-	fputs("<h2>Ranking</h2>\n<table id=\"ranking\">\n<thead><tr><th>rank</th>"
+	fputs("<h2>Ranking</h2>\n<div class=\"scroll\"><table id=\"ranking\">\n<thead><tr><th>rank</th>"
 	      "<th class=\"name\">bot</th><th>Elo</th><th>&plusmn;95%</th>"
 	      "<th>to next &plusmn;95%</th><th>rated score</th><th>rated W/D/L</th><th>games</th>"
 	      "<th>real wins</th><th>real win %</th><th>points</th><th>avg stock left</th>"
@@ -83,7 +91,7 @@ static void html_ranking(const struct report *r, FILE *out)
 		else
 			fputs("</td><td>-</td><td>-</td></tr>\n", out);
 	}
-	fputs("</tbody>\n</table>\n", out);
+	fputs("</tbody>\n</table></div>\n", out);
 }
 
 /* A "nice" tick step (1, 2 or 5 times a power of ten) giving about 6 ticks over span. */
@@ -112,22 +120,70 @@ static int axis_ticks(double lo, double hi, double step)
 	return n < 1 ? 0 : n > AXIS_TICKS_MAX ? AXIS_TICKS_MAX : (int)n;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double bot_elo(const struct report_bot *b)
+{
+	return b->bound ? b->bound_elo : b->elo;
+}
+
+/*
+ * The Elo axis: every bot's value and interval, except that one far from the
+ * others (a winless bot, say) would squeeze them all into a corner. So the
+ * axis spans at most ELO_SPREADS robust spreads (1.4826 median absolute
+ * deviations, at least ELO_SPREAD_MIN) each side of the median; a value or
+ * interval beyond is drawn clipped at the axis end and labelled.
+ */
+#define ELO_SPREADS 5.0
+#define ELO_SPREAD_MIN 100.0
+
+static void elo_axis(const struct report *r, double *lo, double *hi)
+{
+	double *v = calloc(r->nbots ? r->nbots : 1, sizeof(*v)), med, spread, core_lo, core_hi;
+	size_t n = r->nbots;
+
+	*lo = *hi = 0;
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		v[i] = bot_elo(&r->bots[i]);
+	qsort(v, n, sizeof(*v), cmp_double);
+	med = n ? (v[(n - 1) / 2] + v[n / 2]) / 2 : 0;
+	for (size_t i = 0; i < n; i++)
+		v[i] = fabs(v[i] - med);
+	qsort(v, n, sizeof(*v), cmp_double);
+	spread = fmax(1.4826 * (n ? (v[(n - 1) / 2] + v[n / 2]) / 2 : 0), ELO_SPREAD_MIN);
+	free(v);
+	core_lo = med - ELO_SPREADS * spread;
+	core_hi = med + ELO_SPREADS * spread;
+	*lo = *hi = fmin(fmax(0, core_lo), core_hi);
+	for (size_t i = 0; i < n; i++) {
+		const struct report_bot *b = &r->bots[i];
+		double ci = b->bound || !isfinite(b->ci95) ? 0 : b->ci95;
+
+		*lo = fmin(*lo, fmax(bot_elo(b) - ci, core_lo));
+		*hi = fmax(*hi, fmin(bot_elo(b) + ci, core_hi));
+	}
+}
+
 static void html_elo_chart(const struct report *r, FILE *out)
 {
-	double lo = 0, hi = 0;
+	double lo, hi;
+	int clipped = 0;
 
-	for (size_t i = 0; i < r->nbots; i++) {
-		const struct report_bot *b = &r->bots[i];
-		lo = fmin(lo, b->bound ? b->bound_elo : b->elo - b->ci95);
-		hi = fmax(hi, b->bound ? b->bound_elo : b->elo + b->ci95);
-	}
+	elo_axis(r, &lo, &hi);
 	double step = tick_step(hi - lo > 1 ? hi - lo : 1);
 	lo = floor(lo / step) * step;
 	hi = ceil(hi / step) * step;
 	if (hi <= lo)
 		hi = lo + step;
 	double plot_w = CHART_W - LABEL_W - 20, height = ROW_H * (double)r->nbots + 40;
-#define ELO_X(e) (LABEL_W + ((e) - lo) / (hi - lo) * plot_w)
+#define ELO_X(e) (LABEL_W + (fmin(fmax((e), lo), hi) - lo) / (hi - lo) * plot_w)
 	fprintf(out, "<h2>Elo with 95%% intervals</h2>\n<svg id=\"elo-chart\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"Elo with 95%% intervals\">\n",
@@ -144,6 +200,17 @@ static void html_elo_chart(const struct report *r, FILE *out)
 		double y = 10 + ROW_H * ((double)k + 0.5);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 8, y + 4);
 		html_text(out, b->name);
+		if (bot_elo(b) < lo || bot_elo(b) > hi) {
+			/* Clipped: an arrow at the axis end pointing off it, and the value. */
+			int low = bot_elo(b) < lo;
+			double x = ELO_X(bot_elo(b));
+
+			clipped = 1;
+			fprintf(out, "</text><path class=\"clipped\" d=\"M%.1f %.1fl%d -7v14z\" "
+				"fill=\"#d55e00\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">"
+				"%.0f off the axis", x + (low ? -2 : 2), y, low ? 10 : -10,
+				x + (low ? 14 : -14), y - 6, low ? "start" : "end", bot_elo(b));
+		}
 		if (b->bound) {
 			/* A bound: a hollow marker at it and a line running off the chart. */
 			double x = ELO_X(b->bound_elo), end = b->bound < 0 ? LABEL_W : CHART_W - 20;
@@ -162,23 +229,25 @@ static void html_elo_chart(const struct report *r, FILE *out)
 	}
 #undef ELO_X
 	fputs("</svg>\n", out);
+	if (clipped)
+		fputs("<p class=\"note\">A bot far from the others is drawn at the end of the axis "
+		      "with an arrow and its value, so that it does not squeeze the rest.</p>\n", out);
 }
 
-/* Red (0) through white (0.5) to green (1). */
+/* Orange (0) through light grey (0.5) to blue (1): a diverging scale that
+ * people with red-green colour blindness tell apart (ColorBrewer's PuOr ends);
+ * every cell also prints its value. */
 static void heat_colour(double f, char *buf, size_t size)
 {
-	int rr, gg, bb;
+	static const double loss[3] = { 230, 97, 1 }, even[3] = { 247, 247, 247 },
+		win[3] = { 5, 113, 176 };
+	const double *end = f < 0.5 ? loss : win;
+	double t = fmin(fabs(f - 0.5) / 0.5, 1);
+	int c[3];
 
-	if (f < 0.5) {
-		double t = f / 0.5;
-		rr = 220 + (int)(35 * t);
-		gg = bb = 80 + (int)(175 * t);
-	} else {
-		double t = (f - 0.5) / 0.5;
-		rr = bb = 255 - (int)(175 * t);
-		gg = 255 - (int)(55 * t);
-	}
-	snprintf(buf, size, "rgb(%d,%d,%d)", rr, gg, bb);
+	for (int k = 0; k < 3; k++)
+		c[k] = (int)lround(even[k] + (end[k] - even[k]) * t);
+	snprintf(buf, size, "rgb(%d,%d,%d)", c[0], c[1], c[2]);
 }
 
 static void html_heatmap(const struct report *r, FILE *out)
@@ -188,7 +257,8 @@ static void html_heatmap(const struct report *r, FILE *out)
 
 	fprintf(out, "<h2>Head to head</h2>\n<p class=\"note\">Each cell: the row bot's score "
 		"against the column bot (wins + draws/2 over results) and the number of results; "
-		"columns are numbered by rank.</p>\n<svg id=\"cross-heatmap\" "
+		"columns are numbered by rank. Blue: the row bot scored more, orange: less, grey: "
+		"even.</p>\n<svg id=\"cross-heatmap\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"head to head heat map\">\n",
 		size_w, size_h, size_w, size_h);
@@ -217,11 +287,13 @@ static void html_heatmap(const struct report *r, FILE *out)
 				"height=\"%.0f\" fill=\"%s\"><title>%g / %g</title></rect>", x, y,
 				CELL - 2, CELL - 2, games > 0 ? colour : "#f4f4f4",
 				r->pairs.score[i * n + j], games);
+			/* white text on the dark ends of the scale */
+			const char *ink = fabs(f - 0.5) > 0.3 ? " class=\"light\"" : "";
 			if (games > 0)
-				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f%%"
-					"</text><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-					"font-size=\"9\">%g</text>", x + CELL / 2 - 1, y + 18, 100 * f,
-					x + CELL / 2 - 1, y + 32, games);
+				fprintf(out, "<text%s x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f%%"
+					"</text><text%s x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+					"font-size=\"9\">%g</text>", ink, x + CELL / 2 - 1, y + 18, 100 * f,
+					ink, x + CELL / 2 - 1, y + 32, games);
 			fputc('\n', out);
 		}
 	}
@@ -290,7 +362,7 @@ static void html_paired(const struct report *r, FILE *out)
 		"(0 to 2) is the bot's two results summed. Paired Elo is the Elo of the mean "
 		"score against its opponents, its 95%% interval from the variance of pair scores "
 		"(so the luck of the shared deal is accounted for). It is a separate estimate "
-		"from the fitted Elo above.</p>\n<table id=\"paired\">\n<thead><tr>"
+		"from the fitted Elo above.</p>\n<div class=\"scroll\"><table id=\"paired\">\n<thead><tr>"
 		"<th class=\"name\">bot</th><th>pairs</th><th>0</th><th>&frac12;</th><th>1</th>"
 		"<th>1&frac12;</th><th>2</th><th>mean score</th><th>paired Elo</th>"
 		"<th>95%% interval</th></tr></thead>\n<tbody>\n", r->duplicate_pairs);
@@ -308,13 +380,13 @@ static void html_paired(const struct report *r, FILE *out)
 		else
 			fputs("<td>-</td></tr>\n", out);
 	}
-	fputs("</tbody>\n</table>\n", out);
+	fputs("</tbody>\n</table></div>\n", out);
 }
 
 static void html_los_and_seats(const struct report *r, FILE *out)
 {
 	fputs("<h2>Likelihood of superiority</h2>\n<p class=\"note\">Probability that the row "
-	      "bot is stronger than the column bot.</p>\n<table id=\"los\">\n<thead><tr>"
+	      "bot is stronger than the column bot.</p>\n<div class=\"scroll\"><table id=\"los\">\n<thead><tr>"
 	      "<th class=\"name\">bot</th>", out);
 	for (size_t b = 0; b < r->nbots; b++)
 		fprintf(out, "<th>%zu</th>", b + 1);
@@ -331,9 +403,9 @@ static void html_los_and_seats(const struct report *r, FILE *out)
 					rating_los(&r->fit, r->order[a], r->order[b]));
 		fputs("</tr>\n", out);
 	}
-	fputs("</tbody>\n</table>\n<h2>Win rate by seat</h2>\n<p class=\"note\">Share of records "
+	fputs("</tbody>\n</table></div>\n<h2>Win rate by seat</h2>\n<p class=\"note\">Share of records "
 	      "won by each seat; seat 0 moves first in tournament games.</p>\n"
-	      "<table id=\"seats\">\n<thead><tr><th>players</th><th>records</th>", out);
+	      "<div class=\"scroll\"><table id=\"seats\">\n<thead><tr><th>players</th><th>records</th>", out);
 	for (int s = 0; s < GAMELOG_SEATS_MAX; s++)
 		fprintf(out, "<th>seat %d</th>", s);
 	fputs("</tr></thead>\n<tbody>\n", out);
@@ -349,7 +421,7 @@ static void html_los_and_seats(const struct report *r, FILE *out)
 				fputs("<td></td>", out);
 		fputs("</tr>\n", out);
 	}
-	fputs("</tbody>\n</table>\n", out);
+	fputs("</tbody>\n</table></div>\n", out);
 }
 
 /* A note under the ranking; a bound's note is the footnote of its "*". */
@@ -363,13 +435,157 @@ static void html_note(void *out, const char *text)
 	fputs("</p>\n", out);
 }
 
+/* dir/tournament.json (results/README.md) as a tree, or NULL when there is none
+ * (a games.jsonl copied alone) or it is not JSON: the report is then untitled. */
+static cJSON *read_tournament(const char *dir)
+{
+	char path[4096], *text;
+	size_t len;
+	FILE *f;
+	cJSON *root = NULL;
+
+	if (snprintf(path, sizeof(path), "%s/tournament.json", dir) >= (int)sizeof(path) ||
+	    !(f = fopen(path, "r")))
+		return NULL;
+	/* the arena writes a few KiB; a bigger file is not its tournament.json */
+	if ((text = malloc(1 << 20)) != NULL) {
+		len = fread(text, 1, (1 << 20) - 1, f);
+		if (!ferror(f) && feof(f))
+			root = cJSON_ParseWithLengthOpts(text, len, NULL, 0);
+		free(text);
+	}
+	fclose(f);
+	return root;
+}
+
+/* One setting: a string, a number or a boolean at obj.key (obj.sub.key with sub). */
+static void html_setting(FILE *out, const cJSON *obj, const char *sub, const char *key,
+			 const char *label, const char *unit)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(sub ?
+		cJSON_GetObjectItemCaseSensitive(obj, sub) : obj, key);
+	char num[32];
+
+	if (!cJSON_IsString(v) && !cJSON_IsNumber(v) && !cJSON_IsBool(v))
+		return;
+	fprintf(out, "<dt>%s</dt><dd>", label);
+	if (cJSON_IsString(v))
+		html_text(out, v->valuestring);
+	else if (cJSON_IsBool(v))
+		fputs(cJSON_IsTrue(v) ? "yes" : "no", out);
+	else if (snprintf(num, sizeof(num), "%.15g", v->valuedouble) > 0)
+		fputs(num, out);
+	fprintf(out, "%s</dd>\n", unit);
+}
+
+static void html_settings(const cJSON *t, FILE *out)
+{
+	const cJSON *bots = cJSON_GetObjectItemCaseSensitive(t, "bots");
+	char when[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	fputs("<dl class=\"settings\" id=\"settings\">\n", out);
+	if (cJSON_IsArray(bots))
+		fprintf(out, "<dt>bots</dt><dd>%d</dd>\n", cJSON_GetArraySize(bots));
+	html_setting(out, t, NULL, "players", "players per game", "");
+	html_setting(out, t, "rules", "stock_size", "stock", " cards");
+	html_setting(out, t, "rules", "partnership", "partnership", "");
+	html_setting(out, t, "rules", "mode", "mode", "");
+	html_setting(out, t, NULL, "deals", "deals per table", "");
+	html_setting(out, t, NULL, "duplicate", "duplicate deals", "");
+	html_setting(out, t, "time", "move_ms", "time per move", " ms");
+	html_setting(out, t, "time", "game_ms", "time per game", " ms");
+	html_setting(out, t, "time", "startup_ms", "time to start", " ms");
+	html_setting(out, t, "limits", "cpu_seconds", "CPU limit", " s");
+	html_setting(out, t, "limits", "memory_mb", "memory limit", " MiB (0: none)");
+	html_setting(out, t, "limits", "open_files", "open files limit", "");
+	html_setting(out, t, "limits", "processes", "processes limit", "");
+	html_setting(out, t, NULL, "sandbox", "sandbox", "");
+	html_setting(out, t, NULL, "seed", "seed", "");
+	html_setting(out, t, NULL, "shard", "shard", "");
+	if (gmtime_r(&now, &tm) && strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm))
+		fprintf(out, "<dt>report made</dt><dd>%s</dd>\n", when);
+	fputs("</dl>\n", out);
+}
+
+/* A bot whose every game is a start fault never ran: said first, in a box. */
+static void html_never_started(const struct report *r, FILE *out)
+{
+	for (size_t k = 0; k < r->nbots; k++) {
+		const struct report_bot *b = &r->bots[r->order[k]];
+
+		if (b->games <= 0 || b->faults[GAMELOG_FAULT_START] < b->games)
+			continue;
+		fputs("<p class=\"warn never-started\"><b>", out);
+		html_text(out, b->name);
+		fprintf(out, "</b> never started: all %ld of its games are <b>start</b> faults (no "
+			"such program, exec failure, or no hello in time). Its "
+			"<code>logs/", b->games);
+		html_text(out, b->name);
+		fputs(".stderr</code> and a <code>skipbo-arena check</code> of its command say "
+		      "why.</p>\n", out);
+	}
+}
+
+static void html_faults(const struct report *r, FILE *out)
+{
+	long total[GAMELOG_FAULT_KINDS] = { 0 }, all = 0;
+
+	for (size_t i = 0; i < r->nbots; i++)
+		for (int k = 0; k < GAMELOG_FAULT_KINDS; k++) {
+			total[k] += r->bots[i].faults[k];
+			all += r->bots[i].faults[k];
+		}
+	fputs("<h2 id=\"faults\">Faults</h2>\n", out);
+	if (!all) {
+		fputs("<p>No bot faulted (R11).</p>\n", out);
+		return;
+	}
+	fputs("<p class=\"note\">R11 faults by bot and kind: each removed the bot from its game "
+	      "(and in a match from the rest of it). games.jsonl records each fault's reason, "
+	      "turn and move; the replays show them at their moment.</p>\n<div class=\"scroll\">"
+	      "<table id=\"faults-table\">\n<thead><tr><th class=\"name\">bot</th><th>games</th>"
+	      "<th>faults</th>", out);
+	for (int k = 0; k < GAMELOG_FAULT_KINDS; k++)
+		if (total[k])
+			fprintf(out, "<th>%s</th>", gamelog_fault_names[k]);
+	fputs("</tr></thead>\n<tbody>\n", out);
+	for (size_t n = 0; n < r->nbots; n++) {
+		const struct report_bot *b = &r->bots[r->order[n]];
+
+		if (!b->faults_total)
+			continue;
+		fputs("<tr><td class=\"name\">", out);
+		html_text(out, b->name);
+		fprintf(out, "</td><td>%ld</td><td>%ld</td>", b->games, b->faults_total);
+		for (int k = 0; k < GAMELOG_FAULT_KINDS; k++)
+			if (total[k])
+				fprintf(out, "<td>%ld</td>", b->faults[k]);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody>\n</table></div>\n", out);
+}
+
 int report_write_html(const struct report *r, FILE *out)
 {
 	char method[2048];
+	cJSON *t = r->ndirs && r->dirs ? read_tournament(r->dirs[0]) : NULL;
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
 
 	report_method_text(r, method, sizeof(method));
 	fputs(page_head, out);
-	fputs("<h1>Tournament report</h1>\n<p>", out);
+	fputs("<h1>Tournament report", out);
+	if (cJSON_IsString(name)) {
+		fputs(": ", out);
+		html_text(out, name->valuestring);
+	}
+	fputs("</h1>\n", out);
+	html_never_started(r, out);
+	if (t)
+		html_settings(t, out);
+	cJSON_Delete(t);
+	fputs("<p>", out);
 	report_write_sources(r, out, html_text);
 	fputs(".</p>\n", out);
 	html_ranking(r, out);
@@ -378,6 +594,7 @@ int report_write_html(const struct report *r, FILE *out)
 	html_text(out, method);
 	fputs(" Move times: mean and max over all moves; p99 is the moves-weighted mean of "
 	      "the per-game p99s.</p>\n", out);
+	html_faults(r, out);
 	html_elo_chart(r, out);
 	html_heatmap(r, out);
 	html_time_chart(r, out);

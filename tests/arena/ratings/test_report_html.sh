@@ -53,7 +53,7 @@ run_browser --window-size=1000,2600 --screenshot="$work/shot.png" >/dev/null ||
 # Elo dots and interval lines, a heat-map cell (alpha 89% against foxtrot) and
 # the diagonal, the move-time mean bars, p99 ticks and max dots.
 "$py" "$(dirname "$0")/png_check.py" "$work/shot.png" \
-	32,74,135 52,101,164 120,213,120:200 204,204,204:2000 115,210,22:500 245,121,0 204,0,0 || fail=1
+	32,74,135 52,101,164 58,142,192:200 204,204,204:2000 115,210,22:500 245,121,0 204,0,0 || fail=1
 
 [ "$fail" -eq 0 ] && echo "report.html renders: $bots ranking rows, charts drawn"
 exit "$fail"
