@@ -76,7 +76,9 @@ static void rank_and_next(struct report *r)
 		rank = k > 0 && r->fit.pool[r->order[k - 1]] == b->pool ? rank + 1 : 1;
 		b->rank = rank;
 		b->next_diff = b->next_ci95 = NAN;
-		if (k + 1 < n && r->fit.pool[r->order[k + 1]] == b->pool) {
+		/* A bound is no measurement to take a difference from. */
+		if (k + 1 < n && r->fit.pool[r->order[k + 1]] == b->pool && !b->bound &&
+		    !r->bots[r->order[k + 1]].bound) {
 			size_t j = r->order[k + 1];
 			double v = r->fit.cov[i * n + i] + r->fit.cov[j * n + j] -
 				   2.0 * r->fit.cov[i * n + j];
@@ -95,7 +97,7 @@ static void worst_pair(struct report *r)
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++) {
 			double games = r->pairs.games[i * n + j];
-			if (games <= 0)
+			if (games <= 0 || r->bots[i].bound || r->bots[j].bound)
 				continue;
 			r->fit_pairs++;
 			double e = rating_expected(r->bots[i].elo - r->bots[j].elo);
@@ -158,8 +160,8 @@ static void seat_tests(struct report *r)
 
 void report_compute_stats(struct report *r)
 {
-	rank_and_next(r);
 	find_bounds(r);
+	rank_and_next(r);
 	worst_pair(r);
 	seat_tests(r);
 }
