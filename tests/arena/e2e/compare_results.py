@@ -43,6 +43,14 @@ def main():
         ja = untimed(json.load(f))
     with open(b + "/ratings.json") as f:
         jb = untimed(json.load(f))
+    # "fit" names the worst-fitting pair; a pair and its mirror (B against A) fit
+    # equally badly, and which of the two is named may follow the records' order
+    for j in (ja, jb):
+        fit = j.get("fit")
+        if isinstance(fit, dict) and "bot" in fit and "opponent" in fit:
+            j["fit"] = {"pair": sorted([fit["bot"], fit["opponent"]]),
+                        "results": fit.get("results"), "pairs": fit.get("pairs"),
+                        "abs_z": abs(fit.get("z", 0)), "p_adjusted": fit.get("p_adjusted")}
     for key in sorted(set(ja) | set(jb)):
         if ja.get(key) != jb.get(key):
             sys.exit(f"ratings.json differs in \"{key}\":\n  {a}: {ja.get(key)}\n  {b}: {jb.get(key)}")
