@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""test_report_browser.py ARENA MEDIUM EASY BADBOT FIXTURE_DIR ARTEFACTS
+
+report.html in headless Chromium at 400 and 1400 px: no sideways overflow of
+the page, every chart drawn and no wider than the page; for a tournament
+where one bot never starts (badbot exit-at-start): the tournament's name and
+settings in the header, the boxed warning naming that bot, its start faults
+in the faults table; for records where one bot is far weaker than the
+others: its point clipped and marked at the end of the Elo axis, so that the
+others are not squeezed into a corner. Screenshots go to ARTEFACTS. Exit 77 (skipped) without chromium."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "game"))
+import cdp  # noqa: E402
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+LAYOUT = r"""(function () {
+  var de = document.documentElement, out = {overflow: de.scrollWidth - de.clientWidth, charts: []};
+  document.querySelectorAll('svg').forEach(function (s) {
+    var b = s.getBoundingClientRect();
+    out.charts.push({id: s.id, width: b.width, right: b.right, height: b.height});
+  });
+  out.viewport = de.clientWidth;
+  return out;
+})()"""
+
+# x of each Elo circle, and the plot's extent, in the chart's own units
+ELO_X = r"""(function () {
+  var c = document.querySelectorAll('#elo-chart circle.elo');
+  return Array.prototype.map.call(c, function (e) { return +e.getAttribute('cx'); });
+})()"""
+
+
+def layout(b, name, shots, charts_expected):
+    for width in (400, 1400):
+        b.width(width)
+        got = b.eval(LAYOUT)
+        if got["overflow"] > 0:
+            fail("%s at %d px: the page overflows sideways by %d px" % (name, width, got["overflow"]))
+        ids = [c["id"] for c in got["charts"]]
+        for want in charts_expected:
+            if want not in ids:
+                fail("%s at %d px: no chart #%s (%s)" % (name, width, want, ids))
+        for c in got["charts"]:
+            if c["width"] <= 0 or c["height"] <= 0:
+                fail("%s at %d px: chart #%s not visible (%s)" % (name, width, c["id"], c))
+            elif c["right"] > got["viewport"] + 0.5:
+                fail("%s at %d px: chart #%s ends at %.0f px, past the page's %d" %
+                     (name, width, c["id"], c["right"], got["viewport"]))
+        b.screenshot(os.path.join(shots, "%s-%d.png" % (name, width)))
+
+
+def outlier_games(path):
+    """Three bots near each other and one that wins 1 game in 150 against each:
+    its Elo lies far below the others' and must not squeeze them."""
+    t = {"moves": 10, "mean_us": 50.0, "median_us": 40, "p99_us": 90, "max_us": 100,
+         "cpu_mean_us": 40.0, "cpu_max_us": 90}
+    n = 0
+    with open(path, "w") as f:
+        pairs = [("a", "b"), ("b", "c"), ("c", "a")] * 40 + \
+            [(x, "weak") for x in "abc" for _ in range(150)]
+        for k, (x, y) in enumerate(pairs):
+            # a beats b, b beats c, c loses to a, each 3 times in 5
+            lose_x = (k % 5 < 2) if y != "weak" else (k % 150 == 0)
+            if (x, y) == ("c", "a"):
+                lose_x = k % 5 >= 2
+            win = 1 if lose_x else 0
+            rec = {"id": "t0000-d%04d-r0" % n, "table": 0, "deal": n, "rotation": 0,
+                   "seed": 1000 + n, "players": 2, "partnership": False, "teams": [[0], [1]],
+                   "match": False, "games": 1, "bots": [x, y], "winners": [win],
+                   "reason": "stock_emptied", "placings": [2, 1] if win else [1, 2],
+                   "stock_left": [3, 0] if win else [0, 3], "scores": [0, 40] if win else [40, 0],
+                   "turns": 20, "moves": 20, "time": [t, t], "faults": [],
+                   "replay": "replays/t0000-d%04d-r0.json" % n}
+            f.write(json.dumps(rec) + "\n")
+            n += 1
+
+
+def main():
+    arena, medium, easy, badbot, fixture, shots = map(os.path.abspath, sys.argv[1:7])
+    path = cdp.find_chromium()
+    if not path:
+        print("chromium not installed (setup.sh test installs it): skipped")
+        return 77
+    signal.alarm(240)
+    os.makedirs(shots, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="report-test-") as tmp:
+        # the ratings fixture: 6 bots, 2- and 4-player games
+        os.mkdir(os.path.join(tmp, "fixture"))
+        shutil.copy(os.path.join(fixture, "games.jsonl"), os.path.join(tmp, "fixture"))
+        subprocess.run([arena, "report", "--quiet", os.path.join(tmp, "fixture")], check=True,
+                       stdout=subprocess.DEVNULL)
+        os.mkdir(os.path.join(tmp, "outlier"))
+        outlier_games(os.path.join(tmp, "outlier", "games.jsonl"))
+        subprocess.run([arena, "report", "--quiet", os.path.join(tmp, "outlier")], check=True,
+                       stdout=subprocess.DEVNULL)
+        # a tournament where one bot never starts
+        t = {"name": "never-started", "players": 2, "deals": 3, "duplicate": True,
+             "rules": {"stock_size": 3}, "time": {"move_ms": 20000, "game_ms": 600000},
+             "sandbox": "off",
+             "bots": [{"name": "medium", "command": [medium]}, {"name": "easy", "command": [easy]},
+                      {"name": "good", "command": [badbot, "good"]},
+                      {"name": "dead", "command": [badbot, "exit-at-start"]}]}
+        with open(os.path.join(tmp, "t.json"), "w") as f:
+            json.dump(t, f)
+        out = os.path.join(tmp, "out")
+        run = subprocess.run([arena, "run", "--quiet", "-j", "2", "--output", out,
+                              os.path.join(tmp, "t.json")], capture_output=True, text=True)
+        if not os.path.exists(os.path.join(out, "report.html")):
+            fail("run wrote no report.html: %s" % run.stderr)
+            return 1
+        b = cdp.Browser(path, os.path.join(tmp, "profile"))
+        try:
+            b.open("file://" + os.path.join(tmp, "fixture", "report.html"), 1400)
+            layout(b, "fixture", shots, ["elo-chart", "cross-heatmap", "time-chart"])
+            b.open("file://" + os.path.join(tmp, "outlier", "report.html"), 1400)
+            layout(b, "outlier", shots, ["elo-chart", "cross-heatmap", "time-chart"])
+            b.width(1400)
+            weak = b.eval("Array.prototype.filter.call(document.querySelectorAll('#ranking tr'),"
+                          "function (r) { return r.cells[1] && r.cells[1].textContent === 'weak'; })"
+                          "[0].cells[2].textContent")
+            ticks = b.eval("Array.prototype.map.call(document.querySelectorAll('#elo-chart > text'"
+                           "), function (t) { return t.textContent; }).filter(function (t) {"
+                           " return /^-?[0-9]+$/.test(t); }).map(Number)")
+            marks = b.eval("Array.prototype.map.call(document.querySelectorAll("
+                           "'#elo-chart path.clipped'), function (p) {"
+                           " return p.nextElementSibling.textContent; })")
+            if not ticks or min(ticks) <= float(weak):
+                fail("outlier: the Elo axis (%r) reaches down to weak's %s" % (ticks, weak))
+            if marks != ["%.0f off the axis" % float(weak)]:
+                fail("outlier: weak (%s) is not marked off the axis: %r" % (weak, marks))
+            xs = sorted(b.eval(ELO_X))
+            if len(xs) != 4 or xs[-1] - xs[1] < 50:
+                fail("outlier: the three others are squeezed together: circles at %r" % xs)
+            b.open("file://" + os.path.join(out, "report.html"), 1400)
+            layout(b, "never-started", shots, ["elo-chart", "cross-heatmap", "time-chart"])
+            b.width(1400)
+            h1 = b.eval("document.querySelector('h1').textContent")
+            if "never-started" not in h1:
+                fail("the title does not name the tournament: %r" % h1)
+            settings = b.eval("document.getElementById('settings') ?"
+                              " document.getElementById('settings').textContent : ''")
+            for want in ("players per game2", "stock3 cards", "duplicate dealsyes",
+                         "time per move20000 ms", "sandboxoff"):
+                if want not in settings:
+                    fail("settings lack %r: %r" % (want, settings))
+            warn = b.eval("Array.prototype.map.call(document.querySelectorAll('.never-started'),"
+                          "function (p) { return p.textContent; })")
+            if len(warn) != 1 or not warn[0].startswith("dead never started"):
+                fail("the never-started warning: %r" % warn)
+            first = b.eval("document.querySelector('body > h1').nextElementSibling.className")
+            if "never-started" not in first:
+                fail("the never-started warning is not right under the title (%r)" % first)
+            row = b.eval("Array.prototype.map.call(document.querySelectorAll('#faults-table tr'),"
+                         "function (r) { return r.textContent; })")
+            if not any(r.startswith("dead") for r in row):
+                fail("no faults row for dead: %r" % row)
+            xs = sorted(b.eval(ELO_X))
+            # plot from 170 to 740 in chart units: the three that played must use a third of it
+            if len(xs) != 4 or xs[-1] - xs[1] < 190:
+                fail("the Elo chart squeezes the bots that played: circles at %r" % xs)
+        finally:
+            b.close()
+    if failures:
+        print("%d failures" % len(failures))
+        return 1
+    print("report.html: no overflow at 400 and 1400 px, charts visible, the bot that never "
+          "started named first")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
