@@ -172,17 +172,25 @@ static int apply_overrides(struct config *cfg, const struct run_overrides *o)
 
 /*
  * Sandboxes for the bots as cfg->sandbox says, hiding the output directory
- * and the tournament file from them; cfg->sandbox becomes the mode in use,
+ * and the tournament file from them (and, for a shard in its default place,
+ * the directory of all the shards); cfg->sandbox becomes the mode in use,
  * which tournament.json records. -1 to go on, or the exit status.
  */
-static int open_sandbox(struct config *cfg, struct sandbox **out)
+static int open_sandbox(struct config *cfg, int shards_below, struct sandbox **out)
 {
 	struct bot_spec *specs = calloc(cfg->nbots, sizeof(*specs));
-	const char *hide[] = { cfg->output, cfg->file };
+	char *parent = strdup(cfg->output), *slash = parent ? strrchr(parent, '/') : NULL;
+	const char *hide[] = { cfg->output, cfg->file, parent };
 	struct options_common common;
 	int ret;
 
-	if (!specs) {
+	if (slash && shards_below)
+		*slash = '\0';
+	else
+		hide[2] = NULL;
+	if (!specs || !parent) {
+		free(specs);
+		free(parent);
 		warnx("run: out of memory");
 		return 1;
 	}
@@ -193,9 +201,10 @@ static int open_sandbox(struct config *cfg, struct sandbox **out)
 	}
 	options_common_init(&common, 0);
 	common.sandbox = cfg->sandbox;
-	ret = options_open_sandbox(&common, specs, cfg->nbots, hide, cfg->file ? 2 : 1, out);
+	ret = options_open_sandbox(&common, specs, cfg->nbots, hide, hide[2] ? 3 : 2, out);
 	cfg->sandbox = *out ? SANDBOX_ON : SANDBOX_OFF;
 	free(specs);
+	free(parent);
 	return ret;
 }
 
@@ -235,7 +244,7 @@ int cmd_run(int argc, char **argv)
 		topt.shard = (uint32_t)(o.shard - 1);
 		topt.nshards = (uint32_t)o.nshards;
 	}
-	if ((ret = open_sandbox(&cfg, &topt.sandbox)) >= 0)
+	if ((ret = open_sandbox(&cfg, o.nshards && !o.output, &topt.sandbox)) >= 0)
 		goto out;
 	ret = tournament_run(&cfg, &topt, err, sizeof(err));
 	if (ret < 0) {

@@ -697,7 +697,7 @@ static int collect_paths(struct sandbox *sb, const struct sandbox_setup *setup)
 		path += len + (path[len] == ':');
 	}
 	for (size_t i = 0; i < setup->nhide && ret == 0; i++) {
-		char *real = canonical_to_be(setup->hide[i]);
+		char *real = setup->hide[i] ? canonical_to_be(setup->hide[i]) : NULL;
 
 		if (real)
 			ret = list_add(&sb->hide, &sb->nhide, real);

@@ -65,7 +65,7 @@ struct sandbox_setup {
 	const struct bot_spec *bots;
 	size_t nbots;
 	/* Paths no bot may see (the output directory, the tournament file); those
-	 * that do not exist are skipped. */
+	 * that do not exist yet are hidden once they do, NULL ones skipped. */
 	const char *const *hide;
 	size_t nhide;
 };

@@ -4,7 +4,10 @@
  * hello), and decisions per second of games between two copies of the
  * minimal C bot (tests/arena/bench_bot) through the pool and the referee,
  * everything on one CPU as a tournament worker is. The two modes alternate
- * in rounds, so a change in the machine's load falls on both.
+ * in short rounds, so a change in the machine's load falls on both; besides
+ * the totals it prints the median of the rounds' on/off ratios, which a
+ * burst of someone else's work in one round cannot move much, and the CPU
+ * time per decision, which the load does not change at all.
  *
  * usage: bench_sandbox [STARTS [SECONDS [CPU [BOT]]]]
  *        (default 100 starts and 6 s of games per mode, CPU 0, BOT bench_bot)
@@ -24,6 +27,13 @@
 #include "sandbox.h"
 
 #define ROUNDS 20
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 static int compare_us(const void *a, const void *b)
 {
@@ -138,6 +148,7 @@ int main(int argc, char **argv)
 	struct sandbox_setup setup = { SANDBOX_ON, specs, 2, NULL, 0 };
 	int64_t *us[2];
 	struct totals t[2] = { { 0 } };
+	double ratio[ROUNDS / 2];
 	struct sandbox *sb;
 	char note[1024];
 	cpu_set_t set;
@@ -170,13 +181,23 @@ int main(int argc, char **argv)
 	print_starts("on", us[1], starts);
 	for (int round = 0; round < ROUNDS; round++) {
 		int on = round % 2;
+		struct totals before = t[on];
 
 		specs[0].sandbox = specs[1].sandbox = on ? sb : NULL;
 		if (play_for(specs, cpu, seconds * 2 / ROUNDS, &t[on]) < 0) {
 			fprintf(stderr, "bench_sandbox: a game failed (sandbox %s)\n", on ? "on" : "off");
 			return 1;
 		}
+		ratio[round / 2] = on ? ratio[round / 2] /
+			((double)(t[1].decisions - before.decisions) /
+			 (double)(t[1].elapsed_us - before.elapsed_us)) :
+			(double)(t[0].decisions - before.decisions) /
+			(double)(t[0].elapsed_us - before.elapsed_us);
 	}
+	/* ratio[] held off/on rates: made on/off, sorted for the median */
+	for (int i = 0; i < ROUNDS / 2; i++)
+		ratio[i] = 1.0 / ratio[i];
+	qsort(ratio, ROUNDS / 2, sizeof *ratio, compare_double);
 	for (int on = 0; on < 2; on++)
 		printf("decisions, sandbox %-3s: %llu in %.2f s: %.0f decisions/s; CPU per decision: "
 		       "arena %.2f us, bots %.2f us\n", on ? "on" : "off",
@@ -184,9 +205,10 @@ int main(int argc, char **argv)
 		       (double)t[on].decisions * 1e6 / (double)t[on].elapsed_us,
 		       (double)t[on].arena_cpu_us / (double)t[on].decisions,
 		       (double)t[on].bots_cpu_us / (double)t[on].decisions);
-	printf("on / off: %.1f%% of the decisions/s\n",
+	printf("on / off: %.1f%% of the decisions/s; median of %d rounds %.1f%%\n",
 	       100.0 * ((double)t[1].decisions / (double)t[1].elapsed_us) /
-	       ((double)t[0].decisions / (double)t[0].elapsed_us));
+	       ((double)t[0].decisions / (double)t[0].elapsed_us), ROUNDS / 2,
+	       100.0 * (ratio[ROUNDS / 4 - 1] + ratio[ROUNDS / 4]) / 2);
 	free(us[0]);
 	free(us[1]);
 	sandbox_close(sb);
