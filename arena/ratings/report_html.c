@@ -1,10 +1,12 @@
 /*
  * report_html.c - report.html (contract in report_html.h).
  *
- * Charts are plain SVG computed here, so the page needs no script and works
- * from a file:// URL with the network off.
+ * Charts are plain SVG computed here, so they need no script, and the page
+ * works from a file:// URL with the network off; only the game list's filter
+ * (gamelist.c) is a few lines of inline script.
  */
 #include "report_html.h"
+#include "gamelist.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -601,6 +603,8 @@ int report_write_html(const struct report *r, FILE *out)
 	if (r->duplicate_pairs)
 		html_paired(r, out);
 	html_los_and_seats(r, out);
+	if (r->dirs && r->ndirs)
+		gamelist_write_html(r->dirs, r->ndirs, out);
 	fputs("</body>\n</html>\n", out);
 	return ferror(out) ? -EIO : 0;
 }

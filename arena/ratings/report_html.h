@@ -1,13 +1,18 @@
 /*
- * report_html.h - report.html: one self-contained page (inline CSS and SVG, no
- * scripts, no external resources) with the ranking table, the Elo intervals
- * chart, the head-to-head heat map, the move-time chart, the paired
- * statistics, the likelihood-of-superiority matrix and the win rate by seat.
+ * report_html.h - report.html: one self-contained page (inline CSS, SVG and
+ * the game list's filter script, no external resources) with the tournament's
+ * name and settings (from tournament.json), a warning for each bot that never
+ * started, the ranking table, the faults by bot and kind, the Elo intervals
+ * chart (a far-off bot clipped and marked), the head-to-head heat map, the
+ * move-time chart, the paired statistics, the likelihood-of-superiority
+ * matrix, the win rate by seat and the game list (gamelist.h).
  *
  * Element ids a reader (or a test) can rely on: table#ranking (one tbody row
  * per bot), svg#elo-chart (one circle.elo per bot), svg#cross-heatmap (one
  * rect.cell per pair of distinct bots), svg#time-chart (one rect.mean per bot
- * with move times).
+ * with move times), p.never-started (one per bot whose every game is a start
+ * fault), table#faults-table, dl#settings, table#games (one tbody row per
+ * listed game).
  */
 #ifndef SKIPBO_REPORT_HTML_H
 #define SKIPBO_REPORT_HTML_H

@@ -5,7 +5,8 @@ report.html in headless Chromium at 400 and 1400 px: no sideways overflow of
 the page, every chart drawn and no wider than the page; for a tournament
 where one bot never starts (badbot exit-at-start): the tournament's name and
 settings in the header, the boxed warning naming that bot, its start faults
-in the faults table; for records where one bot is far weaker than the
+in the faults table, the game list (every faulted game, a sample of the
+others, each linking to its viewer page, the filters); for records where one bot is far weaker than the
 others: its point clipped and marked at the end of the Elo axis, so that the
 others are not squeezed into a corner. Screenshots go to ARTEFACTS. Exit 77 (skipped) without chromium."""
 import json
@@ -90,6 +91,40 @@ def outlier_games(path):
             n += 1
 
 
+def game_list(b, out):
+    """6 tables of 6 games: dead's 18 games all have a start fault and are all
+    listed, the 3 other tables show their first 3 each; every link opens a page."""
+    rows = b.eval("Array.prototype.map.call(document.querySelectorAll('#games tbody tr'),"
+                  "function (r) { var a = r.querySelector('a');"
+                  " return {faults: r.dataset.faults.trim(), href: a ? a.href : null,"
+                  " text: r.textContent}; })")
+    if len(rows) != 27:
+        fail("game list: %d rows, want 18 faulted + 3 x 3 sampled" % len(rows))
+    if sum(1 for r in rows if r["faults"] == "start") != 18:
+        fail("game list: not every game with a start fault is listed: %r" % rows)
+    for r in rows:
+        if not r["href"] or not r["href"].startswith("file://") or \
+                not os.path.isfile(r["href"][len("file://"):]):
+            fail("game list: %r does not link to an existing viewer page" % r)
+    b.eval("var f = document.getElementById('f-fault'); f.value = 'start';"
+           "f.dispatchEvent(new Event('input'))")
+    shown = b.eval("document.querySelectorAll('#games tbody tr:not([hidden])').length")
+    if shown != 18:
+        fail("game list: the fault filter 'start' shows %d rows, want 18" % shown)
+    b.eval("var f = document.getElementById('f-fault'); f.value = '';"
+           "f.dispatchEvent(new Event('input')); var i = document.getElementById('f-bot');"
+           "i.value = 'medium'; i.dispatchEvent(new Event('input'));"
+           "var s = document.getElementById('f-result'); s.value = 'won';"
+           "s.dispatchEvent(new Event('input'))")
+    shown = b.eval("Array.prototype.map.call(document.querySelectorAll("
+                   "'#games tbody tr:not([hidden])'), function (r) { return r.dataset.winners; })")
+    if not shown or any(w.split() != ["medium"] for w in shown):
+        fail("game list: the filter medium + won shows %r" % shown)
+    note = b.eval("document.getElementById('games-note').textContent")
+    if not note.startswith("27 games listed") or "9 more" not in note:
+        fail("game list: the note says %r" % note)
+
+
 def main():
     arena, medium, easy, badbot, fixture, shots = map(os.path.abspath, sys.argv[1:7])
     path = cdp.find_chromium()
@@ -123,6 +158,11 @@ def main():
         if not os.path.exists(os.path.join(out, "report.html")):
             fail("run wrote no report.html: %s" % run.stderr)
             return 1
+        # viewer pages for every game, then the report again: its game list links them
+        replays = sorted(os.path.join(out, "replays", n) for n in os.listdir(os.path.join(out, "replays")))
+        subprocess.run([arena, "replay", "--html", "-o", os.path.join(out, "replays")] + replays,
+                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([arena, "report", "--quiet", out], check=True, stdout=subprocess.DEVNULL)
         b = cdp.Browser(path, os.path.join(tmp, "profile"))
         try:
             b.open("file://" + os.path.join(tmp, "fixture", "report.html"), 1400)
@@ -169,6 +209,7 @@ def main():
                          "function (r) { return r.textContent; })")
             if not any(r.startswith("dead") for r in row):
                 fail("no faults row for dead: %r" % row)
+            game_list(b, out)
             xs = sorted(b.eval(ELO_X))
             # plot from 170 to 740 in chart units: the three that played must use a third of it
             if len(xs) != 4 or xs[-1] - xs[1] < 190:

@@ -1,0 +1,29 @@
+/*
+ * gamelist.h - the game list of report.html: a bounded sample of the records
+ * of games.jsonl, each with its bots, result, reason, turns and faults, and a
+ * link to its replay viewer page (replays/<id>.html, made by `skipbo-arena
+ * replay --html`) when that page exists.
+ *
+ * Which records: the first GAMELIST_PER_TABLE of each table (set of bots) and
+ * every record with a fault, at most GAMELIST_MAX rows in all; the page says
+ * how many records were left out. So report.html stays small and quick for a
+ * tournament of 100,000 games, while every fault can be looked at.
+ */
+#ifndef SKIPBO_GAMELIST_H
+#define SKIPBO_GAMELIST_H
+
+#include <stdio.h>
+
+#define GAMELIST_PER_TABLE 3
+#define GAMELIST_MAX 2000
+
+/*
+ * Write the game list section (HTML, a heading, a table#games and a small
+ * filtering script) of the records in dirs[i]/games.jsonl. Links are written
+ * only for a single directory, relative to it (the report is written there).
+ * A line that is not a valid record is skipped (the report counts those).
+ * Returns 0, or a negative errno (-ENOMEM, or from the stream).
+ */
+int gamelist_write_html(const char *const *dirs, size_t ndirs, FILE *out);
+
+#endif
