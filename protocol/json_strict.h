@@ -29,8 +29,10 @@
  * valuestring of a plain integer is NULL. Nodes made with cJSON's own calls
  * have no text and are read by their value alone.
  *
- * Threads: no static state; cJSON is used only through its allocation hooks
- * (cJSON_malloc()), so cJSON_InitHooks() applies to these trees too.
+ * Memory: nodes and strings come from cJSON_malloc(), so the trees are freed
+ * and edited with cJSON's own calls and cJSON_InitHooks() applies to them.
+ * Threads: no static mutable state; any number of threads may parse and read
+ * at once.
  */
 #ifndef SKIPBO_JSON_STRICT_H
 #define SKIPBO_JSON_STRICT_H
