@@ -6,16 +6,8 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Sums over clusters of the products of pair p's and pair q's sums (p, q ordered). */
-struct cluster_entry {
-	uint64_t key; /* p << 32 | q, p = i << 16 | j */
-	bool used;
-	double ss, sn, ns, nn;
-};
 
 void cluster_sums_init(struct cluster_sums *c)
 {
@@ -24,184 +16,242 @@ void cluster_sums_init(struct cluster_sums *c)
 
 void cluster_sums_release(struct cluster_sums *c)
 {
-	free(c->map);
+	free(c->buf);
+	free(c->meat);
 	memset(c, 0, sizeof(*c));
 }
 
-static size_t entry_hash(uint64_t key)
+/* Entries one deal takes in the buffer: a header, its bots two by two, its pairs. */
+#define DEAL_BOT_ENTRIES (CLUSTER_BOTS_MAX / 2)
+#define DEAL_ENTRIES_MAX (1 + DEAL_BOT_ENTRIES + CLUSTER_BOTS_MAX * (CLUSTER_BOTS_MAX - 1) / 2)
+
+/*
+ * Write deal o to out: the header {CLUSTER_HEADER, pairs, nbots}, the bots in
+ * DEAL_BOT_ENTRIES entries (i, j), then one entry per two bots that met, by
+ * their local numbers. Returns the entries written.
+ */
+static size_t write_deal(const struct cluster_open *o, struct cluster_pair *out)
+{
+	size_t k = 1 + DEAL_BOT_ENTRIES;
+
+	for (int b = 0; b < DEAL_BOT_ENTRIES; b++)
+		out[1 + b] = (struct cluster_pair){ o->bot[2 * b], o->bot[2 * b + 1], 0, 0 };
+	for (int a = 0; a < o->nbots; a++)
+		for (int b = a + 1; b < o->nbots; b++)
+			if (o->n[a][b] > 0)
+				out[k++] = (struct cluster_pair){ (uint32_t)a, (uint32_t)b, o->s[a][b],
+								  o->n[a][b] };
+	out[0] = (struct cluster_pair){ CLUSTER_HEADER, (uint32_t)(k - 1 - DEAL_BOT_ENTRIES),
+					o->nbots, 0 };
+	return k;
+}
+
+/* Move the open deal o into the buffer and empty it. -ENOMEM. */
+static int close_deal(struct cluster_sums *c, struct cluster_open *o)
+{
+	size_t need = c->nbuf + DEAL_ENTRIES_MAX;
+
+	if (o->used) {
+		if (need > c->capbuf) {
+			size_t cap = c->capbuf ? c->capbuf * 2 : 1024;
+			while (cap < need)
+				cap *= 2;
+			struct cluster_pair *buf = reallocarray(c->buf, cap, sizeof(*buf));
+			if (!buf)
+				return -ENOMEM;
+			c->buf = buf;
+			c->capbuf = cap;
+		}
+		c->nbuf += write_deal(o, &c->buf[c->nbuf]);
+		for (int a = 0; a < o->nbots; a++)
+			for (int b = 0; b < o->nbots; b++)
+				o->s[a][b] = o->n[a][b] = 0;
+	}
+	o->used = 0;
+	o->nbots = 0;
+	return 0;
+}
+
+static size_t slot_of(uint64_t key)
 {
 	key ^= key >> 33;
 	key *= 0xff51afd7ed558ccdull;
 	key ^= key >> 33;
-	return (size_t)key;
+	return (size_t)key % CLUSTER_OPEN_MAX;
 }
 
-static struct cluster_entry *entry_find(struct cluster_entry *map, size_t nmap, uint64_t key)
+/* Local number of bot in the open deal, added when missing; -1 when the deal is full. */
+static int local_bot(struct cluster_open *o, uint32_t bot)
 {
-	size_t mask = nmap - 1, i = entry_hash(key) & mask;
-
-	while (map[i].used && map[i].key != key)
-		i = (i + 1) & mask;
-	return &map[i];
-}
-
-static int map_grow(struct cluster_sums *c)
-{
-	size_t nmap = c->nmap ? c->nmap * 2 : 256;
-	struct cluster_entry *map = calloc(nmap, sizeof(*map));
-
-	if (!map)
-		return -ENOMEM;
-	for (size_t k = 0; k < c->nmap; k++)
-		if (c->map[k].used)
-			*entry_find(map, nmap, c->map[k].key) = c->map[k];
-	free(c->map);
-	c->map = map;
-	c->nmap = nmap;
-	return 0;
-}
-
-static uint64_t pair_key(const struct cluster_pair *p)
-{
-	return (uint64_t)p->i << 16 | p->j;
-}
-
-/* Add a_p (x) b_q to the entry (p, q). */
-static int add_product(struct cluster_sums *c, const struct cluster_pair *a,
-		       const struct cluster_pair *b)
-{
-	if ((c->used + 1) * 2 > c->nmap) {
-		int rc = map_grow(c);
-		if (rc < 0)
-			return rc;
-	}
-	struct cluster_entry *e = entry_find(c->map, c->nmap, pair_key(a) << 32 | pair_key(b));
-	if (!e->used) {
-		*e = (struct cluster_entry){ .key = pair_key(a) << 32 | pair_key(b), .used = true };
-		c->used++;
-	}
-	e->ss += a->s * b->s;
-	e->sn += a->s * b->n;
-	e->ns += a->n * b->s;
-	e->nn += a->n * b->n;
-	return 0;
-}
-
-/* The open slot of key, or an empty or least recently used one, reset for it. */
-static struct cluster_open *open_slot(struct cluster_sums *c, uint64_t key)
-{
-	struct cluster_open *oldest = &c->open[0];
-
-	for (int k = 0; k < CLUSTER_OPEN_MAX; k++) {
-		struct cluster_open *o = &c->open[k];
-		if (o->used && o->key == key)
-			return o;
-		if (o->used < oldest->used)
-			oldest = o;
-	}
-	oldest->key = key;
-	oldest->used = 0;
-	oldest->npairs = 0;
-	return oldest;
-}
-
-/* Index of pair (i, j) in list, appended with zero sums when missing; -1 when full. */
-static int pair_index(struct cluster_pair *list, int *count, uint32_t i, uint32_t j)
-{
-	for (int k = 0; k < *count; k++)
-		if (list[k].i == i && list[k].j == j)
+	for (int k = 0; k < o->nbots; k++)
+		if (o->bot[k] == bot)
 			return k;
-	if (*count == CLUSTER_PAIRS_MAX)
+	if (o->nbots == CLUSTER_BOTS_MAX)
 		return -1;
-	list[*count] = (struct cluster_pair){ i, j, 0, 0 };
-	return (*count)++;
+	o->bot[o->nbots] = bot;
+	return o->nbots++;
+}
+
+/* The open deal of key, closing whichever deal held its slot. -ENOMEM. */
+static int open_deal(struct cluster_sums *c, uint64_t key, struct cluster_open **deal)
+{
+	struct cluster_open *o = &c->open[slot_of(key)];
+
+	if (!o->used || o->key != key) {
+		if (close_deal(c, o) < 0)
+			return -ENOMEM;
+		o->key = key;
+		o->used = 1;
+		c->clusters += 1.0;
+	}
+	*deal = o;
+	return 0;
 }
 
 int cluster_sums_add_placings(struct cluster_sums *c, uint64_t key, int nseats,
 			      const unsigned *bot, const int *placing, const unsigned *team)
 {
-	struct cluster_pair x[CLUSTER_PAIRS_MAX], old[CLUSTER_PAIRS_MAX];
-	int nx = 0, nold;
+	struct cluster_open *o = NULL;
+	int local[CLUSTER_BOTS_MAX];
 
 	for (int a = 0; a < nseats; a++) {
 		for (int b = a + 1; b < nseats; b++) {
 			if (team[a] == team[b] || bot[a] == bot[b])
 				continue;
-			double s = placing[a] < placing[b] ? 1.0 : placing[a] > placing[b] ? 0.0 : 0.5;
-			uint32_t i = bot[a], j = bot[b];
-			if (i > j) {
-				i = bot[b];
-				j = bot[a];
-				s = 1.0 - s;
+			if (!o) {
+				/* The deal opens with the record's first result; its bots get numbers. */
+				if (open_deal(c, key, &o) < 0)
+					return -ENOMEM;
+				for (int s = 0; s < nseats; s++) {
+					local[s] = local_bot(o, bot[s]);
+					if (local[s] < 0) {
+						/* More bots than a table holds: the deal counts apart from here. */
+						if (close_deal(c, o) < 0)
+							return -ENOMEM;
+						o->used = 1;
+						c->clusters += 1.0;
+						s = -1;
+					}
+				}
 			}
-			int k = pair_index(x, &nx, i, j);
-			if (k < 0)
-				return -EINVAL;
-			x[k].s += s;
-			x[k].n += 1.0;
+			double sc = placing[a] < placing[b] ? 1.0 : placing[a] > placing[b] ? 0.0 : 0.5;
+			int x = local[a], y = local[b];
+			o->s[x][y] += sc;
+			o->s[y][x] += 1.0 - sc;
+			o->n[x][y] += 1.0;
+			o->n[y][x] += 1.0;
 		}
 	}
-	if (nx == 0)
-		return 0;
-	c->records++;
-	struct cluster_open *o = open_slot(c, key);
-	if (o->used == 0)
-		c->clusters += 1.0;
-	nold = o->npairs;
-	memcpy(old, o->pair, (size_t)nold * sizeof(*old));
-	for (int k = 0; k < nx; k++) {
-		int t = pair_index(o->pair, &o->npairs, x[k].i, x[k].j);
-		if (t < 0) {
-			/* More bots than a table holds: start the deal afresh. */
-			o->npairs = 0;
-			nold = 0;
-			c->clusters += 1.0;
-			k = -1;
-			continue;
-		}
-		o->pair[t].s += x[k].s;
-		o->pair[t].n += x[k].n;
-	}
-	o->used = c->records;
-	/* T = X + x: sum T_p T_q - X_p X_q = x_p T_q + X_p x_q. */
-	for (int p = 0; p < nx; p++)
-		for (int q = 0; q < o->npairs; q++)
-			if (add_product(c, &x[p], &o->pair[q]) < 0)
-				return -ENOMEM;
-	for (int p = 0; p < nold; p++)
-		for (int q = 0; q < nx; q++)
-			if (add_product(c, &old[p], &x[q]) < 0)
-				return -ENOMEM;
 	return 0;
 }
 
-void cluster_sums_close_all(struct cluster_sums *c)
+int cluster_sums_close_all(struct cluster_sums *c)
 {
-	memset(c->open, 0, sizeof(c->open));
+	for (int k = 0; k < CLUSTER_OPEN_MAX; k++)
+		if (close_deal(c, &c->open[k]) < 0)
+			return -ENOMEM;
+	return 0;
 }
 
-static double expected(const double *g, size_t i, size_t j)
+int cluster_sums_full(const struct cluster_sums *c)
 {
-	return 1.0 / (1.0 + exp(-(g[i] - g[j])));
+	return c->nbuf >= CLUSTER_BUFFER_MAX;
 }
 
-void cluster_sums_meat(const struct cluster_sums *c, size_t n, const double *g, double *meat)
+/* Add U U' of the deal written at d (write_deal) into the matrix m (row length stride), e
+ * (n x n) the expected scores at the ratings; bots >= n are skipped. */
+static void add_deal(const struct cluster_pair *d, size_t n, size_t stride, const double *e,
+		     double *m)
 {
-	memset(meat, 0, n * n * sizeof(double));
-	for (size_t k = 0; k < c->nmap; k++) {
-		const struct cluster_entry *e = &c->map[k];
-		if (!e->used)
-			continue;
-		size_t i = (size_t)(e->key >> 48), j = (size_t)(e->key >> 32) & 0xffff;
-		size_t u = (size_t)(e->key >> 16) & 0xffff, v = (size_t)e->key & 0xffff;
-		if (i >= n || j >= n || u >= n || v >= n)
-			continue;
-		double ep = expected(g, i, j), eq = expected(g, u, v);
-		/* sum over clusters of (S_p - N_p E_p)(S_q - N_q E_q) */
-		double w = e->ss - eq * e->sn - ep * e->ns + ep * eq * e->nn;
-		meat[i * n + u] += w;
-		meat[i * n + v] -= w;
-		meat[j * n + u] -= w;
-		meat[j * n + v] += w;
+	uint32_t npairs = d[0].j, bot[2 * DEAL_BOT_ENTRIES];
+	int nbots = (int)d[0].s;
+	double u[CLUSTER_BOTS_MAX] = { 0 };
+
+	for (int b = 0; b < DEAL_BOT_ENTRIES; b++) {
+		bot[2 * b] = d[1 + b].i;
+		bot[2 * b + 1] = d[1 + b].j;
 	}
+	for (uint32_t k = 0; k < npairs; k++) {
+		const struct cluster_pair *p = &d[1 + DEAL_BOT_ENTRIES + k];
+		uint32_t i = bot[p->i], j = bot[p->j];
+		if (i >= n || j >= n)
+			continue;
+		double r = p->s - p->n * e[i * n + j];
+		u[p->i] += r;
+		u[p->j] -= r;
+	}
+	for (int a = 0; a < nbots; a++) {
+		if (bot[a] >= n || u[a] == 0)
+			continue;
+		for (int b = 0; b < nbots; b++)
+			if (bot[b] < n)
+				m[bot[a] * stride + bot[b]] += u[a] * u[b];
+	}
+}
+
+/* The n x n expected scores at abilities g; NULL without memory. */
+static double *expected_scores(size_t n, const double *g)
+{
+	double *e = reallocarray(NULL, n * n, sizeof(double));
+
+	if (!e)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			e[i * n + j] = 1.0 / (1.0 + exp(-(g[i] - g[j])));
+	return e;
+}
+
+/* Add every buffered deal into m (row length stride >= n), e from expected_scores. */
+static void add_buffer(const struct cluster_sums *c, size_t n, size_t stride, const double *e,
+		       double *m)
+{
+	for (size_t k = 0; k < c->nbuf; k += 1 + DEAL_BOT_ENTRIES + c->buf[k].j)
+		add_deal(&c->buf[k], n, stride, e, m);
+}
+
+int cluster_sums_fold(struct cluster_sums *c, size_t n, const double *g)
+{
+	double *e = expected_scores(n, g);
+
+	if (!e)
+		return -ENOMEM;
+	if (n > c->meat_n) {
+		double *meat = calloc(n * n, sizeof(double));
+		if (!meat) {
+			free(e);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < c->meat_n; i++)
+			memcpy(&meat[i * n], &c->meat[i * c->meat_n], c->meat_n * sizeof(double));
+		free(c->meat);
+		c->meat = meat;
+		c->meat_n = n;
+	}
+	add_buffer(c, n, c->meat_n, e, c->meat);
+	c->nbuf = 0;
+	free(e);
+	return 0;
+}
+
+int cluster_sums_meat(const struct cluster_sums *c, size_t n, const double *g, double *meat)
+{
+	size_t m = c->meat_n < n ? c->meat_n : n;
+	double *e = expected_scores(n, g);
+
+	if (!e)
+		return -ENOMEM;
+	memset(meat, 0, n * n * sizeof(double));
+	for (size_t i = 0; i < m; i++)
+		memcpy(&meat[i * n], &c->meat[i * c->meat_n], m * sizeof(double));
+	add_buffer(c, n, n, e, meat);
+	for (int k = 0; k < CLUSTER_OPEN_MAX; k++) {
+		struct cluster_pair deal[DEAL_ENTRIES_MAX];
+		if (!c->open[k].used)
+			continue;
+		write_deal(&c->open[k], deal);
+		add_deal(deal, n, n, e, meat);
+	}
+	free(e);
+	return 0;
 }

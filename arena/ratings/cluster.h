@@ -16,17 +16,24 @@
  * clusters are independent. The cluster is a deal: every rotation of it.
  *
  * U_c depends on the fitted ratings, which are known only after every record
- * has been read, and records are not kept. But U_c is linear in the cluster's
- * per-pair sums S_cp (points of the first bot of pair p) and N_cp (results),
- * so the sum of U_c U_c' follows from the sums over clusters of the products
- * S_cp S_cq, S_cp N_cq, N_cp S_cq and N_cp N_cq for every two pairs p, q that
- * met in one cluster: a sparse map whose size depends on which bots share
- * tables, not on the number of records.
+ * has been read, and records are not kept. So each deal, once closed, waits
+ * as its per-pair sums (S_cp, N_cp: points of the first bot of pair p,
+ * results) in a buffer of at most CLUSTER_BUFFER_MAX entries; a full buffer
+ * is folded into the dense n x n sum of U_c U_c' at a pilot fit of the
+ * results read so far (rating_add_clustered in rating.h does this), and the
+ * last buffer at the final fit. A pilot differs from the final ratings by
+ * O(1/sqrt(results)), which changes the sum by as little (the sandwich only
+ * needs a consistent estimate there); a report of fewer than
+ * CLUSTER_BUFFER_MAX pairwise sums is exact. The memory is the buffer plus
+ * n x n, whatever the number of records.
  *
- * Records of one deal need not be adjacent: the last CLUSTER_OPEN_MAX deals
- * seen stay open (the arena writes the rotations of a deal within -j games of
- * each other). A record of a deal that was closed since opens a new cluster,
- * which only drops the correlation between its two parts.
+ * Records of one deal need not be adjacent: deals stay open in a table of
+ * CLUSTER_OPEN_MAX slots chosen by a hash of the deal, and a deal is closed
+ * when another deal needs its slot (the arena writes the rotations of a deal
+ * within -j games of each other, so a deal is rarely closed early). A record
+ * of a deal closed since opens a new cluster, which only drops the
+ * correlation between its two parts; so does a deal of more than
+ * CLUSTER_BOTS_MAX bots (no table has that many).
  *
  * Functions return 0 or a negative errno-style code and never exit.
  */
@@ -36,30 +43,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CLUSTER_OPEN_MAX 64
-/* Distinct pairs one deal may hold: 15 pairs of 6 bots. */
-#define CLUSTER_PAIRS_MAX 15
+#define CLUSTER_OPEN_MAX 256
+#define CLUSTER_BOTS_MAX 6
 
 struct cluster_pair {
-	uint32_t i, j; /* i < j */
-	double s, n;   /* points of i, results */
+	uint32_t i, j;
+	double s, n;   /* points of i against j, results */
 };
 
+/* An open deal: its bots, and its sums by the bots' local numbers (s[a][b]: a's points
+ * against b, n[a][b] == n[b][a] results). */
 struct cluster_open {
 	uint64_t key;
-	uint64_t used; /* the record count when last touched, 0 for an empty slot */
-	int npairs;
-	struct cluster_pair pair[CLUSTER_PAIRS_MAX];
+	int used, nbots;
+	uint32_t bot[CLUSTER_BOTS_MAX];
+	double s[CLUSTER_BOTS_MAX][CLUSTER_BOTS_MAX];
+	double n[CLUSTER_BOTS_MAX][CLUSTER_BOTS_MAX];
 };
 
-struct cluster_entry; /* one (p, q) of the sparse map, in cluster.c */
+/* A closed deal in the buffer: a header (i == CLUSTER_HEADER, j = its pair count, s = its
+ * bot count), its bots two to an entry, then its pairs by the bots' local numbers. */
+#define CLUSTER_HEADER UINT32_MAX
+#define CLUSTER_BUFFER_MAX (1u << 18)
 
 struct cluster_sums {
 	struct cluster_open open[CLUSTER_OPEN_MAX];
-	uint64_t records;
 	double clusters;            /* G */
-	struct cluster_entry *map;  /* open addressing; nmap is 0 or a power of 2 */
-	size_t nmap, used;
+	struct cluster_pair *buf;   /* closed deals not yet folded in */
+	size_t nbuf, capbuf;
+	double *meat;               /* meat_n x meat_n: folded deals */
+	size_t meat_n;
 };
 
 void cluster_sums_init(struct cluster_sums *c);
@@ -68,19 +81,29 @@ void cluster_sums_release(struct cluster_sums *c);
 /*
  * Add one game's R7 results (as rating_pairs_add_placings counts them: pairs
  * of non-teammates held by different bots) to the deal identified by key.
- * Bot indexes must be below 65536. -ENOMEM.
+ * -ENOMEM.
  */
 int cluster_sums_add_placings(struct cluster_sums *c, uint64_t key, int nseats,
 			      const unsigned *bot, const int *placing, const unsigned *team);
 
-/* Close every open deal (after each file: a deal never spans two). */
-void cluster_sums_close_all(struct cluster_sums *c);
+/* Close every open deal (after each file: a deal never spans two). -ENOMEM. */
+int cluster_sums_close_all(struct cluster_sums *c);
+
+/* Whether the buffer is full: fold it in (cluster_sums_fold) before adding more. */
+int cluster_sums_full(const struct cluster_sums *c);
 
 /*
- * meat (n x n, overwritten) = sum over clusters of U_c U_c' at the natural-log
- * abilities g[0..n-1] (E = 1 / (1 + e^-(g_i - g_j))). Pairs naming a bot >= n
- * are ignored.
+ * Fold the buffered deals into the sum at the natural-log abilities
+ * g[0..n-1] (n above every bot index added so far) and empty the buffer.
+ * -ENOMEM.
  */
-void cluster_sums_meat(const struct cluster_sums *c, size_t n, const double *g, double *meat);
+int cluster_sums_fold(struct cluster_sums *c, size_t n, const double *g);
+
+/*
+ * meat (n x n, overwritten) = sum over clusters of U_c U_c': the folded sum
+ * plus the buffered and still open deals at g[0..n-1] (E = 1 / (1 +
+ * e^-(g_i - g_j))). Bots >= n are ignored. -ENOMEM.
+ */
+int cluster_sums_meat(const struct cluster_sums *c, size_t n, const double *g, double *meat);
 
 #endif

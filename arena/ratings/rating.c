@@ -406,7 +406,11 @@ static int covariances(const double *l, const struct problem *pb, const double *
 			free(half);
 			return -ENOMEM;
 		}
-		cluster_sums_meat(clusters, n, g, meat);
+		if (cluster_sums_meat(clusters, n, g, meat) < 0) {
+			free(meat);
+			free(half);
+			return -ENOMEM;
+		}
 		multiply(model, meat, n, half);
 		multiply(half, model, n, robust);
 		double dof = clusters->clusters > 1 ? clusters->clusters / (clusters->clusters - 1) : 1;
@@ -418,6 +422,26 @@ static int covariances(const double *l, const struct problem *pb, const double *
 		memcpy(robust, model, n * n * sizeof(double));
 	}
 	return 0;
+}
+
+int rating_add_clustered(struct rating_pairs *p, struct cluster_sums *clusters, uint64_t deal,
+			 int nseats, const unsigned *bot, const int *placing, const unsigned *team)
+{
+	struct rating_fit pilot;
+	int rc;
+
+	rating_pairs_add_placings(p, nseats, bot, placing, team);
+	rc = cluster_sums_add_placings(clusters, deal, nseats, bot, placing, team);
+	if (rc < 0 || !cluster_sums_full(clusters))
+		return rc;
+	rc = rating_fit(p, NULL, &pilot);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < p->n; i++)
+		pilot.elo[i] /= ELO_PER_NAT;
+	rc = cluster_sums_fold(clusters, p->n, pilot.elo);
+	rating_fit_release(&pilot);
+	return rc;
 }
 
 int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,

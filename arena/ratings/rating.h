@@ -52,6 +52,7 @@
 #define SKIPBO_RATING_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cluster.h"
 
@@ -79,6 +80,15 @@ void rating_pairs_add(struct rating_pairs *p, size_t i, size_t j, double score_i
  */
 size_t rating_pairs_add_placings(struct rating_pairs *p, int nseats, const unsigned *bot,
 				 const int *placing, const unsigned *team);
+
+/*
+ * One game as rating_pairs_add_placings counts it, and also into the deal
+ * `deal` of clusters (cluster.h); when the clusters' buffer fills, it is
+ * folded in at a pilot fit of p (default options). 0, -ENOMEM, or -EDOM if
+ * the pilot fit fails.
+ */
+int rating_add_clustered(struct rating_pairs *p, struct cluster_sums *clusters, uint64_t deal,
+			 int nseats, const unsigned *bot, const int *placing, const unsigned *team);
 
 struct rating_options {
 	double prior_draws; /* k above, >= 0 */

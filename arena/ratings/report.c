@@ -66,6 +66,7 @@ struct acc {
 	long seat_rotated[GAMELOG_SEATS_MAX + 1];
 	size_t duplicate_pairs;
 	struct cluster_sums clusters; /* for the robust intervals: a deal is a cluster */
+	uint32_t source;              /* of the last record */
 	struct dup_slot *slots;    /* open addressing with linear probing; nslots is 0 or a power of 2 */
 	size_t nslots, npending;
 };
@@ -211,7 +212,6 @@ static void dup_clear(struct acc *a)
 	if (a->slots)
 		memset(a->slots, 0, a->nslots * sizeof(*a->slots));
 	a->npending = 0;
-	cluster_sums_close_all(&a->clusters);
 }
 
 /*
@@ -273,7 +273,19 @@ static int acc_add(void *ctx, const struct gamelog *log, const struct gamelog_ga
 		placing[s] = g->placing[s];
 		team[s] = g->team[s];
 	}
-	rating_pairs_add_placings(&a->pairs, g->players, g->bot, placing, team);
+	/* A deal is its table and deal number within one file: a new file closes every deal, in
+	 * stored records as in a stream. */
+	if (g->source != a->source) {
+		rc = cluster_sums_close_all(&a->clusters);
+		if (rc < 0)
+			return rc;
+		a->source = g->source;
+	}
+	rc = rating_add_clustered(&a->pairs, &a->clusters,
+				  (uint64_t)(uint32_t)g->table << 32 | (uint32_t)g->deal,
+				  g->players, g->bot, placing, team);
+	if (rc < 0)
+		return rc;
 	for (int x = 0; x < g->players; x++)
 		for (int y = x + 1; y < g->players; y++) {
 			if (team[x] == team[y] || g->bot[x] == g->bot[y])
@@ -287,12 +299,6 @@ static int acc_add(void *ctx, const struct gamelog *log, const struct gamelog_ga
 				(placing[x] < placing[y] ? by : bx)->rated_l++;
 			}
 		}
-	/* A deal is its table and deal number within one file (closed after each file). */
-	rc = cluster_sums_add_placings(&a->clusters,
-				       (uint64_t)(uint32_t)g->table << 32 | (uint32_t)g->deal,
-				       g->players, g->bot, placing, team);
-	if (rc < 0)
-		return rc;
 	return add_duplicate_half(a, g);
 }
 
@@ -470,6 +476,8 @@ int report_load_opts(struct report *r, struct gamelog *log, const char *const *d
 			goto out;
 		}
 		rc = gamelog_read(log, path, err, errsz);
+		if (rc == 0)
+			rc = cluster_sums_close_all(&a.clusters);
 		if (rc < 0)
 			goto out;
 		dup_clear(&a);

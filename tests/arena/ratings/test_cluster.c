@@ -72,6 +72,11 @@ static void test_meat_matches_direct_sum(void **state)
 		for (int i = 0; i < BOTS; i++)
 			for (int j = 0; j < BOTS; j++)
 				direct[i * BOTS + j] += u[i] * u[j];
+		/* Deals folded in early, closed, and still open all count. */
+		if (d == 10)
+			assert_int_equal(cluster_sums_fold(&c, BOTS, g), 0);
+		if (d == 20)
+			assert_int_equal(cluster_sums_close_all(&c), 0);
 	}
 	assert_near(c.clusters, DEALS, 0);
 	cluster_sums_meat(&c, BOTS, g, meat);
