@@ -86,6 +86,56 @@ static void test_meat_matches_direct_sum(void **state)
 }
 
 /*
+ * Past CLUSTER_BUFFER_MAX buffered entries the deals are folded in at pilot
+ * fits of the results so far; the intervals must match those of sums never
+ * folded (exact at the final fit) to a fraction of a percent.
+ */
+static void test_pilot_folds_match_exact(void **state)
+{
+	enum { BOTS = 4, DEALS = 70000 };
+	static const double g[BOTS] = { 0.4, 0.1, -0.2, -0.3 };
+	unsigned team[2] = { 0, 1 };
+	struct rating_pairs p;
+	struct cluster_sums folded, exact;
+	struct rating_fit a, b;
+	struct rating_options opt = RATING_OPTIONS_DEFAULT;
+
+	(void)state;
+	assert_int_equal(rating_pairs_init(&p, BOTS), 0);
+	cluster_sums_init(&folded);
+	cluster_sums_init(&exact);
+	for (int d = 0; d < DEALS; d++) {
+		unsigned x = (unsigned)(d % BOTS), y = (unsigned)((d / BOTS + 1 + d) % BOTS);
+		if (x == y)
+			y = (y + 1) % BOTS;
+		double luck0 = gumbel(), luck1 = gumbel();
+		for (int r = 0; r < 2; r++) {
+			unsigned bot[2] = { r ? y : x, r ? x : y };
+			int placing[2];
+			double p0 = g[bot[0]] + luck0, p1 = g[bot[1]] + luck1;
+			placing[0] = p0 > p1 ? 1 : 2;
+			placing[1] = 3 - placing[0];
+			assert_int_equal(rating_add_clustered(&p, &folded, (uint64_t)d, 2, bot, placing,
+							      team), 0);
+			assert_int_equal(cluster_sums_add_placings(&exact, (uint64_t)d, 2, bot, placing,
+								   team), 0);
+		}
+	}
+	assert_true(folded.meat_n == BOTS); /* it did fold */
+	opt.clusters = &folded;
+	assert_int_equal(rating_fit(&p, &opt, &a), 0);
+	opt.clusters = &exact;
+	assert_int_equal(rating_fit(&p, &opt, &b), 0);
+	for (size_t i = 0; i < BOTS; i++)
+		assert_near(rating_ci95(&a, i) / rating_ci95(&b, i), 1.0, 0.005);
+	rating_fit_release(&a);
+	rating_fit_release(&b);
+	cluster_sums_release(&folded);
+	cluster_sums_release(&exact);
+	rating_pairs_release(&p);
+}
+
+/*
  * A simulated tournament format. Each deal seats `players` bots in a random
  * order and is played in `rotations` rotations (rotation r moves the bot of
  * seat s to seat s + r, as duplicate deals do). Each seat of a deal has a
@@ -249,6 +299,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_meat_matches_direct_sum),
+		cmocka_unit_test(test_pilot_folds_match_exact),
 		cmocka_unit_test(test_coverage_two_player_duplicate),
 		cmocka_unit_test(test_coverage_three_players),
 		cmocka_unit_test(test_coverage_four_partnership),
