@@ -385,6 +385,47 @@ static void html_paired(const struct report *r, FILE *out)
 	fputs("</tbody>\n</table></div>\n", out);
 }
 
+/* Per bot: its results against each opponent, its move times and its faults. */
+static void html_per_bot(const struct report *r, FILE *out)
+{
+	size_t n = r->nbots;
+
+	fputs("<h2 id=\"bots\">Each bot</h2>\n", out);
+	for (size_t a = 0; a < n; a++) {
+		size_t i = r->order[a];
+		const struct report_bot *b = &r->bots[i];
+
+		fputs("<h3 class=\"bot\">", out);
+		html_text(out, b->name);
+		fprintf(out, "</h3>\n<p>%ld games, %ld won (%.1f%%), %ld points, %.2f cards left in "
+			"the stock on average. ", b->games, b->wins, 100.0 * report_win_rate(b),
+			b->points, report_avg_stock(b));
+		if (b->time_moves > 0)
+			fprintf(out, "Move time: mean %.1f &micro;s, p99 %.0f &micro;s, max %.0f "
+				"&micro;s; its own CPU %.1f &micro;s per move. ", b->time_mean_us,
+				b->time_p99_us, b->time_max_us, b->time_cpu_mean_us);
+		fputs("Faults: ", out);
+		if (!b->faults_total)
+			fputs("none", out);
+		report_write_faults(b, out);
+		fputs(".</p>\n<div class=\"scroll\"><table class=\"opponents\">\n<thead><tr>"
+		      "<th class=\"name\">against</th><th>results</th><th>score</th></tr></thead>\n"
+		      "<tbody>\n", out);
+		for (size_t c = 0; c < n; c++) {
+			size_t j = r->order[c];
+			double games = r->pairs.games[i * n + j];
+
+			if (j == i || !(games > 0))
+				continue;
+			fputs("<tr><td class=\"name\">", out);
+			html_text(out, r->bots[j].name);
+			fprintf(out, "</td><td>%g</td><td>%.1f%%</td></tr>\n", games,
+				100.0 * r->pairs.score[i * n + j] / games);
+		}
+		fputs("</tbody>\n</table></div>\n", out);
+	}
+}
+
 static void html_los_and_seats(const struct report *r, FILE *out)
 {
 	fputs("<h2>Likelihood of superiority</h2>\n<p class=\"note\">Probability that the row "
@@ -603,6 +644,7 @@ int report_write_html(const struct report *r, FILE *out)
 	if (r->duplicate_pairs)
 		html_paired(r, out);
 	html_los_and_seats(r, out);
+	html_per_bot(r, out);
 	if (r->dirs && r->ndirs)
 		gamelist_write_html(r->dirs, r->ndirs, out);
 	fputs("</body>\n</html>\n", out);

@@ -210,6 +210,16 @@ def main():
             if not any(r.startswith("dead") for r in row):
                 fail("no faults row for dead: %r" % row)
             game_list(b, out)
+            per_bot = b.eval("Array.prototype.map.call(document.querySelectorAll('h3.bot'),"
+                             "function (h) { var t = h.nextElementSibling.nextElementSibling;"
+                             " return [h.textContent, Array.prototype.map.call("
+                             "t.querySelectorAll('tbody tr'), function (r) {"
+                             " return r.cells[0].textContent + ' ' + r.cells[2].textContent; })]; })")
+            names = sorted(p[0] for p in per_bot)
+            dead = [p[1] for p in per_bot if p[0] == "dead"]
+            if names != ["dead", "easy", "good", "medium"] or \
+                    dead != [["medium 0.0%", "good 0.0%", "easy 0.0%"]]:
+                fail("per-bot sections: %r" % per_bot)
             xs = sorted(b.eval(ELO_X))
             # plot from 170 to 740 in chart units: the three that played must use a third of it
             if len(xs) != 4 or xs[-1] - xs[1] < 190:
