@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -124,7 +125,8 @@ def sweep(page):
 
 
 def turns(page):
-    """Shift+arrows move by turns; Home/End to the ends of the game; the move box."""
+    """Shift+arrows move by turns; Home/End to the ends of the game; the move and
+    turn boxes; play and pause."""
     steps = page.states[1]
     page.key("Home", "Home", 36)
     k = 0
@@ -147,6 +149,22 @@ def turns(page):
     page.b.eval("var j = document.getElementById('jmove'); j.value = '4';"
                 "j.dispatchEvent(new Event('change'))")
     page.expect(1, 4, "move 4 typed in the move box")
+    want = next((k for k in range(len(steps)) if turn_of(steps[k]) >= 3), len(steps) - 1)
+    page.b.eval("var j = document.getElementById('jturn'); j.value = '3';"
+                "j.dispatchEvent(new Event('change'))")
+    page.expect(1, want, "turn 3 typed in the turn box")
+    # play at the fastest speed for a moment, then pause: it moved on, and shows
+    # the engine's table wherever it stopped
+    page.b.eval("document.getElementById('speed').value = '40'")
+    page.key(" ", "Space", 32)
+    time.sleep(0.3)
+    page.key(" ", "Space", 32)
+    g, k, _ = page.where()
+    if (g, k) == (1, want):
+        fail("%s: play did not move on from step %d" % (page.name, want))
+    elif g is not None:
+        page.expect(g, k, "play and pause")
+    page.key("Home", "Home", 36)
 
 
 def result_shown(page, replay, game):
