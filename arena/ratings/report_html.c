@@ -633,6 +633,14 @@ int report_write_html(const struct report *r, FILE *out)
 	fputs(".</p>\n", out);
 	html_ranking(r, out);
 	report_notes(r, html_note, out);
+	if (r->duplicate_pairs)
+		fputs("<p class=\"note quote\"><b>Which figure to quote:</b> the Elo of the ranking "
+		      "with its &plusmn;95%. It is fitted on every result of every game, so it is "
+		      "the most precise; the paired Elo (below) uses only the 2-player duplicate "
+		      "deals and takes each deal's luck out, as both bots played it from both "
+		      "seats, so it is a check: where the two disagree by more than their "
+		      "intervals, the deals or the seats weigh on the result and more deals are "
+		      "needed.</p>\n", out);
 	fputs("<p class=\"note\">", out);
 	html_text(out, method);
 	fputs(" Move times: mean and max over all moves; p99 is the moves-weighted mean of "

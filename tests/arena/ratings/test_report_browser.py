@@ -210,6 +210,9 @@ def main():
             if not any(r.startswith("dead") for r in row):
                 fail("no faults row for dead: %r" % row)
             game_list(b, out)
+            quote = b.eval("var q = document.querySelector('p.quote'); q ? q.textContent : ''")
+            if not quote.startswith("Which figure to quote: the Elo of the ranking"):
+                fail("no sentence on which Elo to quote (duplicate deals were played): %r" % quote)
             per_bot = b.eval("Array.prototype.map.call(document.querySelectorAll('h3.bot'),"
                              "function (h) { var t = h.nextElementSibling.nextElementSibling;"
                              " return [h.textContent, Array.prototype.map.call("
