@@ -11,6 +11,7 @@ each step the table read from the page's DOM must equal the one the engine
 computes for that step (viewer_states). At 400 and 1400 px wide nothing may
 overflow the page sideways. Screenshots go to ARTEFACTS. Exit 77 (skipped)
 without chromium."""
+import json
 import os
 import re
 import signal
@@ -171,7 +172,6 @@ def turns(page):
 
 def result_shown(page, replay, game):
     """At the end of a game the result table holds the replay's placings and scores."""
-    import json
     with open(replay) as f:
         res = json.load(f)["games"][game - 1]["result"]
     rows = page.b.eval("Array.prototype.map.call(document.querySelectorAll('#result.on tr'),"
@@ -263,10 +263,16 @@ def check_pages(arena, helper, medium, easy, badbot, shots, browser_path, tmp):
             if name == "match":
                 page.key("]", "BracketRight", 221)
                 page.expect(2, 0, "] (next game)")
+                with open(replay) as f:
+                    first = json.load(f)["games"][0]["result"]["scores"]
+                before = b.eval("document.getElementById('totals').textContent")
+                want = "match totals before this game (R9, to 500): seat 0 (%s) %d, seat 1 (%s) %d" % (
+                    "skipbo-medium", first[0], "skipbo-easy", first[1])
+                if before != want:
+                    fail("match: game 2 starts with %r, want %r" % (before, want))
                 page.key("End", "End", 35)
                 totals = b.eval("Array.prototype.map.call(document.querySelectorAll('#result tr'),"
                                 "function (r) { return r.cells[5].textContent; })")
-                import json
                 with open(replay) as f:
                     doc = json.load(f)
                 want = [str(doc["games"][0]["result"]["scores"][s] + doc["games"][1]["result"]["scores"][s])
