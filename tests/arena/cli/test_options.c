@@ -212,6 +212,26 @@ static void test_parse_groups_and_usage(void **state)
 	assert_int_equal(seen.flag, 1);
 }
 
+/* --sandbox: auto, on or off for the commands that take it; not given is -1 (auto). */
+static void test_parse_sandbox(void **state)
+{
+	char *on[] = { "run", "--sandbox", "on", "t.json", NULL };
+	char *off[] = { "play", "--sandbox=off", "./a", NULL };
+	char *bad[] = { "check", "--sandbox", "yes", "./a", NULL };
+	struct options_common c;
+	struct own_seen seen;
+
+	(void)state;
+	options_common_init(&c, 1);
+	assert_int_equal(c.sandbox, -1);
+	assert_int_equal(parse(ALL | OPTIONS_SANDBOX, on, &c, &seen), -1);
+	assert_int_equal(c.sandbox, SANDBOX_ON);
+	assert_int_equal(parse(ALL | OPTIONS_SANDBOX, off, &c, &seen), -1);
+	assert_int_equal(c.sandbox, SANDBOX_OFF);
+	assert_int_equal(parse(ALL | OPTIONS_SANDBOX, bad, &c, &seen), 2);
+	assert_int_equal(parse(ALL, on, &c, &seen), 2);
+}
+
 /* With defaults: a tournament file's; without: -1, and only given limits replace. */
 static void test_common_defaults(void **state)
 {
@@ -326,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_parse_ranges),
 		cmocka_unit_test(test_parse_groups_and_usage),
 		cmocka_unit_test(test_common_defaults),
+		cmocka_unit_test(test_parse_sandbox),
 		cmocka_unit_test(test_play_limits_reach_the_bot),
 	};
 

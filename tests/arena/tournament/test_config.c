@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "sandbox.h"
 
 static char dir[64];
 
@@ -322,6 +323,38 @@ static void test_resolved_json_round_trip(void **state)
 	config_release(&b);
 }
 
+/* "sandbox" and "stderr_total_cap": their defaults, values, refusals, and that they change no game. */
+static void test_sandbox_and_total_cap(void **state)
+{
+	const char *text = "{\"name\":\"t\"," BOTS ",\"sandbox\":\"on\",\"stderr_total_cap\":4096}";
+	const char *plain = "{\"name\":\"t\"," BOTS "}";
+	struct config a, b;
+	char err[CONFIG_ERR_MAX] = "", *ja, *ga, *gb;
+
+	(void)state;
+	assert_int_equal(config_parse(plain, strlen(plain), dir, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.sandbox, SANDBOX_AUTO);
+	assert_int_equal(b.stderr_total_cap, CONFIG_DEFAULT_STDERR_TOTAL_CAP);
+	assert_int_equal(config_parse(text, strlen(text), dir, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.sandbox, SANDBOX_ON);
+	assert_int_equal(a.stderr_total_cap, 4096);
+	ja = config_to_json(&a, 0);
+	assert_non_null(strstr(ja, "\"sandbox\":\t\"on\""));
+	assert_non_null(strstr(ja, "\"stderr_total_cap\":\t4096"));
+	ga = config_to_json(&a, 1);
+	gb = config_to_json(&b, 1);
+	assert_string_equal(ga, gb);
+	free(ja);
+	free(ga);
+	free(gb);
+	config_release(&a);
+	config_release(&b);
+	refused("{\"name\":\"t\"," BOTS ",\"sandbox\":\"yes\"}",
+		"sandbox: expected \"auto\", \"on\" or \"off\"", "\"yes\"");
+	refused("{\"name\":\"t\"," BOTS ",\"sandbox\":true}", "sandbox: expected", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"stderr_total_cap\":-1}", "stderr_total_cap", NULL);
+}
+
 static void test_load_names_file(void **state)
 {
 	struct config cfg;
@@ -343,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_range),
 		cmocka_unit_test(test_strict_numbers),
 		cmocka_unit_test(test_duplicate_keys),
+		cmocka_unit_test(test_sandbox_and_total_cap),
 		cmocka_unit_test(test_long_env_name),
 		cmocka_unit_test(test_message_escapes_file_text),
 		cmocka_unit_test(test_impossible_rules),
