@@ -61,6 +61,7 @@ struct merge {
 	const char *const *dirs;
 	size_t ndirs;
 	int *fds;                 /* each DIR's games.jsonl */
+	int any_io;               /* some DIR has io/ transcripts */
 	struct results_tournament *t;
 	struct schedule *sched;
 	struct place *places;     /* by game index */
@@ -174,6 +175,8 @@ static int read_shards(struct merge *m)
 			snprintf(m->err, sizeof(m->err), "\"%s\": %s", path, strerror(errno));
 			return ret;
 		}
+		snprintf(path, sizeof(path), "%s/io", m->dirs[d]);
+		m->any_io |= access(path, F_OK) == 0;
 		m->current = (uint32_t)d;
 		if ((ret = results_scan_dir(m->dirs[d], on_record, m, err, sizeof(err))) < 0) {
 			if (ret != -EEXIST)
@@ -238,31 +241,18 @@ static int append_file(const char *from, const char *to, int flags)
 	return ret;
 }
 
-/* A game's replay and transcript, hard-linked when OUT is on the same file system. */
-static int copy_game_files(const char *dir, const char *out, const char *id)
+/* One file of a game, hard-linked (copied across file systems); a missing one is no error. */
+static int link_or_copy(const char *dir, const char *out, const char *kind, const char *id,
+			const char *ext)
 {
-	static const char *const kinds[][2] = { { "replays", "json" }, { "io", "log" } };
 	char from[PATH_MAX], to[PATH_MAX];
-	int ret;
 
-	for (size_t k = 0; k < 2; k++) {
-		snprintf(from, sizeof(from), "%s/%s/%s.%s", dir, kinds[k][0], id, kinds[k][1]);
-		snprintf(to, sizeof(to), "%s/%s/%s.%s", out, kinds[k][0], id, kinds[k][1]);
-		if (access(from, F_OK) < 0)
-			continue;
-		if (k == 1) {
-			char io[PATH_MAX];
-
-			snprintf(io, sizeof(io), "%s/io", out);
-			if (mkdir(io, 0755) < 0 && errno != EEXIST)
-				return -errno;
-		}
-		if (link(from, to) == 0)
-			continue;
-		if ((ret = append_file(from, to, O_TRUNC)) < 0)
-			return ret;
-	}
-	return 0;
+	snprintf(from, sizeof(from), "%s/%s/%s.%s", dir, kind, id, ext);
+	snprintf(to, sizeof(to), "%s/%s/%s.%s", out, kind, id, ext);
+	/* ENOENT is from's: to's directory exists */
+	if (link(from, to) == 0 || errno == ENOENT)
+		return 0;
+	return append_file(from, to, O_TRUNC);
 }
 
 /* Every bot's stderr log: the directories' logs one after the other. */
@@ -321,6 +311,7 @@ static int write_out(struct merge *m, const char *out, uint64_t *written)
 	char path[PATH_MAX], tmp[PATH_MAX];
 	uint64_t count = schedule_count(m->sched);
 	struct schedule_game g;
+	FILE *f = NULL;
 	int fd = -1, ret;
 
 	*written = 0;
@@ -336,13 +327,20 @@ static int write_out(struct merge *m, const char *out, uint64_t *written)
 		ret = -errno;
 		goto fail;
 	}
-	if ((ret = merge_logs(m, out)) < 0 || (ret = write_tournament(m, out)) < 0)
-		goto fail;
-	snprintf(tmp, sizeof(tmp), "%s/games.jsonl.tmp", out);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
+	snprintf(path, sizeof(path), "%s/io", out);
+	if (m->any_io && mkdir(path, 0755) < 0) {
 		ret = -errno;
 		goto fail;
 	}
+	if ((ret = merge_logs(m, out)) < 0 || (ret = write_tournament(m, out)) < 0)
+		goto fail;
+	snprintf(tmp, sizeof(tmp), "%s/games.jsonl.tmp", out);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0 ||
+	    !(f = fdopen(fd, "w"))) {
+		ret = -errno;
+		goto fail;
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	for (uint64_t i = 0; i < count; i++) {
 		const struct place *p = &m->places[i];
 		char *line;
@@ -350,13 +348,14 @@ static int write_out(struct merge *m, const char *out, uint64_t *written)
 		if (p->dir == UINT32_MAX)
 			continue;
 		schedule_game(m->sched, i, &g);
-		if ((ret = copy_game_files(m->dirs[p->dir], out, g.id)) < 0)
+		if ((ret = link_or_copy(m->dirs[p->dir], out, "replays", g.id, "json")) < 0 ||
+		    (m->any_io && (ret = link_or_copy(m->dirs[p->dir], out, "io", g.id, "log")) < 0))
 			goto fail;
 		if (!(line = read_line(m, p))) {
 			ret = -EIO;
 			goto fail;
 		}
-		ret = write(fd, line, p->length) == (ssize_t)p->length ? 0 : -EIO;
+		ret = fwrite(line, 1, p->length, f) == p->length ? 0 : -EIO;
 		free(line);
 		if (ret < 0)
 			goto fail;
@@ -364,13 +363,13 @@ static int write_out(struct merge *m, const char *out, uint64_t *written)
 	}
 	snprintf(path, sizeof(path), "%s/games.jsonl", out);
 	snprintf(tmp, sizeof(tmp), "%s/replays", out);
-	if ((fsync(fd) < 0 && errno != EINVAL) || close(fd) < 0 ||
-	    (ret = durable_sync_dir(tmp)) < 0) {
-		fd = -1;
-		ret = ret < 0 ? ret : -errno;
-		goto fail;
-	}
+	ret = fflush(f) == 0 && (fsync(fd) == 0 || errno == EINVAL) ? 0 : -errno;
+	if (fclose(f) < 0 && !ret)
+		ret = -errno;
+	f = NULL;
 	fd = -1;
+	if (ret < 0 || (ret = durable_sync_dir(tmp)) < 0)
+		goto fail;
 	snprintf(tmp, sizeof(tmp), "%s/games.jsonl.tmp", out);
 	if (rename(tmp, path) < 0 || (ret = durable_sync_dir(out)) < 0 ||
 	    (ret = durable_sync_parent(out)) < 0) {
@@ -379,7 +378,9 @@ static int write_out(struct merge *m, const char *out, uint64_t *written)
 	}
 	return 0;
 fail:
-	if (fd >= 0)
+	if (f)
+		fclose(f);
+	else if (fd >= 0)
 		close(fd);
 	snprintf(m->err, sizeof(m->err), "writing \"%s\": %s", out, strerror(-ret));
 	return ret;

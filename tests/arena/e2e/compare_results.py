@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""compare_results.py A B: the two tournament directories hold the same results.
+"""compare_results.py [--ranking] A B: the two tournament directories hold the same results.
 
 Every games.jsonl record alike apart from its timings ("time"), whatever the
 order of the lines, and ratings.json (the report's ratings, cross table,
-likelihoods of superiority, paired statistics and seats) alike apart from
-move times. Prints the first difference and exits 1; exits 0 when alike.
+likelihoods of superiority, paired statistics, seats, notes) alike apart from
+move times. With --ranking, of ratings.json only the ranking (each bot's
+rank, Elo, games, wins and points) and the cross table: what a report over
+several directories shares with the report of their merge, whose
+cluster-robust intervals depend on the order of the records.
+Prints the first difference and exits 1; exits 0 when alike.
 """
 import json
 import sys
@@ -30,8 +34,15 @@ def untimed(v):
     return v
 
 
+def ranking(j):
+    keys = ("rank", "bot", "elo", "games", "wins", "points")
+    return {"bots": [{k: b.get(k) for k in keys} for b in j["bots"]], "cross": j["cross"]}
+
+
 def main():
-    a, b = sys.argv[1], sys.argv[2]
+    args = sys.argv[1:]
+    only_ranking = args[0] == "--ranking"
+    a, b = args[-2], args[-1]
     ra, rb = records(a), records(b)
     if ra.keys() != rb.keys():
         only = sorted(set(ra) ^ set(rb))
@@ -43,14 +54,8 @@ def main():
         ja = untimed(json.load(f))
     with open(b + "/ratings.json") as f:
         jb = untimed(json.load(f))
-    # "fit" names the worst-fitting pair; a pair and its mirror (B against A) fit
-    # equally badly, and which of the two is named may follow the records' order
-    for j in (ja, jb):
-        fit = j.get("fit")
-        if isinstance(fit, dict) and "bot" in fit and "opponent" in fit:
-            j["fit"] = {"pair": sorted([fit["bot"], fit["opponent"]]),
-                        "results": fit.get("results"), "pairs": fit.get("pairs"),
-                        "abs_z": abs(fit.get("z", 0)), "p_adjusted": fit.get("p_adjusted")}
+    if only_ranking:
+        ja, jb = ranking(ja), ranking(jb)
     for key in sorted(set(ja) | set(jb)):
         if ja.get(key) != jb.get(key):
             sys.exit(f"ratings.json differs in \"{key}\":\n  {a}: {ja.get(key)}\n  {b}: {jb.get(key)}")
