@@ -128,8 +128,9 @@ struct report_options {
 
 /*
  * Compute a report from the records stored in log (which must outlive it).
- * anchor: bot rated 0 or NULL for the field average; -ENOENT if that bot is
- * not in the log. -ENODATA if the log holds no records. -ENOMEM. err gets a
+ * anchor: bot rated 0 or NULL for each pool's average; -ENOENT if that bot is
+ * not in the log (report_build_opts: the options of struct report_options).
+ * -EDOM (with a sentence) for prior 0 when a bot has no finite rating. -ENODATA if the log holds no records. -ENOMEM. err gets a
  * sentence on failure.
  */
 int report_build(struct report *r, const struct gamelog *log, const char *anchor,

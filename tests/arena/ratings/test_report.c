@@ -372,6 +372,10 @@ static void test_report_command(void **state)
 	char *bad_prior[] = { "report", "--prior", "-1", (char *)dir, NULL };
 	/* Options after the directory, and a prior small enough to have stopped Newton. */
 	char *after[] = { "report", (char *)dir, "--prior", "1e-6", "-q", NULL };
+	char *anchored[] = { "report", "-q", (char *)dir, "--anchor", "B=12.5", "--plain-intervals",
+			     NULL };
+	char *no_number[] = { "report", "-q", (char *)dir, "--anchor", "B=x", NULL };
+	char *empty_name[] = { "report", "-q", (char *)dir, "--anchor", "=5", NULL };
 	char *no_dir[] = { "report", NULL };
 	char *two_no_out[] = { "report", (char *)dir, (char *)dir, NULL };
 	char *missing[] = { "report", "-q", "/nonexistent-dir", NULL };
@@ -387,6 +391,15 @@ static void test_report_command(void **state)
 	root = load_json(dir);
 	assert_near(num(root, "prior_draws"), 1e-6, 0);
 	cJSON_Delete(root);
+	assert_int_equal(cmd_report(6, anchored), 0);
+	root = load_json(dir);
+	assert_near(num(json_bot(root, "B"), "elo"), 12.5, 1e-9);
+	assert_near(num(root, "anchor_elo"), 12.5, 0);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(root, "intervals")->valuestring, "plain");
+	cJSON_Delete(root);
+	/* "B=x" is a bot named so, which played no game; "=5" names no bot. */
+	assert_int_equal(cmd_report(5, no_number), 1);
+	assert_int_equal(cmd_report(5, empty_name), 2);
 	assert_int_equal(cmd_report(1, no_dir), 2);
 	assert_int_equal(cmd_report(3, two_no_out), 2);
 	assert_int_equal(cmd_report(3, missing), 1);
