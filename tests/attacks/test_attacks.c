@@ -91,6 +91,9 @@ static const struct attack_case cases[] = {
 /* The user the arena runs as (NULL: the test's own), and what the run found. */
 static const struct passwd *user;
 static int listen_fd = -1, port;
+/* The bots' programs, copied where any uid may run them (the sandbox's uids must reach
+ * them, wherever the build directory is). */
+static char bin[64] = "/tmp/skipbo-attack-bin.XXXXXX", badbot[128];
 
 /* ---- running the arena ---- */
 
@@ -391,7 +394,7 @@ static void run_case(const struct attack_case *c, bool sandbox)
 		 "\"time\":{\"startup_ms\":10000,\"move_ms\":10000,\"game_ms\":60000},"
 		 "\"stderr_cap\":%d,\"stderr_total_cap\":%d,\"concurrency\":2,"
 		 "\"output\":\"out\",\"sandbox\":\"%s\"}",
-		 BADBOT_PATH, BADBOT_PATH, ATTACKS_DIR, c->name, token, args, MEMORY_MB, PROCESSES,
+		 badbot, badbot, bin, c->name, token, args, MEMORY_MB, PROCESSES,
 		 STDERR_CAP, STDERR_TOTAL_CAP, sandbox ? "on" : "off");
 	e2e_write(dir, "t.json", text);
 	snprintf(path, sizeof path, "%s/t.json", dir);
@@ -469,6 +472,19 @@ static void listen_on_loopback(void)
 	port = ntohs(addr.sin_port);
 }
 
+/* Copy the bots' programs into bin (mode 0755). */
+static void copy_programs(void)
+{
+	char cmd[1024];
+
+	if (!mkdtemp(bin) || chmod(bin, 0755) < 0)
+		abort();
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'/attack_* '%s'/", BADBOT_PATH, ATTACKS_DIR, bin);
+	if (system(cmd) != 0)
+		abort();
+	snprintf(badbot, sizeof badbot, "%s/badbot", bin);
+}
+
 /* Can user reach path (every directory on the way, and the file)? Checked in a child as user. */
 static bool user_can_run(const char *path)
 {
@@ -485,6 +501,7 @@ int main(int argc, char **argv)
 {
 	struct CMUnitTest tests[sizeof cases / sizeof cases[0]];
 	char names[sizeof cases / sizeof cases[0]][96];
+	int failed;
 
 	if (argc > 1 && strcmp(argv[1], "--user") == 0) {
 		const char *name = getenv("SKIPBO_TEST_USER") ? getenv("SKIPBO_TEST_USER") : "nobody";
@@ -503,18 +520,21 @@ int main(int argc, char **argv)
 			printf("skipped: \"%s\" is root\n", name);
 			return SKIP_STATUS;
 		}
-		if (!user_can_run(ARENA_PATH) || !user_can_run(BADBOT_PATH)) {
+		if (!user_can_run(ARENA_PATH)) {
 			printf("skipped: user \"%s\" cannot run %s (a build directory other users "
 			       "cannot enter)\n", name, ARENA_PATH);
 			return SKIP_STATUS;
 		}
 	}
 	listen_on_loopback();
+	copy_programs();
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		snprintf(names[i], sizeof names[i], "%s%s%s", cases[i].name,
 			 cases[i].args[0] ? " " : "", cases[i].args);
 		tests[i] = (struct CMUnitTest){ names[i], test_case, NULL, NULL, (void *)&cases[i] };
 	}
-	return _cmocka_run_group_tests(user ? "attacks as an ordinary user" : "attacks", tests,
-				       sizeof tests / sizeof tests[0], NULL, NULL);
+	failed = _cmocka_run_group_tests(user ? "attacks as an ordinary user" : "attacks", tests,
+					 sizeof tests / sizeof tests[0], NULL, NULL);
+	e2e_remove(bin);
+	return failed;
 }
