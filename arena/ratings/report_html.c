@@ -548,7 +548,8 @@ static void html_settings(const cJSON *t, FILE *out)
 	html_setting(out, t, NULL, "seed", "seed", "");
 	html_setting(out, t, NULL, "shard", "shard", "");
 	if (gmtime_r(&now, &tm) && strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm))
-		fprintf(out, "<dt>report made</dt><dd>%s</dd>\n", when);
+		fprintf(out, "<dt>report made</dt><dd>%s by skipbo-arena %s</dd>\n", when,
+			SKIPBO_VERSION);
 	fputs("</dl>\n", out);
 }
 

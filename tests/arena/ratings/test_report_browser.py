@@ -195,7 +195,7 @@ def main():
             settings = b.eval("document.getElementById('settings') ?"
                               " document.getElementById('settings').textContent : ''")
             for want in ("players per game2", "stock3 cards", "duplicate dealsyes",
-                         "time per move20000 ms", "sandboxoff"):
+                         "time per move20000 ms", "sandboxoff", " UTC by skipbo-arena "):
                 if want not in settings:
                     fail("settings lack %r: %r" % (want, settings))
             warn = b.eval("Array.prototype.map.call(document.querySelectorAll('.never-started'),"
