@@ -502,89 +502,6 @@ static void test_stderr_flood_capped(void **state)
 	free(log);
 }
 
-/* The log grows past no total cap, over any number of starts flooding it. */
-static void test_stderr_total_cap(void **state)
-{
-	char path[] = "/tmp/test_bot_log_XXXXXX";
-	int fd = mkstemp(path);
-	struct stat st;
-
-	(void)state;
-	assert_true(fd >= 0);
-	for (int start = 0; start < 6; start++) {
-		struct run r;
-		struct bot *b;
-		int64_t end = in_ms(3000);
-
-		run_init(&r, "stderr-flood", NULL, NULL);
-		r.spec.stderr_path = path;
-		r.spec.stderr_cap = 4096;
-		r.spec.stderr_total_cap = 10000;
-		b = run_start(&r);
-		handshake_only(b);
-		/* each start floods until its own cap, or the file's */
-		do {
-			play_one(b);
-			assert_int_equal(fstat(fd, &st), 0);
-		} while ((size_t)st.st_size < 4096 * (size_t)(start + 1) && st.st_size < 9900 &&
-			 clock_now_us() < end);
-		stop_and_check(b);
-	}
-	assert_int_equal(fstat(fd, &st), 0);
-	close(fd);
-	unlink(path);
-	assert_true(st.st_size > 9000);
-	assert_true(st.st_size <= 10000);
-}
-
-/*
- * A log that is not a regular file of its own is not written: a FIFO with no
- * reader (which would block the open for ever), a symbolic link (the arena
- * would write where it points), a hard link. The bot still runs, its stderr
- * read and dropped.
- */
-static void test_log_not_a_plain_file(void **state)
-{
-	char dir[] = "/tmp/test_bot_logs_XXXXXX", fifo[64], sym[64], target[64], hard[64];
-	const char *const paths[] = { fifo, sym, hard };
-	struct stat st;
-
-	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(fifo, sizeof fifo, "%s/fifo", dir);
-	snprintf(sym, sizeof sym, "%s/link", dir);
-	snprintf(target, sizeof target, "%s/target", dir);
-	snprintf(hard, sizeof hard, "%s/hard", dir);
-	assert_int_equal(mkfifo(fifo, 0600), 0);
-	assert_int_equal(symlink(target, sym), 0);
-	close(open(target, O_WRONLY | O_CREAT, 0600));
-	assert_int_equal(link(target, hard), 0);
-	for (size_t i = 0; i < 3; i++) {
-		struct run r;
-		struct bot *b;
-		int64_t start = clock_now_us();
-
-		run_init(&r, "stderr-flood", NULL, NULL);
-		r.spec.stderr_path = paths[i];
-		r.spec.stderr_cap = 4096;
-		b = run_start(&r);
-		assert_true(clock_now_us() - start < 2000000);
-		handshake_only(b);
-		for (int k = 0; k < 5; k++)
-			play_one(b);
-		stop_and_check(b);
-	}
-	assert_int_equal(stat(target, &st), 0);
-	assert_int_equal(st.st_size, 0);
-	assert_int_equal(lstat(sym, &st), 0);
-	assert_true(S_ISLNK(st.st_mode));
-	unlink(fifo);
-	unlink(sym);
-	unlink(hard);
-	unlink(target);
-	rmdir(dir);
-}
-
 static void test_stderr_discarded(void **state)
 {
 	struct bot *b = start_mode("stderr-flood", NULL, NULL);
@@ -866,8 +783,6 @@ int main(void)
 		cmocka_unit_test(test_die_midgame_signal),
 		cmocka_unit_test(test_fork_holder),
 		cmocka_unit_test(test_stderr_flood_capped),
-		cmocka_unit_test(test_stderr_total_cap),
-		cmocka_unit_test(test_log_not_a_plain_file),
 		cmocka_unit_test(test_stderr_discarded),
 		cmocka_unit_test(test_stderr_flood_cannot_hold_the_deadline),
 		cmocka_unit_test(test_illegal_move),
