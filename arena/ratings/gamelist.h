@@ -20,7 +20,8 @@
 /*
  * Write the game list section (HTML, a heading, a table#games and a small
  * filtering script) of the records in dirs[i]/games.jsonl. Links are written
- * only for a single directory, relative to it (the report is written there).
+ * only for a single directory, relative to it: they assume the report sits in
+ * that directory, as `run` and `skipbo-arena report DIR` write it.
  * A line that is not a valid record is skipped (the report counts those).
  * Returns 0, or a negative errno (-ENOMEM, or from the stream).
  */
