@@ -70,7 +70,7 @@ struct run_overrides {
 	long long shard, nshards;     /* --shard K/N, 1-based; nshards 0 = the whole tournament */
 };
 
-/* --shard K/N: 1 <= K <= N <= 100000. */
+/* --shard K/N: 1 <= K <= N <= 100000. 0, or -1 after the message. */
 static int parse_shard(const char *arg, struct run_overrides *o)
 {
 	char k[32];
@@ -78,13 +78,13 @@ static int parse_shard(const char *arg, struct run_overrides *o)
 
 	if (!slash || (size_t)(slash - arg) >= sizeof(k)) {
 		warnx("--shard \"%s\": expected K/N, e.g. 3/8", arg);
-		return 2;
+		return -1;
 	}
 	memcpy(k, arg, (size_t)(slash - arg));
 	k[slash - arg] = '\0';
 	if (options_number("--shard N", slash + 1, 1, 100000, &o->nshards) ||
 	    options_number("--shard K", k, 1, o->nshards, &o->shard))
-		return 2;
+		return -1;
 	return 0;
 }
 

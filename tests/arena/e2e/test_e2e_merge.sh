@@ -35,6 +35,15 @@ tournament m 6 "$work/bin" >t-other-seed.json
 games=$(grep -c . whole/games.jsonl)
 [ "$games" = 30 ] || fail "the whole tournament has $games games, expected 3 tables x 5 deals x 2"
 
+# A bad --shard is bad usage (status 2), named, and nothing is played or written.
+for bad in 0/3 4/3 3 x/3 1/0 2/3x; do
+	status=0
+	"$arena" run -q --no-pin --shard "$bad" t.json 2>err.txt || status=$?
+	[ "$status" = 2 ] || fail "--shard $bad: exit status $status, expected 2"
+	grep -q -- "--shard" err.txt || fail "--shard $bad: $(cat err.txt)"
+done
+[ ! -e results ] || fail "a bad --shard wrote $(ls results/m)"
+
 "$arena" run -q --no-pin --shard 1/3 t.json
 "$arena" run -q --no-pin --shard 2/3 t-other-path.json
 "$arena" run -q --no-pin --shard 3/3 -o seed6 t-other-seed.json
