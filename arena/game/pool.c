@@ -104,8 +104,9 @@ static int start_bot(struct pool *p, size_t i)
 		goto fail;
 	}
 	if (ret == -ETIMEDOUT) {
-		snprintf(slot->error, sizeof(slot->error), "no hello within %d ms of its start",
-			 p->cfg.startup_ms);
+		referee_unflushed_hint(b, 1, what, sizeof(what));
+		snprintf(slot->error, sizeof(slot->error), "no hello within %d ms of its start%s",
+			 p->cfg.startup_ms, what);
 		goto fail;
 	}
 	if (ret == -EMSGSIZE) {

@@ -325,6 +325,20 @@ static int check_unasked_output(struct ref *r, int seat)
 	return ret < 0 ? ret : 1;
 }
 
+void referee_unflushed_hint(struct bot *b, int as_hello, char *out, size_t size)
+{
+	long pending = bot_unread_output(b);
+
+	if (pending > 0)
+		snprintf(out, size, "; it wrote %ld byte%s without a newline: end each line with "
+			 "\\n and flush stdout after it", pending, pending == 1 ? "" : "s");
+	else if (pending == 0 && as_hello)
+		snprintf(out, size, "; it wrote nothing on stdout: did it flush stdout after "
+			 "its hello?");
+	else if (size)
+		out[0] = '\0';
+}
+
 /* The time a late-answer fault or a timeout quotes. */
 static const char *bank_note(const struct ref *r, int64_t limit_us)
 {
@@ -429,9 +443,13 @@ static int play_decision(struct ref *r, int seat)
 		return add_fault(r, seat, "exit", NULL, 0, "exited (status %d) without answering; "
 				 "a process it left behind holds its output open",
 				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-	if (ret == -ETIMEDOUT)
-		return add_fault(r, seat, "timeout", NULL, 0, "no answer within %lld ms%s",
-				 (long long)(limit_us / 1000), bank_note(r, limit_us));
+	if (ret == -ETIMEDOUT) {
+		char hint[128];
+
+		referee_unflushed_hint(b, 0, hint, sizeof(hint));
+		return add_fault(r, seat, "timeout", NULL, 0, "no answer within %lld ms%s%s",
+				 (long long)(limit_us / 1000), bank_note(r, limit_us), hint);
+	}
 	if (ret == -EMSGSIZE)
 		return add_fault(r, seat, "malformed", NULL, 0,
 				 "line longer than %d bytes", BOT_LINE_MAX);

@@ -148,6 +148,14 @@ int referee_play(const struct referee_setup *setup, struct referee_outcome *out,
 /* Free what an outcome owns and zero it. Safe on a zeroed outcome. */
 void referee_outcome_release(struct referee_outcome *out);
 
+/*
+ * After a wait for a line timed out: a hint for the bot's author in out, ""
+ * if there is none. Bytes without a newline usually mean an unflushed or
+ * unterminated line; with nothing at all, as_hello adds the flush question
+ * (a bot that never answers its first line has usually not flushed it).
+ */
+void referee_unflushed_hint(struct bot *b, int as_hello, char *out, size_t size);
+
 /* Nearest-rank statistics of n times (us may be reordered). */
 void referee_time_stats(uint32_t *us, size_t n, struct referee_time_stats *out);
 

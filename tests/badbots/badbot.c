@@ -12,6 +12,8 @@
  *   good                 well-behaved: always the first legal move
  *   exit-at-start [CODE] exits with CODE (default 3) before reading anything
  *   no-hello             never answers hello; answers requests
+ *   no-newline           writes its hello without the newline, flushed, then
+ *                        reads its input until it ends
  *   never-answer         handshakes, then reads requests and never answers
  *   late MS              handshakes, sleeps MS milliseconds before each answer
  *   busy MS              handshakes, spends MS milliseconds of CPU time before
@@ -225,6 +227,15 @@ static void answer_hello(int argc, char **argv)
 		cJSON_AddNumberToObject(hello, "forked", fork_sleepers(argc > 2 ? atoi(argv[2]) : 200));
 	if (is("memory-hog"))
 		cJSON_AddNumberToObject(hello, "allocated_mb", hog_memory());
+	if (is("no-newline")) {
+		char *text = cJSON_PrintUnformatted(hello);
+
+		fputs(text, stdout);
+		fflush(stdout);
+		free(text);
+		cJSON_Delete(hello);
+		return;
+	}
 	if (is("early-line")) {
 		/* in the same write as the hello, so it is there before any request */
 		char *text = cJSON_PrintUnformatted(hello);

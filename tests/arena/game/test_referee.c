@@ -35,6 +35,8 @@ static char *early_argv[] = { BADBOT_PATH, "early-line", NULL };
 static char *double_argv[] = { BADBOT_PATH, "double-answer", NULL };
 static char *double_later_argv[] = { BADBOT_PATH, "double-answer", "30", NULL };
 static char *holder_argv[] = { BADBOT_PATH, "fork-holder-at-start", NULL };
+static char *no_hello_argv[] = { BADBOT_PATH, "no-hello", NULL };
+static char *no_newline_argv[] = { BADBOT_PATH, "no-newline", NULL };
 
 struct table {
 	struct bot_spec specs[2];
@@ -526,6 +528,33 @@ static void test_exit_with_output_held(void **state)
 	table_close(&t);
 }
 
+/* A missing hello says what the bot wrote: nothing, or a line never ended. */
+static void check_start_hint(char **argv, const char *hint)
+{
+	struct table t;
+
+	table_open(&t, good_argv, argv, 4);
+	table_play(&t);
+	assert_int_equal(t.out.nfaults, 1);
+	assert_string_equal(t.out.faults[0].kind, "start");
+	assert_non_null(strstr(t.out.faults[0].reason, "no hello within 2000 ms"));
+	if (!strstr(t.out.faults[0].reason, hint))
+		fail_msg("reason: %s", t.out.faults[0].reason);
+	table_close(&t);
+}
+
+static void test_no_hello_hint(void **state)
+{
+	(void)state;
+	check_start_hint(no_hello_argv, "it wrote nothing on stdout: did it flush stdout");
+}
+
+static void test_unterminated_hello_hint(void **state)
+{
+	(void)state;
+	check_start_hint(no_newline_argv, "without a newline: end each line with \\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -547,6 +576,8 @@ int main(void)
 		cmocka_unit_test(test_second_answer_same_write),
 		cmocka_unit_test(test_second_answer_later),
 		cmocka_unit_test(test_exit_with_output_held),
+		cmocka_unit_test(test_no_hello_hint),
+		cmocka_unit_test(test_unterminated_hello_hint),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
