@@ -406,8 +406,8 @@ int results_read_tournament(const char *dir, struct results_tournament *t, char 
 	t->duplicate = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "duplicate"));
 	t->nbots = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "bots"));
 	errno = 0;
-	if (!cJSON_IsString(seed) || !(t->seed = strtoull(seed->valuestring, &end, 10), !*end) ||
-	    errno || !*seed->valuestring) {
+	if (!cJSON_IsString(seed) || seed->valuestring[0] < '0' || seed->valuestring[0] > '9' ||
+	    (t->seed = strtoull(seed->valuestring, &end, 10), *end) || errno) {
 		snprintf(err, err_size, "\"%s\": seed: expected a decimal string", path);
 		goto out;
 	}

@@ -107,6 +107,17 @@ EOF
 grep -q "is recorded differently in" err.txt || fail "wrong refusal: $(cat err.txt)"
 [ ! -e bad ] || fail "a refused merge wrote its output"
 
+# A tournament.json whose seed is not a decimal string (strtoull would take "-1") is refused.
+cp -r results/m/shard-1-of-3 negative
+python3 - negative/tournament.json <<'EOF'
+import json, sys
+t = json.load(open(sys.argv[1]))
+t["seed"] = "-1"
+json.dump(t, open(sys.argv[1], "w"))
+EOF
+"$arena" status negative 2>err.txt && fail "status took seed -1"
+grep -q 'tournament.json": seed: expected a decimal string' err.txt || fail "seed: $(cat err.txt)"
+
 # OUT must be new.
 "$arena" merge merged results/m/shard-*-of-3 2>err.txt && fail "merge over an existing directory"
 grep -q "merge writes a new directory" err.txt || fail "wrong refusal: $(cat err.txt)"
