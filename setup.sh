@@ -12,7 +12,8 @@ mode=$1
 packages=(cmake gcc make pkg-config libbsd-dev libcjson-dev libcmocka-dev python3 bubblewrap)
 case $mode in
 demo) ;;
-test) packages+=(python3-jsonschema chromium clang libclang-rt-14-dev parallel slurm-wlm munge) ;;
+test) packages+=(python3-jsonschema chromium clang libclang-rt-14-dev parallel slurm-wlm munge
+	golang-go g++ nlohmann-json3-dev default-jdk-headless cargo librust-serde-json-dev tmux) ;;
 *) usage ;;
 esac
 command -v node >/dev/null || packages+=(nodejs)

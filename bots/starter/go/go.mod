@@ -1,0 +1,3 @@
+module skipbo-starter-go
+
+go 1.19
