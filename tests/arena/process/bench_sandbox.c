@@ -105,8 +105,9 @@ static int play_for(struct bot_spec *specs, int cpu, double seconds, struct tota
 	setup.rules.players = 2;
 	setup.rules.stock_size = 30;
 	setup.rules.dealer = 1;
-	setup.move_ms = 1000;
-	setup.game_ms = 60000;
+	/* a benchmark on a busy machine must not stop at a hiccup */
+	setup.move_ms = 10000;
+	setup.game_ms = 600000;
 	start = clock_now_us();
 	end = start + (int64_t)(seconds * 1e6);
 	for (uint64_t game = 1; ret == 0 && clock_now_us() < end; game++) {
@@ -118,8 +119,15 @@ static int play_for(struct bot_spec *specs, int cpu, double seconds, struct tota
 		if (ret == 0 && game == 1)
 			bots0 = bot_cpu_us(setup.seats[0].bot) + bot_cpu_us(setup.seats[1].bot);
 		setup.rules.seed = game;
-		if (ret == 0 && (referee_play(&setup, &out, err, sizeof err) < 0 || out.nfaults))
+		if (ret == 0 && referee_play(&setup, &out, err, sizeof err) < 0) {
+			fprintf(stderr, "bench_sandbox: %s\n", err);
 			ret = -1;
+		} else if (ret == 0 && out.nfaults) {
+			fprintf(stderr, "bench_sandbox: a %s fault: %s\n", out.faults[0].kind,
+				out.faults[0].reason);
+			referee_outcome_release(&out);
+			ret = -1;
+		}
 		if (ret == 0) {
 			t->decisions += out.moves;
 			referee_outcome_release(&out);
