@@ -87,6 +87,7 @@ static int64_t thread_cpu_us(void)
 struct totals {
 	uint64_t decisions;
 	int64_t elapsed_us, arena_cpu_us, bots_cpu_us;
+	int64_t slowest_us;         /* the slowest answer */
 };
 
 /* Games for seconds through a pool of specs[0..1], added to *t. */
@@ -130,6 +131,9 @@ static int play_for(struct bot_spec *specs, int cpu, double seconds, struct tota
 		}
 		if (ret == 0) {
 			t->decisions += out.moves;
+			for (int s = 0; s < 2; s++)
+				if (out.time[s].max_us > t->slowest_us)
+					t->slowest_us = out.time[s].max_us;
 			referee_outcome_release(&out);
 		}
 	}
@@ -208,11 +212,12 @@ int main(int argc, char **argv)
 	qsort(ratio, ROUNDS / 2, sizeof *ratio, compare_double);
 	for (int on = 0; on < 2; on++)
 		printf("decisions, sandbox %-3s: %llu in %.2f s: %.0f decisions/s; CPU per decision: "
-		       "arena %.2f us, bots %.2f us\n", on ? "on" : "off",
+		       "arena %.2f us, bots %.2f us; slowest answer %.1f ms\n", on ? "on" : "off",
 		       (unsigned long long)t[on].decisions, (double)t[on].elapsed_us / 1e6,
 		       (double)t[on].decisions * 1e6 / (double)t[on].elapsed_us,
 		       (double)t[on].arena_cpu_us / (double)t[on].decisions,
-		       (double)t[on].bots_cpu_us / (double)t[on].decisions);
+		       (double)t[on].bots_cpu_us / (double)t[on].decisions,
+		       (double)t[on].slowest_us / 1000);
 	printf("on / off: %.1f%% of the decisions/s; median of %d rounds %.1f%%\n",
 	       100.0 * ((double)t[1].decisions / (double)t[1].elapsed_us) /
 	       ((double)t[0].decisions / (double)t[0].elapsed_us), ROUNDS / 2,
