@@ -7,7 +7,12 @@
  * tests); SKIPBO_TTY_OUT, when set, names a separate path for the output
  * (a pair of FIFOs, for example). Play with:
  *
- *     skipbo-arena play --no-timeout skipbo-human skipbo-medium
+ *     skipbo-arena play --no-timeout --sandbox off skipbo-human skipbo-medium
+ *
+ * (a bot's sandbox has no terminal). Each request redraws the board at the
+ * top of the screen and asks for a short command (render.h); "q" resigns
+ * after a confirmation, and so does the end of input: the player exits, and
+ * the arena removes its seat (R11).
  *
  * The arena starts each bot in its own process group, which is not the
  * terminal's foreground group: reading the terminal from there would stop
@@ -23,12 +28,10 @@
 
 #include "botloop.h"
 #include "render.h"
-#include "table.h"
 
 struct human {
 	FILE *in, *out;
 	struct render_game game;
-	int lost; /* the terminal closed: play on with a safe move */
 };
 
 /* Make this process group the terminal's foreground group; returns the one
@@ -55,38 +58,74 @@ static void human_game_start(void *ctx, const struct protocol_game_start *gs)
 	struct human *h = ctx;
 	strlcpy(h->game.game, gs->game, sizeof(h->game.game));
 	h->game.players = gs->players;
-	for (int s = 0; s < gs->players && s < ENGINE_MAX_PLAYERS; s++)
+	for (int s = 0; s < gs->players && s < ENGINE_MAX_PLAYERS; s++) {
 		strlcpy(h->game.names[s], gs->names[s], sizeof(h->game.names[s]));
-	fprintf(h->out, "\n*** New game %s: you are seat %d of %d", gs->game, gs->seat, gs->players);
+		h->game.stock_seen[s] = gs->stock_size;
+	}
+	fprintf(h->out, "\nNew game %s: you are seat %d of %d", gs->game, gs->seat, gs->players);
 	if (gs->partnership)
-		fprintf(h->out, ", partner: %s (seat %d)", gs->names[gs->partner], gs->partner);
-	fprintf(h->out, ". Stock %d cards each. ***\n", gs->stock_size);
+		fprintf(h->out, ", partner %s (seat %d)", gs->names[gs->partner], gs->partner);
+	fprintf(h->out, ", stock %d cards each.\n", gs->stock_size);
 	fflush(h->out);
 }
+
+/* Leave the game: the arena sees the player exit and removes the seat
+ * (R11), which is what resigning means at this table. */
+static _Noreturn void resign(struct human *h, const char *why)
+{
+	fprintf(h->out, "\n%s\n", why);
+	fflush(h->out);
+	exit(0);
+}
+
+/* Read one line from the person; 0 at the end of input. */
+static int ask(struct human *h, const char *prompt, char *line, size_t size)
+{
+	fprintf(h->out, "%s", prompt);
+	fflush(h->out);
+	if (!fgets(line, (int)size, h->in))
+		return 0;
+	line[strcspn(line, "\r\n")] = '\0';
+	return 1;
+}
+
+/* What the prompt shows under the board besides the question. */
+enum note { NOTE_NONE, NOTE_HELP, NOTE_LIST, NOTE_WHY };
 
 static int human_choose(void *ctx, const struct protocol_request *req)
 {
 	struct human *h = ctx;
 	char line[256], why[160];
+	enum note note = NOTE_NONE;
 
-	if (h->lost)
-		return table_fallback(req->legal, req->n_legal);
-	render_request(h->out, req, &h->game);
 	pid_t was = take_terminal(h->in);
 	int i = -1;
 	while (i < 0) {
-		fprintf(h->out, "Choose a move [1-%d]: ", req->n_legal);
-		fflush(h->out);
-		if (!fgets(line, sizeof(line), h->in)) {
-			fprintf(stderr, "human: the terminal closed; playing safe moves from now on\n");
-			h->lost = 1;
-			i = table_fallback(req->legal, req->n_legal);
-			break;
+		/* The whole board again each time, so that it never scrolls away. */
+		render_request(h->out, req, &h->game);
+		if (note == NOTE_HELP)
+			render_help(h->out, &req->view);
+		else if (note == NOTE_LIST)
+			render_list(h->out, req);
+		else if (note == NOTE_WHY)
+			fprintf(h->out, "Not played: %s.\n", why);
+		if (!ask(h, "Your move (? help, l list): ", line, sizeof(line)))
+			resign(h, "End of input: you resign this game.");
+		const char *t = line + strspn(line, " \t");
+		note = NOTE_NONE;
+		if (!strcmp(t, "?") || !strcmp(t, "help")) {
+			note = NOTE_HELP;
+		} else if (!strcmp(t, "l")) {
+			note = NOTE_LIST;
+		} else if (!strcmp(t, "q")) {
+			if (!ask(h, "Resign this game? (y/n) ", line, sizeof(line)))
+				resign(h, "End of input: you resign this game.");
+			if (line[0] == 'y' || line[0] == 'Y')
+				resign(h, "You resigned this game.");
+		} else {
+			i = render_parse_command(t, req, why, sizeof(why));
+			note = NOTE_WHY;
 		}
-		line[strcspn(line, "\r\n")] = '\0';
-		i = render_parse_choice(line, req->n_legal, why, sizeof(why));
-		if (i < 0)
-			fprintf(h->out, "Sorry: %s.\n", why);
 	}
 	give_back_terminal(h->in, was);
 	return i;
@@ -95,18 +134,7 @@ static int human_choose(void *ctx, const struct protocol_request *req)
 static void human_game_end(void *ctx, const struct protocol_game_end *ge)
 {
 	struct human *h = ctx;
-	const struct game_result *r = &ge->result;
-	fprintf(h->out, "\n*** Game %s over (%s): ", ge->game, end_reason_name(r->reason));
-	int any = 0;
-	for (int s = 0; s < ge->players && s < ENGINE_MAX_PLAYERS; s++)
-		if (r->winners[s]) {
-			fprintf(h->out, "%s%s", any ? " and " : "", h->game.names[s][0] ? h->game.names[s] : "?");
-			any = 1;
-		}
-	fprintf(h->out, "%s ***\n", any ? " won" : "nobody won");
-	for (int s = 0; s < ge->players && s < ENGINE_MAX_PLAYERS; s++)
-		fprintf(h->out, "    %-16.16s placing %d, %d stock cards left, %d points\n", h->game.names[s],
-			r->placing[s], r->stock_left[s], r->score[s]);
+	render_game_end(h->out, ge, &h->game);
 	fflush(h->out);
 }
 

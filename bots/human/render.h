@@ -1,9 +1,12 @@
 /*
- * render.h - the table as text for a person, for the human player.
+ * render.h - the table as text for a person, and the person's commands, for
+ * the human player.
  *
- * Cards are shown as numbers and "SB" for the SKIP-BO wild, building piles
- * as A-D, discard piles as 1-4 (the protocol's 0-3 plus one: people count
- * from 1), seats by their names from game_start.
+ * Everything fits an 80x24 terminal: the board (at most 4 + players lines of
+ * table and 1 line per other player's turn) stays above a compact prompt.
+ * Cards are numbers and "SB" for the SKIP-BO wild; building and discard
+ * piles are numbered 1-4 (the protocol's 0-3 plus one: people count from 1);
+ * seats go by their names from game_start.
  */
 #ifndef SKIPBO_BOTS_RENDER_H
 #define SKIPBO_BOTS_RENDER_H
@@ -18,27 +21,39 @@ struct render_game {
 	char game[PROTOCOL_ID_MAX];
 	int players;
 	char names[ENGINE_MAX_PLAYERS][PROTOCOL_NAME_MAX];
+	/* Every seat's stock size at the player's last request, to tell what
+	 * happened on the turns no request reports (the winning one). */
+	int stock_seen[ENGINE_MAX_PLAYERS];
 };
 
 /* "SB" or the number, into buf (at least 3 bytes). Returns buf. */
 const char *render_card(unsigned card, char *buf);
 
-/* One legal move in words, e.g. "play 7 from your hand on pile B (makes 7)". */
-void render_move(const struct move *m, const struct seat_view *v, const struct render_game *g,
-		 char *buf, size_t size);
+/* One move as the command that makes it, e.g. "h 7 1", "s 2", "d 9 3". */
+void render_command(const struct move *m, const struct seat_view *v, char *buf, size_t size);
 
 /*
- * Everything a person needs to choose: what the others did since the
- * player's last turn (req->events), the building piles, each seat's stock top
- * and size, hand size and discard piles, the player's hand, and the legal
- * moves numbered from 1.
+ * The board, after clearing the screen: each other seat's turns since the
+ * player's last request, one short line each; the building piles; every
+ * seat's stock, hand size and discard tops; the player's hand.
  */
-void render_request(FILE *out, const struct protocol_request *req, const struct render_game *g);
+void render_request(FILE *out, const struct protocol_request *req, struct render_game *g);
+
+/* The legal moves, numbered from 1, as commands in columns. */
+void render_list(FILE *out, const struct protocol_request *req);
+
+/* The commands, in at most 9 lines. */
+void render_help(FILE *out, const struct seat_view *v);
+
+/* The end of a game: the others' last turns as far as they can be told
+ * (stocks emptied), the winners, and each seat's placing, stock and score. */
+void render_game_end(FILE *out, const struct protocol_game_end *ge, const struct render_game *g);
 
 /*
- * Read a choice from line (1..n). Returns the 0-based index, or -1 with a
- * sentence for the person in why.
+ * Read a move command (or a number from the list) from line. Returns the
+ * index in req->legal, or -1 with a sentence for the person in why: what
+ * was not understood or why that move is not allowed now.
  */
-int render_parse_choice(const char *line, int n, char *why, size_t why_size);
+int render_parse_command(const char *line, const struct protocol_request *req, char *why, size_t why_size);
 
 #endif

@@ -1,7 +1,9 @@
 /*
  * test_human.c - the human player, driven through its SKIPBO_TTY override
- * with a pseudo-terminal: it shows the table, explains a bad entry and asks
- * again, and answers the arena with the move the person chose.
+ * with a pseudo-terminal: it shows the table, lists the moves on request,
+ * explains a bad entry and asks again, answers the arena with the move the
+ * person chose, and tells the opponent's winning turn at the end.
+ * tests/bots/human_tmux.sh plays it in a real terminal.
  *
  * usage: test_human SKIPBO_HUMAN
  */
@@ -175,27 +177,31 @@ static void play_one_move(void **state)
 	assert_int_equal(protocol_encode_request(&b, &args), 0);
 	send_line(&s, b.data);
 
-	/* The table: piles, players, the hand, what the robot did, numbered moves. */
-	expect_screen(&s, 0, "Choose a move");
+	/* The table: piles, players, the hand, what the robot did. */
+	expect_screen(&s, 0, "Your move (? help, l list): ");
 	assert_non_null(strstr(s.screen, "Building piles:"));
 	assert_non_null(strstr(s.screen, "Your hand:"));
 	assert_non_null(strstr(s.screen, "robot"));
-	assert_non_null(strstr(s.screen, "robot discarded"));
+	assert_non_null(strstr(s.screen, "robot: discarded"));
 	assert_non_null(strstr(s.screen, "stock"));
-	assert_non_null(strstr(s.screen, " 1) "));
+
+	/* The moves numbered on request, as the commands that make them. */
+	size_t mark = s.shown;
+	type(&s, "l\n");
+	expect_screen(&s, mark, "  1) ");
 	char last[16];
-	snprintf(last, sizeof(last), "%2d) ", n);
-	assert_non_null(strstr(s.screen, last));
+	snprintf(last, sizeof(last), "%3d) ", n);
+	expect_screen(&s, mark, last);
 
 	/* Bad entries are explained and asked again. */
-	size_t mark = s.shown;
+	mark = s.shown;
 	type(&s, "seven\n");
-	expect_screen(&s, mark, "is not a number");
-	expect_screen(&s, mark, "Choose a move");
+	expect_screen(&s, mark, "is not a move I know");
+	expect_screen(&s, mark, "Your move");
 	mark = s.shown;
 	type(&s, "999\n");
 	expect_screen(&s, mark, "there is no move 999");
-	expect_screen(&s, mark, "Choose a move");
+	expect_screen(&s, mark, "Your move");
 
 	/* A good entry: the arena gets exactly that move. */
 	type(&s, "2\n");
@@ -208,6 +214,8 @@ static void play_one_move(void **state)
 	send_line(&s, "{\"type\":\"game_end\",\"game\":\"g7\",\"reason\":\"stock_emptied\",\"winners\":[1],"
 		      "\"placings\":[2,1],\"stock_left\":[4,0],\"scores\":[0,45],\"turns\":80,\"moves\":300,\"faults\":[]}");
 	mark = s.shown;
+	/* The robot's last turns came with no request: told from its stock. */
+	expect_screen(&s, mark, "robot played 30 stock cards since your last move, emptying the stock");
 	expect_screen(&s, mark, "robot won");
 	send_line(&s, "{\"type\":\"quit\"}");
 	int status = finish(&s);
