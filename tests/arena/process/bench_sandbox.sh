@@ -21,12 +21,12 @@ bot=$build/tests/arena/bench_bot
 echo "== start-up and decisions/s through the pool (CPU 0, stock 30)"
 "$build/tests/arena/process/bench_sandbox" 200 10
 
-echo "== tournaments: 4 bench_bot, stock 30, 6 tables x 60 deals x 2 rotations, -j 2"
+echo "== tournaments: 4 bench_bot, stock 30, 6 tables x 200 deals x 2 rotations, -j 2"
 cat > "$work/t.json" <<JSON
 {"name":"bench","bots":[
  {"name":"a","command":["$bot"]},{"name":"b","command":["$bot"]},
  {"name":"c","command":["$bot"]},{"name":"d","command":["$bot"]}],
- "players":2,"deals":60,"rules":{"stock_size":30},"concurrency":2,"output":"$work/out"}
+ "players":2,"deals":200,"rules":{"stock_size":30},"concurrency":2,"output":"$work/out"}
 JSON
 for round in 1 2 3 4 5; do
 	for mode in off on; do
