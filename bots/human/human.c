@@ -58,6 +58,7 @@ static void human_game_start(void *ctx, const struct protocol_game_start *gs)
 	struct human *h = ctx;
 	strlcpy(h->game.game, gs->game, sizeof(h->game.game));
 	h->game.players = gs->players;
+	h->game.seat = gs->seat;
 	for (int s = 0; s < gs->players && s < ENGINE_MAX_PLAYERS; s++) {
 		strlcpy(h->game.names[s], gs->names[s], sizeof(h->game.names[s]));
 		h->game.stock_seen[s] = gs->stock_size;

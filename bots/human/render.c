@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "render.h"
 
@@ -96,7 +97,8 @@ static void render_events(FILE *out, const struct protocol_request *req, const s
 		switch (e->kind) {
 		case EVENT_PLAY:
 			add(line, " %s%s", render_card(e->card, c), e->owner != e->seat ? "(partner's)" : "");
-			add(line, e->card == CARD_SKIPBO ? "=%d" : "", e->value);
+			if (e->card == CARD_SKIPBO)
+				add(line, "=%d", e->value);
 			add(line, " %s>%d,", from, e->target + 1);
 			break;
 		case EVENT_STOCK_TOP:
@@ -147,10 +149,10 @@ void render_request(FILE *out, const struct protocol_request *req, struct render
 	fprintf(out, "Building piles:");
 	for (int b = 0; b < ENGINE_BUILDING_PILES; b++)
 		fprintf(out, "   %d: %-5s", b + 1, v->building_value[b] ? render_card((unsigned)v->building_value[b], c) : "empty");
-	fprintf(out, "\n  %-12s stock left hand  discard 1  discard 2  discard 3  discard 4\n", "player");
+	fprintf(out, "\n  %-13s stock left hand  discard 1  discard 2  discard 3  discard 4\n", "player");
 	for (int s = 0; s < v->players; s++) {
 		char mark = s == v->seat ? '*' : v->partnership && s == v->partner ? '+' : ' ';
-		fprintf(out, "%c %-12.12s %-5s %4d %4d ", mark, seat_name(g, v, s),
+		fprintf(out, "%c %-13.13s %-5s %4d %4d ", mark, seat_name(g, v, s),
 			v->stock_size[s] > 0 ? render_card(v->stock_top[s], c) : "-", v->stock_size[s],
 			v->others_hand_size[s]);
 		for (int p = 0; p < ENGINE_DISCARD_PILES; p++) {
@@ -194,7 +196,7 @@ void render_game_end(FILE *out, const struct protocol_game_end *ge, const struct
 	/* The game's last turns come with no request: tell them from the stocks. */
 	for (int s = 0; s < ge->players && s < ENGINE_MAX_PLAYERS; s++) {
 		int played = g->stock_seen[s] - r->stock_left[s];
-		if (played > 0)
+		if (played > 0 && s != g->seat)
 			fprintf(out, "%s played %d stock card%s since your last move%s\n", g->names[s], played,
 				played > 1 ? "s" : "", r->stock_left[s] == 0 ? ", emptying the stock" : "");
 	}
@@ -260,8 +262,9 @@ int render_parse_command(const char *line, const struct protocol_request *req, c
 		return -1;
 	}
 	if (isdigit((unsigned char)tok[0][0]) && n == 1) {
-		long k = strtol(tok[0], NULL, 10);
-		if (k < 1 || k > req->n_legal) {
+		char *end;
+		long k = strtol(tok[0], &end, 10);
+		if (*end || k < 1 || k > req->n_legal) {
 			snprintf(why, why_size, "there is no move %.8s in the list (1 to %d; l shows it)", tok[0], req->n_legal);
 			return -1;
 		}

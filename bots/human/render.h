@@ -19,7 +19,7 @@
 /* What the human player knows of the game besides the request. */
 struct render_game {
 	char game[PROTOCOL_ID_MAX];
-	int players;
+	int players, seat;
 	char names[ENGINE_MAX_PLAYERS][PROTOCOL_NAME_MAX];
 	/* Every seat's stock size at the player's last request, to tell what
 	 * happened on the turns no request reports (the winning one). */

@@ -42,7 +42,7 @@ board_on_top() {
 start
 expect "Your move (? help, l list):"
 board_on_top
-for t in "* you          1       30    5" "skipbo-easy  SB      30    0" "Your hand: SB 1 2 8 9"; do
+for t in "* you           1       30    5" "skipbo-easy   SB      30    0" "Your hand: SB 1 2 8 9"; do
 	screen | grep -qF -- "$t" || fail "the deal is not shown: no \"$t\""
 done
 
@@ -68,7 +68,7 @@ keys "h 1 1"
 expect "Building piles:   1: 1 "
 screen | grep -qF "Your hand: SB 2 8 9" || fail "the 1 did not leave the hand"
 keys "s 2"
-expect "* you          3       29"
+expect "* you           3       29"
 
 keys "q"
 expect "Resign this game? (y/n)"

@@ -10,6 +10,7 @@ skip() { echo "SKIP: $*" >&2; exit 77; }
 need() { command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed ($2)"; }
 
 rm -rf "$out" && mkdir -p "$out"
+out=$(cd "$out" && pwd) kit=$(cd "$kit" && pwd) # go and cargo run elsewhere
 case $lang in
 go)
 	need go "Debian package golang-go"

@@ -24,12 +24,12 @@ const wild = 0 // cards are 1..12, and 0 for the SKIP-BO wild
 // Move is one element of a request's "legal" list (PROTOCOL.md 4.1). Raw
 // keeps the arena's own bytes: echoing them back is always a legal answer.
 type Move struct {
-	Action string `json:"action"` // "play", "discard" or "pass"
-	From   string `json:"from"`   // for a play: "hand", "stock" or "discard"
-	Seat   int    `json:"seat"`   // whose stock or discard pile a play takes from
-	Pile   int    `json:"pile"`   // a discard pile, 0..3
-	Card   int    `json:"card"`
-	To     int    `json:"to"` // a building pile, 0..3
+	Action string          `json:"action"` // "play", "discard" or "pass"
+	From   string          `json:"from"`   // for a play: "hand", "stock" or "discard"
+	Seat   int             `json:"seat"`   // whose stock or discard pile a play takes from
+	Pile   int             `json:"pile"`   // a discard pile, 0..3
+	Card   int             `json:"card"`
+	To     int             `json:"to"` // a building pile, 0..3
 	Raw    json.RawMessage `json:"-"`
 }
 

@@ -44,7 +44,9 @@ struct View {
 }
 
 fn ints(v: &Value) -> Vec<i64> {
-    v.as_array().map(|a| a.iter().filter_map(Value::as_i64).collect()).unwrap_or_default()
+    v.as_array()
+        .map(|a| a.iter().filter_map(Value::as_i64).collect())
+        .unwrap_or_default()
 }
 
 impl View {
@@ -52,19 +54,31 @@ impl View {
         let players = v["players"].as_array()?.iter().map(|p| Player {
             stock_top: p["stock_top"].as_i64(),
             stock_size: p["stock_size"].as_i64().unwrap_or(0),
-            discards: p["discards"].as_array().map(|d| d.iter().map(ints).collect()).unwrap_or_default(),
+            discards: p["discards"]
+                .as_array()
+                .map(|d| d.iter().map(ints).collect())
+                .unwrap_or_default(),
         });
         Some(View {
             seat: v["seat"].as_u64()? as usize,
             hand: ints(&v["hand"]),
             players: players.collect(),
-            building: v["building"].as_array()?.iter().filter_map(|b| b["value"].as_i64()).collect(),
+            building: v["building"]
+                .as_array()?
+                .iter()
+                .filter_map(|b| b["value"].as_i64())
+                .collect(),
         })
     }
 
     /// The top of one of my discard piles, or None when it is empty.
     fn discard_top(&self, pile: usize) -> Option<i64> {
-        self.players.get(self.seat)?.discards.get(pile)?.last().copied()
+        self.players
+            .get(self.seat)?
+            .discards
+            .get(pile)?
+            .last()
+            .copied()
     }
 }
 
@@ -83,19 +97,26 @@ fn choose<'a>(view: &View, legal: &'a [Value]) -> &'a Value {
     let card = |m: &Value| m["card"].as_i64().unwrap_or(WILD);
     let pile = |m: &Value| m["pile"].as_u64().unwrap_or(0) as usize;
     // 1. The stock card first: emptying your stock is how you win.
-    if let Some(m) = legal.iter().find(|m| m["action"] == "play" && m["from"] == "stock") {
+    if let Some(m) = legal
+        .iter()
+        .find(|m| m["action"] == "play" && m["from"] == "stock")
+    {
         return m;
     }
     // 2. Any play that does not spend a wild (wilds are worth keeping).
-    if let Some(m) = legal.iter().find(|m| m["action"] == "play" && card(m) != WILD) {
+    if let Some(m) = legal
+        .iter()
+        .find(|m| m["action"] == "play" && card(m) != WILD)
+    {
         return m;
     }
     // 3. Discard, which ends the turn: the highest non-wild card (a wild only
     //    if nothing else is left), on the pile where it fits best.
     let rank = |c: i64| if c == WILD { -1 } else { c };
-    let best = legal.iter().filter(|m| m["action"] == "discard").min_by_key(|m| {
-        (-rank(card(m)), fit(view, card(m), pile(m)))
-    });
+    let best = legal
+        .iter()
+        .filter(|m| m["action"] == "discard")
+        .min_by_key(|m| (-rank(card(m)), fit(view, card(m), pile(m))));
     // 4. Nothing else is left: a pass (legal only with an empty hand).
     best.unwrap_or(&legal[0])
 }
@@ -114,20 +135,34 @@ fn main() -> io::Result<()> {
             }
         };
         match msg["type"].as_str() {
-            Some("hello") => send(&mut out, &json!({"type": "hello", "protocol": 1, "name": NAME, "version": "1.0"}))?,
-            Some("game_start") => log!("game {}, seat {} of {}", msg["game"], msg["seat"], msg["players"]),
+            Some("hello") => send(
+                &mut out,
+                &json!({"type": "hello", "protocol": 1, "name": NAME, "version": "1.0"}),
+            )?,
+            Some("game_start") => log!(
+                "game {}, seat {} of {}",
+                msg["game"],
+                msg["seat"],
+                msg["players"]
+            ),
             Some("request") => {
                 // "events" lists what happened since our last request; this bot
                 // does not read them, but a smarter one can track the game there.
                 let legal = msg["legal"].as_array().map(Vec::as_slice).unwrap_or(&[]);
                 match View::new(&msg["view"]) {
-                    Some(view) if !legal.is_empty() => {
-                        send(&mut out, &json!({"type": "move", "move": choose(&view, legal)}))?
-                    }
+                    Some(view) if !legal.is_empty() => send(
+                        &mut out,
+                        &json!({"type": "move", "move": choose(&view, legal)}),
+                    )?,
                     _ => log!("a request I cannot read, not answered"),
                 }
             }
-            Some("game_end") => log!("game {} over: {}, winners {}", msg["game"], msg["reason"], msg["winners"]),
+            Some("game_end") => log!(
+                "game {} over: {}, winners {}",
+                msg["game"],
+                msg["reason"],
+                msg["winners"]
+            ),
             Some("quit") => break,
             _ => {} // Any other message type is new to this bot: ignore it.
         }
