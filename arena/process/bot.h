@@ -156,6 +156,7 @@ void bot_stop(struct bot *b, int grace_ms);
 /* Close stdin, wait up to grace_ms for a clean exit, then as bot_stop. */
 void bot_close(struct bot *b, int grace_ms);
 
+/* The process started, also its process group id: bwrap when sandboxed. */
 pid_t bot_pid(const struct bot *b);
 
 /* Monotonic clock in microseconds. */
