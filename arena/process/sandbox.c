@@ -259,9 +259,14 @@ static void args2(struct argv_builder *a, const char *x, const char *y)
 	arg(a, y);
 }
 
+/*
+ * Another bot's directory is hidden unless that would hide the system from
+ * this one: "/" and the directories right under it (/etc, /usr, ...), and any
+ * directory holding a directory of PATH.
+ */
 static bool hideable(const struct sandbox *sb, const char *dir)
 {
-	if (strcmp(dir, "/") == 0)
+	if (depth(dir) < 2)
 		return false;
 	for (size_t i = 0; i < sb->npath_dirs; i++)
 		if (covers(dir, sb->path_dirs[i]))

@@ -13,7 +13,8 @@
  *   with it; /run and /var/tmp are empty; the paths the arena hides (the
  *   output directory, the tournament file) and the other bots' directories
  *   (their working directories, and the directories of programs named by a
- *   path) are empty, its own working directory and program directory shown;
+ *   path, unless one is "/", right under it, or holds a directory of PATH)
+ *   are empty, its own working directory and program directory shown;
  * - runs without capabilities, with no_new_privs, with an environment of
  *   PATH, HOME, TMPDIR and LANG only, plus its own env;
  * - cannot reach the arena's terminal: /dev/tty is /dev/null, no descriptor
