@@ -43,7 +43,11 @@ static const char run_usage[] =
 	"\n"
 	"A resume must use the same tournament file and game-changing options (seed, deals,\n"
 	"rules, time, limits); -j, --no-pin, --quiet, --log-io and --no-report may change.\n"
-	"Exit status: 0 all games recorded, 1 stopped early or failed, 2 bad usage.\n";
+	"Exit status: 0 all games recorded, 1 stopped early or failed, 2 bad usage,\n"
+	"3 all games recorded but a bot never started (every game of it a start fault).\n";
+
+/* Every game is recorded, but some bot's program never ran: not a success. */
+#define RUN_EXIT_NEVER_STARTED 3
 
 enum { OPT_DEALS = OPTIONS_OWN, OPT_NO_TIMEOUT, OPT_NO_PIN, OPT_LOG_IO, OPT_NO_REPORT, OPT_SHARD };
 
@@ -270,6 +274,13 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!o.quiet)
 		printf("results in %s\n", cfg.output);
+	if (ret > 0) {
+		warnx("run: %d bot%s never started: every game of %s is a start fault (see the "
+		      "warning above, logs/ and \"skipbo-arena check\")", ret, ret == 1 ? "" : "s",
+		      ret == 1 ? "it" : "each");
+		ret = RUN_EXIT_NEVER_STARTED;
+		goto out;
+	}
 	ret = 0;
 out:
 	sandbox_close(topt.sandbox);

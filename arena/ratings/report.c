@@ -592,6 +592,11 @@ double report_rated_score(const struct report_bot *b)
 	return n > 0 ? (b->rated_w + b->rated_d / 2.0) / n : 0.0;
 }
 
+bool report_never_started(const struct report_bot *b)
+{
+	return b->games > 0 && b->faults[GAMELOG_FAULT_START] >= b->games;
+}
+
 void report_print_table(const struct report *r, FILE *out)
 {
 	int width = 3;
@@ -637,6 +642,12 @@ void report_print_table(const struct report *r, FILE *out)
 	fprintf(out, "; +-95%%: %s\n", r->plain_intervals ? "plain (results taken as independent)"
 						     : "robust to the grouping of results by deal");
 	report_notes(r, print_line, out);
+	for (size_t k = 0; k < r->nbots; k++)
+		if (report_never_started(&r->bots[r->order[k]]))
+			fprintf(out, "warning: bot \"%s\" never started: all %ld of its games are "
+				"start faults (logs/%s.stderr and \"skipbo-arena check\" say why)\n",
+				r->bots[r->order[k]].name, r->bots[r->order[k]].games,
+				r->bots[r->order[k]].name);
 	if (r->log->torn || r->log->invalid || r->log->repeated)
 		fprintf(out, "skipped: %zu incomplete last line(s), %zu invalid line(s), "
 			"%zu record(s) with a repeated id\n", r->log->torn, r->log->invalid,
@@ -731,6 +742,8 @@ int report_generate_opts(const char *const *dirs, size_t ndirs, const char *outd
 	}
 	if (table)
 		report_print_table(&r, table);
+	for (size_t i = 0; i < r.nbots; i++)
+		rc += report_never_started(&r.bots[i]);
 out:
 	report_release(&r);
 	gamelog_release(&log);

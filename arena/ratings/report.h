@@ -154,6 +154,10 @@ void report_release(struct report *r);
 /* The ranking table as aligned text (what `run` and `report` print). */
 void report_print_table(const struct report *r, FILE *out);
 
+/* Every game of b is a start fault: its program never ran (no such file, exec
+ * failure, no hello in time). A report and `run` say so first. */
+bool report_never_started(const struct report_bot *b);
+
 /* The file formats; each returns 0 or a negative errno from writing. */
 int report_write_json(const struct report *r, FILE *out);
 int report_write_csv(const struct report *r, FILE *out);
@@ -164,7 +168,9 @@ int report_write_md(const struct report *r, FILE *out);
  * ratings.csv, report.md and report.html into outdir (NULL: dirs[0], allowed
  * only with one directory). Each file is written to a temporary name and
  * renamed, so a reader never sees half a report. If table is not NULL the
- * ranking table is printed to it. Returns 0 or a negative errno-style code
+ * ranking table is printed to it, with a warning line for each bot that
+ * never started. Returns the number of bots that never started
+ * (report_never_started(); 0 normally) or a negative errno-style code
  * with a sentence in err (-ENOENT: a games.jsonl is missing; -ENODATA: no
  * complete record yet; -EINTR: report_request_stop() was called).
  */

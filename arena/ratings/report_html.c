@@ -559,7 +559,7 @@ static void html_never_started(const struct report *r, FILE *out)
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
 
-		if (b->games <= 0 || b->faults[GAMELOG_FAULT_START] < b->games)
+		if (!report_never_started(b))
 			continue;
 		fputs("<p class=\"warn never-started\"><b>", out);
 		html_text(out, b->name);
