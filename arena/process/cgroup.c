@@ -162,6 +162,39 @@ static char *mount_dir(const char *mountinfo, const char *fstype, const char *co
 	return found;
 }
 
+/*
+ * Kill what is left in a leaf of an arena that is gone. That happens: an
+ * arena killed just as bwrap had cloned the sandbox's init, before bwrap let
+ * the init go on, leaves that init waiting for ever (bwrap 0.8 arms its
+ * death signal only later).
+ */
+static void kill_leaf(const char *leaf)
+{
+	struct timespec pause = { 0, 1000000 };
+	char path[4096 + 300];
+
+	snprintf(path, sizeof path, "%s/cgroup.procs", leaf);
+	for (int round = 0; round < 100; round++) {
+		char *text = slurp(path), *p;
+		bool any = false;
+
+		for (p = text; p && *p;) {
+			char *end;
+			long pid = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0)
+				any = true;
+			p = end + strspn(end, "\n");
+		}
+		free(text);
+		if (!any)
+			return;
+		nanosleep(&pause, NULL);
+	}
+}
+
 /* Remove what an arena that is gone left here: skipbo-arena.<pid>[.self] and their leaves. */
 static void remove_stale(const char *dir)
 {
@@ -188,9 +221,11 @@ static void remove_stale(const char *dir)
 		while (leaves && (l = readdir(leaves))) {
 			char leaf[4096 + 256];
 
-			if (l->d_name[0] >= '0' && l->d_name[0] <= '9' &&
-			    snprintf(leaf, sizeof leaf, "%s/%s", path, l->d_name) < (int)sizeof leaf)
-				rmdir(leaf);
+			if (l->d_name[0] < '0' || l->d_name[0] > '9' ||
+			    snprintf(leaf, sizeof leaf, "%s/%s", path, l->d_name) >= (int)sizeof leaf)
+				continue;
+			kill_leaf(leaf);
+			rmdir(leaf);
 		}
 		if (leaves)
 			closedir(leaves);

@@ -236,6 +236,59 @@ static void test_real_leaf(void **state)
 	cgroup_close(cg);
 }
 
+/*
+ * An arena that died left a leaf with a process in it: the next arena kills
+ * the process and removes the leaf and its directory.
+ */
+static void test_stale_leaf_killed(void **state)
+{
+	struct cgroup_limits limits = { 0, 0 };
+	struct cgroup_leaf leaf;
+	struct cgroups *cg;
+	char why[512], stale[CGROUP_MAX_DIRS][1024], pid_text[32];
+	pid_t dead, sleeper;
+	int n;
+
+	(void)state;
+	if (cgroup_open(&cg, why, sizeof why) < 0) {
+		printf("no cgroups here (%s): stale leaves are not tested\n", why);
+		skip();
+	}
+	/* a pid that no process has: a child that is gone */
+	if ((dead = fork()) == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	assert_int_equal(cgroup_leaf_make(cg, 1, &limits, &leaf), 0);
+	n = leaf.n;
+	if ((sleeper = fork()) == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(pid_text, sizeof pid_text, "%d", (int)sleeper);
+	for (int i = 0; i < n; i++) {
+		/* <parent>/skipbo-arena.<self>/1 -> <parent>/skipbo-arena.<dead>/7 */
+		char *base_end = strrchr(leaf.dirs[i], '/');
+
+		*base_end = '\0';
+		*strrchr(leaf.dirs[i], '/') = '\0';
+		snprintf(stale[i], sizeof stale[i], "%s/skipbo-arena.%d", leaf.dirs[i], (int)dead);
+		assert_int_equal(mkdir(stale[i], 0755), 0);
+		strcat(stale[i], "/7");
+		assert_int_equal(mkdir(stale[i], 0755), 0);
+		write_file(stale[i], "cgroup.procs", pid_text);
+		leaf.dirs[i][strlen(leaf.dirs[i])] = '/';
+		*base_end = '/';
+	}
+	cgroup_leaf_remove(&leaf, 0);
+	cgroup_close(cg);
+	assert_int_equal(kill(sleeper, 0), 0);
+	assert_int_equal(cgroup_open(&cg, why, sizeof why), 0);
+	assert_int_equal(waitpid(sleeper, NULL, 0), sleeper);
+	for (int i = 0; i < n; i++)
+		assert_false(is_dir(stale[i]));
+	cgroup_close(cg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +296,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_v2_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_v2_shared, setup, teardown),
 		cmocka_unit_test(test_real_leaf),
+		cmocka_unit_test(test_stale_leaf_killed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
