@@ -293,7 +293,11 @@ static void test_sigterm_stops_final_report(void **state)
 	assert_int_equal(e2e_wait(pid, 30000, &seconds), 1);
 	assert_true(seconds < 5);
 	text = output_of(dir);
-	assert_non_null(strstr(text, "stopped during the report"));
+	/* nearly always in the long report; a busy machine may deliver the signal in
+	 * the moment between the last progress line and the report: stopped either way */
+	if (!strstr(text, "stopped during the report") &&
+	    !strstr(text, "stopped; run the same command again"))
+		fail_msg("not stopped by SIGTERM: %s", text);
 	free(text);
 	snprintf(path, sizeof(path), "%s/out/report.html", dir);
 	assert_int_equal(access(path, F_OK), -1);
