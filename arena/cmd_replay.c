@@ -16,8 +16,6 @@
 #include "replay.h"
 #include "viewer.h"
 
-#define REPLAY_FILE_MAX (256 * 1024 * 1024)
-
 static const char replay_usage[] =
 	"usage: skipbo-arena replay [options] FILE...\n"
 	"\n"
@@ -45,39 +43,6 @@ static const struct option replay_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t cap = 0, n;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (*len + 65536 + 1 > cap) {
-			char *grown;
-
-			cap = cap ? cap * 2 : 1 << 20;
-			if (cap > REPLAY_FILE_MAX || !(grown = realloc(text, cap))) {
-				free(text);
-				text = NULL;
-				errno = EFBIG;
-				break;
-			}
-			text = grown;
-		}
-		n = fread(text + *len, 1, cap - *len - 1, f);
-		*len += n;
-		if (n == 0) {
-			text[*len] = '\0';
-			break;
-		}
-	}
-	fclose(f);
-	return text;
-}
 
 /* Where the page of replay `in` goes: out itself for a single file, else
  * out/NAME.html, or beside in (NAME.json -> NAME.html). 0 or -ENAMETOOLONG. */
@@ -158,7 +123,7 @@ int cmd_replay(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		char msg[512];
 		size_t len;
-		char *text = slurp(argv[i], &len);
+		char *text = replay_read_file(argv[i], &len);
 		int ret;
 
 		if (!text) {

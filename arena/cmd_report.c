@@ -3,6 +3,7 @@
  * files from games.jsonl alone (also while a tournament still runs) and print
  * the ranking table; several directories merge into one ranking.
  */
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -12,8 +13,10 @@
 #include <string.h>
 
 #include "commands.h"
+#include "jsonw.h"
 #include "rating.h"
 #include "report.h"
+#include "viewer.h"
 
 static void report_usage(FILE *out)
 {
@@ -32,6 +35,9 @@ static void report_usage(FILE *out)
 	      "      --plain-intervals  intervals that treat every pairwise result as\n"
 	      "                     independent (default: robust to results grouped by\n"
 	      "                     deal: rotations of a deal, partners, seats of a game)\n"
+	      "      --replays      first write the viewer page of every replay of each\n"
+	      "                     DIR (replays/ID.html beside replays/ID.json), which\n"
+	      "                     the report's game list then links to\n"
 	      "  -q, --quiet        do not print the ranking table\n"
 	      "  -h, --help         this text\n"
 	      "Options may come before or after the directories.\n", out);
@@ -62,6 +68,47 @@ static int parse_anchor(const char *arg, char *name, size_t size, double *elo)
 	return 0;
 }
 
+/* The viewer page of every replay in dir/replays. 0, or 1 after a warning per failed page. */
+static int write_replay_pages(const char *dir, int quiet)
+{
+	char replays[4096], in[4096], out[4096], err[1024];
+	struct jsonw page;
+	struct dirent *e;
+	int status = 0, pages = 0;
+	DIR *d;
+
+	if (snprintf(replays, sizeof(replays), "%s/replays", dir) >= (int)sizeof(replays) ||
+	    !(d = opendir(replays))) {
+		warn("report: --replays: \"%s/replays\"", dir);
+		return 1;
+	}
+	jsonw_init(&page);
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (n <= 5 || strcmp(e->d_name + n - 5, ".json") != 0)
+			continue;
+		if (snprintf(in, sizeof(in), "%s/%s", replays, e->d_name) >= (int)sizeof(in) ||
+		    snprintf(out, sizeof(out), "%s/%.*s.html", replays, (int)(n - 5),
+			     e->d_name) >= (int)sizeof(out)) {
+			warnx("report: --replays: a name in \"%s\" is too long", replays);
+			status = 1;
+			continue;
+		}
+		if (viewer_write_file(in, out, &page, err, sizeof(err)) < 0) {
+			warnx("report: --replays: %s", err);
+			status = 1;
+			continue;
+		}
+		pages++;
+	}
+	closedir(d);
+	jsonw_release(&page);
+	if (!quiet)
+		printf("%d replay page%s in %s\n", pages, pages == 1 ? "" : "s", replays);
+	return status;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -70,13 +117,14 @@ int cmd_report(int argc, char **argv)
 		{ "prior", required_argument, NULL, 'p' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "plain-intervals", no_argument, NULL, 'P' },
+		{ "replays", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_options opt = REPORT_OPTIONS_DEFAULT;
 	const char *outdir = NULL;
 	char anchor[256];
-	int quiet = 0, c;
+	int quiet = 0, replays = 0, status = 0, c;
 	char errbuf[512];
 
 	/* 0, not 1: glibc then also forgets state left by an earlier getopt run in main. */
@@ -94,6 +142,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'P':
 			opt.plain_intervals = true;
+			break;
+		case 'R':
+			replays = 1;
 			break;
 		case 'p':
 			errno = 0;
@@ -124,11 +175,14 @@ int cmd_report(int argc, char **argv)
 		warnx("report: several directories are merged into --output DIR; give one");
 		return 2;
 	}
+	/* pages first: the report's game list links only to pages that exist */
+	for (int i = optind; replays && i < argc; i++)
+		status |= write_replay_pages(argv[i], quiet);
 	int rc = report_generate_opts((const char *const *)(argv + optind), (size_t)(argc - optind),
 				      outdir, &opt, quiet ? NULL : stdout, errbuf, sizeof(errbuf));
 	if (rc < 0) {
 		warnx("report: %s", errbuf);
 		return 1;
 	}
-	return 0;
+	return status;
 }

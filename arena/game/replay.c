@@ -780,3 +780,36 @@ out:
 	cJSON_Delete(root);
 	return ret;
 }
+
+char *replay_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (*len + 65536 + 1 > cap) {
+			char *grown;
+
+			cap = cap ? cap * 2 : 1 << 20;
+			if (cap > REPLAY_FILE_MAX || !(grown = realloc(text, cap))) {
+				free(text);
+				text = NULL;
+				errno = EFBIG;
+				break;
+			}
+			text = grown;
+		}
+		n = fread(text + *len, 1, cap - *len - 1, f);
+		*len += n;
+		if (n == 0) {
+			text[*len] = '\0';
+			break;
+		}
+	}
+	fclose(f);
+	return text;
+}

@@ -3,9 +3,14 @@
  * in as viewer_page[] by CMake) with the replay document put in at its marker.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "viewer.h"
+
+#include "durable.h"
+#include "replay.h"
 
 extern const char viewer_page[];
 
@@ -39,4 +44,29 @@ int viewer_format(struct jsonw *w, const char *text, size_t len)
 	at += strlen(MARKER);
 	jsonw_text(w, at);
 	return jsonw_error(w) ? -ENOMEM : 0;
+}
+
+int viewer_write_file(const char *replay_path, const char *page_path, struct jsonw *page,
+		      char *err, size_t err_size)
+{
+	char why[512];
+	size_t len;
+	char *text = replay_read_file(replay_path, &len);
+	int ret;
+
+	if (!text) {
+		ret = -errno;
+		snprintf(err, err_size, "\"%s\": %s", replay_path, strerror(errno));
+		return ret;
+	}
+	if (replay_check(text, len, NULL, why, sizeof(why)) != 0) {
+		snprintf(err, err_size, "\"%s\": %s", replay_path, why);
+		ret = -EBADMSG;
+	} else if ((ret = viewer_format(page, text, len)) < 0 ||
+		   (ret = durable_write(page_path, page->data, page->len)) < 0) {
+		snprintf(err, err_size, "\"%s\": cannot write its page \"%s\": %s", replay_path,
+			 page_path, strerror(-ret));
+	}
+	free(text);
+	return ret;
 }

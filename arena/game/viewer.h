@@ -25,4 +25,14 @@
  */
 int viewer_format(struct jsonw *w, const char *text, size_t len);
 
+/*
+ * The page of the replay file at replay_path, written durably to page_path,
+ * after the replay re-checks (replay_check). page is a reused buffer.
+ * Returns 0, or a negative errno with a sentence in err: -EBADMSG when the
+ * replay does not re-check (the first mismatch named), else why the file
+ * could not be read or the page written.
+ */
+int viewer_write_file(const char *replay_path, const char *page_path, struct jsonw *page,
+		      char *err, size_t err_size);
+
 #endif
