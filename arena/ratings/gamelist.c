@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "gamelog.h"
+#include "report_html.h"
 #include "json_strict.h"
 
 /* Tables beyond this index are not sampled (their faulted games still are). */
@@ -22,20 +23,6 @@ struct sampler {
 	size_t ntables;
 	long listed, skipped;
 };
-
-static void html_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
 
 static const char *str(const cJSON *o, const char *key)
 {
@@ -105,7 +92,7 @@ static void write_row(FILE *out, const cJSON *rec, const char *dir)
 	fputs("<tr data-bots=\" ", out);
 	cJSON_ArrayForEach(b, bots)
 		if (cJSON_IsString(b)) {
-			html_text(out, b->valuestring);
+			report_html_text(out, b->valuestring);
 			fputc(' ', out);
 		}
 	fputs("\" data-winners=\" ", out);
@@ -113,14 +100,14 @@ static void write_row(FILE *out, const cJSON *rec, const char *dir)
 		const cJSON *name = cJSON_IsNumber(w) ? cJSON_GetArrayItem(bots, w->valueint) : NULL;
 
 		if (cJSON_IsString(name)) {
-			html_text(out, name->valuestring);
+			report_html_text(out, name->valuestring);
 			fputc(' ', out);
 		}
 	}
 	fputs("\" data-faults=\" ", out);
 	cJSON_ArrayForEach(f, faults)
 		if (str(f, "kind")) {
-			html_text(out, str(f, "kind"));
+			report_html_text(out, str(f, "kind"));
 			fputc(' ', out);
 		}
 	fputs("\"><td class=\"name\">", out);
@@ -129,12 +116,12 @@ static void write_row(FILE *out, const cJSON *rec, const char *dir)
 	    stat(path, &st) == 0)
 		fprintf(out, "<a href=\"replays/%s.html\">%s</a>", id, id);
 	else if (id)
-		html_text(out, id);
+		report_html_text(out, id);
 	fputs("</td><td class=\"name\">", out);
 	cJSON_ArrayForEach(b, bots)
 		if (cJSON_IsString(b)) {
 			fputs(n++ ? ", " : "", out);
-			html_text(out, b->valuestring);
+			report_html_text(out, b->valuestring);
 		}
 	fputs("</td><td class=\"name\">", out);
 	n = 0;
@@ -143,23 +130,23 @@ static void write_row(FILE *out, const cJSON *rec, const char *dir)
 
 		if (cJSON_IsString(name)) {
 			fputs(n++ ? ", " : "", out);
-			html_text(out, name->valuestring);
+			report_html_text(out, name->valuestring);
 		}
 	}
 	fputs(n ? " won" : "no winner", out);
 	fputs("</td><td class=\"name\">", out);
-	html_text(out, reason ? reason : "?");
+	report_html_text(out, reason ? reason : "?");
 	fprintf(out, "</td><td>%ld</td><td class=\"name\">", num(rec, "turns"));
 	n = 0;
 	cJSON_ArrayForEach(f, faults) {
 		const char *bot = str(f, "bot"), *kind = str(f, "kind"), *why = str(f, "reason");
 
 		fputs(n++ ? "; " : "", out);
-		html_text(out, bot ? bot : "?");
+		report_html_text(out, bot ? bot : "?");
 		fputs(": <b>", out);
-		html_text(out, kind ? kind : "?");
+		report_html_text(out, kind ? kind : "?");
 		fputs("</b> ", out);
-		html_text(out, why ? why : "");
+		report_html_text(out, why ? why : "");
 		if (num(f, "turn") > 0)
 			fprintf(out, " (turn %ld, move %ld)", num(f, "turn"), num(f, "move"));
 	}

@@ -20,7 +20,7 @@
 #define ROW_H 24.0
 #define CELL 44.0
 
-static void html_text(FILE *out, const char *s)
+void report_html_text(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -69,9 +69,9 @@ static void html_ranking(const struct report *r, FILE *out)
 			fprintf(out, "<tr class=\"pool\"><th colspan=\"15\" class=\"name\">Pool %zu"
 				"</th></tr>\n", b->pool + 1);
 		fprintf(out, "<tr><td>%zu</td><td class=\"name\">", b->rank);
-		html_text(out, b->name);
+		report_html_text(out, b->name);
 		fputs("</td><td>", out);
-		html_text(out, report_elo_text(b, elo, sizeof(elo)));
+		report_html_text(out, report_elo_text(b, elo, sizeof(elo)));
 		fputs(b->bound ? " *</td><td>-</td>" : "</td>", out);
 		if (!b->bound)
 			fprintf(out, "<td>%.1f</td>", b->ci95);
@@ -201,7 +201,7 @@ static void html_elo_chart(const struct report *r, FILE *out)
 		const struct report_bot *b = &r->bots[r->order[k]];
 		double y = 10 + ROW_H * ((double)k + 0.5);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 8, y + 4);
-		html_text(out, b->name);
+		report_html_text(out, b->name);
 		if (bot_elo(b) < lo || bot_elo(b) > hi) {
 			/* Clipped: an arrow at the axis end pointing off it, and the value. */
 			int low = bot_elo(b) < lo;
@@ -272,7 +272,7 @@ static void html_heatmap(const struct report *r, FILE *out)
 		double y = 30 + CELL * (double)a;
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%zu. ", LABEL_W - 8,
 			y + CELL / 2 + 4, a + 1);
-		html_text(out, r->bots[i].name);
+		report_html_text(out, r->bots[i].name);
 		fputs("</text>\n", out);
 		for (size_t b = 0; b < n; b++) {
 			size_t j = r->order[b];
@@ -341,7 +341,7 @@ static void html_time_chart(const struct report *r, FILE *out)
 			continue;
 		double y = 10 + 30.0 * (double)row++;
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 8, y + 15);
-		html_text(out, b->name);
+		report_html_text(out, b->name);
 		fprintf(out, "</text><rect class=\"mean\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 			"height=\"16\" fill=\"#73d216\"><title>mean %.1f</title></rect>"
 			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#f57900\" "
@@ -373,7 +373,7 @@ static void html_paired(const struct report *r, FILE *out)
 		if (b->paired.pairs <= 0)
 			continue;
 		fputs("<tr><td class=\"name\">", out);
-		html_text(out, b->name);
+		report_html_text(out, b->name);
 		fprintf(out, "</td><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%.0f</td>"
 			"<td>%.0f</td><td>%.4f</td><td>%.1f</td>", b->paired.pairs, b->pent[0],
 			b->pent[1], b->pent[2], b->pent[3], b->pent[4], b->paired.score, b->paired.elo);
@@ -396,7 +396,7 @@ static void html_per_bot(const struct report *r, FILE *out)
 		const struct report_bot *b = &r->bots[i];
 
 		fputs("<h3 class=\"bot\">", out);
-		html_text(out, b->name);
+		report_html_text(out, b->name);
 		fprintf(out, "</h3>\n<p>%ld games, %ld won (%.1f%%), %ld points, %.2f cards left in "
 			"the stock on average. ", b->games, b->wins, 100.0 * report_win_rate(b),
 			b->points, report_avg_stock(b));
@@ -418,7 +418,7 @@ static void html_per_bot(const struct report *r, FILE *out)
 			if (j == i || !(games > 0))
 				continue;
 			fputs("<tr><td class=\"name\">", out);
-			html_text(out, r->bots[j].name);
+			report_html_text(out, r->bots[j].name);
 			fprintf(out, "</td><td>%g</td><td>%.1f%%</td></tr>\n", games,
 				100.0 * r->pairs.score[i * n + j] / games);
 		}
@@ -436,7 +436,7 @@ static void html_los_and_seats(const struct report *r, FILE *out)
 	fputs("</tr></thead>\n<tbody>\n", out);
 	for (size_t a = 0; a < r->nbots; a++) {
 		fprintf(out, "<tr><td class=\"name\">%zu. ", a + 1);
-		html_text(out, r->bots[r->order[a]].name);
+		report_html_text(out, r->bots[r->order[a]].name);
 		fputs("</td>", out);
 		for (size_t b = 0; b < r->nbots; b++)
 			if (a == b || !isfinite(rating_los(&r->fit, r->order[a], r->order[b])))
@@ -474,7 +474,7 @@ static void html_note(void *out, const char *text)
 	      out);
 	if (text[0] == '<')
 		fputs("* ", out);
-	html_text(out, text);
+	report_html_text(out, text);
 	fputs("</p>\n", out);
 }
 
@@ -513,7 +513,7 @@ static void html_setting(FILE *out, const cJSON *obj, const char *sub, const cha
 		return;
 	fprintf(out, "<dt>%s</dt><dd>", label);
 	if (cJSON_IsString(v))
-		html_text(out, v->valuestring);
+		report_html_text(out, v->valuestring);
 	else if (cJSON_IsBool(v))
 		fputs(cJSON_IsTrue(v) ? "yes" : "no", out);
 	else if (snprintf(num, sizeof(num), "%.15g", v->valuedouble) > 0)
@@ -562,11 +562,11 @@ static void html_never_started(const struct report *r, FILE *out)
 		if (!report_never_started(b))
 			continue;
 		fputs("<p class=\"warn never-started\"><b>", out);
-		html_text(out, b->name);
+		report_html_text(out, b->name);
 		fprintf(out, "</b> never started: all %ld of its games are <b>start</b> faults (no "
 			"such program, exec failure, or no hello in time). Its "
 			"<code>logs/", b->games);
-		html_text(out, b->name);
+		report_html_text(out, b->name);
 		fputs(".stderr</code> and a <code>skipbo-arena check</code> of its command say "
 		      "why.</p>\n", out);
 	}
@@ -601,7 +601,7 @@ static void html_faults(const struct report *r, FILE *out)
 		if (!b->faults_total)
 			continue;
 		fputs("<tr><td class=\"name\">", out);
-		html_text(out, b->name);
+		report_html_text(out, b->name);
 		fprintf(out, "</td><td>%ld</td><td>%ld</td>", b->games, b->faults_total);
 		for (int k = 0; k < GAMELOG_FAULT_KINDS; k++)
 			if (total[k])
@@ -622,7 +622,7 @@ int report_write_html(const struct report *r, FILE *out)
 	fputs("<h1>Tournament report", out);
 	if (cJSON_IsString(name)) {
 		fputs(": ", out);
-		html_text(out, name->valuestring);
+		report_html_text(out, name->valuestring);
 	}
 	fputs("</h1>\n", out);
 	html_never_started(r, out);
@@ -630,7 +630,7 @@ int report_write_html(const struct report *r, FILE *out)
 		html_settings(t, out);
 	cJSON_Delete(t);
 	fputs("<p>", out);
-	report_write_sources(r, out, html_text);
+	report_write_sources(r, out, report_html_text);
 	fputs(".</p>\n", out);
 	html_ranking(r, out);
 	report_notes(r, html_note, out);
@@ -643,7 +643,7 @@ int report_write_html(const struct report *r, FILE *out)
 		      "intervals, the deals or the seats weigh on the result and more deals are "
 		      "needed.</p>\n", out);
 	fputs("<p class=\"note\">", out);
-	html_text(out, method);
+	report_html_text(out, method);
 	fputs(" Move times: mean and max over all moves; p99 is the moves-weighted mean of "
 	      "the per-game p99s.</p>\n", out);
 	html_faults(r, out);
