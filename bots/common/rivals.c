@@ -35,7 +35,7 @@ static int partner_of(const struct seat_view *v, int seat)
 void rivals_from_view(struct rivals *rv, const struct seat_view *v)
 {
 	memset(rv, 0, sizeof(*rv));
-	int order = 0;
+	int order = 0, team_seen[ENGINE_MAX_PLAYERS] = { 0 };
 	for (int k = 1; k < v->players; k++) {
 		int seat = (v->seat + k) % v->players;
 		if (v->removed[seat])
@@ -44,6 +44,10 @@ void rivals_from_view(struct rivals *rv, const struct seat_view *v)
 		r->seat = seat;
 		r->order = ++order;
 		r->teammate = v->partnership && seat == v->partner;
+		/* R2: teams are seats s and s + n/2. */
+		int team = v->partnership ? seat % (v->players / 2) : seat;
+		if (!r->teammate && !team_seen[team]++)
+			rv->sides++;
 		r->stock_size = v->stock_size[seat];
 		r->stock_top = r->stock_size > 0 ? v->stock_top[seat] : CARD_NONE;
 		add_piles(r, v, seat);
@@ -102,19 +106,27 @@ double rivals_reach(const struct rival *r, const int building[ENGINE_BUILDING_PI
 	return best;
 }
 
-double rivals_threat(const struct rivals *rv, const int building[ENGINE_BUILDING_PILES])
+double rivals_threat_of(const struct rivals *rv, const double *reach)
 {
 	double sum = 0.0;
 	for (int i = 0; i < rv->n; i++) {
 		const struct rival *r = &rv->r[i];
 		int o = r->order < 6 ? r->order : 5;
-		double w = order_weight[o] * rivals_reach(r, building);
+		double w = order_weight[o] * reach[i];
 		/* A rival close to emptying its stock is more dangerous per card. */
 		if (r->stock_size <= 3)
 			w *= 1.5;
 		sum += r->teammate ? -0.5 * w : w;
 	}
 	return sum;
+}
+
+double rivals_threat(const struct rivals *rv, const int building[ENGINE_BUILDING_PILES])
+{
+	double reach[ENGINE_MAX_PLAYERS - 1];
+	for (int i = 0; i < rv->n; i++)
+		reach[i] = rivals_reach(&rv->r[i], building);
+	return rivals_threat_of(rv, reach);
 }
 
 int rivals_feeds_next(const struct rivals *rv, int value)

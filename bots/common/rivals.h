@@ -31,6 +31,7 @@ struct rival {
 struct rivals {
 	int n;
 	struct rival r[ENGINE_MAX_PLAYERS - 1]; /* in the order they move after the viewer */
+	int sides; /* the other sides still in the game: opponents, or opposing teams (R10) */
 };
 
 /* List the seats other than v->seat that are still in the game (R11), in
@@ -57,6 +58,9 @@ double rivals_reach(const struct rival *r, const int building[ENGINE_BUILDING_PI
  * more (the piles change between turns).
  */
 double rivals_threat(const struct rivals *rv, const int building[ENGINE_BUILDING_PILES]);
+
+/* The same sum with each rival's chance given: reach[i] for rv->r[i]. */
+double rivals_threat_of(const struct rivals *rv, const double *reach);
 
 /* Would a pile of value `value` let the next opponent play its stock top at once? */
 int rivals_feeds_next(const struct rivals *rv, int value);

@@ -200,6 +200,23 @@ int table_stock_emptied(const struct table *t, int s)
 	return t->side[s].stock_size == 0;
 }
 
+int table_discard_fit(uint8_t c, uint8_t top)
+{
+	if (top == CARD_NONE)
+		return c >= 9 ? 5 : 2; /* high cards make good bases: they are played last */
+	if (top == CARD_SKIPBO)
+		return -10; /* never bury a wild */
+	if (c == CARD_SKIPBO)
+		return 0;
+	if (c == top - 1)
+		return 6; /* counts down: play c, then the card beneath */
+	if (c == top)
+		return 5;
+	if (c < top)
+		return 1;
+	return -2 - (c - top); /* buries a lower card under a higher one */
+}
+
 int table_find_legal(const struct move *legal, int n, const struct move *m)
 {
 	for (int i = 0; i < n; i++) {

@@ -86,6 +86,14 @@ int table_needed_value(uint8_t card);
 int table_pile_distance(int from, int to);
 
 /*
+ * How well card c sits on a discard pile whose top is `top` (CARD_NONE:
+ * empty), from -10 to 6: counting down (c one below the top) is best, then
+ * equal cards together, high cards on an empty pile; burying a wild or
+ * putting a card above a lower one is worst.
+ */
+int table_discard_fit(uint8_t c, uint8_t top);
+
+/*
  * Find m in legal[0..n). Returns its index or -1. Plays from stock or discard
  * match whatever card the legal entry names, so a bot need not track it.
  */

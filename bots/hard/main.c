@@ -11,38 +11,38 @@
 
 #include "botloop.h"
 #include "hard.h"
+#include "movetimes.h"
 
 struct hard_bot {
 	struct hard *search;
 	int stats;
-	long moves, incomplete, net_hits;
-	int64_t total_us, max_us;
+	long incomplete, net_hits;
+	struct movetimes times;
 };
 
 static int hard_answer(void *ctx, const struct protocol_request *req)
 {
 	struct hard_bot *b = ctx;
 	struct hard_stats st;
+	movetimes_start(&b->times);
 	int i = hard_choose(b->search, &req->view, req->legal, req->n_legal, req->move_ms, req->bank_ms, &st);
-	b->moves++;
+	movetimes_stop(&b->times);
 	b->incomplete += !st.complete;
 	b->net_hits += st.net_hit;
-	b->total_us += st.elapsed_us;
-	if (st.elapsed_us > b->max_us)
-		b->max_us = st.elapsed_us;
 	return i;
 }
 
 static void hard_game_end(void *ctx, const struct protocol_game_end *ge)
 {
 	struct hard_bot *b = ctx;
-	if (b->stats && b->moves > 0)
-		fprintf(stderr, "hard: game %s: %ld moves, mean %lld us, max %lld us, "
-			"%ld cut short by the node budget, %ld by the clock\n",
-			ge->game, b->moves, (long long)(b->total_us / b->moves), (long long)b->max_us,
+	if (b->stats && b->times.n > 0) {
+		fprintf(stderr, "hard: game %s: ", ge->game);
+		movetimes_report(&b->times, stderr);
+		fprintf(stderr, "; %ld cut short by the node budget, %ld by the clock\n",
 			b->incomplete - b->net_hits, b->net_hits);
-	b->moves = b->incomplete = b->net_hits = 0;
-	b->total_us = b->max_us = 0;
+	}
+	b->times.n = 0;
+	b->incomplete = b->net_hits = 0;
 }
 
 static long parse_number(const char *s, const char *what)
@@ -64,6 +64,7 @@ int main(int argc, char **argv)
 	};
 	struct hard_config cfg;
 	struct hard_bot bot = { .stats = 0 };
+	movetimes_init(&bot.times);
 	int c;
 
 	hard_config_default(&cfg);
@@ -89,6 +90,7 @@ int main(int argc, char **argv)
 	};
 	int rc = botloop_run(&policy, stdin, stdout);
 	hard_free(bot.search);
+	movetimes_release(&bot.times);
 	if (rc < 0)
 		errx(1, "lost the arena");
 	return 0;

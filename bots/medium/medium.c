@@ -149,22 +149,6 @@ static int harmless_play(const struct table *t, const struct rivals *rv, struct 
 	return 1;
 }
 
-/* How well card c sits on top of a discard pile whose top is `top` (CARD_NONE = empty). */
-static int discard_fit(uint8_t c, uint8_t top)
-{
-	if (top == CARD_NONE)
-		return c >= 9 ? 5 : 2; /* high cards make good bases: they are played last */
-	if (top == CARD_SKIPBO)
-		return -10; /* never bury a wild */
-	if (c == top - 1)
-		return 6; /* counts down: play c, then the card beneath */
-	if (c == top)
-		return 5;
-	if (c < top)
-		return 1;
-	return -2 - (c - top); /* buries a lower card under a higher one */
-}
-
 /* How much the player wants to keep card c: wilds, cards on the way to its stock top. */
 static int keep_value(const struct table *t, uint8_t c)
 {
@@ -196,7 +180,7 @@ static int choose_discard(const struct table *t, struct move *out)
 		if (!t->hand[c])
 			continue;
 		for (int p = 0; p < ENGINE_DISCARD_PILES; p++) {
-			int score = discard_fit((uint8_t)c, table_discard_top(t, 0, p)) - keep_value(t, (uint8_t)c);
+			int score = table_discard_fit((uint8_t)c, table_discard_top(t, 0, p)) - keep_value(t, (uint8_t)c);
 			if (!found || score > best_score) {
 				found = 1;
 				best_score = score;
@@ -205,6 +189,37 @@ static int choose_discard(const struct table *t, struct move *out)
 		}
 	}
 	return found;
+}
+
+int medium_reaches_stock(const struct table *t, int s)
+{
+	const struct table_side *sd = &t->side[s];
+	if (sd->stock_size <= 0 || sd->stock_top >= TABLE_CARD_VALUES)
+		return 0;
+	for (int b = 0; b < ENGINE_BUILDING_PILES; b++)
+		if (building_pile_accepts(t->building[b], sd->stock_top))
+			return 1;
+	struct move first;
+	return stock_chain(t, s, &first) > 0;
+}
+
+/* The policy on the turn simulator: 0 and the move in out, or -1 if none. */
+static int medium_move(const struct table *t, const struct rivals *rv, struct move *out)
+{
+	int found = 0;
+	for (int s = 0; s < t->sides && !found; s++)
+		found = stock_play(t, rv, s, out);
+	for (int s = 0; s < t->sides && !found; s++)
+		found = stock_chain(t, s, out) > 0;
+	if (!found)
+		found = harmless_play(t, rv, out);
+	if (!found)
+		found = choose_discard(t, out);
+	if (!found && t->hand_size == 0 && !t->refilled) {
+		*out = (struct move){ .kind = MOVE_PASS };
+		found = 1;
+	}
+	return found ? 0 : -1;
 }
 
 int medium_choose(const struct seat_view *v, const struct move *legal, int n)
@@ -216,16 +231,6 @@ int medium_choose(const struct seat_view *v, const struct move *legal, int n)
 	struct move m = { .kind = MOVE_PASS };
 	table_from_view(&t, v);
 	rivals_from_view(&rv, v);
-
-	int found = 0;
-	for (int s = 0; s < t.sides && !found; s++)
-		found = stock_play(&t, &rv, s, &m);
-	for (int s = 0; s < t.sides && !found; s++)
-		found = stock_chain(&t, s, &m) > 0;
-	if (!found)
-		found = harmless_play(&t, &rv, &m);
-	if (!found)
-		found = choose_discard(&t, &m);
-	int i = table_find_legal(legal, n, &m);
+	int i = medium_move(&t, &rv, &m) == 0 ? table_find_legal(legal, n, &m) : -1;
 	return i >= 0 ? i : table_fallback(legal, n);
 }

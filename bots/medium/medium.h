@@ -11,6 +11,7 @@
 #define SKIPBO_BOTS_MEDIUM_H
 
 #include "engine.h"
+#include "table.h"
 
 /*
  * Choose a move for the seat to move in v from legal[0..n). Returns an index
@@ -18,5 +19,13 @@
  * give the same answer.
  */
 int medium_choose(const struct seat_view *v, const struct move *legal, int n);
+
+/*
+ * 1 if side s of t (0: the player, 1: its partner) can play its stock top
+ * now, at once or at the end of the chain this policy would play (a run on
+ * one building pile of discard tops, hand cards and wilds); else 0. For bots
+ * that estimate what other players can do.
+ */
+int medium_reaches_stock(const struct table *t, int s);
 
 #endif

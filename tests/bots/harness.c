@@ -27,8 +27,21 @@ void harness_player_init(struct harness_player *p, int kind, uint64_t seed, stru
 	easy_init(&p->easy, seed);
 }
 
+static void keep_time(struct harness_player *p, int64_t us)
+{
+	if (p->n_times == p->cap_times) {
+		size_t cap = p->cap_times ? 2 * p->cap_times : 4096;
+		int64_t *t = realloc(p->times, cap * sizeof(*t));
+		if (!t)
+			return;
+		p->times = t;
+		p->cap_times = cap;
+	}
+	p->times[p->n_times++] = us;
+}
+
 static int decide(struct harness_player *p, const struct seat_view *v, const struct move *legal, int n,
-		  int64_t move_ms, int64_t bank_ms)
+		  uint32_t move_number, int64_t move_ms, int64_t bank_ms)
 {
 	int64_t start = now_us();
 	int i = -1;
@@ -46,12 +59,21 @@ static int decide(struct harness_player *p, const struct seat_view *v, const str
 		p->net_hits += st.net_hit;
 		break;
 	}
+	case HARNESS_EXPERT: {
+		struct expert_stats st;
+		i = expert_choose(p->expert, v, legal, n, move_number, move_ms, bank_ms, &st);
+		p->net_hits += st.net_hit;
+		p->played_out += st.candidates > 0;
+		break;
+	}
 	}
 	int64_t spent = now_us() - start;
 	p->decisions++;
 	p->total_us += spent;
 	if (spent > p->max_us)
 		p->max_us = spent;
+	if (p->keep_times)
+		keep_time(p, spent);
 	return i;
 }
 
@@ -94,6 +116,18 @@ out:
 	return rc;
 }
 
+/* The events since seat's previous decision, redacted for it, to an expert player. */
+static void show_events(struct harness_player *p, const struct game *g, int seat, size_t *seen)
+{
+	size_t count;
+	const struct event *ev = game_events(g, &count);
+	for (; seen[seat] < count; seen[seat]++) {
+		struct event mine;
+		event_for_seat(&ev[seen[seat]], seat, &mine);
+		expert_observe(p->expert, &mine, 1);
+	}
+}
+
 int harness_play(const struct game_rules *rules, struct harness_player *const *seats,
 		 struct harness_game *hg)
 {
@@ -114,8 +148,11 @@ int harness_play(const struct game_rules *rules, struct harness_player *const *s
 		goto out;
 	}
 	snprintf(id, sizeof(id), "g%016llx", (unsigned long long)rules->seed);
-	for (int s = 0; s < rules->players; s++)
+	for (int s = 0; s < rules->players; s++) {
 		easy_game_start(&seats[s]->easy, id);
+		if (seats[s]->kind == HARNESS_EXPERT)
+			expert_game_start(seats[s]->expert, id);
+	}
 	hg->illegal = hg->protocol_errors = 0;
 	hg->decisions = 0;
 	while (game_to_move(g) >= 0 && hg->decisions < DECISION_CAP) {
@@ -129,10 +166,16 @@ int harness_play(const struct game_rules *rules, struct harness_player *const *s
 				break;
 			v = &msg->request.view;
 			answer_list = msg->request.legal;
+			if (seats[seat]->kind == HARNESS_EXPERT)
+				expert_observe(seats[seat]->expert, msg->request.events, msg->request.n_events);
 		} else {
 			game_view(g, seat, view);
+			if (seats[seat]->kind == HARNESS_EXPERT)
+				show_events(seats[seat], g, seat, seen);
 		}
-		int i = decide(seats[seat], v, answer_list, n, hg->move_ms, hg->bank_ms);
+		struct game_result so_far;
+		game_result(g, &so_far);
+		int i = decide(seats[seat], v, answer_list, n, so_far.moves + 1, hg->move_ms, hg->bank_ms);
 		hg->decisions++;
 		if (i < 0 || i >= n || game_apply(g, &answer_list[i]) < 0) {
 			hg->illegal++;

@@ -13,21 +13,29 @@
 
 #include <stdint.h>
 
+#include <stddef.h>
+
 #include "easy.h"
 #include "engine.h"
+#include "expert.h"
 #include "hard.h"
 
-enum harness_kind { HARNESS_EASY, HARNESS_MEDIUM, HARNESS_HARD };
+enum harness_kind { HARNESS_EASY, HARNESS_MEDIUM, HARNESS_HARD, HARNESS_EXPERT };
 
 struct harness_player {
 	int kind;            /* enum harness_kind */
 	struct easy easy;    /* HARNESS_EASY */
 	struct hard *hard;   /* HARNESS_HARD: owned by the caller */
+	struct expert *expert; /* HARNESS_EXPERT: owned by the caller, one per seat it plays */
+	int keep_times;      /* record every decision's time in times[] */
 	/* Figures collected over every game played. */
 	long decisions;
 	int64_t max_us, total_us;
 	long cut_short;             /* hard: searches stopped by the node budget or the net */
-	long net_hits;              /* hard: searches stopped by the safety net's clock */
+	long net_hits;              /* hard, expert: searches stopped by the safety net's clock */
+	long played_out;            /* expert: decisions judged by play-outs */
+	int64_t *times;             /* with keep_times: n_times decision times in µs (caller frees) */
+	size_t n_times, cap_times;
 };
 
 struct harness_game {
@@ -39,12 +47,14 @@ struct harness_game {
 	long decisions;
 };
 
-/* Set up a player of kind `kind` (hard: with searcher h). */
+/* Set up a player of kind `kind` (hard: with searcher h; expert: set p->expert after). */
 void harness_player_init(struct harness_player *p, int kind, uint64_t seed, struct hard *h);
 
 /*
  * Play one game with rules (game_rules_check()ed by the engine) and the
- * player at each seat. Returns 0 when the game ran to its end, or a negative
+ * player at each seat. An expert player sees the game start and, before each
+ * of its decisions, the events since its previous one, as a bot process
+ * would; a harness_player of kind expert must sit at one seat only. Returns 0 when the game ran to its end, or a negative
  * engine code; hg->illegal and hg->protocol_errors count what went wrong.
  */
 int harness_play(const struct game_rules *rules, struct harness_player *const *seats,
