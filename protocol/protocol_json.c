@@ -383,7 +383,7 @@ int json_get_source(const cJSON *obj, const cJSON *item, const struct json_path 
 		    int *source, struct protocol_diag *diag)
 {
 	char safe[JSON_SAFE_MAX], prefix[JSON_PATH_MAX];
-	const char *from;
+	const char *from = NULL;
 	int rc;
 
 	if ((rc = json_get_string(obj, item, at, "from", 1, &from, diag)))

@@ -210,7 +210,7 @@ int main(int argc, char **argv)
 			all.max_us = p->max_us > all.max_us ? p->max_us : all.max_us;
 			all.cut_short += p->cut_short;
 			all.net_hits += p->net_hits;
-			all.played_out += p->played_out;
+			all.judged += p->judged;
 			all.times = realloc(all.times, (all.n_times + p->n_times) * sizeof(*all.times));
 			if (!all.times)
 				errx(1, "out of memory");
@@ -226,7 +226,7 @@ int main(int argc, char **argv)
 		if (all.kind == HARNESS_HARD)
 			printf(", searches cut short %ld, by the clock %ld", all.cut_short, all.net_hits);
 		if (all.kind == HARNESS_EXPERT)
-			printf(", played out %ld, stopped by the clock %ld", all.played_out, all.net_hits);
+			printf(", judged over deals %ld, stopped by the clock %ld", all.judged, all.net_hits);
 		printf("\n");
 		free(all.times);
 	}

@@ -63,7 +63,7 @@ static int decide(struct harness_player *p, const struct seat_view *v, const str
 		struct expert_stats st;
 		i = expert_choose(p->expert, v, legal, n, move_number, move_ms, bank_ms, &st);
 		p->net_hits += st.net_hit;
-		p->played_out += st.candidates > 0;
+		p->judged += st.candidates > 0;
 		break;
 	}
 	}

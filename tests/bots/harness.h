@@ -33,7 +33,7 @@ struct harness_player {
 	int64_t max_us, total_us;
 	long cut_short;             /* hard: searches stopped by the node budget or the net */
 	long net_hits;              /* hard, expert: searches stopped by the safety net's clock */
-	long played_out;            /* expert: decisions judged by play-outs */
+	long judged;                /* expert: decisions judged over deals */
 	int64_t *times;             /* with keep_times: n_times decision times in µs (caller frees) */
 	size_t n_times, cap_times;
 };
