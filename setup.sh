@@ -9,11 +9,11 @@ usage() { echo "usage: ./setup.sh demo|test" >&2; exit 2; }
 [ $# -eq 1 ] || usage
 mode=$1
 
-packages=(cmake gcc make pkg-config libbsd-dev libcjson-dev libcmocka-dev python3 bubblewrap)
+packages=(cmake gcc make pkg-config libbsd-dev libcjson-dev python3 bubblewrap)
 case $mode in
 demo) ;;
-test) packages+=(python3-jsonschema chromium clang libclang-rt-14-dev parallel slurm-wlm munge
-	golang-go g++ nlohmann-json3-dev default-jdk-headless cargo librust-serde-json-dev tmux) ;;
+test) packages+=(libcmocka-dev help2man python3-jsonschema chromium clang libclang-rt-14-dev parallel
+	slurm-wlm munge golang-go g++ nlohmann-json3-dev default-jdk-headless cargo librust-serde-json-dev tmux) ;;
 *) usage ;;
 esac
 command -v node >/dev/null || packages+=(nodejs)
@@ -33,7 +33,8 @@ fi
 jobs=$(nproc)
 case $mode in
 demo)
-	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+	# the arena and the bots only: no tests, no cmocka
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSKIPBO_TESTS=OFF >/dev/null
 	cmake --build build -j "$jobs"
 	./build/arena/skipbo-arena run arena/examples/demo.jsonc
 	;;

@@ -30,7 +30,14 @@ static void usage(FILE *out)
 	fprintf(out, "usage: skipbo-arena [--help] [--version] COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n\"skipbo-arena COMMAND --help\" describes each command.\n");
+	fprintf(out, "\n\"skipbo-arena COMMAND --help\" describes each command; "
+		"\"skipbo-arena COMMAND --version\"\nprints the version, as --version does.\n");
+}
+
+static int print_version(void)
+{
+	printf("%s\n", REFEREE_ARENA_NAME);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -53,13 +60,16 @@ int main(int argc, char **argv)
 		usage(stdout);
 		exit(0);
 	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("%s\n", REFEREE_ARENA_NAME);
-		exit(0);
+	if (!strcmp(argv[1], "--version"))
+		exit(print_version());
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		/* also as a command's first argument, where tools that read versions look for it */
+		if (argc > 2 && !strcmp(argv[2], "--version"))
+			exit(print_version());
+		exit(commands[i].main(argc - 1, argv + 1));
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			exit(commands[i].main(argc - 1, argv + 1));
 	warnx("unknown command \"%s\" (see \"skipbo-arena --help\")", argv[1]);
 	exit(2);
 }
