@@ -1,0 +1,247 @@
+"""Validate what the arena reads and writes against arena/schema/ with a real JSON Schema
+validator (Debian's python3-jsonschema), and check that broken documents are rejected.
+
+usage: check_arena_schemas.py ARENA BOTS_DIR BADBOT SCHEMA_DIR PROTOCOL_SCHEMA_DIR JSONC...
+
+Runs two small tournaments with the built ARENA: four 2-player bots (BOTS_DIR/skipbo-easy
+and -medium, BADBOT answering illegal moves and BADBOT exiting before its hello) from a
+file that carries a "$schema" key, and a 4-player partnership R9 match tournament run as a
+shard. Every tournament.json, games.jsonl line and replay must be valid against its schema,
+every JSONC file given (comments and trailing commas stripped) against the tournament file's,
+and each mutation of a valid document in BROKEN must be rejected.
+"""
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+
+BROKEN = [
+    # (schema, what, path, value): the document at path set to value (DELETE removes it)
+    ("tournament", "no bots", ["bots"], "DELETE"),
+    ("tournament", "a misspelt key", ["plyers"], 2),
+    ("tournament", "7 players", ["players"], 7),
+    ("tournament", "0 deals", ["deals"], 0),
+    ("tournament", "an empty command", ["bots", 0, "command"], []),
+    ("tournament", "a bot name with a '/'", ["bots", 0, "name"], "../x"),
+    ("tournament", "a bot key misspelt", ["bots", 0, "comand"], ["x"]),
+    ("tournament", "an unknown mode", ["rules", "mode"], "duel"),
+    ("tournament", "a stock of 31", ["rules", "stock_size"], 31),
+    ("tournament", "a fraction", ["time", "move_ms"], 1.5),
+    ("tournament", "a sandbox mode only tournament.json has", ["sandbox"], "mixed"),
+    ("tournament", "a hexadecimal seed", ["seed"], "0x10"),
+    ("tournament", "a negative limit", ["limits", "memory_mb"], -1),
+    ("tournament", "an env name with '='", ["bots", 0, "env"], {"A=B": "c"}),
+    ("resolved", "no seed", ["seed"], "DELETE"),
+    ("resolved", "an integer seed", ["seed"], 7),
+    ("resolved", "an unresolved sandbox", ["sandbox"], "auto"),
+    ("resolved", "a relative command", ["bots", 0, "command", 0], "bots/easy"),
+    ("resolved", "a bot without limits", ["bots", 0, "limits"], "DELETE"),
+    ("resolved", "a shard 1/", ["shard"], "1/"),
+    ("record", "no id", ["id"], "DELETE"),
+    ("record", "an id of another form", ["id"], "game-7"),
+    ("record", "a placing 0", ["placings", 0], 0),
+    ("record", "an unknown end reason", ["reason"], "won"),
+    ("record", "a seat 6", ["winners"], [6]),
+    ("record", "one seat of bots", ["bots"], ["easy"]),
+    ("record", "a negative score", ["scores", 0], -5),
+    ("record", "a time without moves", ["time", 0, "moves"], "DELETE"),
+    ("record", "an unknown fault kind", ["faults", 0, "kind"], "crash"),
+    ("record", "a fault without its bot", ["faults", 0, "bot"], "DELETE"),
+    ("record", "an extra key", ["comment"], "hi"),
+    ("record", "a seed as a string", ["seed"], "123"),
+    ("replay", "another format", ["format"], "replay"),
+    ("replay", "version 2", ["version"], 2),
+    ("replay", "a card 13 in the deck", ["games", 0, "deck", 0], 13),
+    ("replay", "161 cards", ["games", 0, "deck"], "DROP_LAST"),
+    ("replay", "no games", ["games"], []),
+    ("replay", "an unknown event", ["games", 0, "events", 0, "type"], "jump"),
+    ("replay", "a stock_top without its owner", ["games", 0, "events", 0, "owner"], "DELETE"),
+    ("replay", "an event with a key of another", ["games", 0, "events", 0, "pile"], 1),
+    ("replay", "an integer seed", ["seed"], 6791897765849424158),
+    ("replay", "a result without placings", ["result", "placings"], "DELETE"),
+]
+
+
+def load_validators(schema_dirs):
+    store = {}
+    for schema_dir in schema_dirs:
+        for name in sorted(os.listdir(schema_dir)):
+            if name.endswith(".schema.json"):
+                with open(os.path.join(schema_dir, name), encoding="utf-8") as f:
+                    schema = json.load(f)
+                jsonschema.Draft202012Validator.check_schema(schema)
+                store[schema["$id"]] = schema
+
+    def validator(name):
+        schema = next(s for s in store.values() if s["$id"].endswith("/arena/v1/" + name))
+        resolver = jsonschema.RefResolver.from_schema(schema, store=store)
+        return jsonschema.Draft202012Validator(schema, resolver=resolver)
+
+    return {"tournament": validator("tournament.schema.json"),
+            "resolved": validator("tournament-resolved.schema.json"),
+            "record": validator("game-record.schema.json"),
+            "replay": validator("replay.schema.json")}
+
+
+def check(validators, kind, doc, where):
+    errors = sorted(validators[kind].iter_errors(doc), key=lambda e: list(e.path))
+    if errors:
+        e = errors[0]
+        sys.exit(f"{where}: invalid against the {kind} schema at {list(e.path)}: {e.message}")
+
+
+def strip_jsonc(text):
+    """The JSON of a JSONC text: comments blanked outside strings, trailing commas dropped."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                i += 1
+        elif text.startswith("/*", i):
+            end = text.index("*/", i + 2) + 2
+            out.append("\n" * text.count("\n", i, end))
+            i = end
+        elif c == ",":
+            j = i + 1
+            while j < n and (text[j].isspace() or text.startswith("//", j) or text.startswith("/*", j)):
+                if text.startswith("//", j):
+                    j = text.find("\n", j) if "\n" in text[j:] else n
+                elif text.startswith("/*", j):
+                    j = text.index("*/", j + 2) + 2
+                else:
+                    j += 1
+            if j >= n or text[j] not in "]}":
+                out.append(c)
+            i += 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def run_tournament(arena, work, name, doc, args):
+    path = os.path.join(work, name + ".json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    out = os.path.join(work, name)
+    proc = subprocess.run([arena, "run", "-q", "-o", out, *args, path], capture_output=True,
+                          text=True, check=False)
+    # 3: every game recorded, a bot never started (the one that exits before its hello)
+    if proc.returncode not in (0, 3):
+        sys.exit(f"skipbo-arena run {name} failed ({proc.returncode}):\n{proc.stderr}")
+    return out
+
+
+def validate_output(validators, out, seen):
+    with open(os.path.join(out, "tournament.json"), encoding="utf-8") as f:
+        check(validators, "resolved", json.load(f), out + "/tournament.json")
+    seen["tournament.json"] += 1
+    with open(os.path.join(out, "games.jsonl"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    for n, line in enumerate(lines, 1):
+        record = json.loads(line)
+        check(validators, "record", record, f"{out}/games.jsonl:{n}")
+        seen["records"] += 1
+        seen["faults"] |= {fault["kind"] for fault in record["faults"]}
+        seen["modes"].add((record["players"], record["partnership"], record["match"]))
+        with open(os.path.join(out, record["replay"]), encoding="utf-8") as f:
+            replay = json.load(f)
+        check(validators, "replay", replay, f"{out}/{record['replay']}")
+        seen["replays"] += 1
+        for game in replay["games"]:
+            seen["events"] |= {event["type"] for event in game["events"]}
+    return lines
+
+
+def mutate(doc, path, value):
+    doc = copy.deepcopy(doc)
+    parent = doc
+    for key in path[:-1]:
+        parent = parent[key]
+    if value == "DELETE":
+        del parent[path[-1]]
+    elif value == "DROP_LAST":
+        parent[path[-1]].pop()
+    else:
+        parent[path[-1]] = value
+    return doc
+
+
+def main():
+    arena, bots_dir, badbot, schema_dir, protocol_schema_dir = map(os.path.abspath, sys.argv[1:6])
+    jsonc_files = sys.argv[6:]
+    validators = load_validators([schema_dir, protocol_schema_dir])
+    seen = {"tournament.json": 0, "records": 0, "replays": 0, "faults": set(), "modes": set(),
+            "events": set()}
+
+    with tempfile.TemporaryDirectory() as work:
+        easy = os.path.join(bots_dir, "skipbo-easy")
+        medium = os.path.join(bots_dir, "skipbo-medium")
+        duel = {"$schema": os.path.join(schema_dir, "tournament.schema.json"), "name": "duel",
+                "bots": [{"name": "easy", "command": [easy]},
+                         {"name": "medium", "command": [medium], "env": {"LC_ALL": "C"}},
+                         {"name": "illegal", "command": [badbot, "illegal"]},
+                         {"name": "nostart", "command": [badbot, "exit-at-start"],
+                          "limits": {"memory_mb": 0}}],
+                "players": 2, "deals": 2, "rules": {"stock_size": 5}, "seed": 7,
+                "time": {"move_ms": 5000, "game_ms": 60000}, "limits": {"processes": 0}}
+        teams = {"name": "teams",
+                 "bots": [{"name": "easy", "command": [easy]},
+                          {"name": "medium", "command": [medium]},
+                          {"name": "easy2", "command": [easy]},
+                          {"name": "good", "command": [badbot, "good"]}],
+                 "players": 4, "deals": 2, "duplicate": False,
+                 "rules": {"stock_size": 2, "partnership": True, "mode": "match"},
+                 "seed": "18446744073709551615"}
+        for doc in (duel, teams):
+            check(validators, "tournament", doc, doc["name"] + ".json")
+        duel_out = run_tournament(arena, work, "duel", duel, [])
+        teams_out = run_tournament(arena, work, "teams", teams, ["--shard", "1/2"])
+        record = json.loads(next(line for line in validate_output(validators, duel_out, seen)
+                                 if '"faults":[{' in line))
+        validate_output(validators, teams_out, seen)
+        with open(os.path.join(duel_out, record["replay"]), encoding="utf-8") as f:
+            replay = json.load(f)
+        with open(os.path.join(teams_out, "tournament.json"), encoding="utf-8") as f:
+            resolved = json.load(f)
+
+    # The runs must cover what the schemas describe, or the test proves little.
+    want_events = {"stock_top", "turn", "draw", "play", "complete", "discard", "removed", "end"}
+    if not want_events <= seen["events"]:
+        sys.exit(f"the replays never showed {sorted(want_events - seen['events'])}")
+    if not {"illegal", "start"} <= seen["faults"]:
+        sys.exit(f"the records never showed the faults illegal and start: {seen['faults']}")
+    if (4, True, True) not in seen["modes"] or "shard" not in resolved:
+        sys.exit("no record of a partnership match, or no shard's tournament.json")
+
+    files = 0
+    for path in jsonc_files:
+        with open(path, encoding="utf-8") as f:
+            check(validators, "tournament", json.loads(strip_jsonc(f.read())), path)
+        files += 1
+    if not files:
+        sys.exit("no JSONC file given")
+
+    originals = {"tournament": duel, "resolved": resolved, "record": record, "replay": replay}
+    for kind, what, path, value in BROKEN:
+        if validators[kind].is_valid(mutate(originals[kind], path, value)):
+            sys.exit(f"{kind} with {what} ({path} = {value!r}): accepted but must be rejected")
+
+    print(f"valid: {seen['tournament.json']} tournament.json, {seen['records']} games.jsonl "
+          f"records, {seen['replays']} replays, {files} JSONC files; rejected: {len(BROKEN)} "
+          f"broken documents")
+
+
+if __name__ == "__main__":
+    main()
