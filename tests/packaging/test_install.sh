@@ -1,9 +1,8 @@
 #!/bin/sh
 # usage: test_install.sh BUILD_DIR STARTER_C CC LIBDIR MAN
 # Installs BUILD_DIR into a fresh prefix, checks every file a user expects there (the man pages
-# when MAN is 1: one per command, naming every option of its --help), builds the C
-# starter kit outside the tree with `CC bot.c $(pkg-config --cflags --libs skipbo)` and has the
-# installed skipbo-arena check it against the installed skipbo-easy.
+# when MAN is 1: one per command, naming every option of its --help), moves the prefix, and
+# builds and checks the C starter kit against it (starter_against.sh).
 set -eu
 build=$1 starter=$2 cc=$3 libdir=$4 man=$5
 work=$(mktemp -d)
@@ -47,24 +46,5 @@ fi
 # The installed tree moved elsewhere: skipbo.pc finds it from its own directory.
 mv "$prefix" "$work/moved"
 prefix=$work/moved
-export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
-version=$(pkg-config --modversion skipbo) || fail "pkg-config does not find skipbo in $PKG_CONFIG_PATH"
-"$prefix/bin/skipbo-arena" --version | grep -qF "$version" ||
-	fail "skipbo.pc says $version, skipbo-arena --version says $("$prefix/bin/skipbo-arena" --version)"
-found=""
-for word in $(pkg-config --cflags-only-I skipbo); do
-	[ -f "${word#-I}/protocol.h" ] && [ "$(cd "${word#-I}" && pwd -P)" = "$(cd "$prefix/include/skipbo" && pwd -P)" ] && found=1
-done
-[ -n "$found" ] || fail "pkg-config --cflags skipbo does not name $prefix/include/skipbo: $(pkg-config --cflags skipbo)"
-
-mkdir "$work/mybot"
-cp "$starter" "$work/mybot/mybot.c"
-cd "$work/mybot"
-# shellcheck disable=SC2046 # pkg-config's words are meant to be split
-"$cc" -std=c11 -Wall -Wextra -Werror -o mybot mybot.c $(pkg-config --cflags --libs skipbo) ||
-	fail "the C starter kit does not build against the installed prefix"
-"$prefix/bin/skipbo-arena" check --games 2 -- ./mybot >check.log 2>&1 || {
-	cat check.log >&2
-	fail "the installed skipbo-arena check refuses the bot built against the prefix"
-}
-echo "test_install: installed into a prefix, built the C starter kit with pkg-config, check passed"
+sh "$(dirname "$0")/starter_against.sh" "$prefix" "$libdir" "$starter" "$cc"
+echo "test_install: installed into a prefix (then moved), every file in place, the C starter kit built with pkg-config and checked"
