@@ -12,8 +12,8 @@ mode=$1
 packages=(cmake gcc make pkg-config libbsd-dev libcjson-dev python3 bubblewrap)
 case $mode in
 demo) ;;
-test) packages+=(libcmocka-dev help2man dpkg-dev debhelper python3-jsonschema chromium clang
-	libclang-rt-14-dev parallel slurm-wlm munge golang-go g++ nlohmann-json3-dev
+test) packages+=(libcmocka-dev help2man build-essential dpkg-dev debhelper python3-jsonschema
+	chromium clang libclang-rt-14-dev parallel slurm-wlm munge golang-go g++ nlohmann-json3-dev
 	default-jdk-headless cargo librust-serde-json-dev tmux) ;;
 *) usage ;;
 esac
