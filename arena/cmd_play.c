@@ -46,6 +46,11 @@ static const char play_usage[] =
 	"      --pin CPU         run the arena and the bots on this CPU\n"
 	"      --log-io          print every line to and from the bots on stderr\n"
 	"      --replay FILE     also write the replay (results/README.md) to FILE\n"
+	"      --from REPLAY     start from a recorded position: deal REPLAY's game again\n"
+	"                        (same seed, dealer, stock, seats), apply its first N-1\n"
+	"                        decisions, then ask the bots from decision N on\n"
+	"      --move N          with --from: the position before decision N (default 1)\n"
+	"      --game K          with --from: game K of a recorded match (default 1)\n"
 	OPTIONS_LIMITS_HELP
 	OPTIONS_SANDBOX_HELP
 	"                        (defaults as in a tournament file, arena/TOURNAMENT.md)\n"
@@ -56,6 +61,7 @@ static const char play_usage[] =
 
 enum {
 	OPT_PARTNERSHIP = OPTIONS_OWN, OPT_MATCH, OPT_NO_TIMEOUT, OPT_PIN, OPT_LOG_IO, OPT_REPLAY,
+	OPT_FROM, OPT_MOVE, OPT_GAME,
 };
 
 /* The options of play alone; options.h adds the seed, stock, time and limits. */
@@ -67,6 +73,9 @@ static const struct option play_options[] = {
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "log-io", no_argument, NULL, OPT_LOG_IO },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "move", required_argument, NULL, OPT_MOVE },
+	{ "game", required_argument, NULL, OPT_GAME },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -75,6 +84,21 @@ struct play_opts {
 	int render, partnership, match, no_timeout, log_io;
 	long long pin;
 	const char *replay;
+	const char *from;           /* --from REPLAY */
+	long long from_move, from_game;
+};
+
+/* The position --from asks for, as the re-check of the replay reaches it (replay_walk). */
+struct from {
+	long long game, move;       /* game K, decision N */
+	int current;                /* the game being re-checked */
+	struct game_rules rules;    /* game K's, as dealt */
+	struct move *moves;         /* its first N-1 decisions */
+	size_t n, cap;
+	int reached;                /* the position exists: game K still running after N-1 */
+	int nomem;
+	int removed;                /* a seat was out of game K before the position: its seat + 1 */
+	struct referee_observer observer;
 };
 
 /* Forwards every callback to up to two observers (render and transcript). */
@@ -136,6 +160,97 @@ static int play_option(void *ctx, int c, const char *arg)
 	case OPT_LOG_IO: o->log_io = 1; break;
 	case OPT_REPLAY: o->replay = arg; break;
 	case OPT_PIN: return options_number("--pin", arg, 0, CPU_SETSIZE - 1, &o->pin);
+	case OPT_FROM: o->from = arg; break;
+	case OPT_MOVE: return options_number("--move", arg, 1, INT32_MAX, &o->from_move);
+	case OPT_GAME: return options_number("--game", arg, 1, INT32_MAX, &o->from_game);
+	}
+	return 0;
+}
+
+static void from_game_start(void *ctx, int game, const struct game *g)
+{
+	struct from *f = ctx;
+
+	f->current = game;
+	if (game != f->game)
+		return;
+	f->rules = *game_rules(g);
+	f->reached = f->move == 1 && game_to_move(g) >= 0;
+}
+
+static void from_move(void *ctx, int seat, const struct move *m, int64_t us, const struct game *g)
+{
+	struct from *f = ctx;
+	struct move *grown;
+
+	(void)seat;
+	(void)us;
+	if (f->current != f->game || f->n >= (size_t)(f->move - 1) || f->nomem)
+		return;
+	if (f->n == f->cap) {
+		if (!(grown = reallocarray(f->moves, f->cap ? f->cap * 2 : 64, sizeof(*grown)))) {
+			f->nomem = 1;
+			return;
+		}
+		f->moves = grown;
+		f->cap = f->cap ? f->cap * 2 : 64;
+	}
+	f->moves[f->n++] = *m;
+	if (f->n == (size_t)(f->move - 1))
+		f->reached = game_to_move(g) >= 0;
+}
+
+/* A seat out of game K before the position: from an earlier game, or removed on the way. */
+static void from_fault(void *ctx, const struct referee_fault *fault, const struct game *g)
+{
+	struct from *f = ctx;
+
+	(void)g;
+	if (f->current == f->game && !f->removed &&
+	    (fault->game < f->game || f->n < (size_t)(f->move - 1)))
+		f->removed = fault->seat + 1;
+}
+
+/*
+ * Re-check the --from replay and find the position: game K's rules and its
+ * first N-1 decisions in *f. 0, or the exit status after the message.
+ */
+static int load_position(const struct play_opts *o, struct from *f)
+{
+	char msg[512];
+	size_t len;
+	char *text = replay_read_file(o->from, &len);
+	int ret;
+
+	if (!text) {
+		warn("play: --from \"%s\"", o->from);
+		return 1;
+	}
+	f->game = o->from_game ? o->from_game : 1;
+	f->move = o->from_move ? o->from_move : 1;
+	f->observer = (struct referee_observer){ f, NULL, from_game_start, from_move, from_fault,
+		NULL };
+	ret = replay_walk(text, len, NULL, &f->observer, NULL, msg, sizeof(msg));
+	free(text);
+	if (ret != 0 || f->nomem) {
+		warnx("play: --from \"%s\": %s", o->from, f->nomem ? "out of memory" : msg);
+		return 1;
+	}
+	if (f->current < f->game) {
+		warnx("play: --from \"%s\": no game %lld: the replay holds %d", o->from, f->game,
+		      f->current);
+		return 1;
+	}
+	if (f->removed) {
+		warnx("play: --from \"%s\": seat %d was out of game %lld before decision %lld; "
+		      "a position is started from only while every seat is in the game", o->from,
+		      f->removed - 1, f->game, f->move);
+		return 1;
+	}
+	if (!f->reached) {
+		warnx("play: --from \"%s\": game %lld has no decision %lld: it is over after %zu",
+		      o->from, f->game, f->move, f->n);
+		return 1;
 	}
 	return 0;
 }
@@ -148,6 +263,7 @@ static int parse_play_options(int argc, char **argv, struct play_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->pin = -1;
+	o->from_move = o->from_game = 0;
 	options_common_init(&o->common, 1);
 	return options_parse(&cmd, argc, argv, &o->common);
 }
@@ -252,8 +368,9 @@ static int prepare_bots(char **argvs[], int n, char names[][PLAY_NAME_MAX])
 	return 0;
 }
 
+/* from: the position to start from, or NULL for a new deal. */
 static int play_game(const struct play_opts *o, char **argvs[], int n,
-		     char names[][PLAY_NAME_MAX])
+		     char names[][PLAY_NAME_MAX], const struct from *from)
 {
 	struct bot_spec specs[ENGINE_MAX_PLAYERS] = { 0 };
 	struct referee_setup setup = { 0 };
@@ -311,10 +428,21 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	setup.move_ms = o->no_timeout ? 0 : (int)o->common.move_ms;
 	setup.game_ms = o->no_timeout ? 0 : (int)o->common.game_ms;
 	setup.observer = &tee.observer;
+	if (from) {
+		setup.rules = from->rules;
+		setup.start = from->moves;
+		setup.nstart = from->n;
+	}
 	for (int i = 0; i < n; i++)
 		if (pool_acquire(pool, (size_t)i, &setup.seats[i]) < 0)
 			goto out;
-	printf("seed %" PRIu64 "\n", setup.rules.seed);
+	if (from)
+		printf("from %s, game %lld: seed %" PRIu64 ", dealer %d, stock %d; %zu decisions "
+		       "replayed, the bots play from decision %lld\n", o->from, from->game,
+		       setup.rules.seed, setup.rules.dealer, setup.rules.stock_size, from->n,
+		       from->move);
+	else
+		printf("seed %" PRIu64 "\n", setup.rules.seed);
 	if (referee_play(&setup, &out, err, sizeof(err)) < 0) {
 		warnx("play: %s", err);
 		goto out;
@@ -349,6 +477,7 @@ int cmd_play(int argc, char **argv)
 	char **argvs[ENGINE_MAX_PLAYERS + 1] = { 0 };
 	char names[ENGINE_MAX_PLAYERS][PLAY_NAME_MAX];
 	struct game_rules rules = { 0 };
+	struct from from = { 0 };
 	struct play_opts o;
 	char reason[200];
 	int n, ret;
@@ -359,6 +488,28 @@ int cmd_play(int argc, char **argv)
 	ret = 2;
 	if (n < 0)
 		goto out;
+	if (!o.from && (o.from_move || o.from_game)) {
+		warnx("play: --%s: a position of a replay, named with --from", o.from_move ? "move" :
+		      "game");
+		goto out;
+	}
+	if (o.from && (o.common.has_seed || o.common.stock || o.partnership || o.match)) {
+		warnx("play: --from: the replay gives the seed, stock size, partnership and dealer; "
+		      "--seed, --stock, --partnership and --match do not go with it");
+		goto out;
+	}
+	if (o.from) {
+		if ((ret = load_position(&o, &from)) != 0)
+			goto out;
+		ret = 2;
+		if (n != from.rules.players) {
+			warnx("play: --from \"%s\": the recorded game has %d seats, got %d bots",
+			      o.from, from.rules.players, n);
+			goto out;
+		}
+		o.common.stock = from.rules.stock_size;
+		o.partnership = from.rules.partnership;
+	}
 	if (n < 2 || n > ENGINE_MAX_PLAYERS) {
 		warnx("play: expected 2 to %d bots, got %d", ENGINE_MAX_PLAYERS, n);
 		goto out;
@@ -375,8 +526,9 @@ int cmd_play(int argc, char **argv)
 	ret = 1;
 	if (prepare_bots(argvs, n, names) < 0)
 		goto out;
-	ret = play_game(&o, argvs, n, names);
+	ret = play_game(&o, argvs, n, names, o.from ? &from : NULL);
 out:
+	free(from.moves);
 	for (int i = 0; i <= ENGINE_MAX_PLAYERS; i++)
 		options_free_argv(argvs[i]);
 	return ret;

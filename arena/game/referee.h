@@ -94,6 +94,17 @@ struct referee_setup {
 	int margin_ms;            /* how long past a limit an answer is still read; 0: REFEREE_MARGIN_MS */
 	struct referee_seat seats[ENGINE_MAX_PLAYERS];
 	const struct referee_observer *observer; /* may be NULL */
+	/*
+	 * A recorded position to start from (`play --from`): these decisions are
+	 * applied to the first game as it is dealt, before game_start reaches the
+	 * observer and before any request. Each seat's first request then carries
+	 * every event since the deal (the replayed decisions' too, redacted for
+	 * it as always), as a first request does; the bots get no request for
+	 * the replayed decisions, and their game banks are full. The game log
+	 * records them with time 0. nstart 0: an ordinary game.
+	 */
+	const struct move *start;
+	size_t nstart;
 };
 
 struct referee_time_stats {
