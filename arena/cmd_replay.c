@@ -18,6 +18,7 @@
 #include "options.h"
 #include "render.h"
 #include "replay.h"
+#include "termsafe.h"
 #include "viewer.h"
 
 static const char replay_usage[] =
@@ -157,9 +158,11 @@ static void show_fault(void *ctx, const struct referee_fault *f, const struct ga
 {
 	struct show *s = ctx;
 
-	if (s->next)
-		printf("    seat %d (%s) removed: %s: %s\n", f->seat, s->rd.names[f->seat], f->kind,
-		       f->reason);
+	if (s->next) {
+		printf("    seat %d (%s) removed: %s: ", f->seat, s->rd.names[f->seat], f->kind);
+		termsafe_puts(stdout, f->reason);
+		putchar('\n');
+	}
 	s->next = 0;
 	show_position(s, s->games, g);
 }

@@ -627,8 +627,8 @@ static void tell_fault(struct checker *c, int seat, const struct game *g)
 		for (size_t k = 0; k < sizeof(fault_kinds) / sizeof(fault_kinds[0]); k++)
 			if (json_str(jf, "kind") && !strcmp(json_str(jf, "kind"), fault_kinds[k]))
 				f.kind = fault_kinds[k];
-		termsafe_copy(f.reason, sizeof(f.reason), json_str(jf, "reason") ?
-			      json_str(jf, "reason") : "");
+		strlcpy(f.reason, json_str(jf, "reason") ? json_str(jf, "reason") : "",
+			sizeof(f.reason));
 		break;
 	}
 	c->obs->fault(c->obs->ctx, &f, g);

@@ -57,7 +57,8 @@ struct replay_seats {
  * game_start when a game is dealt (its rules in game_rules(g)), move after
  * each recorded decision is applied (elapsed_us its recorded time, 0 when it
  * has none), fault after a seat is removed (seat, game, kind and reason from
- * the replay's "faults", the reason escaped; turn and move 0), game_end when a
+ * the replay's "faults", the reason as recorded: escape it to print it; turn
+ * and move 0), game_end when a
  * game's result matches. The line callback is never called. seats (may be
  * NULL) gets the seats' names once the document's header is read, before
  * any callback. Callbacks made before a mismatch stand: a caller that acts on

@@ -388,6 +388,41 @@ static void test_play_from_errors(void **state)
 	free(err);
 }
 
+/*
+ * A replay with a fault: seat 1 exits at its fifth request (decision 15). That
+ * position shows the removal, is played again from, and a later one, with the
+ * seat already out, is refused.
+ */
+static void test_position_of_a_fault(void **state)
+{
+	const char *record[] = { "play", "--seed", "3", "--replay", "f.json", BOT,
+				 BADBOT_PATH " die-midgame 4", BOT, NULL };
+	const char *show[] = { "replay", "--move", "15", "f.json", NULL };
+	const char *again[] = { "play", "--from", "f.json", "--move", "15", BOT, BOT, BOT, NULL };
+	const char *later[] = { "play", "--from", "f.json", "--move", "16", BOT, BOT, BOT, NULL };
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(run_capture(record, &out, &err), 0);
+	assert_non_null(strstr(out, "exit at game 1, turn 5, move 15"));
+	free(out);
+	free(err);
+	assert_int_equal(run_capture(show, &out, &err), 0);
+	assert_non_null(strstr(out, "to move; draw pile"));
+	assert_non_null(strstr(out, "    seat 1 (badbot-2) removed: exit: exited with status 3\n"));
+	free(out);
+	free(err);
+	assert_int_equal(run_capture(again, &out, &err), 0);
+	assert_non_null(strstr(out, "14 decisions replayed, the bots play from decision 15"));
+	assert_null(strstr(out, "fault:"));
+	free(out);
+	free(err);
+	assert_int_equal(run_capture(later, &out, &err), 1);
+	assert_non_null(strstr(err, "seat 1 was out of game 1 before decision 16"));
+	free(out);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_replay_position_errors),
 		cmocka_unit_test(test_play_from_hands_over_the_recorded_request),
 		cmocka_unit_test(test_play_from_errors),
+		cmocka_unit_test(test_position_of_a_fault),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
