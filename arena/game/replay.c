@@ -466,18 +466,28 @@ static const char *card_text(int card, char *buf)
 	return buf;
 }
 
+/* A decision's recorded time in µs, -1 when it has none. */
+static int64_t recorded_us(const cJSON *j)
+{
+	int64_t us;
+
+	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(j, "us"), NULL, "us", 0, UINT32_MAX,
+			    0, &us, NULL) < 0)
+		return -1;
+	return us;
+}
+
 static void print_event(struct checker *c, const struct event *ev, const cJSON *j)
 {
-	const cJSON *us = cJSON_GetObjectItemCaseSensitive(j, "us");
 	char b1[8], t[32] = "", who[REPLAY_NAME_SHOWN], fault[REPLAY_NAME_SHOWN];
-	int64_t us_value;
+	int64_t us = recorded_us(j);
 	FILE *f = c->print;
 
 	/* names and fault kinds come from the file: escaped for the terminal */
 	termsafe_copy(who, sizeof(who), ev->seat < c->players ? c->names[ev->seat] : "");
 	termsafe_copy(fault, sizeof(fault), json_str(j, "fault") ? json_str(j, "fault") : "fault");
-	if (json_strict_int(us, NULL, "us", 0, UINT32_MAX, 0, &us_value, NULL) == 0)
-		snprintf(t, sizeof(t), "  (%" PRId64 " us)", us_value);
+	if (us >= 0)
+		snprintf(t, sizeof(t), "  (%" PRId64 " us)", us);
 	switch (ev->kind) {
 	case EVENT_TURN:
 		fprintf(f, "turn %" PRIu32 ": seat %d (%s)\n", ev->turn, ev->seat, who);
@@ -599,17 +609,6 @@ static int compare_result(struct checker *c, const cJSON *j, const struct game_r
 	return 0;
 }
 
-/* A decision's recorded time in µs, 0 when it has none. */
-static int64_t recorded_us(const cJSON *j)
-{
-	int64_t us;
-
-	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(j, "us"), NULL, "us", 0, UINT32_MAX,
-			    0, &us, NULL) < 0)
-		return 0;
-	return us;
-}
-
 /* The observer's fault callback for seat's removal, from the replay's "faults". */
 static void tell_fault(struct checker *c, int seat, const struct game *g)
 {
@@ -670,7 +669,7 @@ static int check_event(struct checker *c, struct game *g, const cJSON *j, size_t
 	if (c->print)
 		print_event(c, &rec, j);
 	if (c->obs && is_decision(rec.kind) && c->obs->move)
-		c->obs->move(c->obs->ctx, rec.seat, &m, recorded_us(j), g);
+		c->obs->move(c->obs->ctx, rec.seat, &m, recorded_us(j) < 0 ? 0 : recorded_us(j), g);
 	else if (c->obs && rec.kind == EVENT_REMOVED && c->obs->fault)
 		tell_fault(c, rec.seat, g);
 	return 0;
