@@ -37,6 +37,8 @@ static const char play_usage[] =
 	"\n"
 	"options:\n"
 	"  -r, --render          print the table turn by turn\n"
+	"      --stats           the bots' move times (mean, median, p99, max) in the result;\n"
+	"                        the default, unless a seat is the human player (skipbo-human)\n"
 	"      --seed N          deal seed (default: from the clock; printed)\n"
 	"      --stock N         stock size (default: R3 for the player count)\n"
 	"      --partnership     R10 teams (4 or 6 players)\n"
@@ -61,7 +63,7 @@ static const char play_usage[] =
 
 enum {
 	OPT_PARTNERSHIP = OPTIONS_OWN, OPT_MATCH, OPT_NO_TIMEOUT, OPT_PIN, OPT_LOG_IO, OPT_REPLAY,
-	OPT_FROM, OPT_MOVE, OPT_GAME,
+	OPT_FROM, OPT_MOVE, OPT_GAME, OPT_STATS,
 };
 
 /* The options of play alone; options.h adds the seed, stock, time and limits. */
@@ -74,6 +76,7 @@ static const struct option play_options[] = {
 	{ "log-io", no_argument, NULL, OPT_LOG_IO },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "from", required_argument, NULL, OPT_FROM },
+	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "move", required_argument, NULL, OPT_MOVE },
 	{ "game", required_argument, NULL, OPT_GAME },
 	{ NULL, 0, NULL, 0 },
@@ -82,6 +85,7 @@ static const struct option play_options[] = {
 struct play_opts {
 	struct options_common common;
 	int render, partnership, match, no_timeout, log_io;
+	int stats;                  /* move times in the result: --stats, or no human seat */
 	long long pin;
 	const char *replay;
 	const char *from;           /* --from REPLAY */
@@ -161,6 +165,7 @@ static int play_option(void *ctx, int c, const char *arg)
 	case OPT_REPLAY: o->replay = arg; break;
 	case OPT_PIN: return options_number("--pin", arg, 0, CPU_SETSIZE - 1, &o->pin);
 	case OPT_FROM: o->from = arg; break;
+	case OPT_STATS: o->stats = 1; break;
 	case OPT_MOVE: return options_number("--move", arg, 1, INT32_MAX, &o->from_move);
 	case OPT_GAME: return options_number("--game", arg, 1, INT32_MAX, &o->from_game);
 	}
@@ -302,7 +307,8 @@ static int collect_bots(int argc, char **argv, char **argvs[ENGINE_MAX_PLAYERS +
 	return n;
 }
 
-static void print_outcome(const struct referee_outcome *o, const char *const *names)
+/* stats: each seat's move times too (a person at the table has no use for microseconds). */
+static void print_outcome(const struct referee_outcome *o, const char *const *names, int stats)
 {
 	printf("result: %s after %" PRIu32 " turns, %" PRIu32 " moves\n",
 	       o->reason ? end_reason_name(o->reason) : "none", o->turns, o->moves);
@@ -315,10 +321,12 @@ static void print_outcome(const struct referee_outcome *o, const char *const *na
 	for (int s = 0; s < o->players; s++) {
 		const struct referee_time_stats *t = &o->time[s];
 
-		printf("  seat %d %-16s placing %d  score %4d  stock left %2d  moves %5" PRIu32
-		       "  mean %.1f us  median %" PRId64 " us  p99 %" PRId64 " us  max %" PRId64
-		       " us\n", s, names[s], o->placings[s], o->scores[s], o->stock_left[s],
-		       t->moves, t->mean_us, t->median_us, t->p99_us, t->max_us);
+		printf("  seat %d %-16s placing %d  score %4d  stock left %2d  moves %5" PRIu32, s,
+		       names[s], o->placings[s], o->scores[s], o->stock_left[s], t->moves);
+		if (stats)
+			printf("  mean %.1f us  median %" PRId64 " us  p99 %" PRId64 " us  max %"
+			       PRId64 " us", t->mean_us, t->median_us, t->p99_us, t->max_us);
+		putchar('\n');
 	}
 	for (size_t i = 0; i < o->nfaults; i++) {
 		const struct referee_fault *f = &o->faults[i];
@@ -332,6 +340,18 @@ static void print_outcome(const struct referee_outcome *o, const char *const *na
 		}
 		putchar('\n');
 	}
+}
+
+/* Whether a seat is the human player (bots/human), by the name of its program as given. */
+static int human_seat(char **argvs[], int n)
+{
+	for (int i = 0; i < n; i++) {
+		const char *base = strrchr(argvs[i][0], '/');
+
+		if (!strcmp(base ? base + 1 : argvs[i][0], "skipbo-human"))
+			return 1;
+	}
+	return 0;
 }
 
 /* Resolve argv[0] like a tournament file does, and name the bot. */
@@ -449,7 +469,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	}
 	for (int i = 0; i < n; i++)
 		pool_release(pool, (size_t)i, out.faulted[i]);
-	print_outcome(&out, namep);
+	print_outcome(&out, namep, o->stats);
 	if (o->replay) {
 		struct replay_info info = { "play", namep, setup.move_ms, setup.game_ms, &out };
 		struct jsonw w;
@@ -524,6 +544,7 @@ int cmd_play(int argc, char **argv)
 	if (!o.common.has_seed)
 		o.common.seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
 	ret = 1;
+	o.stats = o.stats || !human_seat(argvs, n);
 	if (prepare_bots(argvs, n, names) < 0)
 		goto out;
 	ret = play_game(&o, argvs, n, names, o.from ? &from : NULL);
