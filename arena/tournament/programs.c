@@ -13,8 +13,22 @@
 
 #include "termsafe.h"
 
-/* The bot's script into path: the first argument after command[0] naming a regular file. 1, or 0 for none. */
-static int find_script(const struct config_bot *b, char *path, size_t size)
+/* Whether path lies in directory dir (a real path, "" for none). */
+static int is_inside(const char *path, const char *dir)
+{
+	char real[PATH_MAX];
+	size_t n = strlen(dir);
+
+	return n && realpath(path, real) && strncmp(real, dir, n) == 0 && real[n] == '/';
+}
+
+/*
+ * The bot's script into path: the first argument after command[0] naming a
+ * regular file outside the output directory out (a real path, "" while it
+ * does not exist): a file the arena writes there, games.jsonl given to a bot
+ * to read, changes with every game. 1, or 0 for none.
+ */
+static int find_script(const struct config_bot *b, const char *out, char *path, size_t size)
 {
 	struct stat st;
 
@@ -22,7 +36,8 @@ static int find_script(const struct config_bot *b, char *path, size_t size)
 		int n = b->argv[k][0] == '/' ? snprintf(path, size, "%s", b->argv[k]) :
 			snprintf(path, size, "%s/%s", b->cwd, b->argv[k]);
 
-		if (n > 0 && (size_t)n < size && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		if (n > 0 && (size_t)n < size && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    !is_inside(path, out))
 			return 1;
 	}
 	return 0;
@@ -43,9 +58,11 @@ static int add_file(cJSON *files, const char *path)
 char *programs_add(char *text, const struct config *cfg)
 {
 	cJSON *root = text ? cJSON_Parse(text) : NULL, *programs;
-	char script[PATH_MAX], *out = NULL;
+	char script[PATH_MAX], output[PATH_MAX] = "", *out = NULL;
 
 	free(text);
+	if (!realpath(cfg->output, output))
+		output[0] = '\0';
 	if (!root || !(programs = cJSON_AddObjectToObject(root, "programs")))
 		goto out;
 	for (size_t i = 0; i < cfg->nbots; i++) {
@@ -53,7 +70,7 @@ char *programs_add(char *text, const struct config *cfg)
 		cJSON *files = cJSON_AddArrayToObject(programs, b->name);
 
 		if (!files || add_file(files, b->argv[0]) < 0 ||
-		    (find_script(b, script, sizeof(script)) && add_file(files, script) < 0))
+		    (find_script(b, output, script, sizeof(script)) && add_file(files, script) < 0))
 			goto out;
 	}
 	out = cJSON_Print(root);

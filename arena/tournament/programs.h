@@ -4,7 +4,8 @@
  *
  * A bot's files are its executable (command[0], resolved to an absolute
  * path) and the first later argument that names an existing regular file,
- * relative to the bot's cwd: the script an interpreter runs
+ * relative to the bot's cwd, outside the tournament's output directory
+ * (whose files change game by game): the script an interpreter runs
  * ("python3 bot.py", "node bot.js", "java -jar bot.jar"), or a file a
  * compiled bot is given first. What those programs read besides (modules a
  * script imports, data files) is not covered. Each file is recorded with its

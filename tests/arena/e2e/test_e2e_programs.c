@@ -187,12 +187,40 @@ static void test_old_tournament_json_gets_programs(void **state)
 	e2e_remove(dir);
 }
 
+/*
+ * A file of the output directory given to a bot (its games.jsonl, here) is
+ * not the bot's program: it changes with every game, and the resume goes on.
+ */
+static void test_output_files_are_not_programs(void **state)
+{
+	const char *run[] = { "run", "--quiet", "--deals", "2", "t.json", NULL };
+	char dir[256], text[1024], *hash;
+
+	(void)state;
+	e2e_tempdir(dir, sizeof(dir), "programs-output");
+	snprintf(text, sizeof(text),
+		 "{\"name\":\"p\",\"bots\":["
+		 "{\"name\":\"reader\",\"command\":[\"%s\",\"good\",\"out/games.jsonl\"]},"
+		 "{\"name\":\"plain\",\"command\":[\"%s\",\"good\"]}],"
+		 "\"players\":2,\"deals\":1,\"rules\":{\"stock_size\":3},\"seed\":9,"
+		 "\"output\":\"out\"}", BADBOT_PATH, BADBOT_PATH);
+	e2e_write(dir, "t.json", text);
+	assert_int_equal(e2e_run(dir, run, 60000, NULL), 0);
+	/* a resume, with games.jsonl there now */
+	assert_int_equal(e2e_run(dir, run, 60000, NULL), 0);
+	assert_int_equal(records_in(dir, "out"), 4);
+	hash = recorded_hash(dir, "reader", 0);
+	free(hash);
+	e2e_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_changed_script_refused_then_fresh),
 		cmocka_unit_test(test_fresh_leaves_other_directories),
 		cmocka_unit_test(test_old_tournament_json_gets_programs),
+		cmocka_unit_test(test_output_files_are_not_programs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
