@@ -213,7 +213,7 @@ static int render_replay(const char *file, const char *text, size_t len, struct 
 
 int cmd_replay(int argc, char **argv)
 {
-	struct show show = { .game = 1 };
+	struct show show = { 0 };
 	int c, quiet = 0, html = 0, render = 0, status = 0, several;
 	const char *out = NULL;
 	struct jsonw page;
@@ -263,6 +263,11 @@ int cmd_replay(int argc, char **argv)
 		warnx("replay: -o \"%s\": -o names the pages of --html", out);
 		return 2;
 	}
+	if (show.game && !show.turn && !show.move) {
+		warnx("replay: --game %lld: names the game of --turn N or --move N", show.game);
+		return 2;
+	}
+	show.game = show.game ? show.game : 1;
 	if (show.turn && show.move) {
 		warnx("replay: --turn and --move: one position at a time");
 		return 2;

@@ -261,6 +261,7 @@ static void test_replay_position_errors(void **state)
 	const char *late[] = { "replay", "--move", "64", "r.json", NULL };
 	const char *both[] = { "replay", "--move", "3", "--turn", "2", "r.json", NULL };
 	const char *game2[] = { "replay", "--game", "2", "--turn", "1", "r.json", NULL };
+	const char *game_alone[] = { "replay", "--game", "2", "r.json", NULL };
 	char *out, *err;
 
 	(void)state;
@@ -274,6 +275,10 @@ static void test_replay_position_errors(void **state)
 	free(err);
 	assert_int_equal(run_capture(game2, &out, &err), 1);
 	assert_non_null(strstr(err, "no game 2: it holds 1"));
+	free(out);
+	free(err);
+	assert_int_equal(run_capture(game_alone, &out, &err), 2);
+	assert_non_null(strstr(err, "--game 2: names the game of --turn N or --move N"));
 	free(out);
 	free(err);
 }
