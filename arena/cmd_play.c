@@ -97,11 +97,11 @@ struct from {
 	long long game, move;       /* game K, decision N */
 	int current;                /* the game being re-checked */
 	struct game_rules rules;    /* game K's, as dealt */
-	struct move *moves;         /* its first N-1 decisions */
+	struct referee_step *steps; /* its first N-1 decisions, and the removals among them */
 	size_t n, cap;
+	long long decisions;        /* in steps */
 	int reached;                /* the position exists: game K still running after N-1 */
 	int nomem;
-	int removed;                /* a seat was out of game K before the position: its seat + 1 */
 	struct referee_observer observer;
 };
 
@@ -183,37 +183,49 @@ static void from_game_start(void *ctx, int game, const struct game *g)
 	f->reached = f->move == 1 && game_to_move(g) >= 0;
 }
 
-static void from_move(void *ctx, int seat, const struct move *m, int64_t us, const struct game *g)
+static void add_step(struct from *f, const struct referee_step *step)
 {
-	struct from *f = ctx;
-	struct move *grown;
+	struct referee_step *grown;
 
-	(void)seat;
-	(void)us;
-	if (f->current != f->game || f->n >= (size_t)(f->move - 1) || f->nomem)
-		return;
 	if (f->n == f->cap) {
-		if (!(grown = reallocarray(f->moves, f->cap ? f->cap * 2 : 64, sizeof(*grown)))) {
+		if (!(grown = reallocarray(f->steps, f->cap ? f->cap * 2 : 64, sizeof(*grown)))) {
 			f->nomem = 1;
 			return;
 		}
-		f->moves = grown;
+		f->steps = grown;
 		f->cap = f->cap ? f->cap * 2 : 64;
 	}
-	f->moves[f->n++] = *m;
-	if (f->n == (size_t)(f->move - 1))
+	f->steps[f->n++] = *step;
+}
+
+static void from_move(void *ctx, int seat, const struct move *m, int64_t us, const struct game *g)
+{
+	struct from *f = ctx;
+	struct referee_step step = { .move = *m, .removed = -1 };
+
+	(void)seat;
+	(void)us;
+	if (f->current != f->game || f->decisions >= f->move - 1 || f->nomem)
+		return;
+	add_step(f, &step);
+	if (++f->decisions == f->move - 1)
 		f->reached = game_to_move(g) >= 0;
 }
 
-/* A seat out of game K before the position: from an earlier game, or removed on the way. */
+/*
+ * A seat out of game K before the position (since an earlier game of a
+ * match, or removed on the way) is removed there too. A removal where
+ * decision N was due is not: that seat is asked for decision N again.
+ */
 static void from_fault(void *ctx, const struct referee_fault *fault, const struct game *g)
 {
 	struct from *f = ctx;
+	struct referee_step step = { .removed = fault->seat, .kind = fault->kind };
 
-	(void)g;
-	if (f->current == f->game && !f->removed &&
-	    (fault->game < f->game || f->n < (size_t)(f->move - 1)))
-		f->removed = fault->seat + 1;
+	if (f->current == f->game && (fault->game < f->game || f->decisions < f->move - 1)) {
+		add_step(f, &step);
+		f->reached = f->decisions == f->move - 1 && game_to_move(g) >= 0;
+	}
 }
 
 /*
@@ -246,15 +258,9 @@ static int load_position(const struct play_opts *o, struct from *f)
 		      f->current);
 		return 1;
 	}
-	if (f->removed) {
-		warnx("play: --from \"%s\": seat %d was out of game %lld before decision %lld; "
-		      "a position is started from only while every seat is in the game", o->from,
-		      f->removed - 1, f->game, f->move);
-		return 1;
-	}
 	if (!f->reached) {
-		warnx("play: --from \"%s\": game %lld has no decision %lld: it is over after %zu",
-		      o->from, f->game, f->move, f->n);
+		warnx("play: --from \"%s\": game %lld has no decision %lld: it is over after %lld",
+		      o->from, f->game, f->move, f->decisions);
 		return 1;
 	}
 	return 0;
@@ -450,17 +456,17 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	setup.observer = &tee.observer;
 	if (from) {
 		setup.rules = from->rules;
-		setup.start = from->moves;
+		setup.start = from->steps;
 		setup.nstart = from->n;
 	}
 	for (int i = 0; i < n; i++)
 		if (pool_acquire(pool, (size_t)i, &setup.seats[i]) < 0)
 			goto out;
 	if (from)
-		printf("from %s, game %lld: seed %" PRIu64 ", dealer %d, stock %d; %zu decisions "
+		printf("from %s, game %lld: seed %" PRIu64 ", dealer %d, stock %d; %lld decisions "
 		       "replayed, the bots play from decision %lld\n", o->from, from->game,
-		       setup.rules.seed, setup.rules.dealer, setup.rules.stock_size, from->n,
-		       from->move);
+		       setup.rules.seed, setup.rules.dealer, setup.rules.stock_size,
+		       from->decisions, from->move);
 	else
 		printf("seed %" PRIu64 "\n", setup.rules.seed);
 	if (referee_play(&setup, &out, err, sizeof(err)) < 0) {
@@ -549,7 +555,7 @@ int cmd_play(int argc, char **argv)
 		goto out;
 	ret = play_game(&o, argvs, n, names, o.from ? &from : NULL);
 out:
-	free(from.moves);
+	free(from.steps);
 	for (int i = 0; i <= ENGINE_MAX_PLAYERS; i++)
 		options_free_argv(argvs[i]);
 	return ret;

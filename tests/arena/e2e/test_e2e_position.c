@@ -56,8 +56,8 @@ static int setup(void **state)
 	(void)state;
 	e2e_tempdir(dir, sizeof(dir), "position");
 	assert_int_equal(run_capture(args, &out, &err), 0);
-	e2e_write(dir, "played.txt", out);
-	e2e_write(dir, "played.log", err);
+	e2e_write(dir, "r.txt", out);
+	e2e_write(dir, "r.log", err);
 	free(out);
 	free(err);
 	return 0;
@@ -286,10 +286,14 @@ static void test_replay_position_errors(void **state)
 /* The requests to seat of a transcript, up to and including move `upto`, parsed. */
 static size_t requests(const char *log, int seat, long upto, cJSON **out, size_t max)
 {
-	const char *name = seat ? "badbot-2 <- " : "badbot <- ";
+	char name[32];
 	const char *p = log;
 	size_t n = 0;
 
+	if (seat)
+		snprintf(name, sizeof(name), "badbot-%d <- ", seat + 1);
+	else
+		snprintf(name, sizeof(name), "badbot <- ");
 	while ((p = strstr(p, name)) != NULL && n < max) {
 		const char *line = p + strlen(name), *end = strchr(line, '\n');
 		cJSON *msg = cJSON_ParseWithLength(line, (size_t)(end - line));
@@ -305,21 +309,28 @@ static size_t requests(const char *log, int seat, long upto, cJSON **out, size_t
 	return n;
 }
 
-static void check_from(long move, int seat)
+/*
+ * play --from <name>.json --move N with players badbots, against the game as
+ * played (<name>.log, its transcript; <name>.txt, its output): the request to
+ * seat for decision N is the recorded one, and the game ends the same.
+ */
+static void check_from(const char *name, int players, long move, int seat)
 {
-	char arg[16], *out, *err, *played_log, *played_out, path[400];
-	const char *args[] = { "play", "--from", "r.json", "--move", arg, "--log-io", "--replay",
-			       "again.json", BOT, BOT, NULL };
+	char arg[16], replay[64], *out, *err, *played_log, *played_out, path[400];
+	const char *result, *end;
+	const char *args[] = { "play", "--from", replay, "--move", arg, "--log-io", "--replay",
+			       "again.json", BOT, BOT, players > 2 ? BOT : NULL, NULL };
 	const char *recheck[] = { "replay", "--quiet", "again.json", NULL };
 	cJSON *was[200], *now[200], *events;
 	const cJSON *ev;
 	size_t nwas, nnow, k = 0;
 
 	snprintf(arg, sizeof(arg), "%ld", move);
+	snprintf(replay, sizeof(replay), "%s.json", name);
 	assert_int_equal(run_capture(args, &out, &err), 0);
-	snprintf(path, sizeof(path), "%s/played.log", dir);
+	snprintf(path, sizeof(path), "%s/%s.log", dir, name);
 	played_log = e2e_read(path, NULL);
-	snprintf(path, sizeof(path), "%s/played.txt", dir);
+	snprintf(path, sizeof(path), "%s/%s.txt", dir, name);
 	played_out = e2e_read(path, NULL);
 	nwas = requests(played_log, seat, move, was, 200);
 	nnow = requests(err, seat, move, now, 200);
@@ -342,8 +353,12 @@ static void check_from(long move, int seat)
 			assert_true(cJSON_Compare(ev, cJSON_GetArrayItem(events, (int)k++), 1));
 	assert_int_equal(k, cJSON_GetArraySize(events));
 	/* the same deterministic bots from there: the same end */
-	assert_non_null(strstr(played_out, "result: stock_emptied after 34 turns, 63 moves"));
-	assert_non_null(strstr(out, "result: stock_emptied after 34 turns, 63 moves"));
+	result = strstr(played_out, "result: ");
+	assert_non_null(result);
+	end = strchr(result, '\n');
+	assert_non_null(end);
+	assert_non_null(strstr(out, "result: "));
+	assert_memory_equal(strstr(out, "result: "), result, (size_t)(end - result));
 	assert_non_null(strstr(out, "decisions replayed, the bots play from decision"));
 	/* its own replay, replayed decisions included (with time 0), re-checks */
 	free(out);
@@ -361,9 +376,9 @@ static void check_from(long move, int seat)
 static void test_play_from_hands_over_the_recorded_request(void **state)
 {
 	(void)state;
-	check_from(12, 0);  /* seat 0, in the middle of its turn */
-	check_from(40, 1);
-	check_from(1, 0);   /* the deal itself */
+	check_from("r", 2, 12, 0);  /* seat 0, in the middle of its turn */
+	check_from("r", 2, 40, 1);
+	check_from("r", 2, 1, 0);   /* the deal itself */
 }
 
 static void test_play_from_errors(void **state)
@@ -394,22 +409,25 @@ static void test_play_from_errors(void **state)
 }
 
 /*
- * A replay with a fault: seat 1 exits at its fifth request (decision 15). That
- * position shows the removal, is played again from, and a later one, with the
- * seat already out, is refused.
+ * A replay with a fault: seat 1 exits at its fifth request (decision 15).
+ * That position shows the removal and is played again from, seat 1 asked
+ * again; from a later one, seat 1 is out as it was, and the others get
+ * their recorded requests.
  */
 static void test_position_of_a_fault(void **state)
 {
-	const char *record[] = { "play", "--seed", "3", "--replay", "f.json", BOT,
+	const char *record[] = { "play", "--seed", "3", "--log-io", "--replay", "f.json", BOT,
 				 BADBOT_PATH " die-midgame 4", BOT, NULL };
 	const char *show[] = { "replay", "--move", "15", "f.json", NULL };
 	const char *again[] = { "play", "--from", "f.json", "--move", "15", BOT, BOT, BOT, NULL };
-	const char *later[] = { "play", "--from", "f.json", "--move", "16", BOT, BOT, BOT, NULL };
+	const char *later[] = { "play", "--from", "f.json", "--move", "30", BOT, BOT, BOT, NULL };
 	char *out, *err;
 
 	(void)state;
 	assert_int_equal(run_capture(record, &out, &err), 0);
 	assert_non_null(strstr(out, "exit at game 1, turn 5, move 15"));
+	e2e_write(dir, "f.txt", out);
+	e2e_write(dir, "f.log", err);
 	free(out);
 	free(err);
 	assert_int_equal(run_capture(show, &out, &err), 0);
@@ -422,10 +440,14 @@ static void test_position_of_a_fault(void **state)
 	assert_null(strstr(out, "fault:"));
 	free(out);
 	free(err);
-	assert_int_equal(run_capture(later, &out, &err), 1);
-	assert_non_null(strstr(err, "seat 1 was out of game 1 before decision 16"));
+	assert_int_equal(run_capture(later, &out, &err), 0);
+	assert_non_null(strstr(out, "29 decisions replayed, the bots play from decision 30"));
+	assert_non_null(strstr(out, "fault: seat 1 badbot-2: exit at game 1, turn 5, move 15: out "
+			       "of the recorded game before this position"));
 	free(out);
 	free(err);
+	check_from("f", 3, 30, 0);
+	check_from("f", 3, 39, 2);
 }
 
 int main(void)
