@@ -37,6 +37,8 @@ static const char play_usage[] =
 	"\n"
 	"options:\n"
 	"  -r, --render          print the table turn by turn\n"
+	"      --stats           the bots' move times (mean, median, p99, max) in the result;\n"
+	"                        the default, unless a seat is the human player (skipbo-human)\n"
 	"      --seed N          deal seed (default: from the clock; printed)\n"
 	"      --stock N         stock size (default: R3 for the player count)\n"
 	"      --partnership     R10 teams (4 or 6 players)\n"
@@ -46,6 +48,11 @@ static const char play_usage[] =
 	"      --pin CPU         run the arena and the bots on this CPU\n"
 	"      --log-io          print every line to and from the bots on stderr\n"
 	"      --replay FILE     also write the replay (results/README.md) to FILE\n"
+	"      --from REPLAY     start from a recorded position: deal REPLAY's game again\n"
+	"                        (same seed, dealer, stock, seats), apply its first N-1\n"
+	"                        decisions, then ask the bots from decision N on\n"
+	"      --move N          with --from: the position before decision N (default 1)\n"
+	"      --game K          with --from: game K of a recorded match (default 1)\n"
 	OPTIONS_LIMITS_HELP
 	OPTIONS_SANDBOX_HELP
 	"                        (defaults as in a tournament file, arena/TOURNAMENT.md)\n"
@@ -56,6 +63,7 @@ static const char play_usage[] =
 
 enum {
 	OPT_PARTNERSHIP = OPTIONS_OWN, OPT_MATCH, OPT_NO_TIMEOUT, OPT_PIN, OPT_LOG_IO, OPT_REPLAY,
+	OPT_FROM, OPT_MOVE, OPT_GAME, OPT_STATS,
 };
 
 /* The options of play alone; options.h adds the seed, stock, time and limits. */
@@ -67,14 +75,34 @@ static const struct option play_options[] = {
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "log-io", no_argument, NULL, OPT_LOG_IO },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "move", required_argument, NULL, OPT_MOVE },
+	{ "game", required_argument, NULL, OPT_GAME },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct play_opts {
 	struct options_common common;
 	int render, partnership, match, no_timeout, log_io;
+	int stats;                  /* move times in the result: --stats, or no human seat */
 	long long pin;
 	const char *replay;
+	const char *from;           /* --from REPLAY */
+	long long from_move, from_game;
+};
+
+/* The position --from asks for, as the re-check of the replay reaches it (replay_walk). */
+struct from {
+	long long game, move;       /* game K, decision N */
+	int current;                /* the game being re-checked */
+	struct game_rules rules;    /* game K's, as dealt */
+	struct referee_step *steps; /* its first N-1 decisions, and the removals among them */
+	size_t n, cap;
+	long long decisions;        /* in steps */
+	int reached;                /* the position exists: game K still running after N-1 */
+	int nomem;
+	struct referee_observer observer;
 };
 
 /* Forwards every callback to up to two observers (render and transcript). */
@@ -136,6 +164,104 @@ static int play_option(void *ctx, int c, const char *arg)
 	case OPT_LOG_IO: o->log_io = 1; break;
 	case OPT_REPLAY: o->replay = arg; break;
 	case OPT_PIN: return options_number("--pin", arg, 0, CPU_SETSIZE - 1, &o->pin);
+	case OPT_FROM: o->from = arg; break;
+	case OPT_STATS: o->stats = 1; break;
+	case OPT_MOVE: return options_number("--move", arg, 1, INT32_MAX, &o->from_move);
+	case OPT_GAME: return options_number("--game", arg, 1, INT32_MAX, &o->from_game);
+	}
+	return 0;
+}
+
+static void from_game_start(void *ctx, int game, const struct game *g)
+{
+	struct from *f = ctx;
+
+	f->current = game;
+	if (game != f->game)
+		return;
+	f->rules = *game_rules(g);
+	f->reached = f->move == 1 && game_to_move(g) >= 0;
+}
+
+static void add_step(struct from *f, const struct referee_step *step)
+{
+	struct referee_step *grown;
+
+	if (f->n == f->cap) {
+		if (!(grown = reallocarray(f->steps, f->cap ? f->cap * 2 : 64, sizeof(*grown)))) {
+			f->nomem = 1;
+			return;
+		}
+		f->steps = grown;
+		f->cap = f->cap ? f->cap * 2 : 64;
+	}
+	f->steps[f->n++] = *step;
+}
+
+static void from_move(void *ctx, int seat, const struct move *m, int64_t us, const struct game *g)
+{
+	struct from *f = ctx;
+	struct referee_step step = { .move = *m, .removed = -1 };
+
+	(void)seat;
+	(void)us;
+	if (f->current != f->game || f->decisions >= f->move - 1 || f->nomem)
+		return;
+	add_step(f, &step);
+	if (++f->decisions == f->move - 1)
+		f->reached = game_to_move(g) >= 0;
+}
+
+/*
+ * A seat out of game K before the position (since an earlier game of a
+ * match, or removed on the way) is removed there too. A removal where
+ * decision N was due is not: that seat is asked for decision N again.
+ */
+static void from_fault(void *ctx, const struct referee_fault *fault, const struct game *g)
+{
+	struct from *f = ctx;
+	struct referee_step step = { .removed = fault->seat, .kind = fault->kind };
+
+	if (f->current == f->game && (fault->game < f->game || f->decisions < f->move - 1)) {
+		add_step(f, &step);
+		f->reached = f->decisions == f->move - 1 && game_to_move(g) >= 0;
+	}
+}
+
+/*
+ * Re-check the --from replay and find the position: game K's rules and its
+ * first N-1 decisions in *f. 0, or the exit status after the message.
+ */
+static int load_position(const struct play_opts *o, struct from *f)
+{
+	char msg[512];
+	size_t len;
+	char *text = replay_read_file(o->from, &len);
+	int ret;
+
+	if (!text) {
+		warn("play: --from \"%s\"", o->from);
+		return 1;
+	}
+	f->game = o->from_game ? o->from_game : 1;
+	f->move = o->from_move ? o->from_move : 1;
+	f->observer = (struct referee_observer){ f, NULL, from_game_start, from_move, from_fault,
+		NULL };
+	ret = replay_walk(text, len, NULL, &f->observer, NULL, msg, sizeof(msg));
+	free(text);
+	if (ret != 0 || f->nomem) {
+		warnx("play: --from \"%s\": %s", o->from, f->nomem ? "out of memory" : msg);
+		return 1;
+	}
+	if (f->current < f->game) {
+		warnx("play: --from \"%s\": no game %lld: the replay holds %d", o->from, f->game,
+		      f->current);
+		return 1;
+	}
+	if (!f->reached) {
+		warnx("play: --from \"%s\": game %lld has no decision %lld: it is over after %lld",
+		      o->from, f->game, f->move, f->decisions);
+		return 1;
 	}
 	return 0;
 }
@@ -148,6 +274,7 @@ static int parse_play_options(int argc, char **argv, struct play_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->pin = -1;
+	o->from_move = o->from_game = 0;
 	options_common_init(&o->common, 1);
 	return options_parse(&cmd, argc, argv, &o->common);
 }
@@ -186,7 +313,8 @@ static int collect_bots(int argc, char **argv, char **argvs[ENGINE_MAX_PLAYERS +
 	return n;
 }
 
-static void print_outcome(const struct referee_outcome *o, const char *const *names)
+/* stats: each seat's move times too (a person at the table has no use for microseconds). */
+static void print_outcome(const struct referee_outcome *o, const char *const *names, int stats)
 {
 	printf("result: %s after %" PRIu32 " turns, %" PRIu32 " moves\n",
 	       o->reason ? end_reason_name(o->reason) : "none", o->turns, o->moves);
@@ -199,10 +327,12 @@ static void print_outcome(const struct referee_outcome *o, const char *const *na
 	for (int s = 0; s < o->players; s++) {
 		const struct referee_time_stats *t = &o->time[s];
 
-		printf("  seat %d %-16s placing %d  score %4d  stock left %2d  moves %5" PRIu32
-		       "  mean %.1f us  median %" PRId64 " us  p99 %" PRId64 " us  max %" PRId64
-		       " us\n", s, names[s], o->placings[s], o->scores[s], o->stock_left[s],
-		       t->moves, t->mean_us, t->median_us, t->p99_us, t->max_us);
+		printf("  seat %d %-16s placing %d  score %4d  stock left %2d  moves %5" PRIu32, s,
+		       names[s], o->placings[s], o->scores[s], o->stock_left[s], t->moves);
+		if (stats)
+			printf("  mean %.1f us  median %" PRId64 " us  p99 %" PRId64 " us  max %"
+			       PRId64 " us", t->mean_us, t->median_us, t->p99_us, t->max_us);
+		putchar('\n');
 	}
 	for (size_t i = 0; i < o->nfaults; i++) {
 		const struct referee_fault *f = &o->faults[i];
@@ -216,6 +346,18 @@ static void print_outcome(const struct referee_outcome *o, const char *const *na
 		}
 		putchar('\n');
 	}
+}
+
+/* Whether a seat is the human player (bots/human), by the name of its program as given. */
+static int human_seat(char **argvs[], int n)
+{
+	for (int i = 0; i < n; i++) {
+		const char *base = strrchr(argvs[i][0], '/');
+
+		if (!strcmp(base ? base + 1 : argvs[i][0], "skipbo-human"))
+			return 1;
+	}
+	return 0;
 }
 
 /* Resolve argv[0] like a tournament file does, and name the bot. */
@@ -252,8 +394,9 @@ static int prepare_bots(char **argvs[], int n, char names[][PLAY_NAME_MAX])
 	return 0;
 }
 
+/* from: the position to start from, or NULL for a new deal. */
 static int play_game(const struct play_opts *o, char **argvs[], int n,
-		     char names[][PLAY_NAME_MAX])
+		     char names[][PLAY_NAME_MAX], const struct from *from)
 {
 	struct bot_spec specs[ENGINE_MAX_PLAYERS] = { 0 };
 	struct referee_setup setup = { 0 };
@@ -311,17 +454,28 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	setup.move_ms = o->no_timeout ? 0 : (int)o->common.move_ms;
 	setup.game_ms = o->no_timeout ? 0 : (int)o->common.game_ms;
 	setup.observer = &tee.observer;
+	if (from) {
+		setup.rules = from->rules;
+		setup.start = from->steps;
+		setup.nstart = from->n;
+	}
 	for (int i = 0; i < n; i++)
 		if (pool_acquire(pool, (size_t)i, &setup.seats[i]) < 0)
 			goto out;
-	printf("seed %" PRIu64 "\n", setup.rules.seed);
+	if (from)
+		printf("from %s, game %lld: seed %" PRIu64 ", dealer %d, stock %d; %lld decisions "
+		       "replayed, the bots play from decision %lld\n", o->from, from->game,
+		       setup.rules.seed, setup.rules.dealer, setup.rules.stock_size,
+		       from->decisions, from->move);
+	else
+		printf("seed %" PRIu64 "\n", setup.rules.seed);
 	if (referee_play(&setup, &out, err, sizeof(err)) < 0) {
 		warnx("play: %s", err);
 		goto out;
 	}
 	for (int i = 0; i < n; i++)
 		pool_release(pool, (size_t)i, out.faulted[i]);
-	print_outcome(&out, namep);
+	print_outcome(&out, namep, o->stats);
 	if (o->replay) {
 		struct replay_info info = { "play", namep, setup.move_ms, setup.game_ms, &out };
 		struct jsonw w;
@@ -349,6 +503,7 @@ int cmd_play(int argc, char **argv)
 	char **argvs[ENGINE_MAX_PLAYERS + 1] = { 0 };
 	char names[ENGINE_MAX_PLAYERS][PLAY_NAME_MAX];
 	struct game_rules rules = { 0 };
+	struct from from = { 0 };
 	struct play_opts o;
 	char reason[200];
 	int n, ret;
@@ -359,6 +514,28 @@ int cmd_play(int argc, char **argv)
 	ret = 2;
 	if (n < 0)
 		goto out;
+	if (!o.from && (o.from_move || o.from_game)) {
+		warnx("play: --%s: a position of a replay, named with --from", o.from_move ? "move" :
+		      "game");
+		goto out;
+	}
+	if (o.from && (o.common.has_seed || o.common.stock || o.partnership || o.match)) {
+		warnx("play: --from: the replay gives the seed, stock size, partnership and dealer; "
+		      "--seed, --stock, --partnership and --match do not go with it");
+		goto out;
+	}
+	if (o.from) {
+		if ((ret = load_position(&o, &from)) != 0)
+			goto out;
+		ret = 2;
+		if (n != from.rules.players) {
+			warnx("play: --from \"%s\": the recorded game has %d seats, got %d bots",
+			      o.from, from.rules.players, n);
+			goto out;
+		}
+		o.common.stock = from.rules.stock_size;
+		o.partnership = from.rules.partnership;
+	}
 	if (n < 2 || n > ENGINE_MAX_PLAYERS) {
 		warnx("play: expected 2 to %d bots, got %d", ENGINE_MAX_PLAYERS, n);
 		goto out;
@@ -373,10 +550,12 @@ int cmd_play(int argc, char **argv)
 	if (!o.common.has_seed)
 		o.common.seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
 	ret = 1;
+	o.stats = o.stats || !human_seat(argvs, n);
 	if (prepare_bots(argvs, n, names) < 0)
 		goto out;
-	ret = play_game(&o, argvs, n, names);
+	ret = play_game(&o, argvs, n, names, o.from ? &from : NULL);
 out:
+	free(from.steps);
 	for (int i = 0; i <= ENGINE_MAX_PLAYERS; i++)
 		options_free_argv(argvs[i]);
 	return ret;

@@ -1,9 +1,11 @@
 /*
  * cmd_replay.c - `skipbo-arena replay [options] FILE...`: re-check replays,
- * print them, or write their viewer pages (--html).
+ * print them (as events, or as the table turn by turn), or write their viewer
+ * pages (--html).
  */
 #include <err.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +15,10 @@
 #include "commands.h"
 #include "durable.h"
 #include "jsonw.h"
+#include "options.h"
+#include "render.h"
 #include "replay.h"
+#include "termsafe.h"
 #include "viewer.h"
 
 static const char replay_usage[] =
@@ -23,12 +28,20 @@ static const char replay_usage[] =
 	"move legal for the seat to move, the same events and the same result; and print\n"
 	"the game turn by turn. Replay files are described in results/README.md.\n"
 	"\n"
+	"With --render, print the table at every turn instead, as \"play --render\" does;\n"
+	"with --turn N or --move N, only the table at that position (as the seat to move\n"
+	"sees it, with every discard pile) and, for --move, decision N itself.\n"
+	"\n"
 	"With --html, write for each file that re-checks a viewer page instead: one\n"
 	"self-contained HTML file (nothing fetched, opens from the disk) that shows the\n"
 	"table at every decision, to step through forward and back or play.\n"
 	"\n"
 	"options:\n"
 	"  -q, --quiet   print only the verdict, one line per file\n"
+	"  -r, --render  the table at every turn\n"
+	"  --turn N      only the table at the start of turn N (implies --render)\n"
+	"  --move N      only the table before decision N, and decision N\n"
+	"  --game K      with --turn or --move: game K of a match (default 1)\n"
 	"  --html        write viewer pages: FILE.json gives FILE.html beside it\n"
 	"  -o OUT        with --html: the page's name for one FILE; for several, a\n"
 	"                directory (made if missing) that gets NAME.html for each\n"
@@ -40,6 +53,10 @@ static const char replay_usage[] =
 static const struct option replay_options[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "html", no_argument, NULL, 'H' },
+	{ "render", no_argument, NULL, 'r' },
+	{ "turn", required_argument, NULL, 'T' },
+	{ "move", required_argument, NULL, 'M' },
+	{ "game", required_argument, NULL, 'G' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -80,15 +97,147 @@ static int write_page(const char *in, const char *text, size_t len, const char *
 	return 0;
 }
 
+/* What --render, --turn and --move show: an observer of the re-check (replay_walk). */
+struct show {
+	struct render rd;
+	struct replay_seats seats;
+	long long game, turn, move; /* --game K; --turn N or --move N (both 0: every turn) */
+	int found, next;            /* the position was shown; its decision comes next */
+	int games;                  /* games dealt so far */
+	uint32_t turns, moves;      /* of game K, once it ended */
+	struct referee_observer observer;
+};
+
+/* Whether g, in game `game`, is the position asked for and not yet shown. */
+static int at_position(const struct show *s, int game, const struct game *g)
+{
+	struct game_result res;
+	struct seat_view v;
+
+	if (game != s->game || s->found || game_to_move(g) < 0)
+		return 0;
+	game_result(g, &res);
+	if (s->move)
+		return res.moves + 1 == s->move;
+	game_view(g, game_to_move(g), &v);
+	return v.turn == s->turn;
+}
+
+static void show_position(struct show *s, int game, const struct game *g)
+{
+	if (!at_position(s, game, g))
+		return;
+	printf("=== game %d, %s %lld\n", game, s->move ? "move" : "turn",
+	       s->move ? s->move : s->turn);
+	render_table(&s->rd, g);
+	s->found = 1;
+	s->next = s->move > 0;
+}
+
+static void show_game_start(void *ctx, int game, const struct game *g)
+{
+	struct show *s = ctx;
+
+	s->games = game;
+	show_position(s, game, g);
+}
+
+static void show_move(void *ctx, int seat, const struct move *m, int64_t us, const struct game *g)
+{
+	struct show *s = ctx;
+
+	if (s->next) {
+		render_move(&s->rd, seat, m, us);
+		s->next = 0;
+	}
+	show_position(s, s->games, g);
+}
+
+/* A seat removed where decision N was due: its fault is what happened there. */
+static void show_fault(void *ctx, const struct referee_fault *f, const struct game *g)
+{
+	struct show *s = ctx;
+
+	if (s->next) {
+		printf("    seat %d (%s) removed: %s: ", f->seat, s->rd.names[f->seat], f->kind);
+		termsafe_puts(stdout, f->reason);
+		putchar('\n');
+	}
+	s->next = 0;
+	show_position(s, s->games, g);
+}
+
+static void show_game_end(void *ctx, int game, const struct game *g)
+{
+	struct show *s = ctx;
+	struct game_result res;
+
+	if (game != s->game)
+		return;
+	game_result(g, &res);
+	s->turns = res.turns;
+	s->moves = res.moves;
+}
+
+/* Re-check text and show what s asks for. 0, or 1 after the message. */
+static int render_replay(const char *file, const char *text, size_t len, struct show *s)
+{
+	const char *names[ENGINE_MAX_PLAYERS];
+	char msg[512];
+
+	for (int i = 0; i < ENGINE_MAX_PLAYERS; i++)
+		names[i] = s->seats.names[i];
+	/* the names are filled in as the header is read, before any callback */
+	render_init(&s->rd, stdout, names, ENGINE_MAX_PLAYERS);
+	s->found = s->next = s->games = 0;
+	s->turns = s->moves = 0;
+	s->observer = (struct referee_observer){ s, NULL, show_game_start, show_move, show_fault,
+		show_game_end };
+	if (replay_walk(text, len, NULL, s->turn || s->move ? &s->observer : &s->rd.observer,
+			&s->seats, msg, sizeof(msg)) != 0) {
+		warnx("replay: \"%s\": %s", file, msg);
+		return 1;
+	}
+	if ((s->turn || s->move) && !s->found) {
+		if (s->games < s->game)
+			warnx("replay: \"%s\": no game %lld: it holds %d", file, s->game, s->games);
+		else
+			warnx("replay: \"%s\": game %lld has no %s %lld: it has %" PRIu32 " %s", file,
+			      s->game, s->move ? "move" : "turn", s->move ? s->move : s->turn,
+			      s->move ? s->moves : s->turns, s->move ? "decisions" : "turns");
+		return 1;
+	}
+	printf("%s: ok\n", file);
+	return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
-	int c, quiet = 0, html = 0, status = 0, several;
+	struct show show = { 0 };
+	int c, quiet = 0, html = 0, render = 0, status = 0, several;
 	const char *out = NULL;
 	struct jsonw page;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qo:h", replay_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qro:h", replay_options, NULL)) != -1) {
 		switch (c) {
+		case 'r':
+			render = 1;
+			break;
+		case 'T':
+			if (options_number("--turn", optarg, 1, INT32_MAX, &show.turn) < 0)
+				return 2;
+			render = 1;
+			break;
+		case 'M':
+			if (options_number("--move", optarg, 1, INT32_MAX, &show.move) < 0)
+				return 2;
+			render = 1;
+			break;
+		case 'G':
+			if (options_number("--game", optarg, 1, INT32_MAX, &show.game) < 0)
+				return 2;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -114,6 +263,20 @@ int cmd_replay(int argc, char **argv)
 		warnx("replay: -o \"%s\": -o names the pages of --html", out);
 		return 2;
 	}
+	if (show.game && !show.turn && !show.move) {
+		warnx("replay: --game %lld: names the game of --turn N or --move N", show.game);
+		return 2;
+	}
+	show.game = show.game ? show.game : 1;
+	if (show.turn && show.move) {
+		warnx("replay: --turn and --move: one position at a time");
+		return 2;
+	}
+	if (render && (html || quiet)) {
+		warnx("replay: %s prints the table; it does not go with %s",
+		      show.turn ? "--turn" : show.move ? "--move" : "--render", html ? "--html" : "--quiet");
+		return 2;
+	}
 	several = argc - optind > 1;
 	if (out && several && mkdir(out, 0777) < 0 && errno != EEXIST) {
 		warn("replay: -o \"%s\"", out);
@@ -129,6 +292,11 @@ int cmd_replay(int argc, char **argv)
 		if (!text) {
 			warn("replay: \"%s\"", argv[i]);
 			status = 1;
+			continue;
+		}
+		if (render) {
+			status |= render_replay(argv[i], text, len, &show);
+			free(text);
 			continue;
 		}
 		ret = replay_check(text, len, quiet || html ? NULL : stdout, msg, sizeof(msg));

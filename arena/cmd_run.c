@@ -14,6 +14,7 @@
 #include "config.h"
 #include "options.h"
 #include "report.h"
+#include "results.h"
 #include "tournament.h"
 
 static const char run_usage[] =
@@ -36,20 +37,27 @@ static const char run_usage[] =
 	"                        <output>/shard-K-of-N (arena/CLUSTER.md)\n"
 	OPTIONS_LIMITS_HELP
 	OPTIONS_SANDBOX_HELP
+	"      --fresh           start the output directory over: an existing one is renamed\n"
+	"                        <output>.old-K first (nothing is deleted)\n"
 	"      --log-io          write every line to and from the bots to <output>/io/<game>.log\n"
 	"      --no-report       no ranking table and no report files at the end\n"
 	"  -q, --quiet           no progress line and no ranking table\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"A resume must use the same tournament file and game-changing options (seed, deals,\n"
-	"rules, time, limits); -j, --no-pin, --quiet, --log-io and --no-report may change.\n"
+	"rules, time, limits) and the same bot programs (by SHA-256 of each bot's executable\n"
+	"and script, arena/TOURNAMENT.md); -j, --no-pin, --quiet, --log-io and --no-report\n"
+	"may change.\n"
 	"Exit status: 0 all games recorded, 1 stopped early or failed, 2 bad usage,\n"
 	"3 all games recorded but a bot never started (every game of it a start fault).\n";
 
 /* Every game is recorded, but some bot's program never ran: not a success. */
 #define RUN_EXIT_NEVER_STARTED 3
 
-enum { OPT_DEALS = OPTIONS_OWN, OPT_NO_TIMEOUT, OPT_NO_PIN, OPT_LOG_IO, OPT_NO_REPORT, OPT_SHARD };
+enum {
+	OPT_DEALS = OPTIONS_OWN, OPT_NO_TIMEOUT, OPT_NO_PIN, OPT_LOG_IO, OPT_NO_REPORT, OPT_SHARD,
+	OPT_FRESH,
+};
 
 /* The options of run alone; options.h adds the seed, time and limits. */
 static const struct option run_options[] = {
@@ -61,6 +69,7 @@ static const struct option run_options[] = {
 	{ "log-io", no_argument, NULL, OPT_LOG_IO },
 	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
 	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "fresh", no_argument, NULL, OPT_FRESH },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -69,7 +78,7 @@ static const struct option run_options[] = {
 struct run_overrides {
 	struct options_common common; /* -1 or has_seed 0: keep the file's */
 	long long jobs, deals;        /* -1 = keep */
-	int no_timeout, no_pin, quiet, log_io, no_report;
+	int no_timeout, no_pin, quiet, log_io, no_report, fresh;
 	const char *output;
 	long long shard, nshards;     /* --shard K/N, 1-based; nshards 0 = the whole tournament */
 };
@@ -113,6 +122,7 @@ static int run_option(void *ctx, int c, const char *arg)
 	case OPT_LOG_IO: o->log_io = 1; break;
 	case OPT_NO_REPORT: o->no_report = 1; break;
 	case OPT_SHARD: return parse_shard(arg, o);
+	case OPT_FRESH: o->fresh = 1; break;
 	case 'q': o->quiet = 1; break;
 	}
 	return 0;
@@ -212,6 +222,26 @@ static int open_sandbox(struct config *cfg, int shards_below, struct sandbox **o
 	return ret;
 }
 
+/* --fresh: the old output directory moved aside. -1 to go on, or the exit status. */
+static int start_over(const char *dir)
+{
+	char moved[PATH_MAX];
+	int ret = results_move_aside(dir, moved, sizeof(moved));
+
+	if (ret == -ENOTEMPTY) {
+		warnx("run: --fresh: \"%s\" is not a tournament's output directory (no "
+		      "tournament.json): left as it is; choose another --output", dir);
+		return 1;
+	}
+	if (ret < 0) {
+		warnx("run: --fresh: cannot move \"%s\" aside: %s", dir, strerror(-ret));
+		return 1;
+	}
+	if (ret == 1)
+		printf("moved the old \"%s\" to \"%s\"\n", dir, moved);
+	return -1;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct tournament_options topt = { 0 };
@@ -248,11 +278,16 @@ int cmd_run(int argc, char **argv)
 		topt.shard = (uint32_t)(o.shard - 1);
 		topt.nshards = (uint32_t)o.nshards;
 	}
+	if (o.fresh && (ret = start_over(cfg.output)) >= 0)
+		goto out;
 	if ((ret = open_sandbox(&cfg, o.nshards && !o.output, &topt.sandbox)) >= 0)
 		goto out;
 	ret = tournament_run(&cfg, &topt, err, sizeof(err));
 	if (ret < 0) {
 		warnx("run: %s", err);
+		if (ret == -EEXIST || ret == -ESTALE)
+			warnx("run: --fresh starts \"%s\" over (the old one is renamed, nothing is "
+			      "deleted), or --output DIR chooses another directory", cfg.output);
 		ret = 1;
 		goto out;
 	}

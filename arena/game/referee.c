@@ -512,6 +512,34 @@ static int finish_log(struct ref *r, struct game_result *res)
 	return 0;
 }
 
+/* setup->start: the recorded steps that lead to the position the game starts from. */
+static int apply_start(struct ref *r)
+{
+	const struct referee_setup *s = r->setup;
+
+	for (size_t i = 0; i < s->nstart; i++) {
+		const struct referee_step *step = &s->start[i];
+		size_t ncpu = r->log->nmoves;
+		int ret;
+
+		if (step->removed >= 0) {
+			if (step->removed >= r->out->players || r->removed[step->removed])
+				return ENGINE_ESEAT;
+			if ((ret = add_fault(r, step->removed, step->kind, NULL, 0, "%s",
+					     "out of the recorded game before this position")) < 0)
+				return ret;
+			continue;
+		}
+		if ((ret = game_apply(r->g, &step->move)) < 0)
+			return ret;
+		/* not played here: no time, so that the k-th time stays the k-th decision's */
+		if ((ret = push_u32(&r->log->move_cpu_us, &ncpu, &r->log_cpu_cap, 0)) < 0 ||
+		    (ret = push_u32(&r->log->move_us, &r->log->nmoves, &r->log_moves_cap, 0)) < 0)
+			return ret;
+	}
+	return 0;
+}
+
 /* Play one game of the match (or the game). */
 static int play_game(struct ref *r, const struct game_rules *rules, struct game_result *res)
 {
@@ -543,6 +571,8 @@ static int play_game(struct ref *r, const struct game_rules *rules, struct game_
 			game_remove_seat(r->g, seat);
 		}
 	}
+	if (r->game_no == 1 && (ret = apply_start(r)) < 0)
+		goto out;
 	if (o && o->game_start)
 		o->game_start(o->ctx, r->game_no, r->g);
 	for (seat = 0; seat < rules->players; seat++)

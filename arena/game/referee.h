@@ -86,6 +86,13 @@ struct referee_seat {
 	const char *start_error; /* with bot NULL: why, in plain words (recorded as a "start" fault) */
 };
 
+/* One step of a recorded position (referee_setup.start): a decision, or a seat's removal. */
+struct referee_step {
+	struct move move;         /* the decision, when removed is -1 */
+	int removed;              /* the seat removed here (R11), or -1 */
+	const char *kind;         /* with removed: its fault kind, a static string as in referee_fault */
+};
+
 struct referee_setup {
 	const char *id;           /* the game (match) id; a match's games are "<id>-g<k>" in messages */
 	struct game_rules rules;  /* players, stock_size (0 = R3 default), partnership, dealer, seed */
@@ -94,6 +101,19 @@ struct referee_setup {
 	int margin_ms;            /* how long past a limit an answer is still read; 0: REFEREE_MARGIN_MS */
 	struct referee_seat seats[ENGINE_MAX_PLAYERS];
 	const struct referee_observer *observer; /* may be NULL */
+	/*
+	 * A recorded position to start from (`play --from`): these steps are
+	 * applied to the first game as it is dealt, before game_start reaches the
+	 * observer and before any request. A removal is a fault of that seat,
+	 * recorded with its kind and told to the observer, and the seat gets no
+	 * game_start. Each seat's first request then carries every event since
+	 * the deal (the replayed steps' too, redacted for it as always), as a
+	 * first request does; the bots get no request for the replayed
+	 * decisions, and their game banks are full. The game log records those
+	 * with time 0. nstart 0: an ordinary game.
+	 */
+	const struct referee_step *start;
+	size_t nstart;
 };
 
 struct referee_time_stats {

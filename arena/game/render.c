@@ -85,15 +85,20 @@ static void on_game_start(void *ctx, int game, const struct game *g)
 	render_table(r, g);
 }
 
+void render_move(struct render *r, int seat, const struct move *m, int64_t elapsed_us)
+{
+	fprintf(r->out, "    seat %d (%s) ", seat, r->names[seat]);
+	describe_move(r->out, m);
+	fprintf(r->out, "  [%" PRId64 " us]\n", elapsed_us);
+}
+
 static void on_move(void *ctx, int seat, const struct move *m, int64_t elapsed_us,
 		    const struct game *g)
 {
 	struct render *r = ctx;
 	struct seat_view v;
 
-	fprintf(r->out, "    seat %d (%s) ", seat, r->names[seat]);
-	describe_move(r->out, m);
-	fprintf(r->out, "  [%" PRId64 " us]\n", elapsed_us);
+	render_move(r, seat, m, elapsed_us);
 	if (game_to_move(g) < 0)
 		return;
 	game_view(g, game_to_move(g), &v);

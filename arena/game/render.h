@@ -1,6 +1,6 @@
 /*
  * render.h - the table turn by turn as text, for watching or debugging a bot
- * (`play --render`): an observer (referee.h) that prints each decision with
+ * (`play --render`, `replay --render`): an observer (referee.h) that prints each decision with
  * its time, faults, and the whole table (building piles, every stock top and
  * discard pile, and the hand of the seat to move) before each turn.
  */
@@ -23,5 +23,8 @@ void render_init(struct render *r, FILE *out, const char *const *names, int play
 
 /* Print the table as seen by the seat to move. */
 void render_table(struct render *r, const struct game *g);
+
+/* Print one decision line: the seat, its move and its time. */
+void render_move(struct render *r, int seat, const struct move *m, int64_t elapsed_us);
 
 #endif

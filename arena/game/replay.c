@@ -16,8 +16,6 @@
 #include "json_strict.h"
 #include "termsafe.h"
 
-/* Room for a name or fault kind from a replay file, escaped, when printed. */
-#define REPLAY_NAME_SHOWN 256
 
 /* Which struct event fields each kind carries in a replay (and is compared on). */
 enum {
@@ -43,6 +41,8 @@ static const struct {
 #define NKINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
 
 static const char *const source_names[] = { "", "hand", "stock", "discard" };
+static const char *const fault_kinds[] = { "timeout", "exit", "closed", "malformed", "protocol",
+	"illegal", "start" };
 static const char *const refill_names[] = { "", "completed", "building" };
 
 static int is_decision(int kind)
@@ -228,6 +228,9 @@ struct checker {
 	char *err;
 	size_t err_size;
 	FILE *print;
+	const struct referee_observer *obs;
+	struct replay_seats *seats;
+	const cJSON *faults;   /* the document's "faults", for what the observer is told */
 	const char *names[ENGINE_MAX_PLAYERS];
 	int players;
 	int game_no;     /* 1-based */
@@ -463,18 +466,28 @@ static const char *card_text(int card, char *buf)
 	return buf;
 }
 
+/* A decision's recorded time in µs, -1 when it has none. */
+static int64_t recorded_us(const cJSON *j)
+{
+	int64_t us;
+
+	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(j, "us"), NULL, "us", 0, UINT32_MAX,
+			    0, &us, NULL) < 0)
+		return -1;
+	return us;
+}
+
 static void print_event(struct checker *c, const struct event *ev, const cJSON *j)
 {
-	const cJSON *us = cJSON_GetObjectItemCaseSensitive(j, "us");
 	char b1[8], t[32] = "", who[REPLAY_NAME_SHOWN], fault[REPLAY_NAME_SHOWN];
-	int64_t us_value;
+	int64_t us = recorded_us(j);
 	FILE *f = c->print;
 
 	/* names and fault kinds come from the file: escaped for the terminal */
 	termsafe_copy(who, sizeof(who), ev->seat < c->players ? c->names[ev->seat] : "");
 	termsafe_copy(fault, sizeof(fault), json_str(j, "fault") ? json_str(j, "fault") : "fault");
-	if (json_strict_int(us, NULL, "us", 0, UINT32_MAX, 0, &us_value, NULL) == 0)
-		snprintf(t, sizeof(t), "  (%" PRId64 " us)", us_value);
+	if (us >= 0)
+		snprintf(t, sizeof(t), "  (%" PRId64 " us)", us);
 	switch (ev->kind) {
 	case EVENT_TURN:
 		fprintf(f, "turn %" PRIu32 ": seat %d (%s)\n", ev->turn, ev->seat, who);
@@ -596,13 +609,37 @@ static int compare_result(struct checker *c, const cJSON *j, const struct game_r
 	return 0;
 }
 
+/* The observer's fault callback for seat's removal, from the replay's "faults". */
+static void tell_fault(struct checker *c, int seat, const struct game *g)
+{
+	struct referee_fault f = { .seat = seat, .game = c->game_no, .kind = "fault" };
+	const cJSON *jf;
+
+	cJSON_ArrayForEach(jf, c->faults) {
+		int s = -1, game = 0;
+
+		if (json_int(c, jf, "seat", 0, ENGINE_MAX_PLAYERS - 1, &s) < 0 || s != seat ||
+		    json_int(c, jf, "game", 1, INT32_MAX, &game) < 0 || game > c->game_no)
+			continue;
+		f.game = game;
+		/* the kinds a replay can hold are the referee's static strings */
+		for (size_t k = 0; k < sizeof(fault_kinds) / sizeof(fault_kinds[0]); k++)
+			if (json_str(jf, "kind") && !strcmp(json_str(jf, "kind"), fault_kinds[k]))
+				f.kind = fault_kinds[k];
+		strlcpy(f.reason, json_str(jf, "reason") ? json_str(jf, "reason") : "",
+			sizeof(f.reason));
+		break;
+	}
+	c->obs->fault(c->obs->ctx, &f, g);
+}
+
 /* Apply one recorded event (when the engine needs it) and compare it with the engine's. */
 static int check_event(struct checker *c, struct game *g, const cJSON *j, size_t *engine_pos)
 {
 	const struct event *events;
 	struct event rec;
 	const char *field;
-	struct move m;
+	struct move m = { 0 };
 	size_t n;
 	int ret;
 
@@ -631,6 +668,10 @@ static int check_event(struct checker *c, struct game *g, const cJSON *j, size_t
 	(*engine_pos)++;
 	if (c->print)
 		print_event(c, &rec, j);
+	if (c->obs && is_decision(rec.kind) && c->obs->move)
+		c->obs->move(c->obs->ctx, rec.seat, &m, recorded_us(j) < 0 ? 0 : recorded_us(j), g);
+	else if (c->obs && rec.kind == EVENT_REMOVED && c->obs->fault)
+		tell_fault(c, rec.seat, g);
 	return 0;
 }
 
@@ -681,6 +722,8 @@ static int check_game(struct checker *c, const cJSON *jg, struct game_rules *rul
 	if (c->print)
 		fprintf(c->print, "game %d: seed %" PRIu64 ", dealer %d, stock %d\n", c->game_no,
 			seed, rules->dealer, game_rules(g)->stock_size);
+	if (c->obs && c->obs->game_start)
+		c->obs->game_start(c->obs->ctx, c->game_no, g);
 	ret = cJSON_IsArray(events) ? 0 : mismatch(c, "no \"events\" array");
 	cJSON_ArrayForEach(j, events) {
 		c->event_no++;
@@ -695,6 +738,8 @@ static int check_game(struct checker *c, const cJSON *jg, struct game_rules *rul
 	}
 	game_result(g, res);
 	ret = compare_result(c, cJSON_GetObjectItemCaseSensitive(jg, "result"), res);
+	if (ret == 0 && c->obs && c->obs->game_end)
+		c->obs->game_end(c->obs->ctx, c->game_no, g);
 out:
 	game_free(g);
 	return ret;
@@ -716,8 +761,15 @@ static int check_document(struct checker *c, const cJSON *root)
 	    !cJSON_IsArray(games) || cJSON_GetArraySize(games) < 1)
 		return mismatch(c, "\"players\", \"bots\" or \"games\" missing or inconsistent");
 	v = 0;
-	cJSON_ArrayForEach(b, bots)
-		c->names[v++] = cJSON_IsString(b) ? b->valuestring : "?";
+	cJSON_ArrayForEach(b, bots) {
+		c->names[v] = cJSON_IsString(b) ? b->valuestring : "?";
+		if (c->seats)
+			termsafe_copy(c->seats->names[v], sizeof(c->seats->names[v]), c->names[v]);
+		v++;
+	}
+	if (c->seats)
+		c->seats->players = c->players;
+	c->faults = cJSON_GetObjectItemCaseSensitive(root, "faults");
 	rules.players = c->players;
 	rules.partnership = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "partnership"));
 	if (json_int(c, root, "stock_size", 1, 30, &rules.stock_size) < 0 ||
@@ -746,7 +798,14 @@ static int check_document(struct checker *c, const cJSON *root)
 
 int replay_check(const char *text, size_t len, FILE *print, char *err, size_t err_size)
 {
-	struct checker c = { .err = err, .err_size = err_size, .print = print };
+	return replay_walk(text, len, print, NULL, NULL, err, err_size);
+}
+
+int replay_walk(const char *text, size_t len, FILE *print, const struct referee_observer *obs,
+		struct replay_seats *seats, char *err, size_t err_size)
+{
+	struct checker c = { .err = err, .err_size = err_size, .print = print, .obs = obs,
+		.seats = seats };
 	struct json_strict_error e;
 	const char *format;
 	cJSON *root = NULL;

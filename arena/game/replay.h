@@ -43,6 +43,30 @@ int replay_write(const char *path, const struct replay_info *info, struct jsonw 
  */
 int replay_check(const char *text, size_t len, FILE *print, char *err, size_t err_size);
 
+/* Room for a seat's name from a replay file, escaped for a terminal. */
+#define REPLAY_NAME_SHOWN 256
+
+struct replay_seats {
+	int players;
+	char names[ENGINE_MAX_PLAYERS][REPLAY_NAME_SHOWN]; /* escaped (termsafe.h) */
+};
+
+/*
+ * replay_check() that also tells obs (referee.h; NULL for none) of each game
+ * as the check replays it, as the referee tells of a game being played:
+ * game_start when a game is dealt (its rules in game_rules(g)), move after
+ * each recorded decision is applied (elapsed_us its recorded time, 0 when it
+ * has none), fault after a seat is removed (seat, game, kind and reason from
+ * the replay's "faults", the reason as recorded: escape it to print it; turn
+ * and move 0), game_end when a
+ * game's result matches. The line callback is never called. seats (may be
+ * NULL) gets the seats' names once the document's header is read, before
+ * any callback. Callbacks made before a mismatch stand: a caller that acts on
+ * them looks at the return value, which is replay_check()'s.
+ */
+int replay_walk(const char *text, size_t len, FILE *print, const struct referee_observer *obs,
+		struct replay_seats *seats, char *err, size_t err_size);
+
 /* Largest replay file read (a long match's replay is a few MB). */
 #define REPLAY_FILE_MAX (256 * 1024 * 1024)
 

@@ -16,6 +16,7 @@
 
 #include "durable.h"
 #include "json_strict.h"
+#include "programs.h"
 
 struct results {
 	char *dir;
@@ -83,7 +84,7 @@ static int write_file(const char *path, const char *text)
 static char *games_only(const char *text, size_t len)
 {
 	static const char *const run_keys[] = { "concurrency", "pin", "output", "stderr_cap",
-						"stderr_total_cap", "sandbox" };
+						"stderr_total_cap", "sandbox", "programs" };
 	cJSON *root = NULL;
 	char *out;
 
@@ -103,38 +104,35 @@ static char *games_only(const char *text, size_t len)
  * A resume with the sandbox on where an earlier run had it off, or the other
  * way round, makes tournament.json say "mixed": it records which was used.
  * A tournament.json without the key comes from before sandboxes: "off".
+ * One without "programs" (from before they were recorded) gets today's.
+ * Returns 1 when was changed, else 0.
  */
-static int note_sandbox(const char *path, const char *old, size_t len, const char *tournament_json)
+static int note_run(cJSON *was, const cJSON *now)
 {
-	cJSON *was = NULL, *now = NULL;
-	const cJSON *a, *b;
-	const char *before, *used;
-	char *text = NULL;
-	int ret = 0;
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(was, "sandbox");
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(now, "sandbox");
+	const cJSON *programs = cJSON_GetObjectItemCaseSensitive(now, "programs");
+	const char *before = cJSON_IsString(a) ? a->valuestring : "off";
+	const char *used = cJSON_IsString(b) && strcmp(before, b->valuestring) != 0 ? "mixed" : before;
+	int changed = 0;
 
-	json_strict_parse(old, len, &was, NULL);
-	json_strict_parse(tournament_json, strlen(tournament_json), &now, NULL);
-	a = cJSON_GetObjectItemCaseSensitive(was, "sandbox");
-	b = cJSON_GetObjectItemCaseSensitive(now, "sandbox");
-	before = cJSON_IsString(a) ? a->valuestring : "off";
-	used = cJSON_IsString(b) && strcmp(before, b->valuestring) != 0 ? "mixed" : before;
-	if (cJSON_IsObject(was) && (!cJSON_IsString(a) || strcmp(before, used) != 0)) {
+	if (!cJSON_IsString(a) || strcmp(before, used) != 0) {
 		cJSON_DeleteItemFromObjectCaseSensitive(was, "sandbox");
-		if (!cJSON_AddStringToObject(was, "sandbox", used) || !(text = cJSON_Print(was)))
-			ret = -ENOMEM;
-		else
-			ret = write_file(path, text);
+		cJSON_AddStringToObject(was, "sandbox", used);
+		changed = 1;
 	}
-	free(text);
-	cJSON_Delete(was);
-	cJSON_Delete(now);
-	return ret;
+	if (programs && !cJSON_GetObjectItemCaseSensitive(was, "programs")) {
+		cJSON_AddItemToObject(was, "programs", cJSON_Duplicate(programs, 1));
+		changed = 1;
+	}
+	return changed;
 }
 
 static int check_tournament(const char *dir, const char *tournament_json, const char *games_json,
 			    char *err, size_t err_size)
 {
-	char path[PATH_MAX], *old = NULL, *old_games = NULL;
+	char path[PATH_MAX], *old = NULL, *old_games = NULL, *text = NULL, why[PATH_MAX + 256];
+	cJSON *was = NULL, *now = NULL;
 	size_t len = 0;
 	int ret;
 
@@ -154,12 +152,63 @@ static int check_tournament(const char *dir, const char *tournament_json, const 
 			 "or choose another output directory", dir);
 		goto out;
 	}
-	if ((ret = note_sandbox(path, old, len, tournament_json)) < 0)
+	json_strict_parse(old, len, &was, NULL);
+	json_strict_parse(tournament_json, strlen(tournament_json), &now, NULL);
+	ret = -ENOMEM;
+	if (!was || !now)
+		goto out;
+	ret = -ESTALE;
+	if (programs_changed(was, now, why, sizeof(why))) {
+		snprintf(err, err_size, "\"%s\": %s; its new games would be ranked with the old",
+			 dir, why);
+		goto out;
+	}
+	ret = 0;
+	if (note_run(was, now) && ((text = cJSON_Print(was)) == NULL ||
+				   (ret = write_file(path, text)) < 0)) {
+		ret = ret < 0 ? ret : -ENOMEM;
 		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
+	}
 out:
 	free(old);
 	free(old_games);
+	free(text);
+	cJSON_Delete(was);
+	cJSON_Delete(now);
 	return ret;
+}
+
+int results_move_aside(const char *dir, char *moved, size_t size)
+{
+	char path[PATH_MAX], base[PATH_MAX];
+	size_t n;
+	struct stat st;
+
+	moved[0] = '\0';
+	if (strlcpy(base, dir, sizeof(base)) >= sizeof(base))
+		return -ENAMETOOLONG;
+	/* "out/" is moved as "out", not into itself */
+	for (n = strlen(base); n > 1 && base[n - 1] == '/'; n--)
+		base[n - 1] = '\0';
+	if (lstat(base, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (snprintf(path, sizeof(path), "%s/tournament.json", base) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	if (!S_ISDIR(st.st_mode) || lstat(path, &st) < 0)
+		return -ENOTEMPTY;
+	for (int k = 1; k < 1000; k++) {
+		if (snprintf(moved, size, "%s.old-%d", base, k) >= (int)size)
+			return -ENAMETOOLONG;
+		/* never over anything: an existing name is skipped, not replaced */
+		if (renameat2(AT_FDCWD, base, AT_FDCWD, moved, RENAME_NOREPLACE) == 0) {
+			int ret = durable_sync_parent(base);
+
+			return ret < 0 ? ret : 1;
+		}
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
 }
 
 /* Cut a torn last line (no newline) off games.jsonl. */

@@ -27,7 +27,9 @@ struct results;
  * form (config_to_json(cfg, 1)). If dir already holds a tournament.json whose
  * games-only form differs, nothing is touched and -EEXIST is returned with a
  * sentence in err (a resume must use the same tournament and seed);
- * otherwise tournament.json is written durably (kept if it exists). A torn
+ * if its "programs" (programs.h) show that a bot changed, -ESTALE with the
+ * bot and file in err; otherwise tournament.json is written durably (kept if
+ * it exists; the sandbox used and missing "programs" noted in it). A torn
  * last line of games.jsonl is cut off. The directory's entries (games.jsonl,
  * replays/, logs/, tournament.json) are fsync'ed before this returns, so no
  * record appended later can outlive them in a power cut. Returns 0 and *out,
@@ -35,6 +37,16 @@ struct results;
  */
 int results_open(const char *dir, const char *tournament_json, const char *games_json,
 		 struct results **out, char *err, size_t err_size);
+
+/*
+ * Move a tournament's output directory dir aside, to "<dir>.old-K" with the
+ * smallest K from 1 whose name is free (never over an existing file), so a
+ * run starts it over with nothing deleted. Returns 1 with the new name in
+ * moved, 0 when dir does not exist, -ENOTEMPTY when dir is not a
+ * tournament's output directory (no tournament.json: not touched), or a
+ * negative errno.
+ */
+int results_move_aside(const char *dir, char *moved, size_t size);
 
 /* What a resume reads of one record, checked. */
 struct results_record {

@@ -18,6 +18,7 @@
 
 #include "jsonw.h"
 #include "pool.h"
+#include "programs.h"
 #include "progress.h"
 #include "referee.h"
 #include "replay.h"
@@ -329,7 +330,7 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 	}
 	count = schedule_count(r.sched);
 	ret = -ENOMEM;
-	full = with_shard(config_to_json(cfg, 0), opt);
+	full = programs_add(with_shard(config_to_json(cfg, 0), opt), cfg);
 	games = with_shard(config_to_json(cfg, 1), opt);
 	r.done = calloc(count / 8 + 1, 1);
 	if (!full || !games || !r.done || make_specs(&r) < 0)

@@ -82,6 +82,9 @@ keys "y"
 expect "You resigned this game."
 expect "ARENA-EXIT"
 screen | grep -qF "winners: skipbo-easy" || fail "the arena did not give the game to the easy bot"
+# (-J: a long result line is one line, not cut where the terminal wrapped it)
+! tmux -S "$sock" capture-pane -p -J -t 0 | grep -qF " us  median " || fail "the arena's move times in microseconds are shown to the person"
+screen | grep -qF "  seat 1 skipbo-easy" || fail "no result line for the easy bot"
 
 # The end of input (Ctrl-D at the prompt) resigns and says so.
 start

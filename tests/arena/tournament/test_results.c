@@ -1,7 +1,8 @@
 /*
  * test_results.c - the output directory: tournament.json, crash-safe
- * games.jsonl (a torn last line is cut off on open), the resume guard, and
- * the record format of results/README.md.
+ * games.jsonl (a torn last line is cut off on open), the resume guard (other
+ * games, changed bot programs), moving a directory aside for --fresh, and the
+ * record format of results/README.md.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -146,6 +147,58 @@ static void test_different_tournament_refused(void **state)
 		assert_non_null(strstr(err, "line 2"));
 	}
 	results_close(r);
+}
+
+#define PROGRAMS(hash) "{\"seed\":\"1\",\"programs\":{\"a\":[{\"file\":\"/bin/a\"," \
+	"\"sha256\":\"" hash "\"}]}}"
+#define GAMES_ONLY "{\n\t\"seed\":\t\"1\"\n}"
+
+/* The same games, but a bot's program changed: refused with the bot and file named. */
+static void test_changed_program_refused(void **state)
+{
+	char sub[128], err[512] = "";
+	struct results *r;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/programs", dir);
+	assert_int_equal(results_open(sub, PROGRAMS("aa11"), GAMES_ONLY, &r, err, sizeof(err)), 0);
+	results_close(r);
+	assert_int_equal(results_open(sub, PROGRAMS("aa11"), GAMES_ONLY, &r, err, sizeof(err)), 0);
+	results_close(r);
+	assert_int_equal(results_open(sub, PROGRAMS("bb22"), GAMES_ONLY, &r, err, sizeof(err)),
+			 -ESTALE);
+	assert_null(r);
+	assert_non_null(strstr(err, "bot \"a\" changed since its recorded games: \"/bin/a\" has "
+			       "SHA-256 bb22... now, aa11... then"));
+}
+
+/* --fresh: a tournament's directory renamed to the first free .old-K; nothing else moved. */
+static void test_move_aside(void **state)
+{
+	char sub[128], path[256], moved[256], err[512] = "";
+	struct results *r;
+	struct stat st;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/aside", dir);
+	assert_int_equal(results_move_aside(sub, moved, sizeof(moved)), 0);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(results_move_aside(sub, moved, sizeof(moved)), -ENOTEMPTY);
+	assert_int_equal(stat(sub, &st), 0);
+	assert_int_equal(results_open(sub, PROGRAMS("aa11"), GAMES_ONLY, &r, err, sizeof(err)), 0);
+	results_close(r);
+	/* .old-1 taken by something else: kept, and the next name used */
+	snprintf(path, sizeof(path), "%s.old-1", sub);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/", sub);
+	assert_int_equal(results_move_aside(path, moved, sizeof(moved)), 1);
+	snprintf(path, sizeof(path), "%s.old-2", sub);
+	assert_string_equal(moved, path);
+	snprintf(path, sizeof(path), "%s.old-2/tournament.json", sub);
+	assert_int_equal(stat(path, &st), 0);
+	snprintf(path, sizeof(path), "%s.old-1", sub);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_not_equal(stat(sub, &st), 0);
 }
 
 /* A resume reads every record strictly: a damaged one is refused with its line and field. */
@@ -297,6 +350,8 @@ int main(void)
 		cmocka_unit_test(test_open_append_resume),
 		cmocka_unit_test(test_torn_only_line),
 		cmocka_unit_test(test_different_tournament_refused),
+		cmocka_unit_test(test_changed_program_refused),
+		cmocka_unit_test(test_move_aside),
 		cmocka_unit_test(test_scan_strict),
 		cmocka_unit_test(test_scan_stopped),
 		cmocka_unit_test(test_record_format),
