@@ -15,6 +15,12 @@
 
 /* Candidates this far below the best by the hard bot's score are not judged. */
 #define PRUNE_MARGIN 300.0
+/* The hard bot weighs its own chances at the next turn and after a refill
+ * lightly, as guesses; counted over deals they are worth more: twice and
+ * one and a half times (2 players, against hard: 60.1% instead of 57.5% at
+ * stock 30, 54.0% instead of 51.6% at stock 10, duplicate deals). */
+#define PROSPECT_GAIN 2.0
+#define NOW_GAIN 1.5
 /* Discards offered per position, each the best pile for its card: the other
  * piles for a card differ only in how it sits, which the deals cannot judge. */
 #define DISCARDS_PER_POSITION 2
@@ -31,7 +37,8 @@ struct candidate {
 struct expert {
 	struct expert_config cfg;
 	struct turnscore_weights prune_w; /* the hard bot's weights */
-	struct turnscore_weights ahead_w; /* the same without the terms the deals estimate */
+	struct turnscore_weights judge_w; /* the weights of the counted chances */
+	struct turnscore_weights ahead_w; /* the hard bot's without the terms the deals estimate */
 	struct turns *walk;
 	struct cards cards;
 	uint64_t game_hash;
@@ -64,6 +71,9 @@ struct expert *expert_new(const struct expert_config *cfg)
 	e->cfg.candidates = clamp(cfg->candidates, 1, EXPERT_MAX_CANDIDATES);
 	e->cfg.samples = clamp(cfg->samples, 1, EXPERT_MAX_SAMPLES);
 	turnscore_default(&e->prune_w);
+	e->judge_w = e->prune_w;
+	e->judge_w.prospect *= PROSPECT_GAIN;
+	e->judge_w.now *= NOW_GAIN;
 	e->ahead_w = e->prune_w;
 	e->ahead_w.threat = e->ahead_w.prospect = e->ahead_w.now = 0;
 	e->walk = turns_new();
@@ -293,7 +303,7 @@ static int judge(struct expert *e, const struct seat_view *v, uint64_t seed, int
 				own[i] += own_reaches(c, &d);
 		}
 	}
-	const struct turnscore_weights *w = &e->prune_w;
+	const struct turnscore_weights *w = &e->judge_w;
 	int sides = e->rv.sides > 1 ? e->rv.sides : 1;
 	for (int i = 0; i < e->n_cand; i++) {
 		struct candidate *c = &e->cand[i];
