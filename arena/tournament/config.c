@@ -30,7 +30,7 @@ struct key_spec {
 
 static const char *const top_keys[] = { "name", "bots", "players", "deals", "duplicate",
 	"rules", "time", "limits", "seed", "concurrency", "pin", "output", "stderr_cap",
-	"stderr_total_cap", "sandbox", NULL };
+	"stderr_total_cap", "sandbox", "format", "challengers", NULL };
 static const char *const bot_keys[] = { "name", "command", "cwd", "env", "limits", NULL };
 static const char *const rules_keys[] = { "stock_size", "partnership", "mode", NULL };
 static const char *const time_keys[] = { "startup_ms", "move_ms", "game_ms", NULL };
@@ -457,6 +457,50 @@ static int parse_seed(const cJSON *root, struct config *cfg, char *err, size_t e
 		    "string up to 18446744073709551615");
 }
 
+/* "format": "round-robin" (default) or "gauntlet" with "challengers": bot names. */
+static int parse_format(const cJSON *root, struct config *cfg, char *err, size_t err_size)
+{
+	const cJSON *names = cJSON_GetObjectItemCaseSensitive(root, "challengers"), *item;
+	const char *format = "round-robin";
+	size_t index = 0;
+	int ret;
+
+	if ((ret = get_string(root, "", "format", &format, err, err_size)) < 0)
+		return ret;
+	if (strcmp(format, "round-robin") && strcmp(format, "gauntlet"))
+		return fail(err, err_size, "format: expected \"round-robin\" or \"gauntlet\", "
+			    "found \"%s\"", format);
+	if (strcmp(format, "gauntlet") != 0) {
+		if (names)
+			return fail(err, err_size, "challengers: only for \"format\": \"gauntlet\"");
+		return 0;
+	}
+	if (!cJSON_IsArray(names) || cJSON_GetArraySize(names) < 1)
+		return fail(err, err_size, "challengers: expected a non-empty array of bot names "
+			    "(a gauntlet plays its challengers against the field)");
+	if (!(cfg->challenger = calloc(cfg->nbots, 1)))
+		return -ENOMEM;
+	cJSON_ArrayForEach(item, names) {
+		size_t b = 0;
+
+		while (cJSON_IsString(item) && b < cfg->nbots &&
+		       strcmp(cfg->bots[b].name, item->valuestring) != 0)
+			b++;
+		if (!cJSON_IsString(item) || b == cfg->nbots)
+			return fail(err, err_size, "challengers[%zu]: expected the name of a bot "
+				    "in \"bots\"", index);
+		if (cfg->challenger[b])
+			return fail(err, err_size, "challengers[%zu]: \"%s\" named twice", index,
+				    item->valuestring);
+		cfg->challenger[b] = 1;
+		index++;
+	}
+	if (index == cfg->nbots)
+		return fail(err, err_size, "challengers: every bot is a challenger, so there is no "
+			    "field (a round robin plays every bot against every other)");
+	return 0;
+}
+
 static int parse_top(const cJSON *root, struct config *cfg, char *err, size_t err_size)
 {
 	const cJSON *bots, *item;
@@ -540,7 +584,7 @@ static int parse_top(const cJSON *root, struct config *cfg, char *err, size_t er
 	if (cfg->nbots < (size_t)cfg->players)
 		return fail(err, err_size, "bots: expected at least %d bots for %d players per "
 			    "game, got %zu", cfg->players, cfg->players, cfg->nbots);
-	return 0;
+	return parse_format(root, cfg, err, err_size);
 }
 
 static void set_defaults(struct config *cfg, const char *base_dir)
@@ -690,6 +734,15 @@ char *config_to_json(const struct config *cfg, int games_only)
 		}
 		cJSON_AddItemToObject(bot, "limits", limits_json(&b->limits));
 	}
+	if (cfg->challenger) {
+		cJSON *names;
+
+		cJSON_AddStringToObject(root, "format", "gauntlet");
+		names = cJSON_AddArrayToObject(root, "challengers");
+		for (size_t i = 0; i < cfg->nbots; i++)
+			if (cfg->challenger[i])
+				cJSON_AddItemToArray(names, cJSON_CreateString(cfg->bots[i].name));
+	}
 	cJSON_AddNumberToObject(root, "players", cfg->players);
 	cJSON_AddNumberToObject(root, "deals", cfg->deals);
 	cJSON_AddBoolToObject(root, "duplicate", cfg->duplicate);
@@ -727,6 +780,7 @@ void config_release(struct config *cfg)
 		string_array_free(cfg->bots[i].env);
 	}
 	free(cfg->bots);
+	free(cfg->challenger);
 	free(cfg->name);
 	free(cfg->output);
 	free(cfg->base_dir);

@@ -33,6 +33,7 @@ struct config {
 	char *name;
 	struct config_bot *bots;
 	size_t nbots;
+	uint8_t *challenger;  /* a gauntlet's: non-zero for each challenger; NULL: round robin */
 	int players;          /* 2..6 */
 	uint32_t deals;       /* per table */
 	int duplicate;        /* each deal once per seat rotation */

@@ -372,6 +372,33 @@ static int read_shard(const cJSON *item, struct results_tournament *t)
 	return 0;
 }
 
+/* A gauntlet's "challengers" as flags over "bots" (t->challenger stays NULL for a round robin). */
+static int read_challengers(const cJSON *root, struct results_tournament *t)
+{
+	const cJSON *names = cJSON_GetObjectItemCaseSensitive(root, "challengers"), *name, *bot;
+
+	if (!names)
+		return 0;
+	if (!cJSON_IsArray(names) || !(t->challenger = calloc(t->nbots + 1, 1)))
+		return -1;
+	cJSON_ArrayForEach(name, names) {
+		size_t b = 0;
+
+		cJSON_ArrayForEach(bot, cJSON_GetObjectItemCaseSensitive(root, "bots")) {
+			const cJSON *n = cJSON_GetObjectItemCaseSensitive(bot, "name");
+
+			if (cJSON_IsString(name) && cJSON_IsString(n) &&
+			    strcmp(n->valuestring, name->valuestring) == 0)
+				break;
+			b++;
+		}
+		if (b >= t->nbots)
+			return -1;
+		t->challenger[b] = 1;
+	}
+	return 0;
+}
+
 int results_read_tournament(const char *dir, struct results_tournament *t, char *err,
 			    size_t err_size)
 {
@@ -415,6 +442,10 @@ int results_read_tournament(const char *dir, struct results_tournament *t, char 
 		snprintf(err, err_size, "\"%s\": shard: expected \"K/N\" with 1 <= K <= N", path);
 		goto out;
 	}
+	if (read_challengers(root, t) < 0) {
+		snprintf(err, err_size, "\"%s\": challengers: expected names of bots", path);
+		goto out;
+	}
 	ret = -ENOMEM;
 	if (!(games = cJSON_Print(root)) || !(t->same = games_only(games, strlen(games))))
 		goto out;
@@ -441,6 +472,7 @@ void results_tournament_release(struct results_tournament *t)
 {
 	free(t->text);
 	free(t->same);
+	free(t->challenger);
 	memset(t, 0, sizeof(*t));
 }
 

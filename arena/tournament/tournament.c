@@ -321,8 +321,8 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 	pthread_mutex_init(&r.lock, NULL);
 	stop_requested = 0;
 	find_cpus(&r);
-	ret = schedule_new(cfg->nbots, cfg->players, cfg->deals, cfg->duplicate, cfg->seed,
-			   &r.sched);
+	ret = schedule_new_gauntlet(cfg->nbots, cfg->challenger, cfg->players, cfg->deals,
+				    cfg->duplicate, cfg->seed, &r.sched);
 	if (ret < 0) {
 		snprintf(err, err_size, "too many games for one tournament");
 		goto out;

@@ -355,6 +355,53 @@ static void test_sandbox_and_total_cap(void **state)
 	refused("{\"name\":\"t\"," BOTS ",\"stderr_total_cap\":-1}", "stderr_total_cap", NULL);
 }
 
+#define BOTS3 "\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\"]},{\"name\":\"b\"," \
+	"\"command\":[\"/bin/sh\"]},{\"name\":\"c\",\"command\":[\"/bin/sh\"]}]"
+
+/* A gauntlet names its challengers among the bots; tournament.json keeps them. */
+static void test_gauntlet(void **state)
+{
+	const char *text = "{\"name\":\"t\"," BOTS3 ",\"format\":\"gauntlet\","
+			   "\"challengers\":[\"c\"]}";
+	struct config cfg, again;
+	char err[CONFIG_ERR_MAX] = "", *json;
+
+	(void)state;
+	assert_int_equal(config_parse(text, strlen(text), dir, &cfg, err, sizeof(err)), 0);
+	assert_non_null(cfg.challenger);
+	assert_int_equal(cfg.challenger[0] + cfg.challenger[1], 0);
+	assert_int_equal(cfg.challenger[2], 1);
+	json = config_to_json(&cfg, 1);
+	assert_non_null(strstr(json, "\"gauntlet\""));
+	assert_int_equal(config_parse(json, strlen(json), dir, &again, err, sizeof(err)), 0);
+	assert_non_null(again.challenger);
+	assert_int_equal(again.challenger[2], 1);
+	free(json);
+	config_release(&again);
+	config_release(&cfg);
+	/* a round robin's tournament.json has neither key, as before gauntlets existed */
+	text = "{\"name\":\"t\"," BOTS3 "}";
+	assert_int_equal(config_parse(text, strlen(text), dir, &cfg, err, sizeof(err)), 0);
+	assert_null(cfg.challenger);
+	json = config_to_json(&cfg, 0);
+	assert_null(strstr(json, "challengers"));
+	assert_null(strstr(json, "format"));
+	free(json);
+	config_release(&cfg);
+	refused("{\"name\":\"t\"," BOTS3 ",\"format\":\"swiss\"}", "format",
+		"expected \"round-robin\" or \"gauntlet\"");
+	refused("{\"name\":\"t\"," BOTS3 ",\"format\":\"gauntlet\"}", "challengers",
+		"non-empty array of bot names");
+	refused("{\"name\":\"t\"," BOTS3 ",\"challengers\":[\"a\"]}", "challengers",
+		"only for \"format\": \"gauntlet\"");
+	refused("{\"name\":\"t\"," BOTS3 ",\"format\":\"gauntlet\",\"challengers\":[\"x\"]}",
+		"challengers[0]", "the name of a bot");
+	refused("{\"name\":\"t\"," BOTS3 ",\"format\":\"gauntlet\",\"challengers\":[\"a\",\"a\"]}",
+		"challengers[1]", "named twice");
+	refused("{\"name\":\"t\"," BOTS ",\"format\":\"gauntlet\",\"challengers\":[\"a\",\"b\"]}",
+		"challengers", "every bot is a challenger");
+}
+
 static void test_load_names_file(void **state)
 {
 	struct config cfg;
@@ -385,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_defaults_and_resolution),
 		cmocka_unit_test(test_resolved_json_round_trip),
 		cmocka_unit_test(test_load_names_file),
+		cmocka_unit_test(test_gauntlet),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
