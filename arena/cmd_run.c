@@ -283,12 +283,17 @@ out:
 /* The tournament of the file, or of the --bot options: 0, or -1 after the message. */
 static int load_tournament(const char *file, const struct run_overrides *o, struct config *cfg)
 {
-	char err[CONFIG_ERR_MAX + 256], cwd[PATH_MAX], *text;
+	static char err[CONFIG_ERR_MAX];
+	char cwd[PATH_MAX], *text;
 	int ret;
 
 	if (!o->nbots) {
 		if (config_load(file, cfg, err, sizeof(err)) < 0) {
-			warnx("%s", err);
+			/* FILE:LINE:COLUMN lines with their excerpts, as a compiler writes them */
+			if (strchr(err, '\n'))
+				fputs(err, stderr);
+			else
+				warnx("%s", err);
 			return -1;
 		}
 		return 0;
@@ -303,7 +308,7 @@ static int load_tournament(const char *file, const struct run_overrides *o, stru
 	free(text);
 	if (ret < 0) {
 		/* the keys named are those of the tournament.json the options make */
-		warnx("run: --bot options: %s", err);
+		fprintf(stderr, "skipbo-arena: run: --bot options:\n%s", err);
 		return -1;
 	}
 	return 0;
