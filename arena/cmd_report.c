@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "jsonw.h"
 #include "rating.h"
+#include "options.h"
 #include "report.h"
 #include "viewer.h"
 
@@ -175,6 +176,8 @@ int cmd_report(int argc, char **argv)
 		warnx("report: several directories are merged into --output DIR; give one");
 		return 2;
 	}
+	if (outdir && options_make_dirs("report: -o", outdir) < 0)
+		return 1;
 	/* pages first: the report's game list links only to pages that exist */
 	for (int i = optind; replays && i < argc; i++)
 		status |= write_replay_pages(argv[i], quiet);

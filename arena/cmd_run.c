@@ -433,6 +433,13 @@ static void print_resume_command(int argc, char **argv)
 	fputc('\n', stderr);
 }
 
+/* A full disk: every record so far is whole (a torn last line is cut on resume). */
+static void no_space(int argc, char **argv)
+{
+	warnx("run: no space left on device: free space and run the same command to resume");
+	print_resume_command(argc, argv);
+}
+
 /*
  * After a stop: the report of the games played, marked partial, and how to
  * resume. A second signal stops the report. Returns the exit status, 1.
@@ -506,6 +513,8 @@ int cmd_run(int argc, char **argv)
 	ret = tournament_run(&cfg, &topt, err, sizeof(err));
 	if (ret < 0) {
 		warnx("run: %s", err);
+		if (ret == -ENOSPC)
+			no_space(argc, argv);
 		ret = 1;
 		goto out;
 	}
@@ -525,6 +534,11 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		warnx("run: report: %s", err);
+		if (ret == -ENOSPC) {
+			no_space(argc, argv);
+			ret = 1;
+			goto out;
+		}
 	}
 	if (!o.quiet)
 		printf("results in %s\n", cfg.output);

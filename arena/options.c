@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "termsafe.h"
@@ -73,6 +74,31 @@ void options_free_argv(char **argv)
 	for (size_t i = 0; argv[i]; i++)
 		free(argv[i]);
 	free(argv);
+}
+
+int options_make_dirs(const char *option, const char *path)
+{
+	char *copy = strdup(path);
+	int ret = 0;
+
+	if (!copy) {
+		warnx("out of memory");
+		return -1;
+	}
+	/* each directory above first, then path itself */
+	for (char *slash = strchr(copy + 1, '/'); ret == 0; slash = strchr(slash + 1, '/')) {
+		if (slash)
+			*slash = '\0';
+		if (copy[0] && mkdir(copy, 0777) < 0 && errno != EEXIST) {
+			warn("%s \"%s\": cannot create \"%s\"", option, path, copy);
+			ret = -1;
+		}
+		if (!slash)
+			break;
+		*slash = '/';
+	}
+	free(copy);
+	return ret;
 }
 
 /* The shared options, in the order of options.h's groups. */

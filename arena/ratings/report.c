@@ -690,7 +690,11 @@ static int write_atomically(const struct report *r, const char *dir, const char 
 		snprintf(err, errsz, "cannot create \"%s\": %s", tmp, strerror(errno));
 		return rc;
 	}
+	errno = 0;
 	rc = writer(r, f);
+	/* a stream error is -EIO to the writers; the write that failed says why */
+	if (rc == -EIO && errno == ENOSPC)
+		rc = -ENOSPC;
 	if (fclose(f) != 0 && rc == 0)
 		rc = -errno;
 	if (rc == 0 && rename(tmp, path) != 0)

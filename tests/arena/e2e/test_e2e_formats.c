@@ -85,6 +85,15 @@ static void test_gauntlet_file(void **state)
 	md = read_in(dir, "stdout.txt");
 	assert_non_null(strstr(md, "challengers against the field (gauntlet):"));
 	free(md);
+	/* report -o creates the directory it is asked to write, parents too */
+	{
+		const char *args_report[] = { "report", "-q", "-o", "new/deeper", "out", NULL };
+
+		assert_int_equal(e2e_run(dir, args_report, TIMEOUT_MS, NULL), 0);
+		snprintf(out, sizeof(out), "%s/new/deeper", dir);
+		md = read_in(out, "ratings.json");
+		free(md);
+	}
 	e2e_remove(dir);
 }
 
@@ -126,13 +135,14 @@ static void test_bot_options(void **state)
 	e2e_remove(dir);
 }
 
-/* Mistakes with --bot are named. */
+/* Mistakes on the command line are named: --bot, contradictions, a value out of range. */
 static void test_bot_option_mistakes(void **state)
 {
 	const char *no_eq[] = { "run", "--bot", "just-a-name", "--bot", "b=/bin/true", NULL };
 	const char *file_too[] = { "run", "--bot", "a=/bin/true", "t.json", NULL };
 	const char *players_alone[] = { "run", "--players", "3", "t.json", NULL };
 	const char *contradiction[] = { "run", "--no-timeout", "--move-ms", "100", "t.json", NULL };
+	const char *alpha[] = { "sprt", "--alpha", "2", "a", "b", NULL };
 	char dir[256], *err;
 
 	(void)state;
@@ -141,11 +151,13 @@ static void test_bot_option_mistakes(void **state)
 	assert_int_equal(e2e_run(dir, file_too, TIMEOUT_MS, NULL), 2);
 	assert_int_equal(e2e_run(dir, players_alone, TIMEOUT_MS, NULL), 2);
 	assert_int_equal(e2e_run(dir, contradiction, TIMEOUT_MS, NULL), 2);
+	assert_int_equal(e2e_run(dir, alpha, TIMEOUT_MS, NULL), 2);
 	err = read_in(dir, "stderr.txt");
 	assert_non_null(strstr(err, "--bot \"just-a-name\": expected NAME=COMMAND"));
 	assert_non_null(strstr(err, "a tournament file (\"t.json\") and --bot"));
 	assert_non_null(strstr(err, "--players needs --bot"));
 	assert_non_null(strstr(err, "--no-timeout and --move-ms contradict each other"));
+	assert_non_null(strstr(err, "--alpha: expected a number above 0 and below 0.5, got \"2\""));
 	free(err);
 	e2e_remove(dir);
 }
