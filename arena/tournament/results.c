@@ -131,6 +131,77 @@ static int note_sandbox(const char *path, const char *old, size_t len, const cha
 	return ret;
 }
 
+/* A value for a message: a short scalar as JSON text, anything else by its kind. */
+static void short_value(const cJSON *v, char *buf, size_t size)
+{
+	char *text = NULL;
+
+	if (!v)
+		snprintf(buf, size, "absent");
+	else if (cJSON_IsArray(v) || cJSON_IsObject(v))
+		snprintf(buf, size, "%s", cJSON_IsArray(v) ? "an array" : "an object");
+	else if ((text = cJSON_PrintUnformatted(v)) && strlen(text) <= 40)
+		snprintf(buf, size, "%s", text);
+	else
+		snprintf(buf, size, "a long value");
+	cJSON_free(text);
+}
+
+/* One differing setting into out: "path: A in the directory, B now". */
+static void add_difference(const char *path, const cJSON *was, const cJSON *now, char *out,
+			   size_t size, int *n)
+{
+	char a[48], b[48];
+	size_t used = strlen(out);
+
+	if (++*n > 6) {
+		if (*n == 7 && used < size)
+			snprintf(out + used, size - used, "; and more");
+		return;
+	}
+	short_value(was, a, sizeof(a));
+	short_value(now, b, sizeof(b));
+	if (used < size)
+		snprintf(out + used, size - used, "%s%s: %s in the directory, %s now", used ? "; " : "",
+			 path, a, b);
+}
+
+/* The settings where two tournament trees differ, by key path, into out (a few at most). */
+static void differences(const cJSON *was, const cJSON *now, const char *path, char *out,
+			size_t size, int *n)
+{
+	char sub[256];
+
+	if (cJSON_Compare(was, now, 1))
+		return;
+	if (cJSON_IsObject(was) && cJSON_IsObject(now)) {
+		const cJSON *item;
+
+		cJSON_ArrayForEach(item, was) {
+			snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", item->string);
+			differences(item, cJSON_GetObjectItemCaseSensitive(now, item->string), sub, out,
+				    size, n);
+		}
+		cJSON_ArrayForEach(item, now)
+			if (!cJSON_GetObjectItemCaseSensitive(was, item->string)) {
+				snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "",
+					 item->string);
+				add_difference(sub, NULL, item, out, size, n);
+			}
+		return;
+	}
+	if (cJSON_IsArray(was) && cJSON_IsArray(now) &&
+	    cJSON_GetArraySize(was) == cJSON_GetArraySize(now)) {
+		for (int i = 0; i < cJSON_GetArraySize(was); i++) {
+			snprintf(sub, sizeof(sub), "%s[%d]", path, i);
+			differences(cJSON_GetArrayItem(was, i), cJSON_GetArrayItem(now, i), sub, out,
+				    size, n);
+		}
+		return;
+	}
+	add_difference(path, was, now, out, size, n);
+}
+
 static int check_tournament(const char *dir, const char *tournament_json, const char *games_json,
 			    char *err, size_t err_size)
 {
@@ -149,9 +220,18 @@ static int check_tournament(const char *dir, const char *tournament_json, const 
 	old_games = games_only(old, len);
 	ret = -EEXIST;
 	if (!old_games || strcmp(old_games, games_json) != 0) {
-		snprintf(err, err_size, "\"%s\" holds a different tournament (bots, rules, seed, "
-			 "deals or shard differ): resume it with the same tournament file and options, "
-			 "or choose another output directory", dir);
+		cJSON *was = NULL, *now = NULL;
+		char what[1024] = "";
+		int n = 0;
+
+		if (old_games && json_strict_parse(old_games, strlen(old_games), &was, NULL) == 0 &&
+		    json_strict_parse(games_json, strlen(games_json), &now, NULL) == 0)
+			differences(was, now, "", what, sizeof(what), &n);
+		cJSON_Delete(was);
+		cJSON_Delete(now);
+		snprintf(err, err_size, "\"%s\" holds a different tournament (%s): resume it with "
+			 "the same tournament file and options, or choose another output directory",
+			 dir, what[0] ? what : "bots, rules, seed, deals or shard differ");
 		goto out;
 	}
 	if ((ret = note_sandbox(path, old, len, tournament_json)) < 0)
