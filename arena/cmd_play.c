@@ -186,17 +186,32 @@ static int collect_bots(int argc, char **argv, char **argvs[ENGINE_MAX_PLAYERS +
 	return n;
 }
 
+/* Every seat a start fault: no game was played, so nobody won it. */
+static int none_started(const struct referee_outcome *o)
+{
+	int started = o->players;
+
+	for (size_t i = 0; i < o->nfaults; i++)
+		started -= strcmp(o->faults[i].kind, "start") == 0;
+	return started <= 0;
+}
+
 static void print_outcome(const struct referee_outcome *o, const char *const *names)
 {
-	printf("result: %s after %" PRIu32 " turns, %" PRIu32 " moves\n",
-	       o->reason ? end_reason_name(o->reason) : "none", o->turns, o->moves);
-	if (o->match)
+	int played = !none_started(o);
+
+	if (played)
+		printf("result: %s after %" PRIu32 " turns, %" PRIu32 " moves\n",
+		       o->reason ? end_reason_name(o->reason) : "none", o->turns, o->moves);
+	else
+		printf("result: no game: no bot could start\n");
+	if (o->match && played)
 		printf("match: %d games\n", o->games);
 	printf("winners:");
-	for (int i = 0; i < o->nwinners; i++)
+	for (int i = 0; played && i < o->nwinners; i++)
 		printf(" %s (seat %d)", names[o->winners[i]], o->winners[i]);
-	printf(o->nwinners ? "\n" : " none\n");
-	for (int s = 0; s < o->players; s++) {
+	printf(played && o->nwinners ? "\n" : " none\n");
+	for (int s = 0; played && s < o->players; s++) {
 		const struct referee_time_stats *t = &o->time[s];
 
 		printf("  seat %d %-16s placing %d  score %4d  stock left %2d  moves %5" PRIu32
@@ -297,7 +312,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		CPU_ZERO(&set);
 		CPU_SET((int)o->pin, &set);
 		if (sched_setaffinity(0, sizeof(set), &set) < 0)
-			warn("play: --pin %lld", o->pin);
+			warn("play: --pin %lld: not a CPU this process may use", o->pin);
 	}
 	if (pool_new(&pc, &pool) < 0)
 		goto out;
@@ -336,6 +351,10 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		}
 	}
 	ret = 0;
+	if (none_started(&out)) {
+		warnx("play: no bot could start, so no game was played (the faults above say why)");
+		ret = 1;
+	}
 out:
 	pool_free(pool);
 	sandbox_close(sb);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -213,6 +214,54 @@ static void test_interrupt_partial_report(void **state)
 	e2e_remove(dir);
 }
 
+/* A script without #! is a start fault saying so; its bot never started: exit status 3. */
+static void test_script_without_shebang(void **state)
+{
+	const char *args[] = { "run", "--sandbox", "off", "-j", "1", "t.json", NULL };
+	char dir[256], text[2048], path[300], *err, *games;
+
+	(void)state;
+	e2e_tempdir(dir, sizeof(dir), "formats");
+	e2e_write(dir, "bot.py", "import sys\nprint('no #! line above')\n");
+	snprintf(path, sizeof(path), "%s/bot.py", dir);
+	assert_int_equal(chmod(path, 0755), 0);
+	snprintf(text, sizeof(text),
+		 "{\"name\":\"n\",\"bots\":["
+		 "{\"name\":\"script\",\"command\":[\"./bot.py\"]},"
+		 "{\"name\":\"b\",\"command\":[\"%s\",\"good\"]}],"
+		 "\"deals\":2,\"rules\":{\"stock_size\":3},\"output\":\"out\"}", BADBOT_PATH);
+	e2e_write(dir, "t.json", text);
+	assert_int_equal(e2e_run(dir, args, TIMEOUT_MS, NULL), 3);
+	err = read_in(dir, "stderr.txt");
+	assert_non_null(strstr(err, "1 bot never started"));
+	free(err);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	games = read_in(path, "games.jsonl");
+	assert_int_equal(occurrences(games, "a script needs a first line such as #!/bin/sh"), 4);
+	free(games);
+	e2e_remove(dir);
+}
+
+/* play with no bot able to start: no game, no winner, exit status 1. */
+static void test_play_nobody_started(void **state)
+{
+	char dir[256], *out;
+	const char *args[] = { "play", "--pin", "99", "--sandbox", "off", BADBOT_PATH,
+			       BADBOT_PATH, NULL };
+
+	(void)state;
+	e2e_tempdir(dir, sizeof(dir), "formats");
+	assert_int_equal(e2e_run(dir, args, TIMEOUT_MS, NULL), 1);
+	out = read_in(dir, "stdout.txt");
+	assert_non_null(strstr(out, "result: no game: no bot could start\nwinners: none\n"));
+	assert_null(strstr(out, "placing 1"));
+	free(out);
+	out = read_in(dir, "stderr.txt");
+	assert_non_null(strstr(out, "--pin 99: not a CPU this process may use"));
+	free(out);
+	e2e_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +269,8 @@ int main(void)
 		cmocka_unit_test(test_bot_options),
 		cmocka_unit_test(test_bot_option_mistakes),
 		cmocka_unit_test(test_interrupt_partial_report),
+		cmocka_unit_test(test_script_without_shebang),
+		cmocka_unit_test(test_play_nobody_started),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
