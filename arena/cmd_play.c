@@ -145,11 +145,15 @@ static int parse_play_options(int argc, char **argv, struct play_opts *o)
 	const struct options_command cmd = { play_usage, "r", play_options,
 		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX,
 		play_option, o };
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->pin = -1;
 	options_common_init(&o->common, 1);
-	return options_parse(&cmd, argc, argv, &o->common);
+	ret = options_parse(&cmd, argc, argv, &o->common);
+	if (ret < 0 && options_check_no_timeout("play", o->no_timeout, &o->common) < 0)
+		return 2;
+	return ret;
 }
 
 /* The bots' argvs from the words after the options. Returns how many, or -1. */

@@ -192,11 +192,8 @@ static int parse_run_options(int argc, char **argv, struct run_overrides *o)
 			argv[i] = concurrency;
 	if ((ret = options_parse(&cmd, argc, argv, &o->common)) >= 0)
 		return ret;
-	if (o->no_timeout && (o->common.move_ms > 0 || o->common.game_ms > 0)) {
-		warnx("run: --no-timeout and --%s contradict each other: give one of them",
-		      o->common.move_ms > 0 ? "move-ms" : "game-ms");
+	if (options_check_no_timeout("run", o->no_timeout, &o->common) < 0)
 		return 2;
-	}
 	if (o->nbots) {
 		if (argc - optind != 0) {
 			warnx("run: a tournament file (\"%s\") and --bot: give one or the other",

@@ -71,7 +71,15 @@ struct options_common {
 	long long startup_ms, move_ms, game_ms;
 	struct bot_limits limits;
 	int sandbox;                          /* enum sandbox_mode, -1: not given */
+	const char *time_limit_given;         /* "--move-ms" or "--game-ms" when given, else NULL */
 };
+
+/*
+ * --no-timeout (a command's own option) with a time limit given is a
+ * contradiction: 0, or -1 after a message naming both options.
+ */
+int options_check_no_timeout(const char *command, int no_timeout,
+			     const struct options_common *common);
 
 /*
  * Start values. With defaults: seed 1, time CONFIG_DEFAULT_* and limits
