@@ -87,7 +87,7 @@ static const char *found(const cJSON *item, char *buf, size_t size)
 static int check_keys(const cJSON *obj, const char *where, const char *const *keys,
 		      struct jsonc_errors *e)
 {
-	char path[128], expected[256] = "", what[64];
+	char path[128], expected[256] = "", what[64], message[JSONC_MESSAGE_MAX];
 	const cJSON *item;
 	int ret = 0;
 
@@ -109,11 +109,12 @@ static int check_keys(const cJSON *obj, const char *where, const char *const *ke
 		key_path(path, sizeof(path), where, item->string);
 		near = jsonc_nearest(item->string, keys);
 		if (near >= 0)
-			ret = jsonc_error_key(e, path, "unknown key; did you mean \"%s\"? (expected one "
-					  "of: %s)", keys[near], expected);
+			snprintf(message, sizeof(message), "%s: unknown key; did you mean \"%s\"? "
+				 "(expected one of: %s)", path, keys[near], expected);
 		else
-			ret = jsonc_error_key(e, path, "unknown key (expected one of: %s)",
-					      expected);
+			snprintf(message, sizeof(message), "%s: unknown key (expected one of: %s)",
+				 path, expected);
+		ret = jsonc_error_text(e, path, 1, message);
 	}
 	return ret;
 }
@@ -132,7 +133,7 @@ static int get_int(const cJSON *obj, const char *where, const char *key, long lo
 			      JSON_STRICT_OPTIONAL, &v, &why);
 	if (ret < 0) {
 		/* json_strict's message names the key already */
-		return jsonc_error_text(e, key_path(path, sizeof(path), where, key), why.message);
+		return jsonc_error_text(e, key_path(path, sizeof(path), where, key), 0, why.message);
 	}
 	if (ret == 0)
 		*out = v;

@@ -277,67 +277,41 @@ int jsonc_nearest(const char *word, const char *const *words)
 	return found;
 }
 
-/* One more error: message "path: " and fmt's text, or fmt's text alone without named. */
+/* One more error: message "path: " and text, or text alone without named. */
 static int add_error(struct jsonc_errors *e, const char *path, int named, int at_key,
-		     const char *fmt, va_list ap)
+		     const char *text)
 {
-	char *message;
-	int n;
-
 	if (e->n == JSONC_ERRORS_MAX) {
 		e->more++;
 		return -EINVAL;
 	}
-	message = e->at[e->n].message;
 	e->at[e->n].at_key = at_key;
 	snprintf(e->at[e->n].path, sizeof(e->at[e->n].path), "%s", path);
-	n = named && *path ? snprintf(message, JSONC_MESSAGE_MAX, "%s: ", path) : 0;
-	if (n < 0 || n >= JSONC_MESSAGE_MAX)
-		n = 0;
-	vsnprintf(message + n, JSONC_MESSAGE_MAX - (size_t)n, fmt, ap);
+	/* a message too long for its place is cut: it stays one line */
+	e->at[e->n].message[0] = '\0';
+	if (named && *path) {
+		strlcat(e->at[e->n].message, path, JSONC_MESSAGE_MAX);
+		strlcat(e->at[e->n].message, ": ", JSONC_MESSAGE_MAX);
+	}
+	strlcat(e->at[e->n].message, text, JSONC_MESSAGE_MAX);
 	e->n++;
 	return -EINVAL;
 }
 
-static int add_text(struct jsonc_errors *e, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int add_text(struct jsonc_errors *e, const char *path, const char *fmt, ...)
+int jsonc_error_text(struct jsonc_errors *e, const char *path, int at_key, const char *message)
 {
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = add_error(e, path, 0, 0, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
-int jsonc_error_text(struct jsonc_errors *e, const char *path, const char *message)
-{
-	return add_text(e, path, "%s", message);
+	return add_error(e, path, 0, at_key, message);
 }
 
 int jsonc_error(struct jsonc_errors *e, const char *path, const char *fmt, ...)
 {
+	char text[JSONC_MESSAGE_MAX];
 	va_list ap;
-	int ret;
 
 	va_start(ap, fmt);
-	ret = add_error(e, path, 1, 0, fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	return ret;
-}
-
-int jsonc_error_key(struct jsonc_errors *e, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = add_error(e, path, 1, 1, fmt, ap);
-	va_end(ap);
-	return ret;
+	return add_error(e, path, 1, 0, text);
 }
 
 void jsonc_errors_format(const struct jsonc_errors *e, const char *text, size_t len,

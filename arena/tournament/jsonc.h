@@ -68,12 +68,9 @@ int jsonc_nearest(const char *word, const char *const *words);
 int jsonc_error(struct jsonc_errors *e, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* The same pointing at the member's key (an unknown key). */
-int jsonc_error_key(struct jsonc_errors *e, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* The same with a message that names its place itself, kept as it is. */
-int jsonc_error_text(struct jsonc_errors *e, const char *path, const char *message);
+/* The same with a message that names its place itself, kept as it is; with
+ * at_key pointing at the member's key rather than its value (an unknown key). */
+int jsonc_error_text(struct jsonc_errors *e, const char *path, int at_key, const char *message);
 
 /*
  * Every error of e into out (NUL-terminated, truncated to size), in the order
