@@ -538,7 +538,8 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	if (!o.quiet)
-		printf("results in %s\n", cfg.output);
+		printf("results in %s%s%s%s\n", cfg.output, o.nbots ? " (the tournament file: " : "",
+		       o.nbots ? cfg.output : "", o.nbots ? "/tournament.json)" : "");
 	if (ret > 0) {
 		warnx("run: %d bot%s never started: every game of %s is a start fault (see the "
 		      "warning above, logs/ and \"skipbo-arena check\")", ret, ret == 1 ? "" : "s",

@@ -127,6 +127,7 @@ static void test_bot_options(void **state)
 	assert_non_null(strstr(json, "\"stock_size\":\t3"));
 	free(json);
 	out = read_in(dir, "stdout.txt");
+	assert_non_null(strstr(out, "(the tournament file: results/quick/tournament.json)"));
 	/* 8 games, a ranking every 3: after 3 and 6 */
 	assert_int_equal(occurrences(out, "ranking after "), 2);
 	assert_non_null(strstr(out, "ranking after 6 games played:"));
