@@ -25,7 +25,7 @@ static void report_usage(FILE *out)
 	      "Read DIR/games.jsonl (complete lines only), fit the ratings and write\n"
 	      "ratings.json, ratings.csv, report.md and report.html, then print the ranking.\n"
 	      "\n"
-	      "  -o, --output DIR   write the files here (required with several DIRs)\n"
+	      "  -o, --output DIR   write the files here, creating it (required with several DIRs)\n"
 	      "  -a, --anchor BOT[=ELO]  rate BOT ELO (default 0) instead of making\n"
 	      "                     each pool's average 0; the last '=' followed by a\n"
 	      "                     number separates ELO from the name\n"
