@@ -390,7 +390,9 @@ int cmd_play(int argc, char **argv)
 	rules.stock_size = (int)o.common.stock;
 	rules.partnership = o.partnership;
 	if (game_rules_check(&rules, reason, sizeof(reason)) < 0) {
-		warnx("play: impossible rules: %s", reason);
+		warnx("play: %d bots%s%s: impossible rules: %s", n,
+		      o.partnership ? " with --partnership" : "", o.common.stock ?
+		      " and the --stock given" : "", reason);
 		goto out;
 	}
 	if (!o.common.has_seed)

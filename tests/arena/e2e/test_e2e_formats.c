@@ -148,6 +148,7 @@ static void test_bot_option_mistakes(void **state)
 	const char *players_alone[] = { "run", "--players", "3", "t.json", NULL };
 	const char *contradiction[] = { "run", "--no-timeout", "--move-ms", "100", "t.json", NULL };
 	const char *alpha[] = { "sprt", "--alpha", "2", "a", "b", NULL };
+	const char *play_rules[] = { "play", "--partnership", "a", "b", "c", NULL };
 	const char *play_contradiction[] = { "play", "--game-ms", "50", "--no-timeout", "a", "b",
 					     NULL };
 	char dir[256], *err;
@@ -160,12 +161,14 @@ static void test_bot_option_mistakes(void **state)
 	assert_int_equal(e2e_run(dir, contradiction, TIMEOUT_MS, NULL), 2);
 	assert_int_equal(e2e_run(dir, alpha, TIMEOUT_MS, NULL), 2);
 	assert_int_equal(e2e_run(dir, play_contradiction, TIMEOUT_MS, NULL), 2);
+	assert_int_equal(e2e_run(dir, play_rules, TIMEOUT_MS, NULL), 2);
 	err = read_in(dir, "stderr.txt");
 	assert_non_null(strstr(err, "--bot \"just-a-name\": expected NAME=COMMAND"));
 	assert_non_null(strstr(err, "a tournament file (\"t.json\") and --bot"));
 	assert_non_null(strstr(err, "--players needs --bot"));
 	assert_non_null(strstr(err, "run: --no-timeout and --move-ms contradict each other"));
 	assert_non_null(strstr(err, "play: --no-timeout and --game-ms contradict each other"));
+	assert_non_null(strstr(err, "play: 3 bots with --partnership: impossible rules: "));
 	assert_non_null(strstr(err, "--alpha: expected a number above 0 and below 0.5, got \"2\""));
 	free(err);
 	e2e_remove(dir);
