@@ -359,7 +359,9 @@ int cmd_check(int argc, char **argv)
 	run.rules.stock_size = (int)o.common.stock;
 	run.rules.partnership = o.partnership;
 	if (game_rules_check(&run.rules, reason, sizeof(reason)) < 0) {
-		warnx("check: impossible rules: %s", reason);
+		warnx("check: --players %lld%s%s: impossible rules: %s", o.players,
+		      o.partnership ? " with --partnership" : "", o.common.stock ?
+		      " and the --stock given" : "", reason);
 		goto out;
 	}
 	if (!(bot = bot_argv(argc, argv))) {

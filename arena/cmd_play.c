@@ -271,12 +271,16 @@ static int parse_play_options(int argc, char **argv, struct play_opts *o)
 	const struct options_command cmd = { play_usage, "r", play_options,
 		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX,
 		play_option, o };
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->pin = -1;
 	o->from_move = o->from_game = 0;
 	options_common_init(&o->common, 1);
-	return options_parse(&cmd, argc, argv, &o->common);
+	ret = options_parse(&cmd, argc, argv, &o->common);
+	if (ret < 0 && options_check_no_timeout("play", o->no_timeout, &o->common) < 0)
+		return 2;
+	return ret;
 }
 
 /* The bots' argvs from the words after the options. Returns how many, or -1. */
@@ -313,18 +317,34 @@ static int collect_bots(int argc, char **argv, char **argvs[ENGINE_MAX_PLAYERS +
 	return n;
 }
 
+/* Every seat a start fault: no game was played, so nobody won it. */
+static int none_started(const struct referee_outcome *o)
+{
+	int started = o->players;
+
+	for (size_t i = 0; i < o->nfaults; i++)
+		started -= strcmp(o->faults[i].kind, "start") == 0;
+	return started <= 0;
+}
+
+
 /* stats: each seat's move times too (a person at the table has no use for microseconds). */
 static void print_outcome(const struct referee_outcome *o, const char *const *names, int stats)
 {
-	printf("result: %s after %" PRIu32 " turns, %" PRIu32 " moves\n",
-	       o->reason ? end_reason_name(o->reason) : "none", o->turns, o->moves);
-	if (o->match)
+	int played = !none_started(o);
+
+	if (played)
+		printf("result: %s after %" PRIu32 " turns, %" PRIu32 " moves\n",
+		       o->reason ? end_reason_name(o->reason) : "none", o->turns, o->moves);
+	else
+		printf("result: no game: no bot could start\n");
+	if (o->match && played)
 		printf("match: %d games\n", o->games);
 	printf("winners:");
-	for (int i = 0; i < o->nwinners; i++)
+	for (int i = 0; played && i < o->nwinners; i++)
 		printf(" %s (seat %d)", names[o->winners[i]], o->winners[i]);
-	printf(o->nwinners ? "\n" : " none\n");
-	for (int s = 0; s < o->players; s++) {
+	printf(played && o->nwinners ? "\n" : " none\n");
+	for (int s = 0; played && s < o->players; s++) {
 		const struct referee_time_stats *t = &o->time[s];
 
 		printf("  seat %d %-16s placing %d  score %4d  stock left %2d  moves %5" PRIu32, s,
@@ -440,7 +460,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		CPU_ZERO(&set);
 		CPU_SET((int)o->pin, &set);
 		if (sched_setaffinity(0, sizeof(set), &set) < 0)
-			warn("play: --pin %lld", o->pin);
+			warn("play: --pin %lld: not a CPU this process may use", o->pin);
 	}
 	if (pool_new(&pc, &pool) < 0)
 		goto out;
@@ -490,6 +510,10 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		}
 	}
 	ret = 0;
+	if (none_started(&out)) {
+		warnx("play: no bot could start, so no game was played (the faults above say why)");
+		ret = 1;
+	}
 out:
 	pool_free(pool);
 	sandbox_close(sb);
@@ -544,7 +568,9 @@ int cmd_play(int argc, char **argv)
 	rules.stock_size = (int)o.common.stock;
 	rules.partnership = o.partnership;
 	if (game_rules_check(&rules, reason, sizeof(reason)) < 0) {
-		warnx("play: impossible rules: %s", reason);
+		warnx("play: %d bots%s%s: impossible rules: %s", n,
+		      o.partnership ? " with --partnership" : "", o.common.stock ?
+		      " and the --stock given" : "", reason);
 		goto out;
 	}
 	if (!o.common.has_seed)

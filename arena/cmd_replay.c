@@ -278,10 +278,8 @@ int cmd_replay(int argc, char **argv)
 		return 2;
 	}
 	several = argc - optind > 1;
-	if (out && several && mkdir(out, 0777) < 0 && errno != EEXIST) {
-		warn("replay: -o \"%s\"", out);
+	if (out && several && options_make_dirs("replay: -o", out) < 0)
 		return 1;
-	}
 	jsonw_init(&page);
 	for (int i = optind; i < argc; i++) {
 		char msg[512];

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "jsonw.h"
 #include "rating.h"
+#include "options.h"
 #include "report.h"
 #include "viewer.h"
 
@@ -24,7 +25,7 @@ static void report_usage(FILE *out)
 	      "Read DIR/games.jsonl (complete lines only), fit the ratings and write\n"
 	      "ratings.json, ratings.csv, report.md and report.html, then print the ranking.\n"
 	      "\n"
-	      "  -o, --output DIR   write the files here (required with several DIRs)\n"
+	      "  -o, --output DIR   write the files here, creating it (required with several DIRs)\n"
 	      "  -a, --anchor BOT[=ELO]  rate BOT ELO (default 0) instead of making\n"
 	      "                     each pool's average 0; the last '=' followed by a\n"
 	      "                     number separates ELO from the name\n"
@@ -175,6 +176,8 @@ int cmd_report(int argc, char **argv)
 		warnx("report: several directories are merged into --output DIR; give one");
 		return 2;
 	}
+	if (outdir && options_make_dirs("report: -o", outdir) < 0)
+		return 1;
 	/* pages first: the report's game list links only to pages that exist */
 	for (int i = optind; replays && i < argc; i++)
 		status |= write_replay_pages(argv[i], quiet);

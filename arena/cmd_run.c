@@ -10,21 +10,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
 #include "commands.h"
 #include "config.h"
 #include "options.h"
+#include "gamelog.h"
 #include "report.h"
 #include "results.h"
 #include "tournament.h"
 
 static const char run_usage[] =
 	"usage: skipbo-arena run [options] TOURNAMENT.json\n"
+	"       skipbo-arena run [options] --bot NAME=CMD --bot NAME=CMD [--bot ...]\n"
 	"\n"
-	"Run the round-robin tournament TOURNAMENT.json (arena/TOURNAMENT.md), or resume it:\n"
-	"games already in the output directory's games.jsonl are not played again.\n"
+	"Run the tournament TOURNAMENT.json (arena/TOURNAMENT.md), or resume it: games\n"
+	"already in the output directory's games.jsonl are not played again. With --bot,\n"
+	"a round robin (or --gauntlet) of those bots without a file; the output directory's\n"
+	"tournament.json is its tournament file.\n"
+	"\n"
+	"without a file:\n"
+	"      --bot NAME=CMD    a bot: its name and command, split on spaces (no shell)\n"
+	"      --name NAME       the tournament's name (default: quick)\n"
+	"      --players N       players per game, 2 to 6 (default 2)\n"
+	"      --stock N         R3 stock size, 1 to 30 (default: R3's)\n"
+	"      --gauntlet NAME   a gauntlet with challenger NAME (repeat for more)\n"
 	"\n"
 	"options (each overrides the tournament file; the limits for every bot):\n"
-	"  -j, --jobs N          games at once (default: the file's concurrency, else CPUs)\n"
+	"  -j, --jobs N          games at once (default: the file's concurrency, else CPUs);\n"
+	"                        also --concurrency N or -concurrency N\n"
 	"      --seed N          tournament seed\n"
 	"  -o, --output DIR      output directory (default: results/<name>)\n"
 	"      --deals N         deals per table\n"
@@ -42,12 +58,15 @@ static const char run_usage[] =
 	"      --log-io          write every line to and from the bots to <output>/io/<game>.log\n"
 	"      --no-report       no ranking table and no report files at the end\n"
 	"  -q, --quiet           no progress line and no ranking table\n"
+	"      --rating-interval N  print the ranking every N games played\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"A resume must use the same tournament file and game-changing options (seed, deals,\n"
 	"rules, time, limits) and the same bot programs (by SHA-256 of each bot's executable\n"
 	"and script, arena/TOURNAMENT.md); -j, --no-pin, --quiet, --log-io and --no-report\n"
 	"may change.\n"
+	"Ctrl-C or SIGTERM: the games in flight are finished, the report of the games\n"
+	"played is written marked partial, and the command that resumes is printed.\n"
 	"Exit status: 0 all games recorded, 1 stopped early or failed, 2 bad usage,\n"
 	"3 all games recorded but a bot never started (every game of it a start fault).\n";
 
@@ -56,12 +75,21 @@ static const char run_usage[] =
 
 enum {
 	OPT_DEALS = OPTIONS_OWN, OPT_NO_TIMEOUT, OPT_NO_PIN, OPT_LOG_IO, OPT_NO_REPORT, OPT_SHARD,
-	OPT_FRESH,
+	OPT_FRESH, OPT_BOT, OPT_NAME, OPT_PLAYERS, OPT_GAUNTLET, OPT_RATING_INTERVAL,
 };
+
+/* --bot and --gauntlet at most this many times */
+#define RUN_MAX_BOTS 64
 
 /* The options of run alone; options.h adds the seed, time and limits. */
 static const struct option run_options[] = {
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "concurrency", required_argument, NULL, 'j' },
+	{ "bot", required_argument, NULL, OPT_BOT },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "players", required_argument, NULL, OPT_PLAYERS },
+	{ "gauntlet", required_argument, NULL, OPT_GAUNTLET },
+	{ "rating-interval", required_argument, NULL, OPT_RATING_INTERVAL },
 	{ "output", required_argument, NULL, 'o' },
 	{ "deals", required_argument, NULL, OPT_DEALS },
 	{ "no-timeout", no_argument, NULL, OPT_NO_TIMEOUT },
@@ -81,6 +109,11 @@ struct run_overrides {
 	int no_timeout, no_pin, quiet, log_io, no_report, fresh;
 	const char *output;
 	long long shard, nshards;     /* --shard K/N, 1-based; nshards 0 = the whole tournament */
+	const char *bots[RUN_MAX_BOTS], *challengers[RUN_MAX_BOTS]; /* --bot, --gauntlet */
+	size_t nbots, nchallengers;
+	const char *name;             /* --name */
+	long long players;            /* --players; 0 = not given */
+	long long rating_interval;    /* --rating-interval; 0 = none */
 };
 
 /* --shard K/N: 1 <= K <= N <= 100000. 0, or -1 after the message. */
@@ -101,12 +134,29 @@ static int parse_shard(const char *arg, struct run_overrides *o)
 	return 0;
 }
 
-/* Ctrl-C or SIGTERM stops whichever phase is running: the games or the final report. */
+/* Set once the games are over: a signal then stops the final report. */
+static volatile sig_atomic_t reporting;
+
+/* Ctrl-C or SIGTERM stops whichever phase is running: the games (then the
+ * partial report is written), or the final report. */
 static void on_stop_signal(int sig)
 {
 	(void)sig;
-	tournament_request_stop();
-	report_request_stop();
+	if (reporting)
+		report_request_stop();
+	else
+		tournament_request_stop();
+}
+
+/* A repeatable option's value into list; 0, or -1 after the message. */
+static int add_listed(const char *option, const char *arg, const char **list, size_t *n)
+{
+	if (*n == RUN_MAX_BOTS) {
+		warnx("%s: at most %d times", option, RUN_MAX_BOTS);
+		return -1;
+	}
+	list[(*n)++] = arg;
+	return 0;
 }
 
 static int run_option(void *ctx, int c, const char *arg)
@@ -123,6 +173,12 @@ static int run_option(void *ctx, int c, const char *arg)
 	case OPT_NO_REPORT: o->no_report = 1; break;
 	case OPT_SHARD: return parse_shard(arg, o);
 	case OPT_FRESH: o->fresh = 1; break;
+	case OPT_BOT: return add_listed("--bot", arg, o->bots, &o->nbots);
+	case OPT_GAUNTLET: return add_listed("--gauntlet", arg, o->challengers, &o->nchallengers);
+	case OPT_NAME: o->name = arg; break;
+	case OPT_PLAYERS: return options_number("--players", arg, 2, 6, &o->players);
+	case OPT_RATING_INTERVAL:
+		return options_number("--rating-interval", arg, 1, 1000000000, &o->rating_interval);
 	case 'q': o->quiet = 1; break;
 	}
 	return 0;
@@ -131,19 +187,137 @@ static int run_option(void *ctx, int c, const char *arg)
 static int parse_run_options(int argc, char **argv, struct run_overrides *o)
 {
 	const struct options_command cmd = { run_usage, "j:o:q", run_options,
-		OPTIONS_SEED | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX, run_option, o };
+		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX,
+		run_option, o };
+	static char concurrency[] = "--concurrency";
 	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->jobs = o->deals = -1;
 	options_common_init(&o->common, 0);
+	/* cutechess-cli and fastchess spell it with one dash */
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "-concurrency") == 0)
+			argv[i] = concurrency;
 	if ((ret = options_parse(&cmd, argc, argv, &o->common)) >= 0)
 		return ret;
+	if (options_check_no_timeout("run", o->no_timeout, &o->common) < 0)
+		return 2;
+	if (o->nbots) {
+		if (argc - optind != 0) {
+			warnx("run: a tournament file (\"%s\") and --bot: give one or the other",
+			      argv[optind]);
+			return 2;
+		}
+		return -1;
+	}
+	if (o->name || o->players || o->common.stock || o->nchallengers) {
+		warnx("run: --%s needs --bot (a tournament file sets it with its own key)",
+		      o->name ? "name" : o->players ? "players" : o->common.stock ? "stock" :
+		      "gauntlet");
+		return 2;
+	}
 	if (argc - optind != 1) {
-		warnx("run: expected one tournament file (see \"skipbo-arena run --help\")");
+		warnx("run: expected one tournament file or --bot NAME=CMD options (see "
+		      "\"skipbo-arena run --help\")");
 		return 2;
 	}
 	return -1;
+}
+
+/*
+ * The tournament of the --bot options as the text of a tournament file
+ * (TOURNAMENT.md), which config_parse then checks like any file. 0, or -1
+ * after the message.
+ */
+static int quick_tournament(const struct run_overrides *o, char **text)
+{
+	cJSON *root = cJSON_CreateObject(), *bots, *names;
+	int ret = -1;
+
+	*text = NULL;
+	if (!root)
+		goto nomem;
+	cJSON_AddStringToObject(root, "name", o->name ? o->name : "quick");
+	bots = cJSON_AddArrayToObject(root, "bots");
+	for (size_t i = 0; i < o->nbots; i++) {
+		const char *eq = strchr(o->bots[i], '=');
+		char **argv = eq ? options_split(eq + 1) : NULL, *name;
+		cJSON *bot = cJSON_CreateObject(), *command;
+
+		cJSON_AddItemToArray(bots, bot);
+		if (!eq || eq == o->bots[i] || !argv) {
+			options_free_argv(argv);
+			warnx("--bot \"%s\": expected NAME=COMMAND, e.g. --bot "
+			      "medium=./build/bots/skipbo-medium", o->bots[i]);
+			goto out;
+		}
+		name = strndup(o->bots[i], (size_t)(eq - o->bots[i]));
+		if (!name || !cJSON_AddStringToObject(bot, "name", name)) {
+			free(name);
+			options_free_argv(argv);
+			goto nomem;
+		}
+		free(name);
+		command = cJSON_AddArrayToObject(bot, "command");
+		for (size_t k = 0; argv[k]; k++)
+			cJSON_AddItemToArray(command, cJSON_CreateString(argv[k]));
+		options_free_argv(argv);
+	}
+	if (o->players)
+		cJSON_AddNumberToObject(root, "players", (double)o->players);
+	if (o->common.stock)
+		cJSON_AddNumberToObject(cJSON_AddObjectToObject(root, "rules"), "stock_size",
+					(double)o->common.stock);
+	if (o->nchallengers) {
+		cJSON_AddStringToObject(root, "format", "gauntlet");
+		names = cJSON_AddArrayToObject(root, "challengers");
+		for (size_t i = 0; i < o->nchallengers; i++)
+			cJSON_AddItemToArray(names, cJSON_CreateString(o->challengers[i]));
+	}
+	if (!(*text = cJSON_Print(root)))
+		goto nomem;
+	ret = 0;
+	goto out;
+nomem:
+	warnx("run: out of memory");
+out:
+	cJSON_Delete(root);
+	return ret;
+}
+
+/* The tournament of the file, or of the --bot options: 0, or -1 after the message. */
+static int load_tournament(const char *file, const struct run_overrides *o, struct config *cfg)
+{
+	static char err[CONFIG_ERR_MAX];
+	char cwd[PATH_MAX], *text;
+	int ret;
+
+	if (!o->nbots) {
+		if (config_load(file, cfg, err, sizeof(err)) < 0) {
+			/* FILE:LINE:COLUMN lines with their excerpts, as a compiler writes them */
+			if (strchr(err, '\n'))
+				fputs(err, stderr);
+			else
+				warnx("%s", err);
+			return -1;
+		}
+		return 0;
+	}
+	if (!getcwd(cwd, sizeof(cwd))) {
+		warn("run: the current directory");
+		return -1;
+	}
+	if (quick_tournament(o, &text) < 0)
+		return -1;
+	ret = config_parse(text, strlen(text), cwd, cfg, err, sizeof(err));
+	free(text);
+	if (ret < 0) {
+		/* the keys named are those of the tournament.json the options make */
+		fprintf(stderr, "skipbo-arena: run: --bot options:\n%s", err);
+		return -1;
+	}
+	return 0;
 }
 
 static int apply_overrides(struct config *cfg, const struct run_overrides *o)
@@ -242,6 +416,87 @@ static int start_over(const char *dir)
 	return -1;
 }
 
+/* --rating-interval: the ranking of what games.jsonl holds so far. */
+static void print_ranking(void *ctx, uint64_t played)
+{
+	const char *dir = ctx;
+	struct gamelog log;
+	struct report r;
+	char err[1024];
+
+	gamelog_init(&log);
+	if (report_load(&r, &log, &dir, 1, NULL, RATING_PRIOR_DRAWS, err, sizeof(err)) == 0) {
+		printf("ranking after %llu games played:\n", (unsigned long long)played);
+		report_print_table(&r, stdout);
+		report_release(&r);
+	} else {
+		warnx("run: ranking after %llu games played: %s", (unsigned long long)played, err);
+	}
+	gamelog_release(&log);
+	fflush(stdout);
+}
+
+/* The command that resumes: this one, each word quoted for a POSIX shell where it needs it. */
+static void print_resume_command(int argc, char **argv)
+{
+	fputs("resume with: skipbo-arena", stderr);
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (*a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				 "0123456789_-./=:,+@%") == strlen(a)) {
+			fprintf(stderr, " %s", a);
+			continue;
+		}
+		fputs(" '", stderr);
+		for (; *a; a++)
+			if (*a == '\'')
+				fputs("'\\''", stderr);
+			else
+				fputc(*a, stderr);
+		fputc('\'', stderr);
+	}
+	fputc('\n', stderr);
+}
+
+/* A full disk: every record so far is whole (a torn last line is cut on resume). */
+static void no_space(int argc, char **argv)
+{
+	warnx("run: no space left on device: free space and run the same command to resume");
+	print_resume_command(argc, argv);
+}
+
+/*
+ * After a stop: the report of the games played, marked partial, and how to
+ * resume. A second signal stops the report. Returns the exit status, 1.
+ */
+static int stopped(const struct config *cfg, const struct run_overrides *o, int argc,
+		   char **argv)
+{
+	struct report_options ropt = REPORT_OPTIONS_DEFAULT;
+	const char *dirs[1] = { cfg->output };
+	char err[1024];
+	int ret = -ENODATA;
+
+	ropt.partial = true;
+	reporting = 1;
+	if (!o->no_report)
+		ret = report_generate_opts(dirs, 1, NULL, &ropt, o->quiet ? NULL : stdout, err,
+					   sizeof(err));
+	if (ret >= 0)
+		warnx("run: stopped; the report of the games played so far is in %s, marked "
+		      "partial", cfg->output);
+	else if (ret == -EINTR)
+		warnx("run: stopped, also during the report: \"skipbo-arena report %s\" "
+		      "writes it", cfg->output);
+	else if (!o->no_report && ret != -ENODATA)
+		warnx("run: stopped; report: %s", err);
+	else
+		warnx("run: stopped");
+	print_resume_command(argc, argv);
+	return 1;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct tournament_options topt = { 0 };
@@ -254,10 +509,8 @@ int cmd_run(int argc, char **argv)
 
 	if ((ret = parse_run_options(argc, argv, &o)) >= 0)
 		return ret;
-	if (config_load(argv[optind], &cfg, err, sizeof(err)) < 0) {
-		warnx("%s", err);
+	if (load_tournament(argv[optind], &o, &cfg) < 0)
 		return 1;
-	}
 	if (apply_overrides(&cfg, &o) < 0) {
 		warnx("run: out of memory");
 		ret = 1;
@@ -274,6 +527,9 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	topt.quiet = o.quiet;
 	topt.log_io = o.log_io;
+	topt.rating_interval = (uint64_t)o.rating_interval;
+	topt.on_interval = print_ranking;
+	topt.interval_ctx = cfg.output;
 	if (o.nshards) {
 		topt.shard = (uint32_t)(o.shard - 1);
 		topt.nshards = (uint32_t)o.nshards;
@@ -288,13 +544,16 @@ int cmd_run(int argc, char **argv)
 		if (ret == -EEXIST || ret == -ESTALE)
 			warnx("run: --fresh starts \"%s\" over (the old one is renamed, nothing is "
 			      "deleted), or --output DIR chooses another directory", cfg.output);
+		if (ret == -ENOSPC)
+			no_space(argc, argv);
 		ret = 1;
 		goto out;
 	}
 	if (ret == 1) {
-		warnx("run: stopped; run the same command again to resume");
+		ret = stopped(&cfg, &o, argc, argv);
 		goto out;
 	}
+	reporting = 1;
 	/* the summary: ranking table and report files, from games.jsonl */
 	dirs[0] = cfg.output;
 	if (!o.no_report &&
@@ -306,9 +565,15 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		warnx("run: report: %s", err);
+		if (ret == -ENOSPC) {
+			no_space(argc, argv);
+			ret = 1;
+			goto out;
+		}
 	}
 	if (!o.quiet)
-		printf("results in %s\n", cfg.output);
+		printf("results in %s%s%s%s\n", cfg.output, o.nbots ? " (the tournament file: " : "",
+		       o.nbots ? cfg.output : "", o.nbots ? "/tournament.json)" : "");
 	if (ret > 0) {
 		warnx("run: %d bot%s never started: every game of %s is a start fault (see the "
 		      "warning above, logs/ and \"skipbo-arena check\")", ret, ret == 1 ? "" : "s",

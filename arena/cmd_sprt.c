@@ -83,14 +83,15 @@ static const struct option sprt_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_double(const char *opt, const char *arg, double *out)
+/* A number strictly between lo and hi (sprt_init's ranges). 0, or -1 after the message. */
+static int parse_double(const char *opt, const char *arg, double lo, double hi, double *out)
 {
 	char *end;
 
 	errno = 0;
 	*out = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(*out)) {
-		warnx("%s: expected a number, got \"%s\"", opt, arg);
+	if (errno || end == arg || *end || !isfinite(*out) || !(*out > lo && *out < hi)) {
+		warnx("%s: expected a number above %g and below %g, got \"%s\"", opt, lo, hi, arg);
 		return -1;
 	}
 	return 0;
@@ -101,10 +102,10 @@ static int sprt_option(void *ctx, int c, const char *arg)
 	struct sprt_run *run = ctx;
 
 	switch (c) {
-	case OPT_ELO0: return parse_double("--elo0", arg, &run->elo0);
-	case OPT_ELO1: return parse_double("--elo1", arg, &run->elo1);
-	case OPT_ALPHA: return parse_double("--alpha", arg, &run->alpha);
-	case OPT_BETA: return parse_double("--beta", arg, &run->beta);
+	case OPT_ELO0: return parse_double("--elo0", arg, -2000, 2000, &run->elo0);
+	case OPT_ELO1: return parse_double("--elo1", arg, -2000, 2000, &run->elo1);
+	case OPT_ALPHA: return parse_double("--alpha", arg, 0, 0.5, &run->alpha);
+	case OPT_BETA: return parse_double("--beta", arg, 0, 0.5, &run->beta);
 	case OPT_MAX_PAIRS: return options_number("--max-pairs", arg, 1, 100000000, &run->max_pairs);
 	case OPT_NAME_A: run->name[0] = arg; break;
 	case OPT_NAME_B: run->name[1] = arg; break;
@@ -209,8 +210,10 @@ static int sprt_play(struct sprt_run *run, struct bot_spec *specs)
 	long faults = 0;
 	int ret;
 
+	/* the options' ranges are checked as they are read; what is left is their order */
 	if (sprt_init(&t, run->elo0, run->elo1, run->alpha, run->beta) < 0) {
-		warnx("sprt: want elo0 < elo1 (|elo| < 2000) and 0 < alpha, beta < 0.5");
+		warnx("sprt: --elo0 %g and --elo1 %g: --elo0 must be below --elo1", run->elo0,
+		      run->elo1);
 		return 2;
 	}
 	if (pool_new(&pc, &pool) < 0) {

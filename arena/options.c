@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "termsafe.h"
@@ -73,6 +74,31 @@ void options_free_argv(char **argv)
 	for (size_t i = 0; argv[i]; i++)
 		free(argv[i]);
 	free(argv);
+}
+
+int options_make_dirs(const char *option, const char *path)
+{
+	char *copy = strdup(path);
+	int ret = 0;
+
+	if (!copy) {
+		warnx("out of memory");
+		return -1;
+	}
+	/* each directory above first, then path itself */
+	for (char *slash = strchr(copy + 1, '/'); ret == 0; slash = strchr(slash + 1, '/')) {
+		if (slash)
+			*slash = '\0';
+		if (copy[0] && mkdir(copy, 0777) < 0 && errno != EEXIST) {
+			warn("%s \"%s\": cannot create \"%s\"", option, path, copy);
+			ret = -1;
+		}
+		if (!slash)
+			break;
+		*slash = '/';
+	}
+	free(copy);
+	return ret;
 }
 
 /* The shared options, in the order of options.h's groups. */
@@ -152,6 +178,16 @@ int options_open_sandbox(const struct options_common *common, struct bot_spec *s
 	return -1;
 }
 
+int options_check_no_timeout(const char *command, int no_timeout,
+			     const struct options_common *common)
+{
+	if (!no_timeout || !common->time_limit_given)
+		return 0;
+	warnx("%s: --no-timeout and %s contradict each other: give one of them", command,
+	      common->time_limit_given);
+	return -1;
+}
+
 /* Shared option id with its argument into *common. 0, or -1 after the message. */
 static int shared_set(int id, const char *arg, struct options_common *common)
 {
@@ -179,8 +215,8 @@ static int shared_set(int id, const char *arg, struct options_common *common)
 		return -1;
 	switch (id) {
 	case SHARED_STOCK: common->stock = v; break;
-	case SHARED_MOVE_MS: common->move_ms = v; break;
-	case SHARED_GAME_MS: common->game_ms = v; break;
+	case SHARED_MOVE_MS: common->move_ms = v; common->time_limit_given = "--move-ms"; break;
+	case SHARED_GAME_MS: common->game_ms = v; common->time_limit_given = "--game-ms"; break;
 	case SHARED_STARTUP_MS: common->startup_ms = v; break;
 	case SHARED_CPU: common->limits.cpu_seconds = (long)v; break;
 	case SHARED_MEMORY: common->limits.memory_mb = (long)v; break;

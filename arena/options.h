@@ -30,6 +30,13 @@ int options_seed(const char *option, const char *arg, unsigned long long *out);
 char **options_split(const char *command);
 void options_free_argv(char **argv);
 
+/*
+ * Create directory path and any missing directory above it (mkdir -p), for
+ * an output directory a command was asked to write. 0, or -1 after a
+ * warnx(3) message naming option (e.g. "report: -o") and the directory.
+ */
+int options_make_dirs(const char *option, const char *path);
+
 /* Groups of shared options; a command takes those it names in options_command.groups. */
 enum options_group {
 	OPTIONS_SEED = 1 << 0,    /* --seed N (decimal or 0x hex, 64 bits) */
@@ -64,7 +71,15 @@ struct options_common {
 	long long startup_ms, move_ms, game_ms;
 	struct bot_limits limits;
 	int sandbox;                          /* enum sandbox_mode, -1: not given */
+	const char *time_limit_given;         /* "--move-ms" or "--game-ms" when given, else NULL */
 };
+
+/*
+ * --no-timeout (a command's own option) with a time limit given is a
+ * contradiction: 0, or -1 after a message naming both options.
+ */
+int options_check_no_timeout(const char *command, int no_timeout,
+			     const struct options_common *common);
 
 /*
  * Start values. With defaults: seed 1, time CONFIG_DEFAULT_* and limits

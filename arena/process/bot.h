@@ -83,7 +83,10 @@ struct bot;
  * Start the bot. On success *out owns the process and its pipes. Exec failure
  * (no such file, not executable) is reported back over a close-on-exec pipe
  * and returned as its negative errno, with a sentence in why (a failed chdir,
- * limit or CPU pinning likewise): -ENOENT, -EACCES, -EINVAL, ... Returns once
+ * limit or CPU pinning likewise): -ENOENT, -EACCES, -EINVAL, ...; a file
+ * that is neither a binary nor a script with a #! line is refused before
+ * anything starts: -ENOEXEC (a shell would otherwise run it, whatever its
+ * language). Returns once
  * the exec has succeeded or failed (sandboxed: once bwrap has made the
  * sandbox's init, or failed with its message in why); no process is left
  * behind on failure. Thread-safe: bots may be started from several threads

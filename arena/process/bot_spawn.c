@@ -253,6 +253,30 @@ static int resolve_path(const char *file, char **envp, char **out)
 	return result;
 }
 
+/*
+ * A file the kernel can execute starts with "#!" or is a binary (ELF). A
+ * script without a #! line would fail with ENOEXEC, or, through execvp(3) in
+ * the sandbox, run under /bin/sh whatever its language: refused before
+ * fork. A file that cannot be read (execute-only) is left to exec.
+ */
+static int check_format(const char *path, const char *name, char *why, size_t why_size)
+{
+	unsigned char head[4] = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, head, sizeof head);
+	close(fd);
+	if (n < 0 || (n >= 2 && head[0] == '#' && head[1] == '!') ||
+	    (n == 4 && memcmp(head, "\177ELF", 4) == 0))
+		return 0;
+	snprintf(why, why_size, "bot \"%s\": \"%s\" is not a program the system can start: a "
+		 "script needs a first line such as #!/bin/sh or #!/usr/bin/env python3", name, path);
+	return -ENOEXEC;
+}
+
 static void plan_limit(struct child_plan *plan, int resource, long value, rlim_t scale, rlim_t extra_hard)
 {
 	struct rlimit cur, want;
@@ -531,6 +555,8 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 			 r == -ENOENT ? "not found in PATH" : "found in PATH but not executable");
 		goto out;
 	}
+	if ((r = check_format(path, name, why, why_size)) < 0)
+		goto out;
 	plan.path = path;
 	if (spec->stderr_path)
 		f.log = open_log(spec->stderr_path);

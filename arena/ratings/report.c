@@ -351,6 +351,7 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 	r->anchor = -1;
 	r->prior_draws = prior_draws;
 	r->plain_intervals = ropt->plain_intervals;
+	r->partial = ropt->partial;
 	if (!ropt->plain_intervals)
 		opt.clusters = &a->clusters;
 	if (log->records == 0 || n == 0 || a->cap < n) {
@@ -486,6 +487,10 @@ int report_load_opts(struct report *r, struct gamelog *log, const char *const *d
 	if (rc == 0) {
 		r->dirs = dirs;
 		r->ndirs = ndirs;
+		if ((rc = report_find_challengers(r)) < 0) {
+			snprintf(err, errsz, "out of memory");
+			report_release(r);
+		}
 	}
 out:
 	gamelog_set_sink(log, NULL, NULL);
@@ -499,6 +504,7 @@ void report_release(struct report *r)
 	free(r->bots);
 	free(r->order);
 	free(r->pair_pent);
+	free(r->challenger);
 	rating_fit_release(&r->fit);
 	rating_pairs_release(&r->pairs);
 	memset(r, 0, sizeof(*r));
@@ -642,6 +648,10 @@ void report_print_table(const struct report *r, FILE *out)
 	fprintf(out, "; +-95%%: %s\n", r->plain_intervals ? "plain (results taken as independent)"
 						     : "robust to the grouping of results by deal");
 	report_notes(r, print_line, out);
+	report_write_gauntlet(r, REPORT_TEXT, out, NULL);
+	if (r->partial)
+		fprintf(out, "partial: the run was stopped before every game was played; this "
+			"ranking is of the %zu records so far\n", r->log->records);
 	for (size_t k = 0; k < r->nbots; k++)
 		if (report_never_started(&r->bots[r->order[k]]))
 			fprintf(out, "warning: bot \"%s\" never started: all %ld of its games are "
@@ -680,7 +690,11 @@ static int write_atomically(const struct report *r, const char *dir, const char 
 		snprintf(err, errsz, "cannot create \"%s\": %s", tmp, strerror(errno));
 		return rc;
 	}
+	errno = 0;
 	rc = writer(r, f);
+	/* a stream error is -EIO to the writers; the write that failed says why */
+	if (rc == -EIO && errno == ENOSPC)
+		rc = -ENOSPC;
 	if (fclose(f) != 0 && rc == 0)
 		rc = -errno;
 	if (rc == 0 && rename(tmp, path) != 0)

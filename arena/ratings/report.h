@@ -114,6 +114,8 @@ struct report {
 	size_t fit_pairs;
 	const char *const *dirs; /* the directories read, for titles; may be NULL */
 	size_t ndirs;
+	bool *challenger;        /* a gauntlet's challengers (tournament.json); NULL: none */
+	bool partial;            /* the tournament was stopped before every game was played */
 };
 
 /* What a report is asked for (REPORT_OPTIONS_DEFAULT: field average, default prior, robust). */
@@ -122,9 +124,10 @@ struct report_options {
 	double anchor_elo;
 	double prior_draws;   /* >= 0 */
 	bool plain_intervals; /* intervals treating results as independent */
+	bool partial;         /* the run was stopped: every format says the ranking is partial */
 };
 
-#define REPORT_OPTIONS_DEFAULT { NULL, 0.0, RATING_PRIOR_DRAWS, false }
+#define REPORT_OPTIONS_DEFAULT { NULL, 0.0, RATING_PRIOR_DRAWS, false, false }
 
 /*
  * Compute a report from the records stored in log (which must outlive it).
@@ -208,6 +211,32 @@ const char *report_elo_text(const struct report_bot *b, char *buf, size_t size);
 /* The statistics computed after the fit (report_stats.c): pools' ranks,
  * bounds, differences to the next bot, the fit line, the seat tests. */
 void report_compute_stats(struct report *r);
+
+/*
+ * A gauntlet (report_gauntlet.c). report_load finds the challengers named by
+ * the "challengers" of each directory's tournament.json (bots by name);
+ * report_challengers fills out (r->nbots entries) with them in ranking order
+ * and returns how many: each with its rated score and number of results
+ * against the field's bots (those not challengers) and its Elo less the
+ * field's mean Elo.
+ */
+struct report_challenger {
+	const struct report_bot *bot;
+	double score, results;   /* rated points and results against field bots */
+	double field_diff;       /* Elo - the field's mean Elo */
+};
+int report_find_challengers(struct report *r); /* 0 or -ENOMEM */
+size_t report_challengers(const struct report *r, struct report_challenger *out);
+
+enum report_style { REPORT_TEXT, REPORT_MD, REPORT_HTML };
+/* The challengers' table in a format (nothing without challengers); write_text
+ * escapes a name for it (unused for REPORT_TEXT). */
+void report_write_gauntlet(const struct report *r, enum report_style style, FILE *out,
+			   void (*write_text)(FILE *out, const char *s));
+
+/* dir/tournament.json (results/README.md) as a tree, or NULL when there is none
+ * (a games.jsonl copied alone) or it is not JSON. */
+struct cJSON *report_read_tournament(const char *dir);
 
 /* Formatting helpers shared by the writers. */
 double report_win_rate(const struct report_bot *b);

@@ -478,29 +478,6 @@ static void html_note(void *out, const char *text)
 	fputs("</p>\n", out);
 }
 
-/* dir/tournament.json (results/README.md) as a tree, or NULL when there is none
- * (a games.jsonl copied alone) or it is not JSON: the report is then untitled. */
-static cJSON *read_tournament(const char *dir)
-{
-	char path[4096], *text;
-	size_t len;
-	FILE *f;
-	cJSON *root = NULL;
-
-	if (snprintf(path, sizeof(path), "%s/tournament.json", dir) >= (int)sizeof(path) ||
-	    !(f = fopen(path, "r")))
-		return NULL;
-	/* the arena writes a few KiB; a bigger file is not its tournament.json */
-	if ((text = malloc(1 << 20)) != NULL) {
-		len = fread(text, 1, (1 << 20) - 1, f);
-		if (!ferror(f) && feof(f))
-			root = cJSON_ParseWithLengthOpts(text, len, NULL, 0);
-		free(text);
-	}
-	fclose(f);
-	return root;
-}
-
 /* One setting: a string, a number or a boolean at obj.key (obj.sub.key with sub). */
 static void html_setting(FILE *out, const cJSON *obj, const char *sub, const char *key,
 			 const char *label, const char *unit)
@@ -614,7 +591,7 @@ static void html_faults(const struct report *r, FILE *out)
 int report_write_html(const struct report *r, FILE *out)
 {
 	char method[2048];
-	cJSON *t = r->ndirs && r->dirs ? read_tournament(r->dirs[0]) : NULL;
+	cJSON *t = r->ndirs && r->dirs ? report_read_tournament(r->dirs[0]) : NULL;
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
 
 	report_method_text(r, method, sizeof(method));
@@ -625,6 +602,9 @@ int report_write_html(const struct report *r, FILE *out)
 		report_html_text(out, name->valuestring);
 	}
 	fputs("</h1>\n", out);
+	if (r->partial)
+		fputs("<p class=\"warn partial\"><b>Partial</b>: the run was stopped before every "
+		      "game was played; this report is of the games recorded so far.</p>\n", out);
 	html_never_started(r, out);
 	if (t)
 		html_settings(t, out);
@@ -634,6 +614,7 @@ int report_write_html(const struct report *r, FILE *out)
 	fputs(".</p>\n", out);
 	html_ranking(r, out);
 	report_notes(r, html_note, out);
+	report_write_gauntlet(r, REPORT_HTML, out, report_html_text);
 	if (r->duplicate_pairs)
 		fputs("<p class=\"note quote\"><b>Which figure to quote:</b> the Elo of the ranking "
 		      "with its &plusmn;95%. It is fitted on every result of every game, so it is "

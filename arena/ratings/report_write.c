@@ -204,6 +204,30 @@ static void json_fit(const struct report *r, cJSON *root)
 	json_put(o, "p_adjusted", fmin(1.0, r->fit_p * (double)r->fit_pairs), 1e-6);
 }
 
+/* A gauntlet's "challengers": each with its score against the field; absent otherwise. */
+static void json_challengers(const struct report *r, cJSON *root)
+{
+	struct report_challenger *c;
+	cJSON *list;
+	size_t n;
+
+	if (!r->challenger || !(c = calloc(r->nbots, sizeof(*c))))
+		return;
+	n = report_challengers(r, c);
+	list = cJSON_AddArrayToObject(root, "challengers");
+	for (size_t k = 0; k < n; k++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddItemToArray(list, o);
+		cJSON_AddStringToObject(o, "bot", c[k].bot->name);
+		json_put(o, "field_results", c[k].results, 0.5);
+		json_put(o, "field_score", c[k].results > 0 ? c[k].score / c[k].results : NAN,
+			 0.0001);
+		json_put(o, "elo_minus_field_mean", c[k].field_diff, 0.01);
+	}
+	free(c);
+}
+
 int report_write_json(const struct report *r, FILE *out)
 {
 	cJSON *json_notes;
@@ -218,6 +242,7 @@ int report_write_json(const struct report *r, FILE *out)
 	report_method_text(r, method, sizeof(method));
 	cJSON_AddStringToObject(root, "format", "skipbo-arena ratings 1");
 	cJSON_AddStringToObject(root, "method", method);
+	cJSON_AddBoolToObject(root, "partial", r->partial);
 	if (r->anchor >= 0)
 		cJSON_AddStringToObject(root, "anchor", r->bots[r->anchor].name);
 	else
@@ -236,6 +261,7 @@ int report_write_json(const struct report *r, FILE *out)
 	bots = cJSON_AddArrayToObject(root, "bots");
 	for (size_t k = 0; k < r->nbots; k++)
 		cJSON_AddItemToArray(bots, json_bot(r, k + 1, &r->bots[r->order[k]]));
+	json_challengers(r, root);
 	json_matrices(r, root);
 	json_seats(r, root);
 	json_fit(r, root);
@@ -497,10 +523,14 @@ int report_write_md(const struct report *r, FILE *out)
 
 	report_method_text(r, method, sizeof(method));
 	fputs("# Tournament report\n\n", out);
+	if (r->partial)
+		fputs("**Partial**: the run was stopped before every game was played; this report "
+		      "is of the games recorded so far.\n\n", out);
 	report_write_sources(r, out, md_text);
 	fputs(".\n\n## Ranking\n\n", out);
 	md_ranking(r, out);
 	report_notes(r, md_note, out);
+	report_write_gauntlet(r, REPORT_MD, out, md_text);
 	fprintf(out, "\n%s\n\nMove times: mean and max over all moves; p99 is the moves-weighted "
 		"mean of the per-game p99s.\n", method);
 	if (r->duplicate_pairs)

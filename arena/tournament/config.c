@@ -18,6 +18,7 @@
 
 #include "engine.h"
 #include "json_strict.h"
+#include "jsonc.h"
 #include "termsafe.h"
 #include "sandbox.h"
 
@@ -30,24 +31,17 @@ struct key_spec {
 
 static const char *const top_keys[] = { "name", "bots", "players", "deals", "duplicate",
 	"rules", "time", "limits", "seed", "concurrency", "pin", "output", "stderr_cap",
-	"stderr_total_cap", "sandbox", "$schema", NULL };
+	"stderr_total_cap", "sandbox", "$schema", "format", "challengers", NULL };
 static const char *const bot_keys[] = { "name", "command", "cwd", "env", "limits", NULL };
 static const char *const rules_keys[] = { "stock_size", "partnership", "mode", NULL };
 static const char *const time_keys[] = { "startup_ms", "move_ms", "game_ms", NULL };
 static const char *const limits_keys[] = { "cpu_seconds", "memory_mb", "open_files",
 	"processes", NULL };
 
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t err_size, const char *fmt, ...)
+/* The first of ret and next that is a failure; -ENOMEM wins, as nothing more can be read. */
+static int worst(int ret, int next)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, err_size, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
+	return ret == -ENOMEM || next == -ENOMEM ? -ENOMEM : ret < 0 ? ret : next;
 }
 
 void config_default_limits(struct bot_limits *limits)
@@ -62,35 +56,6 @@ void config_default_limits(struct bot_limits *limits)
 	limits->processes = 256;
 }
 
-void config_strip_comments(char *text, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		if (text[i] == '"') {
-			for (i++; i < len && text[i] != '"'; i++)
-				if (text[i] == '\\' && i + 1 < len)
-					i++;
-			i++;
-		} else if (text[i] == '/' && i + 1 < len && text[i + 1] == '/') {
-			while (i < len && text[i] != '\n')
-				text[i++] = ' ';
-		} else if (text[i] == '/' && i + 1 < len && text[i + 1] == '*') {
-			text[i++] = ' ';
-			text[i++] = ' ';
-			while (i < len && !(text[i] == '*' && i + 1 < len && text[i + 1] == '/')) {
-				if (text[i] != '\n')
-					text[i] = ' ';
-				i++;
-			}
-			for (int k = 0; k < 2 && i < len; k++)
-				text[i++] = ' ';
-		} else {
-			i++;
-		}
-	}
-}
-
 /* "key" or "where.key" into buf. */
 static const char *key_path(char *buf, size_t size, const char *where, const char *key)
 {
@@ -101,78 +66,107 @@ static const char *key_path(char *buf, size_t size, const char *where, const cha
 	return buf;
 }
 
-static int check_keys(const cJSON *obj, const char *where, const char *const *keys, char *err,
-		      size_t err_size)
+/* What a value is, for "expected ..., found ...": "the string \"ten\"", "an array", "7". */
+static const char *found(const cJSON *item, char *buf, size_t size)
 {
-	char path[128], expected[256] = "";
+	if (cJSON_IsString(item))
+		snprintf(buf, size, "the string \"%.40s%s\"", item->valuestring,
+			 strlen(item->valuestring) > 40 ? "..." : "");
+	else if (cJSON_IsNumber(item))
+		snprintf(buf, size, "the number %.15g", item->valuedouble);
+	else if (cJSON_IsBool(item))
+		snprintf(buf, size, "%s", cJSON_IsTrue(item) ? "true" : "false");
+	else if (cJSON_IsNull(item))
+		snprintf(buf, size, "null");
+	else
+		snprintf(buf, size, "%s", cJSON_IsArray(item) ? "an array" : "an object");
+	return buf;
+}
+
+/* Every key of obj that is not one of keys is an error, with the nearest known key if any. */
+static int check_keys(const cJSON *obj, const char *where, const char *const *keys,
+		      struct jsonc_errors *e)
+{
+	char path[128], expected[256] = "", what[64], message[JSONC_MESSAGE_MAX];
 	const cJSON *item;
+	int ret = 0;
 
 	if (!cJSON_IsObject(obj))
-		return fail(err, err_size, "%s: expected an object", *where ? where : "tournament file");
+		return jsonc_error(e, where, "%sexpected an object, found %s",
+				   *where ? "" : "the tournament file: ", found(obj, what, sizeof(what)));
+	for (size_t i = 0; keys[i]; i++) {
+		if (i)
+			strlcat(expected, ", ", sizeof(expected));
+		strlcat(expected, keys[i], sizeof(expected));
+	}
 	cJSON_ArrayForEach(item, obj) {
-		int known = 0;
+		int known = 0, near;
 
 		for (size_t i = 0; keys[i]; i++)
 			known |= strcmp(item->string, keys[i]) == 0;
 		if (known)
 			continue;
-		for (size_t i = 0; keys[i]; i++) {
-			if (i)
-				strlcat(expected, ", ", sizeof(expected));
-			strlcat(expected, keys[i], sizeof(expected));
-		}
-		return fail(err, err_size, "%s: unknown key (expected one of: %s)",
-			    key_path(path, sizeof(path), where, item->string), expected);
+		key_path(path, sizeof(path), where, item->string);
+		near = jsonc_nearest(item->string, keys);
+		if (near >= 0)
+			snprintf(message, sizeof(message), "%s: unknown key; did you mean \"%s\"? "
+				 "(expected one of: %s)", path, keys[near], expected);
+		else
+			snprintf(message, sizeof(message), "%s: unknown key (expected one of: %s)",
+				 path, expected);
+		ret = jsonc_error_text(e, path, 1, message);
 	}
-	return 0;
+	return ret;
 }
 
 /* An integer in [min, max] at obj.key, if present, written as one (7, not 7.0 or 7e0). */
 static int get_int(const cJSON *obj, const char *where, const char *key, long long min,
-		   long long max, long long *out, char *err, size_t err_size)
+		   long long max, long long *out, struct jsonc_errors *e)
 {
-	struct json_strict_error e;
-	char prefix[64];
+	struct json_strict_error why;
+	char prefix[64], path[128];
 	int64_t v;
-
 	int ret;
 
 	snprintf(prefix, sizeof(prefix), "%s%s", where, *where ? "." : "");
 	ret = json_strict_int(cJSON_GetObjectItemCaseSensitive(obj, key), prefix, key, min, max,
-			      JSON_STRICT_OPTIONAL, &v, &e);
-	if (ret < 0)
-		return fail(err, err_size, "%s", e.message);
+			      JSON_STRICT_OPTIONAL, &v, &why);
+	if (ret < 0) {
+		/* json_strict's message names the key already */
+		return jsonc_error_text(e, key_path(path, sizeof(path), where, key), 0, why.message);
+	}
 	if (ret == 0)
 		*out = v;
 	return 0;
 }
 
-static int get_bool(const cJSON *obj, const char *where, const char *key, int *out, char *err,
-		    size_t err_size)
+static int get_bool(const cJSON *obj, const char *where, const char *key, int *out,
+		    struct jsonc_errors *e)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char path[128];
+	char path[128], what[64];
 
 	if (!item)
 		return 0;
 	if (!cJSON_IsBool(item))
-		return fail(err, err_size, "%s: expected true or false",
-			    key_path(path, sizeof(path), where, key));
+		return jsonc_error(e, key_path(path, sizeof(path), where, key),
+				   "expected true or false, found %s", found(item, what, sizeof(what)));
 	*out = cJSON_IsTrue(item);
 	return 0;
 }
 
 static int get_string(const cJSON *obj, const char *where, const char *key, const char **out,
-		      char *err, size_t err_size)
+		      struct jsonc_errors *e)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char path[128];
+	char path[128], what[64];
 
 	if (!item)
 		return 0;
 	if (!cJSON_IsString(item) || !item->valuestring[0])
-		return fail(err, err_size, "%s: expected a non-empty string",
-			    key_path(path, sizeof(path), where, key));
+		return jsonc_error(e, key_path(path, sizeof(path), where, key),
+				   "expected a non-empty string, found %s",
+				   cJSON_IsString(item) ? "an empty one" : found(item, what, sizeof(what)));
 	*out = item->valuestring;
 	return 0;
 }
@@ -188,33 +182,27 @@ static int valid_name(const char *s)
 	return 1;
 }
 
-static int get_limits(const cJSON *obj, const char *where, struct bot_limits *limits, char *err,
-		      size_t err_size)
+static int get_limits(const cJSON *obj, const char *where, struct bot_limits *limits,
+		      struct jsonc_errors *e)
 {
-	long long v;
+	long long v[4] = { limits->cpu_seconds, limits->memory_mb, limits->open_files,
+			   limits->processes };
 	int ret;
 
 	if (!obj)
 		return 0;
-	if ((ret = check_keys(obj, where, limits_keys, err, err_size)) < 0)
+	ret = check_keys(obj, where, limits_keys, e);
+	if (!cJSON_IsObject(obj))
 		return ret;
-	v = limits->cpu_seconds;
-	if ((ret = get_int(obj, where, "cpu_seconds", 0, 1000000, &v, err, err_size)) < 0)
-		return ret;
-	limits->cpu_seconds = (long)v;
-	v = limits->memory_mb;
-	if ((ret = get_int(obj, where, "memory_mb", 0, 1 << 24, &v, err, err_size)) < 0)
-		return ret;
-	limits->memory_mb = (long)v;
-	v = limits->open_files;
-	if ((ret = get_int(obj, where, "open_files", 0, 1 << 20, &v, err, err_size)) < 0)
-		return ret;
-	limits->open_files = (long)v;
-	v = limits->processes;
-	if ((ret = get_int(obj, where, "processes", 0, 1 << 20, &v, err, err_size)) < 0)
-		return ret;
-	limits->processes = (long)v;
-	return 0;
+	ret = worst(ret, get_int(obj, where, "cpu_seconds", 0, 1000000, &v[0], e));
+	ret = worst(ret, get_int(obj, where, "memory_mb", 0, 1 << 24, &v[1], e));
+	ret = worst(ret, get_int(obj, where, "open_files", 0, 1 << 20, &v[2], e));
+	ret = worst(ret, get_int(obj, where, "processes", 0, 1 << 20, &v[3], e));
+	limits->cpu_seconds = (long)v[0];
+	limits->memory_mb = (long)v[1];
+	limits->open_files = (long)v[2];
+	limits->processes = (long)v[3];
+	return ret;
 }
 
 int config_resolve_command(const char *command, const char *cwd, char *out, size_t out_size,
@@ -298,41 +286,31 @@ static char *join_dir(const char *base, const char *rel)
 	return out;
 }
 
-static int parse_bot(const cJSON *obj, size_t index, const struct config *cfg,
-		     struct config_bot *bot, char *err, size_t err_size)
+/* bots[index].command: the program resolved (config_resolve_command) and its arguments. */
+static int parse_command(const cJSON *obj, const char *where, struct config_bot *bot,
+			 struct jsonc_errors *e)
 {
-	const cJSON *command, *env, *item;
-	const char *name = NULL, *cwd = NULL;
-	char where[32], resolved[PATH_MAX], why[PATH_MAX + 64];
-	struct stat st;
-	size_t argc, i;
+	const cJSON *command = cJSON_GetObjectItemCaseSensitive(obj, "command"), *item;
+	char path[64], resolved[PATH_MAX], why[PATH_MAX + 64], what[64];
+	size_t argc = (size_t)cJSON_GetArraySize(command), i = 0;
 	int ret;
 
-	snprintf(where, sizeof(where), "bots[%zu]", index);
-	if ((ret = check_keys(obj, where, bot_keys, err, err_size)) < 0)
-		return ret;
-	if ((ret = get_string(obj, where, "name", &name, err, err_size)) < 0)
-		return ret;
-	if (!name || !valid_name(name))
-		return fail(err, err_size, "%s.name: expected a name of letters, digits, '-', '_' "
-			    "or '.' (at most 64, not starting with '.')", where);
-	command = cJSON_GetObjectItemCaseSensitive(obj, "command");
-	argc = (size_t)cJSON_GetArraySize(command);
+	key_path(path, sizeof(path), where, "command");
 	if (!cJSON_IsArray(command) || argc == 0)
-		return fail(err, err_size, "%s.command: expected a non-empty array of strings "
-			    "(the program and its arguments)", where);
-	cJSON_ArrayForEach(item, command)
-		if (!cJSON_IsString(item))
-			return fail(err, err_size, "%s.command: expected an array of strings", where);
-	if ((ret = get_string(obj, where, "cwd", &cwd, err, err_size)) < 0)
-		return ret;
-	bot->name = strdup(name);
-	bot->cwd = join_dir(cfg->base_dir, cwd ? cwd : ".");
-	bot->argv = string_array_new(argc);
-	if (!bot->name || !bot->cwd || !bot->argv)
+		return jsonc_error(e, path, "expected a non-empty array of strings (the program and "
+				   "its arguments), found %s", !command ? "nothing" :
+				   cJSON_IsArray(command) ? "an empty array" :
+				   found(command, what, sizeof(what)));
+	cJSON_ArrayForEach(item, command) {
+		if (!cJSON_IsString(item)) {
+			snprintf(path, sizeof(path), "%s.command[%zu]", where, i);
+			return jsonc_error(e, path, "expected a string, found %s",
+					   found(item, what, sizeof(what)));
+		}
+		i++;
+	}
+	if (!(bot->argv = string_array_new(argc)))
 		return -ENOMEM;
-	if (stat(bot->cwd, &st) < 0 || !S_ISDIR(st.st_mode))
-		return fail(err, err_size, "%s.cwd: \"%s\" is not a directory", where, bot->cwd);
 	i = 0;
 	cJSON_ArrayForEach(item, command) {
 		const char *arg = item->valuestring;
@@ -340,103 +318,143 @@ static int parse_bot(const cJSON *obj, size_t index, const struct config *cfg,
 		if (i == 0) {
 			ret = config_resolve_command(arg, bot->cwd, resolved, sizeof(resolved), why,
 						     sizeof(why));
+			if (ret == -ENOMEM)
+				return ret;
 			if (ret < 0)
-				return fail(err, err_size, "%s.command: %s", where, why);
+				return jsonc_error(e, path, "%s", why);
 			arg = resolved;
 		}
 		if (!(bot->argv[i++] = strdup(arg)))
 			return -ENOMEM;
 	}
-	env = cJSON_GetObjectItemCaseSensitive(obj, "env");
+	return 0;
+}
+
+static int parse_env(const cJSON *obj, const char *where, struct config_bot *bot,
+		     struct jsonc_errors *e)
+{
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(obj, "env"), *item;
+	char path[128], what[64];
+	size_t i = 0;
+
 	if (env && !cJSON_IsObject(env))
-		return fail(err, err_size, "%s.env: expected an object of strings", where);
-	bot->env = string_array_new((size_t)cJSON_GetArraySize(env));
-	if (!bot->env)
+		return jsonc_error(e, key_path(path, sizeof(path), where, "env"),
+				   "expected an object of strings, found %s",
+				   found(env, what, sizeof(what)));
+	if (!(bot->env = string_array_new((size_t)cJSON_GetArraySize(env))))
 		return -ENOMEM;
-	i = 0;
 	cJSON_ArrayForEach(item, env) {
-		if (!cJSON_IsString(item) || !*item->string || strchr(item->string, '='))
-			return fail(err, err_size, "%s.env.%s: expected a string value and a name "
-				    "without '='", where, item->string);
+		if (!cJSON_IsString(item) || !*item->string || strchr(item->string, '=')) {
+			snprintf(path, sizeof(path), "%s.env.%s", where, item->string);
+			return jsonc_error(e, path, "expected a string value and a name without '='");
+		}
 		if (asprintf(&bot->env[i], "%s=%s", item->string, item->valuestring) < 0) {
 			bot->env[i] = NULL;
 			return -ENOMEM;
 		}
 		i++;
 	}
-	bot->limits = cfg->limits;
-	snprintf(where, sizeof(where), "bots[%zu].limits", index);
-	return get_limits(cJSON_GetObjectItemCaseSensitive(obj, "limits"), where, &bot->limits,
-			  err, err_size);
+	return 0;
 }
 
-static int parse_rules(const cJSON *root, struct config *cfg, char *err, size_t err_size)
+static int parse_bot(const cJSON *obj, size_t index, const struct config *cfg,
+		     struct config_bot *bot, struct jsonc_errors *e)
+{
+	const char *name = NULL, *cwd = NULL;
+	char where[32], path[64];
+	struct stat st;
+	int ret;
+
+	snprintf(where, sizeof(where), "bots[%zu]", index);
+	ret = check_keys(obj, where, bot_keys, e);
+	if (!cJSON_IsObject(obj))
+		return ret;
+	ret = worst(ret, get_string(obj, where, "name", &name, e));
+	if (name && !valid_name(name))
+		ret = jsonc_error(e, key_path(path, sizeof(path), where, "name"), "expected a name "
+				  "of letters, digits, '-', '_' or '.' (at most 64, not starting "
+				  "with '.'), found \"%.80s\"", name);
+	else if (!name && !cJSON_GetObjectItemCaseSensitive(obj, "name"))
+		ret = jsonc_error(e, where, "no \"name\": every bot needs one");
+	ret = worst(ret, get_string(obj, where, "cwd", &cwd, e));
+	bot->name = strdup(name ? name : "");
+	bot->cwd = join_dir(cfg->base_dir, cwd ? cwd : ".");
+	if (!bot->name || !bot->cwd)
+		return -ENOMEM;
+	if (stat(bot->cwd, &st) < 0 || !S_ISDIR(st.st_mode))
+		ret = jsonc_error(e, key_path(path, sizeof(path), where, cwd ? "cwd" : ""),
+				  "\"%s\" is not a directory", bot->cwd);
+	else
+		ret = worst(ret, parse_command(obj, where, bot, e));
+	ret = worst(ret, parse_env(obj, where, bot, e));
+	bot->limits = cfg->limits;
+	snprintf(path, sizeof(path), "%s.limits", where);
+	return worst(ret, get_limits(cJSON_GetObjectItemCaseSensitive(obj, "limits"), path,
+				     &bot->limits, e));
+}
+
+static int parse_rules(const cJSON *root, struct config *cfg, struct jsonc_errors *e)
 {
 	const cJSON *rules = cJSON_GetObjectItemCaseSensitive(root, "rules");
 	struct game_rules gr = { 0 };
 	const char *mode = "game";
 	char reason[200];
 	long long v = 0;
-	int ret;
+	int ret = 0;
 
 	if (rules) {
-		if ((ret = check_keys(rules, "rules", rules_keys, err, err_size)) < 0)
+		ret = check_keys(rules, "rules", rules_keys, e);
+		if (!cJSON_IsObject(rules))
 			return ret;
-		if ((ret = get_int(rules, "rules", "stock_size", 0, 30, &v, err, err_size)) < 0)
-			return ret;
-		if ((ret = get_bool(rules, "rules", "partnership", &cfg->partnership, err,
-				    err_size)) < 0)
-			return ret;
-		if ((ret = get_string(rules, "rules", "mode", &mode, err, err_size)) < 0)
-			return ret;
+		ret = worst(ret, get_int(rules, "rules", "stock_size", 0, 30, &v, e));
+		ret = worst(ret, get_bool(rules, "rules", "partnership", &cfg->partnership, e));
+		ret = worst(ret, get_string(rules, "rules", "mode", &mode, e));
 	}
 	if (strcmp(mode, "game") && strcmp(mode, "match"))
-		return fail(err, err_size, "rules.mode: expected \"game\" or \"match\", got \"%s\"",
-			    mode);
+		return jsonc_error(e, "rules.mode", "expected \"game\" or \"match\", found \"%.80s\"",
+				   mode);
 	cfg->match = strcmp(mode, "match") == 0;
+	if (ret < 0)
+		return ret;
 	gr.players = cfg->players;
 	gr.stock_size = (int)v;
 	gr.partnership = cfg->partnership;
 	gr.dealer = cfg->players - 1;
 	if (game_rules_check(&gr, reason, sizeof(reason)) < 0)
-		return fail(err, err_size, "rules: impossible rules for %d players: %s",
-			    cfg->players, reason);
+		return jsonc_error(e, "rules", "impossible rules for %d players: %s", cfg->players,
+				   reason);
 	cfg->stock_size = gr.stock_size;
 	return 0;
 }
 
-static int parse_time(const cJSON *root, struct config *cfg, char *err, size_t err_size)
+static int parse_time(const cJSON *root, struct config *cfg, struct jsonc_errors *e)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "time");
-	long long v;
+	long long v[3] = { cfg->startup_ms, cfg->move_ms, cfg->game_ms };
 	int ret;
 
 	if (!t)
 		return 0;
-	if ((ret = check_keys(t, "time", time_keys, err, err_size)) < 0)
+	ret = check_keys(t, "time", time_keys, e);
+	if (!cJSON_IsObject(t))
 		return ret;
-	v = cfg->startup_ms;
-	if ((ret = get_int(t, "time", "startup_ms", 1, 600000, &v, err, err_size)) < 0)
-		return ret;
-	cfg->startup_ms = (int)v;
-	v = cfg->move_ms;
-	if ((ret = get_int(t, "time", "move_ms", 0, 3600000, &v, err, err_size)) < 0)
-		return ret;
-	cfg->move_ms = (int)v;
-	v = cfg->game_ms;
-	if ((ret = get_int(t, "time", "game_ms", 0, 86400000, &v, err, err_size)) < 0)
-		return ret;
-	cfg->game_ms = (int)v;
-	if ((cfg->move_ms == 0) != (cfg->game_ms == 0))
-		return fail(err, err_size, "time: move_ms and game_ms are 0 together (no limits) "
-			    "or both positive");
-	return 0;
+	ret = worst(ret, get_int(t, "time", "startup_ms", 1, 600000, &v[0], e));
+	ret = worst(ret, get_int(t, "time", "move_ms", 0, 3600000, &v[1], e));
+	ret = worst(ret, get_int(t, "time", "game_ms", 0, 86400000, &v[2], e));
+	cfg->startup_ms = (int)v[0];
+	cfg->move_ms = (int)v[1];
+	cfg->game_ms = (int)v[2];
+	if (ret == 0 && (cfg->move_ms == 0) != (cfg->game_ms == 0))
+		return jsonc_error(e, "time", "move_ms and game_ms are 0 together (no limits) or "
+				   "both positive");
+	return ret;
 }
 
 /* seed: an integer JSON number up to 2^53 - 1, or a decimal string for all 64 bits. */
-static int parse_seed(const cJSON *root, struct config *cfg, char *err, size_t err_size)
+static int parse_seed(const cJSON *root, struct config *cfg, struct jsonc_errors *e)
 {
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "seed");
+	char what[64];
 	int64_t v;
 	char *end;
 
@@ -453,94 +471,148 @@ static int parse_seed(const cJSON *root, struct config *cfg, char *err, size_t e
 		if (!*end && errno == 0)
 			return 0;
 	}
-	return fail(err, err_size, "seed: expected an integer from 0 to 2^53 - 1, or a decimal "
-		    "string up to 18446744073709551615");
+	return jsonc_error(e, "seed", "expected an integer from 0 to 2^53 - 1, or a decimal string "
+			   "up to 18446744073709551615, found %s", found(s, what, sizeof(what)));
 }
 
-static int parse_top(const cJSON *root, struct config *cfg, char *err, size_t err_size)
+/* "format": "round-robin" (default) or "gauntlet" with "challengers": bot names. */
+static int parse_format(const cJSON *root, struct config *cfg, struct jsonc_errors *e)
 {
-	const cJSON *bots, *item;
-	const char *name = NULL, *output = NULL, *sandbox = NULL;
-	enum sandbox_mode mode = SANDBOX_AUTO;
-	long long v;
+	const cJSON *names = cJSON_GetObjectItemCaseSensitive(root, "challengers"), *item;
+	const char *format = "round-robin";
+	char path[48], what[64];
+	size_t index = 0;
 	int ret;
 
-	if ((ret = check_keys(root, "", top_keys, err, err_size)) < 0)
+	if ((ret = get_string(root, "", "format", &format, e)) < 0)
 		return ret;
-	if ((ret = get_string(root, "", "name", &name, err, err_size)) < 0)
-		return ret;
-	if (!name || !valid_name(name))
-		return fail(err, err_size, "name: expected a tournament name of letters, digits, "
-			    "'-', '_' or '.'");
-	if (!(cfg->name = strdup(name)))
+	if (strcmp(format, "round-robin") && strcmp(format, "gauntlet"))
+		return jsonc_error(e, "format", "expected \"round-robin\" or \"gauntlet\", found "
+				   "\"%.80s\"", format);
+	if (strcmp(format, "gauntlet") != 0) {
+		if (names)
+			return jsonc_error(e, "challengers", "only for \"format\": \"gauntlet\"");
+		return 0;
+	}
+	if (!cJSON_IsArray(names) || cJSON_GetArraySize(names) < 1)
+		return jsonc_error(e, names ? "challengers" : "format", "%sexpected a non-empty "
+				   "array of bot names (a gauntlet plays its challengers against the "
+				   "field)", names ? "" : "challengers: ");
+	if (!(cfg->challenger = calloc(cfg->nbots, 1)))
 		return -ENOMEM;
-	v = cfg->players;
-	if ((ret = get_int(root, "", "players", 2, ENGINE_MAX_PLAYERS, &v, err, err_size)) < 0)
-		return ret;
-	cfg->players = (int)v;
-	v = cfg->deals;
-	if ((ret = get_int(root, "", "deals", 1, 100000000, &v, err, err_size)) < 0)
-		return ret;
-	cfg->deals = (uint32_t)v;
-	if ((ret = get_bool(root, "", "duplicate", &cfg->duplicate, err, err_size)) < 0)
-		return ret;
-	if ((ret = parse_rules(root, cfg, err, err_size)) < 0 ||
-	    (ret = parse_time(root, cfg, err, err_size)) < 0 ||
-	    (ret = get_limits(cJSON_GetObjectItemCaseSensitive(root, "limits"), "limits",
-			      &cfg->limits, err, err_size)) < 0 ||
-	    (ret = parse_seed(root, cfg, err, err_size)) < 0)
-		return ret;
-	v = cfg->concurrency;
-	if ((ret = get_int(root, "", "concurrency", 1, 1024, &v, err, err_size)) < 0)
-		return ret;
-	cfg->concurrency = (int)v;
-	if ((ret = get_bool(root, "", "pin", &cfg->pin, err, err_size)) < 0)
-		return ret;
-	v = (long long)cfg->stderr_cap;
-	if ((ret = get_int(root, "", "stderr_cap", 0, 1LL << 40, &v, err, err_size)) < 0)
-		return ret;
-	cfg->stderr_cap = (size_t)v;
-	v = (long long)cfg->stderr_total_cap;
-	if ((ret = get_int(root, "", "stderr_total_cap", 0, 1LL << 40, &v, err, err_size)) < 0)
-		return ret;
-	cfg->stderr_total_cap = (size_t)v;
-	if ((ret = get_string(root, "", "sandbox", &sandbox, err, err_size)) < 0)
-		return ret;
+	cJSON_ArrayForEach(item, names) {
+		size_t b = 0;
+
+		while (cJSON_IsString(item) && b < cfg->nbots &&
+		       strcmp(cfg->bots[b].name, item->valuestring) != 0)
+			b++;
+		snprintf(path, sizeof(path), "challengers[%zu]", index);
+		if (!cJSON_IsString(item) || b == cfg->nbots)
+			return jsonc_error(e, path, "expected the name of a bot in \"bots\", found %s",
+					   found(item, what, sizeof(what)));
+		if (cfg->challenger[b])
+			return jsonc_error(e, path, "\"%s\" named twice", item->valuestring);
+		cfg->challenger[b] = 1;
+		index++;
+	}
+	if (index == cfg->nbots)
+		return jsonc_error(e, "challengers", "every bot is a challenger, so there is no field "
+				   "(a round robin plays every bot against every other)");
+	return 0;
+}
+
+/* The top-level keys but the bots and the format. */
+static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_errors *e)
+{
+	const char *name = NULL, *output = NULL, *sandbox = NULL;
+	enum sandbox_mode mode = SANDBOX_AUTO;
+	long long v[5] = { cfg->players, cfg->deals, cfg->concurrency, (long long)cfg->stderr_cap,
+			   (long long)cfg->stderr_total_cap };
+	int ret;
+
+	ret = get_string(root, "", "name", &name, e);
+	if (name && !valid_name(name))
+		ret = jsonc_error(e, "name", "expected a tournament name of letters, digits, '-', "
+				  "'_' or '.', found \"%.80s\"", name);
+	else if (!name && !cJSON_GetObjectItemCaseSensitive(root, "name"))
+		ret = jsonc_error(e, "", "no \"name\": the tournament needs one (it names the "
+				  "output directory)");
+	if (!(cfg->name = strdup(name ? name : "")))
+		return -ENOMEM;
+	ret = worst(ret, get_int(root, "", "players", 2, ENGINE_MAX_PLAYERS, &v[0], e));
+	ret = worst(ret, get_int(root, "", "deals", 1, 100000000, &v[1], e));
+	ret = worst(ret, get_int(root, "", "concurrency", 1, 1024, &v[2], e));
+	ret = worst(ret, get_int(root, "", "stderr_cap", 0, 1LL << 40, &v[3], e));
+	ret = worst(ret, get_int(root, "", "stderr_total_cap", 0, 1LL << 40, &v[4], e));
+	cfg->players = (int)v[0];
+	cfg->deals = (uint32_t)v[1];
+	cfg->concurrency = (int)v[2];
+	cfg->stderr_cap = (size_t)v[3];
+	cfg->stderr_total_cap = (size_t)v[4];
+	ret = worst(ret, get_bool(root, "", "duplicate", &cfg->duplicate, e));
+	ret = worst(ret, get_bool(root, "", "pin", &cfg->pin, e));
+	ret = worst(ret, parse_rules(root, cfg, e));
+	ret = worst(ret, parse_time(root, cfg, e));
+	ret = worst(ret, get_limits(cJSON_GetObjectItemCaseSensitive(root, "limits"), "limits",
+				    &cfg->limits, e));
+	ret = worst(ret, parse_seed(root, cfg, e));
+	ret = worst(ret, get_string(root, "", "sandbox", &sandbox, e));
 	if (sandbox && sandbox_mode_parse(sandbox, &mode) < 0)
-		return fail(err, err_size, "sandbox: expected \"auto\", \"on\" or \"off\", got \"%s\"",
-			    sandbox);
+		ret = jsonc_error(e, "sandbox", "expected \"auto\", \"on\" or \"off\", found "
+				  "\"%.80s\"", sandbox);
 	cfg->sandbox = sandbox ? (int)mode : SANDBOX_AUTO;
-	if ((ret = get_string(root, "", "output", &output, err, err_size)) < 0)
-		return ret;
+	ret = worst(ret, get_string(root, "", "output", &output, e));
 	if (output)
 		cfg->output = strdup(output);
 	else if (asprintf(&cfg->output, "results/%s", cfg->name) < 0)
 		cfg->output = NULL;
-	if (!cfg->output)
-		return -ENOMEM;
+	return cfg->output ? ret : -ENOMEM;
+}
 
+static int parse_top(const cJSON *root, struct config *cfg, struct jsonc_errors *e)
+{
+	const cJSON *bots, *item;
+	char what[64], path[32];
+	size_t i = 0;
+	int ret;
+
+	ret = check_keys(root, "", top_keys, e);
+	if (!cJSON_IsObject(root))
+		return ret;
+	ret = worst(ret, parse_settings(root, cfg, e));
+	if (ret == -ENOMEM)
+		return ret;
 	bots = cJSON_GetObjectItemCaseSensitive(root, "bots");
 	if (!cJSON_IsArray(bots) || cJSON_GetArraySize(bots) < 1)
-		return fail(err, err_size, "bots: expected a non-empty array of bot objects");
+		return jsonc_error(e, bots ? "bots" : "", "%sexpected a non-empty array of bot "
+				   "objects, found %s", bots ? "" : "bots: ", !bots ? "nothing" :
+				   cJSON_IsArray(bots) ? "an empty array" : found(bots, what,
+										 sizeof(what)));
 	cfg->nbots = (size_t)cJSON_GetArraySize(bots);
 	if (cfg->nbots > CONFIG_MAX_BOTS)
-		return fail(err, err_size, "bots: expected at most %d bots", CONFIG_MAX_BOTS);
+		return jsonc_error(e, "bots", "expected at most %d bots", CONFIG_MAX_BOTS);
 	if (!(cfg->bots = calloc(cfg->nbots, sizeof(*cfg->bots))))
 		return -ENOMEM;
-	v = 0;
 	cJSON_ArrayForEach(item, bots) {
-		if ((ret = parse_bot(item, (size_t)v, cfg, &cfg->bots[v], err, err_size)) < 0)
-			return ret;
-		for (long long k = 0; k < v; k++)
-			if (strcmp(cfg->bots[k].name, cfg->bots[v].name) == 0)
-				return fail(err, err_size, "bots[%lld].name: duplicate bot name "
-					    "\"%s\" (also bots[%lld])", v, cfg->bots[v].name, k);
-		v++;
+		int one = parse_bot(item, i, cfg, &cfg->bots[i], e);
+
+		if (one == -ENOMEM)
+			return one;
+		for (size_t k = 0; one == 0 && k < i; k++)
+			if (cfg->bots[k].name && strcmp(cfg->bots[k].name, cfg->bots[i].name) == 0) {
+				snprintf(path, sizeof(path), "bots[%zu].name", i);
+				one = jsonc_error(e, path, "duplicate bot name \"%s\" (also bots[%zu])",
+						  cfg->bots[i].name, k);
+			}
+		ret = worst(ret, one);
+		i++;
 	}
 	if (cfg->nbots < (size_t)cfg->players)
-		return fail(err, err_size, "bots: expected at least %d bots for %d players per "
-			    "game, got %zu", cfg->players, cfg->players, cfg->nbots);
-	return 0;
+		ret = jsonc_error(e, "bots", "expected at least %d bots for %d players per game, "
+				  "found %zu", cfg->players, cfg->players, cfg->nbots);
+	if (ret < 0)
+		return ret;
+	return parse_format(root, cfg, e);
 }
 
 static void set_defaults(struct config *cfg, const char *base_dir)
@@ -564,74 +636,115 @@ static void set_defaults(struct config *cfg, const char *base_dir)
 	cfg->base_dir = strdup(base_dir);
 }
 
-int config_parse(const char *text, size_t len, const char *base_dir, struct config *cfg,
-		 char *err, size_t err_size)
+/* A syntax error at the parser's offset (not at a key path): one, as nothing after it can be read. */
+static void syntax_error(const char *text, size_t len, const char *file,
+			 const struct json_strict_error *why, char *err, size_t err_size)
 {
-	struct json_strict_error e;
+	unsigned long line, column;
+
+	jsonc_line_column(text, len, why->offset, &line, &column);
+	if (file)
+		snprintf(err, err_size, "%s:%lu:%lu: ", file, line, column);
+	else
+		snprintf(err, err_size, "line %lu, column %lu: ", line, column);
+	termsafe_copy(err + strlen(err), err_size - strlen(err), why->message);
+	if (file) {
+		strlcat(err, "\n", err_size);
+		jsonc_excerpt(text, len, why->offset, err, err_size);
+	}
+}
+
+/*
+ * Parse and check text; errors are formatted for file (NULL: messages alone)
+ * into err. The contract is config_parse's.
+ */
+static int parse_named(const char *text, size_t len, const char *base_dir, const char *file,
+		       struct config *cfg, char *err, size_t err_size)
+{
+	struct json_strict_error why;
+	struct jsonc_errors *e = calloc(1, sizeof(*e));
 	char *copy = NULL;
 	cJSON *root = NULL;
 	int ret = -ENOMEM;
 
 	set_defaults(cfg, base_dir);
-	if (!cfg->base_dir)
-		goto out;
-	if (!(copy = malloc(len + 1)))
+	if (!cfg->base_dir || !e || !(copy = malloc(len + 1)))
 		goto out;
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	config_strip_comments(copy, len);
-	/* strict: a key given twice is refused, not silently resolved to one of them */
-	if ((ret = json_strict_parse(copy, len, &root, &e)) < 0) {
-		ret = ret == JSON_STRICT_ENOMEM ? -ENOMEM :
-			fail(err, err_size, "line %lu, column %lu: %s", e.line, e.column, e.message);
+	jsonc_strip(copy, len);
+	if (strspn(copy, " \t\r\n") == len) {
+		ret = jsonc_error(e, "", "%s: expected a JSON object ({ ... }) describing the "
+				  "tournament (arena/TOURNAMENT.md)", len ? "nothing but comments" :
+				  "empty file");
 		goto out;
 	}
-	ret = parse_top(root, cfg, err, err_size);
+	/* strict: a key given twice is refused, not silently resolved to one of them */
+	if ((ret = json_strict_parse(copy, len, &root, &why)) < 0) {
+		ret = ret == JSON_STRICT_ENOMEM ? -ENOMEM : -EINVAL;
+		if (ret == -EINVAL)
+			syntax_error(text, len, file, &why, err, err_size);
+		goto out;
+	}
+	ret = parse_top(root, cfg, e);
 out:
 	if (ret == -ENOMEM)
 		snprintf(err, err_size, "out of memory");
-	if (ret < 0) {
-		/* keys, names and paths quoted from the file: one line, no control characters */
-		char *raw = strdup(err);
-
-		if (raw)
-			termsafe_copy(err, err_size, raw);
-		free(raw);
+	else if (ret < 0 && e->n)
+		jsonc_errors_format(e, text, len, file, err, err_size);
+	if (ret < 0)
 		config_release(cfg);
-	}
 	cJSON_Delete(root);
 	free(copy);
+	free(e);
 	return ret;
+}
+
+int config_parse(const char *text, size_t len, const char *base_dir, struct config *cfg,
+		 char *err, size_t err_size)
+{
+	return parse_named(text, len, base_dir, NULL, cfg, err, err_size);
 }
 
 int config_load(const char *path, struct config *cfg, char *err, size_t err_size)
 {
-	char real[PATH_MAX], *slash, msg[CONFIG_ERR_MAX];
+	char real[PATH_MAX], *slash;
 	char *text = NULL;
+	struct stat st;
 	size_t len = 0;
 	FILE *f = NULL;
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, err_size, "%s: a directory, not a tournament file (a JSON object "
+			 "described in arena/TOURNAMENT.md)", path);
+		return -EISDIR;
+	}
 	if (!realpath(path, real) || !(f = fopen(real, "r"))) {
 		ret = -errno;
-		snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
+		snprintf(err, err_size, "%s: cannot read the tournament file: %s", path,
+			 strerror(errno));
 		goto out;
 	}
 	ret = -ENOMEM;
 	if (!(text = malloc(CONFIG_FILE_MAX)))
 		goto out;
 	len = fread(text, 1, CONFIG_FILE_MAX, f);
+	if (ferror(f)) {
+		ret = -EIO;
+		snprintf(err, err_size, "%s: cannot read the tournament file: %s", path,
+			 strerror(errno));
+		goto out;
+	}
 	ret = -EFBIG;
 	if (len == CONFIG_FILE_MAX) {
-		snprintf(err, err_size, "\"%s\": larger than %d bytes", path, CONFIG_FILE_MAX);
+		snprintf(err, err_size, "%s: larger than %d bytes", path, CONFIG_FILE_MAX);
 		goto out;
 	}
 	slash = strrchr(real, '/');
 	*slash = '\0';
-	ret = config_parse(text, len, slash == real ? "/" : real, cfg, msg, sizeof(msg));
-	if (ret < 0)
-		snprintf(err, err_size, "\"%s\": %s", path, msg);
+	ret = parse_named(text, len, slash == real ? "/" : real, path, cfg, err, err_size);
 	*slash = '/';
 	if (ret == 0 && !(cfg->file = strdup(real))) {
 		config_release(cfg);
@@ -645,79 +758,6 @@ out:
 	return ret;
 }
 
-static cJSON *limits_json(const struct bot_limits *l)
-{
-	cJSON *o = cJSON_CreateObject();
-
-	cJSON_AddNumberToObject(o, "cpu_seconds", (double)l->cpu_seconds);
-	cJSON_AddNumberToObject(o, "memory_mb", (double)l->memory_mb);
-	cJSON_AddNumberToObject(o, "open_files", (double)l->open_files);
-	cJSON_AddNumberToObject(o, "processes", (double)l->processes);
-	return o;
-}
-
-char *config_to_json(const struct config *cfg, int games_only)
-{
-	cJSON *root = cJSON_CreateObject(), *bots, *o;
-	char seed[32], *text = NULL;
-
-	if (!root)
-		return NULL;
-	cJSON_AddStringToObject(root, "name", cfg->name);
-	bots = cJSON_AddArrayToObject(root, "bots");
-	for (size_t i = 0; i < cfg->nbots; i++) {
-		const struct config_bot *b = &cfg->bots[i];
-		cJSON *bot = cJSON_CreateObject(), *argv, *env;
-
-		cJSON_AddItemToArray(bots, bot);
-		cJSON_AddStringToObject(bot, "name", b->name);
-		argv = cJSON_AddArrayToObject(bot, "command");
-		for (size_t k = 0; b->argv[k]; k++)
-			cJSON_AddItemToArray(argv, cJSON_CreateString(b->argv[k]));
-		cJSON_AddStringToObject(bot, "cwd", b->cwd);
-		env = cJSON_AddObjectToObject(bot, "env");
-		for (size_t k = 0; b->env[k]; k++) {
-			const char *eq = strchr(b->env[k], '=');
-			/* the whole name, however long */
-			char *key = strndup(b->env[k], (size_t)(eq - b->env[k]));
-
-			if (!key || !cJSON_AddStringToObject(env, key, eq + 1)) {
-				free(key);
-				cJSON_Delete(root);
-				return NULL;
-			}
-			free(key);
-		}
-		cJSON_AddItemToObject(bot, "limits", limits_json(&b->limits));
-	}
-	cJSON_AddNumberToObject(root, "players", cfg->players);
-	cJSON_AddNumberToObject(root, "deals", cfg->deals);
-	cJSON_AddBoolToObject(root, "duplicate", cfg->duplicate);
-	o = cJSON_AddObjectToObject(root, "rules");
-	cJSON_AddNumberToObject(o, "stock_size", cfg->stock_size);
-	cJSON_AddBoolToObject(o, "partnership", cfg->partnership);
-	cJSON_AddStringToObject(o, "mode", cfg->match ? "match" : "game");
-	o = cJSON_AddObjectToObject(root, "time");
-	cJSON_AddNumberToObject(o, "startup_ms", cfg->startup_ms);
-	cJSON_AddNumberToObject(o, "move_ms", cfg->move_ms);
-	cJSON_AddNumberToObject(o, "game_ms", cfg->game_ms);
-	cJSON_AddItemToObject(root, "limits", limits_json(&cfg->limits));
-	/* a string keeps all 64 bits exactly */
-	snprintf(seed, sizeof(seed), "%" PRIu64, cfg->seed);
-	cJSON_AddStringToObject(root, "seed", seed);
-	if (!games_only) {
-		cJSON_AddNumberToObject(root, "concurrency", cfg->concurrency);
-		cJSON_AddBoolToObject(root, "pin", cfg->pin);
-		cJSON_AddStringToObject(root, "output", cfg->output);
-		cJSON_AddNumberToObject(root, "stderr_cap", (double)cfg->stderr_cap);
-		cJSON_AddNumberToObject(root, "stderr_total_cap", (double)cfg->stderr_total_cap);
-		cJSON_AddStringToObject(root, "sandbox", sandbox_mode_name(cfg->sandbox));
-	}
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	return text;
-}
-
 void config_release(struct config *cfg)
 {
 	for (size_t i = 0; cfg->bots && i < cfg->nbots; i++) {
@@ -727,6 +767,7 @@ void config_release(struct config *cfg)
 		string_array_free(cfg->bots[i].env);
 	}
 	free(cfg->bots);
+	free(cfg->challenger);
 	free(cfg->name);
 	free(cfg->output);
 	free(cfg->base_dir);

@@ -1,9 +1,10 @@
 /*
  * config.h - the tournament file (arena/TOURNAMENT.md documents every key).
  *
- * The file is JSON with line (//) and block (slash-star) comments allowed. Everything is checked
- * before anything runs: syntax (with line:column), unknown keys, types,
- * ranges, the rules (the engine's game_rules_check), bot names (unique, safe
+ * The file is JSONC: JSON with line (//) and block (slash-star) comments and
+ * trailing commas allowed (jsonc.h). Everything is checked before anything
+ * runs: syntax, unknown keys (with the nearest known one), types (with what
+ * was found), ranges, the rules (the engine's game_rules_check), bot names (unique, safe
  * as file names) and bot commands (must exist and be executable). Relative
  * paths: a bot's cwd is relative to the tournament file's directory (default:
  * that directory); a command containing '/' is relative to the bot's cwd; a
@@ -18,7 +19,7 @@
 
 #include "bot.h"
 
-#define CONFIG_ERR_MAX 512
+#define CONFIG_ERR_MAX 16384
 #define CONFIG_MAX_BOTS 255
 
 struct config_bot {
@@ -33,6 +34,7 @@ struct config {
 	char *name;
 	struct config_bot *bots;
 	size_t nbots;
+	uint8_t *challenger;  /* a gauntlet's: non-zero for each challenger; NULL: round robin */
 	int players;          /* 2..6 */
 	uint32_t deals;       /* per table */
 	int duplicate;        /* each deal once per seat rotation */
@@ -64,14 +66,22 @@ void config_default_limits(struct bot_limits *limits);
 
 /*
  * Load and check the tournament file at path. Returns 0 and fills *cfg (free
- * with config_release), or a negative code with a sentence in err naming the
- * file position or the key (e.g. "bots[1].command: expected an array of
- * strings") and what was expected, on one line with whatever it quotes from
- * the file escaped (termsafe.h); *cfg is then zeroed.
+ * with config_release), or a negative code with *cfg zeroed and in err (give
+ * it CONFIG_ERR_MAX bytes) every error found, up to JSONC_ERRORS_MAX, each as
+ *   PATH:LINE:COLUMN: KEY: message
+ *     the offending line
+ *     a caret under the place
+ * (e.g. "t.json:4:5: time.move_ms: expected an integer from 0 to 3600000,
+ * found the string \"ten\""), whatever is quoted from the file escaped
+ * (termsafe.h); a syntax error stops the reading, so it comes alone. An
+ * empty file, a directory and an unreadable file get a line of their own
+ * (-EISDIR for a directory, -errno when unreadable).
  */
 int config_load(const char *path, struct config *cfg, char *err, size_t err_size);
 
-/* Same from text in memory; base_dir resolves relative paths. */
+/* Same from text in memory; base_dir resolves relative paths. The errors are
+ * the messages alone, one a line, without position or excerpt (a syntax
+ * error: "line L, column C: message"). */
 int config_parse(const char *text, size_t len, const char *base_dir, struct config *cfg,
 		 char *err, size_t err_size);
 
@@ -87,9 +97,6 @@ char *config_to_json(const struct config *cfg, int games_only);
 /* Resolve a bot command (see above) into an absolute path in out. 0 or -errno with why. */
 int config_resolve_command(const char *command, const char *cwd, char *out, size_t out_size,
 			   char *why, size_t why_size);
-
-/* Blank line and block comments outside strings with spaces, keeping newlines and offsets. */
-void config_strip_comments(char *text, size_t len);
 
 void config_release(struct config *cfg);
 

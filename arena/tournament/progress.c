@@ -120,6 +120,14 @@ void progress_tick(struct progress *p)
 		draw(p, 0);
 }
 
+void progress_break(struct progress *p)
+{
+	if (p->tty && p->width) {
+		fputc('\n', p->out);
+		p->width = 0;
+	}
+}
+
 void progress_finish(struct progress *p)
 {
 	if (!p->quiet)

@@ -32,6 +32,9 @@ void progress_game(struct progress *p, const int *bots, const int *placings, int
 /* Redraw if it is time to. */
 void progress_tick(struct progress *p);
 
+/* End the live line, if one is drawn, so that other text starts on a line of its own. */
+void progress_break(struct progress *p);
+
 /* The last line, ended with a newline. */
 void progress_finish(struct progress *p);
 

@@ -128,6 +128,77 @@ static int note_run(cJSON *was, const cJSON *now)
 	return changed;
 }
 
+/* A value for a message: a short scalar as JSON text, anything else by its kind. */
+static void short_value(const cJSON *v, char *buf, size_t size)
+{
+	char *text = NULL;
+
+	if (!v)
+		snprintf(buf, size, "absent");
+	else if (cJSON_IsArray(v) || cJSON_IsObject(v))
+		snprintf(buf, size, "%s", cJSON_IsArray(v) ? "an array" : "an object");
+	else if ((text = cJSON_PrintUnformatted(v)) && strlen(text) <= 40)
+		snprintf(buf, size, "%s", text);
+	else
+		snprintf(buf, size, "a long value");
+	cJSON_free(text);
+}
+
+/* One differing setting into out: "path: A in the directory, B now". */
+static void add_difference(const char *path, const cJSON *was, const cJSON *now, char *out,
+			   size_t size, int *n)
+{
+	char a[48], b[48];
+	size_t used = strlen(out);
+
+	if (++*n > 6) {
+		if (*n == 7 && used < size)
+			snprintf(out + used, size - used, "; and more");
+		return;
+	}
+	short_value(was, a, sizeof(a));
+	short_value(now, b, sizeof(b));
+	if (used < size)
+		snprintf(out + used, size - used, "%s%s: %s in the directory, %s now", used ? "; " : "",
+			 path, a, b);
+}
+
+/* The settings where two tournament trees differ, by key path, into out (a few at most). */
+static void differences(const cJSON *was, const cJSON *now, const char *path, char *out,
+			size_t size, int *n)
+{
+	char sub[256];
+
+	if (cJSON_Compare(was, now, 1))
+		return;
+	if (cJSON_IsObject(was) && cJSON_IsObject(now)) {
+		const cJSON *item;
+
+		cJSON_ArrayForEach(item, was) {
+			snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", item->string);
+			differences(item, cJSON_GetObjectItemCaseSensitive(now, item->string), sub, out,
+				    size, n);
+		}
+		cJSON_ArrayForEach(item, now)
+			if (!cJSON_GetObjectItemCaseSensitive(was, item->string)) {
+				snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "",
+					 item->string);
+				add_difference(sub, NULL, item, out, size, n);
+			}
+		return;
+	}
+	if (cJSON_IsArray(was) && cJSON_IsArray(now) &&
+	    cJSON_GetArraySize(was) == cJSON_GetArraySize(now)) {
+		for (int i = 0; i < cJSON_GetArraySize(was); i++) {
+			snprintf(sub, sizeof(sub), "%s[%d]", path, i);
+			differences(cJSON_GetArrayItem(was, i), cJSON_GetArrayItem(now, i), sub, out,
+				    size, n);
+		}
+		return;
+	}
+	add_difference(path, was, now, out, size, n);
+}
+
 static int check_tournament(const char *dir, const char *tournament_json, const char *games_json,
 			    char *err, size_t err_size)
 {
@@ -147,9 +218,18 @@ static int check_tournament(const char *dir, const char *tournament_json, const 
 	old_games = games_only(old, len);
 	ret = -EEXIST;
 	if (!old_games || strcmp(old_games, games_json) != 0) {
-		snprintf(err, err_size, "\"%s\" holds a different tournament (bots, rules, seed, "
-			 "deals or shard differ): resume it with the same tournament file and options, "
-			 "or choose another output directory", dir);
+		cJSON *was = NULL, *now = NULL;
+		char what[1024] = "";
+		int n = 0;
+
+		if (old_games && json_strict_parse(old_games, strlen(old_games), &was, NULL) == 0 &&
+		    json_strict_parse(games_json, strlen(games_json), &now, NULL) == 0)
+			differences(was, now, "", what, sizeof(what), &n);
+		cJSON_Delete(was);
+		cJSON_Delete(now);
+		snprintf(err, err_size, "\"%s\" holds a different tournament (%s): resume it with "
+			 "the same tournament file and options, or choose another output directory",
+			 dir, what[0] ? what : "bots, rules, seed, deals or shard differ");
 		goto out;
 	}
 	json_strict_parse(old, len, &was, NULL);
@@ -421,6 +501,33 @@ static int read_shard(const cJSON *item, struct results_tournament *t)
 	return 0;
 }
 
+/* A gauntlet's "challengers" as flags over "bots" (t->challenger stays NULL for a round robin). */
+static int read_challengers(const cJSON *root, struct results_tournament *t)
+{
+	const cJSON *names = cJSON_GetObjectItemCaseSensitive(root, "challengers"), *name, *bot;
+
+	if (!names)
+		return 0;
+	if (!cJSON_IsArray(names) || !(t->challenger = calloc(t->nbots + 1, 1)))
+		return -1;
+	cJSON_ArrayForEach(name, names) {
+		size_t b = 0;
+
+		cJSON_ArrayForEach(bot, cJSON_GetObjectItemCaseSensitive(root, "bots")) {
+			const cJSON *n = cJSON_GetObjectItemCaseSensitive(bot, "name");
+
+			if (cJSON_IsString(name) && cJSON_IsString(n) &&
+			    strcmp(n->valuestring, name->valuestring) == 0)
+				break;
+			b++;
+		}
+		if (b >= t->nbots)
+			return -1;
+		t->challenger[b] = 1;
+	}
+	return 0;
+}
+
 int results_read_tournament(const char *dir, struct results_tournament *t, char *err,
 			    size_t err_size)
 {
@@ -464,6 +571,10 @@ int results_read_tournament(const char *dir, struct results_tournament *t, char 
 		snprintf(err, err_size, "\"%s\": shard: expected \"K/N\" with 1 <= K <= N", path);
 		goto out;
 	}
+	if (read_challengers(root, t) < 0) {
+		snprintf(err, err_size, "\"%s\": challengers: expected names of bots", path);
+		goto out;
+	}
 	ret = -ENOMEM;
 	if (!(games = cJSON_Print(root)) || !(t->same = games_only(games, strlen(games))))
 		goto out;
@@ -490,6 +601,7 @@ void results_tournament_release(struct results_tournament *t)
 {
 	free(t->text);
 	free(t->same);
+	free(t->challenger);
 	memset(t, 0, sizeof(*t));
 }
 

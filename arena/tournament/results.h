@@ -83,6 +83,7 @@ struct results_tournament {
 	uint32_t deals;
 	uint64_t seed;
 	uint32_t shard, nshards; /* "shard": "K/N", K 1-based; nshards 0: the whole tournament */
+	uint8_t *challenger;     /* a gauntlet's challengers, flags over the bots; NULL otherwise */
 	char *text;              /* the whole file */
 	char *same;              /* what shards of one tournament share (results_read_tournament) */
 };

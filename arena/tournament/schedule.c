@@ -122,17 +122,38 @@ static int make_order(struct schedule *s, size_t nbots)
 int schedule_new(size_t nbots, int players, uint32_t deals, int duplicate, uint64_t seed,
 		 struct schedule **out)
 {
+	return schedule_new_gauntlet(nbots, NULL, players, deals, duplicate, seed, out);
+}
+
+/* A table of a gauntlet seats at least one challenger; every table of a round robin counts. */
+static int table_counts(const int *combo, int players, const uint8_t *challenger)
+{
+	for (int i = 0; challenger && i < players; i++)
+		if (challenger[combo[i]])
+			return 1;
+	return !challenger;
+}
+
+int schedule_new_gauntlet(size_t nbots, const uint8_t *challenger, int players, uint32_t deals,
+			  int duplicate, uint64_t seed, struct schedule **out)
+{
 	struct schedule *s = NULL;
 	int combo[ENGINE_MAX_PLAYERS];
-	uint64_t ntables;
+	uint64_t ntables, t = 0;
+	size_t nfield = nbots;
 	int ret = -EINVAL;
 
 	*out = NULL;
 	if (players < 2 || players > ENGINE_MAX_PLAYERS || nbots < (size_t)players ||
 	    nbots > 255 || deals < 1)
 		goto out;
+	for (size_t i = 0; challenger && i < nbots; i++)
+		nfield -= challenger[i] != 0;
 	ntables = combinations(nbots, players);
-	if (ntables == UINT64_MAX || ntables > UINT32_MAX)
+	/* a gauntlet leaves out the tables of the field alone */
+	if (challenger && ntables != UINT64_MAX && nfield >= (size_t)players)
+		ntables -= combinations(nfield, players);
+	if (ntables == 0 || ntables == UINT64_MAX || ntables > UINT32_MAX)
 		goto out;
 	ret = -ENOMEM;
 	s = calloc(1, sizeof(*s));
@@ -155,11 +176,14 @@ int schedule_new(size_t nbots, int players, uint32_t deals, int duplicate, uint6
 		goto out;
 	for (int i = 0; i < players; i++)
 		combo[i] = i;
-	for (uint64_t t = 0; t < ntables; t++) {
+	while (t < ntables) {
 		int i;
 
-		for (i = 0; i < players; i++)
-			s->tables[t * players + i] = (uint8_t)combo[i];
+		if (table_counts(combo, players, challenger)) {
+			for (i = 0; i < players; i++)
+				s->tables[t * players + i] = (uint8_t)combo[i];
+			t++;
+		}
 		/* next combination in lexicographic order */
 		for (i = players - 1; i >= 0 && combo[i] == (int)nbots - players + i; i--)
 			;

@@ -1,8 +1,11 @@
 /*
- * schedule.h - the games of a round-robin tournament, in a fixed order.
+ * schedule.h - the games of a round-robin or gauntlet tournament, in a fixed
+ * order.
  *
  * Tables: every set of `players` bots out of nbots (combinations in
- * lexicographic order, table 0 = bots {0, 1, ..., players-1}). Each table
+ * lexicographic order, table 0 = bots {0, 1, ..., players-1}); in a gauntlet
+ * only the sets with at least one challenger, in the same order, numbered
+ * from 0 (the field's bots never meet without a challenger). Each table
  * plays `deals` deals. With duplicate deals each deal is played once per seat
  * rotation r = 0..players-1 with the same seed: at rotation r seat s holds the
  * table's bot number (s + r) mod players, so every bot plays every seat with
@@ -67,6 +70,14 @@ struct schedule;
  */
 int schedule_new(size_t nbots, int players, uint32_t deals, int duplicate, uint64_t seed,
 		 struct schedule **out);
+
+/*
+ * The same for a gauntlet: challenger[b] non-zero for each challenger bot b
+ * (challenger NULL: the round robin of schedule_new). -EINVAL also when no
+ * table seats a challenger.
+ */
+int schedule_new_gauntlet(size_t nbots, const uint8_t *challenger, int players, uint32_t deals,
+			  int duplicate, uint64_t seed, struct schedule **out);
 void schedule_free(struct schedule *s);
 
 uint64_t schedule_count(const struct schedule *s);

@@ -46,6 +46,7 @@ struct run {
 	uint64_t repeated, foreign; /* records skipped by the resume: id seen before, not scheduled */
 	pthread_mutex_t lock;       /* next, done, progress, error */
 	uint64_t next;
+	uint64_t played;            /* games played by this run */
 	int error;
 	char err[PATH_MAX + 512];
 	int cpus[CPU_SETSIZE];
@@ -188,6 +189,11 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 	pthread_mutex_lock(&r->lock);
 	progress_game(r->progress, g.bots, out.placings, out.players, 1);
 	progress_tick(r->progress);
+	if (r->opt->rating_interval && ++r->played % r->opt->rating_interval == 0 &&
+	    r->opt->on_interval) {
+		progress_break(r->progress);
+		r->opt->on_interval(r->opt->interval_ctx, r->played);
+	}
 	pthread_mutex_unlock(&r->lock);
 out:
 	transcript_close(tr);
@@ -322,8 +328,8 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 	pthread_mutex_init(&r.lock, NULL);
 	stop_requested = 0;
 	find_cpus(&r);
-	ret = schedule_new(cfg->nbots, cfg->players, cfg->deals, cfg->duplicate, cfg->seed,
-			   &r.sched);
+	ret = schedule_new_gauntlet(cfg->nbots, cfg->challenger, cfg->players, cfg->deals,
+				    cfg->duplicate, cfg->seed, &r.sched);
 	if (ret < 0) {
 		snprintf(err, err_size, "too many games for one tournament");
 		goto out;

@@ -27,6 +27,13 @@ struct tournament_options {
 	FILE *progress; /* where progress goes (stdout when NULL) */
 	struct sandbox *sandbox; /* every bot's (sandbox.h), NULL: unsandboxed */
 	uint32_t shard, nshards; /* play only shard (0-based) of nshards (schedule.h); nshards 0: all */
+	/* Every rating_interval games played (0: never), on_interval(interval_ctx,
+	 * games played so far by this run) from the worker that recorded the last
+	 * of them, with the other workers held before their next record, after the
+	 * live progress line is ended. */
+	uint64_t rating_interval;
+	void (*on_interval)(void *ctx, uint64_t played);
+	void *interval_ctx;
 };
 
 /*

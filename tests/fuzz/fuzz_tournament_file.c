@@ -1,8 +1,9 @@
 /*
  * fuzz_tournament_file - config_parse() (arena/tournament/config.h) on any
- * bytes, the way `run` reads a tournament file: comments blanked, then read
- * strictly. A refusal is one line naming the position or the key, with the
- * config left empty. A file it accepts resolves to a tournament whose every
+ * bytes, the way `run` reads a tournament file: comments and trailing commas
+ * blanked, then read strictly. A refusal is one line per error naming the
+ * position or the key, printable but for the newlines that end its lines,
+ * with the config left empty. A file it accepts resolves to a tournament whose every
  * number is in its documented range, and whose resolved form
  * (tournament.json) loads again to the same text.
  */
@@ -45,7 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc = config_parse((const char *)data, size, "/", &cfg, err, sizeof(err));
 
 	if (rc < 0) {
-		FUZZ_CHECK(err[0] && !strchr(err, '\n'));
+		FUZZ_CHECK(err[0] && err[0] != '\n');
+		for (const char *c = err; *c; c++)
+			FUZZ_CHECK(*c == '\n' || (*c >= 0x20 && *c < 0x7f));
 		FUZZ_CHECK(cfg.bots == NULL && cfg.name == NULL);
 		return 0;
 	}

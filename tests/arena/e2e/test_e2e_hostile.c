@@ -291,14 +291,19 @@ static void test_sigterm_stops_final_report(void **state)
 	assert_true(ms < 60000);
 	assert_int_equal(kill(pid, SIGTERM), 0);
 	assert_int_equal(e2e_wait(pid, 30000, &seconds), 1);
-	assert_true(seconds < 5);
 	text = output_of(dir);
 	/* nearly always in the long report; a busy machine may deliver the signal in
-	 * the moment between the last progress line and the report: stopped either way */
-	if (!strstr(text, "stopped during the report") &&
-	    !strstr(text, "stopped; run the same command again"))
+	 * the moment between the last progress line and the report: then it stops the
+	 * games, which were all played, and the report is written as after any stop */
+	if (strstr(text, "marked partial")) {
+		free(text);
+		e2e_remove(dir);
+		return;
+	}
+	if (!strstr(text, "stopped during the report"))
 		fail_msg("not stopped by SIGTERM: %s", text);
 	free(text);
+	assert_true(seconds < 5);
 	snprintf(path, sizeof(path), "%s/out/report.html", dir);
 	assert_int_equal(access(path, F_OK), -1);
 	snprintf(path, sizeof(path), "%s/out/ratings.json", dir);

@@ -483,6 +483,51 @@ static void test_chart_axes_bounded(void **state)
 	gamelog_release(&log);
 }
 
+/*
+ * A gauntlet (tournament.json names C the challenger): C against the field A
+ * and B scored 1.5 of 2 against A and 1 of 2 against B, so 2.5 of 4 results;
+ * a partial report says so in every format.
+ */
+static void test_gauntlet_and_partial(void **state)
+{
+	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+	const char *dir = make_dir("gauntlet", 0, 6, NULL);
+	const cJSON *list, *c;
+	char path[256], err[256], *md, *html;
+	double mean;
+	cJSON *root;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tournament.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"name\": \"g\", \"format\": \"gauntlet\", \"challengers\": [\"C\"]}", f);
+	assert_int_equal(fclose(f), 0);
+	opt.partial = true;
+	assert_int_equal(report_generate_opts(&dir, 1, NULL, &opt, NULL, err, sizeof(err)), 0);
+	root = load_json(dir);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "partial")));
+	list = cJSON_GetObjectItemCaseSensitive(root, "challengers");
+	assert_int_equal(cJSON_GetArraySize(list), 1);
+	c = cJSON_GetArrayItem(list, 0);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(c, "bot")->valuestring, "C");
+	assert_near(num(c, "field_results"), 4, 1e-9);
+	assert_near(num(c, "field_score"), 0.625, 1e-9);
+	mean = (num(json_bot(root, "A"), "elo") + num(json_bot(root, "B"), "elo")) / 2;
+	assert_near(num(c, "elo_minus_field_mean"), num(json_bot(root, "C"), "elo") - mean, 0.02);
+	cJSON_Delete(root);
+	md = slurp(dir, "report.md");
+	assert_non_null(strstr(md, "**Partial**"));
+	assert_non_null(strstr(md, "| 1 | C | "));
+	assert_non_null(strstr(md, " | 4 | 62.5% | "));
+	free(md);
+	html = slurp(dir, "report.html");
+	assert_int_equal(count(html, "<p class=\"warn partial\">"), 1);
+	assert_non_null(strstr(html, "<table id=\"challengers\">"));
+	free(html);
+}
+
 /* After report_request_stop() (a signal), a report stops with -EINTR and leaves no file. */
 static void test_stop_leaves_nothing(void **state)
 {
@@ -556,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_times),
 		cmocka_unit_test(test_chart_axes_bounded),
 		cmocka_unit_test(test_stop_leaves_nothing),
+		cmocka_unit_test(test_gauntlet_and_partial),
 		cmocka_unit_test(test_matches_bradleyterry2),
 	};
 	return cmocka_run_group_tests(tests, fixture_dir_make, fixture_dir_remove);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "jsonc.h"
 #include "sandbox.h"
 
 static char dir[64];
@@ -89,7 +90,7 @@ static void test_strip_keeps_offsets(void **state)
 	char text[] = "a/*x\ny*/b//z\n\"//s\"";
 
 	(void)state;
-	config_strip_comments(text, strlen(text));
+	jsonc_strip(text, strlen(text));
 	assert_string_equal(text, "a   \n   b   \n\"//s\"");
 }
 
@@ -122,7 +123,7 @@ static void test_wrong_types(void **state)
 	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":\"/bin/sh\"}]}",
 		"bots[0].command: expected a non-empty array", NULL);
 	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\", 3]}]}",
-		"bots[0].command: expected an array of strings", NULL);
+		"bots[0].command[1]: expected a string, found the number 3", NULL);
 	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\"],"
 		"\"env\":{\"X\":1}}]}", "bots[0].env.X: expected a string", NULL);
 }
@@ -185,7 +186,7 @@ static void test_message_escapes_file_text(void **state)
 	refused("{\"name\":\"t\"," BOTS ",\"x\\n\\u001b[2J\":1}", "x\\012\\033[2J: unknown key",
 		NULL);
 	refused("{\"name\":\"t\"," BOTS ",\"rules\":{\"mode\":\"\\u001b]0;t\\u0007\"}}",
-		"got \"\\033]0;t\\007\"", NULL);
+		"found \"\\033]0;t\\007\"", NULL);
 }
 
 /* An environment variable name of any length is recorded whole in tournament.json. */
@@ -242,7 +243,7 @@ static void test_bot_names(void **state)
 	refused("{\"name\":\"t\",\"bots\":[{\"name\":\"a/b\",\"command\":[\"/bin/sh\"]}]}",
 		"bots[0].name: expected a name", NULL);
 	refused("{\"name\":\"../x\"," BOTS "}", "name: expected a tournament name", NULL);
-	refused("{" BOTS "}", "name: expected a tournament name", NULL);
+	refused("{" BOTS "}", "no \"name\": the tournament needs one", NULL);
 }
 
 static void test_bot_commands(void **state)
@@ -355,6 +356,53 @@ static void test_sandbox_and_total_cap(void **state)
 	refused("{\"name\":\"t\"," BOTS ",\"stderr_total_cap\":-1}", "stderr_total_cap", NULL);
 }
 
+#define BOTS3 "\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\"]},{\"name\":\"b\"," \
+	"\"command\":[\"/bin/sh\"]},{\"name\":\"c\",\"command\":[\"/bin/sh\"]}]"
+
+/* A gauntlet names its challengers among the bots; tournament.json keeps them. */
+static void test_gauntlet(void **state)
+{
+	const char *text = "{\"name\":\"t\"," BOTS3 ",\"format\":\"gauntlet\","
+			   "\"challengers\":[\"c\"]}";
+	struct config cfg, again;
+	char err[CONFIG_ERR_MAX] = "", *json;
+
+	(void)state;
+	assert_int_equal(config_parse(text, strlen(text), dir, &cfg, err, sizeof(err)), 0);
+	assert_non_null(cfg.challenger);
+	assert_int_equal(cfg.challenger[0] + cfg.challenger[1], 0);
+	assert_int_equal(cfg.challenger[2], 1);
+	json = config_to_json(&cfg, 1);
+	assert_non_null(strstr(json, "\"gauntlet\""));
+	assert_int_equal(config_parse(json, strlen(json), dir, &again, err, sizeof(err)), 0);
+	assert_non_null(again.challenger);
+	assert_int_equal(again.challenger[2], 1);
+	free(json);
+	config_release(&again);
+	config_release(&cfg);
+	/* a round robin's tournament.json has neither key, as before gauntlets existed */
+	text = "{\"name\":\"t\"," BOTS3 "}";
+	assert_int_equal(config_parse(text, strlen(text), dir, &cfg, err, sizeof(err)), 0);
+	assert_null(cfg.challenger);
+	json = config_to_json(&cfg, 0);
+	assert_null(strstr(json, "challengers"));
+	assert_null(strstr(json, "format"));
+	free(json);
+	config_release(&cfg);
+	refused("{\"name\":\"t\"," BOTS3 ",\"format\":\"swiss\"}", "format",
+		"expected \"round-robin\" or \"gauntlet\"");
+	refused("{\"name\":\"t\"," BOTS3 ",\"format\":\"gauntlet\"}", "challengers",
+		"non-empty array of bot names");
+	refused("{\"name\":\"t\"," BOTS3 ",\"challengers\":[\"a\"]}", "challengers",
+		"only for \"format\": \"gauntlet\"");
+	refused("{\"name\":\"t\"," BOTS3 ",\"format\":\"gauntlet\",\"challengers\":[\"x\"]}",
+		"challengers[0]", "the name of a bot");
+	refused("{\"name\":\"t\"," BOTS3 ",\"format\":\"gauntlet\",\"challengers\":[\"a\",\"a\"]}",
+		"challengers[1]", "named twice");
+	refused("{\"name\":\"t\"," BOTS ",\"format\":\"gauntlet\",\"challengers\":[\"a\",\"b\"]}",
+		"challengers", "every bot is a challenger");
+}
+
 static void test_load_names_file(void **state)
 {
 	struct config cfg;
@@ -362,7 +410,139 @@ static void test_load_names_file(void **state)
 
 	(void)state;
 	assert_true(config_load("/nonexistent/t.json", &cfg, err, sizeof(err)) < 0);
-	assert_non_null(strstr(err, "\"/nonexistent/t.json\""));
+	assert_non_null(strstr(err, "/nonexistent/t.json: cannot read the tournament file: "
+				 "No such file or directory"));
+}
+
+/* config_load of text written to dir/name; the error text, or NULL when it loads. */
+static char *load_text(const char *name, const char *text, char *err, size_t size)
+{
+	char path[128];
+	struct config cfg;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(chdir(dir), 0);
+	if (config_load(name, &cfg, err, size) == 0) {
+		config_release(&cfg);
+		return NULL;
+	}
+	assert_null(cfg.bots);
+	return err;
+}
+
+#define SH "\"command\": [\"/bin/sh\"]"
+
+/* Every error of the file in one pass, each FILE:LINE:COLUMN, the line and a caret under the place. */
+static void test_errors_with_positions(void **state)
+{
+	static char err[CONFIG_ERR_MAX];
+	const char *text =
+		"{\n"
+		"  \"name\": \"t\",\n"
+		"  \"bots\": [{\"name\": \"a\", " SH "}, {\"name\": \"b\", " SH "}],\n"
+		"  \"time\": {\"move_ms\": \"ten\"},\n"
+		"  \"duplicate\": \"yes\",\n"
+		"  \"plyers\": 2\n"
+		"}\n";
+
+	(void)state;
+	assert_non_null(load_text("t.json", text, err, sizeof(err)));
+	assert_non_null(strstr(err, "t.json:4:23: time.move_ms: expected an integer from 0 to "
+			       "3600000, found the string \"ten\"\n"
+			       "    \"time\": {\"move_ms\": \"ten\"},\n"
+			       "                        ^\n"));
+	/* in the file's order */
+	assert_true(strstr(err, "t.json:4:") < strstr(err, "t.json:5:"));
+	assert_true(strstr(err, "t.json:5:") < strstr(err, "t.json:6:"));
+	assert_non_null(strstr(err, "t.json:5:16: duplicate: expected true or false, found the "
+			       "string \"yes\"\n"));
+	assert_non_null(strstr(err, "t.json:6:3: plyers: unknown key; did you mean "
+			       "\"players\"?"));
+	assert_non_null(strstr(err, "    \"plyers\": 2\n    ^\n"));
+}
+
+/* An unknown key far from every known one gets the list without a guess. */
+static void test_unknown_key_without_guess(void **state)
+{
+	(void)state;
+	refused("{\"name\":\"t\"," BOTS ",\"zzzzzzzz\":2}", "zzzzzzzz: unknown key (expected one of:",
+		NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"dels\":2}", "dels: unknown key; did you mean \"deals\"?",
+		NULL);
+}
+
+/* Trailing commas are JSONC: the natural edit after commenting out the last bot. */
+static void test_trailing_commas(void **state)
+{
+	static char err[CONFIG_ERR_MAX];
+	const char *text =
+		"{\n"
+		"  \"name\": \"t\",\n"
+		"  \"bots\": [\n"
+		"    {\"name\": \"a\", " SH ",},\n"
+		"    {\"name\": \"b\", " SH "},\n"
+		"    // {\"name\": \"c\", " SH "}\n"
+		"  ],\n"
+		"}\n";
+
+	(void)state;
+	assert_null(load_text("t.json", text, err, sizeof(err)));
+	/* two commas are still one too many, named at the second */
+	assert_non_null(load_text("t.json", "{\"name\": \"t\",, " BOTS "}", err, sizeof(err)));
+	assert_non_null(strstr(err, "t.json:1:14: "));
+	assert_non_null(load_text("t.json", "{\"name\": \"t\", " BOTS ", \"seed\": [,]}", err,
+				  sizeof(err)));
+	assert_non_null(strstr(err, "t.json:1:"));
+}
+
+static void test_duplicate_key_position(void **state)
+{
+	static char err[CONFIG_ERR_MAX];
+
+	(void)state;
+	assert_non_null(load_text("t.json", "{\"name\": \"t\", " BOTS ",\n \"deals\": 3,\n"
+				  " \"deals\": 4}", err, sizeof(err)));
+	assert_non_null(strstr(err, "t.json:3:2: duplicate key \"deals\""));
+	assert_non_null(strstr(err, "   \"deals\": 4}\n   ^\n"));
+}
+
+/* An empty file, comments alone, a directory and an unreadable file: each its own sentence. */
+static void test_file_messages(void **state)
+{
+	static char err[CONFIG_ERR_MAX];
+	struct config cfg;
+
+	(void)state;
+	assert_non_null(load_text("t.json", "", err, sizeof(err)));
+	assert_non_null(strstr(err, "t.json:1:1: empty file: expected a JSON object"));
+	assert_non_null(load_text("t.json", "// nothing yet\n", err, sizeof(err)));
+	assert_non_null(strstr(err, "t.json:1:1: nothing but comments: expected a JSON object"));
+	assert_int_equal(config_load(dir, &cfg, err, sizeof(err)), -EISDIR);
+	assert_non_null(strstr(err, ": a directory, not a tournament file"));
+	/* reading fails (EIO) whoever runs the test, root included */
+	assert_true(config_load("/proc/self/mem", &cfg, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "/proc/self/mem: cannot read the tournament file: "));
+}
+
+/* Past JSONC_ERRORS_MAX errors, the rest are counted. */
+static void test_error_bound(void **state)
+{
+	static char err[CONFIG_ERR_MAX];
+	char text[2048] = "{\"name\": \"t\", " BOTS;
+
+	(void)state;
+	for (int i = 0; i < JSONC_ERRORS_MAX + 5; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), ",\n\"unknown%d\": 1", i);
+	strlcat(text, "}", sizeof(text));
+	assert_non_null(load_text("t.json", text, err, sizeof(err)));
+	assert_non_null(strstr(err, "unknown19: unknown key"));
+	assert_null(strstr(err, "unknown20: unknown key"));
+	assert_non_null(strstr(err, "5 more errors not shown\n"));
 }
 
 int main(void)
@@ -385,6 +565,13 @@ int main(void)
 		cmocka_unit_test(test_defaults_and_resolution),
 		cmocka_unit_test(test_resolved_json_round_trip),
 		cmocka_unit_test(test_load_names_file),
+		cmocka_unit_test(test_gauntlet),
+		cmocka_unit_test(test_errors_with_positions),
+		cmocka_unit_test(test_unknown_key_without_guess),
+		cmocka_unit_test(test_trailing_commas),
+		cmocka_unit_test(test_duplicate_key_position),
+		cmocka_unit_test(test_file_messages),
+		cmocka_unit_test(test_error_bound),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);

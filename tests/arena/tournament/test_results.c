@@ -134,6 +134,8 @@ static void test_different_tournament_refused(void **state)
 	assert_int_equal(results_open(sub, "{\"seed\":\"2\"}", "{\n\t\"seed\":\t\"2\"\n}", &r, err,
 				      sizeof(err)), -EEXIST);
 	assert_non_null(strstr(err, "different tournament"));
+	/* the refusal names the setting that differs and both values */
+	assert_non_null(strstr(err, "seed: \"1\" in the directory, \"2\" now"));
 	assert_null(r);
 	/* a broken games.jsonl line is reported with its number */
 	assert_int_equal(results_open(sub, "{\"seed\":\"1\"}", "{\n\t\"seed\":\t\"1\"\n}", &r, err,

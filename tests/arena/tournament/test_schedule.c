@@ -250,9 +250,48 @@ static void test_shards(void **state)
 	check_shards(7, 3, 13, 1, 5);
 }
 
+/* A gauntlet: only tables with a challenger, each challenger meeting every other bot. */
+static void test_gauntlet(void **state)
+{
+	const uint8_t one[5] = { 0, 0, 1, 0, 0 }, two[5] = { 1, 0, 0, 0, 1 }, none[5] = { 0 };
+	int met[5][5] = { { 0 } };
+	struct schedule_game g;
+	struct schedule *s;
+
+	(void)state;
+	assert_int_equal(schedule_new_gauntlet(5, one, 2, 3, 1, 9, &s), 0);
+	assert_int_equal(schedule_tables(s), 4);
+	assert_int_equal(schedule_count(s), 4 * 3 * 2);
+	schedule_free(s);
+	/* C(5,3) - C(3,3): every set of three but the field's own */
+	assert_int_equal(schedule_new_gauntlet(5, two, 3, 2, 1, 9, &s), 0);
+	assert_int_equal(schedule_tables(s), 9);
+	for (uint64_t i = 0; i < schedule_count(s); i++) {
+		int challengers = 0;
+
+		assert_int_equal(schedule_game(s, i, &g), 0);
+		for (int a = 0; a < 3; a++) {
+			challengers += two[g.bots[a]];
+			for (int b = 0; b < 3; b++)
+				met[g.bots[a]][g.bots[b]]++;
+		}
+		assert_true(challengers >= 1);
+	}
+	for (int b = 1; b < 5; b++)
+		assert_true(met[0][b] > 0);
+	for (int b = 0; b < 4; b++)
+		assert_true(met[4][b] > 0);
+	schedule_free(s);
+	assert_int_equal(schedule_new_gauntlet(5, none, 2, 1, 1, 9, &s), -EINVAL);
+	assert_int_equal(schedule_new_gauntlet(5, NULL, 2, 1, 1, 9, &s), 0);
+	assert_int_equal(schedule_tables(s), 10);
+	schedule_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gauntlet),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_every_combination_once),
 		cmocka_unit_test(test_duplicate_rotations),
