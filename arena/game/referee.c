@@ -314,10 +314,10 @@ static char *take_stderr(struct seat_stderr *e)
 static int log_decision(struct ref *r, int seat, int64_t charged_us, int64_t cpu_us)
 {
 	struct referee_game_log *log = r->log;
-	size_t n = log->nmoves;
+	size_t n = log->nmoves, ncpu = n;
 	int ret;
 
-	if ((ret = push_u32(&log->move_cpu_us, &n, &r->log_cpu_cap, clamp_u32(cpu_us))) < 0)
+	if ((ret = push_u32(&log->move_cpu_us, &ncpu, &r->log_cpu_cap, clamp_u32(cpu_us))) < 0)
 		return ret;
 	if (r->setup->keep_stderr) {
 		char **grown = log->move_stderr;
