@@ -49,7 +49,8 @@ static const char play_usage[] =
 	"      --no-timeout      no move or game time limits (debugging)\n"
 	"      --pin CPU         run the arena and the bots on this CPU\n"
 	"      --log-io          print every line to and from the bots on stderr\n"
-	"      --replay FILE     also write the replay (results/README.md) to FILE\n"
+	"      --replay FILE     also write the replay (results/README.md) to FILE, with\n"
+	"                        each decision's stderr lines\n"
 	OPTIONS_LIMITS_HELP
 	OPTIONS_SANDBOX_HELP
 	"                        (defaults as in a tournament file, arena/TOURNAMENT.md)\n"

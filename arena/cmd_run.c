@@ -36,7 +36,8 @@ static const char run_usage[] =
 	"                        <output>/shard-K-of-N (arena/CLUSTER.md)\n"
 	OPTIONS_LIMITS_HELP
 	OPTIONS_SANDBOX_HELP
-	"      --log-io          write every line to and from the bots to <output>/io/<game>.log\n"
+	"      --log-io          write every line to and from the bots to <output>/io/<game>.log,\n"
+	"                        and keep each decision's stderr lines in its replay\n"
 	"      --no-report       no ranking table and no report files at the end\n"
 	"  -q, --quiet           no progress line and no ranking table\n"
 	"  -h, --help            this text\n"

@@ -171,13 +171,14 @@ static void test_stderr_flood_capped(void **state)
 /*
  * With -j 2 two processes of one bot write one log at once: each line is
  * tagged with its process and the game it came in, and the games named are
- * exactly the recorded games of that bot.
+ * exactly the recorded games of that bot. With --log-io the replays carry
+ * each decision's lines.
  */
 static void test_stderr_lines_tagged(void **state)
 {
 	char dir[256], text[1024], path[300], pid[2][32] = { "", "" };
-	const char *args[] = { "run", "-j", "2", "--quiet", "t.json", NULL };
-	char *log, *line, *save = NULL;
+	const char *args[] = { "run", "-j", "2", "--quiet", "--log-io", "t.json", NULL };
+	char *log, *line, *save = NULL, *replay;
 	cJSON **recs;
 	size_t len, n, tagged_games = 0, lines = 0;
 
@@ -227,6 +228,13 @@ static void test_stderr_lines_tagged(void **state)
 	assert_true(pid[0][0] && pid[1][0]);
 	assert_int_equal(__builtin_popcountll(tagged_games), 8);
 	assert_true(lines > 16);
+	/* --log-io: each decision's lines in the replay too */
+	snprintf(path, sizeof(path), "%s/out/replays/t0000-d0000-r0.json", dir);
+	replay = e2e_read(path, &len);
+	assert_non_null(replay);
+	assert_non_null(strstr(replay, ",\"stderr\":\"chatty: request 1 of turn 1\\u000achatty: esc "
+			       "\\u001b[2J bell \\u0007 tab \\u0009 end\"}"));
+	free(replay);
 	e2e_free_records(recs, n);
 	free(log);
 	e2e_remove(dir);
