@@ -5,7 +5,7 @@
  * reach the bot under check (badbot report shows its limits); the bots'
  * stderr is shown live (badbot chatty), hidden, or kept in files, and its
  * last lines quoted with a fault; a faulty game's "reproduce:" command plays
- * it again.
+ * it again; play shows, hides or keeps the stderr the same way.
  *
  * The command runs through check_driver (cmd_check() as a program) with
  * small time limits and the opponent given with --opponent; one test runs
@@ -516,6 +516,51 @@ static void test_reproduce_with_play(void **state)
 	free(copy);
 }
 
+/* play shows the stderr of every seat live too, hides it, or keeps it in files. */
+static void test_play_stderr(void **state)
+{
+	char dir[] = "/tmp/test_play_stderr_XXXXXX", path[128], chatty[512], *log;
+	char *shown[] = { (char *)ARENA_PATH, (char *)"play", (char *)"--seed", (char *)"5",
+		(char *)"--stock", (char *)"3", chatty, opponent, NULL };
+	char *quiet[] = { (char *)ARENA_PATH, (char *)"play", (char *)"--quiet-bots",
+		(char *)"--seed", (char *)"5", (char *)"--stock", (char *)"3", chatty, opponent, NULL };
+	char *to_dir[] = { (char *)ARENA_PATH, (char *)"play", (char *)"--stderr", dir,
+		(char *)"--seed", (char *)"5", (char *)"--stock", (char *)"3", chatty, opponent, NULL };
+	struct run r;
+	FILE *f;
+
+	(void)state;
+	snprintf(chatty, sizeof(chatty), "%s chatty", BADBOT_PATH);
+	r = run_argv(shown);
+	if (r.status != 0 || !strstr(r.out, "[badbot] chatty: started\n") ||
+	    !strstr(r.out, "[badbot seat 0] chatty: request 1 of turn 1\n") ||
+	    !strstr(r.out, "[badbot seat 0] chatty: esc \\033[2J bell \\007 tab \\011 end\n") ||
+	    strchr(r.out, '\033'))
+		fail_msg("play: exit %d; stderr not shown as expected:\n%s", r.status, r.out);
+	r = run_argv(quiet);
+	if (r.status != 0 || strstr(r.out, "chatty:") || !strstr(r.out, "result: "))
+		fail_msg("play --quiet-bots: exit %d:\n%s", r.status, r.out);
+	assert_non_null(mkdtemp(dir));
+	r = run_argv(to_dir);
+	if (r.status != 0 || strstr(r.out, "chatty:"))
+		fail_msg("play --stderr: exit %d:\n%s", r.status, r.out);
+	snprintf(path, sizeof(path), "%s/badbot.stderr", dir);
+	log = calloc(1, 1 << 16);
+	assert_non_null(log);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_true(fread(log, 1, (1 << 16) - 1, f) > 0);
+	fclose(f);
+	unlink(path);
+	if (strncmp(log, "[pid ", 5) || !strstr(log, "] chatty: started\n[play pid ") ||
+	    !strstr(log, "] chatty: request 1 of turn 1\n"))
+		fail_msg("%s:\n%.2000s", path, log);
+	free(log);
+	snprintf(path, sizeof(path), "%s/badbot-2.stderr", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* The real program, with the opponent found next to it: <build>/bots/skipbo-easy. */
 static void test_default_opponent(void **state)
 {
@@ -562,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_flush_hints),
 #ifdef EASY_PATH
 		cmocka_unit_test(test_reproduce_with_play),
+		cmocka_unit_test(test_play_stderr),
 		cmocka_unit_test(test_default_opponent),
 #endif
 	};

@@ -47,9 +47,15 @@ if [ "$rc" -ne 0 ] || ! grep -Eq '^\[[^]]*\] Max cpu time +7 +8 +seconds' "$limi
 	! grep -Eq '^\[[^]]*\] Max processes +1000 +1000 ' "$limits"; then
 	echo "limits not passed to the bot: exit $rc"; cat "$out" "$limits"; fail=1
 fi
+# Without --stderr the bots' stderr is shown, labelled; --quiet-bots hides it.
+"$driver" sprt -q --max-pairs 1 --stock 2 "$probe" "$weak" >"$out" 2>&1
+grep -Eq '^\[limits-probe\] Max cpu time ' "$out" ||
+	{ echo "the bot's stderr not shown labelled"; cat "$out"; fail=1; }
+"$driver" sprt -q --quiet-bots --max-pairs 1 --stock 2 "$probe" "$weak" >"$out" 2>&1
+! grep -q 'Max cpu time' "$out" || { echo "--quiet-bots did not hide the bot's stderr"; fail=1; }
 "$driver" sprt --startup-ms 600001 "$strong" "$weak" >"$out" 2>&1
 [ $? -eq 2 ] && grep -q 'startup-ms: expected an integer from 1 to 600000' "$out" ||
 	{ echo "--startup-ms 600001 not refused with status 2"; cat "$out"; fail=1; }
 
-[ "$fail" -eq 0 ] && echo "sprt: H1 against the weaker bot, H0 against itself, limits reach the bots"
+[ "$fail" -eq 0 ] && echo "sprt: H1 against the weaker bot, H0 against itself, limits reach the bots, their stderr shown or not"
 exit "$fail"
