@@ -320,13 +320,14 @@ static int log_decision(struct ref *r, int seat, int64_t charged_us, int64_t cpu
 	if ((ret = push_u32(&log->move_cpu_us, &ncpu, &r->log_cpu_cap, clamp_u32(cpu_us))) < 0)
 		return ret;
 	if (r->setup->keep_stderr) {
-		char **grown = log->move_stderr;
-
 		if (n >= r->log_stderr_cap) {
-			r->log_stderr_cap = r->log_stderr_cap ? r->log_stderr_cap * 2 : 64;
-			if (!(grown = reallocarray(log->move_stderr, r->log_stderr_cap, sizeof(*grown))))
+			size_t cap = r->log_stderr_cap ? r->log_stderr_cap * 2 : 64;
+			char **grown = reallocarray(log->move_stderr, cap, sizeof(*grown));
+
+			if (!grown)
 				return -ENOMEM;
 			log->move_stderr = grown;
+			r->log_stderr_cap = cap;
 		}
 		log->move_stderr[n] = take_stderr(&r->err[seat]);
 	}
