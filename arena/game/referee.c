@@ -538,8 +538,10 @@ static int play_decision(struct ref *r, int seat)
 	if (ret < 0)
 		return pipe_fault(r, seat, 0);
 	notify_line(r, seat, REFEREE_FROM_BOT, line, len);
-	/* what it wrote on stderr before answering belongs to this decision */
-	bot_poll_stderr(b);
+	/* what it wrote on stderr before answering belongs to this decision; a
+	 * system call per decision that only someone watching needs */
+	if (s->keep_stderr || (o && o->stderr_line))
+		bot_poll_stderr(b);
 	r->answered[seat] = req.move;
 	if (late)
 		return add_fault(r, seat, "timeout", line, len,
