@@ -463,6 +463,20 @@ static void test_fault_quotes_last_stderr_lines(void **state)
 	expect_badbot("garbage", NULL, 1, "malformed fault", "    stderr:   nothing\n", NULL);
 }
 
+/* A bot that dies before its hello: what it wrote while starting comes with the start fault. */
+static void test_start_fault_quotes_stderr(void **state)
+{
+	const char *bot[] = { "/bin/sh", "-c", "echo 'Traceback (most recent call last):' >&2; "
+		"echo 'SyntaxError: invalid syntax' >&2; exit 1", NULL };
+	struct run r = run_check(NULL, bot);
+
+	(void)state;
+	if (r.status != 1 || !strstr(r.out, "start fault: exited with status 1 before its hello") ||
+	    !strstr(r.out, "    stderr:\n      Traceback (most recent call last):\n"
+		    "      SyntaxError: invalid syntax\n"))
+		fail_msg("exit %d; the start fault without the traceback:\n%s", r.status, r.out);
+}
+
 /* A bot that never flushes: every place it can be stuck asks about it. */
 static void test_flush_hints(void **state)
 {
@@ -604,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_stderr_shown_live),
 		cmocka_unit_test(test_quiet_bots_and_stderr_dir),
 		cmocka_unit_test(test_fault_quotes_last_stderr_lines),
+		cmocka_unit_test(test_start_fault_quotes_stderr),
 		cmocka_unit_test(test_flush_hints),
 #ifdef EASY_PATH
 		cmocka_unit_test(test_reproduce_with_play),
