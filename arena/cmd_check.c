@@ -53,9 +53,14 @@ static const char check_usage[] =
 	"                        memory limit\n"
 	"      --opponent CMD    the opponent's command, split on spaces (default: the\n"
 	"                        skipbo-easy built with this program)\n"
+	OPTIONS_BOT_STDERR_HELP
+	"                        (the bot's last stderr lines are quoted with each fault\n"
+	"                        whichever is given)\n"
 	"  -v, --verbose         print every line to and from the bots\n"
 	"  -h, --help            this text\n"
 	"\n"
+	"After a game in which the bot faulted, a \"reproduce:\" line gives the play\n"
+	"command that deals that game again with the same bots in the same seats.\n"
 	"The last line is \"PASS\" or \"FAIL: N problems\". Exit status: 0 the bot is\n"
 	"clean, 1 it (or the opponent) faulted or the check could not run, 2 bad usage.\n";
 
@@ -96,8 +101,8 @@ static int check_option(void *ctx, int c, const char *arg)
 static int parse_check_options(int argc, char **argv, struct check_opts *o)
 {
 	const struct options_command cmd = { check_usage, "v", check_options,
-		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX,
-		check_option, o };
+		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX |
+		OPTIONS_BOT_STDERR, check_option, o };
 
 	memset(o, 0, sizeof(*o));
 	o->games = CHECK_DEFAULT_GAMES;
@@ -221,10 +226,50 @@ struct check_run {
 	struct game_rules rules;          /* resolved */
 	char names[ENGINE_MAX_PLAYERS][CHECK_NAME_MAX]; /* [0] the bot, then the opponents */
 	struct bot_spec specs[ENGINE_MAX_PLAYERS];
+	char *log_paths[ENGINE_MAX_PLAYERS]; /* --stderr DIR */
 	struct pool *pool;
 	struct sandbox *sandbox;          /* every bot's, NULL when off */
 	struct check check;
 };
+
+/* A word of a command, quoted for a POSIX shell when it needs it, escaped for the terminal. */
+static void print_shell_word(const char *w)
+{
+	if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+			 "_./=:,+-@%") == strlen(w)) {
+		termsafe_puts(stdout, w);
+		return;
+	}
+	putchar('\'');
+	for (; *w; w++) {
+		if (*w == '\'')
+			fputs("'\\''", stdout);
+		else
+			termsafe_write(stdout, w, 1);
+	}
+	putchar('\'');
+}
+
+/* The play command that deals the game again with the bots in these seats:
+ * the same id too, since bots may seed their choices with it. */
+static void print_reproduce(const struct check_run *run, const char *id, uint64_t seed,
+			    const int *index)
+{
+	const struct options_common *c = &run->o->common;
+
+	printf("  reproduce: skipbo-arena play --game-id %s --seed %" PRIu64 " --stock %d%s "
+	       "--move-ms %lld --game-ms %lld --startup-ms %lld", id, seed, run->rules.stock_size,
+	       run->rules.partnership ? " --partnership" : "", c->move_ms, c->game_ms,
+	       c->startup_ms);
+	for (int s = 0; s < run->rules.players; s++) {
+		fputs(" --", stdout);
+		for (char *const *w = run->specs[index[s]].argv; *w; w++) {
+			putchar(' ');
+			print_shell_word(*w);
+		}
+	}
+	putchar('\n');
+}
 
 /* Game k (0-based): the bot in seat k mod players, the opponents in the others. */
 static int play_one(struct check_run *run, int k)
@@ -267,6 +312,8 @@ static int play_one(struct check_run *run, int k)
 		return ret;
 	}
 	check_end_game(&run->check, &out, names);
+	if (out.faulted[seat])
+		print_reproduce(run, id, setup.rules.seed, index);
 	referee_outcome_release(&out);
 	fflush(stdout);
 	return 0;
@@ -300,7 +347,11 @@ static int run_check(struct check_run *run, char **bot, char **opponent)
 			spec->limits = c->limits;
 		}
 	}
-	if (options_open_sandbox(c, run->specs, (size_t)players, NULL, 0, &run->sandbox) >= 0)
+	if (options_stderr_files(c, run->specs, (size_t)players, run->log_paths) < 0)
+		return 1;
+	/* the logs are the arena's to write, not the bots' to read */
+	if (options_open_sandbox(c, run->specs, (size_t)players, &c->stderr_dir,
+				 c->stderr_dir ? 1 : 0, &run->sandbox) >= 0)
 		return 1;
 	print_command("checking", run->names[0], bot);
 	print_command("opponent", run->names[1], opponent);
@@ -309,6 +360,8 @@ static int run_check(struct check_run *run, char **bot, char **opponent)
 	       run->rules.partnership ? " in partnership" : "", run->rules.stock_size, c->seed,
 	       c->startup_ms, c->move_ms, c->game_ms);
 	check_init(&run->check, stdout, run->names[0], &limits, o->verbose);
+	if (OPTIONS_SHOW_BOTS(c))
+		check_show_stderr(&run->check, stderr);
 	pc.specs = run->specs;
 	pc.nbots = (size_t)players;
 	pc.cpu = -1;
@@ -383,5 +436,7 @@ int cmd_check(int argc, char **argv)
 out:
 	options_free_argv(bot);
 	options_free_argv(opponent);
+	for (int i = 0; i < ENGINE_MAX_PLAYERS; i++)
+		free(run.log_paths[i]);
 	return ret;
 }

@@ -15,9 +15,11 @@
 
 #include "commands.h"
 #include "config.h"
+#include "echo.h"
 #include "jsonw.h"
 #include "options.h"
 #include "pool.h"
+#include "protocol.h"
 #include "referee.h"
 #include "render.h"
 #include "replay.h"
@@ -43,11 +45,14 @@ static const char play_usage[] =
 	"      --stock N         stock size (default: R3 for the player count)\n"
 	"      --partnership     R10 teams (4 or 6 players)\n"
 	"      --match           a match to 500 points (R9) instead of one game\n"
+	"      --game-id ID      the game id the bots are told (default \"play\"; bots may\n"
+	"                        seed their choices with it, as the bundled ones do)\n"
 	OPTIONS_TIME_HELP
 	"      --no-timeout      no move or game time limits (debugging)\n"
 	"      --pin CPU         run the arena and the bots on this CPU\n"
 	"      --log-io          print every line to and from the bots on stderr\n"
-	"      --replay FILE     also write the replay (results/README.md) to FILE\n"
+	"      --replay FILE     also write the replay (results/README.md) to FILE, with\n"
+	"                        each decision's stderr lines\n"
 	"      --from REPLAY     start from a recorded position: deal REPLAY's game again\n"
 	"                        (same seed, dealer, stock, seats), apply its first N-1\n"
 	"                        decisions, then ask the bots from decision N on\n"
@@ -56,6 +61,7 @@ static const char play_usage[] =
 	OPTIONS_LIMITS_HELP
 	OPTIONS_SANDBOX_HELP
 	"                        (defaults as in a tournament file, arena/TOURNAMENT.md)\n"
+	OPTIONS_BOT_STDERR_HELP
 	"  -h, --help            this text\n"
 	"\n"
 	"Exit status: 0 the game was played (bot faults are results), 1 it could not be,\n"
@@ -63,7 +69,7 @@ static const char play_usage[] =
 
 enum {
 	OPT_PARTNERSHIP = OPTIONS_OWN, OPT_MATCH, OPT_NO_TIMEOUT, OPT_PIN, OPT_LOG_IO, OPT_REPLAY,
-	OPT_FROM, OPT_MOVE, OPT_GAME, OPT_STATS,
+	OPT_FROM, OPT_MOVE, OPT_GAME, OPT_STATS, OPT_GAME_ID,
 };
 
 /* The options of play alone; options.h adds the seed, stock, time and limits. */
@@ -79,6 +85,7 @@ static const struct option play_options[] = {
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "move", required_argument, NULL, OPT_MOVE },
 	{ "game", required_argument, NULL, OPT_GAME },
+	{ "game-id", required_argument, NULL, OPT_GAME_ID },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -88,6 +95,7 @@ struct play_opts {
 	int stats;                  /* move times in the result: --stats, or no human seat */
 	long long pin;
 	const char *replay;
+	const char *game_id;
 	const char *from;           /* --from REPLAY */
 	long long from_move, from_game;
 };
@@ -105,15 +113,17 @@ struct from {
 	struct referee_observer observer;
 };
 
-/* Forwards every callback to up to two observers (render and transcript). */
+/* Forwards every callback to the observers it has (render, transcript, stderr echo). */
+#define TEE_MAX 3
 struct tee {
-	const struct referee_observer *a, *b;
+	const struct referee_observer *to[TEE_MAX];
 	struct referee_observer observer;
 };
 
 #define TEE_FORWARD(cb, ...) do { \
-		if (t->a && t->a->cb) t->a->cb(t->a->ctx, __VA_ARGS__); \
-		if (t->b && t->b->cb) t->b->cb(t->b->ctx, __VA_ARGS__); \
+		for (int i_ = 0; i_ < TEE_MAX; i_++) \
+			if (t->to[i_] && t->to[i_]->cb) \
+				t->to[i_]->cb(t->to[i_]->ctx, __VA_ARGS__); \
 	} while (0)
 
 static void tee_line(void *ctx, const char *name, int seat, enum referee_dir dir,
@@ -152,6 +162,13 @@ static void tee_game_end(void *ctx, int game, const struct game *g)
 	TEE_FORWARD(game_end, game, g);
 }
 
+static void tee_stderr_line(void *ctx, const char *name, int seat, const char *line, size_t len)
+{
+	struct tee *t = ctx;
+
+	TEE_FORWARD(stderr_line, name, seat, line, len);
+}
+
 static int play_option(void *ctx, int c, const char *arg)
 {
 	struct play_opts *o = ctx;
@@ -163,6 +180,17 @@ static int play_option(void *ctx, int c, const char *arg)
 	case OPT_NO_TIMEOUT: o->no_timeout = 1; break;
 	case OPT_LOG_IO: o->log_io = 1; break;
 	case OPT_REPLAY: o->replay = arg; break;
+	case OPT_GAME_ID:
+		/* a match's games add "-g<k>" to it */
+		if (!*arg || strlen(arg) > PROTOCOL_ID_MAX - 8 ||
+		    strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") !=
+		    strlen(arg)) {
+			warnx("--game-id: expected 1 to %d letters, digits, '_', '.' or '-', got \"%s\"",
+			      PROTOCOL_ID_MAX - 8, arg);
+			return -1;
+		}
+		o->game_id = arg;
+		break;
 	case OPT_PIN: return options_number("--pin", arg, 0, CPU_SETSIZE - 1, &o->pin);
 	case OPT_FROM: o->from = arg; break;
 	case OPT_STATS: o->stats = 1; break;
@@ -269,8 +297,8 @@ static int load_position(const struct play_opts *o, struct from *f)
 static int parse_play_options(int argc, char **argv, struct play_opts *o)
 {
 	const struct options_command cmd = { play_usage, "r", play_options,
-		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX,
-		play_option, o };
+		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX |
+		OPTIONS_BOT_STDERR, play_option, o };
 	int ret;
 
 	memset(o, 0, sizeof(*o));
@@ -426,9 +454,11 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	struct sandbox *sb = NULL;
 	struct transcript tr;
 	struct render rd;
+	struct echo echo;
 	struct tee tee = { 0 };
-	const char *namep[ENGINE_MAX_PLAYERS], *hide[] = { o->replay };
-	char err[256];
+	const char *namep[ENGINE_MAX_PLAYERS], *hide[2];
+	char err[256], *log_paths[ENGINE_MAX_PLAYERS] = { 0 };
+	size_t nhide = 0;
 	int ret = 1;
 
 	transcript_init(&tr);
@@ -442,13 +472,22 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		specs[i].limits = o->common.limits;
 		specs[i].stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
 	}
-	if (options_open_sandbox(&o->common, specs, (size_t)n, hide, o->replay ? 1 : 0, &sb) >= 0)
+	if (options_stderr_files(&o->common, specs, (size_t)n, log_paths) < 0)
+		goto out;
+	/* the replay and the logs are the arena's to write, not the bots' to read */
+	if (o->replay)
+		hide[nhide++] = o->replay;
+	if (o->common.stderr_dir)
+		hide[nhide++] = o->common.stderr_dir;
+	if (options_open_sandbox(&o->common, specs, (size_t)n, hide, nhide, &sb) >= 0)
 		goto out;
 	render_init(&rd, stdout, namep, n);
-	tee.a = o->render ? &rd.observer : NULL;
-	tee.b = o->log_io ? &tr.observer : NULL;
+	echo_init(&echo, stderr);
+	tee.to[0] = o->render ? &rd.observer : NULL;
+	tee.to[1] = o->log_io ? &tr.observer : NULL;
+	tee.to[2] = OPTIONS_SHOW_BOTS(&o->common) ? &echo.observer : NULL;
 	tee.observer = (struct referee_observer){ &tee, tee_line, tee_game_start, tee_move,
-		tee_fault, tee_game_end };
+		tee_fault, tee_game_end, tee_stderr_line };
 	pc.specs = specs;
 	pc.nbots = (size_t)n;
 	pc.cpu = (int)o->pin;
@@ -464,7 +503,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	}
 	if (pool_new(&pc, &pool) < 0)
 		goto out;
-	setup.id = "play";
+	setup.id = o->game_id ? o->game_id : "play";
 	setup.rules.players = n;
 	setup.rules.stock_size = (int)o->common.stock;
 	setup.rules.partnership = o->partnership;
@@ -479,6 +518,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		setup.start = from->steps;
 		setup.nstart = from->n;
 	}
+	setup.keep_stderr = o->replay != NULL;
 	for (int i = 0; i < n; i++)
 		if (pool_acquire(pool, (size_t)i, &setup.seats[i]) < 0)
 			goto out;
@@ -497,7 +537,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		pool_release(pool, (size_t)i, out.faulted[i]);
 	print_outcome(&out, namep, o->stats);
 	if (o->replay) {
-		struct replay_info info = { "play", namep, setup.move_ms, setup.game_ms, &out };
+		struct replay_info info = { setup.id, namep, setup.move_ms, setup.game_ms, &out };
 		struct jsonw w;
 
 		jsonw_init(&w);
@@ -519,6 +559,8 @@ out:
 	sandbox_close(sb);
 	referee_outcome_release(&out);
 	transcript_close(&tr);
+	for (int i = 0; i < n; i++)
+		free(log_paths[i]);
 	return ret;
 }
 

@@ -55,7 +55,8 @@ static const char run_usage[] =
 	OPTIONS_SANDBOX_HELP
 	"      --fresh           start the output directory over: an existing one is renamed\n"
 	"                        <output>.old-K first (nothing is deleted)\n"
-	"      --log-io          write every line to and from the bots to <output>/io/<game>.log\n"
+	"      --log-io          write every line to and from the bots to <output>/io/<game>.log,\n"
+	"                        and keep each decision's stderr lines in its replay\n"
 	"      --no-report       no ranking table and no report files at the end\n"
 	"  -q, --quiet           no progress line and no ranking table\n"
 	"      --rating-interval N  print the ranking every N games played\n"

@@ -20,6 +20,7 @@
 
 #include "commands.h"
 #include "config.h"
+#include "echo.h"
 #include "options.h"
 #include "pool.h"
 #include "rating.h"
@@ -33,9 +34,9 @@ struct sprt_run {
 	double elo0, elo1, alpha, beta;
 	long long max_pairs;
 	const char *name[2];
-	const char *log_dir;
 	int quiet;
 	char *argv_cmd[2];
+	const struct referee_observer *observer; /* the bots' stderr shown, or NULL */
 };
 
 static const char sprt_usage[] =
@@ -59,7 +60,7 @@ static const char sprt_usage[] =
 	"                        (defaults as in a tournament file, arena/TOURNAMENT.md)\n"
 	"      --name-a NAME     name of BOT_A (default: its program name)\n"
 	"      --name-b NAME     name of BOT_B (default: its program name)\n"
-	"      --log-dir DIR     keep each bot's stderr in DIR/NAME.stderr (default: discarded)\n"
+	OPTIONS_BOT_STDERR_HELP
 	"  -q, --quiet           print only the result, not every pair\n"
 	"  -h, --help            this text\n"
 	"\n"
@@ -67,7 +68,7 @@ static const char sprt_usage[] =
 	"arena error, 2 on bad usage.\n";
 
 enum { OPT_ELO0 = OPTIONS_OWN, OPT_ELO1, OPT_ALPHA, OPT_BETA, OPT_MAX_PAIRS, OPT_NAME_A,
-	OPT_NAME_B, OPT_LOG_DIR };
+	OPT_NAME_B };
 
 /* The options of sprt alone; options.h adds the seed, stock, time and limits. */
 static const struct option sprt_options[] = {
@@ -78,7 +79,6 @@ static const struct option sprt_options[] = {
 	{ "max-pairs", required_argument, NULL, OPT_MAX_PAIRS },
 	{ "name-a", required_argument, NULL, OPT_NAME_A },
 	{ "name-b", required_argument, NULL, OPT_NAME_B },
-	{ "log-dir", required_argument, NULL, OPT_LOG_DIR },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -109,7 +109,6 @@ static int sprt_option(void *ctx, int c, const char *arg)
 	case OPT_MAX_PAIRS: return options_number("--max-pairs", arg, 1, 100000000, &run->max_pairs);
 	case OPT_NAME_A: run->name[0] = arg; break;
 	case OPT_NAME_B: run->name[1] = arg; break;
-	case OPT_LOG_DIR: run->log_dir = arg; break;
 	case 'q': run->quiet = 1; break;
 	}
 	return 0;
@@ -119,8 +118,8 @@ static int sprt_option(void *ctx, int c, const char *arg)
 static int sprt_parse(int argc, char **argv, struct sprt_run *run)
 {
 	const struct options_command cmd = { sprt_usage, "q", sprt_options,
-		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX,
-		sprt_option, run };
+		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX |
+		OPTIONS_BOT_STDERR, sprt_option, run };
 	int ret;
 
 	options_common_init(&run->common, 1);
@@ -161,6 +160,7 @@ static int play_game(const struct sprt_run *run, struct pool *pool, uint64_t pai
 	setup.rules.seed = schedule_deal_seed(run->common.seed, 0, (uint32_t)pair);
 	setup.move_ms = (int)run->common.move_ms;
 	setup.game_ms = (int)run->common.game_ms;
+	setup.observer = run->observer;
 	/* rotation 0: A (bot 0) in seat 0; rotation 1: B in seat 0. */
 	for (int s = 0; s < 2; s++) {
 		ret = pool_acquire(pool, (size_t)((s + rotation) % 2), &setup.seats[s]);
@@ -206,9 +206,14 @@ static int sprt_play(struct sprt_run *run, struct bot_spec *specs)
 	struct pool_config pc = { .specs = specs, .nbots = 2, .cpu = -1,
 				  .startup_ms = (int)run->common.startup_ms };
 	struct pool *pool = NULL;
+	struct echo echo;
 	struct sprt t;
 	long faults = 0;
 	int ret;
+
+	echo_init(&echo, stderr);
+	if (OPTIONS_SHOW_BOTS(&run->common))
+		run->observer = pc.observer = &echo.observer;
 
 	/* the options' ranges are checked as they are read; what is left is their order */
 	if (sprt_init(&t, run->elo0, run->elo1, run->alpha, run->beta) < 0) {
@@ -264,10 +269,6 @@ int cmd_sprt(int argc, char **argv)
 		warn("sprt: getcwd");
 		goto out;
 	}
-	if (run.log_dir && mkdir(run.log_dir, 0777) < 0 && errno != EEXIST) {
-		warn("sprt: cannot create \"%s\"", run.log_dir);
-		goto out;
-	}
 	for (int i = 0; i < 2; i++) {
 		split[i] = options_split(run.argv_cmd[i]);
 		if (!split[i]) {
@@ -296,20 +297,17 @@ int cmd_sprt(int argc, char **argv)
 		}
 		if (!names[i])
 			goto out;
-		if (run.log_dir && asprintf(&log_path[i], "%s/%s.stderr", run.log_dir, names[i]) < 0) {
-			log_path[i] = NULL;
-			goto out;
-		}
 		specs[i].name = names[i];
 		specs[i].argv = split[i];
-		specs[i].stderr_path = log_path[i];
 		specs[i].stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
 		specs[i].cpu = -1;
 		specs[i].limits = run.common.limits;
 	}
+	if (options_stderr_files(&run.common, specs, 2, log_path) < 0)
+		goto out;
 	/* the bots' logs are the arena's to write, not theirs to read */
-	if (options_open_sandbox(&run.common, specs, 2, (const char *const *)&run.log_dir,
-				 run.log_dir ? 1 : 0, &sb) < 0)
+	if (options_open_sandbox(&run.common, specs, 2, &run.common.stderr_dir,
+				 run.common.stderr_dir ? 1 : 0, &sb) < 0)
 		ret = sprt_play(&run, specs);
 	sandbox_close(sb);
 out:

@@ -104,7 +104,8 @@ int options_make_dirs(const char *option, const char *path)
 /* The shared options, in the order of options.h's groups. */
 enum shared_id {
 	SHARED_SEED, SHARED_STOCK, SHARED_MOVE_MS, SHARED_GAME_MS, SHARED_STARTUP_MS,
-	SHARED_CPU, SHARED_MEMORY, SHARED_FILES, SHARED_PROCESSES, SHARED_SANDBOX, NSHARED
+	SHARED_CPU, SHARED_MEMORY, SHARED_FILES, SHARED_PROCESSES, SHARED_SANDBOX,
+	SHARED_QUIET_BOTS, SHARED_STDERR, NSHARED
 };
 
 /* getopt_long's value for shared option id: below OPTIONS_OWN, above any character. */
@@ -114,6 +115,7 @@ static const struct shared_option {
 	const char *name;   /* the long option, without "--" */
 	unsigned group;
 	long long min, max; /* numbers only */
+	int flag;           /* 1: takes no argument */
 } shared[NSHARED] = {
 	[SHARED_SEED] = { "seed", OPTIONS_SEED, 0, 0 },
 	[SHARED_STOCK] = { "stock", OPTIONS_STOCK, 1, 30 },
@@ -125,6 +127,8 @@ static const struct shared_option {
 	[SHARED_FILES] = { "open-files", OPTIONS_LIMITS, 0, 1 << 24 },
 	[SHARED_PROCESSES] = { "processes", OPTIONS_LIMITS, 0, 1 << 24 },
 	[SHARED_SANDBOX] = { "sandbox", OPTIONS_SANDBOX, 0, 0 },
+	[SHARED_QUIET_BOTS] = { "quiet-bots", OPTIONS_BOT_STDERR, 0, 0, 1 },
+	[SHARED_STDERR] = { "stderr", OPTIONS_BOT_STDERR, 0, 0 },
 };
 
 void options_common_init(struct options_common *common, int defaults)
@@ -188,6 +192,28 @@ int options_check_no_timeout(const char *command, int no_timeout,
 	return -1;
 }
 
+int options_stderr_files(const struct options_common *common, struct bot_spec *specs,
+			 size_t nspecs, char **paths)
+{
+	const char *dir = common->stderr_dir;
+
+	if (!dir)
+		return 0;
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		warn("--stderr: cannot create \"%s\"", dir);
+		return -1;
+	}
+	for (size_t i = 0; i < nspecs; i++) {
+		if (asprintf(&paths[i], "%s/%s.stderr", dir, specs[i].name) < 0) {
+			paths[i] = NULL;
+			warnx("out of memory");
+			return -1;
+		}
+		specs[i].stderr_path = paths[i];
+	}
+	return 0;
+}
+
 /* Shared option id with its argument into *common. 0, or -1 after the message. */
 static int shared_set(int id, const char *arg, struct options_common *common)
 {
@@ -195,6 +221,18 @@ static int shared_set(int id, const char *arg, struct options_common *common)
 	long long v;
 
 	snprintf(option, sizeof(option), "--%s", shared[id].name);
+	if (id == SHARED_QUIET_BOTS) {
+		common->quiet_bots = 1;
+		return 0;
+	}
+	if (id == SHARED_STDERR) {
+		if (!*arg) {
+			warnx("%s: expected a directory, got \"\"", option);
+			return -1;
+		}
+		common->stderr_dir = arg;
+		return 0;
+	}
 	if (id == SHARED_SEED) {
 		if (options_seed(option, arg, &common->seed) < 0)
 			return -1;
@@ -247,7 +285,8 @@ int options_parse(const struct options_command *cmd, int argc, char **argv,
 		table[n++] = cmd->own[i];
 	for (int id = 0; id < NSHARED; id++)
 		if (cmd->groups & shared[id].group)
-			table[n++] = (struct option){ shared[id].name, required_argument, NULL,
+			table[n++] = (struct option){ shared[id].name, shared[id].flag ?
+						      no_argument : required_argument, NULL,
 						      SHARED_VALUE(id) };
 	table[n] = (struct option){ "help", no_argument, NULL, 'h' };
 	/* 0, not 1: glibc then also forgets state left by an earlier getopt run in the process. */

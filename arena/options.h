@@ -44,6 +44,7 @@ enum options_group {
 	OPTIONS_TIME = 1 << 2,    /* --move-ms, --game-ms, --startup-ms */
 	OPTIONS_LIMITS = 1 << 3,  /* --cpu-seconds, --memory-mb, --open-files, --processes */
 	OPTIONS_SANDBOX = 1 << 4, /* --sandbox auto|on|off */
+	OPTIONS_BOT_STDERR = 1 << 5, /* --quiet-bots, --stderr DIR */
 };
 
 /* The first getopt_long value free for a command's own long-only options. */
@@ -63,6 +64,12 @@ enum options_group {
 	"      --sandbox MODE    auto (default: on where the machine allows it), on (refuse\n" \
 	"                        to run without it) or off: bots in sandboxes (SECURITY.md)\n"
 
+#define OPTIONS_BOT_STDERR_HELP \
+	"      --quiet-bots      do not show the bots' stderr (shown by default, each line\n" \
+	"                        as [NAME seat N], control characters escaped)\n" \
+	"      --stderr DIR      keep each bot's stderr in DIR/NAME.stderr instead of\n" \
+	"                        showing it, each line tagged [GAME pid PID]\n"
+
 /* The values of the shared options. */
 struct options_common {
 	unsigned long long seed;
@@ -72,7 +79,20 @@ struct options_common {
 	struct bot_limits limits;
 	int sandbox;                          /* enum sandbox_mode, -1: not given */
 	const char *time_limit_given;         /* "--move-ms" or "--game-ms" when given, else NULL */
+	int quiet_bots;                       /* --quiet-bots */
+	const char *stderr_dir;               /* --stderr DIR, NULL: not given */
 };
+
+/* Show the bots' stderr on the terminal: neither --quiet-bots nor --stderr. */
+#define OPTIONS_SHOW_BOTS(common) (!(common)->quiet_bots && !(common)->stderr_dir)
+
+/*
+ * With --stderr DIR: create DIR if need be and point each spec's stderr_path
+ * at DIR/NAME.stderr, the strings in paths[i] (the caller frees each, NULL
+ * or not). Without it, nothing. 0, or -1 after the message.
+ */
+int options_stderr_files(const struct options_common *common, struct bot_spec *specs,
+			 size_t nspecs, char **paths);
 
 /*
  * --no-timeout (a command's own option) with a time limit given is a

@@ -134,6 +134,46 @@ static void on_line(void *ctx, const char *name, int seat, enum referee_dir dir,
 		keep_line(c->hello, sizeof(c->hello), line, len);
 		c->have_hello = 1;
 	}
+	if (name == c->bot && seat >= 0 && dir == REFEREE_FROM_BOT)
+		c->answers++;
+}
+
+static void on_stderr_line(void *ctx, const char *name, int seat, const char *line, size_t len)
+{
+	struct check *c = ctx;
+
+	if (c->echo_on)
+		c->echo.observer.stderr_line(&c->echo, name, seat, line, len);
+	if (name != c->bot)
+		return;
+	keep_line(c->err_lines[c->err_count % CHECK_STDERR_LINES], CHECK_STDERR_KEEP + 4, line, len);
+	c->err_count++;
+}
+
+static void on_game_end(void *ctx, int game, const struct game *g)
+{
+	struct check *c = ctx;
+
+	if (c->echo_on)
+		c->echo.observer.game_end(&c->echo, game, g);
+}
+
+/* The checked bot's last stderr lines, then forget them. */
+static void print_stderr_tail(struct check *c)
+{
+	size_t n = c->err_count < CHECK_STDERR_LINES ? c->err_count : CHECK_STDERR_LINES;
+
+	if (!n) {
+		fprintf(c->out, "    stderr:   nothing\n");
+		return;
+	}
+	if (n < c->err_count)
+		fprintf(c->out, "    stderr, last %zu of %zu lines:\n", n, c->err_count);
+	else
+		fprintf(c->out, "    stderr:\n");
+	for (size_t i = c->err_count - n; i < c->err_count; i++)
+		print_text(c->out, "      ", c->err_lines[i % CHECK_STDERR_LINES]);
+	c->err_count = 0;
 }
 
 static void on_game_start(void *ctx, int game, const struct game *g)
@@ -195,6 +235,10 @@ static void print_expected(struct check *c, const struct referee_fault *f)
 		fprintf(out, "    expected: an answer within %d ms per move and within the "
 			"%d ms game bank (read each request as it arrives)\n", c->limits.move_ms,
 			c->limits.game_ms);
+		/* the reason says so already when bytes without a newline are waiting */
+		if (!c->answers && !strstr(f->reason, "flush"))
+			fprintf(out, "    hint:     it answered nothing in this game: did it flush "
+				"stdout after each line?\n");
 	} else if (!strcmp(k, "exit") || !strcmp(k, "closed")) {
 		fprintf(out, "    expected: the process running with stdin and stdout open until "
 			"\"quit\" or the end of its input\n");
@@ -250,6 +294,7 @@ static void on_fault(void *ctx, const struct referee_fault *f, const struct game
 		}
 		if (c->have_position && !strcmp(f->kind, "illegal"))
 			print_alternatives(c);
+		print_stderr_tail(c);
 	}
 	snapshot(c, g);
 }
@@ -266,7 +311,13 @@ void check_init(struct check *c, FILE *out, const char *bot, const struct check_
 	if (verbose)
 		transcript_attach(&c->transcript, out);
 	c->observer = (struct referee_observer){ c, on_line, on_game_start, on_move, on_fault,
-		NULL };
+		on_game_end, on_stderr_line };
+}
+
+void check_show_stderr(struct check *c, FILE *to)
+{
+	echo_init(&c->echo, to);
+	c->echo_on = 1;
 }
 
 void check_release(struct check *c)
@@ -284,6 +335,8 @@ void check_begin_game(struct check *c, int game, int seat)
 	c->have_hello = 0;
 	c->have_position = 0;
 	c->game_us = 0;
+	c->answers = 0;
+	c->err_count = 0;
 }
 
 void check_end_game(struct check *c, const struct referee_outcome *o,

@@ -5,7 +5,9 @@
  *
  * For every fault of the checked bot the report names the game, turn and
  * move, the fault kind and the referee's reason, quotes the offending line
- * and says what was expected instead. An illegal move also gets the position
+ * and its last CHECK_STDERR_LINES stderr lines (a traceback shows at once),
+ * and says what was expected instead; a timeout asks whether the bot
+ * flushed its output. An illegal move also gets the position
  * it was played in (hand, building piles, every stock top and discard top)
  * and the list of legal alternatives. Times of the bot's answered decisions
  * are collected over all games for the summary (median, p99, max against the
@@ -24,8 +26,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "echo.h"
 #include "referee.h"
 #include "transcript.h"
+
+/* The checked bot's last stderr lines quoted with each of its faults, and
+ * the bytes kept of each. */
+#define CHECK_STDERR_LINES 10
+#define CHECK_STDERR_KEEP 200
 
 /* Room for one move in the protocol encoding, NUL included. */
 #define CHECK_MOVE_MAX 96
@@ -58,6 +66,12 @@ struct check {
 	int out_of_memory;           /* a time could not be kept: the statistics miss some */
 	int64_t game_us, max_game_us;
 	struct transcript transcript;/* --verbose: every line, to out */
+	/* The checked bot's stderr since its game began or its last fault was shown: a ring. */
+	char err_lines[CHECK_STDERR_LINES][CHECK_STDERR_KEEP + 4];
+	size_t err_count;            /* lines seen; the ring holds the last CHECK_STDERR_LINES */
+	int answers;                 /* lines the checked bot sent in this game */
+	struct echo echo;            /* every bot's stderr shown live, when on */
+	int echo_on;
 	struct referee_observer observer; /* ctx = this check */
 };
 
@@ -66,6 +80,10 @@ struct check {
  * diagnoses. verbose: also print every line between the arena and the bots. */
 void check_init(struct check *c, FILE *out, const char *bot, const struct check_limits *limits,
 		int verbose);
+
+/* Show every bot's stderr live on to (echo.h). Its last lines are quoted
+ * with each fault of the checked bot whether or not they are shown. */
+void check_show_stderr(struct check *c, FILE *to);
 
 /* Free the times. The stream is not closed. */
 void check_release(struct check *c);

@@ -15,6 +15,8 @@
 struct pool_slot {
 	struct bot *bot;
 	char error[512];
+	struct pool *pool;
+	size_t index;
 };
 
 struct pool {
@@ -36,6 +38,10 @@ int pool_new(const struct pool_config *cfg, struct pool **out)
 		free(p);
 		return -ENOMEM;
 	}
+	for (size_t i = 0; i < cfg->nbots; i++) {
+		p->slots[i].pool = p;
+		p->slots[i].index = i;
+	}
 	protocol_buf_init(&p->buf);
 	*out = p;
 	return 0;
@@ -47,6 +53,16 @@ static void notify(struct pool *p, size_t bot, enum referee_dir dir, const char 
 
 	if (o && o->line)
 		o->line(o->ctx, p->cfg.specs[bot].name, -1, dir, line, len, clock_now_us());
+}
+
+/* A stderr line while no game has the bot (its start, its stop): seat -1. */
+static void on_stderr(void *ctx, const char *line, size_t len)
+{
+	struct pool_slot *slot = ctx;
+	const struct referee_observer *o = slot->pool->cfg.observer;
+
+	if (o && o->stderr_line)
+		o->stderr_line(o->ctx, slot->pool->cfg.specs[slot->index].name, -1, line, len);
 }
 
 /* Why a bot ended its output during the handshake, in plain words. */
@@ -91,6 +107,7 @@ static int start_bot(struct pool *p, size_t i)
 			 why[0] ? why : strerror(-ret));
 		return 0;
 	}
+	bot_set_stderr_handler(b, (struct bot_stderr_handler){ on_stderr, slot });
 	if ((ret = protocol_encode_hello(&p->buf, REFEREE_ARENA_NAME)) < 0)
 		goto fail_nomem;
 	ret = bot_write_line(b, p->buf.data, p->buf.len, deadline);

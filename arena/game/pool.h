@@ -29,7 +29,8 @@ struct pool_config {
 	size_t nbots;
 	int cpu;                       /* CPU for every process, -1 = no pinning */
 	int startup_ms;                /* hello deadline from process start; 0 = no limit */
-	const struct referee_observer *observer; /* hello/quit lines; may be NULL */
+	const struct referee_observer *observer; /* hello/quit lines, and stderr lines outside
+	                                            games (seat -1); may be NULL */
 };
 
 struct pool;

@@ -28,6 +28,15 @@ struct seat_times {
 	size_t n, cap, cpu_n, cpu_cap;
 };
 
+/* A seat's stderr while the referee has its bot: where its lines go. */
+struct seat_stderr {
+	struct ref *r;
+	int seat;
+	struct bot_stderr_handler saved;   /* the handler before the referee's, put back */
+	char *text;                        /* keep_stderr: lines since its last decision */
+	size_t len, lines, left_out;
+};
+
 struct ref {
 	const struct referee_setup *setup;
 	struct referee_outcome *out;
@@ -43,7 +52,8 @@ struct ref {
 	int64_t cpu_us[ENGINE_MAX_PLAYERS];        /* the bot's CPU clock at its last answer, -1 unknown */
 	uint32_t answered[ENGINE_MAX_PLAYERS];     /* its last answered move number in this game, 0 none */
 	struct seat_times times[ENGINE_MAX_PLAYERS];
-	size_t log_moves_cap, log_cpu_cap;
+	size_t log_moves_cap, log_cpu_cap, log_stderr_cap;
+	struct seat_stderr err[ENGINE_MAX_PLAYERS];
 };
 
 static int push_u32(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
@@ -137,6 +147,9 @@ static int add_fault(struct ref *r, int seat, const char *kind, const char *line
 	struct game_result res;
 	va_list ap;
 
+	/* its last words (a traceback, say) reach the observer before the fault */
+	if (r->setup->seats[seat].bot)
+		bot_poll_stderr(r->setup->seats[seat].bot);
 	nf = reallocarray(out->faults, out->nfaults + 1, sizeof(*out->faults));
 	if (!nf)
 		return -ENOMEM;
@@ -264,20 +277,89 @@ static uint32_t clamp_u32(int64_t v)
 	return v < 0 ? 0 : v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-/* The charged time and CPU time of an answered decision, in the seat's and the game's logs. */
+/* The charged time and CPU time of an answered decision, for the seat's statistics. */
 static int record_time(struct ref *r, int seat, int64_t charged_us, int64_t cpu_us)
 {
-	uint32_t us = clamp_u32(charged_us), cpu = clamp_u32(cpu_us);
 	struct seat_times *t = &r->times[seat];
-	struct referee_game_log *log = r->log;
-	size_t ncpu = log->nmoves;
 	int ret;
 
-	if ((ret = push_u32(&t->us, &t->n, &t->cap, us)) < 0 ||
-	    (ret = push_u32(&t->cpu_us, &t->cpu_n, &t->cpu_cap, cpu)) < 0 ||
-	    (ret = push_u32(&log->move_cpu_us, &ncpu, &r->log_cpu_cap, cpu)) < 0)
+	if ((ret = push_u32(&t->us, &t->n, &t->cap, clamp_u32(charged_us))) < 0)
 		return ret;
-	return push_u32(&log->move_us, &log->nmoves, &r->log_moves_cap, us);
+	return push_u32(&t->cpu_us, &t->cpu_n, &t->cpu_cap, clamp_u32(cpu_us));
+}
+
+/* The seat's stderr since its last decision, for the game log: NULL if none. */
+static char *take_stderr(struct seat_stderr *e)
+{
+	char *text = e->text, note[64];
+	int n;
+
+	if (e->left_out) {
+		n = snprintf(note, sizeof(note), "%s[%zu more line%s not kept]", e->len ? "\n" : "",
+			     e->left_out, e->left_out == 1 ? "" : "s");
+		if (!(text = realloc(e->text, e->len + (size_t)n + 1)))
+			return NULL;
+		memcpy(text + e->len, note, (size_t)n + 1);
+	}
+	e->text = NULL;
+	e->len = e->lines = e->left_out = 0;
+	return text;
+}
+
+/*
+ * An applied decision in the game log: its time, CPU time and stderr, in the
+ * order of the decision events (a faulty answer has no event, so none of
+ * these either).
+ */
+static int log_decision(struct ref *r, int seat, int64_t charged_us, int64_t cpu_us)
+{
+	struct referee_game_log *log = r->log;
+	size_t n = log->nmoves, ncpu = n;
+	int ret;
+
+	if ((ret = push_u32(&log->move_cpu_us, &ncpu, &r->log_cpu_cap, clamp_u32(cpu_us))) < 0)
+		return ret;
+	if (r->setup->keep_stderr) {
+		if (n >= r->log_stderr_cap) {
+			size_t cap = r->log_stderr_cap ? r->log_stderr_cap * 2 : 64;
+			char **grown = reallocarray(log->move_stderr, cap, sizeof(*grown));
+
+			if (!grown)
+				return -ENOMEM;
+			log->move_stderr = grown;
+			r->log_stderr_cap = cap;
+		}
+		log->move_stderr[n] = take_stderr(&r->err[seat]);
+	}
+	return push_u32(&log->move_us, &log->nmoves, &r->log_moves_cap, clamp_u32(charged_us));
+}
+
+/* A stderr line of a seat's bot: to the observer, and kept for its decision. */
+static void on_stderr(void *ctx, const char *line, size_t len)
+{
+	struct seat_stderr *e = ctx;
+	const struct referee_setup *s = e->r->setup;
+	const struct referee_observer *o = s->observer;
+
+	if (o && o->stderr_line)
+		o->stderr_line(o->ctx, s->seats[e->seat].name, e->seat, line, len);
+	if (!s->keep_stderr)
+		return;
+	if (e->lines < REFEREE_STDERR_LINES && e->len + len + 1 <= REFEREE_STDERR_KEEP) {
+		char *grown = realloc(e->text, e->len + len + 2);
+
+		if (grown) {
+			e->text = grown;
+			if (e->lines)
+				e->text[e->len++] = '\n';
+			memcpy(e->text + e->len, line, len);
+			e->len += len;
+			e->text[e->len] = '\0';
+			e->lines++;
+			return;
+		}
+	}
+	e->left_out++;
 }
 
 /* The bot's CPU time since its last answer (or the game's start), -1 if unknown. */
@@ -456,6 +538,10 @@ static int play_decision(struct ref *r, int seat)
 	if (ret < 0)
 		return pipe_fault(r, seat, 0);
 	notify_line(r, seat, REFEREE_FROM_BOT, line, len);
+	/* what it wrote on stderr before answering belongs to this decision; a
+	 * system call per decision that only someone watching needs */
+	if (s->keep_stderr || (o && o->stderr_line))
+		bot_poll_stderr(b);
 	r->answered[seat] = req.move;
 	if (late)
 		return add_fault(r, seat, "timeout", line, len,
@@ -476,6 +562,8 @@ static int play_decision(struct ref *r, int seat)
 				 "protocol", line, len, "%s", diag.message);
 	if ((ret = game_apply(r->g, &m)) < 0)
 		return add_fault(r, seat, "illegal", line, len, "%s", engine_strerror(ret));
+	if ((ret = log_decision(r, seat, charged, cpu)) < 0)
+		return ret;
 	if (o && o->move)
 		o->move(o->ctx, seat, &m, charged, r->g);
 	return 0;
@@ -494,6 +582,7 @@ static int log_game(struct ref *r)
 	memset(r->log, 0, sizeof(*r->log));
 	r->log_moves_cap = 0;
 	r->log_cpu_cap = 0;
+	r->log_stderr_cap = 0;
 	r->log->rules = *game_rules(r->g);
 	game_initial_deck(r->g, r->log->deck);
 	return 0;
@@ -560,6 +649,9 @@ static int play_game(struct ref *r, const struct game_rules *rules, struct game_
 	memset(r->seen, 0, sizeof(r->seen));
 	memset(r->answered, 0, sizeof(r->answered));
 	for (seat = 0; seat < rules->players; seat++) {
+		free(take_stderr(&r->err[seat]));
+		if (s->seats[seat].bot)
+			bot_set_stderr_tag(s->seats[seat].bot, r->game_id);
 		r->bank_us[seat] = (int64_t)s->game_ms * 1000;
 		r->cpu_us[seat] = s->seats[seat].bot ? bot_cpu_us(s->seats[seat].bot) : -1;
 		if (!s->seats[seat].bot && !r->removed[seat]) {
@@ -634,6 +726,15 @@ int referee_play(const struct referee_setup *setup, struct referee_outcome *out,
 
 	memset(out, 0, sizeof(*out));
 	protocol_buf_init(&r.buf);
+	for (int s = 0; s < ENGINE_MAX_PLAYERS; s++) {
+		struct bot *b = s < setup->rules.players ? setup->seats[s].bot : NULL;
+
+		r.err[s].r = &r;
+		r.err[s].seat = s;
+		if (b)
+			r.err[s].saved = bot_set_stderr_handler(b, (struct bot_stderr_handler){
+				on_stderr, &r.err[s] });
+	}
 	if (setup->match)
 		ret = match_init(&ms, &rules, reason, sizeof(reason));
 	else
@@ -686,6 +787,9 @@ out:
 		referee_outcome_release(out);
 	}
 	for (int s = 0; s < ENGINE_MAX_PLAYERS; s++) {
+		if (s < setup->rules.players && setup->seats[s].bot)
+			bot_set_stderr_handler(setup->seats[s].bot, r.err[s].saved);
+		free(r.err[s].text);
 		free(r.times[s].us);
 		free(r.times[s].cpu_us);
 	}
@@ -699,6 +803,9 @@ void referee_outcome_release(struct referee_outcome *out)
 		free(out->log[i].events);
 		free(out->log[i].move_us);
 		free(out->log[i].move_cpu_us);
+		for (size_t k = 0; out->log[i].move_stderr && k < out->log[i].nmoves; k++)
+			free(out->log[i].move_stderr[k]);
+		free(out->log[i].move_stderr);
 	}
 	free(out->log);
 	free(out->faults);

@@ -20,6 +20,10 @@
  * no request is outstanding (before its first request, or after its answer)
  * is a protocol fault before the next request, never taken as its answer.
  *
+ * A seat's stderr lines go to the observer as they are read, and each log
+ * line of its process is tagged with the game id (bot_set_stderr_tag); the
+ * bots' own stderr handlers are put back when referee_play() returns.
+ *
  * R11: a seat that times out, exits, closes its stdout, sends a malformed
  * line, breaks the protocol or answers an illegal move is removed with
  * game_remove_seat() and the fault is recorded (kind, reason, game, turn,
@@ -44,6 +48,10 @@
 #define REFEREE_ARENA_NAME "skipbo-arena " REFEREE_ARENA_VERSION /* in the arena's hello */
 #define REFEREE_LINE_KEEP 200   /* bytes of an offending line kept in a fault */
 #define REFEREE_REASON_MAX 256
+/* A decision's stderr kept in its game log (setup.keep_stderr): at most so
+ * many bytes and lines, then a count of the lines left out. */
+#define REFEREE_STDERR_KEEP 4096
+#define REFEREE_STDERR_LINES 50
 /* How long past its limit an answer is still read (PROTOCOL.md, "Time"). */
 #define REFEREE_MARGIN_MS 100
 
@@ -78,6 +86,9 @@ struct referee_observer {
 	/* After a faulty seat was removed. */
 	void (*fault)(void *ctx, const struct referee_fault *f, const struct game *g);
 	void (*game_end)(void *ctx, int game, const struct game *g);
+	/* A line the bot wrote on stderr (bot.h: newline removed, long lines in
+	 * pieces), as it is read; seat -1 outside a game (the pool's). */
+	void (*stderr_line)(void *ctx, const char *name, int seat, const char *line, size_t len);
 };
 
 struct referee_seat {
@@ -114,6 +125,7 @@ struct referee_setup {
 	 */
 	const struct referee_step *start;
 	size_t nstart;
+	int keep_stderr;          /* keep each decision's stderr in the game log */
 };
 
 struct referee_time_stats {
@@ -132,6 +144,9 @@ struct referee_game_log {
 	size_t nevents;
 	uint32_t *move_us;                /* charged time of each decision in order: the k-th play/discard/pass event */
 	uint32_t *move_cpu_us;            /* the bot's CPU time for each, the same order */
+	char **move_stderr;               /* with setup.keep_stderr: the stderr lines that arrived
+	                                     since the seat's previous decision in the game, up to
+	                                     its answer, '\n'-separated; NULL none; the same order */
 	size_t nmoves;
 	struct game_result result;
 };

@@ -68,7 +68,7 @@ static void write_card(struct jsonw *w, const char *key, int card)
 }
 
 static void write_event(struct jsonw *w, const struct event *ev, const uint32_t *us,
-			const char *fault)
+			const char *err, const char *fault)
 {
 	jsonw_printf(w, "{\"type\":\"%s\",\"seat\":", kinds[ev->kind].name);
 	jsonw_printf(w, ev->seat == 0xff ? "null" : "%d", ev->seat);
@@ -110,6 +110,10 @@ static void write_event(struct jsonw *w, const struct event *ev, const uint32_t 
 	}
 	if (us)
 		jsonw_printf(w, ",\"us\":%" PRIu32, *us);
+	if (err) {
+		jsonw_text(w, ",\"stderr\":");
+		jsonw_string(w, err);
+	}
 	jsonw_text(w, "}");
 }
 
@@ -148,14 +152,17 @@ static void write_game(struct jsonw *w, const struct referee_outcome *o, int k)
 	for (size_t i = 0; i < gl->nevents; i++) {
 		const struct event *ev = &gl->events[i];
 		const uint32_t *us = NULL;
+		const char *err = NULL;
 
 		if (ev->kind < 1 || ev->kind >= NKINDS)
 			continue;
-		if (is_decision(ev->kind) && move < gl->nmoves)
+		if (is_decision(ev->kind) && move < gl->nmoves) {
+			err = gl->move_stderr ? gl->move_stderr[move] : NULL;
 			us = &gl->move_us[move++];
+		}
 		if (i)
 			jsonw_text(w, ",");
-		write_event(w, ev, us, fault_kind_of(o, k + 1, ev->seat));
+		write_event(w, ev, us, err, fault_kind_of(o, k + 1, ev->seat));
 	}
 	jsonw_text(w, "],\"result\":");
 	write_result(w, o->players, &gl->result);

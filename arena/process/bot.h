@@ -5,8 +5,10 @@
  * absolute CLOCK_MONOTONIC deadline with poll(). A bot runs in its own process
  * group with every descriptor but stdin/stdout/stderr closed, resource limits
  * applied, and a parent-death signal so it never outlives the arena. Its
- * stderr is copied to a log file up to a cap, then marked truncated and
- * drained without being kept.
+ * stderr is read line by line whenever the bot is read or written: each line
+ * goes to a handler (bot_set_stderr_handler) and to a log file, tagged with
+ * the game and the process, up to a cap; past the cap the log is marked
+ * truncated and the rest read and dropped, so the bot never blocks on it.
  *
  * Functions return 0 or a negative errno-style code (-ETIMEDOUT, -EPIPE, ...)
  * and never exit the process. SIGPIPE must be ignored by the caller (main).
@@ -62,12 +64,14 @@ struct bot_spec {
 	                              from cwd, as after a chdir */
 	const char *cwd;           /* NULL = inherit */
 	char *const *env;          /* extra "KEY=VALUE" strings added to the environment, NULL-terminated; may be NULL */
-	const char *stderr_path;   /* log file, opened for append; NULL = discard. It must be a
+	const char *stderr_path;   /* log file, opened for append; NULL = none (the lines still
+	                              reach the handler). It must be a
 	                              regular file with one link, or not exist: a symbolic link,
 	                              FIFO or anything else is not opened, and stderr is then
 	                              read and dropped */
-	size_t stderr_cap;         /* bytes kept in the log per process start; past it one line
-	                              "[log truncated]" and the rest is read and dropped */
+	size_t stderr_cap;         /* bytes kept in the log per process start, tags included;
+	                              past it one line "[log truncated]" and the rest is read
+	                              and dropped */
 	size_t stderr_total_cap;   /* the log file never grows past this many bytes, whatever
 	                              number of starts append to it; 0 = no such cap */
 	int cpu;                   /* pin to this CPU, -1 = no pinning */
@@ -76,6 +80,8 @@ struct bot_spec {
 };
 
 #define BOT_LINE_MAX (64 * 1024) /* longest line a bot may send, newline excluded */
+#define BOT_STDERR_LINE_MAX 1024 /* a longer stderr line is passed on in pieces this long */
+#define BOT_TAG_MAX 64           /* bytes of a log tag kept */
 
 struct bot;
 
@@ -158,6 +164,34 @@ void bot_stop(struct bot *b, int grace_ms);
 
 /* Close stdin, wait up to grace_ms for a clean exit, then as bot_stop. */
 void bot_close(struct bot *b, int grace_ms);
+
+/*
+ * Where the bot's stderr lines go besides the log. line() gets each line with
+ * its newline removed (a line longer than BOT_STDERR_LINE_MAX in pieces; a
+ * last line without a newline when stderr ends or the bot is stopped), on
+ * the thread that reads, writes, polls or stops the bot, and must not call
+ * back into this bot. Nothing is copied: the text is valid during the call.
+ */
+struct bot_stderr_handler {
+	void (*line)(void *ctx, const char *line, size_t len);
+	void *ctx;
+};
+
+/* Send the stderr lines from now on to h (h.line NULL: to the log only);
+ * returns the handler it replaces, so a caller can put it back. */
+struct bot_stderr_handler bot_set_stderr_handler(struct bot *b, struct bot_stderr_handler h);
+
+/*
+ * Each line kept in the log from now on starts with "[TAG pid PID] " (TAG
+ * cut at BOT_TAG_MAX bytes; before the first tag, and with tag NULL,
+ * "[pid PID] "): several processes of one bot append to one log, a line
+ * each write, so the tags tell their lines apart.
+ */
+void bot_set_stderr_tag(struct bot *b, const char *tag);
+
+/* Read what stderr holds now, without waiting (bounded, as while waiting
+ * for a line), so its lines reach the handler before the caller goes on. */
+void bot_poll_stderr(struct bot *b);
 
 /* The process started, also its process group id: bwrap when sandboxed. */
 pid_t bot_pid(const struct bot *b);

@@ -1,6 +1,6 @@
 /*
  * bot_internal.h - what bot_spawn.c and bot_io.c share of a bot process:
- * the struct itself and the stderr drain. Not part of the arena's API.
+ * the struct itself and the end of its stderr. Not part of the arena's API.
  */
 #ifndef SKIPBO_BOT_INTERNAL_H
 #define SKIPBO_BOT_INTERNAL_H
@@ -24,6 +24,13 @@ struct bot {
 	size_t log_kept;
 	bool log_truncated;
 	bool log_midline;       /* last byte kept was not a newline */
+	char log_prefix[BOT_TAG_MAX + 32]; /* "[tag pid N] " before each line in the log */
+	size_t log_prefix_len;
+	char log_out[2 * BOT_STDERR_LINE_MAX + 64 * 1024]; /* tagged lines not yet written */
+	size_t log_out_len;
+	char err_line[BOT_STDERR_LINE_MAX]; /* stderr bytes after its last newline */
+	size_t err_len;
+	struct bot_stderr_handler handler;
 	char *buf;              /* stdout bytes: [start, len) not yet returned */
 	size_t buf_cap;
 	size_t buf_start;
@@ -44,11 +51,9 @@ struct bot {
 /* Close *fd if open and set it to -1. */
 void bot_close_fd(int *fd);
 
-/*
- * Read what stderr holds, a bounded amount so an endless flood cannot starve
- * the caller; past the cap it is read and dropped so the bot never blocks.
- */
-void bot_drain_stderr(struct bot *b);
+/* stderr is done with: pass on a last line without its newline, write
+ * what the log still holds. */
+void bot_finish_stderr(struct bot *b);
 
 /*
  * Sandboxed: find the bot's own process (the first child of the sandbox's

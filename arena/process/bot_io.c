@@ -111,8 +111,75 @@ static void log_keep(struct bot *b, const char *p, size_t n)
 	b->log_truncated = true;
 }
 
+/* Write the tagged lines gathered so far: one write, so lines of processes
+ * of the same bot appending to the same log never mix within a line. */
+static void log_flush(struct bot *b)
+{
+	if (b->log_out_len)
+		log_keep(b, b->log_out, b->log_out_len);
+	b->log_out_len = 0;
+}
+
+/* One whole stderr line: to the handler, and tagged into the log. */
+static void stderr_line(struct bot *b, const char *p, size_t n)
+{
+	if (b->handler.line)
+		b->handler.line(b->handler.ctx, p, n);
+	if (b->log_fd < 0 || b->log_truncated)
+		return;
+	if (b->log_out_len + b->log_prefix_len + n + 1 > sizeof b->log_out)
+		log_flush(b);
+	memcpy(b->log_out + b->log_out_len, b->log_prefix, b->log_prefix_len);
+	memcpy(b->log_out + b->log_out_len + b->log_prefix_len, p, n);
+	b->log_out_len += b->log_prefix_len + n;
+	b->log_out[b->log_out_len++] = '\n';
+}
+
+/* Split what stderr gave into lines, keeping a line's start until its end comes. */
+static void stderr_bytes(struct bot *b, const char *p, size_t n)
+{
+	while (n > 0) {
+		const char *nl = memchr(p, '\n', n);
+		size_t take = nl ? (size_t)(nl - p) : n;
+
+		if (b->err_len == 0 && nl && take <= BOT_STDERR_LINE_MAX) {
+			stderr_line(b, p, take);
+			p += take + 1;
+			n -= take + 1;
+			continue;
+		}
+		if (take == 0) {
+			stderr_line(b, b->err_line, b->err_len);
+			b->err_len = 0;
+			p++;
+			n--;
+			continue;
+		}
+		/* a full buffer and more of the line to come: pass this piece on */
+		if (b->err_len == BOT_STDERR_LINE_MAX) {
+			stderr_line(b, b->err_line, b->err_len);
+			b->err_len = 0;
+		}
+		if (take > BOT_STDERR_LINE_MAX - b->err_len)
+			take = BOT_STDERR_LINE_MAX - b->err_len;
+		memcpy(b->err_line + b->err_len, p, take);
+		b->err_len += take;
+		p += take;
+		n -= take;
+	}
+}
+
+void bot_finish_stderr(struct bot *b)
+{
+	if (b->err_len)
+		stderr_line(b, b->err_line, b->err_len);
+	b->err_len = 0;
+	if (b->log_fd >= 0)
+		log_flush(b);
+}
+
 /* Bounded per call, so an endless flood cannot starve the caller. */
-void bot_drain_stderr(struct bot *b)
+void bot_poll_stderr(struct bot *b)
 {
 	char chunk[STDERR_CHUNK];
 
@@ -122,14 +189,36 @@ void bot_drain_stderr(struct bot *b)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
-			return;
+			break;
 		if (n <= 0) {
 			bot_close_fd(&b->err_fd);
+			bot_finish_stderr(b);
 			return;
 		}
-		if (b->log_fd >= 0)
-			log_keep(b, chunk, (size_t)n);
+		stderr_bytes(b, chunk, (size_t)n);
 	}
+	if (b->log_fd >= 0)
+		log_flush(b);
+}
+
+struct bot_stderr_handler bot_set_stderr_handler(struct bot *b, struct bot_stderr_handler h)
+{
+	struct bot_stderr_handler old = b->handler;
+
+	b->handler = h;
+	return old;
+}
+
+void bot_set_stderr_tag(struct bot *b, const char *tag)
+{
+	int n;
+
+	if (tag)
+		n = snprintf(b->log_prefix, sizeof b->log_prefix, "[%.*s pid %ld] ", BOT_TAG_MAX,
+			     tag, (long)b->pid);
+	else
+		n = snprintf(b->log_prefix, sizeof b->log_prefix, "[pid %ld] ", (long)b->pid);
+	b->log_prefix_len = n < 0 ? 0 : (size_t)n;
 }
 
 /* ---- waiting ---- */
@@ -168,7 +257,7 @@ static int wait_fd(struct bot *b, int fd, short events, int64_t deadline_us)
 			return -errno;
 		}
 		if (pfd[1].revents)
-			bot_drain_stderr(b);
+			bot_poll_stderr(b);
 		if (pfd[0].revents)
 			return 0;
 		/* Checked whatever woke us: a stderr flood must not outlast the deadline. */

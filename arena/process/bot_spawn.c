@@ -318,7 +318,7 @@ static const char *step_words(int step)
 /* Every descriptor bot_start() opens; -1 when not open. */
 struct spawn_fds {
 	int in[2], out[2], err[2], report[2], info[2];
-	int devnull;            /* the child's stderr when there is no log */
+	int devnull;            /* the sandbox's own descriptors */
 	int log;
 };
 
@@ -362,7 +362,7 @@ static int set_nonblock(int fd)
 }
 
 /* All close-on-exec; the arena's ends non-blocking, the bot's left blocking. */
-static int fds_open(struct spawn_fds *f, bool want_log, bool sandboxed)
+static int fds_open(struct spawn_fds *f, bool sandboxed)
 {
 	int *all[] = { &f->in[0], &f->in[1], &f->out[0], &f->out[1], &f->err[0], &f->err[1],
 		       &f->report[0], &f->report[1], &f->info[0], &f->info[1], &f->devnull };
@@ -370,8 +370,8 @@ static int fds_open(struct spawn_fds *f, bool want_log, bool sandboxed)
 
 	if (pipe2(f->in, O_CLOEXEC) < 0 || pipe2(f->out, O_CLOEXEC) < 0 ||
 	    pipe2(f->report, O_CLOEXEC) < 0 || (sandboxed && pipe2(f->info, O_CLOEXEC) < 0) ||
-	    (want_log && pipe2(f->err, O_CLOEXEC) < 0) ||
-	    ((!want_log || sandboxed) && (f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0))
+	    pipe2(f->err, O_CLOEXEC) < 0 ||
+	    (sandboxed && (f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0))
 		return -errno;
 	for (size_t i = 0; i < sizeof all / sizeof all[0] && r == 0; i++)
 		r = raise_fd(all[i]);
@@ -379,7 +379,7 @@ static int fds_open(struct spawn_fds *f, bool want_log, bool sandboxed)
 		r = set_nonblock(f->in[1]);
 	if (r == 0)
 		r = set_nonblock(f->out[0]);
-	if (r == 0 && want_log)
+	if (r == 0)
 		r = set_nonblock(f->err[0]);
 	return r;
 }
@@ -447,7 +447,7 @@ static int plan_init(struct child_plan *plan, const struct bot_spec *spec, const
 	plan->cwd = spec->cwd;
 	plan->in_fd = f->in[0];
 	plan->out_fd = f->out[1];
-	plan->err_fd = spec->stderr_path ? f->err[1] : f->devnull;
+	plan->err_fd = f->err[1];
 	plan->report_fd = f->report[1];
 	plan->info_fd = f->info[1];
 	plan->null_fd = f->devnull;
@@ -560,7 +560,7 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 	plan.path = path;
 	if (spec->stderr_path)
 		f.log = open_log(spec->stderr_path);
-	r = fds_open(&f, spec->stderr_path != NULL, spec->sandbox != NULL);
+	r = fds_open(&f, spec->sandbox != NULL);
 	if (r < 0) {
 		snprintf(why, why_size, "bot \"%s\": cannot create pipes: %s", name, strerror(-r));
 		goto out;
@@ -601,6 +601,7 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 	b->log_fd = f.log;
 	b->log_cap = spec->stderr_cap;
 	b->log_total_cap = spec->stderr_total_cap;
+	bot_set_stderr_tag(b, NULL);
 	f.in[1] = f.out[0] = f.err[0] = f.log = -1;
 	if (spec->sandbox) {
 		b->sandbox = spec->sandbox;
@@ -716,7 +717,7 @@ static bool wait_exit(struct bot *b, int grace_ms)
 		ts.tv_sec = 0;
 		ts.tv_nsec = (long)step_us * 1000;
 		if (ppoll(&pfd, 1, &ts, NULL) > 0)
-			bot_drain_stderr(b);
+			bot_poll_stderr(b);
 		if (step_us < 10000)
 			step_us *= 2;
 	}
@@ -775,7 +776,8 @@ void bot_stop(struct bot *b, int grace_ms)
 		reaper_kill_orphans(SANDBOX_END_MS);
 	/* Last words (a crash message, say) now the writers are gone; bounded. */
 	for (int i = 0; i < 16 && b->err_fd >= 0; i++)
-		bot_drain_stderr(b);
+		bot_poll_stderr(b);
+	bot_finish_stderr(b);
 	bot_close_fd(&b->in_fd);
 	bot_close_fd(&b->out_fd);
 	bot_close_fd(&b->err_fd);

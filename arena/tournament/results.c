@@ -218,15 +218,12 @@ static int check_tournament(const char *dir, const char *tournament_json, const 
 	old_games = games_only(old, len);
 	ret = -EEXIST;
 	if (!old_games || strcmp(old_games, games_json) != 0) {
-		cJSON *was = NULL, *now = NULL;
 		char what[1024] = "";
 		int n = 0;
 
 		if (old_games && json_strict_parse(old_games, strlen(old_games), &was, NULL) == 0 &&
 		    json_strict_parse(games_json, strlen(games_json), &now, NULL) == 0)
 			differences(was, now, "", what, sizeof(what), &n);
-		cJSON_Delete(was);
-		cJSON_Delete(now);
 		snprintf(err, err_size, "\"%s\" holds a different tournament (%s): resume it with "
 			 "the same tournament file and options, or choose another output directory",
 			 dir, what[0] ? what : "bots, rules, seed, deals or shard differ");

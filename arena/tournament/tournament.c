@@ -156,6 +156,7 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 	setup.move_ms = cfg->move_ms;
 	setup.game_ms = cfg->game_ms;
 	setup.observer = r->opt->log_io ? &tr->observer : NULL;
+	setup.keep_stderr = r->opt->log_io;
 	for (int s = 0; s < cfg->players; s++) {
 		if ((ret = pool_acquire(pool, (size_t)g.bots[s], &setup.seats[s])) < 0) {
 			fail_run(r, ret, "starting bots", strerror(-ret));

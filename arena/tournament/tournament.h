@@ -23,7 +23,7 @@
 
 struct tournament_options {
 	int quiet;      /* no progress output */
-	int log_io;     /* write <output>/io/<id>.log transcripts */
+	int log_io;     /* write <output>/io/<id>.log transcripts, keep stderr in replays */
 	FILE *progress; /* where progress goes (stdout when NULL) */
 	struct sandbox *sandbox; /* every bot's (sandbox.h), NULL: unsandboxed */
 	uint32_t shard, nshards; /* play only shard (0-based) of nshards (schedule.h); nshards 0: all */

@@ -38,6 +38,11 @@
  *                        and stderr open and sleeps, then exits itself
  *   stderr-flood [mute]  plays correctly while a thread writes stderr forever;
  *                        with "mute" it handshakes, then never answers
+ *   chatty [N]           plays correctly, writing on stderr "chatty: started"
+ *                        at its start, then before each answer "chatty: request
+ *                        K of turn T" and a line with an ESC, a BEL and a tab;
+ *                        with N, at request N+1 it writes 15 lines "traceback
+ *                        line 1".."traceback line 15" and exits 1
  *   illegal              answers a well-formed move that is not in "legal"
  *   wrong-type           answers {"type":"moove","move":<first legal>}
  *   fork-bomb [N]        forks up to N (default 200) sleeping children, stops
@@ -333,12 +338,29 @@ static void double_answer(const cJSON *first, long gap_ms)
 	cJSON_Delete(answer);
 }
 
+/* The stderr lines of chatty for one request; a traceback and exit 1 at request N+1. */
+static void chatter(const cJSON *req, int argc, char **argv)
+{
+	const cJSON *turn = cJSON_GetObjectItemCaseSensitive(req, "turn");
+
+	if (argc > 2 && requests_answered >= atoi(argv[2])) {
+		for (int i = 1; i <= 15; i++)
+			fprintf(stderr, "traceback line %d\n", i);
+		exit(1);
+	}
+	fprintf(stderr, "chatty: request %d of turn %d\n", requests_answered + 1,
+		cJSON_IsNumber(turn) ? turn->valueint : -1);
+	fprintf(stderr, "chatty: esc \033[2J bell \a tab \t end\n");
+}
+
 static void answer_request(const cJSON *req, int argc, char **argv)
 {
 	const cJSON *legal = cJSON_GetObjectItemCaseSensitive(req, "legal");
 	const cJSON *first = cJSON_IsArray(legal) ? cJSON_GetArrayItem(legal, 0) : NULL;
 	cJSON *answer;
 
+	if (is("chatty"))
+		chatter(req, argc, argv);
 	if (is("never-answer") || (is("stderr-flood") && argc > 2 && strcmp(argv[2], "mute") == 0))
 		return;
 	if (is("die-midgame") && requests_answered >= (argc > 2 ? atoi(argv[2]) : 0))
@@ -423,6 +445,8 @@ int main(int argc, char **argv)
 	}
 	if (is("ignore-term"))
 		signal(SIGTERM, SIG_IGN);
+	if (is("chatty"))
+		fprintf(stderr, "chatty: started\n");
 	if (is("stderr-flood")) {
 		pthread_t t;
 

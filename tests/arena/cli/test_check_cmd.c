@@ -2,7 +2,10 @@
  * test_check_cmd.c - `skipbo-arena check` against every misbehaving mode of
  * badbot (tests/badbots/badbot.c): each must get its diagnosis and exit 1,
  * and a well-behaved bot must pass with exit 0; the resource-limit options
- * reach the bot under check (badbot report shows its limits).
+ * reach the bot under check (badbot report shows its limits); the bots'
+ * stderr is shown live (badbot chatty), hidden, or kept in files, and its
+ * last lines quoted with a fault; a faulty game's "reproduce:" command plays
+ * it again; play shows, hides or keeps the stderr the same way.
  *
  * The command runs through check_driver (cmd_check() as a program) with
  * small time limits and the opponent given with --opponent; one test runs
@@ -266,7 +269,11 @@ static void test_fork_holder(void **state)
 static void test_stderr_flood_passes(void **state)
 {
 	(void)state;
-	expect_badbot("stderr-flood", NULL, 0, "\nPASS\n", NULL);
+	/* the terminal gets a bounded share of the flood, and is told so */
+	expect_badbot("stderr-flood", NULL, 0,
+		      "] badbot-stderr-flood: a line of noise to fill the log\n",
+		      "[badbot] ", " bytes of stderr not shown: more than 65536 in one game",
+		      "\nPASS\n", NULL);
 }
 
 static void test_illegal(void **state)
@@ -395,7 +402,179 @@ static void test_usage_errors(void **state)
 	assert_non_null(strstr(r.out, "usage: skipbo-arena check"));
 }
 
+/* Every bot's stderr, live, each line labelled with the bot and its seat, escaped. */
+static void test_stderr_shown_live(void **state)
+{
+	const char *bot[] = { BADBOT_PATH, "chatty", NULL };
+	struct run r = run_check(relaxed, bot);
+
+	(void)state;
+	if (r.status != 0 || !strstr(r.out, "[badbot] chatty: started\n") ||
+	    !strstr(r.out, "[badbot seat 0] chatty: request 1 of turn 1\n") ||
+	    !strstr(r.out, "[badbot seat 1] chatty: request ") ||
+	    !strstr(r.out, "[badbot seat 0] chatty: esc \\033[2J bell \\007 tab \\011 end\n") ||
+	    strchr(r.out, '\033') || strchr(r.out, '\a'))
+		fail_msg("exit %d; stderr not shown as expected:\n%s", r.status, r.out);
+}
+
+/* --quiet-bots hides it; --stderr DIR keeps it in files instead, tagged. */
+static void test_quiet_bots_and_stderr_dir(void **state)
+{
+	const char *quiet[] = { "--move-ms", "2000", "--quiet-bots", NULL };
+	const char *bot[] = { BADBOT_PATH, "chatty", NULL };
+	char dir[] = "/tmp/test_check_stderr_XXXXXX", path[128], *log;
+	const char *to_dir[] = { "--move-ms", "2000", "--stderr", dir, NULL };
+	struct run r = run_check(quiet, bot);
+	FILE *f;
+
+	(void)state;
+	if (r.status != 0 || strstr(r.out, "chatty:") || !strstr(r.out, "\nPASS\n"))
+		fail_msg("--quiet-bots: exit %d:\n%s", r.status, r.out);
+	assert_non_null(mkdtemp(dir));
+	r = run_check(to_dir, bot);
+	if (r.status != 0 || strstr(r.out, "chatty:"))
+		fail_msg("--stderr: exit %d:\n%s", r.status, r.out);
+	snprintf(path, sizeof(path), "%s/badbot.stderr", dir);
+	log = calloc(1, 1 << 16);
+	assert_non_null(log);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_true(fread(log, 1, (1 << 16) - 1, f) > 0);
+	fclose(f);
+	if (strncmp(log, "[pid ", 5) || !strstr(log, "] chatty: started\n") ||
+	    !strstr(log, "\n[check-1 pid ") || !strstr(log, "\n[check-2 pid ") ||
+	    !strstr(log, "] chatty: request 1 of turn 1\n"))
+		fail_msg("%s:\n%.2000s", path, log);
+	free(log);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/badbot-1.stderr", dir);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* A crash quotes the bot's last ten stderr lines: the traceback at once. */
+static void test_fault_quotes_last_stderr_lines(void **state)
+{
+	(void)state;
+	expect_badbot("chatty", "3", 1, "exit fault at turn",
+		      "    stderr, last 10 of 22 lines:\n      traceback line 6\n",
+		      "      traceback line 15\n  result:", NULL);
+	/* and a fault without any stderr says so */
+	expect_badbot("garbage", NULL, 1, "malformed fault", "    stderr:   nothing\n", NULL);
+}
+
+/* A bot that dies before its hello: what it wrote while starting comes with the start fault. */
+static void test_start_fault_quotes_stderr(void **state)
+{
+	const char *bot[] = { "/bin/sh", "-c", "echo 'Traceback (most recent call last):' >&2; "
+		"echo 'SyntaxError: invalid syntax' >&2; exit 1", NULL };
+	struct run r = run_check(NULL, bot);
+
+	(void)state;
+	if (r.status != 1 || !strstr(r.out, "start fault: exited with status 1 before its hello") ||
+	    !strstr(r.out, "    stderr:\n      Traceback (most recent call last):\n"
+		    "      SyntaxError: invalid syntax\n"))
+		fail_msg("exit %d; the start fault without the traceback:\n%s", r.status, r.out);
+}
+
+/* A bot that never flushes: every place it can be stuck asks about it. */
+static void test_flush_hints(void **state)
+{
+	(void)state;
+	expect_badbot("no-newline", NULL, 1, "start fault: no hello within 1500 ms of its start; "
+		      "it wrote ", " without a newline: end each line with \\n and flush stdout",
+		      NULL);
+	expect_badbot("no-hello", NULL, 1, "it wrote nothing on stdout: did it flush stdout "
+		      "after its hello?", NULL);
+	expect_badbot("never-answer", NULL, 1, "    hint:     it answered nothing in this game: "
+		      "did it flush stdout after each line?\n", NULL);
+}
+
 #ifdef EASY_PATH
+/* Each faulty game's "reproduce:" command deals it again in play, against the
+ * easy bot (which seeds its choices with the game id): the same fault at the
+ * same turn and decision. */
+static void test_reproduce_with_play(void **state)
+{
+	char *argv[] = { (char *)ARENA_PATH, (char *)"check", (char *)"--games", (char *)"2",
+		(char *)"--stock", (char *)"5", (char *)"--quiet-bots", (char *)BADBOT_PATH,
+		(char *)"chatty", (char *)"3", NULL };
+	char *play[ARGS_MAX], *copy, *at, *word, want[128];
+	struct run r = run_argv(argv);
+	unsigned turn, decision;
+	int n = 0;
+
+	(void)state;
+	at = strstr(r.out, "PROBLEM 2: exit fault at turn ");
+	if (r.status != 1 || !at || sscanf(at, "PROBLEM 2: exit fault at turn %u, decision %u",
+					   &turn, &decision) != 2)
+		fail_msg("exit %d:\n%s", r.status, r.out);
+	at = strstr(at, "  reproduce: skipbo-arena play ");
+	assert_non_null(at);
+	copy = strndup(at + strlen("  reproduce: skipbo-arena "), strcspn(at, "\n") -
+		       strlen("  reproduce: skipbo-arena "));
+	assert_non_null(copy);
+	assert_non_null(strstr(copy, "--game-id check-2 "));
+	play[n++] = (char *)ARENA_PATH;
+	for (word = strtok(copy, " "); word && n < ARGS_MAX - 2; word = strtok(NULL, " ")) {
+		play[n++] = word;
+		if (n == 2)
+			play[n++] = (char *)"--quiet-bots";
+	}
+	play[n] = NULL;
+	r = run_argv(play);
+	snprintf(want, sizeof(want), "badbot: exit at game 1, turn %u, move %u: exited with status 1",
+		 turn, decision);
+	if (r.status != 0 || !strstr(r.out, want))
+		fail_msg("play exit %d, \"%s\" missing:\n%s", r.status, want, r.out);
+	free(copy);
+}
+
+/* play shows the stderr of every seat live too, hides it, or keeps it in files. */
+static void test_play_stderr(void **state)
+{
+	char dir[] = "/tmp/test_play_stderr_XXXXXX", path[128], chatty[512], *log;
+	char *shown[] = { (char *)ARENA_PATH, (char *)"play", (char *)"--seed", (char *)"5",
+		(char *)"--stock", (char *)"3", chatty, opponent, NULL };
+	char *quiet[] = { (char *)ARENA_PATH, (char *)"play", (char *)"--quiet-bots",
+		(char *)"--seed", (char *)"5", (char *)"--stock", (char *)"3", chatty, opponent, NULL };
+	char *to_dir[] = { (char *)ARENA_PATH, (char *)"play", (char *)"--stderr", dir,
+		(char *)"--seed", (char *)"5", (char *)"--stock", (char *)"3", chatty, opponent, NULL };
+	struct run r;
+	FILE *f;
+
+	(void)state;
+	snprintf(chatty, sizeof(chatty), "%s chatty", BADBOT_PATH);
+	r = run_argv(shown);
+	if (r.status != 0 || !strstr(r.out, "[badbot] chatty: started\n") ||
+	    !strstr(r.out, "[badbot seat 0] chatty: request 1 of turn 1\n") ||
+	    !strstr(r.out, "[badbot seat 0] chatty: esc \\033[2J bell \\007 tab \\011 end\n") ||
+	    strchr(r.out, '\033'))
+		fail_msg("play: exit %d; stderr not shown as expected:\n%s", r.status, r.out);
+	r = run_argv(quiet);
+	if (r.status != 0 || strstr(r.out, "chatty:") || !strstr(r.out, "result: "))
+		fail_msg("play --quiet-bots: exit %d:\n%s", r.status, r.out);
+	assert_non_null(mkdtemp(dir));
+	r = run_argv(to_dir);
+	if (r.status != 0 || strstr(r.out, "chatty:"))
+		fail_msg("play --stderr: exit %d:\n%s", r.status, r.out);
+	snprintf(path, sizeof(path), "%s/badbot.stderr", dir);
+	log = calloc(1, 1 << 16);
+	assert_non_null(log);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_true(fread(log, 1, (1 << 16) - 1, f) > 0);
+	fclose(f);
+	unlink(path);
+	if (strncmp(log, "[pid ", 5) || !strstr(log, "] chatty: started\n[play pid ") ||
+	    !strstr(log, "] chatty: request 1 of turn 1\n"))
+		fail_msg("%s:\n%.2000s", path, log);
+	free(log);
+	snprintf(path, sizeof(path), "%s/badbot-2.stderr", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* The real program, with the opponent found next to it: <build>/bots/skipbo-easy. */
 static void test_default_opponent(void **state)
 {
@@ -436,7 +615,14 @@ int main(void)
 		cmocka_unit_test(test_verbose_prints_the_transcript),
 		cmocka_unit_test(test_limits_reach_the_bot),
 		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_stderr_shown_live),
+		cmocka_unit_test(test_quiet_bots_and_stderr_dir),
+		cmocka_unit_test(test_fault_quotes_last_stderr_lines),
+		cmocka_unit_test(test_start_fault_quotes_stderr),
+		cmocka_unit_test(test_flush_hints),
 #ifdef EASY_PATH
+		cmocka_unit_test(test_reproduce_with_play),
+		cmocka_unit_test(test_play_stderr),
 		cmocka_unit_test(test_default_opponent),
 #endif
 	};

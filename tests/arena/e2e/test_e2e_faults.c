@@ -168,6 +168,78 @@ static void test_stderr_flood_capped(void **state)
 	e2e_remove(dir);
 }
 
+/*
+ * With -j 2 two processes of one bot write one log at once: each line is
+ * tagged with its process and the game it came in, and the games named are
+ * exactly the recorded games of that bot. With --log-io the replays carry
+ * each decision's lines.
+ */
+static void test_stderr_lines_tagged(void **state)
+{
+	char dir[256], text[1024], path[300], pid[2][32] = { "", "" };
+	const char *args[] = { "run", "-j", "2", "--quiet", "--log-io", "t.json", NULL };
+	char *log, *line, *save = NULL, *replay;
+	cJSON **recs;
+	size_t len, n, tagged_games = 0, lines = 0;
+
+	(void)state;
+	e2e_tempdir(dir, sizeof(dir), "tags");
+	snprintf(text, sizeof(text),
+		 "{\"name\":\"t\",\"bots\":[{\"name\":\"chatty\",\"command\":[\"%s\",\"chatty\"]},"
+		 "{\"name\":\"good\",\"command\":[\"%s\",\"good\"]},"
+		 "{\"name\":\"good2\",\"command\":[\"%s\",\"good\"]}],"
+		 "\"deals\":2,\"rules\":{\"stock_size\":3},\"output\":\"out\"}",
+		 BADBOT_PATH, BADBOT_PATH, BADBOT_PATH);
+	e2e_write(dir, "t.json", text);
+	assert_int_equal(e2e_run(dir, args, WALL_LIMIT_MS, NULL), 0);
+	snprintf(path, sizeof(path), "%s/out/logs/chatty.stderr", dir);
+	log = e2e_read(path, &len);
+	assert_non_null(log);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	n = e2e_records(path, &recs);
+	assert_int_equal(n, 12);
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char game[64] = "", proc[32];
+
+		lines++;
+		if (sscanf(line, "[pid %31[0-9]] chatty: started", proc) != 1 &&
+		    sscanf(line, "[%63s pid %31[0-9]] chatty: ", game, proc) != 2)
+			fail_msg("untagged line in the log: \"%s\"", line);
+		if (strcmp(pid[0], proc) && strcmp(pid[1], proc)) {
+			assert_true(!pid[1][0]);
+			strlcpy(pid[pid[0][0] ? 1 : 0], proc, sizeof(pid[0]));
+		}
+		if (!game[0])
+			continue;
+		/* a game of chatty's, recorded */
+		for (size_t i = 0; i < n; i++) {
+			const cJSON *id = cJSON_GetObjectItem(recs[i], "id");
+			char *bots = cJSON_PrintUnformatted(cJSON_GetObjectItem(recs[i], "bots"));
+
+			if (!strcmp(id->valuestring, game)) {
+				if (!strstr(bots, "\"chatty\""))
+					fail_msg("line of game %s, where chatty did not play", game);
+				tagged_games |= (size_t)1 << i;
+			}
+			free(bots);
+		}
+	}
+	/* two workers, a process each; every game of chatty's (8 of 12) in the log */
+	assert_true(pid[0][0] && pid[1][0]);
+	assert_int_equal(__builtin_popcountll(tagged_games), 8);
+	assert_true(lines > 16);
+	/* --log-io: each decision's lines in the replay too */
+	snprintf(path, sizeof(path), "%s/out/replays/t0000-d0000-r0.json", dir);
+	replay = e2e_read(path, &len);
+	assert_non_null(replay);
+	assert_non_null(strstr(replay, ",\"stderr\":\"chatty: request 1 of turn 1\\u000achatty: esc "
+			       "\\u001b[2J bell \\u0007 tab \\u0009 end\"}"));
+	free(replay);
+	e2e_free_records(recs, n);
+	free(log);
+	e2e_remove(dir);
+}
+
 static void test_bad_config_refused_before_running(void **state)
 {
 	char dir[256], path[300];
@@ -208,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_fork_bomb),
 		cmocka_unit_test(test_memory_hog),
 		cmocka_unit_test(test_stderr_flood_capped),
+		cmocka_unit_test(test_stderr_lines_tagged),
 		cmocka_unit_test(test_bad_config_refused_before_running),
 	};
 

@@ -37,6 +37,7 @@ static char *double_later_argv[] = { BADBOT_PATH, "double-answer", "30", NULL };
 static char *holder_argv[] = { BADBOT_PATH, "fork-holder-at-start", NULL };
 static char *no_hello_argv[] = { BADBOT_PATH, "no-hello", NULL };
 static char *no_newline_argv[] = { BADBOT_PATH, "no-newline", NULL };
+static char *chatty_argv[] = { BADBOT_PATH, "chatty", NULL };
 
 struct table {
 	struct bot_spec specs[2];
@@ -133,6 +134,63 @@ static void test_illegal_move_fault(void **state)
 	assert_int_equal(t.out.reason, END_FORFEIT);
 	assert_int_equal(t.out.winners[0], 0);
 	assert_int_equal(t.out.placings[1], 2);
+	/* the illegal answer has no decision event, so no time in the log either:
+	 * the log's times stay aligned with the decision events */
+	assert_int_equal(t.out.log[0].nmoves, t.out.moves);
+	table_close(&t);
+}
+
+/* The seat's stderr lines are observed as they come, and with keep_stderr
+ * each decision's are kept beside it; a quiet seat's decisions have none. */
+static int observed_lines[2];
+
+static void count_stderr(void *ctx, const char *name, int seat, const char *line, size_t len)
+{
+	(void)ctx;
+	(void)name;
+	(void)line;
+	(void)len;
+	if (seat >= 0 && seat < 2)
+		observed_lines[seat]++;
+}
+
+static void test_stderr_per_decision(void **state)
+{
+	const struct referee_observer watch = { .stderr_line = count_stderr };
+	const struct referee_game_log *log;
+	struct table t;
+	size_t k = 0;
+	int asked = 0;
+
+	(void)state;
+	table_open(&t, chatty_argv, good_argv, 4);
+	t.setup.keep_stderr = 1;
+	t.setup.observer = &watch;
+	table_play(&t);
+	assert_int_equal(t.out.nfaults, 0);
+	log = &t.out.log[0];
+	assert_non_null(log->move_stderr);
+	for (size_t i = 0; i < log->nevents; i++) {
+		const struct event *ev = &log->events[i];
+		char want[64];
+
+		if (ev->kind != EVENT_PLAY && ev->kind != EVENT_DISCARD && ev->kind != EVENT_PASS)
+			continue;
+		assert_true(k < log->nmoves);
+		if (ev->seat == 1) {
+			assert_null(log->move_stderr[k++]);
+			continue;
+		}
+		snprintf(want, sizeof(want), "chatty: request %d of turn ", ++asked);
+		assert_non_null(log->move_stderr[k]);
+		if (strncmp(log->move_stderr[k], want, strlen(want)) ||
+		    !strstr(log->move_stderr[k], "\nchatty: esc \033[2J bell \a tab \t end"))
+			fail_msg("decision %zu: \"%s\", expected \"%s...\"", k, log->move_stderr[k], want);
+		k++;
+	}
+	assert_int_equal(k, log->nmoves);
+	assert_int_equal(observed_lines[0], 2 * asked);
+	assert_int_equal(observed_lines[1], 0);
 	table_close(&t);
 }
 
@@ -560,6 +618,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_game),
 		cmocka_unit_test(test_illegal_move_fault),
+		cmocka_unit_test(test_stderr_per_decision),
 		cmocka_unit_test(test_timeout_fault),
 		cmocka_unit_test(test_start_fault),
 		cmocka_unit_test(test_match_to_500),

@@ -3,13 +3,14 @@
 
 The replay viewer in a real browser: play a 2-player game, a partnership
 game, a match (R9), a game with a fault (R11), one whose bot never starts,
-and a stalemate with refills (R6), write their pages with
+a stalemate with refills (R6) and one whose bot writes stderr, write their pages with
 `skipbo-arena replay --html`, open each in headless Chromium and step through
 it with the keyboard, forward over every decision to the end and back, by
 turns, Home/End, game to game, the hands switch and the fault link. After
 each step the table read from the page's DOM must equal the one the engine
 computes for that step (viewer_states). At 400 and 1400 px wide nothing may
-overflow the page sideways. Screenshots go to ARTEFACTS. Exit 77 (skipped)
+overflow the page sideways. Beside each decision the page shows the lines
+its bot wrote on stderr while deciding. Screenshots go to ARTEFACTS. Exit 77 (skipped)
 without chromium."""
 import json
 import os
@@ -203,6 +204,36 @@ def hands_switch(page):
                 "v.dispatchEvent(new Event('change'))")
 
 
+FIRST_CHATTER = "chatty: request 1 of turn 1\nchatty: esc \x1b[2J bell \x07 tab \t end"
+
+
+def stderr_shown(page, replay):
+    """Beside each decision, what its bot wrote on stderr while deciding, as the
+    replay recorded it: badbot chatty's two lines, the easy bot's nothing."""
+    with open(replay) as f:
+        doc = json.load(f)
+    decisions = [e for e in doc["games"][0]["events"] if e["type"] in ("play", "discard", "pass")]
+    if decisions[0].get("stderr") != FIRST_CHATTER:
+        fail("stderr: the replay's first decision has stderr %r, want %r" %
+             (decisions[0].get("stderr"), FIRST_CHATTER))
+    page.key("Home", "Home", 36)
+    seats = set()
+    for k, e in enumerate(decisions[:16], start=1):
+        page.right()
+        got = page.b.eval("(function () { var b = document.getElementById('stderr'),"
+                          "p = b.querySelector('pre'), n = b.querySelector('.none');"
+                          "return [b.className, b.querySelector('.name').textContent,"
+                          "p ? p.textContent : n ? n.textContent : '?']; })()")
+        want = ["on", "stderr of seat %d (%s) during this decision:" % (e["seat"], doc["bots"][e["seat"]]),
+                e.get("stderr", "nothing")]
+        if got != want:
+            fail("stderr: at decision %d the page shows %r, want %r" % (k, got, want))
+        seats.add(e["seat"])
+    if seats != {0, 1}:
+        fail("stderr: the first 16 decisions are all seat %s's" % seats)
+    page.key("Home", "Home", 36)
+
+
 def widths(page, shots, label):
     for w in (400, 1400):
         page.b.width(w)
@@ -236,6 +267,8 @@ def check_pages(arena, helper, medium, easy, badbot, shots, browser_path, tmp):
         "start": ["--stock", "3", "--seed", "2", badbot + " exit-at-start", easy],
         # a stalemate with passes and draw piles rebuilt from both sources (R5.4, R6)
         "refills": ["--stock", "20", "--seed", "1", easy, easy],
+        # a bot that writes stderr before each answer
+        "stderr": ["--stock", "3", "--seed", "4", badbot + " chatty", easy],
     }
     replays = {}
     for name, args in games.items():
@@ -279,6 +312,9 @@ def check_pages(arena, helper, medium, easy, badbot, shots, browser_path, tmp):
                         for s in range(2)]
                 if totals[1:] != want:
                     fail("match: running totals after game 2 %s, want %s" % (totals[1:], want))
+            if name == "stderr":
+                stderr_shown(page, replay)
+                widths(page, shots, "stderr")
             if name == "start":
                 text = b.eval("document.getElementById('faults').textContent")
                 if "start" not in text or "before its hello" not in text:

@@ -2,7 +2,9 @@
  * test_bot_log.c - a bot's stderr log (bot.h, bot_io.c) against what a bot
  * could do to it: flood it over many starts, or put something else than a
  * plain file of its own where it is. badbot stderr-flood writes stderr for
- * ever while it plays.
+ * ever while it plays. And the lines themselves: each to the handler and
+ * into the log with its tag, long ones in pieces, a last one without a
+ * newline at the stop; badbot chatty writes known lines.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +30,7 @@ static const char REQUEST[] =
 static const char HELLO[] = "{\"type\":\"hello\",\"protocol\":1,\"arena\":\"skipbo-arena test\"}";
 
 struct run {
-	char *argv[3];
+	char *argv[4];
 	struct bot_spec spec;
 };
 
@@ -160,9 +163,119 @@ static void test_log_not_a_plain_file(void **state)
 	rmdir(dir);
 }
 
+/* What a handler got: the lines joined with '|'. */
+struct got {
+	char text[8192];
+	size_t len;
+	int lines;
+};
+
+static void collect(void *ctx, const char *line, size_t len)
+{
+	struct got *g = ctx;
+
+	if (g->len + len + 2 < sizeof g->text) {
+		memcpy(g->text + g->len, line, len);
+		g->len += len;
+		g->text[g->len++] = '|';
+		g->text[g->len] = '\0';
+	}
+	g->lines++;
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = calloc(1, 1 << 16);
+
+	assert_non_null(f);
+	assert_non_null(text);
+	assert_true(fread(text, 1, (1 << 16) - 1, f) > 0);
+	fclose(f);
+	return text;
+}
+
+/* Every line to the handler as it is read; the log tags each with the tag set
+ * at the time and the process; the crash's last lines arrive by bot_stop. */
+static void test_lines_to_handler_and_tagged_log(void **state)
+{
+	char path[] = "/tmp/test_bot_log_XXXXXX", expect[256];
+	int fd = mkstemp(path);
+	struct got got = { .len = 0 };
+	struct run r;
+	struct bot *b;
+	const char *line;
+	size_t len;
+	long pid;
+	char *log;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	run_init(&r, path);
+	r.argv[1] = (char *)"chatty";
+	r.argv[2] = (char *)"1";
+	r.spec.stderr_cap = 1 << 20;
+	b = run_start(&r);
+	pid = (long)bot_pid(b);
+	bot_set_stderr_handler(b, (struct bot_stderr_handler){ collect, &got });
+	handshake_only(b);
+	bot_set_stderr_tag(b, "g000007");
+	play_one(b);
+	bot_poll_stderr(b);
+	assert_non_null(strstr(got.text, "chatty: started|chatty: request 1 of turn 1|"
+			       "chatty: esc \033[2J bell \a tab \t end|"));
+	/* the second request: 15 lines of traceback, then exit 1 */
+	assert_int_equal(bot_write_line(b, REQUEST, strlen(REQUEST), in_ms(1000)), 0);
+	assert_int_equal(bot_read_line(b, &line, &len, in_ms(3000)), -EPIPE);
+	bot_stop(b, GRACE_MS);
+	assert_int_equal(got.lines, 3 + 15);
+	assert_non_null(strstr(got.text, "|traceback line 1|traceback line 2|"));
+	assert_non_null(strstr(got.text, "|traceback line 15|"));
+	log = read_all(path);
+	unlink(path);
+	snprintf(expect, sizeof expect, "[pid %ld] chatty: started\n[g000007 pid %ld] chatty: "
+		 "request 1 of turn 1\n", pid, pid);
+	if (strncmp(log, expect, strlen(expect)))
+		fail_msg("log starts:\n%.300s\nexpected:\n%s", log, expect);
+	snprintf(expect, sizeof expect, "\n[g000007 pid %ld] traceback line 15\n", pid);
+	assert_non_null(strstr(log, expect));
+	free(log);
+}
+
+/* A line longer than BOT_STDERR_LINE_MAX comes in pieces; one without a
+ * newline comes when the bot is stopped. */
+static void test_long_line_in_pieces(void **state)
+{
+	char *argv[] = { (char *)"/bin/sh", (char *)"-c",
+		(char *)"head -c 2500 /dev/zero | tr '\\0' x >&2; printf tail >&2; "
+		"printf '{}\\n'; exec sleep 5", NULL };
+	struct bot_spec spec = { .name = "sh", .argv = argv, .cpu = -1 };
+	struct got got = { .len = 0 };
+	struct bot *b = NULL;
+	const char *line;
+	size_t len;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(bot_start(&spec, &b, why, sizeof why), 0);
+	bot_set_stderr_handler(b, (struct bot_stderr_handler){ collect, &got });
+	assert_int_equal(bot_read_line(b, &line, &len, in_ms(3000)), 0);
+	bot_poll_stderr(b);
+	assert_int_equal(got.lines, 2);
+	bot_stop(b, GRACE_MS);
+	assert_int_equal(got.lines, 3);
+	assert_int_equal(got.len, 2504 + 3);
+	assert_int_equal(got.text[BOT_STDERR_LINE_MAX], '|');
+	assert_int_equal(got.text[2 * BOT_STDERR_LINE_MAX + 1], '|');
+	assert_string_equal(got.text + 2500 + 2, "tail|");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lines_to_handler_and_tagged_log),
+		cmocka_unit_test(test_long_line_in_pieces),
 		cmocka_unit_test(test_stderr_total_cap),
 		cmocka_unit_test(test_log_not_a_plain_file),
 	};

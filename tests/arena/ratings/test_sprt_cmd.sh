@@ -32,23 +32,30 @@ fi
 "$driver" sprt "$strong" >"$out" 2>&1
 [ $? -eq 2 ] || { echo "one bot not refused with status 2"; fail=1; }
 
-# A bot that shows the limits it runs under on stderr (kept by --log-dir), then is STRONG.
+# A bot that shows the limits it runs under on stderr (kept by --stderr, each line tagged
+# [GAME pid PID]), then is STRONG.
 probe=$dir/limits-probe
 printf '#!/bin/sh\ncat /proc/self/limits >&2\nexec "%s"\n' "$strong" >"$probe"
 chmod +x "$probe"
 "$driver" sprt -q --max-pairs 1 --stock 2 --cpu-seconds 7 --memory-mb 0 --open-files 64 \
-	--processes 1000 --log-dir "$dir/logs" "$probe" "$weak" >"$out" 2>&1
+	--processes 1000 --stderr "$dir/logs" "$probe" "$weak" >"$out" 2>&1
 rc=$?
 limits=$dir/logs/limits-probe.stderr
-if [ "$rc" -ne 0 ] || ! grep -Eq '^Max cpu time +7 +8 +seconds' "$limits" ||
-	! grep -Eq '^Max address space +unlimited' "$limits" ||
-	! grep -Eq '^Max open files +64 +64 ' "$limits" ||
-	! grep -Eq '^Max processes +1000 +1000 ' "$limits"; then
+if [ "$rc" -ne 0 ] || ! grep -Eq '^\[[^]]*\] Max cpu time +7 +8 +seconds' "$limits" ||
+	! grep -Eq '^\[[^]]*\] Max address space +unlimited' "$limits" ||
+	! grep -Eq '^\[[^]]*\] Max open files +64 +64 ' "$limits" ||
+	! grep -Eq '^\[[^]]*\] Max processes +1000 +1000 ' "$limits"; then
 	echo "limits not passed to the bot: exit $rc"; cat "$out" "$limits"; fail=1
 fi
+# Without --stderr the bots' stderr is shown, labelled; --quiet-bots hides it.
+"$driver" sprt -q --max-pairs 1 --stock 2 "$probe" "$weak" >"$out" 2>&1
+grep -Eq '^\[limits-probe\] Max cpu time ' "$out" ||
+	{ echo "the bot's stderr not shown labelled"; cat "$out"; fail=1; }
+"$driver" sprt -q --quiet-bots --max-pairs 1 --stock 2 "$probe" "$weak" >"$out" 2>&1
+! grep -q 'Max cpu time' "$out" || { echo "--quiet-bots did not hide the bot's stderr"; fail=1; }
 "$driver" sprt --startup-ms 600001 "$strong" "$weak" >"$out" 2>&1
 [ $? -eq 2 ] && grep -q 'startup-ms: expected an integer from 1 to 600000' "$out" ||
 	{ echo "--startup-ms 600001 not refused with status 2"; cat "$out"; fail=1; }
 
-[ "$fail" -eq 0 ] && echo "sprt: H1 against the weaker bot, H0 against itself, limits reach the bots"
+[ "$fail" -eq 0 ] && echo "sprt: H1 against the weaker bot, H0 against itself, limits reach the bots, their stderr shown or not"
 exit "$fail"
