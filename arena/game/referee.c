@@ -309,7 +309,7 @@ static char *take_stderr(struct seat_stderr *e)
 /*
  * An applied decision in the game log: its time, CPU time and stderr, in the
  * order of the decision events (a faulty answer has no event, so none of
- * these either).
+ * these either). seat -1: a decision replayed, not asked (no stderr).
  */
 static int log_decision(struct ref *r, int seat, int64_t charged_us, int64_t cpu_us)
 {
@@ -329,7 +329,7 @@ static int log_decision(struct ref *r, int seat, int64_t charged_us, int64_t cpu
 			log->move_stderr = grown;
 			r->log_stderr_cap = cap;
 		}
-		log->move_stderr[n] = take_stderr(&r->err[seat]);
+		log->move_stderr[n] = seat >= 0 ? take_stderr(&r->err[seat]) : NULL;
 	}
 	return push_u32(&log->move_us, &log->nmoves, &r->log_moves_cap, clamp_u32(charged_us));
 }
@@ -608,7 +608,6 @@ static int apply_start(struct ref *r)
 
 	for (size_t i = 0; i < s->nstart; i++) {
 		const struct referee_step *step = &s->start[i];
-		size_t ncpu = r->log->nmoves;
 		int ret;
 
 		if (step->removed >= 0) {
@@ -621,9 +620,9 @@ static int apply_start(struct ref *r)
 		}
 		if ((ret = game_apply(r->g, &step->move)) < 0)
 			return ret;
-		/* not played here: no time, so that the k-th time stays the k-th decision's */
-		if ((ret = push_u32(&r->log->move_cpu_us, &ncpu, &r->log_cpu_cap, 0)) < 0 ||
-		    (ret = push_u32(&r->log->move_us, &r->log->nmoves, &r->log_moves_cap, 0)) < 0)
+		/* not played here: no time and no stderr, so that the k-th entry stays the
+		 * k-th decision's */
+		if ((ret = log_decision(r, -1, 0, 0)) < 0)
 			return ret;
 	}
 	return 0;
