@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Head-to-head scores of a strength tournament, by kind of bot.
+
+    python3 bots/strength/head_to_head.py results/strength-3p/games.jsonl
+
+A bot named "expert-2" is a second copy of "expert": copies count as one kind,
+and two copies are never paired. For each pair of kinds, the score of the
+first against the second (a better placing is 1, an equal one 1/2, R7) over
+every pair of seats they held at one table, not teammates (R10), with a 95%
+interval that treats each deal (of one table, with all its seat rotations)
+as one sample: the results of one deal are not independent. Then each kind's win
+rate: the games its side won over the seats it held.
+"""
+import collections
+import itertools
+import json
+import math
+import sys
+
+
+def kind(name):
+    return name.rsplit("-", 1)[0] if name.rsplit("-", 1)[-1].isdigit() else name
+
+
+def main(path):
+    per_deal = collections.defaultdict(lambda: collections.defaultdict(lambda: [0.0, 0]))
+    seats, wins = collections.Counter(), collections.Counter()
+    for line in open(path, encoding="utf-8"):
+        r = json.loads(line)
+        bots, placing = [kind(b) for b in r["bots"]], r["placings"]
+        team = {s: t for t, members in enumerate(r["teams"]) for s in members}
+        deal = (r["table"], r["deal"])  # each table deals its own cards
+        for s, b in enumerate(bots):
+            seats[b] += 1
+            wins[b] += s in r["winners"]
+        for a, b in itertools.combinations(range(len(bots)), 2):
+            if team[a] == team[b] or bots[a] == bots[b]:
+                continue
+            score = 1.0 if placing[a] < placing[b] else 0.5 if placing[a] == placing[b] else 0.0
+            for x, y, v in ((a, b, score), (b, a, 1 - score)):
+                cell = per_deal[(bots[x], bots[y])][deal]
+                cell[0] += v
+                cell[1] += 1
+    for (x, y), deals in sorted(per_deal.items()):
+        if x > y:
+            continue
+        total = sum(v for v, _ in deals.values())
+        n = sum(k for _, k in deals.values())
+        p, m = total / n, len(deals)
+        # the variance of a ratio of sums over m independent deals
+        var = sum((v - p * k) ** 2 for v, k in deals.values()) * m / (m - 1) / n**2 if m > 1 else 0
+        half = 1.96 * math.sqrt(var)
+        print(f"{x} vs {y}: {100 * p:.1f}% +- {100 * half:.1f} "
+              f"({100 * (p - half):.1f} to {100 * (p + half):.1f}; {n} results, {m} deals)")
+    for b in sorted(seats, key=lambda b: -wins[b] / seats[b]):
+        print(f"{b}: wins {wins[b]} of {seats[b]} seats, {100 * wins[b] / seats[b]:.1f}%")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: head_to_head.py GAMES.jsonl")
+    main(sys.argv[1])
