@@ -31,7 +31,9 @@ struct key_spec {
 
 static const char *const top_keys[] = { "name", "bots", "players", "deals", "duplicate",
 	"rules", "time", "limits", "seed", "concurrency", "pin", "output", "stderr_cap",
-	"stderr_total_cap", "sandbox", "$schema", "format", "challengers", NULL };
+	"stderr_total_cap", "sandbox", "$schema", "format", "challengers",
+	/* what tournament.json records of each bot's files; run records them anew */
+	"programs", NULL };
 static const char *const bot_keys[] = { "name", "command", "cwd", "env", "limits", NULL };
 static const char *const rules_keys[] = { "stock_size", "partnership", "mode", NULL };
 static const char *const time_keys[] = { "startup_ms", "move_ms", "game_ms", NULL };
