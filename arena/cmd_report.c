@@ -120,6 +120,7 @@ int cmd_report(int argc, char **argv)
 		{ "plain-intervals", no_argument, NULL, 'P' },
 		{ "replays", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
+		OPTIONS_VERSION_ENTRY,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_options opt = REPORT_OPTIONS_DEFAULT;
@@ -162,6 +163,8 @@ int cmd_report(int argc, char **argv)
 		case 'h':
 			report_usage(stdout);
 			return 0;
+		case OPTIONS_VERSION:
+			return options_print_version();
 		default:
 			report_usage(stderr);
 			return 2;

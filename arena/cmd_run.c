@@ -39,8 +39,8 @@ static const char run_usage[] =
 	"      --gauntlet NAME   a gauntlet with challenger NAME (repeat for more)\n"
 	"\n"
 	"options (each overrides the tournament file; the limits for every bot):\n"
-	"  -j, --jobs N          games at once (default: the file's concurrency, else CPUs);\n"
-	"                        also --concurrency N or -concurrency N\n"
+	"  -j, --jobs N          games at once (default: the file's concurrency, else CPUs)\n"
+	"      --concurrency N   the same as -j N; also spelt -concurrency N\n"
 	"      --seed N          tournament seed\n"
 	"  -o, --output DIR      output directory (default: results/<name>)\n"
 	"      --deals N         deals per table\n"
@@ -190,16 +190,11 @@ static int parse_run_options(int argc, char **argv, struct run_overrides *o)
 	const struct options_command cmd = { run_usage, "j:o:q", run_options,
 		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX,
 		run_option, o };
-	static char concurrency[] = "--concurrency";
 	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->jobs = o->deals = -1;
 	options_common_init(&o->common, 0);
-	/* cutechess-cli and fastchess spell it with one dash */
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "-concurrency") == 0)
-			argv[i] = concurrency;
 	if ((ret = options_parse(&cmd, argc, argv, &o->common)) >= 0)
 		return ret;
 	if (options_check_no_timeout("run", o->no_timeout, &o->common) < 0)
