@@ -153,7 +153,8 @@ int cmd_report(int argc, char **argv)
 			opt.prior_draws = strtod(optarg, &end);
 			if (errno || *end || end == optarg || !(opt.prior_draws >= 0) ||
 			    opt.prior_draws > 1e6) {
-				warnx("bad --prior \"%s\": want a number from 0 to 1000000", optarg);
+				warnx("--prior: expected a number from 0 to 1000000, got \"%s\"",
+				      optarg);
 				return 2;
 			}
 			break;

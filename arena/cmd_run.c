@@ -185,6 +185,24 @@ static int run_option(void *ctx, int c, const char *arg)
 	return 0;
 }
 
+/* Each --gauntlet NAME names a --bot: -1 to go on, or 2 after the message. */
+static int gauntlet_names_bots(const struct run_overrides *o)
+{
+	for (size_t i = 0; i < o->nchallengers; i++) {
+		size_t len = strlen(o->challengers[i]), b = 0;
+
+		while (b < o->nbots && !(strncmp(o->bots[b], o->challengers[i], len) == 0 &&
+					 o->bots[b][len] == '='))
+			b++;
+		if (b == o->nbots) {
+			warnx("run: --gauntlet \"%s\": no --bot of that name (--bot %s=COMMAND)",
+			      o->challengers[i], o->challengers[i]);
+			return 2;
+		}
+	}
+	return -1;
+}
+
 static int parse_run_options(int argc, char **argv, struct run_overrides *o)
 {
 	const struct options_command cmd = { run_usage, "j:o:q", run_options,
@@ -205,7 +223,7 @@ static int parse_run_options(int argc, char **argv, struct run_overrides *o)
 			      argv[optind]);
 			return 2;
 		}
-		return -1;
+		return gauntlet_names_bots(o);
 	}
 	if (o->name || o->players || o->common.stock || o->nchallengers) {
 		warnx("run: --%s needs --bot (a tournament file sets it with its own key)",

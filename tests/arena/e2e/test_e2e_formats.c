@@ -148,6 +148,9 @@ static void test_bot_option_mistakes(void **state)
 	const char *players_alone[] = { "run", "--players", "3", "t.json", NULL };
 	const char *contradiction[] = { "run", "--no-timeout", "--move-ms", "100", "t.json", NULL };
 	const char *alpha[] = { "sprt", "--alpha", "2", "a", "b", NULL };
+	const char *prior[] = { "report", "--prior", "-1", "out", NULL };
+	const char *challenger[] = { "run", "--bot", "a=/bin/true", "--bot", "b=/bin/true",
+				     "--gauntlet", "ab", NULL };
 	const char *play_rules[] = { "play", "--partnership", "a", "b", "c", NULL };
 	const char *play_contradiction[] = { "play", "--game-ms", "50", "--no-timeout", "a", "b",
 					     NULL };
@@ -160,6 +163,8 @@ static void test_bot_option_mistakes(void **state)
 	assert_int_equal(e2e_run(dir, players_alone, TIMEOUT_MS, NULL), 2);
 	assert_int_equal(e2e_run(dir, contradiction, TIMEOUT_MS, NULL), 2);
 	assert_int_equal(e2e_run(dir, alpha, TIMEOUT_MS, NULL), 2);
+	assert_int_equal(e2e_run(dir, prior, TIMEOUT_MS, NULL), 2);
+	assert_int_equal(e2e_run(dir, challenger, TIMEOUT_MS, NULL), 2);
 	assert_int_equal(e2e_run(dir, play_contradiction, TIMEOUT_MS, NULL), 2);
 	assert_int_equal(e2e_run(dir, play_rules, TIMEOUT_MS, NULL), 2);
 	err = read_in(dir, "stderr.txt");
@@ -170,6 +175,9 @@ static void test_bot_option_mistakes(void **state)
 	assert_non_null(strstr(err, "play: --no-timeout and --game-ms contradict each other"));
 	assert_non_null(strstr(err, "play: 3 bots with --partnership: impossible rules: "));
 	assert_non_null(strstr(err, "--alpha: expected a number above 0 and below 0.5, got \"2\""));
+	assert_non_null(strstr(err, "--prior: expected a number from 0 to 1000000, got \"-1\""));
+	assert_non_null(strstr(err, "run: --gauntlet \"ab\": no --bot of that name (--bot "
+			       "ab=COMMAND)\n"));
 	free(err);
 	e2e_remove(dir);
 }
