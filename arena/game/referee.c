@@ -311,6 +311,23 @@ static char *take_stderr(struct seat_stderr *e)
  * order of the decision events (a faulty answer has no event, so none of
  * these either).
  */
+/* Room in the game log's move_stderr for decision n: 0 or -ENOMEM. */
+static int stderr_room(struct ref *r, size_t n)
+{
+	struct referee_game_log *log = r->log;
+
+	if (n >= r->log_stderr_cap) {
+		size_t cap = r->log_stderr_cap ? r->log_stderr_cap * 2 : 64;
+		char **grown = reallocarray(log->move_stderr, cap, sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		log->move_stderr = grown;
+		r->log_stderr_cap = cap;
+	}
+	return 0;
+}
+
 static int log_decision(struct ref *r, int seat, int64_t charged_us, int64_t cpu_us)
 {
 	struct referee_game_log *log = r->log;
@@ -320,15 +337,8 @@ static int log_decision(struct ref *r, int seat, int64_t charged_us, int64_t cpu
 	if ((ret = push_u32(&log->move_cpu_us, &ncpu, &r->log_cpu_cap, clamp_u32(cpu_us))) < 0)
 		return ret;
 	if (r->setup->keep_stderr) {
-		if (n >= r->log_stderr_cap) {
-			size_t cap = r->log_stderr_cap ? r->log_stderr_cap * 2 : 64;
-			char **grown = reallocarray(log->move_stderr, cap, sizeof(*grown));
-
-			if (!grown)
-				return -ENOMEM;
-			log->move_stderr = grown;
-			r->log_stderr_cap = cap;
-		}
+		if ((ret = stderr_room(r, n)) < 0)
+			return ret;
 		log->move_stderr[n] = take_stderr(&r->err[seat]);
 	}
 	return push_u32(&log->move_us, &log->nmoves, &r->log_moves_cap, clamp_u32(charged_us));
@@ -621,7 +631,13 @@ static int apply_start(struct ref *r)
 		}
 		if ((ret = game_apply(r->g, &step->move)) < 0)
 			return ret;
-		/* not played here: no time, so that the k-th time stays the k-th decision's */
+		/* not played here: no time and no stderr, so that the k-th stays the k-th
+		 * decision's */
+		if (s->keep_stderr) {
+			if ((ret = stderr_room(r, r->log->nmoves)) < 0)
+				return ret;
+			r->log->move_stderr[r->log->nmoves] = NULL;
+		}
 		if ((ret = push_u32(&r->log->move_cpu_us, &ncpu, &r->log_cpu_cap, 0)) < 0 ||
 		    (ret = push_u32(&r->log->move_us, &r->log->nmoves, &r->log_moves_cap, 0)) < 0)
 			return ret;
