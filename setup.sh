@@ -34,9 +34,9 @@ fi
 jobs=$(nproc)
 case $mode in
 demo)
-	# the arena and the bots only: no tests, no cmocka
+	# the arena and the bots the demo runs only (the "demo" target): no tests, no cmocka
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSKIPBO_TESTS=OFF >/dev/null
-	cmake --build build -j "$jobs"
+	cmake --build build -j "$jobs" --target demo
 	./build/arena/skipbo-arena run arena/examples/demo.jsonc
 	;;
 test)

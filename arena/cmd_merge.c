@@ -30,6 +30,7 @@
 #include "commands.h"
 #include "durable.h"
 #include "json_strict.h"
+#include "options.h"
 #include "results.h"
 #include "schedule.h"
 
@@ -391,6 +392,7 @@ int cmd_merge(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "partial", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
+		OPTIONS_VERSION_ENTRY,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct merge m = { 0 };
@@ -405,6 +407,8 @@ int cmd_merge(int argc, char **argv)
 		} else if (c == 'h') {
 			fputs(merge_usage, stdout);
 			return 0;
+		} else if (c == OPTIONS_VERSION) {
+			return options_print_version();
 		} else {
 			fputs(merge_usage, stderr);
 			return 2;

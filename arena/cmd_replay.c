@@ -58,6 +58,7 @@ static const struct option replay_options[] = {
 	{ "move", required_argument, NULL, 'M' },
 	{ "game", required_argument, NULL, 'G' },
 	{ "help", no_argument, NULL, 'h' },
+	OPTIONS_VERSION_ENTRY,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -250,6 +251,8 @@ int cmd_replay(int argc, char **argv)
 		case 'h':
 			fputs(replay_usage, stdout);
 			return 0;
+		case OPTIONS_VERSION:
+			return options_print_version();
 		default:
 			fputs(replay_usage, stderr);
 			return 2;

@@ -120,6 +120,7 @@ int cmd_report(int argc, char **argv)
 		{ "plain-intervals", no_argument, NULL, 'P' },
 		{ "replays", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
+		OPTIONS_VERSION_ENTRY,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_options opt = REPORT_OPTIONS_DEFAULT;
@@ -152,7 +153,8 @@ int cmd_report(int argc, char **argv)
 			opt.prior_draws = strtod(optarg, &end);
 			if (errno || *end || end == optarg || !(opt.prior_draws >= 0) ||
 			    opt.prior_draws > 1e6) {
-				warnx("bad --prior \"%s\": want a number from 0 to 1000000", optarg);
+				warnx("--prior: expected a number from 0 to 1000000, got \"%s\"",
+				      optarg);
 				return 2;
 			}
 			break;
@@ -162,6 +164,8 @@ int cmd_report(int argc, char **argv)
 		case 'h':
 			report_usage(stdout);
 			return 0;
+		case OPTIONS_VERSION:
+			return options_print_version();
 		default:
 			report_usage(stderr);
 			return 2;

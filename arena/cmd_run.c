@@ -39,8 +39,8 @@ static const char run_usage[] =
 	"      --gauntlet NAME   a gauntlet with challenger NAME (repeat for more)\n"
 	"\n"
 	"options (each overrides the tournament file; the limits for every bot):\n"
-	"  -j, --jobs N          games at once (default: the file's concurrency, else CPUs);\n"
-	"                        also --concurrency N or -concurrency N\n"
+	"  -j, --jobs N          games at once (default: the file's concurrency, else CPUs)\n"
+	"      --concurrency N   the same as -j N; also spelt -concurrency N\n"
 	"      --seed N          tournament seed\n"
 	"  -o, --output DIR      output directory (default: results/<name>)\n"
 	"      --deals N         deals per table\n"
@@ -185,21 +185,34 @@ static int run_option(void *ctx, int c, const char *arg)
 	return 0;
 }
 
+/* Each --gauntlet NAME names a --bot: -1 to go on, or 2 after the message. */
+static int gauntlet_names_bots(const struct run_overrides *o)
+{
+	for (size_t i = 0; i < o->nchallengers; i++) {
+		size_t len = strlen(o->challengers[i]), b = 0;
+
+		while (b < o->nbots && !(strncmp(o->bots[b], o->challengers[i], len) == 0 &&
+					 o->bots[b][len] == '='))
+			b++;
+		if (b == o->nbots) {
+			warnx("run: --gauntlet \"%s\": no --bot of that name (--bot %s=COMMAND)",
+			      o->challengers[i], o->challengers[i]);
+			return 2;
+		}
+	}
+	return -1;
+}
+
 static int parse_run_options(int argc, char **argv, struct run_overrides *o)
 {
 	const struct options_command cmd = { run_usage, "j:o:q", run_options,
 		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX,
 		run_option, o };
-	static char concurrency[] = "--concurrency";
 	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->jobs = o->deals = -1;
 	options_common_init(&o->common, 0);
-	/* cutechess-cli and fastchess spell it with one dash */
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "-concurrency") == 0)
-			argv[i] = concurrency;
 	if ((ret = options_parse(&cmd, argc, argv, &o->common)) >= 0)
 		return ret;
 	if (options_check_no_timeout("run", o->no_timeout, &o->common) < 0)
@@ -210,7 +223,7 @@ static int parse_run_options(int argc, char **argv, struct run_overrides *o)
 			      argv[optind]);
 			return 2;
 		}
-		return -1;
+		return gauntlet_names_bots(o);
 	}
 	if (o->name || o->players || o->common.stock || o->nchallengers) {
 		warnx("run: --%s needs --bot (a tournament file sets it with its own key)",

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "options.h"
 #include "results.h"
 #include "schedule.h"
 
@@ -115,6 +116,7 @@ int cmd_status(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		OPTIONS_VERSION_ENTRY,
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t recorded = 0, total = 0;
@@ -127,6 +129,8 @@ int cmd_status(int argc, char **argv)
 			fputs(status_usage, stdout);
 			return 0;
 		}
+		if (c == OPTIONS_VERSION)
+			return options_print_version();
 		fputs(status_usage, stderr);
 		return 2;
 	}

@@ -11,8 +11,8 @@
 
 #include "commands.h"
 #include "own_delay.h"
+#include "options.h"
 #include "reaper.h"
-#include "referee.h"
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "run or resume a round-robin tournament" },
@@ -32,12 +32,6 @@ static void usage(FILE *out)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n\"skipbo-arena COMMAND --help\" describes each command; "
 		"\"skipbo-arena COMMAND --version\"\nprints the version, as --version does.\n");
-}
-
-static int print_version(void)
-{
-	printf("%s\n", REFEREE_ARENA_NAME);
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -61,13 +55,10 @@ int main(int argc, char **argv)
 		exit(0);
 	}
 	if (!strcmp(argv[1], "--version"))
-		exit(print_version());
+		exit(options_print_version());
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
-		/* also as a command's first argument, where tools that read versions look for it */
-		if (argc > 2 && !strcmp(argv[2], "--version"))
-			exit(print_version());
 		exit(commands[i].main(argc - 1, argv + 1));
 	}
 	warnx("unknown command \"%s\" (see \"skipbo-arena --help\")", argv[1]);

@@ -11,7 +11,14 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "referee.h"
 #include "termsafe.h"
+
+int options_print_version(void)
+{
+	printf("%s\n", REFEREE_ARENA_NAME);
+	return 0;
+}
 
 int options_number(const char *option, const char *arg, long long min, long long max,
 		   long long *out)
@@ -110,6 +117,8 @@ enum shared_id {
 
 /* getopt_long's value for shared option id: below OPTIONS_OWN, above any character. */
 #define SHARED_VALUE(id) (0x100 + (id))
+/* getopt_long's value for --concurrency in a command without -j */
+#define ONE_AT_A_TIME (OPTIONS_VERSION - 1)
 
 static const struct shared_option {
 	const char *name;   /* the long option, without "--" */
@@ -267,16 +276,24 @@ static int shared_set(int id, const char *arg, struct options_common *common)
 int options_parse(const struct options_command *cmd, int argc, char **argv,
 		  struct options_common *common)
 {
+	static char concurrency[] = "--concurrency";
 	struct option *table = NULL;
 	char *shortopts = NULL;
 	size_t nown = 0, n = 0;
-	int c, ret = 1;
+	int c, ret = 1, jobs = cmd->shortopts && strchr(cmd->shortopts, 'j');
 
 	while (cmd->own && cmd->own[nown].name)
 		nown++;
-	/* the command's own, the shared ones it takes, --help and the terminator */
-	table = calloc(nown + NSHARED + 2, sizeof(*table));
-	if (!table || asprintf(&shortopts, "+%sh", cmd->shortopts ? cmd->shortopts : "") < 0) {
+	/* cutechess-cli and fastchess spell it with one dash */
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "-concurrency") == 0)
+			argv[i] = concurrency;
+	/* the command's own, the shared ones it takes, --help, --version, --concurrency and the
+	 * terminator */
+	table = calloc(nown + NSHARED + 4, sizeof(*table));
+	/* -j and --concurrency in a command without them get their reason, not a usage dump */
+	if (!table || asprintf(&shortopts, "+%sh%s", cmd->shortopts ? cmd->shortopts : "",
+			       jobs ? "" : "j:") < 0) {
 		shortopts = NULL;
 		warnx("out of memory");
 		goto out;
@@ -288,7 +305,10 @@ int options_parse(const struct options_command *cmd, int argc, char **argv,
 			table[n++] = (struct option){ shared[id].name, shared[id].flag ?
 						      no_argument : required_argument, NULL,
 						      SHARED_VALUE(id) };
-	table[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	table[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	table[n++] = (struct option)OPTIONS_VERSION_ENTRY;
+	if (!jobs)
+		table[n] = (struct option){ "concurrency", required_argument, NULL, ONE_AT_A_TIME };
 	/* 0, not 1: glibc then also forgets state left by an earlier getopt run in the process. */
 	optind = 0;
 	ret = -1;
@@ -296,6 +316,12 @@ int options_parse(const struct options_command *cmd, int argc, char **argv,
 		if (c == 'h') {
 			fputs(cmd->usage, stdout);
 			ret = 0;
+		} else if (c == OPTIONS_VERSION) {
+			ret = options_print_version();
+		} else if (c == ONE_AT_A_TIME || (c == 'j' && !jobs)) {
+			warnx("%s: %s: %s plays its games one at a time; only run plays several at "
+			      "once (run -j N)", argv[0], c == 'j' ? "-j" : "--concurrency", argv[0]);
+			ret = 2;
 		} else if (c >= SHARED_VALUE(0) && c < SHARED_VALUE(NSHARED)) {
 			if (shared_set(c - SHARED_VALUE(0), optarg, common) < 0)
 				ret = 2;

@@ -37,6 +37,15 @@ void options_free_argv(char **argv);
  */
 int options_make_dirs(const char *option, const char *path);
 
+/*
+ * --version, which every command takes among its options (cutechess-cli and
+ * fastchess users add it anywhere): the getopt_long value of its entry, and
+ * what it does: "skipbo-arena VERSION" on stdout, returning the exit status 0.
+ */
+#define OPTIONS_VERSION 0x1ff
+#define OPTIONS_VERSION_ENTRY { "version", no_argument, NULL, OPTIONS_VERSION }
+int options_print_version(void);
+
 /* Groups of shared options; a command takes those it names in options_command.groups. */
 enum options_group {
 	OPTIONS_SEED = 1 << 0,    /* --seed N (decimal or 0x hex, 64 bits) */
@@ -139,9 +148,9 @@ struct options_command {
 /*
  * Parse argv (argv[0] the command's name) with getopt_long, stopping at the
  * first operand or "--": shared options into *common (start it with
- * options_common_init()), the command's own through own_option, and -h,
- * --help. Returns -1 to go on, with optind at the first operand, or the exit
- * status: 0 after --help, 1 without memory, 2 for bad usage (the message
+ * options_common_init()), the command's own through own_option, -h,
+ * --help and --version. Returns -1 to go on, with optind at the first operand, or the exit
+ * status: 0 after --help or --version, 1 without memory, 2 for bad usage (the message
  * printed).
  */
 int options_parse(const struct options_command *cmd, int argc, char **argv,

@@ -505,8 +505,9 @@ static int parse_format(const cJSON *root, struct config *cfg, struct jsonc_erro
 	cJSON_ArrayForEach(item, names) {
 		size_t b = 0;
 
+		/* a bot refused above has no name */
 		while (cJSON_IsString(item) && b < cfg->nbots &&
-		       strcmp(cfg->bots[b].name, item->valuestring) != 0)
+		       !(cfg->bots[b].name && strcmp(cfg->bots[b].name, item->valuestring) == 0))
 			b++;
 		snprintf(path, sizeof(path), "challengers[%zu]", index);
 		if (!cJSON_IsString(item) || b == cfg->nbots)
@@ -612,9 +613,7 @@ static int parse_top(const cJSON *root, struct config *cfg, struct jsonc_errors 
 	if (cfg->nbots < (size_t)cfg->players)
 		ret = jsonc_error(e, "bots", "expected at least %d bots for %d players per game, "
 				  "found %zu", cfg->players, cfg->players, cfg->nbots);
-	if (ret < 0)
-		return ret;
-	return parse_format(root, cfg, e);
+	return worst(ret, parse_format(root, cfg, e));
 }
 
 static void set_defaults(struct config *cfg, const char *base_dir)
@@ -682,7 +681,22 @@ static int parse_named(const char *text, size_t len, const char *base_dir, const
 		goto out;
 	}
 	/* strict: a key given twice is refused, not silently resolved to one of them */
-	if ((ret = json_strict_parse(copy, len, &root, &why)) < 0) {
+	ret = json_strict_parse(copy, len, &root, &why);
+	if (ret == JSON_STRICT_EDUPKEY &&
+	    (root = cJSON_ParseWithLengthOpts(copy, len + 1, NULL, 1)) != NULL) {
+		char message[JSONC_MESSAGE_MAX];
+
+		/* well-formed but for that: the rest is checked too, with the first of the two */
+		if (file)
+			snprintf(message, sizeof(message), "%s", why.message);
+		else
+			snprintf(message, sizeof(message), "line %lu, column %lu: %s", why.line,
+				 why.column, why.message);
+		jsonc_error_at(e, why.offset, message);
+		ret = worst(parse_top(root, cfg, e), -EINVAL);
+		goto out;
+	}
+	if (ret < 0) {
 		ret = ret == JSON_STRICT_ENOMEM ? -ENOMEM : -EINVAL;
 		if (ret == -EINVAL)
 			syntax_error(text, len, file, &why, err, err_size);

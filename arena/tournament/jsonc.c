@@ -286,6 +286,7 @@ static int add_error(struct jsonc_errors *e, const char *path, int named, int at
 		return -EINVAL;
 	}
 	e->at[e->n].at_key = at_key;
+	e->at[e->n].offset = -1;
 	snprintf(e->at[e->n].path, sizeof(e->at[e->n].path), "%s", path);
 	/* a message too long for its place is cut: it stays one line */
 	e->at[e->n].message[0] = '\0';
@@ -301,6 +302,16 @@ static int add_error(struct jsonc_errors *e, const char *path, int named, int at
 int jsonc_error_text(struct jsonc_errors *e, const char *path, int at_key, const char *message)
 {
 	return add_error(e, path, 0, at_key, message);
+}
+
+int jsonc_error_at(struct jsonc_errors *e, size_t offset, const char *message)
+{
+	size_t i = e->n;
+
+	add_error(e, "", 0, 0, message);
+	if (i < e->n)
+		e->at[i].offset = (long)offset;
+	return -EINVAL;
 }
 
 int jsonc_error(struct jsonc_errors *e, const char *path, const char *fmt, ...)
@@ -326,7 +337,8 @@ void jsonc_errors_format(const struct jsonc_errors *e, const char *text, size_t 
 	for (size_t i = 0; i < e->n; i++) {
 		size_t k = i;
 
-		at[i] = jsonc_locate(text, len, e->at[i].path, e->at[i].at_key);
+		at[i] = e->at[i].offset >= 0 ? (size_t)e->at[i].offset :
+			jsonc_locate(text, len, e->at[i].path, e->at[i].at_key);
 		for (; k > 0 && at[order[k - 1]] > at[i]; k--)
 			order[k] = order[k - 1];
 		order[k] = i;

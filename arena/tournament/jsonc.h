@@ -24,6 +24,7 @@ struct jsonc_errors {
 	struct {
 		char path[128];   /* where (jsonc_locate), e.g. "bots[1].command" */
 		int at_key;       /* point at the member's key, not its value */
+		long offset;      /* >= 0: the place, a byte offset, rather than path */
 		char message[JSONC_MESSAGE_MAX];
 	} at[JSONC_ERRORS_MAX];
 };
@@ -71,6 +72,10 @@ int jsonc_error(struct jsonc_errors *e, const char *path, const char *fmt, ...)
 /* The same with a message that names its place itself, kept as it is; with
  * at_key pointing at the member's key rather than its value (an unknown key). */
 int jsonc_error_text(struct jsonc_errors *e, const char *path, int at_key, const char *message);
+
+/* The same at a byte offset of the text, for a place no path names (the second
+ * of two members with one key). */
+int jsonc_error_at(struct jsonc_errors *e, size_t offset, const char *message);
 
 /*
  * Every error of e into out (NUL-terminated, truncated to size), in the order

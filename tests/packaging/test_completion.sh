@@ -82,8 +82,14 @@ includes "play -" -r --render --match --replay --pin --version
 includes "check --" --games --opponent --partnership --verbose
 includes "report -" -o --output --anchor --prior --plain-intervals --replays
 includes "merge --" --partial --help
-includes "sprt --" --elo0 --elo1 --alpha --name-a --log-dir
+includes "sprt --" --elo0 --elo1 --alpha --name-a --max-pairs
 expect "play --mat" --match
+# options added after the others, which the completion (and the man pages) read from --help too
+includes "run --" --bot --gauntlet --rating-interval --fresh --concurrency
+includes "play --" --from --move --game --game-id --quiet-bots --stderr
+includes "replay --" --render --turn --move --game
+includes "check --" --quiet-bots --stderr
+includes "sprt --" --quiet-bots --stderr
 # an option's value, by the name --help gives it
 expect "run --sandbox " auto on off
 expect "check --sandbox o" on off

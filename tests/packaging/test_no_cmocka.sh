@@ -2,7 +2,8 @@
 # usage: test_no_cmocka.sh SOURCE_DIR
 # Configures SOURCE_DIR where pkg-config finds everything but cmocka: with -DSKIPBO_TESTS=OFF
 # that must work and define no test; without it, fail with a message naming libcmocka-dev and
-# -DSKIPBO_TESTS=OFF.
+# -DSKIPBO_TESTS=OFF. The "demo" target of ./setup.sh demo builds the arena and the bots
+# arena/examples/demo.jsonc runs from build/bots/, and no other program.
 set -eu
 src=$1
 work=$(mktemp -d)
@@ -19,11 +20,18 @@ done
 export PKG_CONFIG_LIBDIR="$work/pc" PKG_CONFIG_PATH=""
 ! pkg-config --exists cmocka || fail "cmocka still found"
 
-cmake -S "$src" -B "$work/off" -DSKIPBO_TESTS=OFF >"$work/off.log" 2>&1 || {
+cmake -S "$src" -B "$work/off" -G "Unix Makefiles" -DSKIPBO_TESTS=OFF >"$work/off.log" 2>&1 || {
 	cat "$work/off.log" >&2
 	fail "-DSKIPBO_TESTS=OFF does not configure without cmocka"
 }
 ctest --test-dir "$work/off" -N | grep -q "Total Tests: 0" || fail "-DSKIPBO_TESTS=OFF still defines tests"
+
+# the programs the demo target depends on, as the Makefiles generated for it say
+deps=$(sed -n 's|^CMakeFiles/demo\.dir/all: .*/CMakeFiles/\([^/]*\)\.dir/all$|\1|p' \
+	"$work/off/CMakeFiles/Makefile2" | sort -u)
+wanted=$( (echo skipbo-arena; grep -o 'build/bots/[A-Za-z0-9_-]*' "$src/arena/examples/demo.jsonc" |
+	sed 's|build/bots/||') | sort -u)
+[ "$deps" = "$wanted" ] || fail "the demo target builds [$(echo $deps)], not the demo's [$(echo $wanted)]"
 
 if cmake -S "$src" -B "$work/on" >"$work/on.log" 2>&1; then
 	fail "configured with the tests although cmocka is missing"

@@ -148,6 +148,9 @@ static void test_bot_option_mistakes(void **state)
 	const char *players_alone[] = { "run", "--players", "3", "t.json", NULL };
 	const char *contradiction[] = { "run", "--no-timeout", "--move-ms", "100", "t.json", NULL };
 	const char *alpha[] = { "sprt", "--alpha", "2", "a", "b", NULL };
+	const char *prior[] = { "report", "--prior", "-1", "out", NULL };
+	const char *challenger[] = { "run", "--bot", "a=/bin/true", "--bot", "b=/bin/true",
+				     "--gauntlet", "ab", NULL };
 	const char *play_rules[] = { "play", "--partnership", "a", "b", "c", NULL };
 	const char *play_contradiction[] = { "play", "--game-ms", "50", "--no-timeout", "a", "b",
 					     NULL };
@@ -160,6 +163,8 @@ static void test_bot_option_mistakes(void **state)
 	assert_int_equal(e2e_run(dir, players_alone, TIMEOUT_MS, NULL), 2);
 	assert_int_equal(e2e_run(dir, contradiction, TIMEOUT_MS, NULL), 2);
 	assert_int_equal(e2e_run(dir, alpha, TIMEOUT_MS, NULL), 2);
+	assert_int_equal(e2e_run(dir, prior, TIMEOUT_MS, NULL), 2);
+	assert_int_equal(e2e_run(dir, challenger, TIMEOUT_MS, NULL), 2);
 	assert_int_equal(e2e_run(dir, play_contradiction, TIMEOUT_MS, NULL), 2);
 	assert_int_equal(e2e_run(dir, play_rules, TIMEOUT_MS, NULL), 2);
 	err = read_in(dir, "stderr.txt");
@@ -170,6 +175,9 @@ static void test_bot_option_mistakes(void **state)
 	assert_non_null(strstr(err, "play: --no-timeout and --game-ms contradict each other"));
 	assert_non_null(strstr(err, "play: 3 bots with --partnership: impossible rules: "));
 	assert_non_null(strstr(err, "--alpha: expected a number above 0 and below 0.5, got \"2\""));
+	assert_non_null(strstr(err, "--prior: expected a number from 0 to 1000000, got \"-1\""));
+	assert_non_null(strstr(err, "run: --gauntlet \"ab\": no --bot of that name (--bot "
+			       "ab=COMMAND)\n"));
 	free(err);
 	e2e_remove(dir);
 }
@@ -188,8 +196,11 @@ static size_t records_now(const char *dir)
 	return (size_t)n;
 }
 
-/* Ctrl-C: the games in flight end, the report of those played says partial, the command resumes. */
-static void test_interrupt_partial_report(void **state)
+/*
+ * Ctrl-C or SIGTERM (sig): the games in flight end, the report of those played says partial,
+ * the command resumes.
+ */
+static void stop_partial_report(int sig)
 {
 	const char *args[] = { "run", "-j", "2", "--sandbox", "off", "t.json", NULL };
 	struct timespec tick = { 0, 5000000L };
@@ -197,7 +208,6 @@ static void test_interrupt_partial_report(void **state)
 	size_t before;
 	pid_t pid;
 
-	(void)state;
 	e2e_tempdir(dir, sizeof(dir), "formats");
 	snprintf(text, sizeof(text),
 		 "{\"name\":\"s\",\"bots\":["
@@ -210,7 +220,7 @@ static void test_interrupt_partial_report(void **state)
 	for (int i = 0; i < 6000 && records_now(dir) < 4; i++)
 		nanosleep(&tick, NULL);
 	assert_true(records_now(dir) >= 4);
-	kill(pid, SIGINT);
+	kill(pid, sig);
 	assert_int_equal(e2e_wait(pid, TIMEOUT_MS, NULL), 1);
 	before = records_now(dir);
 	assert_true(before < 1000);
@@ -222,6 +232,75 @@ static void test_interrupt_partial_report(void **state)
 	ratings = read_in(out, "ratings.json");
 	assert_non_null(strstr(ratings, "\"partial\":\ttrue"));
 	free(ratings);
+	e2e_remove(dir);
+}
+
+static void test_interrupt_partial_report(void **state)
+{
+	(void)state;
+	stop_partial_report(SIGINT);
+}
+
+static void test_sigterm_partial_report(void **state)
+{
+	(void)state;
+	stop_partial_report(SIGTERM);
+}
+
+/* What one run of args in dir, exiting with status, writes to name ("stdout.txt" or
+ * "stderr.txt", which e2e_start appends to); free it. */
+static char *output_of(const char *dir, const char *const *args, int status, const char *name)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s/stdout.txt", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/stderr.txt", dir);
+	unlink(path);
+	assert_int_equal(e2e_run(dir, args, TIMEOUT_MS, NULL), status);
+	return read_in(dir, name);
+}
+
+/* --version among other options; -j and --concurrency where games are played one at a time. */
+static void test_version_and_concurrency(void **state)
+{
+	const char *version[][5] = {
+		{ "run", "-q", "--version", NULL }, { "play", "--seed", "3", "--version", NULL },
+		{ "report", "-q", "--version", NULL }, { "replay", "-r", "--version", NULL },
+		{ "merge", "--partial", "--version", NULL }, { "status", "--version", NULL },
+		{ "sprt", "-q", "--version", NULL }, { "check", "-v", "--version", NULL },
+	};
+	const char *one_at_a_time[][6] = {
+		{ "play", "--concurrency", "4", "a", "b", NULL },
+		{ "sprt", "-concurrency", "2", "a", "b", NULL },
+		{ "check", "-j", "2", "a", NULL },
+	};
+	const char *expected[] = {
+		"play: --concurrency: play plays its games one at a time; only run plays several "
+		"at once (run -j N)\n",
+		"sprt: --concurrency: sprt plays its games one at a time;",
+		"check: -j: check plays its games one at a time;",
+	};
+	const char *top[] = { "--version", NULL };
+	char dir[256], *text, *want;
+
+	(void)state;
+	e2e_tempdir(dir, sizeof(dir), "formats");
+	want = output_of(dir, top, 0, "stdout.txt");
+	assert_true(strncmp(want, "skipbo-arena ", 13) == 0);
+	for (size_t i = 0; i < sizeof(version) / sizeof(version[0]); i++) {
+		text = output_of(dir, version[i], 0, "stdout.txt");
+		assert_string_equal(text, want);
+		free(text);
+	}
+	free(want);
+	for (size_t i = 0; i < sizeof(one_at_a_time) / sizeof(one_at_a_time[0]); i++) {
+		text = output_of(dir, one_at_a_time[i], 2, "stderr.txt");
+		assert_non_null(strstr(text, expected[i]));
+		/* the reason, not the usage text */
+		assert_null(strstr(text, "usage:"));
+		free(text);
+	}
 	e2e_remove(dir);
 }
 
@@ -280,6 +359,8 @@ int main(void)
 		cmocka_unit_test(test_bot_options),
 		cmocka_unit_test(test_bot_option_mistakes),
 		cmocka_unit_test(test_interrupt_partial_report),
+		cmocka_unit_test(test_sigterm_partial_report),
+		cmocka_unit_test(test_version_and_concurrency),
 		cmocka_unit_test(test_script_without_shebang),
 		cmocka_unit_test(test_play_nobody_started),
 	};

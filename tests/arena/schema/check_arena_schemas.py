@@ -3,12 +3,15 @@ validator (Debian's python3-jsonschema), and check that broken documents are rej
 
 usage: check_arena_schemas.py ARENA BOTS_DIR BADBOT SCHEMA_DIR PROTOCOL_SCHEMA_DIR JSONC...
 
-Runs two small tournaments with the built ARENA: four 2-player bots (BOTS_DIR/skipbo-easy
-and -medium, BADBOT answering illegal moves and BADBOT exiting before its hello) from a
-file that carries a "$schema" key, and a 4-player partnership R9 match tournament run as a
-shard. Every tournament.json, games.jsonl line and replay must be valid against its schema,
-every JSONC file given (comments and trailing commas stripped) against the tournament file's,
-and each mutation of a valid document in BROKEN must be rejected.
+Runs two small tournaments with the built ARENA: a 2-player gauntlet of BOTS_DIR/skipbo-easy
+against skipbo-medium, BADBOT answering illegal moves, BADBOT exiting before its hello and
+BADBOT writing on stderr, with --log-io (stderr beside each decision), from a file that
+carries a "$schema" key, and a 4-player partnership R9 match tournament run as a
+shard. Every tournament.json, games.jsonl line and replay must be valid against its schema
+(a tournament.json but a shard's against the tournament file's too, as run reads it again),
+every JSONC file given (comments and trailing commas stripped) against the tournament file's
+(demo.jsonc with a "$schema" path to it, as any other "$schema" must be), and each mutation
+of a valid document in BROKEN must be rejected.
 """
 import copy
 import json
@@ -35,12 +38,21 @@ BROKEN = [
     ("tournament", "a hexadecimal seed", ["seed"], "0x10"),
     ("tournament", "a negative limit", ["limits", "memory_mb"], -1),
     ("tournament", "an env name with '='", ["bots", 0, "env"], {"A=B": "c"}),
+    ("tournament", "a gauntlet without challengers", ["challengers"], "DELETE"),
+    ("tournament", "an unknown format", ["format"], "swiss"),
+    ("tournament", "a challenger named twice", ["challengers"], ["easy", "easy"]),
+    ("tournament", "challengers of a round robin", ["format"], "round-robin"),
     ("resolved", "no seed", ["seed"], "DELETE"),
     ("resolved", "an integer seed", ["seed"], 7),
     ("resolved", "an unresolved sandbox", ["sandbox"], "auto"),
     ("resolved", "a relative command", ["bots", 0, "command", 0], "bots/easy"),
     ("resolved", "a bot without limits", ["bots", 0, "limits"], "DELETE"),
     ("resolved", "a shard 1/", ["shard"], "1/"),
+    ("resolved", "a format without its challengers", ["challengers"], "DELETE"),
+    ("resolved", "a round robin's format written", ["format"], "round-robin"),
+    ("resolved", "a program without its digest", ["programs", "easy", 0, "sha256"], "DELETE"),
+    ("resolved", "a short digest", ["programs", "easy", 0, "sha256"], "abc"),
+    ("resolved", "a relative program", ["programs", "easy", 0, "file"], "skipbo-easy"),
     ("record", "no id", ["id"], "DELETE"),
     ("record", "an id of another form", ["id"], "game-7"),
     ("record", "a placing 0", ["placings", 0], 0),
@@ -63,6 +75,9 @@ BROKEN = [
     ("replay", "an event with a key of another", ["games", 0, "events", 0, "pile"], 1),
     ("replay", "an integer seed", ["seed"], 6791897765849424158),
     ("replay", "a result without placings", ["result", "placings"], "DELETE"),
+    ("replay", "a decision's stderr as lines", ["games", 0, "events", "STDERR", "stderr"],
+     ["chatty: started"]),
+    ("replay", "stderr on a draw", ["games", 0, "events", "DRAW", "stderr"], "x"),
 ]
 
 
@@ -145,7 +160,11 @@ def run_tournament(arena, work, name, doc, args):
 
 def validate_output(validators, out, seen):
     with open(os.path.join(out, "tournament.json"), encoding="utf-8") as f:
-        check(validators, "resolved", json.load(f), out + "/tournament.json")
+        resolved = json.load(f)
+    check(validators, "resolved", resolved, out + "/tournament.json")
+    # `run DIR/tournament.json` runs it again, a shard's aside (CLUSTER.md)
+    if "shard" not in resolved:
+        check(validators, "tournament", resolved, out + "/tournament.json as a tournament file")
     seen["tournament.json"] += 1
     with open(os.path.join(out, "games.jsonl"), encoding="utf-8") as f:
         lines = f.read().splitlines()
@@ -193,7 +212,9 @@ def main():
                          {"name": "medium", "command": [medium], "env": {"LC_ALL": "C"}},
                          {"name": "illegal", "command": [badbot, "illegal"]},
                          {"name": "nostart", "command": [badbot, "exit-at-start"],
-                          "limits": {"memory_mb": 0}}],
+                          "limits": {"memory_mb": 0}},
+                         {"name": "chatty", "command": [badbot, "chatty"]}],
+                "format": "gauntlet", "challengers": ["easy"],
                 "players": 2, "deals": 2, "rules": {"stock_size": 5}, "seed": 7,
                 "time": {"move_ms": 5000, "game_ms": 60000}, "limits": {"processes": 0}}
         teams = {"name": "teams",
@@ -206,15 +227,20 @@ def main():
                  "seed": "18446744073709551615"}
         for doc in (duel, teams):
             check(validators, "tournament", doc, doc["name"] + ".json")
-        duel_out = run_tournament(arena, work, "duel", duel, [])
+        duel_out = run_tournament(arena, work, "duel", duel, ["--log-io"])
         teams_out = run_tournament(arena, work, "teams", teams, ["--shard", "1/2"])
-        record = json.loads(next(line for line in validate_output(validators, duel_out, seen)
-                                 if '"faults":[{' in line))
+        duel_lines = validate_output(validators, duel_out, seen)
+        record = json.loads(next(line for line in duel_lines if '"faults":[{' in line))
+        chatty = json.loads(next(line for line in duel_lines if '"chatty"' in line))
         validate_output(validators, teams_out, seen)
         with open(os.path.join(duel_out, record["replay"]), encoding="utf-8") as f:
             replay = json.load(f)
+        with open(os.path.join(duel_out, chatty["replay"]), encoding="utf-8") as f:
+            chatty_replay = json.load(f)
         with open(os.path.join(teams_out, "tournament.json"), encoding="utf-8") as f:
             resolved = json.load(f)
+        with open(os.path.join(duel_out, "tournament.json"), encoding="utf-8") as f:
+            gauntlet = json.load(f)
 
     # The runs must cover what the schemas describe, or the test proves little.
     want_events = {"stock_top", "turn", "draw", "play", "complete", "discard", "removed", "end"}
@@ -224,17 +250,36 @@ def main():
         sys.exit(f"the records never showed the faults illegal and start: {seen['faults']}")
     if (4, True, True) not in seen["modes"] or "shard" not in resolved:
         sys.exit("no record of a partnership match, or no shard's tournament.json")
+    if gauntlet.get("challengers") != ["easy"] or "easy" not in resolved.get("programs", {}):
+        sys.exit("no gauntlet's tournament.json, or no \"programs\" in tournament.json")
+    events = chatty_replay["games"][0]["events"]
+    if not any("chatty: request" in e.get("stderr", "") for e in events):
+        sys.exit("run --log-io kept no stderr beside a decision of the chatty bot")
 
     files = 0
+    schema_file = os.path.join(schema_dir, "tournament.schema.json")
     for path in jsonc_files:
         with open(path, encoding="utf-8") as f:
-            check(validators, "tournament", json.loads(strip_jsonc(f.read())), path)
+            doc = json.loads(strip_jsonc(f.read()))
+        check(validators, "tournament", doc, path)
+        # "$schema", where editors look: a path from the file's directory to the schema
+        pointer = doc.get("$schema")
+        if pointer is None and os.path.basename(path) == "demo.jsonc":
+            sys.exit(f"{path}: no \"$schema\" for editors")
+        if pointer is not None and not (
+                os.path.exists(os.path.join(os.path.dirname(path), pointer)) and
+                os.path.samefile(os.path.join(os.path.dirname(path), pointer), schema_file)):
+            sys.exit(f"{path}: \"$schema\": \"{pointer}\" is not {schema_file}")
         files += 1
-    if not files:
-        sys.exit("no JSONC file given")
+    if not any(os.path.basename(path) == "demo.jsonc" for path in jsonc_files):
+        sys.exit("demo.jsonc not among the JSONC files given")
 
-    originals = {"tournament": duel, "resolved": resolved, "record": record, "replay": replay}
+    originals = {"tournament": duel, "resolved": gauntlet, "record": record,
+                 "replay": chatty_replay}
+    marks = {"STDERR": next(i for i, e in enumerate(events) if "stderr" in e),
+             "DRAW": next(i for i, e in enumerate(events) if e["type"] == "draw")}
     for kind, what, path, value in BROKEN:
+        path = [marks.get(key, key) if isinstance(key, str) else key for key in path]
         if validators[kind].is_valid(mutate(originals[kind], path, value)):
             sys.exit(f"{kind} with {what} ({path} = {value!r}): accepted but must be rejected")
 

@@ -509,6 +509,16 @@ static void test_duplicate_key_position(void **state)
 				  " \"deals\": 4}", err, sizeof(err)));
 	assert_non_null(strstr(err, "t.json:3:2: duplicate key \"deals\""));
 	assert_non_null(strstr(err, "   \"deals\": 4}\n   ^\n"));
+	/* the other mistakes of the file too, in its order */
+	assert_non_null(load_text("t.json", "{\"name\": \"t\", " BOTS ",\n \"players\": 9,\n"
+				  " \"deals\": 3,\n \"deals\": 4,\n \"plyers\": 2,\n"
+				  " \"format\": \"gauntlet\"}", err, sizeof(err)));
+	assert_non_null(strstr(err, "t.json:2:13: players: expected an integer from 2 to 6"));
+	assert_non_null(strstr(err, "t.json:4:2: duplicate key \"deals\""));
+	assert_non_null(strstr(err, "t.json:5:2: plyers: unknown key; did you mean"));
+	assert_non_null(strstr(err, "t.json:6:12: format: challengers: expected a non-empty array"));
+	assert_true(strstr(err, "t.json:2:") < strstr(err, "t.json:4:"));
+	assert_true(strstr(err, "t.json:4:") < strstr(err, "t.json:5:"));
 }
 
 /* An empty file, comments alone, a directory and an unreadable file: each its own sentence. */
