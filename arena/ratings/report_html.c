@@ -404,7 +404,13 @@ static void html_per_bot(const struct report *r, FILE *out)
 			fprintf(out, "Move time: mean %.1f &micro;s, p99 %.0f &micro;s, max %.0f "
 				"&micro;s; its own CPU %.1f &micro;s per move. ", b->time_mean_us,
 				b->time_p99_us, b->time_max_us, b->time_cpu_mean_us);
-		fputs("Faults: ", out);
+		fputs("By seat:", out);
+		for (int s = 0, n_seat = 0; s < GAMELOG_SEATS_MAX; s++)
+			if (b->seat_games[s])
+				fprintf(out, "%s seat %d won %ld of %ld (%.1f%%)", n_seat++ ? "," : "",
+					s, b->seat_wins[s], b->seat_games[s],
+					100.0 * (double)b->seat_wins[s] / (double)b->seat_games[s]);
+		fputs(". Faults: ", out);
 		if (!b->faults_total)
 			fputs("none", out);
 		report_write_faults(b, out);
@@ -586,6 +592,8 @@ static void html_faults(const struct report *r, FILE *out)
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody>\n</table></div>\n", out);
+	if (r->dirs && r->ndirs)
+		gamelist_write_fault_reasons(r->dirs, r->ndirs, out);
 }
 
 int report_write_html(const struct report *r, FILE *out)

@@ -5,7 +5,7 @@ report.html in headless Chromium at 400 and 1400 px: no sideways overflow of
 the page, every chart drawn and no wider than the page; for a tournament
 where one bot never starts (badbot exit-at-start): the tournament's name and
 settings in the header, the boxed warning naming that bot, its start faults
-in the faults table, the game list (every faulted game, a sample of the
+in the faults table and their reason with an example game, the game list (every faulted game, a sample of the
 others, each linking to its viewer page, the filters); for records where one bot is far weaker than the
 others: its point clipped and marked at the end of the Elo axis, so that the
 others are not squeezed into a corner. Screenshots go to ARTEFACTS. Exit 77 (skipped) without chromium."""
@@ -209,6 +209,13 @@ def main():
                          "function (r) { return r.textContent; })")
             if not any(r.startswith("dead") for r in row):
                 fail("no faults row for dead: %r" % row)
+            why = b.eval("Array.prototype.map.call(document.querySelectorAll('#fault-reasons tbody tr'),"
+                         "function (r) { var a = r.cells[4].querySelector('a');"
+                         " return [r.cells[0].textContent, r.cells[1].textContent,"
+                         " r.cells[2].textContent, r.cells[3].textContent, a ? a.href : null]; })")
+            if len(why) != 1 or why[0][:3] != ["dead", "start", "18"] or not why[0][3] or \
+                    not why[0][4] or not os.path.isfile(why[0][4][len("file://"):]):
+                fail("the reasons of dead's start faults, with an example game: %r" % why)
             game_list(b, out)
             quote = b.eval("var q = document.querySelector('p.quote'); q ? q.textContent : ''")
             if not quote.startswith("Which figure to quote: the Elo of the ranking"):
