@@ -304,6 +304,9 @@ int gamelist_write_html(const char *const *dirs, size_t ndirs, FILE *out)
 	return rc ? rc : ferror(out) ? -EIO : 0;
 }
 
+/* Up to this many reasons are shown unfolded. */
+#define REASONS_OPEN_MAX 10
+
 /* One distinct reason of the faults section and the first game it was given in. */
 struct reason {
 	char *bot, *kind, *why, *id;
@@ -391,8 +394,11 @@ static int reason_cmp(const void *a, const void *b)
 
 static void reasons_write(const struct reasons *rs, FILE *out)
 {
-	fputs("<p class=\"note\">Each distinct reason a bot was removed for, how often, and "
-	      "the first game it happened in.</p>\n<div class=\"scroll\"><table "
+	/* a long list starts folded, so that the charts below stay near the top */
+	fprintf(out, "<details id=\"fault-reasons-box\"%s><summary>%zu distinct reason%s, each "
+		"with how often it was given and the first game it was given in</summary>\n",
+		rs->n <= REASONS_OPEN_MAX ? " open" : "", rs->n, rs->n == 1 ? "" : "s");
+	fputs("<div class=\"scroll\"><table "
 	      "id=\"fault-reasons\">\n<thead><tr><th class=\"name\">bot</th><th class=\"name\">"
 	      "kind</th><th>faults</th><th class=\"name\">reason</th><th class=\"name\">example "
 	      "game</th></tr></thead>\n<tbody>\n", out);
@@ -409,7 +415,7 @@ static void reasons_write(const struct reasons *rs, FILE *out)
 		write_game_link(out, r->id, rs->link_dir);
 		fputs("</td></tr>\n", out);
 	}
-	fputs("</tbody>\n</table></div>\n", out);
+	fputs("</tbody>\n</table></div>\n</details>\n", out);
 	if (rs->others)
 		fprintf(out, "<p class=\"note\" id=\"fault-reasons-more\">%ld more faults gave "
 			"other reasons, past the first %d distinct ones listed; games.jsonl has "

@@ -575,6 +575,8 @@ static void test_fault_reasons(void **state)
 	assert_int_equal(report_generate(&dir, 1, NULL, NULL, err, sizeof(err)), 0);
 	html = slurp(dir, "report.html");
 	assert_int_equal(count(html, "<table id=\"fault-reasons\">"), 1);
+	assert_non_null(strstr(html, "<details id=\"fault-reasons-box\" open><summary>2 distinct "
+				     "reasons, each "));
 	/* records[5] gave the timeout first; two more gave the same reason */
 	assert_non_null(strstr(html, "<tr><td class=\"name\">B</td><td class=\"name\">timeout"
 				     "</td><td>3</td><td class=\"name\">no answer within 1000 ms"
@@ -623,6 +625,7 @@ static void test_big_tournament_page_bounded(void **state)
 	snprintf(note, sizeof(note), "; %d more are in games.jsonl", 100000 - GAMELIST_MAX);
 	assert_non_null(strstr(html, note));
 	assert_int_equal(count(html, "<td class=\"name\">illegal</td>"), GAMELIST_REASONS_MAX);
+	assert_non_null(strstr(html, "<details id=\"fault-reasons-box\"><summary>200 distinct "));
 	snprintf(note, sizeof(note), "%d more faults gave other reasons", 4000 - GAMELIST_REASONS_MAX);
 	assert_non_null(strstr(html, note));
 	/* a page a phone opens: well under a megabyte per 1000 rows */
