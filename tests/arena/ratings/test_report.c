@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -545,6 +546,31 @@ static void test_per_bot_by_seat(void **state)
 	free(html);
 }
 
+/* The header's dates: when the last game was recorded (games.jsonl's time)
+ * and when the report was made, by which version of the arena. */
+static void test_header_dates(void **state)
+{
+	const char *dir = make_dir("dated", 0, 6, NULL);
+	struct timeval at[2] = { { 1767323040, 0 }, { 1767323040, 0 } }; /* 2026-01-02 03:04 UTC */
+	char path[256], err[256], *html;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tournament.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"name\": \"dated\", \"players\": 2}", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
+	assert_int_equal(utimes(path, at), 0);
+	assert_int_equal(report_generate(&dir, 1, NULL, NULL, err, sizeof(err)), 0);
+	html = slurp(dir, "report.html");
+	assert_non_null(strstr(html, "<dt>last game recorded</dt><dd>2026-01-02 03:04 UTC</dd>\n"
+				     "<dt>report made</dt><dd>20"));
+	assert_non_null(strstr(html, " UTC by skipbo-arena " SKIPBO_VERSION "</dd>"));
+	free(html);
+}
+
 /* A faulted 2-player record of A against B: B removed with this kind and reason. */
 static void faulted_record(FILE *f, const char *id, int table, const char *kind, const char *why)
 {
@@ -707,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_chart_axes_bounded),
 		cmocka_unit_test(test_stop_leaves_nothing),
 		cmocka_unit_test(test_gauntlet_and_partial),
+		cmocka_unit_test(test_header_dates),
 		cmocka_unit_test(test_per_bot_by_seat),
 		cmocka_unit_test(test_fault_reasons),
 		cmocka_unit_test(test_big_tournament_page_bounded),

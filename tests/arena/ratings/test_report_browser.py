@@ -167,6 +167,12 @@ def main():
         try:
             b.open("file://" + os.path.join(tmp, "fixture", "report.html"), 1400)
             layout(b, "fixture", shots, ["elo-chart", "cross-heatmap", "time-chart"])
+            # colour-blind readers: every head-to-head cell prints its value
+            cells = b.eval("Array.prototype.map.call(document.querySelectorAll("
+                           "'#cross-heatmap rect.cell'), function (c) { var t = c.nextElementSibling;"
+                           " return t && t.tagName === 'text' ? t.textContent : null; })")
+            if not cells or any(not c or not c.endswith("%") for c in cells):
+                fail("fixture: a heat-map cell without its value printed: %r" % cells)
             b.open("file://" + os.path.join(tmp, "outlier", "report.html"), 1400)
             layout(b, "outlier", shots, ["elo-chart", "cross-heatmap", "time-chart"])
             b.width(1400)
