@@ -106,6 +106,16 @@ def game_list(b, out):
         if not r["href"] or not r["href"].startswith("file://") or \
                 not os.path.isfile(r["href"][len("file://"):]):
             fail("game list: %r does not link to an existing viewer page" % r)
+    # every row: its game, bots, result, reason, turns and faults
+    cells = b.eval("Array.prototype.map.call(document.querySelectorAll('#games tbody tr'),"
+                   "function (r) { return Array.prototype.map.call(r.cells,"
+                   " function (c) { return c.textContent; }); })")
+    for c in cells:
+        if len(c) != 6 or len(c[1].split(", ")) != 2 or \
+                not (c[2].endswith(" won") or c[2] == "no winner") or \
+                c[3] not in ("stock_emptied", "stalemate", "turn_cap", "forfeit") or \
+                not c[4].isdigit() or (c[3] == "forfeit") != c[5].startswith("dead: start "):
+            fail("game list: the row %r lacks its bots, result, reason, turns or faults" % c)
     b.eval("var f = document.getElementById('f-fault'); f.value = 'start';"
            "f.dispatchEvent(new Event('input'))")
     shown = b.eval("document.querySelectorAll('#games tbody tr:not([hidden])').length")
