@@ -1,5 +1,6 @@
 /*
- * gamelist.c - the game list of report.html (contract in gamelist.h).
+ * gamelist.c - the game list of report.html and the reasons of its faults
+ * section (contract in gamelist.h).
  */
 #include "gamelist.h"
 
@@ -78,14 +79,26 @@ static int sample(struct sampler *s, const cJSON *rec, int faulted)
 	return 1;
 }
 
+/* A game's id, linked to its viewer page when dir is given and the page exists. */
+static void write_game_link(FILE *out, const char *id, const char *dir)
+{
+	char path[4096];
+	struct stat st;
+
+	if (dir && id && id_is_plain(id) &&
+	    snprintf(path, sizeof(path), "%s/replays/%s.html", dir, id) < (int)sizeof(path) &&
+	    stat(path, &st) == 0)
+		fprintf(out, "<a href=\"replays/%s.html\">%s</a>", id, id);
+	else if (id)
+		report_html_text(out, id);
+}
+
 static void write_row(FILE *out, const cJSON *rec, const char *dir)
 {
 	const cJSON *bots = cJSON_GetObjectItemCaseSensitive(rec, "bots"), *b, *f;
 	const cJSON *winners = cJSON_GetObjectItemCaseSensitive(rec, "winners"), *w;
 	const cJSON *faults = cJSON_GetObjectItemCaseSensitive(rec, "faults");
 	const char *id = str(rec, "id"), *reason = str(rec, "reason");
-	char path[4096];
-	struct stat st;
 	int n = 0;
 
 	/* data-* attributes for the filter: space-separated, names are printable ASCII */
@@ -111,12 +124,7 @@ static void write_row(FILE *out, const cJSON *rec, const char *dir)
 			fputc(' ', out);
 		}
 	fputs("\"><td class=\"name\">", out);
-	if (dir && id && id_is_plain(id) &&
-	    snprintf(path, sizeof(path), "%s/replays/%s.html", dir, id) < (int)sizeof(path) &&
-	    stat(path, &st) == 0)
-		fprintf(out, "<a href=\"replays/%s.html\">%s</a>", id, id);
-	else if (id)
-		report_html_text(out, id);
+	write_game_link(out, id, dir);
 	fputs("</td><td class=\"name\">", out);
 	cJSON_ArrayForEach(b, bots)
 		if (cJSON_IsString(b)) {
@@ -170,42 +178,67 @@ static int obviously_skipped(const struct sampler *s, const char *line)
 	return table >= 0 && (size_t)table < s->ntables && s->seen[table] >= GAMELIST_PER_TABLE;
 }
 
-/* The records of one games.jsonl: rows for those sampled. */
-static int list_file(struct sampler *s, const char *dir, int links, FILE *out)
+/*
+ * Call use(arg, rec, dir) for each valid record of dir/games.jsonl that
+ * skip(arg, line) does not pass over unparsed; skip also counts what it skips.
+ * A missing file has no records. Returns 0 or use()'s negative errno.
+ */
+static int each_record(const char *dir, int (*skip)(void *, const char *),
+		       int (*use)(void *, const cJSON *, const char *), void *arg)
 {
 	char path[4096], *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
+	int rc = 0;
 	FILE *f;
 
 	if (snprintf(path, sizeof(path), "%s/games.jsonl", dir) >= (int)sizeof(path) ||
 	    !(f = fopen(path, "r")))
 		return 0;
-	while ((len = getline(&line, &cap, f)) > 0) {
+	while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
 		cJSON *rec = NULL;
-		const cJSON *faults;
 
 		if (line[len - 1] != '\n')
 			break; /* a torn last line */
-		if (obviously_skipped(s, line)) {
-			s->skipped++;
+		if (skip(arg, line))
 			continue;
-		}
-		if (json_strict_parse(line, (size_t)len - 1, &rec, NULL) < 0 || !cJSON_IsObject(rec)) {
-			cJSON_Delete(rec);
-			continue;
-		}
-		faults = cJSON_GetObjectItemCaseSensitive(rec, "faults");
-		if (sample(s, rec, cJSON_GetArraySize(faults) > 0)) {
-			write_row(out, rec, links ? dir : NULL);
-			s->listed++;
-		} else {
-			s->skipped++;
-		}
+		if (json_strict_parse(line, (size_t)len - 1, &rec, NULL) == 0 && cJSON_IsObject(rec))
+			rc = use(arg, rec, dir);
 		cJSON_Delete(rec);
 	}
 	free(line);
 	fclose(f);
+	return rc;
+}
+
+/* The game list's reading of the records: rows for those sampled. */
+struct listing {
+	struct sampler s;
+	int links;
+	FILE *out;
+};
+
+static int list_skip(void *arg, const char *line)
+{
+	struct listing *l = arg;
+
+	if (!obviously_skipped(&l->s, line))
+		return 0;
+	l->s.skipped++;
+	return 1;
+}
+
+static int list_use(void *arg, const cJSON *rec, const char *dir)
+{
+	struct listing *l = arg;
+	const cJSON *faults = cJSON_GetObjectItemCaseSensitive(rec, "faults");
+
+	if (sample(&l->s, rec, cJSON_GetArraySize(faults) > 0)) {
+		write_row(l->out, rec, l->links ? dir : NULL);
+		l->s.listed++;
+	} else {
+		l->s.skipped++;
+	}
 	return 0;
 }
 
@@ -240,7 +273,8 @@ static const char filter_script[] =
 
 int gamelist_write_html(const char *const *dirs, size_t ndirs, FILE *out)
 {
-	struct sampler s = { 0 };
+	struct listing l = { .links = ndirs == 1, .out = out };
+	int rc = 0;
 
 	fputs("<h2 id=\"game-list\">Games</h2>\n", out);
 	fputs("<p class=\"filters\"><label>bot <input id=\"f-bot\" size=\"12\"></label> "
@@ -256,16 +290,155 @@ int gamelist_write_html(const char *const *dirs, size_t ndirs, FILE *out)
 	      "<th class=\"name\">bots (by seat)</th><th class=\"name\">result</th>"
 	      "<th class=\"name\">reason</th><th>turns</th><th class=\"name\">faults</th>"
 	      "</tr></thead>\n<tbody>\n", out);
-	for (size_t i = 0; i < ndirs; i++)
-		list_file(&s, dirs[i], ndirs == 1, out);
+	for (size_t i = 0; i < ndirs && rc == 0; i++)
+		rc = each_record(dirs[i], list_skip, list_use, &l);
 	fputs("</tbody>\n</table></div>\n", out);
 	fprintf(out, "<p class=\"note\" id=\"games-note\">%ld games listed: the first %d of each "
 		"table (set of bots) and every game with a fault (at most %d rows); %ld more "
 		"are in games.jsonl. A game links to its replay viewer page when "
 		"<code>replays/ID.html</code> exists: <code>skipbo-arena replay --html "
-		"DIR/replays/ID.json</code> makes it.</p>\n", s.listed, GAMELIST_PER_TABLE,
-		GAMELIST_MAX, s.skipped);
+		"DIR/replays/ID.json</code> makes it.</p>\n", l.s.listed, GAMELIST_PER_TABLE,
+		GAMELIST_MAX, l.s.skipped);
 	fputs(filter_script, out);
-	free(s.seen);
-	return ferror(out) ? -EIO : 0;
+	free(l.s.seen);
+	return rc ? rc : ferror(out) ? -EIO : 0;
+}
+
+/* Up to this many reasons are shown unfolded. */
+#define REASONS_OPEN_MAX 10
+
+/* One distinct reason of the faults section and the first game it was given in. */
+struct reason {
+	char *bot, *kind, *why, *id;
+	long count;
+};
+
+struct reasons {
+	struct reason *v;
+	size_t n, cap;
+	long others; /* faults whose reason came after GAMELIST_REASONS_MAX others */
+	const char *link_dir;
+};
+
+/* Only records with a fault matter here: `"faults":[]` is the record's own key (see above). */
+static int reasons_skip(void *arg, const char *line)
+{
+	(void)arg;
+	return strstr(line, "\"faults\":[]") != NULL;
+}
+
+static int reasons_add(struct reasons *rs, const char *bot, const char *kind, const char *why,
+		       const char *id)
+{
+	struct reason r;
+
+	for (size_t i = 0; i < rs->n; i++)
+		if (!strcmp(rs->v[i].bot, bot) && !strcmp(rs->v[i].kind, kind) &&
+		    !strncmp(rs->v[i].why, why, GAMELIST_REASON_CHARS)) {
+			rs->v[i].count++;
+			return 0;
+		}
+	if (rs->n >= GAMELIST_REASONS_MAX) {
+		rs->others++;
+		return 0;
+	}
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? 2 * rs->cap : 16;
+		struct reason *grown = reallocarray(rs->v, cap, sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		rs->v = grown;
+		rs->cap = cap;
+	}
+	r = (struct reason){ strdup(bot), strdup(kind), strndup(why, GAMELIST_REASON_CHARS),
+			     strdup(id), 1 };
+	if (!r.bot || !r.kind || !r.why || !r.id) {
+		free(r.bot);
+		free(r.kind);
+		free(r.why);
+		free(r.id);
+		return -ENOMEM;
+	}
+	rs->v[rs->n++] = r;
+	return 0;
+}
+
+static int reasons_use(void *arg, const cJSON *rec, const char *dir)
+{
+	struct reasons *rs = arg;
+	const char *id = str(rec, "id");
+	const cJSON *f;
+	int rc = 0;
+
+	(void)dir;
+	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(rec, "faults")) {
+		const char *bot = str(f, "bot"), *kind = str(f, "kind"), *why = str(f, "reason");
+
+		if (bot && kind && why && id && (rc = reasons_add(rs, bot, kind, why, id)) < 0)
+			break;
+	}
+	return rc;
+}
+
+/* By bot, then kind, then the most frequent reason first. */
+static int reason_cmp(const void *a, const void *b)
+{
+	const struct reason *x = a, *y = b;
+	int c = strcmp(x->bot, y->bot);
+
+	if (!c)
+		c = strcmp(x->kind, y->kind);
+	return c ? c : (x->count < y->count) - (x->count > y->count);
+}
+
+static void reasons_write(const struct reasons *rs, FILE *out)
+{
+	/* a long list starts folded, so that the charts below stay near the top */
+	fprintf(out, "<details id=\"fault-reasons-box\"%s><summary>%zu distinct reason%s, each "
+		"with how often it was given and the first game it was given in</summary>\n",
+		rs->n <= REASONS_OPEN_MAX ? " open" : "", rs->n, rs->n == 1 ? "" : "s");
+	fputs("<div class=\"scroll\"><table "
+	      "id=\"fault-reasons\">\n<thead><tr><th class=\"name\">bot</th><th class=\"name\">"
+	      "kind</th><th>faults</th><th class=\"name\">reason</th><th class=\"name\">example "
+	      "game</th></tr></thead>\n<tbody>\n", out);
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct reason *r = &rs->v[i];
+
+		fputs("<tr><td class=\"name\">", out);
+		report_html_text(out, r->bot);
+		fputs("</td><td class=\"name\">", out);
+		report_html_text(out, r->kind);
+		fprintf(out, "</td><td>%ld</td><td class=\"name\">", r->count);
+		report_html_text(out, r->why);
+		fputs("</td><td class=\"name\">", out);
+		write_game_link(out, r->id, rs->link_dir);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody>\n</table></div>\n</details>\n", out);
+	if (rs->others)
+		fprintf(out, "<p class=\"note\" id=\"fault-reasons-more\">%ld more faults gave "
+			"other reasons, past the first %d distinct ones listed; games.jsonl has "
+			"them all.</p>\n", rs->others, GAMELIST_REASONS_MAX);
+}
+
+int gamelist_write_fault_reasons(const char *const *dirs, size_t ndirs, FILE *out)
+{
+	struct reasons rs = { .link_dir = ndirs == 1 ? dirs[0] : NULL };
+	int rc = 0;
+
+	for (size_t i = 0; i < ndirs && rc == 0; i++)
+		rc = each_record(dirs[i], reasons_skip, reasons_use, &rs);
+	if (rc == 0) {
+		qsort(rs.v, rs.n, sizeof(*rs.v), reason_cmp);
+		reasons_write(&rs, out);
+	}
+	for (size_t i = 0; i < rs.n; i++) {
+		free(rs.v[i].bot);
+		free(rs.v[i].kind);
+		free(rs.v[i].why);
+		free(rs.v[i].id);
+	}
+	free(rs.v);
+	return rc ? rc : ferror(out) ? -EIO : 0;
 }

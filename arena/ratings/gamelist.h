@@ -16,6 +16,8 @@
 
 #define GAMELIST_PER_TABLE 3
 #define GAMELIST_MAX 2000
+#define GAMELIST_REASONS_MAX 200
+#define GAMELIST_REASON_CHARS 200
 
 /*
  * Write the game list section (HTML, a heading, a table#games and a small
@@ -26,5 +28,16 @@
  * Returns 0, or a negative errno (-ENOMEM, or from the stream).
  */
 int gamelist_write_html(const char *const *dirs, size_t ndirs, FILE *out);
+
+/*
+ * Write the reasons of the faults section (HTML, a table#fault-reasons in a
+ * details element, folded when it is long): for each bot and fault kind,
+ * every distinct reason (its first GAMELIST_REASON_CHARS bytes) with how many
+ * faults gave it and the id of the first game that did, linked as in the game
+ * list. At most GAMELIST_REASONS_MAX reasons; the faults past them are
+ * counted in a note.
+ * Returns 0, or a negative errno (-ENOMEM, or from the stream).
+ */
+int gamelist_write_fault_reasons(const char *const *dirs, size_t ndirs, FILE *out);
 
 #endif

@@ -125,6 +125,8 @@ static void add_seat_stats(struct acc *a, const struct gamelog_game *g)
 		struct report_bot *b = &a->bots[g->bot[s]];
 		b->games++;
 		b->wins += g->winner[s];
+		b->seat_games[s]++;
+		b->seat_wins[s] += g->winner[s];
 		b->points += g->score[s];
 		b->stock_left_sum += g->stock_left[s];
 		a->seat_wins[g->players][s] += g->winner[s];

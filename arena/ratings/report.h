@@ -78,6 +78,7 @@ struct report_bot {
 	double rated_w, rated_d, rated_l; /* pairwise results as rated */
 	double next_diff, next_ci95; /* to the next bot in the pool; NAN for the last */
 	long games, wins;
+	long seat_games[GAMELOG_SEATS_MAX], seat_wins[GAMELOG_SEATS_MAX]; /* by its seat */
 	long points;
 	double stock_left_sum;
 	long faults[GAMELOG_FAULT_KINDS];

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #define CHART_W 760.0
@@ -404,7 +405,13 @@ static void html_per_bot(const struct report *r, FILE *out)
 			fprintf(out, "Move time: mean %.1f &micro;s, p99 %.0f &micro;s, max %.0f "
 				"&micro;s; its own CPU %.1f &micro;s per move. ", b->time_mean_us,
 				b->time_p99_us, b->time_max_us, b->time_cpu_mean_us);
-		fputs("Faults: ", out);
+		fputs("By seat:", out);
+		for (int s = 0, n_seat = 0; s < GAMELOG_SEATS_MAX; s++)
+			if (b->seat_games[s])
+				fprintf(out, "%s seat %d won %ld of %ld (%.1f%%)", n_seat++ ? "," : "",
+					s, b->seat_wins[s], b->seat_games[s],
+					100.0 * (double)b->seat_wins[s] / (double)b->seat_games[s]);
+		fputs(". Faults: ", out);
 		if (!b->faults_total)
 			fputs("none", out);
 		report_write_faults(b, out);
@@ -498,12 +505,21 @@ static void html_setting(FILE *out, const cJSON *obj, const char *sub, const cha
 	fprintf(out, "%s</dd>\n", unit);
 }
 
-static void html_settings(const cJSON *t, FILE *out)
+/* A date as the page writes it, "" when it cannot be told. */
+static void date_text(time_t t, char *buf, size_t size)
+{
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm))
+		buf[0] = '\0';
+}
+
+/* dir: the tournament's directory, whose games.jsonl tells when the last game was recorded. */
+static void html_settings(const cJSON *t, const char *dir, FILE *out)
 {
 	const cJSON *bots = cJSON_GetObjectItemCaseSensitive(t, "bots");
-	char when[64];
-	time_t now = time(NULL);
-	struct tm tm;
+	char when[64], path[4096];
+	struct stat st;
 
 	fputs("<dl class=\"settings\" id=\"settings\">\n", out);
 	if (cJSON_IsArray(bots))
@@ -524,7 +540,14 @@ static void html_settings(const cJSON *t, FILE *out)
 	html_setting(out, t, NULL, "sandbox", "sandbox", "");
 	html_setting(out, t, NULL, "seed", "seed", "");
 	html_setting(out, t, NULL, "shard", "shard", "");
-	if (gmtime_r(&now, &tm) && strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm))
+	if (snprintf(path, sizeof(path), "%s/games.jsonl", dir) < (int)sizeof(path) &&
+	    stat(path, &st) == 0) {
+		date_text(st.st_mtime, when, sizeof(when));
+		if (when[0])
+			fprintf(out, "<dt>last game recorded</dt><dd>%s</dd>\n", when);
+	}
+	date_text(time(NULL), when, sizeof(when));
+	if (when[0])
 		fprintf(out, "<dt>report made</dt><dd>%s by skipbo-arena %s</dd>\n", when,
 			SKIPBO_VERSION);
 	fputs("</dl>\n", out);
@@ -586,6 +609,8 @@ static void html_faults(const struct report *r, FILE *out)
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody>\n</table></div>\n", out);
+	if (r->dirs && r->ndirs)
+		gamelist_write_fault_reasons(r->dirs, r->ndirs, out);
 }
 
 int report_write_html(const struct report *r, FILE *out)
@@ -607,7 +632,7 @@ int report_write_html(const struct report *r, FILE *out)
 		      "game was played; this report is of the games recorded so far.</p>\n", out);
 	html_never_started(r, out);
 	if (t)
-		html_settings(t, out);
+		html_settings(t, r->dirs[0], out);
 	cJSON_Delete(t);
 	fputs("<p>", out);
 	report_write_sources(r, out, report_html_text);

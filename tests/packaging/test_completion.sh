@@ -78,11 +78,11 @@ expect "--v" --version
 # each command's options, from its own --help
 includes "run --" --jobs --output --seed --no-timeout --sandbox --shard --quiet --help --version
 excludes "run --" --render --games --anchor
-includes "play -" -r --render --match --replay --pin --version
-includes "check --" --games --opponent --partnership --verbose
+includes "play -" -r --render --match --replay --pin --version --from --quiet-bots --stderr
+includes "check --" --games --opponent --partnership --verbose --stderr --quiet-bots
 includes "report -" -o --output --anchor --prior --plain-intervals --replays
 includes "merge --" --partial --help
-includes "sprt --" --elo0 --elo1 --alpha --name-a --max-pairs
+includes "sprt --" --elo0 --elo1 --alpha --name-a --max-pairs --stderr --quiet-bots
 expect "play --mat" --match
 # options added after the others, which the completion (and the man pages) read from --help too
 includes "run --" --bot --gauntlet --rating-interval --fresh --concurrency

@@ -9,7 +9,10 @@ it with the keyboard, forward over every decision to the end and back, by
 turns, Home/End, game to game, the hands switch and the fault link. After
 each step the table read from the page's DOM must equal the one the engine
 computes for that step (viewer_states). At 400 and 1400 px wide nothing may
-overflow the page sideways. Beside each decision the page shows the lines
+overflow the page sideways. The first wild played is described with what it
+counted as and its time, its source and target marked in text as well; the
+keys are listed; partners are named as teams; the end names its reason.
+Beside each decision the page shows the lines
 its bot wrote on stderr while deciding. Screenshots go to ARTEFACTS. Exit 77 (skipped)
 without chromium."""
 import json
@@ -178,6 +181,9 @@ def result_shown(page, replay, game):
     rows = page.b.eval("Array.prototype.map.call(document.querySelectorAll('#result.on tr'),"
                        "function (r) { return Array.prototype.map.call(r.cells,"
                        "function (c) { return c.textContent; }); })")
+    head = page.b.eval("document.querySelector('#result.on .name').textContent")
+    if not head.startswith("Game %d over: %s" % (game, res["reason"].replace("_", " "))):
+        fail("%s: the end of game %d reads %r, want its reason %s" % (page.name, game, head, res["reason"]))
     if not rows or len(rows) != len(res["scores"]) + 1:
         fail("%s: no result table at the end of game %d: %s" % (page.name, game, rows))
         return
@@ -232,6 +238,65 @@ def stderr_shown(page, replay):
     if seats != {0, 1}:
         fail("stderr: the first 16 decisions are all seat %s's" % seats)
     page.key("Home", "Home", 36)
+
+
+def last_move_marked(page, replay):
+    """The first wild played: the last-move line says what it counted as and
+    the decision's time, its source and building pile are marked with text
+    ("from", "to") as well as an outline, and the pile reads SB=value."""
+    with open(replay) as f:
+        events = json.load(f)["games"][0]["events"]
+    decisions = [e for e in events if e["type"] in ("play", "discard", "pass", "removed")]
+    k, e = next(((k, e) for k, e in enumerate(decisions, start=1)
+                 if e["type"] == "play" and e["card"] == 0), (None, None))
+    if k is None:
+        fail("%s: no wild card played in the first game" % page.name)
+        return
+    page.b.eval("var j = document.getElementById('jmove'); j.value = '%d';"
+                "j.dispatchEvent(new Event('change'))" % k)
+    text = page.b.eval("document.getElementById('lastmove').textContent")
+    want = "plays SB (counts as %d) from " % e["value"]
+    if want not in text or "to building pile %d" % (e["to"] + 1) not in text or \
+            ("us" in e and not text.endswith(" \u2014 %d \u00B5s" % e["us"])):
+        fail("%s: at the first wild (move %d) the last move reads %r, want %r, pile %d, %s us" %
+             (page.name, k, text, want, e["to"] + 1, e.get("us")))
+    if "us" not in e:
+        fail("%s: the replay's decisions carry no time" % page.name)
+    src = ("#seat%d .handpile" % e["seat"] if e["from"] == "hand" else
+           "#seat%d .stock" % e["owner"] if e["from"] == "stock" else
+           "#seat%d .discard:nth-child(%d)" % (e["owner"], e["pile"] + 1))
+    marks = page.b.eval(
+        "(function () { function m(q) { var x = document.querySelector(q);"
+        " return x ? [x.classList.contains('from') ? 'from' : x.classList.contains('to') ? 'to' : '',"
+        " getComputedStyle(x, '::before').content] : null; }"
+        " var b = document.getElementById('building%d');"
+        " return [m('%s'), m('#building%d'), b.children[1].textContent]; })()" % (e["to"], src, e["to"]))
+    if marks != [["from", '"from \u2192"'], ["to", '"\u2192 to"'], "SB=%d" % e["value"]]:
+        fail("%s: at the first wild the marks are %r" % (page.name, marks))
+    page.key("Home", "Home", 36)
+
+
+def keys_and_teams(page, partnership):
+    """The shortcuts are written on the page; partners are named as teams (R10)."""
+    keys = page.b.eval("document.getElementById('keys').textContent")
+    for want in ("\u2190", "\u2192", "Shift", "Space", "Home", "End", "play/pause"):
+        if want not in keys:
+            fail("%s: the keys line lacks %r: %r" % (page.name, want, keys))
+    # the seat to move is told in text as well as by its frame
+    page.key("Home", "Home", 36)
+    mover = page.b.eval("(function () { var n = document.querySelector('.seat.tomove .name');"
+                        " return n ? getComputedStyle(n, '::after').content : null; })()")
+    if mover != '"  \u25C0 to move"':
+        fail("%s: the seat to move is labelled %r" % (page.name, mover))
+    names = page.b.eval("Array.prototype.map.call(document.querySelectorAll('.seat > .name'),"
+                        "function (n) { return n.textContent; })")
+    n = len(names)
+    for s, name in enumerate(names):
+        team = " \u2014 team %d with seat %d" % (min(s, (s + n // 2) % n), (s + n // 2) % n)
+        if partnership and not name.endswith(team):
+            fail("%s: seat %d is named %r, want it to end with %r" % (page.name, s, name, team))
+        if not partnership and "team" in name:
+            fail("%s: seat %d is named %r, with a team outside a partnership" % (page.name, s, name))
 
 
 def widths(page, shots, label):
@@ -290,6 +355,9 @@ def check_pages(arena, helper, medium, easy, badbot, shots, browser_path, tmp):
             widths(page, shots, "start")
             turns(page)
             hands_switch(page)
+            keys_and_teams(page, name == "partners")
+            if name in ("two", "partners"):
+                last_move_marked(page, replay)
             page.key("End", "End", 35)
             result_shown(page, replay, 1)
             widths(page, shots, "end")
@@ -326,8 +394,9 @@ def check_pages(arena, helper, medium, easy, badbot, shots, browser_path, tmp):
                                if " removed 1 " in states[1][i] and " removed 1 " not in states[1][i - 1])
                 page.expect(1, removal, "clicking the fault")
                 text = b.eval("document.getElementById('fault').className + ': ' +"
+                              "getComputedStyle(document.getElementById('fault'), '::before').content +"
                               "document.getElementById('fault').textContent")
-                if not text.startswith("on:") or "exit" not in text or "exited with status 3" not in text:
+                if not text.startswith('on: "\u26A0 FAULT  "') or "exit" not in text or "exited with status 3" not in text:
                     fail("fault: at the removal the fault box reads %r" % text)
                 widths(page, shots, "fault")
             print("%s: %d games, %d steps checked against the engine" %

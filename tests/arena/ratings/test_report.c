@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 
 #include "assert_near.h"
 #include "commands.h"
+#include "gamelist.h"
 #include "gamelog.h"
 #include "rating.h"
 #include "rating_fixture.h"
@@ -528,6 +530,135 @@ static void test_gauntlet_and_partial(void **state)
 	free(html);
 }
 
+/* Each bot's section gives its results by seat (records 0-5, worked out by hand). */
+static void test_per_bot_by_seat(void **state)
+{
+	const char *dir = make_dir("by-seat", 0, 6, NULL);
+	char err[256], *html;
+
+	(void)state;
+	assert_int_equal(report_generate(&dir, 1, NULL, NULL, err, sizeof(err)), 0);
+	html = slurp(dir, "report.html");
+	assert_non_null(strstr(html, "By seat: seat 0 won 2 of 3 (66.7%), seat 1 won 1 of 3 "
+				     "(33.3%). Faults: none."));
+	assert_non_null(strstr(html, "By seat: seat 0 won 1 of 2 (50.0%), seat 1 won 0 of 3 "
+				     "(0.0%), seat 2 won 0 of 1 (0.0%). Faults: timeout 1."));
+	free(html);
+}
+
+/* The header's dates: when the last game was recorded (games.jsonl's time)
+ * and when the report was made, by which version of the arena. */
+static void test_header_dates(void **state)
+{
+	const char *dir = make_dir("dated", 0, 6, NULL);
+	struct timeval at[2] = { { 1767323040, 0 }, { 1767323040, 0 } }; /* 2026-01-02 03:04 UTC */
+	char path[256], err[256], *html;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tournament.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"name\": \"dated\", \"players\": 2}", f);
+	assert_int_equal(fclose(f), 0);
+	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
+	assert_int_equal(utimes(path, at), 0);
+	assert_int_equal(report_generate(&dir, 1, NULL, NULL, err, sizeof(err)), 0);
+	html = slurp(dir, "report.html");
+	assert_non_null(strstr(html, "<dt>last game recorded</dt><dd>2026-01-02 03:04 UTC</dd>\n"
+				     "<dt>report made</dt><dd>20"));
+	assert_non_null(strstr(html, " UTC by skipbo-arena " SKIPBO_VERSION "</dd>"));
+	free(html);
+}
+
+/* A faulted 2-player record of A against B: B removed with this kind and reason. */
+static void faulted_record(FILE *f, const char *id, int table, const char *kind, const char *why)
+{
+	fprintf(f, "{\"id\":\"%s\",\"table\":%d,\"deal\":0,\"rotation\":0,\"players\":2,"
+		"\"partnership\":false,\"teams\":[[0],[1]],\"match\":false,\"games\":1,"
+		"\"bots\":[\"A\",\"B\"],\"winners\":[0],\"reason\":\"forfeit\",\"placings\":[1,2],"
+		"\"stock_left\":[3,5],\"scores\":[25,0],\"faults\":[{\"seat\":1,\"bot\":\"B\","
+		"\"kind\":\"%s\",\"game\":1,\"turn\":3,\"move\":9,\"reason\":\"%s\","
+		"\"line\":\"\"}]}\n", id, table, kind, why);
+}
+
+/* The faults section lists each distinct reason per bot and kind with how
+ * often it was given and the first game that gave it, escaped as HTML. */
+static void test_fault_reasons(void **state)
+{
+	const char *dir = make_dir("reasons", 0, 6, NULL);
+	char path[256], err[256], *html;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
+	f = fopen(path, "a");
+	assert_non_null(f);
+	faulted_record(f, "t0002-d0000-r0", 2, "timeout", "no answer within 1000 ms");
+	faulted_record(f, "t0002-d0001-r0", 2, "illegal", "<b> is not a move");
+	faulted_record(f, "t0002-d0002-r0", 2, "timeout", "no answer within 1000 ms");
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(report_generate(&dir, 1, NULL, NULL, err, sizeof(err)), 0);
+	html = slurp(dir, "report.html");
+	assert_int_equal(count(html, "<table id=\"fault-reasons\">"), 1);
+	assert_non_null(strstr(html, "<details id=\"fault-reasons-box\" open><summary>2 distinct "
+				     "reasons, each "));
+	/* records[5] gave the timeout first; two more gave the same reason */
+	assert_non_null(strstr(html, "<tr><td class=\"name\">B</td><td class=\"name\">timeout"
+				     "</td><td>3</td><td class=\"name\">no answer within 1000 ms"
+				     "</td><td class=\"name\">t0001-d0001-r0</td></tr>"));
+	assert_non_null(strstr(html, "<tr><td class=\"name\">B</td><td class=\"name\">illegal"
+				     "</td><td>1</td><td class=\"name\">&lt;b&gt; is not a move"
+				     "</td><td class=\"name\">t0002-d0001-r0</td></tr>"));
+	assert_null(strstr(html, "id=\"fault-reasons-more\""));
+	free(html);
+}
+
+/*
+ * 100,000 games, 4,000 of them faulted with as many reasons: report.html
+ * stays small, listing GAMELIST_MAX games and GAMELIST_REASONS_MAX reasons
+ * and saying how many it left out.
+ */
+static void test_big_tournament_page_bounded(void **state)
+{
+	char path[256], err[256], id[32], why[32], note[128], *html;
+	const char *dir = path;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/big", fixture_dir);
+	f = fixture_games_create(dir);
+	for (int i = 0; i < 100000; i++) {
+		snprintf(id, sizeof(id), "t%04d-d%04d-r0", i % 1000, i / 1000);
+		if (i % 25 == 0) {
+			snprintf(why, sizeof(why), "reason %d", i);
+			faulted_record(f, id, i % 1000, "illegal", why);
+		} else {
+			fprintf(f, "{\"id\":\"%s\",\"table\":%d,\"deal\":%d,\"rotation\":0,"
+				"\"players\":2,\"partnership\":false,\"teams\":[[0],[1]],\"match\":false,"
+				"\"games\":1,\"bots\":[\"A\",\"B\"],\"winners\":[%d],"
+				"\"reason\":\"stock_emptied\",\"placings\":[%d,%d],\"stock_left\":[0,0],"
+				"\"scores\":[5,5],\"faults\":[]}\n", id, i % 1000, i / 1000, i % 3 == 0,
+				1 + (i % 3 == 0), 2 - (i % 3 == 0));
+		}
+	}
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(report_generate(&dir, 1, NULL, NULL, err, sizeof(err)), 0);
+	html = slurp(dir, "report.html");
+	assert_int_equal(count(html, "<tr data-bots="), GAMELIST_MAX);
+	snprintf(note, sizeof(note), "%d games listed", GAMELIST_MAX);
+	assert_non_null(strstr(html, note));
+	snprintf(note, sizeof(note), "; %d more are in games.jsonl", 100000 - GAMELIST_MAX);
+	assert_non_null(strstr(html, note));
+	assert_int_equal(count(html, "<td class=\"name\">illegal</td>"), GAMELIST_REASONS_MAX);
+	assert_non_null(strstr(html, "<details id=\"fault-reasons-box\"><summary>200 distinct "));
+	snprintf(note, sizeof(note), "%d more faults gave other reasons", 4000 - GAMELIST_REASONS_MAX);
+	assert_non_null(strstr(html, note));
+	/* a page a phone opens: well under a megabyte per 1000 rows */
+	assert_true(strlen(html) < 2u * 1024 * 1024);
+	free(html);
+}
+
 /* After report_request_stop() (a signal), a report stops with -EINTR and leaves no file. */
 static void test_stop_leaves_nothing(void **state)
 {
@@ -602,6 +733,10 @@ int main(void)
 		cmocka_unit_test(test_chart_axes_bounded),
 		cmocka_unit_test(test_stop_leaves_nothing),
 		cmocka_unit_test(test_gauntlet_and_partial),
+		cmocka_unit_test(test_header_dates),
+		cmocka_unit_test(test_per_bot_by_seat),
+		cmocka_unit_test(test_fault_reasons),
+		cmocka_unit_test(test_big_tournament_page_bounded),
 		cmocka_unit_test(test_matches_bradleyterry2),
 	};
 	return cmocka_run_group_tests(tests, fixture_dir_make, fixture_dir_remove);

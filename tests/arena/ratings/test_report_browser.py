@@ -5,7 +5,7 @@ report.html in headless Chromium at 400 and 1400 px: no sideways overflow of
 the page, every chart drawn and no wider than the page; for a tournament
 where one bot never starts (badbot exit-at-start): the tournament's name and
 settings in the header, the boxed warning naming that bot, its start faults
-in the faults table, the game list (every faulted game, a sample of the
+in the faults table and their reason with an example game, the game list (every faulted game, a sample of the
 others, each linking to its viewer page, the filters); for records where one bot is far weaker than the
 others: its point clipped and marked at the end of the Elo axis, so that the
 others are not squeezed into a corner. Screenshots go to ARTEFACTS. Exit 77 (skipped) without chromium."""
@@ -106,6 +106,16 @@ def game_list(b, out):
         if not r["href"] or not r["href"].startswith("file://") or \
                 not os.path.isfile(r["href"][len("file://"):]):
             fail("game list: %r does not link to an existing viewer page" % r)
+    # every row: its game, bots, result, reason, turns and faults
+    cells = b.eval("Array.prototype.map.call(document.querySelectorAll('#games tbody tr'),"
+                   "function (r) { return Array.prototype.map.call(r.cells,"
+                   " function (c) { return c.textContent; }); })")
+    for c in cells:
+        if len(c) != 6 or len(c[1].split(", ")) != 2 or \
+                not (c[2].endswith(" won") or c[2] == "no winner") or \
+                c[3] not in ("stock_emptied", "stalemate", "turn_cap", "forfeit") or \
+                not c[4].isdigit() or (c[3] == "forfeit") != c[5].startswith("dead: start "):
+            fail("game list: the row %r lacks its bots, result, reason, turns or faults" % c)
     b.eval("var f = document.getElementById('f-fault'); f.value = 'start';"
            "f.dispatchEvent(new Event('input'))")
     shown = b.eval("document.querySelectorAll('#games tbody tr:not([hidden])').length")
@@ -167,6 +177,12 @@ def main():
         try:
             b.open("file://" + os.path.join(tmp, "fixture", "report.html"), 1400)
             layout(b, "fixture", shots, ["elo-chart", "cross-heatmap", "time-chart"])
+            # colour-blind readers: every head-to-head cell prints its value
+            cells = b.eval("Array.prototype.map.call(document.querySelectorAll("
+                           "'#cross-heatmap rect.cell'), function (c) { var t = c.nextElementSibling;"
+                           " return t && t.tagName === 'text' ? t.textContent : null; })")
+            if not cells or any(not c or not c.endswith("%") for c in cells):
+                fail("fixture: a heat-map cell without its value printed: %r" % cells)
             b.open("file://" + os.path.join(tmp, "outlier", "report.html"), 1400)
             layout(b, "outlier", shots, ["elo-chart", "cross-heatmap", "time-chart"])
             b.width(1400)
@@ -209,6 +225,13 @@ def main():
                          "function (r) { return r.textContent; })")
             if not any(r.startswith("dead") for r in row):
                 fail("no faults row for dead: %r" % row)
+            why = b.eval("Array.prototype.map.call(document.querySelectorAll('#fault-reasons tbody tr'),"
+                         "function (r) { var a = r.cells[4].querySelector('a');"
+                         " return [r.cells[0].textContent, r.cells[1].textContent,"
+                         " r.cells[2].textContent, r.cells[3].textContent, a ? a.href : null]; })")
+            if len(why) != 1 or why[0][:3] != ["dead", "start", "18"] or not why[0][3] or \
+                    not why[0][4] or not os.path.isfile(why[0][4][len("file://"):]):
+                fail("the reasons of dead's start faults, with an example game: %r" % why)
             game_list(b, out)
             quote = b.eval("var q = document.querySelector('p.quote'); q ? q.textContent : ''")
             if not quote.startswith("Which figure to quote: the Elo of the ranking"):
