@@ -32,10 +32,13 @@ struct walk {
 	struct move line[TURNS_LINE_MAX];
 };
 
-int64_t turns_now_us(void)
+int64_t turns_cpu_us(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	/* The bot's own CPU time, not the wall clock: a loaded machine slows the
+	 * search without moving the net, so the answers stay the same (and the
+	 * arena does not fault a late answer that used little CPU). */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
@@ -131,7 +134,7 @@ static int out_of_budget(struct walk *w)
 		return 1;
 	if (w->max_nodes > 0 && w->nodes >= w->max_nodes)
 		w->stopped = 1;
-	else if (w->deadline_us > 0 && w->nodes % CLOCK_EVERY == 0 && turns_now_us() >= w->deadline_us)
+	else if (w->deadline_us > 0 && w->nodes % CLOCK_EVERY == 0 && turns_cpu_us() >= w->deadline_us)
 		w->stopped = w->net_hit = 1;
 	return w->stopped;
 }

@@ -46,14 +46,14 @@ void turns_free(struct turns *s);
 
 /*
  * Visit the positions reachable from t, at most max_nodes of them (0: no
- * limit), stopping also at deadline_us on CLOCK_MONOTONIC (0: none; see
- * turns_now_us()). Fills stats if not NULL.
+ * limit), stopping also at deadline_us of the thread's CPU time (0: none;
+ * see turns_cpu_us()). Fills stats if not NULL.
  */
 void turns_search(struct turns *s, const struct table *t, long max_nodes, int64_t deadline_us,
 		  turns_visit visit, void *ctx, struct turns_stats *stats);
 
-/* CLOCK_MONOTONIC in µs. */
-int64_t turns_now_us(void);
+/* The calling thread's CPU time in µs (CLOCK_THREAD_CPUTIME_ID). */
+int64_t turns_cpu_us(void);
 
 /*
  * A safety net for one move in µs: the smaller of move_ms * move_share and

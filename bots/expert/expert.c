@@ -283,7 +283,7 @@ static int judge(struct expert *e, const struct seat_view *v, uint64_t seed, int
 		return 0;
 	int dealt = 0;
 	for (; dealt < e->cfg.samples; dealt++) {
-		if (deadline_us > 0 && dealt > 0 && turns_now_us() >= deadline_us) {
+		if (deadline_us > 0 && dealt > 0 && turns_cpu_us() >= deadline_us) {
 			st->net_hit = 1;
 			break;
 		}
@@ -323,7 +323,7 @@ int expert_choose(struct expert *e, const struct seat_view *v, const struct move
 {
 	if (n <= 0)
 		return -1;
-	int64_t start = turns_now_us();
+	int64_t start = turns_cpu_us();
 	int64_t net = turns_net_us(move_ms, bank_ms, e->cfg.net_move_share, e->cfg.net_bank_share);
 	int64_t deadline = net > 0 ? start + net : 0;
 	struct expert_stats st = { 0 };
@@ -352,7 +352,7 @@ int expert_choose(struct expert *e, const struct seat_view *v, const struct move
 	}
 	if (i < 0)
 		i = table_fallback(legal, n);
-	st.elapsed_us = turns_now_us() - start;
+	st.elapsed_us = turns_cpu_us() - start;
 	if (stats)
 		*stats = st;
 	return i;

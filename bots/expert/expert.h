@@ -58,7 +58,7 @@ struct expert_stats {
 	int candidates;      /* ends of turn judged over deals (0: the answer was clear without) */
 	int samples;         /* deals made */
 	int exact_cards;     /* 1: the events accounted for every card seen (cards.h) */
-	int64_t elapsed_us;  /* time spent choosing */
+	int64_t elapsed_us;  /* CPU time spent choosing */
 	int net_hit;         /* the safety net stopped it: the move then depends on time */
 };
 

@@ -90,7 +90,7 @@ int hard_choose(struct hard *h, const struct seat_view *v, const struct move *le
 {
 	if (n <= 0)
 		return -1;
-	int64_t start = turns_now_us();
+	int64_t start = turns_cpu_us();
 	int64_t net = hard_net_us(&h->cfg, move_ms, bank_ms);
 	struct best b = { .h = h };
 	struct table t;
@@ -105,7 +105,7 @@ int hard_choose(struct hard *h, const struct seat_view *v, const struct move *le
 		i = table_fallback(legal, n);
 	if (stats) {
 		stats->nodes = ts.nodes;
-		stats->elapsed_us = turns_now_us() - start;
+		stats->elapsed_us = turns_cpu_us() - start;
 		stats->net_us = net;
 		stats->complete = ts.complete;
 		stats->net_hit = ts.net_hit;

@@ -53,7 +53,7 @@ int64_t hard_net_us(const struct hard_config *cfg, int64_t move_ms, int64_t bank
 
 struct hard_stats {
 	long nodes;         /* positions searched */
-	int64_t elapsed_us; /* time spent choosing */
+	int64_t elapsed_us; /* CPU time spent choosing */
 	int64_t net_us;     /* what hard_net_us() allowed (0: no net) */
 	int complete;       /* 1 if the search finished inside the node budget */
 	int net_hit;        /* 1 if the safety net stopped it: the move then depends on time */
