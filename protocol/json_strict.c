@@ -8,7 +8,9 @@
 #include <limits.h>
 #include <locale.h>
 #include <math.h>
+#include <stdalign.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +20,13 @@
 
 /* Objects with more members than this find duplicates with a hash set. */
 #define SMALL_OBJECT 16
+/* Objects nested up to this deep keep their keys' prefixes (key_prefix()). */
+#define PREFIX_DEPTH 8
 /* Longest key, string or literal quoted in a message. */
 #define QUOTE_MAX 32
 #define PATH_SHOWN_MAX 120
+/* The first block of a pool: a typical request's tree fits in it. */
+#define POOL_FIRST_BLOCK (32 * 1024)
 
 struct frame {
 	const char *key; /* the member being read, in an object */
@@ -32,6 +38,8 @@ struct parser {
 	size_t len, pos;
 	int depth;
 	locale_t c_locale; /* made on the first number that needs strtod_l() */
+	struct json_pool *pool; /* NULL: nodes and strings from cJSON_malloc() */
+	uint64_t prefixes[PREFIX_DEPTH][SMALL_OBJECT]; /* of the objects being read */
 	struct json_strict_error *err;
 	struct frame frames[JSON_STRICT_DEPTH_MAX];
 };
@@ -136,11 +144,105 @@ static const char *path_of(const struct parser *ps, int levels, char *out, size_
 	return out;
 }
 
+/* ---- the pool ------------------------------------------------------------- */
+
+struct json_pool_block {
+	struct json_pool_block *next;
+	size_t cap, used;
+	alignas(max_align_t) unsigned char data[];
+};
+
+void json_pool_init(struct json_pool *pool)
+{
+	pool->blocks = NULL;
+}
+
+void json_pool_release(struct json_pool *pool)
+{
+	struct json_pool_block *b = pool->blocks, *next;
+
+	for (; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	pool->blocks = NULL;
+}
+
+/* Makes all of the pool's memory free again. A pool that needed several
+ * blocks gets one block as large as all of them, so the next tree of that
+ * size is a bump of one pointer all through. */
+static void pool_reset(struct json_pool *pool)
+{
+	struct json_pool_block *b = pool->blocks;
+	size_t total = 0;
+
+	if (!b)
+		return;
+	if (!b->next) {
+		b->used = 0;
+		return;
+	}
+	for (; b; b = b->next)
+		total += b->cap;
+	json_pool_release(pool);
+	b = malloc(sizeof(*b) + total);
+	if (!b)
+		return; /* the next take will try smaller */
+	b->next = NULL;
+	b->cap = total;
+	b->used = 0;
+	pool->blocks = b;
+}
+
+/* size bytes (rounded up to the alignment) from a new block. */
+static void *__attribute__((noinline)) pool_grow(struct json_pool *pool, size_t size)
+{
+	struct json_pool_block *b = pool->blocks;
+	size_t cap = b ? 2 * b->cap : POOL_FIRST_BLOCK;
+
+	if (size > SIZE_MAX / 4)
+		return NULL;
+	if (cap < size)
+		cap = size;
+	b = malloc(sizeof(*b) + cap);
+	if (!b)
+		return NULL;
+	b->next = pool->blocks;
+	b->cap = cap;
+	b->used = size;
+	pool->blocks = b;
+	return b->data;
+}
+
+/* Memory for the tree being built: from the pool, or cJSON's allocator. */
+static inline void *take(struct parser *ps, size_t size)
+{
+	struct json_pool_block *b;
+	void *p;
+
+	if (!ps->pool)
+		return cJSON_malloc(size);
+	b = ps->pool->blocks;
+	size = (size + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1);
+	if (!b || b->cap - b->used < size || size == 0 /* the rounding wrapped */)
+		return pool_grow(ps->pool, size);
+	p = b->data + b->used;
+	b->used += size;
+	return p;
+}
+
+/* Frees a subtree the parse gives up on; a pool's memory stays in the pool. */
+static void drop(struct parser *ps, cJSON *item)
+{
+	if (!ps->pool)
+		cJSON_Delete(item);
+}
+
 /* ---- nodes ----------------------------------------------------------------- */
 
 static cJSON *new_node(struct parser *ps, int type)
 {
-	cJSON *node = cJSON_malloc(sizeof(*node));
+	cJSON *node = take(ps, sizeof(*node));
 
 	if (!node) {
 		parse_error(ps, JSON_STRICT_ENOMEM, ps->pos, "out of memory");
@@ -166,8 +268,11 @@ static void append(cJSON *parent, cJSON *item, cJSON **tail)
 	*tail = item;
 }
 
-static void skip_ws(struct parser *ps)
+static inline void skip_ws(struct parser *ps)
 {
+	/* Lines from the arena have no whitespace: one test and out. */
+	if (ps->pos < ps->len && ps->s[ps->pos] > ' ')
+		return;
 	while (ps->pos < ps->len) {
 		unsigned char c = ps->s[ps->pos];
 
@@ -326,14 +431,15 @@ static int parse_string(struct parser *ps, char **out)
 					   "control character 0x%02x in a string (write it as \\u%04x)", c, c);
 		i++;
 	}
-	buf = cJSON_malloc(i - start + 1);
+	buf = take(ps, i - start + 1);
 	if (!buf)
 		return parse_error(ps, JSON_STRICT_ENOMEM, start, "out of memory");
 	if (!escapes) {
 		memcpy(buf, s + start, i - start);
 		buf[i - start] = '\0';
 	} else if ((rc = unescape(ps, start, i, buf))) {
-		cJSON_free(buf);
+		if (!ps->pool)
+			cJSON_free(buf);
 		return rc;
 	}
 	*out = buf;
@@ -353,7 +459,7 @@ static int is_digit(const struct parser *ps, size_t i)
  * program's locale). */
 static int number_text(struct parser *ps, cJSON *item, size_t start, size_t end)
 {
-	char *text = cJSON_malloc(end - start + 1);
+	char *text = take(ps, end - start + 1);
 
 	if (!text)
 		return parse_error(ps, JSON_STRICT_ENOMEM, start, "out of memory");
@@ -408,6 +514,11 @@ static int parse_number(struct parser *ps, cJSON *item)
 	if (plain && digits <= 16 && v <= (uint64_t)JSON_STRICT_INT_MAX) {
 		d = (double)v; /* exact below 2^53 */
 		item->valuedouble = s[start] == '-' ? -d : d;
+		if (v < INT_MAX) {
+			item->valueint = s[start] == '-' ? -(int)v : (int)v;
+			ps->pos = i;
+			return 0;
+		}
 	} else if ((rc = number_text(ps, item, start, i))) {
 		return rc;
 	}
@@ -461,17 +572,41 @@ static int keyset_add(struct keyset *set, const cJSON *item)
 	return 0;
 }
 
+/* The first 8 bytes of a key, zero-padded. Keys hold no NUL, so keys of
+ * fewer than 8 bytes are equal exactly when their prefixes are, and keys
+ * with different prefixes always differ. */
+static uint64_t key_prefix(const char *key)
+{
+	uint64_t p = 0;
+
+	for (int i = 0; i < 8 && key[i]; i++)
+		p |= (uint64_t)(unsigned char)key[i] << (8 * i);
+	return p;
+}
+
 /*
  * Whether obj (n members so far) has a member named like item already; item
- * is not linked yet. Small objects are searched member by member; from
- * SMALL_OBJECT members on, a hash set of them is kept in set.
- * Returns 1 (a duplicate), 0, or -1 without memory.
+ * is not linked yet. Small objects compare the prefixes of their keys, kept
+ * in prefixes (NULL when nested too deep), and search member by member only
+ * when a prefix matches; from SMALL_OBJECT members on, a hash set of them is
+ * kept in set. Returns 1 (a duplicate), 0, or -1 without memory.
  */
-static int duplicate_key(const cJSON *obj, const cJSON *item, size_t n, struct keyset *set)
+static int duplicate_key(const cJSON *obj, const cJSON *item, size_t n, uint64_t *prefixes,
+			 struct keyset *set)
 {
 	const char *key = item->string;
 
 	if (n < SMALL_OBJECT) {
+		if (prefixes) {
+			uint64_t p = key_prefix(key);
+			size_t j = 0;
+
+			while (j < n && prefixes[j] != p)
+				j++;
+			prefixes[n] = p;
+			if (j == n)
+				return 0;
+		}
 		for (const cJSON *c = obj->child; c; c = c->next)
 			if (c->string[0] == key[0] && strcmp(c->string, key) == 0)
 				return 1;
@@ -501,6 +636,7 @@ static int parse_object(struct parser *ps, cJSON *obj)
 {
 	struct keyset set = { NULL, 0, 0 };
 	struct frame *f = &ps->frames[ps->depth - 1];
+	uint64_t *prefixes = ps->depth <= PREFIX_DEPTH ? ps->prefixes[ps->depth - 1] : NULL;
 	cJSON *tail = NULL, *item;
 	size_t n = 0;
 	int rc = 0, dup;
@@ -528,11 +664,11 @@ static int parse_object(struct parser *ps, cJSON *obj)
 			break;
 		}
 		if ((rc = parse_string(ps, &item->string)) ||
-		    (dup = duplicate_key(obj, item, n, &set)) != 0) {
+		    (dup = duplicate_key(obj, item, n, prefixes, &set)) != 0) {
 			if (rc == 0)
 				rc = dup > 0 ? duplicate_error(ps, key_at, item->string)
 					     : parse_error(ps, JSON_STRICT_ENOMEM, key_at, "out of memory");
-			cJSON_Delete(item);
+			drop(ps, item);
 			break;
 		}
 		append(obj, item, &tail);
@@ -648,7 +784,9 @@ static int parse_value(struct parser *ps, cJSON *item)
 	}
 }
 
-int json_strict_parse(const char *text, size_t len, cJSON **out, struct json_strict_error *err)
+/* json_strict_parse() and json_strict_parse_pooled(): pool may be NULL. */
+static int parse_text(const char *text, size_t len, struct json_pool *pool, cJSON **out,
+		      struct json_strict_error *err)
 {
 	struct parser parser, *ps = &parser;
 	const char *nul;
@@ -667,6 +805,9 @@ int json_strict_parse(const char *text, size_t len, cJSON **out, struct json_str
 	ps->s = (const unsigned char *)text;
 	ps->len = len;
 	ps->err = err;
+	ps->pool = pool;
+	if (pool)
+		pool_reset(pool);
 	nul = memchr(text, '\0', len);
 	bad = text_utf8_check(ps->s, len);
 	if (nul) {
@@ -698,8 +839,24 @@ int json_strict_parse(const char *text, size_t len, cJSON **out, struct json_str
 out:
 	if (ps->c_locale)
 		freelocale(ps->c_locale);
-	cJSON_Delete(root);
+	drop(ps, root);
 	return rc;
+}
+
+int json_strict_parse(const char *text, size_t len, cJSON **out, struct json_strict_error *err)
+{
+	return parse_text(text, len, NULL, out, err);
+}
+
+int json_strict_parse_pooled(const char *text, size_t len, struct json_pool *pool, cJSON **out,
+			     struct json_strict_error *err)
+{
+	if (!pool) {
+		if (out)
+			*out = NULL;
+		return set_error(err, JSON_STRICT_EINVAL, "json_strict_parse_pooled: NULL pool");
+	}
+	return parse_text(text, len, pool, out, err);
 }
 
 /* ---- the number readers ---------------------------------------------------- */

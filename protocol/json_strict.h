@@ -30,7 +30,11 @@
  * have no text and are read by their value alone.
  *
  * Memory: nodes and strings come from cJSON_malloc(), so the trees are freed
- * and edited with cJSON's own calls and cJSON_InitHooks() applies to them.
+ * and edited with cJSON's own calls and cJSON_InitHooks() applies to them;
+ * json_strict_parse_pooled() takes them from a caller's struct json_pool
+ * instead (for a reader of one line after another: no malloc or free per
+ * node, and cJSON's allocator, which other code of the process may have
+ * hooked, is left alone).
  * Threads: no static mutable state; any number of threads may parse and read
  * at once.
  */
@@ -89,6 +93,31 @@ struct json_strict_error {
  * (may be NULL) filled.
  */
 int json_strict_parse(const char *text, size_t len, cJSON **out, struct json_strict_error *err);
+
+/*
+ * A bump allocator for the trees of json_strict_parse_pooled(): its memory is
+ * kept from one parse to the next, so a reader of similar lines stops calling
+ * malloc() once the first few lines are read. All zero (json_pool_init()) is
+ * an empty pool.
+ */
+struct json_pool_block;
+struct json_pool {
+	struct json_pool_block *blocks; /* the newest first */
+};
+
+void json_pool_init(struct json_pool *pool);
+/* Frees the pool's memory, and with it the tree last parsed into it. */
+void json_pool_release(struct json_pool *pool);
+
+/*
+ * json_strict_parse() with every node and string of the tree taken from pool:
+ * the same checks, answers and messages. The tree belongs to the pool: it
+ * stays valid until the next json_strict_parse_pooled() into the same pool
+ * (which reuses the memory) or json_pool_release(), and must never be given
+ * to cJSON_Delete() or to cJSON calls that free or add nodes.
+ */
+int json_strict_parse_pooled(const char *text, size_t len, struct json_pool *pool, cJSON **out,
+			     struct json_strict_error *err);
 
 /* Flags of the readers. */
 #define JSON_STRICT_OPTIONAL 1u /* item NULL (absent): return 1, *out untouched */

@@ -257,10 +257,11 @@ struct protocol_message {
 	struct protocol_request request;
 	struct protocol_game_end game_end;
 	size_t events_cap;            /* internal: capacity of request.events */
+	struct json_pool *pool;       /* internal: the memory of the line's JSON tree */
 };
 
 void protocol_message_init(struct protocol_message *m);
-/* Frees request.events; m may be initialised again. */
+/* Frees request.events and the parser's memory; m may be initialised again. */
 void protocol_message_release(struct protocol_message *m);
 
 /*

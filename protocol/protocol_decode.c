@@ -93,7 +93,7 @@ int protocol_decode_hello(const char *line, size_t len, struct protocol_bot_hell
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = json_parse_line(line, len, PROTOCOL_LINE_MAX, &root, diag)) ||
+	if ((rc = json_parse_line(line, len, PROTOCOL_LINE_MAX, NULL, &root, diag)) ||
 	    (rc = json_message_type(root, &type, diag)))
 		goto out;
 	if (strcmp(type, "hello") != 0) {
@@ -220,7 +220,7 @@ int protocol_decode_move(const char *line, size_t len, const struct move *legal,
 	struct move want;
 	int rc, card_given;
 
-	if ((rc = json_parse_line(line, len, PROTOCOL_LINE_MAX, &root, diag)) ||
+	if ((rc = json_parse_line(line, len, PROTOCOL_LINE_MAX, NULL, &root, diag)) ||
 	    (rc = json_message_type(root, &type, diag)))
 		goto out;
 	if (strcmp(type, "move") != 0) {

@@ -124,8 +124,8 @@ static int line_error(const char *line, size_t len, const struct json_strict_err
 	}
 }
 
-int json_parse_line(const char *line, size_t len, size_t max_len, cJSON **out,
-		    struct protocol_diag *diag)
+int json_parse_line(const char *line, size_t len, size_t max_len, struct json_pool *pool,
+		    cJSON **out, struct protocol_diag *diag)
 {
 	struct json_strict_error e;
 	cJSON *root = NULL;
@@ -135,13 +135,16 @@ int json_parse_line(const char *line, size_t len, size_t max_len, cJSON **out,
 	if (len > max_len)
 		return json_fail(diag, PROTOCOL_ETOOLONG, 0,
 				 "line of %zu bytes is longer than the limit of %zu bytes", len, max_len);
-	if ((rc = json_strict_parse(line, len, &root, &e)))
+	rc = pool ? json_strict_parse_pooled(line, len, pool, &root, &e)
+		  : json_strict_parse(line, len, &root, &e);
+	if (rc)
 		return line_error(line, len, &e, diag);
 	if (!cJSON_IsObject(root)) {
 		rc = json_fail(diag, PROTOCOL_ENOTOBJECT, 0,
 			       "not a JSON object: the line holds %s; every message is one object",
 			       json_type_name(root));
-		cJSON_Delete(root);
+		if (!pool)
+			cJSON_Delete(root);
 		return rc;
 	}
 	*out = root;

@@ -21,11 +21,12 @@ int json_fail(struct protocol_diag *diag, int code, size_t offset, const char *f
 /*
  * Checks the line's length (limit max_len), parses it with
  * json_strict_parse() (no NUL, UTF-8, no duplicate key, RFC 8259), and checks
- * that it is one object and nothing more. On success *out owns the tree
- * (free with cJSON_Delete).
+ * that it is one object and nothing more. pool NULL: on success *out owns the
+ * tree (free with cJSON_Delete); otherwise the tree is the pool's
+ * (json_strict_parse_pooled()).
  */
-int json_parse_line(const char *line, size_t len, size_t max_len, cJSON **out,
-		    struct protocol_diag *diag);
+int json_parse_line(const char *line, size_t len, size_t max_len, struct json_pool *pool,
+		    cJSON **out, struct protocol_diag *diag);
 
 /* The "type" string of a message object, or ETYPE. */
 int json_message_type(const cJSON *obj, const char **type, struct protocol_diag *diag);

@@ -21,6 +21,9 @@ void protocol_message_init(struct protocol_message *m)
 void protocol_message_release(struct protocol_message *m)
 {
 	free(m->request.events);
+	if (m->pool)
+		json_pool_release(m->pool);
+	free(m->pool);
 	protocol_message_init(m);
 }
 
@@ -720,7 +723,15 @@ int protocol_parse_message(struct protocol_message *m, const char *line, size_t 
 
 	m->type = PROTOCOL_MSG_UNKNOWN;
 	m->type_name[0] = '\0';
-	if ((rc = json_parse_line(line, len, PROTOCOL_ARENA_LINE_MAX, &root, diag)) ||
+	/* The tree lives in the message's own pool: one line after another
+	 * costs no malloc, and cJSON's allocator is not touched. */
+	if (!m->pool) {
+		m->pool = malloc(sizeof(*m->pool));
+		if (!m->pool)
+			return json_fail(diag, PROTOCOL_ENOMEM, 0, "out of memory");
+		json_pool_init(m->pool);
+	}
+	if ((rc = json_parse_line(line, len, PROTOCOL_ARENA_LINE_MAX, m->pool, &root, diag)) ||
 	    (rc = json_message_type(root, &type, diag)))
 		goto out;
 	strlcpy(m->type_name, type, sizeof(m->type_name));
@@ -742,7 +753,6 @@ int protocol_parse_message(struct protocol_message *m, const char *line, size_t 
 out:
 	if (rc)
 		m->type = PROTOCOL_MSG_UNKNOWN;
-	cJSON_Delete(root);
 	return rc;
 }
 

@@ -1,7 +1,9 @@
 /*
  * test_protocol_json_strict - the strict JSON reader (protocol/json_strict.h): what it
  * refuses and where it says the problem is, that what it accepts is the tree
- * cJSON would build, and the number readers' refusals and messages.
+ * cJSON would build, and the number readers' refusals and messages. Every
+ * text parsed here is parsed into a pool too (json_strict_parse_pooled()),
+ * which must answer alike.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +17,23 @@
 
 #include "json_strict.h"
 #include "protocol_json.h"
+
+/* One pool for every pooled parse of this file: each parse reuses it. */
+static struct json_pool pool;
+
+/* The pooled parse of text refuses it exactly as e says. */
+static void expect_pooled_refused(const char *text, size_t len, const struct json_strict_error *e)
+{
+	struct json_strict_error pe;
+	cJSON *root = (cJSON *)&pe;
+
+	assert_int_equal(json_strict_parse_pooled(text, len, &pool, &root, &pe), e->code);
+	assert_null(root);
+	assert_int_equal(pe.offset, e->offset);
+	assert_int_equal(pe.line, e->line);
+	assert_int_equal(pe.column, e->column);
+	assert_string_equal(pe.message, e->message);
+}
 
 /* Parses text (its strlen) and expects code, and message words if any. */
 static struct json_strict_error expect_refused(const char *text, size_t len, int code,
@@ -31,19 +50,44 @@ static struct json_strict_error expect_refused(const char *text, size_t len, int
 	if (words && !strstr(e.message, words))
 		fail_msg("%s: message \"%s\" lacks \"%s\"", text, e.message, words);
 	assert_null(strchr(e.message, '\n'));
+	expect_pooled_refused(text, len, &e);
 	return e;
 }
 
 #define REFUSED(text, code, words) expect_refused((text), strlen(text), (code), (words))
+
+static int same_text(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Node for node the same, numbers by their bits and kept literals
+ * (cJSON_Compare() takes 1e400 for unequal to itself). */
+static int same_tree(const cJSON *a, const cJSON *b)
+{
+	for (; a && b; a = a->next, b = b->next)
+		if (a->type != b->type || !same_text(a->string, b->string) ||
+		    !same_text(a->valuestring, b->valuestring) || a->valueint != b->valueint ||
+		    memcmp(&a->valuedouble, &b->valuedouble, sizeof(double)) != 0 ||
+		    !same_tree(a->child, b->child))
+			return 0;
+	return !a && !b;
+}
 
 static cJSON *parse_ok(const char *text)
 {
 	struct json_strict_error e;
 	cJSON *root = NULL;
 
+	cJSON *pooled = NULL;
+
 	if (json_strict_parse(text, strlen(text), &root, &e))
 		fail_msg("%s: %s", text, e.message);
 	assert_non_null(root);
+	if (json_strict_parse_pooled(text, strlen(text), &pool, &pooled, &e))
+		fail_msg("%s, pooled: %s", text, e.message);
+	if (!same_tree(root, pooled))
+		fail_msg("%s: the pooled tree differs", text);
 	return root;
 }
 
@@ -209,6 +253,80 @@ static void test_bad_arguments(void **state)
 	assert_int_equal(json_strict_parse("{}", 2, NULL, &e), JSON_STRICT_EINVAL);
 	/* err may be NULL. */
 	assert_int_equal(json_strict_parse("{", 1, &root, NULL), JSON_STRICT_ESYNTAX);
+}
+
+/* ---- the pool ------------------------------------------------------------------- */
+
+static size_t cjson_allocations;
+
+static void *counting_malloc(size_t size)
+{
+	cjson_allocations++;
+	return malloc(size);
+}
+
+/* A pooled parse keeps off cJSON's allocator (which the arena may hook). */
+static void test_pool_leaves_cjson_allocator(void **state)
+{
+	cJSON_Hooks hooks = { counting_malloc, free };
+	const char *text = "{\"a\":[1,2.5,\"s\\n\"],\"b\":{\"c\":1e3,\"d\":null}}";
+	cJSON *root = NULL;
+
+	(void)state;
+	cJSON_InitHooks(&hooks);
+	cjson_allocations = 0;
+	assert_int_equal(json_strict_parse_pooled(text, strlen(text), &pool, &root, NULL), 0);
+	assert_int_equal(cjson_allocations, 0);
+	cJSON_Delete(parse_ok(text));
+	assert_true(cjson_allocations > 0);
+	cJSON_InitHooks(NULL);
+}
+
+/* Keys alike in their first 8 bytes, and duplicates in objects nested
+ * deeper than the prefixes are kept for. */
+static void test_pool_keys(void **state)
+{
+	char text[512];
+	size_t n = 0;
+
+	(void)state;
+	cJSON_Delete(parse_ok("{\"stock_size\":1,\"stock_sizes\":2,\"stock_si\":3,\"stock_s\":4}"));
+	REFUSED("{\"stock_size\":1,\"stock_top\":2,\"stock_size\":3}", JSON_STRICT_EDUPKEY,
+		"duplicate key \"stock_size\"");
+	REFUSED("{\"abcdefgh\":1,\"abcdefgh\":2}", JSON_STRICT_EDUPKEY, "duplicate key \"abcdefgh\"");
+	for (int d = 0; d < 12; d++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "{\"k%d\":", d);
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "{\"x\":1,\"y\":2,\"x\":3}");
+	for (int d = 0; d < 12; d++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "}");
+	REFUSED(text, JSON_STRICT_EDUPKEY, "duplicate key \"x\" in k0.k1.k2");
+}
+
+/* A text larger than the pool's first block, then small ones again: each
+ * tree is whole, whatever the pool held before. */
+static void test_pool_grows_and_reuses(void **state)
+{
+	size_t cap = 400000, n = 0;
+	char *text = malloc(cap);
+	cJSON *root = NULL;
+
+	(void)state;
+	assert_non_null(text);
+	n += (size_t)snprintf(text + n, cap - n, "[");
+	for (int k = 0; k < 20000; k++)
+		n += (size_t)snprintf(text + n, cap - n, "%s{\"k\":\"value %d\"}", k ? "," : "", k);
+	snprintf(text + n, cap - n, "]");
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(json_strict_parse_pooled(text, strlen(text), &pool, &root, NULL), 0);
+		assert_int_equal(cJSON_GetArraySize(root), 20000);
+		assert_string_equal(cJSON_GetArrayItem(root, 19999)->child->valuestring, "value 19999");
+		cJSON_Delete(parse_ok("{\"small\":[1,2,3]}"));
+	}
+	free(text);
+	assert_int_equal(json_strict_parse_pooled("{}", 2, NULL, &root, NULL), JSON_STRICT_EINVAL);
+	assert_null(root);
+	json_pool_release(&pool);
+	cJSON_Delete(parse_ok("[true]"));
 }
 
 /* ---- what is accepted ----------------------------------------------------------- */
@@ -515,6 +633,9 @@ int main(void)
 		cmocka_unit_test(test_utf8_and_position),
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_pool_leaves_cjson_allocator),
+		cmocka_unit_test(test_pool_keys),
+		cmocka_unit_test(test_pool_grows_and_reuses),
 		cmocka_unit_test(test_same_tree_as_cjson),
 		cmocka_unit_test(test_tree_is_cjson),
 		cmocka_unit_test(test_number_values),
@@ -529,5 +650,10 @@ int main(void)
 		cmocka_unit_test(test_double_reader),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int failed;
+
+	json_pool_init(&pool);
+	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	json_pool_release(&pool);
+	return failed;
 }
