@@ -9,7 +9,7 @@ usage() { echo "usage: ./setup.sh demo|test" >&2; exit 2; }
 [ $# -eq 1 ] || usage
 mode=$1
 
-packages=(cmake gcc make pkg-config libbsd-dev libcjson-dev libcmocka-dev python3 bubblewrap)
+packages=(cmake gcc make pkg-config libbsd-dev libcjson-dev libcmocka-dev libzstd-dev python3 bubblewrap)
 case $mode in
 demo) ;;
 test) packages+=(python3-jsonschema chromium clang libclang-rt-14-dev parallel slurm-wlm munge

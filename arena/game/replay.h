@@ -43,14 +43,4 @@ int replay_write(const char *path, const struct replay_info *info, struct jsonw 
  */
 int replay_check(const char *text, size_t len, FILE *print, char *err, size_t err_size);
 
-/* Largest replay file read (a long match's replay is a few MB). */
-#define REPLAY_FILE_MAX (256 * 1024 * 1024)
-
-/*
- * The whole file at path, NUL-terminated, owned by the caller; *len its
- * length. NULL with errno set when it cannot be read or passes
- * REPLAY_FILE_MAX (EFBIG).
- */
-char *replay_read_file(const char *path, size_t *len);
-
 #endif

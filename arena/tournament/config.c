@@ -30,7 +30,7 @@ struct key_spec {
 
 static const char *const top_keys[] = { "name", "bots", "players", "deals", "duplicate",
 	"rules", "time", "limits", "seed", "concurrency", "pin", "output", "stderr_cap",
-	"stderr_total_cap", "sandbox", NULL };
+	"stderr_total_cap", "sandbox", "replays", NULL };
 static const char *const bot_keys[] = { "name", "command", "cwd", "env", "limits", NULL };
 static const char *const rules_keys[] = { "stock_size", "partnership", "mode", NULL };
 static const char *const time_keys[] = { "startup_ms", "move_ms", "game_ms", NULL };
@@ -460,7 +460,7 @@ static int parse_seed(const cJSON *root, struct config *cfg, char *err, size_t e
 static int parse_top(const cJSON *root, struct config *cfg, char *err, size_t err_size)
 {
 	const cJSON *bots, *item;
-	const char *name = NULL, *output = NULL, *sandbox = NULL;
+	const char *name = NULL, *output = NULL, *sandbox = NULL, *replays = NULL;
 	enum sandbox_mode mode = SANDBOX_AUTO;
 	long long v;
 	int ret;
@@ -510,6 +510,12 @@ static int parse_top(const cJSON *root, struct config *cfg, char *err, size_t er
 		return fail(err, err_size, "sandbox: expected \"auto\", \"on\" or \"off\", got \"%s\"",
 			    sandbox);
 	cfg->sandbox = sandbox ? (int)mode : SANDBOX_AUTO;
+	if ((ret = get_string(root, "", "replays", &replays, err, err_size)) < 0)
+		return ret;
+	cfg->replays = replays ? config_replays_parse(replays) : CONFIG_REPLAYS_ALL;
+	if ((int)cfg->replays < 0)
+		return fail(err, err_size, "replays: expected \"all\", \"faults\" or \"none\", got \"%s\"",
+			    replays);
 	if ((ret = get_string(root, "", "output", &output, err, err_size)) < 0)
 		return ret;
 	if (output)
@@ -712,10 +718,23 @@ char *config_to_json(const struct config *cfg, int games_only)
 		cJSON_AddNumberToObject(root, "stderr_cap", (double)cfg->stderr_cap);
 		cJSON_AddNumberToObject(root, "stderr_total_cap", (double)cfg->stderr_total_cap);
 		cJSON_AddStringToObject(root, "sandbox", sandbox_mode_name(cfg->sandbox));
+		cJSON_AddStringToObject(root, "replays", config_replays_names[cfg->replays]);
 	}
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
 	return text;
+}
+
+const char *const config_replays_names[] = {
+	[CONFIG_REPLAYS_ALL] = "all", [CONFIG_REPLAYS_FAULTS] = "faults", [CONFIG_REPLAYS_NONE] = "none",
+};
+
+int config_replays_parse(const char *word)
+{
+	for (int k = CONFIG_REPLAYS_ALL; k <= CONFIG_REPLAYS_NONE; k++)
+		if (strcmp(word, config_replays_names[k]) == 0)
+			return k;
+	return -1;
 }
 
 void config_release(struct config *cfg)

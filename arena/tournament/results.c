@@ -83,7 +83,7 @@ static int write_file(const char *path, const char *text)
 static char *games_only(const char *text, size_t len)
 {
 	static const char *const run_keys[] = { "concurrency", "pin", "output", "stderr_cap",
-						"stderr_total_cap", "sandbox" };
+						"stderr_total_cap", "sandbox", "replays" };
 	cJSON *root = NULL;
 	char *out;
 
