@@ -63,9 +63,9 @@ struct worker {
 /*
  * Games one worker finished whose replays and records are made durable
  * together (TOURNAMENT.md, "Replays"): a group is committed when it holds
- * GROUP_GAMES games, when its first game finished GROUP_MS ago, after a game
- * that took GROUP_MS or more (the next one would keep the group waiting as
- * long), and when the worker stops.
+ * GROUP_GAMES games, when a game ends GROUP_MS or more after the worker's
+ * previous commit (so the first game after a pause, and every game that
+ * takes that long, is committed at once), and when the worker stops.
  */
 #define GROUP_GAMES 64
 #define GROUP_MS 100
@@ -80,7 +80,7 @@ struct group {
 		char id[SCHEDULE_ID_MAX];
 	} games[GROUP_GAMES];
 	int n;
-	double first_ms; /* CLOCK_MONOTONIC when the first game was added */
+	double committed_ms; /* CLOCK_MONOTONIC of the previous commit; 0 before the first */
 };
 
 static double monotonic_ms(void)
@@ -203,19 +203,15 @@ static int commit_group(struct run *r, struct group *grp)
 	pthread_mutex_unlock(&r->lock);
 	grp->n = 0;
 	jsonw_reset(&grp->records);
+	grp->committed_ms = monotonic_ms();
 	return 0;
 }
 
 /* Adds a finished game (its record in rec) to the group, committing when due. */
 static int group_add(struct run *r, struct group *grp, const struct schedule_game *g,
-		     const struct referee_outcome *out, int replay, const struct jsonw *rec,
-		     double started_ms)
+		     const struct referee_outcome *out, int replay, const struct jsonw *rec)
 {
-	double now = monotonic_ms();
-
-	if (grp->n == 0)
-		grp->first_ms = now;
-	else
+	if (grp->n)
 		jsonw_raw(&grp->records, "\n", 1);
 	jsonw_raw(&grp->records, rec->data, rec->len);
 	if (jsonw_error(&grp->records) < 0) {
@@ -228,8 +224,7 @@ static int group_add(struct run *r, struct group *grp, const struct schedule_gam
 	grp->games[grp->n].replay = replay;
 	strlcpy(grp->games[grp->n].id, g->id, sizeof(grp->games[grp->n].id));
 	grp->n++;
-	if (grp->n == GROUP_GAMES || now - grp->first_ms >= GROUP_MS ||
-	    now - started_ms >= GROUP_MS)
+	if (grp->n == GROUP_GAMES || monotonic_ms() - grp->committed_ms >= GROUP_MS)
 		return commit_group(r, grp);
 	return 0;
 }
@@ -245,7 +240,6 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 	struct schedule_game g;
 	const char *names[ENGINE_MAX_PLAYERS];
 	char path[PATH_MAX], replay_rel[SCHEDULE_ID_MAX + 24], err[256];
-	double started_ms = monotonic_ms();
 	int ret, replay;
 
 	schedule_game(r->sched, index, &g);
@@ -296,7 +290,7 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 			fail_run(r, ret, "games.jsonl", strerror(-ret));
 			goto out;
 		}
-		ret = group_add(r, grp, &g, &out, replay, buf, started_ms);
+		ret = group_add(r, grp, &g, &out, replay, buf);
 	}
 out:
 	transcript_close(tr);

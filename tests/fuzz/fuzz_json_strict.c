@@ -3,6 +3,8 @@
  * with a code, a position inside the text and a one-line message. A text it
  * accepts has every number read by both number readers (which must agree),
  * and the tree printed by cJSON must be accepted again as the same tree.
+ * json_strict_parse_pooled() into one pool reused from input to input must
+ * answer alike: the same code and message, or a tree that prints the same.
  */
 #include <math.h>
 #include <string.h>
@@ -40,6 +42,28 @@ static int read_numbers(const cJSON *item)
 	return infinite;
 }
 
+/* The pooled parse of data agrees with the plain one (rc, e, root). */
+static void check_pooled(const uint8_t *data, size_t size, int rc, const struct json_strict_error *e,
+			 const cJSON *root)
+{
+	static struct json_pool pool; /* reachable to the end: not a leak */
+	struct json_strict_error pe;
+	cJSON *pooled = NULL;
+	char *a, *b;
+
+	FUZZ_CHECK(json_strict_parse_pooled((const char *)data, size, &pool, &pooled, &pe) == rc);
+	if (rc) {
+		FUZZ_CHECK(pooled == NULL && pe.offset == e->offset &&
+			   strcmp(pe.message, e->message) == 0);
+		return;
+	}
+	a = cJSON_PrintUnformatted(root);
+	b = cJSON_PrintUnformatted(pooled);
+	FUZZ_CHECK(a && b && strcmp(a, b) == 0);
+	cJSON_free(a);
+	cJSON_free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct json_strict_error e;
@@ -47,6 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text;
 	int rc = json_strict_parse((const char *)data, size, &root, &e);
 
+	check_pooled(data, size, rc, &e, root);
 	if (rc) {
 		FUZZ_CHECK(root == NULL && rc == e.code && rc < 0);
 		FUZZ_CHECK(e.offset <= size && e.line >= 1 && e.column >= 1);
