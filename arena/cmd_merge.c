@@ -349,7 +349,9 @@ static int write_out(struct merge *m, const char *out, uint64_t *written)
 		if (p->dir == UINT32_MAX)
 			continue;
 		schedule_game(m->sched, i, &g);
-		if ((ret = link_or_copy(m->dirs[p->dir], out, "replays", g.id, "json")) < 0 ||
+		/* a replay is compressed (.json.zst), plain (.json, older runs) or absent */
+		if ((ret = link_or_copy(m->dirs[p->dir], out, "replays", g.id, "json.zst")) < 0 ||
+		    (ret = link_or_copy(m->dirs[p->dir], out, "replays", g.id, "json")) < 0 ||
 		    (m->any_io && (ret = link_or_copy(m->dirs[p->dir], out, "io", g.id, "log")) < 0))
 			goto fail;
 		if (!(line = read_line(m, p))) {

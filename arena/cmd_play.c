@@ -23,6 +23,7 @@
 #include "referee.h"
 #include "render.h"
 #include "replay.h"
+#include "replay_file.h"
 #include "termsafe.h"
 #include "transcript.h"
 

@@ -19,6 +19,7 @@
 #include "render.h"
 #include "replay.h"
 #include "termsafe.h"
+#include "replay_file.h"
 #include "viewer.h"
 
 static const char replay_usage[] =
@@ -42,7 +43,8 @@ static const char replay_usage[] =
 	"  --turn N      only the table at the start of turn N (implies --render)\n"
 	"  --move N      only the table before decision N, and decision N\n"
 	"  --game K      with --turn or --move: game K of a match (default 1)\n"
-	"  --html        write viewer pages: FILE.json gives FILE.html beside it\n"
+	"  --html        write viewer pages: FILE.json or FILE.json.zst gives\n"
+	"                FILE.html beside it\n"
 	"  -o OUT        with --html: the page's name for one FILE; for several, a\n"
 	"                directory (made if missing) that gets NAME.html for each\n"
 	"  -h, --help    this text\n"
@@ -63,18 +65,22 @@ static const struct option replay_options[] = {
 };
 
 /* Where the page of replay `in` goes: out itself for a single file, else
- * out/NAME.html, or beside in (NAME.json -> NAME.html). 0 or -ENAMETOOLONG. */
+ * out/NAME.html, or beside in (NAME.json or NAME.json.zst -> NAME.html).
+ * 0 or -ENAMETOOLONG. */
 static int page_path(const char *in, const char *out, int several, char *path, size_t size)
 {
-	const char *base = strrchr(in, '/'), *dot;
+	const char *base = strrchr(in, '/');
 	size_t stem;
 	int n;
 
 	if (out && !several)
 		return snprintf(path, size, "%s", out) < (int)size ? 0 : -ENAMETOOLONG;
 	base = base ? base + 1 : in;
-	dot = strrchr(base, '.');
-	stem = dot && strcmp(dot, ".json") == 0 ? (size_t)(dot - base) : strlen(base);
+	stem = strlen(base);
+	if (stem > 9 && strcmp(base + stem - 9, ".json.zst") == 0)
+		stem -= 9;
+	else if (stem > 5 && strcmp(base + stem - 5, ".json") == 0)
+		stem -= 5;
 	if (out)
 		n = snprintf(path, size, "%s/%.*s.html", out, (int)stem, base);
 	else

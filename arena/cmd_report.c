@@ -37,8 +37,8 @@ static void report_usage(FILE *out)
 	      "                     independent (default: robust to results grouped by\n"
 	      "                     deal: rotations of a deal, partners, seats of a game)\n"
 	      "      --replays      first write the viewer page of every replay of each\n"
-	      "                     DIR (replays/ID.html beside replays/ID.json), which\n"
-	      "                     the report's game list then links to\n"
+	      "                     DIR (replays/ID.html beside replays/ID.json.zst or\n"
+	      "                     ID.json), which the report's game list then links to\n"
 	      "  -q, --quiet        do not print the ranking table\n"
 	      "  -h, --help         this text\n"
 	      "Options may come before or after the directories.\n", out);
@@ -87,7 +87,10 @@ static int write_replay_pages(const char *dir, int quiet)
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 
-		if (n <= 5 || strcmp(e->d_name + n - 5, ".json") != 0)
+		/* ID.json.zst (a tournament's) or ID.json: the page is ID.html */
+		if (n > 9 && strcmp(e->d_name + n - 9, ".json.zst") == 0)
+			n -= 4;
+		else if (n <= 5 || strcmp(e->d_name + n - 5, ".json") != 0)
 			continue;
 		if (snprintf(in, sizeof(in), "%s/%s", replays, e->d_name) >= (int)sizeof(in) ||
 		    snprintf(out, sizeof(out), "%s/%.*s.html", replays, (int)(n - 5),

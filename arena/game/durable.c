@@ -81,3 +81,26 @@ int durable_write(const char *path, const char *text, size_t len)
 	}
 	return durable_sync_parent(path);
 }
+
+int durable_write_unsynced(const char *path, const char *text, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = write_all(fd, text, len);
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int durable_sync_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = sync_fd(fd);
+	close(fd);
+	return ret;
+}

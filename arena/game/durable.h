@@ -20,6 +20,17 @@
 
 int durable_write(const char *path, const char *text, size_t len);
 
+/*
+ * Write the whole text to path (replaced if it exists) without any fsync: for
+ * files made durable in groups later with durable_sync_file() and
+ * durable_sync_parent(). A crash before then may leave any part of the text
+ * under path, so nothing may refer to the file until it was synced.
+ */
+int durable_write_unsynced(const char *path, const char *text, size_t len);
+
+/* fsync the file at path (its data and size). */
+int durable_sync_file(const char *path);
+
 /* fsync the directory dir. */
 int durable_sync_dir(const char *dir);
 

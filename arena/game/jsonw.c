@@ -66,17 +66,44 @@ void jsonw_text(struct jsonw *w, const char *s)
 void jsonw_printf(struct jsonw *w, const char *fmt, ...)
 {
 	va_list ap;
+	size_t room;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || reserve(w, (size_t)n) < 0)
+	if (reserve(w, 64) < 0)
 		return;
+	room = w->cap - w->len;
 	va_start(ap, fmt);
-	vsnprintf(w->data + w->len, (size_t)n + 1, fmt, ap);
+	n = vsnprintf(w->data + w->len, room, fmt, ap);
 	va_end(ap);
+	if (n < 0) {
+		w->data[w->len] = '\0';
+		return;
+	}
+	if ((size_t)n >= room) {
+		if (reserve(w, (size_t)n) < 0) {
+			w->data[w->len] = '\0';
+			return;
+		}
+		va_start(ap, fmt);
+		vsnprintf(w->data + w->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	w->len += (size_t)n;
+}
+
+void jsonw_int(struct jsonw *w, long long v)
+{
+	char digits[24];
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	size_t n = sizeof(digits);
+
+	do {
+		digits[--n] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		digits[--n] = '-';
+	jsonw_raw(w, digits + n, sizeof(digits) - n);
 }
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one. */
@@ -148,8 +175,11 @@ void jsonw_string(struct jsonw *w, const char *s)
 void jsonw_int_array(struct jsonw *w, const int *a, size_t n)
 {
 	jsonw_raw(w, "[", 1);
-	for (size_t i = 0; i < n; i++)
-		jsonw_printf(w, i ? ",%d" : "%d", a[i]);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			jsonw_raw(w, ",", 1);
+		jsonw_int(w, a[i]);
+	}
 	jsonw_raw(w, "]", 1);
 }
 

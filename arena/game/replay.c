@@ -59,57 +59,86 @@ static const char *fault_kind_of(const struct referee_outcome *o, int game, int 
 	return "unknown";
 }
 
+/* ,"key":value: the replay has tens of thousands of these, so no printf. */
+static void write_key_int(struct jsonw *w, const char *key, long long v)
+{
+	jsonw_text(w, ",\"");
+	jsonw_text(w, key);
+	jsonw_text(w, "\":");
+	jsonw_int(w, v);
+}
+
+/* ,"key":"word" for words that need no escaping. */
+static void write_key_word(struct jsonw *w, const char *key, const char *word)
+{
+	jsonw_text(w, ",\"");
+	jsonw_text(w, key);
+	jsonw_text(w, "\":\"");
+	jsonw_text(w, word);
+	jsonw_text(w, "\"");
+}
+
 static void write_card(struct jsonw *w, const char *key, int card)
 {
-	if (card == CARD_NONE)
-		jsonw_printf(w, ",\"%s\":null", key);
-	else
-		jsonw_printf(w, ",\"%s\":%d", key, card);
+	if (card == CARD_NONE) {
+		jsonw_text(w, ",\"");
+		jsonw_text(w, key);
+		jsonw_text(w, "\":null");
+	} else {
+		write_key_int(w, key, card);
+	}
 }
 
 static void write_event(struct jsonw *w, const struct event *ev, const uint32_t *us,
 			const char *err, const char *fault)
 {
-	jsonw_printf(w, "{\"type\":\"%s\",\"seat\":", kinds[ev->kind].name);
-	jsonw_printf(w, ev->seat == 0xff ? "null" : "%d", ev->seat);
+	jsonw_text(w, "{\"type\":\"");
+	jsonw_text(w, kinds[ev->kind].name);
+	jsonw_text(w, "\",\"seat\":");
+	if (ev->seat == 0xff)
+		jsonw_text(w, "null");
+	else
+		jsonw_int(w, ev->seat);
 	switch (ev->kind) {
 	case EVENT_TURN:
-		jsonw_printf(w, ",\"turn\":%" PRIu32, ev->turn);
+		write_key_int(w, "turn", ev->turn);
 		break;
 	case EVENT_DRAW:
 		write_card(w, "card", ev->card);
 		break;
 	case EVENT_PLAY:
-		jsonw_printf(w, ",\"from\":\"%s\",\"owner\":%d",
-			     ev->source < 4 ? source_names[ev->source] : "", ev->owner);
+		write_key_word(w, "from", ev->source < 4 ? source_names[ev->source] : "");
+		write_key_int(w, "owner", ev->owner);
 		if (ev->source == SOURCE_DISCARD)
-			jsonw_printf(w, ",\"pile\":%d", ev->pile);
-		jsonw_printf(w, ",\"card\":%d,\"value\":%d,\"to\":%d", ev->card, ev->value,
-			     ev->target);
+			write_key_int(w, "pile", ev->pile);
+		write_key_int(w, "card", ev->card);
+		write_key_int(w, "value", ev->value);
+		write_key_int(w, "to", ev->target);
 		break;
 	case EVENT_STOCK_TOP:
-		jsonw_printf(w, ",\"owner\":%d", ev->owner);
+		write_key_int(w, "owner", ev->owner);
 		write_card(w, "card", ev->card);
 		break;
 	case EVENT_COMPLETE:
-		jsonw_printf(w, ",\"pile\":%d", ev->target);
+		write_key_int(w, "pile", ev->target);
 		break;
 	case EVENT_DISCARD:
-		jsonw_printf(w, ",\"card\":%d,\"pile\":%d", ev->card, ev->target);
+		write_key_int(w, "card", ev->card);
+		write_key_int(w, "pile", ev->target);
 		break;
 	case EVENT_REFILL:
-		jsonw_printf(w, ",\"source\":\"%s\",\"count\":%d",
-			     ev->source < 3 ? refill_names[ev->source] : "", ev->count);
+		write_key_word(w, "source", ev->source < 3 ? refill_names[ev->source] : "");
+		write_key_int(w, "count", ev->count);
 		break;
 	case EVENT_REMOVED:
-		jsonw_printf(w, ",\"fault\":\"%s\"", fault);
+		write_key_word(w, "fault", fault);
 		break;
 	case EVENT_END:
-		jsonw_printf(w, ",\"reason\":\"%s\"", end_reason_name(ev->value));
+		write_key_word(w, "reason", end_reason_name(ev->value));
 		break;
 	}
 	if (us)
-		jsonw_printf(w, ",\"us\":%" PRIu32, *us);
+		write_key_int(w, "us", *us);
 	if (err) {
 		jsonw_text(w, ",\"stderr\":");
 		jsonw_string(w, err);
@@ -847,35 +876,3 @@ out:
 	return ret;
 }
 
-char *replay_read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t cap = 0, n;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (*len + 65536 + 1 > cap) {
-			char *grown;
-
-			cap = cap ? cap * 2 : 1 << 20;
-			if (cap > REPLAY_FILE_MAX || !(grown = realloc(text, cap))) {
-				free(text);
-				text = NULL;
-				errno = EFBIG;
-				break;
-			}
-			text = grown;
-		}
-		n = fread(text + *len, 1, cap - *len - 1, f);
-		*len += n;
-		if (n == 0) {
-			text[*len] = '\0';
-			break;
-		}
-	}
-	fclose(f);
-	return text;
-}

@@ -67,14 +67,4 @@ struct replay_seats {
 int replay_walk(const char *text, size_t len, FILE *print, const struct referee_observer *obs,
 		struct replay_seats *seats, char *err, size_t err_size);
 
-/* Largest replay file read (a long match's replay is a few MB). */
-#define REPLAY_FILE_MAX (256 * 1024 * 1024)
-
-/*
- * The whole file at path, NUL-terminated, owned by the caller; *len its
- * length. NULL with errno set when it cannot be read or passes
- * REPLAY_FILE_MAX (EFBIG).
- */
-char *replay_read_file(const char *path, size_t *len);
-
 #endif

@@ -11,6 +11,7 @@
 
 #include "durable.h"
 #include "replay.h"
+#include "replay_file.h"
 
 extern const char viewer_page[];
 

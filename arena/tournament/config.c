@@ -33,7 +33,8 @@ struct key_spec {
  * there it is ignored: each run hashes the programs again. */
 static const char *const top_keys[] = { "name", "bots", "players", "deals", "duplicate",
 	"rules", "time", "limits", "seed", "concurrency", "pin", "output", "stderr_cap",
-	"stderr_total_cap", "sandbox", "$schema", "format", "challengers", "programs", NULL };
+	"stderr_total_cap", "sandbox", "$schema", "format", "challengers", "programs", "replays",
+	NULL };
 static const char *const bot_keys[] = { "name", "command", "cwd", "env", "limits", NULL };
 static const char *const rules_keys[] = { "stock_size", "partnership", "mode", NULL };
 static const char *const time_keys[] = { "startup_ms", "move_ms", "game_ms", NULL };
@@ -527,7 +528,7 @@ static int parse_format(const cJSON *root, struct config *cfg, struct jsonc_erro
 /* The top-level keys but the bots and the format. */
 static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_errors *e)
 {
-	const char *name = NULL, *output = NULL, *sandbox = NULL;
+	const char *name = NULL, *output = NULL, *sandbox = NULL, *replays = NULL;
 	enum sandbox_mode mode = SANDBOX_AUTO;
 	long long v[5] = { cfg->players, cfg->deals, cfg->concurrency, (long long)cfg->stderr_cap,
 			   (long long)cfg->stderr_total_cap };
@@ -564,6 +565,11 @@ static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_er
 		ret = jsonc_error(e, "sandbox", "expected \"auto\", \"on\" or \"off\", found "
 				  "\"%.80s\"", sandbox);
 	cfg->sandbox = sandbox ? (int)mode : SANDBOX_AUTO;
+	ret = worst(ret, get_string(root, "", "replays", &replays, e));
+	cfg->replays = replays ? config_replays_parse(replays) : CONFIG_REPLAYS_ALL;
+	if (cfg->replays < 0)
+		ret = jsonc_error(e, "replays", "expected \"all\", \"faults\" or \"none\", "
+				  "found \"%.80s\"", replays);
 	ret = worst(ret, get_string(root, "", "output", &output, e));
 	if (output)
 		cfg->output = strdup(output);
@@ -772,6 +778,18 @@ out:
 		fclose(f);
 	free(text);
 	return ret;
+}
+
+const char *const config_replays_names[] = {
+	[CONFIG_REPLAYS_ALL] = "all", [CONFIG_REPLAYS_FAULTS] = "faults", [CONFIG_REPLAYS_NONE] = "none",
+};
+
+int config_replays_parse(const char *word)
+{
+	for (int k = CONFIG_REPLAYS_ALL; k <= CONFIG_REPLAYS_NONE; k++)
+		if (strcmp(word, config_replays_names[k]) == 0)
+			return k;
+	return -1;
 }
 
 void config_release(struct config *cfg)

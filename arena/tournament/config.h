@@ -50,9 +50,16 @@ struct config {
 	size_t stderr_cap;    /* bytes of stderr kept per bot process start */
 	size_t stderr_total_cap; /* bytes of a bot's log at most, over the whole tournament */
 	int sandbox;          /* enum sandbox_mode; once the sandbox is opened, the one in use */
+	int replays;          /* enum config_replays: which games get a replay file */
 	char *file;           /* absolute path of the tournament file; NULL from config_parse */
 	char *base_dir;       /* absolute directory of the tournament file */
 };
+
+/* "replays": every game's, only those of games with a fault (R11), or none. */
+enum config_replays { CONFIG_REPLAYS_ALL, CONFIG_REPLAYS_FAULTS, CONFIG_REPLAYS_NONE };
+extern const char *const config_replays_names[]; /* "all", "faults", "none" */
+/* The enum config_replays value of a word, or -1. */
+int config_replays_parse(const char *word);
 
 /* Defaults that the commands also use (options.c, cmd_play, cmd_check, cmd_sprt). */
 #define CONFIG_DEFAULT_STARTUP_MS 10000

@@ -84,7 +84,8 @@ static int write_file(const char *path, const char *text)
 static char *games_only(const char *text, size_t len)
 {
 	static const char *const run_keys[] = { "concurrency", "pin", "output", "stderr_cap",
-						"stderr_total_cap", "sandbox", "programs" };
+						"stderr_total_cap", "sandbox", "programs",
+						"replays" };
 	cJSON *root = NULL;
 	char *out;
 

@@ -13,15 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 
+#include "durable.h"
 #include "jsonw.h"
 #include "pool.h"
 #include "programs.h"
 #include "progress.h"
 #include "referee.h"
 #include "replay.h"
+#include "replay_file.h"
 #include "results.h"
 #include "schedule.h"
 #include "transcript.h"
@@ -58,6 +61,43 @@ struct worker {
 	int index;
 	pthread_t thread;
 };
+
+/*
+ * Games one worker finished whose replays and records are made durable
+ * together (TOURNAMENT.md, "Replays"): a group is committed when it holds
+ * GROUP_GAMES games, when a game ends GROUP_MS or more after the worker's
+ * previous commit (so the first game after a pause, and every game that
+ * takes that long, is committed at once), and when the worker stops.
+ */
+#define GROUP_GAMES 64
+#define GROUP_MS 100
+
+struct group {
+	struct jsonw records; /* the games' records, one line each, '\n' between */
+	struct {
+		int bots[ENGINE_MAX_PLAYERS];
+		int placings[ENGINE_MAX_PLAYERS];
+		int players;
+		int replay; /* a replay file was written */
+		char id[SCHEDULE_ID_MAX];
+	} games[GROUP_GAMES];
+	int n;
+	double committed_ms; /* CLOCK_MONOTONIC of the previous commit; 0 before the first */
+};
+
+static double monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static const char *replay_path(const struct config *cfg, const char *id, char *out, size_t size)
+{
+	snprintf(out, size, "%s/replays/%s.json.zst", cfg->output, id);
+	return out;
+}
 
 static int is_done(const struct run *r, uint64_t i)
 {
@@ -125,9 +165,82 @@ static void fail_run(struct run *r, int code, const char *what, const char *deta
 	pthread_mutex_unlock(&r->lock);
 }
 
-/* Play, record and replay one scheduled game. */
+/*
+ * The group's replays fsync'ed, then their directory, then the records
+ * appended to games.jsonl in one write and fsync'ed; only then are the games
+ * counted. 0 or a negative errno (the run failed, the group is dropped).
+ */
+static int commit_group(struct run *r, struct group *grp)
+{
+	char path[PATH_MAX];
+	int ret = 0, replays = 0;
+
+	for (int i = 0; i < grp->n && !ret; i++) {
+		if (!grp->games[i].replay)
+			continue;
+		replays++;
+		ret = durable_sync_file(replay_path(r->cfg, grp->games[i].id, path, sizeof(path)));
+	}
+	if (!ret && replays) {
+		snprintf(path, sizeof(path), "%s/replays", r->cfg->output);
+		ret = durable_sync_dir(path);
+	}
+	if (ret < 0) {
+		fail_run(r, ret, path, strerror(-ret));
+	} else if (grp->n && (ret = results_append(r->results, grp->records.data,
+						   grp->records.len)) < 0) {
+		fail_run(r, ret, "games.jsonl", strerror(-ret));
+	}
+	if (ret < 0) {
+		/* the run has failed: these games are not counted, a resume plays them */
+		grp->n = 0;
+		jsonw_reset(&grp->records);
+		return ret;
+	}
+	pthread_mutex_lock(&r->lock);
+	for (int i = 0; i < grp->n; i++) {
+		progress_game(r->progress, grp->games[i].bots, grp->games[i].placings,
+			      grp->games[i].players, 1);
+		/* the ranking reads games.jsonl, which now holds this game */
+		if (r->opt->rating_interval && ++r->played % r->opt->rating_interval == 0 &&
+		    r->opt->on_interval) {
+			progress_break(r->progress);
+			r->opt->on_interval(r->opt->interval_ctx, r->played);
+		}
+	}
+	progress_tick(r->progress);
+	pthread_mutex_unlock(&r->lock);
+	grp->n = 0;
+	jsonw_reset(&grp->records);
+	grp->committed_ms = monotonic_ms();
+	return 0;
+}
+
+/* Adds a finished game (its record in rec) to the group, committing when due. */
+static int group_add(struct run *r, struct group *grp, const struct schedule_game *g,
+		     const struct referee_outcome *out, int replay, const struct jsonw *rec)
+{
+	if (grp->n)
+		jsonw_raw(&grp->records, "\n", 1);
+	jsonw_raw(&grp->records, rec->data, rec->len);
+	if (jsonw_error(&grp->records) < 0) {
+		fail_run(r, -ENOMEM, "games.jsonl", "out of memory");
+		return -ENOMEM;
+	}
+	memcpy(grp->games[grp->n].bots, g->bots, sizeof(g->bots));
+	memcpy(grp->games[grp->n].placings, out->placings, sizeof(out->placings));
+	grp->games[grp->n].players = out->players;
+	grp->games[grp->n].replay = replay;
+	strlcpy(grp->games[grp->n].id, g->id, sizeof(grp->games[grp->n].id));
+	grp->n++;
+	if (grp->n == GROUP_GAMES || monotonic_ms() - grp->committed_ms >= GROUP_MS)
+		return commit_group(r, grp);
+	return 0;
+}
+
+/* Play one scheduled game, write its replay and add it to the worker's group. */
 static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
-		    struct jsonw *buf, uint64_t index)
+		    struct replay_writer *rw, struct jsonw *buf, struct group *grp, uint64_t index)
 {
 	struct run *r = w->run;
 	const struct config *cfg = r->cfg;
@@ -135,8 +248,8 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 	struct referee_outcome out = { 0 };
 	struct schedule_game g;
 	const char *names[ENGINE_MAX_PLAYERS];
-	char path[PATH_MAX], replay_rel[SCHEDULE_ID_MAX + 16], err[256];
-	int ret;
+	char path[PATH_MAX], replay_rel[SCHEDULE_ID_MAX + 24], err[256];
+	int ret, replay;
 
 	schedule_game(r->sched, index, &g);
 	if (r->opt->log_io) {
@@ -170,32 +283,25 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 	}
 	for (int s = 0; s < cfg->players; s++)
 		pool_release(pool, (size_t)g.bots[s], out.faulted[s]);
-	snprintf(replay_rel, sizeof(replay_rel), "replays/%s.json", g.id);
-	snprintf(path, sizeof(path), "%s/%s", cfg->output, replay_rel);
+	replay = cfg->replays == CONFIG_REPLAYS_ALL ||
+		 (cfg->replays == CONFIG_REPLAYS_FAULTS && out.nfaults > 0);
+	snprintf(replay_rel, sizeof(replay_rel), "replays/%s.json.zst", g.id);
 	{
 		struct replay_info info = { g.id, names, cfg->move_ms, cfg->game_ms, &out };
-		struct results_game rg = { &g, names, &out, replay_rel };
+		struct results_game rg = { &g, names, &out, replay ? replay_rel : NULL };
 
-		/* the replay first: a record in games.jsonl always has its replay */
-		if ((ret = replay_write(path, &info, buf)) < 0) {
+		/* the replay first: the group syncs it before its record is written */
+		if (replay && (ret = replay_write_file(rw, replay_path(cfg, g.id, path, sizeof(path)),
+						       &info)) < 0) {
 			fail_run(r, ret, path, strerror(-ret));
 			goto out;
 		}
-		if ((ret = results_format_record(buf, &rg)) < 0 ||
-		    (ret = results_append(r->results, buf->data, buf->len)) < 0) {
+		if ((ret = results_format_record(buf, &rg)) < 0) {
 			fail_run(r, ret, "games.jsonl", strerror(-ret));
 			goto out;
 		}
+		ret = group_add(r, grp, &g, &out, replay, buf);
 	}
-	pthread_mutex_lock(&r->lock);
-	progress_game(r->progress, g.bots, out.placings, out.players, 1);
-	progress_tick(r->progress);
-	if (r->opt->rating_interval && ++r->played % r->opt->rating_interval == 0 &&
-	    r->opt->on_interval) {
-		progress_break(r->progress);
-		r->opt->on_interval(r->opt->interval_ctx, r->played);
-	}
-	pthread_mutex_unlock(&r->lock);
 out:
 	transcript_close(tr);
 	referee_outcome_release(&out);
@@ -209,10 +315,13 @@ static void *worker_main(void *arg)
 	struct transcript tr;
 	struct pool_config pc = { 0 };
 	struct pool *pool = NULL;
+	struct replay_writer rw;
 	struct jsonw buf;
+	struct group *grp = calloc(1, sizeof(*grp));
 	int64_t index;
 
 	transcript_init(&tr);
+	replay_writer_init(&rw);
 	jsonw_init(&buf);
 	pc.specs = r->specs;
 	pc.nbots = r->cfg->nbots;
@@ -228,15 +337,21 @@ static void *worker_main(void *arg)
 		CPU_SET(pc.cpu, &set);
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
-	if (pool_new(&pc, &pool) < 0) {
+	if (!grp || pool_new(&pc, &pool) < 0) {
 		fail_run(r, -ENOMEM, "worker", "out of memory");
 		goto out;
 	}
+	jsonw_init(&grp->records);
 	while ((index = take_game(r)) >= 0)
-		if (play_one(w, pool, &tr, &buf, (uint64_t)index) < 0)
+		if (play_one(w, pool, &tr, &rw, &buf, grp, (uint64_t)index) < 0)
 			break;
+	/* the games finished before a stop or another worker's failure still count */
+	commit_group(r, grp);
+	jsonw_release(&grp->records);
 out:
 	pool_free(pool);
+	free(grp);
+	replay_writer_release(&rw);
 	jsonw_release(&buf);
 	return NULL;
 }

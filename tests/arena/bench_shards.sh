@@ -72,10 +72,10 @@ for deal in range(deals):
         k = (shard - d0 + deal) % 8
         gid = "t%s-d%04d-r%s" % (table, deal, rot)
         files[k].write('{"id":"%s","table":%d,"deal":%d,%s' % (gid, int(table), deal,
-                       rest.replace("replays/t%s-d%04d-r%s.json" % (table, d0, rot),
-                                    "replays/%s.json" % gid)))
-        os.link("%s/replays/t%s-d%04d-r%s.json" % (src, table, d0, rot),
-                "%s/shard-%d-of-8/replays/%s.json" % (out, k + 1, gid))
+                       rest.replace("replays/t%s-d%04d-r%s.json.zst" % (table, d0, rot),
+                                    "replays/%s.json.zst" % gid)))
+        os.link("%s/replays/t%s-d%04d-r%s.json.zst" % (src, table, d0, rot),
+                "%s/shard-%d-of-8/replays/%s.json.zst" % (out, k + 1, gid))
 for f in files:
     f.close()
 EOF

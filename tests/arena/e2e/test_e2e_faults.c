@@ -2,7 +2,8 @@
  * test_e2e_faults.c - one small tournament per misbehaving bot (badbot MODE
  * beside two `badbot good`), run through the built skipbo-arena. Each must
  * record the right R11 fault kind against the misbehaving bot only, finish in
- * bounded wall time, and leave every other game's result intact.
+ * bounded wall time, and leave every other game's result intact. They run
+ * with "replays": "faults": exactly the games with a fault have a replay.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,6 +34,60 @@ static const char *str(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* The record has a replay, on the disk, if and only if want. */
+static void expect_replay(const char *dir, const cJSON *rec, int want)
+{
+	const char *replay = str(rec, "replay");
+	char path[600];
+	struct stat st;
+
+	if (!want) {
+		assert_null(cJSON_GetObjectItem(rec, "replay"));
+		snprintf(path, sizeof(path), "%s/out/replays/%s.json.zst", dir, str(rec, "id"));
+		assert_int_not_equal(stat(path, &st), 0);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/out/%s", dir, replay);
+	assert_non_null(strstr(replay, ".json.zst"));
+	assert_int_equal(stat(path, &st), 0);
+}
+
+/* In a new directory dir (tag names it): 2 deals of "good" against badbot
+ * mode at stock 3, extra keys added to the tournament, run with -j 1; every
+ * game recorded. */
+static void run_pair(char dir[256], const char *tag, const char *mode, const char *extra)
+{
+	char text[1024];
+	const char *args[] = { "run", "-j", "1", "--quiet", "t.json", NULL };
+
+	e2e_tempdir(dir, 256, tag);
+	snprintf(text, sizeof(text),
+		 "{\"name\":\"f\",\"bots\":[{\"name\":\"good\",\"command\":[\"%s\",\"good\"]},"
+		 "{\"name\":\"%s\",\"command\":[\"%s\",\"%s\"]}],"
+		 "\"deals\":2,\"rules\":{\"stock_size\":3},%s,\"output\":\"out\"}",
+		 BADBOT_PATH, mode, BADBOT_PATH, mode, extra);
+	e2e_write(dir, "t.json", text);
+	assert_int_equal(e2e_run(dir, args, WALL_LIMIT_MS, NULL), 0);
+}
+
+/* "replays": "none": the records name none and none is written. */
+static void test_replays_none(void **state)
+{
+	char dir[256], out[300];
+	cJSON **recs;
+	size_t n;
+
+	(void)state;
+	run_pair(dir, "noreplays", "illegal", "\"replays\":\"none\"");
+	snprintf(out, sizeof(out), "%s/out", dir);
+	n = e2e_records(out, &recs);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++)
+		expect_replay(dir, recs[i], 0);
+	e2e_free_records(recs, n);
+	e2e_remove(dir);
+}
+
 /* Run the tournament of case c and check its records. */
 static void run_case(const struct mode_case *c)
 {
@@ -51,7 +106,7 @@ static void run_case(const struct mode_case *c)
 		 "{\"name\":\"bad\",\"command\":[\"%s\",%s]%s}],"
 		 "\"players\":2,\"deals\":1,\"rules\":{\"stock_size\":3},"
 		 "\"time\":{\"startup_ms\":2000,\"move_ms\":1000,\"game_ms\":10000},"
-		 "\"stderr_cap\":10000,\"output\":\"out\"}",
+		 "\"stderr_cap\":10000,\"replays\":\"faults\",\"output\":\"out\"}",
 		 BADBOT_PATH, BADBOT_PATH, BADBOT_PATH, c->args, c->extra ? c->extra : "");
 	e2e_write(dir, "t.json", text);
 	status = e2e_run(dir, args, WALL_LIMIT_MS, &secs);
@@ -70,6 +125,7 @@ static void run_case(const struct mode_case *c)
 		for (int s = 0; s < 2; s++)
 			if (!strcmp(cJSON_GetArrayItem(bots, s)->valuestring, "bad"))
 				bad_seat = s;
+		expect_replay(dir, recs[i], nf > 0);
 		if (bad_seat < 0) {
 			/* good1 against good2: untouched by the misbehaviour next door */
 			assert_int_equal(nf, 0);
@@ -133,22 +189,14 @@ CASE(test_memory_hog, "\"memory-hog\"", NULL, 0, ",\"limits\":{\"memory_mb\":64}
 
 static void test_stderr_flood_capped(void **state)
 {
-	char dir[256], text[1024], path[300];
-	const char *args[] = { "run", "-j", "1", "--quiet", "t.json", NULL };
+	char dir[256], path[300];
 	struct stat st;
 	size_t len;
 	char *log;
 
 	(void)state;
-	e2e_tempdir(dir, sizeof(dir), "flood");
-	snprintf(text, sizeof(text),
-		 "{\"name\":\"f\",\"bots\":[{\"name\":\"good\",\"command\":[\"%s\",\"good\"]},"
-		 "{\"name\":\"flood\",\"command\":[\"%s\",\"stderr-flood\"]}],"
-		 "\"deals\":2,\"rules\":{\"stock_size\":3},\"stderr_cap\":10000,\"output\":\"out\"}",
-		 BADBOT_PATH, BADBOT_PATH);
-	e2e_write(dir, "t.json", text);
-	assert_int_equal(e2e_run(dir, args, WALL_LIMIT_MS, NULL), 0);
-	snprintf(path, sizeof(path), "%s/out/logs/flood.stderr", dir);
+	run_pair(dir, "flood", "stderr-flood", "\"stderr_cap\":10000");
+	snprintf(path, sizeof(path), "%s/out/logs/stderr-flood.stderr", dir);
 	assert_int_equal(stat(path, &st), 0);
 	/* one process for all four games (-j 1, no faults): one cap and the mark */
 	assert_true(st.st_size >= 10000 && st.st_size <= 10100);
@@ -281,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_memory_hog),
 		cmocka_unit_test(test_stderr_flood_capped),
 		cmocka_unit_test(test_stderr_lines_tagged),
+		cmocka_unit_test(test_replays_none),
 		cmocka_unit_test(test_bad_config_refused_before_running),
 	};
 

@@ -128,7 +128,7 @@ static void test_resume_after_kill9(void **state)
 	for (size_t i = 0; i < ngot; i++)
 		assert_string_equal(got[i], want[i]);
 	/* every record has its replay */
-	snprintf(path, sizeof(path), "%s/replays/t0005-d0019-r1.json", out);
+	snprintf(path, sizeof(path), "%s/replays/t0005-d0019-r1.json.zst", out);
 	assert_int_equal(stat(path, &st), 0);
 	e2e_free_lines(want, nwant);
 	e2e_free_lines(got, ngot);

@@ -94,7 +94,7 @@ for t in (a, b):
 sys.exit(a != b)' whole/tournament.json merged/tournament.json ||
 	fail "merged tournament.json differs from the one-machine run's (apart from output and -j)"
 [ "$(ls merged/replays | wc -l)" = "$games2" ] || fail "merged replays: $(ls merged/replays | wc -l)"
-"$arena" replay --quiet merged/replays/*.json >/dev/null || fail "a merged replay does not re-check"
+"$arena" replay --quiet merged/replays/*.json.zst >/dev/null || fail "a merged replay does not re-check"
 
 # report over the shard directories, without merging: the same ranking.
 mkdir byshards

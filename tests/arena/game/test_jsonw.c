@@ -63,12 +63,41 @@ static void test_building(void **state)
 	jsonw_release(&w);
 }
 
+/* Integers without printf, and printf past the room left in the buffer. */
+static void test_numbers(void **state)
+{
+	struct jsonw w;
+	char big[300];
+
+	(void)state;
+	jsonw_init(&w);
+	jsonw_int(&w, 0);
+	jsonw_text(&w, ",");
+	jsonw_int(&w, -7);
+	jsonw_text(&w, ",");
+	jsonw_int(&w, 2147483647);
+	jsonw_text(&w, ",");
+	jsonw_int(&w, INT64_MIN);
+	assert_string_equal(w.data, "0,-7,2147483647,-9223372036854775808");
+	jsonw_reset(&w);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	for (int i = 0; i < 3; i++)
+		jsonw_printf(&w, "%s%d", big, i);
+	assert_int_equal(w.len, 3 * (sizeof(big) - 1 + 1));
+	assert_int_equal(w.data[sizeof(big) - 1], '0');
+	assert_int_equal(w.data[w.len - 1], '2');
+	assert_int_equal(w.data[w.len], '\0');
+	jsonw_release(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_invalid_utf8_replaced),
 		cmocka_unit_test(test_building),
+		cmocka_unit_test(test_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

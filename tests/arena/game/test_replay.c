@@ -12,18 +12,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "pool.h"
 #include "referee.h"
 #include "replay.h"
+#include "replay_file.h"
 
 static char *good_argv[] = { BADBOT_PATH, "good", NULL };
 static char *illegal_argv[] = { BADBOT_PATH, "illegal", NULL };
 
-/* Play one game (or match) of n bots and return its replay text (malloc'ed). */
-static char *play_replay(char **argvs[], int n, int stock, int partnership, int match)
+/* Play one game (or match) of n bots and return its replay text (malloc'ed);
+ * with paths, also write it to each with replay_write_file(). */
+static char *play_replay_to(char **argvs[], int n, int stock, int partnership, int match,
+			    const char *const *paths)
 {
 	static const char *const names[] = { "p0", "p1", "p2", "p3", "p4", "p5" };
 	struct bot_spec specs[ENGINE_MAX_PLAYERS] = { 0 };
@@ -52,9 +56,21 @@ static char *play_replay(char **argvs[], int n, int stock, int partnership, int 
 	assert_int_equal(replay_format(&w, &info), 0);
 	text = strdup(w.data);
 	jsonw_release(&w);
+	for (; paths && *paths; paths++) {
+		struct replay_writer rw;
+
+		replay_writer_init(&rw);
+		assert_int_equal(replay_write_file(&rw, *paths, &info), 0);
+		replay_writer_release(&rw);
+	}
 	referee_outcome_release(&out);
 	pool_free(pool);
 	return text;
+}
+
+static char *play_replay(char **argvs[], int n, int stock, int partnership, int match)
+{
+	return play_replay_to(argvs, n, stock, partnership, match, NULL);
 }
 
 static void expect_ok(const char *text)
@@ -257,6 +273,51 @@ static void test_strict_numbers(void **state)
 	free(text);
 }
 
+/* A replay written compressed and plain reads back as the same text; a
+ * damaged compressed file is refused, not taken for text. */
+static void test_compressed_file(void **state)
+{
+	char dir[] = "/tmp/test_replay.XXXXXX", zst[64], plain[64], cmd[96];
+	const char *paths[] = { zst, plain, NULL };
+	char **argvs[] = { good_argv, good_argv };
+	char *text, *a, *b;
+	size_t alen, blen, tlen;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(zst, sizeof(zst), "%s/r.json.zst", dir);
+	snprintf(plain, sizeof(plain), "%s/r.json", dir);
+	text = play_replay_to(argvs, 2, 30, 0, 0, paths);
+	tlen = strlen(text);
+	a = replay_read_file(zst, &alen);
+	b = replay_read_file(plain, &blen);
+	assert_non_null(a);
+	assert_non_null(b);
+	/* the file is the document and a newline, whichever way it was written */
+	assert_int_equal(alen, tlen + 1);
+	assert_int_equal(blen, tlen + 1);
+	assert_memory_equal(a, text, tlen);
+	assert_string_equal(a, b);
+	expect_ok(a);
+	free(a);
+	free(b);
+	f = fopen(zst, "r+");
+	assert_non_null(f);
+	assert_int_equal(fgetc(f), 0x28); /* zstd's magic number, not the JSON */
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	assert_true(ftell(f) < (long)tlen / 4);
+	/* cut in the middle: the frame is damaged */
+	assert_int_equal(ftruncate(fileno(f), ftell(f) / 2), 0);
+	fclose(f);
+	errno = 0;
+	assert_null(replay_read_file(zst, &alen));
+	assert_int_equal(errno, EBADMSG);
+	free(text);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_not_a_replay(void **state)
 {
 	char err[256];
@@ -275,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_match_and_partnership_recheck),
 		cmocka_unit_test(test_tampering_is_named),
 		cmocka_unit_test(test_strict_numbers),
+		cmocka_unit_test(test_compressed_file),
 		cmocka_unit_test(test_not_a_replay),
 	};
 

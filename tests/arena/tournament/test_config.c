@@ -403,6 +403,38 @@ static void test_gauntlet(void **state)
 		"challengers", "every bot is a challenger");
 }
 
+/* "replays": its default, its three values, refusals, and that it changes no game. */
+static void test_replays(void **state)
+{
+	const char *plain = "{\"name\":\"t\"," BOTS "}";
+	static const char *const words[] = { "all", "faults", "none" };
+	struct config a, b;
+	char err[CONFIG_ERR_MAX] = "", text[512], *ja, *ga, *gb;
+
+	(void)state;
+	assert_int_equal(config_parse(plain, strlen(plain), dir, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.replays, CONFIG_REPLAYS_ALL);
+	gb = config_to_json(&b, 1);
+	for (int k = 0; k < 3; k++) {
+		snprintf(text, sizeof(text), "{\"name\":\"t\"," BOTS ",\"replays\":\"%s\"}", words[k]);
+		assert_int_equal(config_parse(text, strlen(text), dir, &a, err, sizeof(err)), 0);
+		assert_int_equal(a.replays, k);
+		ja = config_to_json(&a, 0);
+		snprintf(text, sizeof(text), "\"replays\":\t\"%s\"", words[k]);
+		assert_non_null(strstr(ja, text));
+		ga = config_to_json(&a, 1);
+		assert_string_equal(ga, gb);
+		free(ja);
+		free(ga);
+		config_release(&a);
+	}
+	free(gb);
+	config_release(&b);
+	refused("{\"name\":\"t\"," BOTS ",\"replays\":\"some\"}",
+		"replays: expected \"all\", \"faults\" or \"none\"", "\"some\"");
+	refused("{\"name\":\"t\"," BOTS ",\"replays\":false}", "replays: expected", NULL);
+}
+
 static void test_load_names_file(void **state)
 {
 	struct config cfg;
@@ -567,6 +599,7 @@ int main(void)
 		cmocka_unit_test(test_strict_numbers),
 		cmocka_unit_test(test_duplicate_keys),
 		cmocka_unit_test(test_sandbox_and_total_cap),
+		cmocka_unit_test(test_replays),
 		cmocka_unit_test(test_long_env_name),
 		cmocka_unit_test(test_message_escapes_file_text),
 		cmocka_unit_test(test_impossible_rules),
