@@ -12,7 +12,7 @@ mode=$1
 packages=(cmake gcc make pkg-config libbsd-dev libmd-dev libcjson-dev libzstd-dev python3 bubblewrap)
 case $mode in
 demo) ;;
-test) packages+=(libcmocka-dev help2man build-essential dpkg-dev debhelper python3-jsonschema
+test) packages+=(libcmocka-dev help2man build-essential dpkg-dev debhelper python3-jsonschema zstd
 	chromium clang libclang-rt-14-dev parallel slurm-wlm munge golang-go g++ nlohmann-json3-dev
 	default-jdk-headless cargo librust-serde-json-dev tmux) ;;
 *) usage ;;

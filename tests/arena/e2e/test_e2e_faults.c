@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "e2e.h"
+#include "replay_file.h"
 
 #define WALL_LIMIT_MS 30000
 
@@ -277,8 +278,8 @@ static void test_stderr_lines_tagged(void **state)
 	assert_int_equal(__builtin_popcountll(tagged_games), 8);
 	assert_true(lines > 16);
 	/* --log-io: each decision's lines in the replay too */
-	snprintf(path, sizeof(path), "%s/out/replays/t0000-d0000-r0.json", dir);
-	replay = e2e_read(path, &len);
+	snprintf(path, sizeof(path), "%s/out/replays/t0000-d0000-r0.json.zst", dir);
+	replay = replay_read_file(path, &len);
 	assert_non_null(replay);
 	assert_non_null(strstr(replay, ",\"stderr\":\"chatty: request 1 of turn 1\\u000achatty: esc "
 			       "\\u001b[2J bell \\u0007 tab \\u0009 end\"}"));

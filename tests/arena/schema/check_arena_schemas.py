@@ -174,13 +174,21 @@ def validate_output(validators, out, seen):
         seen["records"] += 1
         seen["faults"] |= {fault["kind"] for fault in record["faults"]}
         seen["modes"].add((record["players"], record["partnership"], record["match"]))
-        with open(os.path.join(out, record["replay"]), encoding="utf-8") as f:
-            replay = json.load(f)
+        replay = read_replay(os.path.join(out, record["replay"]))
         check(validators, "replay", replay, f"{out}/{record['replay']}")
         seen["replays"] += 1
         for game in replay["games"]:
             seen["events"] |= {event["type"] for event in game["events"]}
     return lines
+
+
+def read_replay(path):
+    """A replay file as JSON: a tournament's are zstd-compressed (results/README.md)."""
+    if path.endswith(".zst"):
+        text = subprocess.run(["zstd", "-dcq", path], check=True, capture_output=True).stdout
+        return json.loads(text)
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
 
 
 def mutate(doc, path, value):
@@ -233,10 +241,8 @@ def main():
         record = json.loads(next(line for line in duel_lines if '"faults":[{' in line))
         chatty = json.loads(next(line for line in duel_lines if '"chatty"' in line))
         validate_output(validators, teams_out, seen)
-        with open(os.path.join(duel_out, record["replay"]), encoding="utf-8") as f:
-            replay = json.load(f)
-        with open(os.path.join(duel_out, chatty["replay"]), encoding="utf-8") as f:
-            chatty_replay = json.load(f)
+        replay = read_replay(os.path.join(duel_out, record["replay"]))
+        chatty_replay = read_replay(os.path.join(duel_out, chatty["replay"]))
         with open(os.path.join(teams_out, "tournament.json"), encoding="utf-8") as f:
             resolved = json.load(f)
         with open(os.path.join(duel_out, "tournament.json"), encoding="utf-8") as f:
