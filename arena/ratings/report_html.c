@@ -540,6 +540,7 @@ static void html_settings(const cJSON *t, const char *dir, FILE *out)
 	html_setting(out, t, NULL, "sandbox", "sandbox", "");
 	html_setting(out, t, NULL, "seed", "seed", "");
 	html_setting(out, t, NULL, "shard", "shard", "");
+	html_setting(out, t, NULL, "started", "started", "");
 	if (snprintf(path, sizeof(path), "%s/games.jsonl", dir) < (int)sizeof(path) &&
 	    stat(path, &st) == 0) {
 		date_text(st.st_mtime, when, sizeof(when));

@@ -29,12 +29,13 @@ struct key_spec {
 	const char *where; /* "" for the top level, else "rules", "bots[1]", ... */
 };
 
-/* "programs" is what a run records in tournament.json (programs.h); read back from
- * there it is ignored: each run hashes the programs again. */
+/* "programs" and "started" are what a run records in tournament.json (programs.h,
+ * results.h); read back from there they are ignored: each run hashes the programs
+ * again, and a directory keeps the start it recorded first. */
 static const char *const top_keys[] = { "name", "bots", "players", "deals", "duplicate",
 	"rules", "time", "limits", "seed", "concurrency", "pin", "output", "stderr_cap",
 	"stderr_total_cap", "sandbox", "$schema", "format", "challengers", "programs", "replays",
-	NULL };
+	"started", NULL };
 static const char *const bot_keys[] = { "name", "command", "cwd", "env", "limits", NULL };
 static const char *const rules_keys[] = { "stock_size", "partnership", "mode", NULL };
 static const char *const time_keys[] = { "startup_ms", "move_ms", "game_ms", NULL };

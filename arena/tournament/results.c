@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "durable.h"
@@ -85,7 +86,7 @@ static char *games_only(const char *text, size_t len)
 {
 	static const char *const run_keys[] = { "concurrency", "pin", "output", "stderr_cap",
 						"stderr_total_cap", "sandbox", "programs",
-						"replays" };
+						"replays", "started" };
 	cJSON *root = NULL;
 	char *out;
 
@@ -200,6 +201,26 @@ static void differences(const cJSON *was, const cJSON *now, const char *path, ch
 	add_difference(path, was, now, out, size, n);
 }
 
+/* A new tournament.json: the tournament as resolved, and when it started (UTC). */
+static int write_new_tournament(const char *path, const char *tournament_json)
+{
+	cJSON *root = NULL;
+	char started[32], *text = NULL;
+	time_t now = time(NULL);
+	struct tm tm;
+	int ret = -ENOMEM;
+
+	if (!gmtime_r(&now, &tm) || !strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return write_file(path, tournament_json);
+	json_strict_parse(tournament_json, strlen(tournament_json), &root, NULL);
+	if (root && cJSON_AddStringToObject(root, "started", started) &&
+	    (text = cJSON_Print(root)))
+		ret = write_file(path, text);
+	free(text);
+	cJSON_Delete(root);
+	return ret;
+}
+
 static int check_tournament(const char *dir, const char *tournament_json, const char *games_json,
 			    char *err, size_t err_size)
 {
@@ -211,7 +232,7 @@ static int check_tournament(const char *dir, const char *tournament_json, const 
 	snprintf(path, sizeof(path), "%s/tournament.json", dir);
 	old = read_file(path, &len);
 	if (!old) {
-		ret = errno == ENOENT ? write_file(path, tournament_json) : -errno;
+		ret = errno == ENOENT ? write_new_tournament(path, tournament_json) : -errno;
 		if (ret < 0)
 			snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
 		goto out;

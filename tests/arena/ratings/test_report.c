@@ -546,8 +546,9 @@ static void test_per_bot_by_seat(void **state)
 	free(html);
 }
 
-/* The header's dates: when the last game was recorded (games.jsonl's time)
- * and when the report was made, by which version of the arena. */
+/* The header's dates: when the tournament started (tournament.json), when
+ * the last game was recorded (games.jsonl's time) and when the report was
+ * made, by which version of the arena. */
 static void test_header_dates(void **state)
 {
 	const char *dir = make_dir("dated", 0, 6, NULL);
@@ -559,13 +560,14 @@ static void test_header_dates(void **state)
 	snprintf(path, sizeof(path), "%s/tournament.json", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fputs("{\"name\": \"dated\", \"players\": 2}", f);
+	fputs("{\"name\": \"dated\", \"players\": 2, \"started\": \"2026-01-01T22:33:44Z\"}", f);
 	assert_int_equal(fclose(f), 0);
 	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
 	assert_int_equal(utimes(path, at), 0);
 	assert_int_equal(report_generate(&dir, 1, NULL, NULL, err, sizeof(err)), 0);
 	html = slurp(dir, "report.html");
-	assert_non_null(strstr(html, "<dt>last game recorded</dt><dd>2026-01-02 03:04 UTC</dd>\n"
+	assert_non_null(strstr(html, "<dt>started</dt><dd>2026-01-01T22:33:44Z</dd>\n"
+				     "<dt>last game recorded</dt><dd>2026-01-02 03:04 UTC</dd>\n"
 				     "<dt>report made</dt><dd>20"));
 	assert_non_null(strstr(html, " UTC by skipbo-arena " SKIPBO_VERSION "</dd>"));
 	free(html);

@@ -99,6 +99,40 @@ static void test_open_append_resume(void **state)
 	results_close(r);
 }
 
+/* A new tournament.json records when the tournament started (UTC); a resume
+ * keeps that time and is not refused for it. */
+static void test_started_recorded_once(void **state)
+{
+	char sub[128], path[192], err[512] = "", first[4096] = "", again[4096] = "";
+	const char *at;
+	struct results *r;
+	FILE *f;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/started", dir);
+	assert_int_equal(results_open(sub, "{\"x\":1}", "{\n\t\"x\":\t1\n}", &r, err, sizeof(err)), 0);
+	results_close(r);
+	snprintf(path, sizeof(path), "%s/tournament.json", sub);
+	assert_non_null(f = fopen(path, "r"));
+	assert_true(fread(first, 1, sizeof(first) - 1, f) > 0);
+	fclose(f);
+	at = strstr(first, "\"started\":\t\"");
+	assert_non_null(at);
+	at += strlen("\"started\":\t\"");
+	assert_true(strlen(at) > 20 && at[4] == '-' && at[10] == 'T' && at[19] == 'Z');
+	sleep(1);
+	assert_int_equal(results_open(sub, "{\"x\":1}", "{\n\t\"x\":\t1\n}", &r, err, sizeof(err)), 0);
+	results_close(r);
+	assert_non_null(f = fopen(path, "r"));
+	assert_true(fread(again, 1, sizeof(again) - 1, f) > 0);
+	fclose(f);
+	/* the same start, to the second, although a second has passed (the file
+	 * itself may differ: a resume adds what the first open left out, "sandbox") */
+	assert_non_null(strstr(again, "\"started\":\t\""));
+	assert_memory_equal(strstr(again, "\"started\":\t\""), at - strlen("\"started\":\t\""),
+			    strlen("\"started\":\t\"2026-11-22T20:29:18Z\""));
+}
+
 static void test_torn_only_line(void **state)
 {
 	char sub[128], path[192], err[512] = "";
@@ -350,6 +384,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_append_resume),
+		cmocka_unit_test(test_started_recorded_once),
 		cmocka_unit_test(test_torn_only_line),
 		cmocka_unit_test(test_different_tournament_refused),
 		cmocka_unit_test(test_changed_program_refused),
