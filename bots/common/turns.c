@@ -36,8 +36,7 @@ int64_t turns_cpu_us(void)
 {
 	struct timespec ts;
 	/* The bot's own CPU time, not the wall clock: a loaded machine slows the
-	 * search without moving the net, so the answers stay the same (and the
-	 * arena does not fault a late answer that used little CPU). */
+	 * search without moving the net, so the answers stay the same. */
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
