@@ -417,6 +417,19 @@ static void test_stderr_shown_live(void **state)
 		fail_msg("exit %d; stderr not shown as expected:\n%s", r.status, r.out);
 }
 
+/* The first 64 KiB of a --stderr file, NUL-terminated; never empty. */
+static char *read_log(const char *path)
+{
+	char *log = calloc(1, 1 << 16);
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(log);
+	assert_non_null(f);
+	assert_true(fread(log, 1, (1 << 16) - 1, f) > 0);
+	fclose(f);
+	return log;
+}
+
 /* --quiet-bots hides it; --stderr DIR keeps it in files instead, tagged. */
 static void test_quiet_bots_and_stderr_dir(void **state)
 {
@@ -425,7 +438,6 @@ static void test_quiet_bots_and_stderr_dir(void **state)
 	char dir[] = "/tmp/test_check_stderr_XXXXXX", path[128], *log;
 	const char *to_dir[] = { "--move-ms", "2000", "--stderr", dir, NULL };
 	struct run r = run_check(quiet, bot);
-	FILE *f;
 
 	(void)state;
 	if (r.status != 0 || strstr(r.out, "chatty:") || !strstr(r.out, "\nPASS\n"))
@@ -435,12 +447,7 @@ static void test_quiet_bots_and_stderr_dir(void **state)
 	if (r.status != 0 || strstr(r.out, "chatty:"))
 		fail_msg("--stderr: exit %d:\n%s", r.status, r.out);
 	snprintf(path, sizeof(path), "%s/badbot.stderr", dir);
-	log = calloc(1, 1 << 16);
-	assert_non_null(log);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	assert_true(fread(log, 1, (1 << 16) - 1, f) > 0);
-	fclose(f);
+	log = read_log(path);
 	if (strncmp(log, "[pid ", 5) || !strstr(log, "] chatty: started\n") ||
 	    !strstr(log, "\n[check-1 pid ") || !strstr(log, "\n[check-2 pid ") ||
 	    !strstr(log, "] chatty: request 1 of turn 1\n"))
@@ -541,7 +548,6 @@ static void test_play_stderr(void **state)
 	char *to_dir[] = { (char *)ARENA_PATH, (char *)"play", (char *)"--stderr", dir,
 		(char *)"--seed", (char *)"5", (char *)"--stock", (char *)"3", chatty, opponent, NULL };
 	struct run r;
-	FILE *f;
 
 	(void)state;
 	snprintf(chatty, sizeof(chatty), "%s chatty", BADBOT_PATH);
@@ -559,12 +565,7 @@ static void test_play_stderr(void **state)
 	if (r.status != 0 || strstr(r.out, "chatty:"))
 		fail_msg("play --stderr: exit %d:\n%s", r.status, r.out);
 	snprintf(path, sizeof(path), "%s/badbot.stderr", dir);
-	log = calloc(1, 1 << 16);
-	assert_non_null(log);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	assert_true(fread(log, 1, (1 << 16) - 1, f) > 0);
-	fclose(f);
+	log = read_log(path);
 	unlink(path);
 	if (strncmp(log, "[pid ", 5) || !strstr(log, "] chatty: started\n[play pid ") ||
 	    !strstr(log, "] chatty: request 1 of turn 1\n"))
