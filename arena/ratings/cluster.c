@@ -18,12 +18,15 @@ void cluster_sums_release(struct cluster_sums *c)
 {
 	free(c->buf);
 	free(c->meat);
+	free(c->pilot);
 	memset(c, 0, sizeof(*c));
 }
 
 /* Entries one deal takes in the buffer: a header, its bots two by two, its pairs. */
 #define DEAL_BOT_ENTRIES (CLUSTER_BOTS_MAX / 2)
 #define DEAL_ENTRIES_MAX (1 + DEAL_BOT_ENTRIES + CLUSTER_BOTS_MAX * (CLUSTER_BOTS_MAX - 1) / 2)
+/* The buffer's largest size between folds: full, plus the deal that filled it. */
+#define BUFFER_ENTRIES_MAX (CLUSTER_BUFFER_MAX + DEAL_ENTRIES_MAX)
 
 /*
  * Write deal o to out: the header {CLUSTER_HEADER, pairs, nbots}, the bots in
@@ -56,6 +59,9 @@ static int close_deal(struct cluster_sums *c, struct cluster_open *o)
 			size_t cap = c->capbuf ? c->capbuf * 2 : 1024;
 			while (cap < need)
 				cap *= 2;
+			/* never more than a full buffer holds: it is folded at CLUSTER_BUFFER_MAX */
+			if (need <= BUFFER_ENTRIES_MAX && cap > BUFFER_ENTRIES_MAX)
+				cap = BUFFER_ENTRIES_MAX;
 			struct cluster_pair *buf = reallocarray(c->buf, cap, sizeof(*buf));
 			if (!buf)
 				return -ENOMEM;

@@ -24,8 +24,11 @@
  * last buffer at the final fit. A pilot differs from the final ratings by
  * O(1/sqrt(results)), which changes the sum by as little (the sandwich only
  * needs a consistent estimate there); a report of fewer than
- * CLUSTER_BUFFER_MAX pairwise sums is exact. The memory is the buffer plus
- * n x n, whatever the number of records.
+ * CLUSTER_BUFFER_MAX pairwise sums is exact. The memory is the buffer (about
+ * 100 KB) plus n x n, whatever the number of records. A pilot is fitted anew
+ * only once the results have grown by CLUSTER_PILOT_GROWTH since the last
+ * one (and for a new bot): the folds of a small buffer then cost a logarithmic
+ * number of fits, not one per buffer.
  *
  * Records of one deal need not be adjacent: deals stay open in a table of
  * CLUSTER_OPEN_MAX slots chosen by a hash of the deal, and a deal is closed
@@ -64,7 +67,8 @@ struct cluster_open {
 /* A closed deal in the buffer: a header (i == CLUSTER_HEADER, j = its pair count, s = its
  * bot count), its bots two to an entry, then its pairs by the bots' local numbers. */
 #define CLUSTER_HEADER UINT32_MAX
-#define CLUSTER_BUFFER_MAX (1u << 18)
+#define CLUSTER_PILOT_GROWTH 1.25
+#define CLUSTER_BUFFER_MAX (1u << 12)
 
 struct cluster_sums {
 	struct cluster_open open[CLUSTER_OPEN_MAX];
@@ -73,6 +77,10 @@ struct cluster_sums {
 	size_t nbuf, capbuf;
 	double *meat;               /* meat_n x meat_n: folded deals */
 	size_t meat_n;
+	double results;             /* results added so far */
+	double *pilot;              /* pilot_n abilities of the last pilot fit, or NULL */
+	size_t pilot_n;
+	double pilot_results;       /* results when it was fitted */
 };
 
 void cluster_sums_init(struct cluster_sums *c);

@@ -424,24 +424,42 @@ static int covariances(const double *l, const struct problem *pb, const double *
 	return 0;
 }
 
+/* clusters->pilot, the natural-log abilities to fold the buffer at: the last pilot's, or a
+ * new pilot fit of p once the results have grown by CLUSTER_PILOT_GROWTH or a bot is new.
+ * 0 or rating_fit's error. */
+static int update_pilot(const struct rating_pairs *p, struct cluster_sums *clusters)
+{
+	struct rating_fit fit;
+	int rc;
+
+	if (clusters->pilot && clusters->pilot_n == p->n &&
+	    clusters->results < clusters->pilot_results * CLUSTER_PILOT_GROWTH)
+		return 0;
+	if ((rc = rating_fit(p, NULL, &fit)) < 0)
+		return rc;
+	for (size_t i = 0; i < p->n; i++)
+		fit.elo[i] /= ELO_PER_NAT;
+	free(clusters->pilot);
+	clusters->pilot = fit.elo; /* kept: the fit's other arrays are released */
+	fit.elo = NULL;
+	clusters->pilot_n = p->n;
+	clusters->pilot_results = clusters->results;
+	rating_fit_release(&fit);
+	return 0;
+}
+
 int rating_add_clustered(struct rating_pairs *p, struct cluster_sums *clusters, uint64_t deal,
 			 int nseats, const unsigned *bot, const int *placing, const unsigned *team)
 {
-	struct rating_fit pilot;
 	int rc;
 
-	rating_pairs_add_placings(p, nseats, bot, placing, team);
+	clusters->results += (double)rating_pairs_add_placings(p, nseats, bot, placing, team);
 	rc = cluster_sums_add_placings(clusters, deal, nseats, bot, placing, team);
 	if (rc < 0 || !cluster_sums_full(clusters))
 		return rc;
-	rc = rating_fit(p, NULL, &pilot);
-	if (rc < 0)
+	if ((rc = update_pilot(p, clusters)) < 0)
 		return rc;
-	for (size_t i = 0; i < p->n; i++)
-		pilot.elo[i] /= ELO_PER_NAT;
-	rc = cluster_sums_fold(clusters, p->n, pilot.elo);
-	rating_fit_release(&pilot);
-	return rc;
+	return cluster_sums_fold(clusters, p->n, clusters->pilot);
 }
 
 int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,

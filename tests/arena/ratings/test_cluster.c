@@ -87,7 +87,7 @@ static void test_meat_matches_direct_sum(void **state)
 
 /*
  * Past CLUSTER_BUFFER_MAX buffered entries the deals are folded in at pilot
- * fits of the results so far; the intervals must match those of sums never
+ * fits of the results so far, refitted as the results grow; the intervals must match those of sums never
  * folded (exact at the final fit) to a fraction of a percent.
  */
 static void test_pilot_folds_match_exact(void **state)
@@ -122,6 +122,11 @@ static void test_pilot_folds_match_exact(void **state)
 		}
 	}
 	assert_true(folded.meat_n == BOTS); /* it did fold */
+	/* the buffer stays at its bound (it used to double past it)... */
+	assert_true(folded.capbuf < 2 * CLUSTER_BUFFER_MAX);
+	/* ...and the last pilot was fitted on most of the results, not only the first buffer's */
+	assert_near(folded.results, 2.0 * DEALS, 0);
+	assert_true(folded.pilot_results * CLUSTER_PILOT_GROWTH >= folded.results);
 	opt.clusters = &folded;
 	assert_int_equal(rating_fit(&p, &opt, &a), 0);
 	opt.clusters = &exact;
