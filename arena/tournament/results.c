@@ -742,7 +742,9 @@ int results_format_record(struct jsonw *w, const struct results_game *rg)
 	jsonw_text(w, "]");
 	if (rg->replay) {
 		jsonw_text(w, ",\"replay\":");
-		jsonw_string(w, rg->replay);
+		jsonw_string(w, rg->replay->file);
+		jsonw_printf(w, ",\"replay_offset\":%" PRIu64 ",\"replay_bytes\":%" PRIu64,
+			     rg->replay->offset, rg->replay->bytes);
 	}
 	jsonw_text(w, "}");
 	return jsonw_error(w);

@@ -17,6 +17,7 @@
 
 #include "jsonw.h"
 #include "referee.h"
+#include "replay_pack.h"
 #include "schedule.h"
 
 struct results;
@@ -109,7 +110,7 @@ struct results_game {
 	const struct schedule_game *game;  /* id, table, deal, rotation, seed */
 	const char *const *bots;           /* bot name at each seat */
 	const struct referee_outcome *outcome;
-	const char *replay;                /* path relative to the directory, or NULL */
+	const struct replay_location *replay; /* where its replay is, or NULL */
 };
 
 /* Replace w's text with the record (results/README.md), no newline. 0 or -ENOMEM. */

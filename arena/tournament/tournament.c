@@ -25,6 +25,7 @@
 #include "referee.h"
 #include "replay.h"
 #include "replay_file.h"
+#include "replay_pack.h"
 #include "results.h"
 #include "schedule.h"
 #include "transcript.h"
@@ -63,8 +64,9 @@ struct worker {
 };
 
 /*
- * Games one worker finished whose replays and records are made durable
- * together (TOURNAMENT.md, "Replays"): a group is committed when it holds
+ * Games one worker finished whose replays (appended to the worker's pack)
+ * and records are made durable together (TOURNAMENT.md, "Replays"): a group
+ * is committed when it holds
  * GROUP_GAMES games, when a game ends GROUP_MS or more after the worker's
  * previous commit (so the first game after a pause, and every game that
  * takes that long, is committed at once), and when the worker stops.
@@ -74,12 +76,11 @@ struct worker {
 
 struct group {
 	struct jsonw records; /* the games' records, one line each, '\n' between */
+	struct replay_pack pack; /* their replays */
 	struct {
 		int bots[ENGINE_MAX_PLAYERS];
 		int placings[ENGINE_MAX_PLAYERS];
 		int players;
-		int replay; /* a replay file was written */
-		char id[SCHEDULE_ID_MAX];
 	} games[GROUP_GAMES];
 	int n;
 	double committed_ms; /* CLOCK_MONOTONIC of the previous commit; 0 before the first */
@@ -91,12 +92,6 @@ static double monotonic_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static const char *replay_path(const struct config *cfg, const char *id, char *out, size_t size)
-{
-	snprintf(out, size, "%s/replays/%s.json.zst", cfg->output, id);
-	return out;
 }
 
 static int is_done(const struct run *r, uint64_t i)
@@ -166,27 +161,16 @@ static void fail_run(struct run *r, int code, const char *what, const char *deta
 }
 
 /*
- * The group's replays fsync'ed, then their directory, then the records
+ * The group's replays written to the pack and fsync'ed, then the records
  * appended to games.jsonl in one write and fsync'ed; only then are the games
  * counted. 0 or a negative errno (the run failed, the group is dropped).
  */
 static int commit_group(struct run *r, struct group *grp)
 {
-	char path[PATH_MAX];
-	int ret = 0, replays = 0;
+	int ret = replay_pack_sync(&grp->pack);
 
-	for (int i = 0; i < grp->n && !ret; i++) {
-		if (!grp->games[i].replay)
-			continue;
-		replays++;
-		ret = durable_sync_file(replay_path(r->cfg, grp->games[i].id, path, sizeof(path)));
-	}
-	if (!ret && replays) {
-		snprintf(path, sizeof(path), "%s/replays", r->cfg->output);
-		ret = durable_sync_dir(path);
-	}
 	if (ret < 0) {
-		fail_run(r, ret, path, strerror(-ret));
+		fail_run(r, ret, grp->pack.name, strerror(-ret));
 	} else if (grp->n && (ret = results_append(r->results, grp->records.data,
 						   grp->records.len)) < 0) {
 		fail_run(r, ret, "games.jsonl", strerror(-ret));
@@ -218,7 +202,7 @@ static int commit_group(struct run *r, struct group *grp)
 
 /* Adds a finished game (its record in rec) to the group, committing when due. */
 static int group_add(struct run *r, struct group *grp, const struct schedule_game *g,
-		     const struct referee_outcome *out, int replay, const struct jsonw *rec)
+		     const struct referee_outcome *out, const struct jsonw *rec)
 {
 	if (grp->n)
 		jsonw_raw(&grp->records, "\n", 1);
@@ -230,8 +214,6 @@ static int group_add(struct run *r, struct group *grp, const struct schedule_gam
 	memcpy(grp->games[grp->n].bots, g->bots, sizeof(g->bots));
 	memcpy(grp->games[grp->n].placings, out->placings, sizeof(out->placings));
 	grp->games[grp->n].players = out->players;
-	grp->games[grp->n].replay = replay;
-	strlcpy(grp->games[grp->n].id, g->id, sizeof(grp->games[grp->n].id));
 	grp->n++;
 	if (grp->n == GROUP_GAMES || monotonic_ms() - grp->committed_ms >= GROUP_MS)
 		return commit_group(r, grp);
@@ -248,7 +230,8 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 	struct referee_outcome out = { 0 };
 	struct schedule_game g;
 	const char *names[ENGINE_MAX_PLAYERS];
-	char path[PATH_MAX], replay_rel[SCHEDULE_ID_MAX + 24], err[256];
+	struct replay_location at;
+	char path[PATH_MAX], err[256];
 	int ret, replay;
 
 	schedule_game(r->sched, index, &g);
@@ -285,22 +268,23 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 		pool_release(pool, (size_t)g.bots[s], out.faulted[s]);
 	replay = cfg->replays == CONFIG_REPLAYS_ALL ||
 		 (cfg->replays == CONFIG_REPLAYS_FAULTS && out.nfaults > 0);
-	snprintf(replay_rel, sizeof(replay_rel), "replays/%s.json.zst", g.id);
 	{
 		struct replay_info info = { g.id, names, cfg->move_ms, cfg->game_ms, &out };
-		struct results_game rg = { &g, names, &out, replay ? replay_rel : NULL };
+		struct results_game rg = { &g, names, &out, replay ? &at : NULL };
+		const char *frame;
+		size_t len;
 
 		/* the replay first: the group syncs it before its record is written */
-		if (replay && (ret = replay_write_file(rw, replay_path(cfg, g.id, path, sizeof(path)),
-						       &info)) < 0) {
-			fail_run(r, ret, path, strerror(-ret));
+		if (replay && ((ret = replay_frame(rw, &info, &frame, &len)) < 0 ||
+			       (ret = replay_pack_add(&grp->pack, frame, len, &at)) < 0)) {
+			fail_run(r, ret, "replays", strerror(-ret));
 			goto out;
 		}
 		if ((ret = results_format_record(buf, &rg)) < 0) {
 			fail_run(r, ret, "games.jsonl", strerror(-ret));
 			goto out;
 		}
-		ret = group_add(r, grp, &g, &out, replay, buf);
+		ret = group_add(r, grp, &g, &out, buf);
 	}
 out:
 	transcript_close(tr);
@@ -342,12 +326,14 @@ static void *worker_main(void *arg)
 		goto out;
 	}
 	jsonw_init(&grp->records);
+	replay_pack_init(&grp->pack, r->cfg->output);
 	while ((index = take_game(r)) >= 0)
 		if (play_one(w, pool, &tr, &rw, &buf, grp, (uint64_t)index) < 0)
 			break;
 	/* the games finished before a stop or another worker's failure still count */
 	commit_group(r, grp);
 	jsonw_release(&grp->records);
+	replay_pack_release(&grp->pack);
 out:
 	pool_free(pool);
 	free(grp);

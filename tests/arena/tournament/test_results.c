@@ -307,7 +307,8 @@ static void test_record_format(void **state)
 	struct referee_outcome o = { 0 };
 	struct schedule_game g = { 0 };
 	const char *bots[6] = { "alpha", "beta", "c", "d", "e", "f" };
-	struct results_game rg = { &g, bots, &o, "replays/t0001-d0002-r1.json" };
+	struct replay_location at = { "replays/00000000000000ff.jsonl.zst", 1 << 20, 714 };
+	struct results_game rg = { &g, bots, &o, &at };
 	struct jsonw w;
 	cJSON *rec, *t, *f;
 
@@ -368,7 +369,9 @@ static void test_record_format(void **state)
 	assert_string_equal(cJSON_GetObjectItem(f, "kind")->valuestring, "malformed");
 	assert_string_equal(cJSON_GetObjectItem(f, "line")->valuestring, "bad \xef\xbf\xbd \"line\"");
 	assert_string_equal(cJSON_GetObjectItem(rec, "replay")->valuestring,
-			    "replays/t0001-d0002-r1.json");
+			    "replays/00000000000000ff.jsonl.zst");
+	assert_int_equal(cJSON_GetObjectItem(rec, "replay_offset")->valuedouble, 1 << 20);
+	assert_int_equal(cJSON_GetObjectItem(rec, "replay_bytes")->valuedouble, 714);
 	cJSON_Delete(rec);
 	/* partnership teams */
 	o.players = 6;
