@@ -19,6 +19,7 @@ void replay_pack_init(struct replay_pack *p, const char *dir)
 	memset(p, 0, sizeof(*p));
 	p->dir = dir;
 	p->fd = -1;
+	p->max_bytes = REPLAY_PACK_MAX;
 }
 
 void replay_pack_release(struct replay_pack *p)
@@ -26,7 +27,9 @@ void replay_pack_release(struct replay_pack *p)
 	if (p->fd >= 0)
 		close(p->fd);
 	free(p->pending);
-	replay_pack_init(p, p->dir);
+	p->pending = NULL;
+	p->npending = p->cap = 0;
+	p->fd = -1;
 }
 
 /* A new pack with a name no other worker, run or shard takes (64 random bits). */
@@ -86,7 +89,7 @@ int replay_pack_add(struct replay_pack *p, const char *frame, size_t len,
 {
 	int ret;
 
-	if (p->fd >= 0 && p->written + p->npending >= REPLAY_PACK_MAX) {
+	if (p->fd >= 0 && p->written + p->npending >= p->max_bytes) {
 		if ((ret = replay_pack_sync(p)) < 0)
 			return ret;
 		close(p->fd);

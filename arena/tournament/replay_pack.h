@@ -30,6 +30,7 @@ struct replay_pack {
 	int fd;                          /* -1 when no pack is open */
 	int new_entry;                   /* its directory entry is not synced yet */
 	uint64_t written;                /* bytes in the file */
+	uint64_t max_bytes;              /* REPLAY_PACK_MAX; smaller in tests */
 	char *pending;                   /* frames not yet written */
 	size_t npending, cap;
 };
@@ -45,7 +46,7 @@ void replay_pack_init(struct replay_pack *p, const char *dir);
 /*
  * Append a frame (replay_frame() in replay_file.h) and say where it will be.
  * Opens a new pack for the first frame and when the open one holds
- * REPLAY_PACK_MAX bytes (syncing what waits for the old one first).
+ * max_bytes (syncing what waits for the old one first).
  */
 int replay_pack_add(struct replay_pack *p, const char *frame, size_t len,
 		    struct replay_location *at);

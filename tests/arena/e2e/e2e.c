@@ -2,9 +2,11 @@
  * e2e.c - helpers for the end-to-end tests (contract in e2e.h).
  */
 #include "e2e.h"
+#include "replay_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,9 +184,28 @@ char *e2e_canonical(const cJSON *rec)
 	char *text;
 
 	cJSON_DeleteItemFromObject(copy, "time");
+	if (cJSON_HasObjectItem(copy, "replay")) {
+		cJSON_DeleteItemFromObject(copy, "replay_offset");
+		cJSON_DeleteItemFromObject(copy, "replay_bytes");
+		cJSON_ReplaceItemInObject(copy, "replay", cJSON_CreateTrue());
+	}
 	text = cJSON_PrintUnformatted(copy);
 	cJSON_Delete(copy);
 	return text;
+}
+
+char *e2e_replay(const char *dir, const cJSON *rec, size_t *len)
+{
+	const cJSON *file = cJSON_GetObjectItem(rec, "replay");
+	const cJSON *offset = cJSON_GetObjectItem(rec, "replay_offset");
+	const cJSON *bytes = cJSON_GetObjectItem(rec, "replay_bytes");
+	char path[PATH_MAX];
+
+	if (!cJSON_IsString(file))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", dir, file->valuestring);
+	return replay_read_at(path, cJSON_IsNumber(offset) ? (uint64_t)offset->valuedouble : 0,
+			      cJSON_IsNumber(bytes) ? (uint64_t)bytes->valuedouble : 0, len);
 }
 
 static int compare_strings(const void *a, const void *b)

@@ -32,12 +32,19 @@ int e2e_run(const char *dir, const char *const *args, int timeout_ms, double *se
 size_t e2e_records(const char *dir, cJSON ***out);
 void e2e_free_records(cJSON **recs, size_t n);
 
-/* The record as one line without its timings ("time"), malloc'ed. */
+/* The record as one line without its timings ("time") and with "replay" true
+ * for where its replay is (which pack, and where in it, depends on which worker
+ * played the game when), malloc'ed. */
 char *e2e_canonical(const cJSON *rec);
 
 /* Sorted canonical lines of dir/games.jsonl; n is set. Free with e2e_free_lines. */
 char **e2e_canonical_lines(const char *dir, size_t *n);
 void e2e_free_lines(char **lines, size_t n);
+
+/* The replay document of record rec of dir/games.jsonl, read where the record
+ * locates it (malloc'ed, NUL-terminated); NULL when it has none or it cannot be
+ * read. */
+char *e2e_replay(const char *dir, const cJSON *rec, size_t *len);
 
 /* Contents of a small file (malloc'ed, NUL-terminated) or NULL. */
 char *e2e_read(const char *path, size_t *len);
