@@ -1,10 +1,11 @@
 /*
- * replay_file.c - replays written plain, zstd-compressed or appended to a
- * pack, and read back any way (contract in replay_file.h).
+ * replay_file.c - replay files written plain or zstd-compressed, and read
+ * back any way, whole or a document of a pack (contract in replay_file.h).
  */
 #include "replay_file.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,162 +14,133 @@
 
 #include "durable.h"
 
-/* Fast enough not to show beside a game: about a quarter of the plain size. */
-#define REPLAY_ZSTD_LEVEL 3
-
-void replay_writer_init(struct replay_writer *rw)
+int replay_write_file(const char *path, const struct replay_info *info, struct jsonw *scratch)
 {
-	memset(rw, 0, sizeof(*rw));
-	jsonw_init(&rw->text);
-}
-
-void replay_writer_release(struct replay_writer *rw)
-{
-	jsonw_release(&rw->text);
-	free(rw->packed);
-	ZSTD_freeCCtx(rw->zstd);
-	replay_writer_init(rw);
-}
-
-/* The replay document and its newline in rw->text. */
-static int format(struct replay_writer *rw, const struct replay_info *info)
-{
+	size_t n = strlen(path), bound;
+	char *packed;
 	int ret;
 
-	if ((ret = replay_format(&rw->text, info)) < 0)
+	if ((ret = replay_format(scratch, info)) < 0)
 		return ret;
-	jsonw_text(&rw->text, "\n");
-	return jsonw_error(&rw->text);
-}
-
-/* rw->text into rw->packed as one zstd frame that records its size; *len its bytes. */
-static int pack(struct replay_writer *rw, size_t *len)
-{
-	size_t bound = ZSTD_compressBound(rw->text.len), n;
-
-	if (!rw->zstd && !(rw->zstd = ZSTD_createCCtx()))
-		return -ENOMEM;
-	if (rw->packed_cap < bound) {
-		char *grown = realloc(rw->packed, bound);
-
-		if (!grown)
-			return -ENOMEM;
-		rw->packed = grown;
-		rw->packed_cap = bound;
-	}
-	n = ZSTD_compressCCtx(rw->zstd, rw->packed, rw->packed_cap, rw->text.data, rw->text.len,
-			      REPLAY_ZSTD_LEVEL);
-	if (ZSTD_isError(n))
-		return -EIO;
-	*len = n;
-	return 0;
-}
-
-int replay_frame(struct replay_writer *rw, const struct replay_info *info, const char **frame,
-		 size_t *len)
-{
-	int ret;
-
-	if ((ret = format(rw, info)) < 0 || (ret = pack(rw, len)) < 0)
-		return ret;
-	*frame = rw->packed;
-	return 0;
-}
-
-int replay_write_file(struct replay_writer *rw, const char *path, const struct replay_info *info)
-{
-	size_t n = strlen(path);
-	int ret;
-
-	if ((ret = format(rw, info)) < 0)
+	jsonw_text(scratch, "\n");
+	if ((ret = jsonw_error(scratch)) < 0)
 		return ret;
 	if (n < 4 || strcmp(path + n - 4, ".zst") != 0)
-		return durable_write_unsynced(path, rw->text.data, rw->text.len);
-	if ((ret = pack(rw, &n)) < 0)
-		return ret;
-	return durable_write_unsynced(path, rw->packed, n);
-}
-
-static int is_zstd(const char *data, size_t len)
-{
-	static const unsigned char magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
-
-	return len >= 4 && memcmp(data, magic, 4) == 0;
-}
-
-/*
- * The decompressed text of the zstd frames packed[0..*len), one after the
- * other, NUL-terminated; packed is freed either way. NULL with errno EBADMSG
- * (a damaged or cut-off frame, or one that does not record its size) or EFBIG.
- */
-static char *unpack(char *packed, size_t *len)
-{
-	unsigned long long size = 0;
-	char *text = NULL;
-	size_t at, n;
-
-	errno = EBADMSG;
-	for (at = 0; at < *len; at += n) {
-		unsigned long long frame = ZSTD_getFrameContentSize(packed + at, *len - at);
-
-		n = ZSTD_findFrameCompressedSize(packed + at, *len - at);
-		if (frame == ZSTD_CONTENTSIZE_ERROR || frame == ZSTD_CONTENTSIZE_UNKNOWN ||
-		    ZSTD_isError(n))
-			goto out;
-		if ((size += frame) >= REPLAY_FILE_MAX) {
-			errno = EFBIG;
-			goto out;
-		}
-	}
-	if (!(text = malloc((size_t)size + 1))) {
-		errno = ENOMEM;
-		goto out;
-	}
-	n = ZSTD_decompress(text, (size_t)size, packed, *len);
-	if (ZSTD_isError(n) || n != size) {
-		free(text);
-		text = NULL;
-		errno = EBADMSG;
-		goto out;
-	}
-	text[n] = '\0';
-	*len = n;
-out:
+		return durable_write_unsynced(path, scratch->data, scratch->len);
+	bound = ZSTD_compressBound(scratch->len);
+	if (!(packed = malloc(bound)))
+		return -ENOMEM;
+	n = ZSTD_compress(packed, bound, scratch->data, scratch->len, ZSTD_CLEVEL_DEFAULT);
+	ret = ZSTD_isError(n) ? -EIO : durable_write_unsynced(path, packed, n);
 	free(packed);
-	if (!text)
-		*len = 0;
-	return text;
+	return ret;
 }
 
-/* At most max bytes of f from where it stands, NUL-terminated; *len its length. */
-static char *read_stream(FILE *f, size_t max, size_t *len)
+/* Room for n more bytes and a NUL in *text (capacity *cap); -1 with errno EFBIG or ENOMEM. */
+static int reserve(char **text, size_t *cap, size_t len, size_t n)
+{
+	size_t want = *cap ? *cap : 1 << 16;
+	char *grown;
+
+	while (want < len + n + 1)
+		want *= 2;
+	if (want == *cap)
+		return 0;
+	if (want > REPLAY_FILE_MAX + (size_t)1) {
+		errno = EFBIG;
+		return -1;
+	}
+	if (!(grown = realloc(*text, want))) {
+		errno = ENOMEM;
+		return -1;
+	}
+	*text = grown;
+	*cap = want;
+	return 0;
+}
+
+/* The rest of f as it is, NUL-terminated; *len its length. */
+static char *read_plain(FILE *f, size_t *len)
 {
 	char *text = NULL;
 	size_t cap = 0, n;
 
 	*len = 0;
-	for (;;) {
-		if (*len + 65536 + 1 > cap) {
-			char *grown;
-
-			cap = cap ? cap * 2 : 1 << 16;
-			if (cap > REPLAY_FILE_MAX || !(grown = realloc(text, cap))) {
-				free(text);
-				errno = EFBIG;
-				return NULL;
-			}
-			text = grown;
+	do {
+		if (reserve(&text, &cap, *len, 65536) < 0) {
+			free(text);
+			return NULL;
 		}
-		n = fread(text + *len, 1, *len + 65536 < max ? 65536 : max - *len, f);
+		n = fread(text + *len, 1, 65536, f);
 		*len += n;
-		if (n == 0 || *len == max) {
-			text[*len] = '\0';
-			return text;
-		}
-	}
+	} while (n > 0);
+	text[*len] = '\0';
+	return text;
 }
 
-char *replay_read_at(const char *path, uint64_t offset, uint64_t bytes, size_t *len)
+/*
+ * The zstd frames of f from where it stands, decompressed and NUL-terminated:
+ * every frame to the end of the file, or only the first with one_frame. NULL
+ * with errno EBADMSG (damaged, or cut off before its end), EFBIG or ENOMEM.
+ */
+static char *read_zstd(FILE *f, int one_frame, size_t *len)
+{
+	ZSTD_DCtx *dctx = ZSTD_createDCtx();
+	char in[65536], *text = NULL;
+	ZSTD_inBuffer ib = { in, 0, 0 };
+	size_t cap = 0, left = 1; /* 0 between frames */
+
+	*len = 0;
+	if (!dctx) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (;;) {
+		if (ib.pos == ib.size) {
+			ib.size = fread(in, 1, sizeof(in), f);
+			ib.pos = 0;
+			if (ib.size == 0)
+				break;
+		}
+		if (reserve(&text, &cap, *len, ZSTD_DStreamOutSize()) < 0)
+			goto fail;
+		ZSTD_outBuffer ob = { text + *len, cap - *len - 1, 0 };
+
+		left = ZSTD_decompressStream(dctx, &ob, &ib);
+		*len += ob.pos;
+		if (ZSTD_isError(left)) {
+			errno = EBADMSG;
+			goto fail;
+		}
+		if (left == 0 && one_frame)
+			break;
+	}
+	if (left != 0 || !text) {
+		errno = EBADMSG;
+		goto fail;
+	}
+	ZSTD_freeDCtx(dctx);
+	text[*len] = '\0';
+	return text;
+fail:
+	ZSTD_freeDCtx(dctx);
+	free(text);
+	*len = 0;
+	return NULL;
+}
+
+/* Whether f, at offset, starts with zstd's magic number; f is left at offset. */
+static int at_zstd(FILE *f, off_t offset)
+{
+	static const unsigned char magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+	unsigned char head[4];
+	size_t n = fread(head, 1, sizeof(head), f);
+
+	return fseeko(f, offset, SEEK_SET) == 0 && n == sizeof(head) &&
+	       memcmp(head, magic, sizeof(head)) == 0;
+}
+
+char *replay_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "r");
 	char *text;
@@ -176,32 +148,43 @@ char *replay_read_at(const char *path, uint64_t offset, uint64_t bytes, size_t *
 	*len = 0;
 	if (!f)
 		return NULL;
-	if (bytes && (offset > (uint64_t)INT64_MAX || bytes > REPLAY_FILE_MAX ||
-		      fseeko(f, (off_t)offset, SEEK_SET) < 0)) {
-		fclose(f);
-		errno = bytes > REPLAY_FILE_MAX ? EFBIG : EINVAL;
+	text = at_zstd(f, 0) ? read_zstd(f, 0, len) : read_plain(f, len);
+	fclose(f);
+	return text;
+}
+
+char *replay_read_at(const char *path, uint64_t offset, uint64_t line, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	const char *doc = NULL;
+	char *text = NULL;
+	size_t pos = 0, n = 0;
+
+	*len = 0;
+	if (!f)
 		return NULL;
-	}
-	text = read_stream(f, bytes ? (size_t)bytes : REPLAY_FILE_MAX, len);
+	if (offset > (uint64_t)INT64_MAX || fseeko(f, (off_t)offset, SEEK_SET) < 0 ||
+	    !at_zstd(f, (off_t)offset))
+		errno = EBADMSG;
+	else
+		text = read_zstd(f, 1, len);
 	fclose(f);
 	if (!text)
 		return NULL;
-	if (!bytes)
-		return is_zstd(text, *len) ? unpack(text, len) : text;
-	/* a frame of a pack: exactly one, whole */
-	if (*len != bytes || !is_zstd(text, *len) ||
-	    ZSTD_findFrameCompressedSize(text, *len) != *len) {
+	for (uint64_t i = 0; i <= line; i++)
+		if (!(doc = replay_next_document(text, *len, &pos, &n)))
+			break;
+	if (!doc) {
 		free(text);
 		*len = 0;
 		errno = EBADMSG;
 		return NULL;
 	}
-	return unpack(text, len);
-}
-
-char *replay_read_file(const char *path, size_t *len)
-{
-	return replay_read_at(path, 0, 0, len);
+	memmove(text, doc, n);
+	text[n] = '\n';
+	text[n + 1] = '\0';
+	*len = n + 1;
+	return text;
 }
 
 const char *replay_next_document(const char *text, size_t len, size_t *pos, size_t *doc_len)

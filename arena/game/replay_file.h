@@ -1,10 +1,9 @@
 /*
- * replay_file.h - replays on the disk (TOURNAMENT.md, "Replays"): a game's
- * replay formatted and zstd-compressed as one frame with the memory kept
- * from game to game, written to a file of its own or appended to a pack (the
- * frames of many games one after the other, which decompress to one replay
- * document a line); and any replay file read back as its JSON text,
- * compressed or not, whole or one frame of it.
+ * replay_file.h - replay files on the disk (TOURNAMENT.md, "Replays"): a
+ * replay written to a file of its own, plain or zstd-compressed; and any
+ * replay file read back as its JSON text, compressed or not, whole, or one
+ * document of one zstd frame of a pack (tournament/replay_pack.h: frames of
+ * many games' documents, one a line).
  */
 #ifndef SKIPBO_REPLAY_FILE_H
 #define SKIPBO_REPLAY_FILE_H
@@ -14,32 +13,14 @@
 
 #include "replay.h"
 
-/* A tournament worker's replay writing: the memory is kept from game to game. */
-struct replay_writer {
-	struct jsonw text;   /* the document */
-	char *packed;        /* its zstd frame, packed_cap bytes of room */
-	size_t packed_cap;
-	void *zstd;          /* the compression context (ZSTD_CCtx), made on first use */
-};
-
-void replay_writer_init(struct replay_writer *rw);
-void replay_writer_release(struct replay_writer *rw);
-
 /*
- * Format the replay, with its newline, and compress it into one zstd frame
- * that records its size: *frame (inside rw, valid until its next use) and
- * *len. 0, -ENOMEM, or -EIO when zstd fails.
+ * Format the replay, with its newline, in scratch and write it to path:
+ * zstd-compressed (one frame) when path ends in ".zst", plain JSON otherwise;
+ * without fsync (durable_write_unsynced(): the caller syncs it before
+ * anything refers to it). 0, -ENOMEM, -EIO when zstd fails, or a negative
+ * errno of the write.
  */
-int replay_frame(struct replay_writer *rw, const struct replay_info *info, const char **frame,
-		 size_t *len);
-
-/*
- * Format the replay and write it to path: zstd-compressed when path ends in
- * ".zst", plain JSON otherwise; without fsync (durable_write_unsynced(): the
- * caller syncs it before anything refers to it). 0, -ENOMEM, -EIO when zstd
- * fails, or a negative errno of the write.
- */
-int replay_write_file(struct replay_writer *rw, const char *path, const struct replay_info *info);
+int replay_write_file(const char *path, const struct replay_info *info, struct jsonw *scratch);
 
 /* Largest replay text read (a long match's replay is a few MB, a pack more). */
 #define REPLAY_FILE_MAX (256 * 1024 * 1024)
@@ -55,12 +36,12 @@ int replay_write_file(struct replay_writer *rw, const char *path, const struct r
 char *replay_read_file(const char *path, size_t *len);
 
 /*
- * The replay at bytes [offset, offset + bytes) of path, a zstd frame of a
- * pack, decompressed and NUL-terminated as replay_read_file() gives it; with
- * bytes 0 the whole file (replay_read_file()). NULL with errno set as there,
- * or EBADMSG when the range is not one whole frame.
+ * Document number line (0 for the first) of the zstd frame that starts at
+ * byte offset of path, decompressed with its newline and NUL-terminated. NULL
+ * with errno set as replay_read_file() does, or EBADMSG when no frame starts
+ * there or the frame holds fewer documents.
  */
-char *replay_read_at(const char *path, uint64_t offset, uint64_t bytes, size_t *len);
+char *replay_read_at(const char *path, uint64_t offset, uint64_t line, size_t *len);
 
 /*
  * The next JSON document of text from *pos on (a pack decompresses to one a

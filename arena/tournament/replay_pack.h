@@ -1,16 +1,26 @@
 /*
  * replay_pack.h - a tournament worker's replays appended to packs
  * (TOURNAMENT.md, "Replays"): files DIR/replays/<16 hex digits>.jsonl.zst,
- * each the zstd frames of many games one after the other, so a game costs no
- * file of its own. A game's record locates its frame ("replay",
- * "replay_offset", "replay_bytes").
+ * so a game costs no file of its own. A pack is zstd frames one after the
+ * other, each the replay documents of one batch of games, one a line
+ * (`zstd -dc` gives JSON Lines). Compressing a batch as one stream costs less
+ * than a frame a game, and each game compresses against the ones before it.
+ * A game's record locates its document: the pack ("replay"), the byte where
+ * its batch's frame starts ("replay_offset") and its line in that frame
+ * ("replay_line"); replay_read_at() in replay_file.h reads it.
  *
- * A pack is named at random when its first frame comes and belongs to one
+ * A pack is named at random when its first document comes and belongs to one
  * worker, which only ever appends; a run never appends to a pack of an
  * earlier run, so whatever a crash cut off stays at the end of a file that
- * no record reaches past. Frames wait in memory until replay_pack_sync()
- * writes them and fsyncs the pack (and its directory when the pack is new):
- * the caller syncs before it writes the records that locate them.
+ * no record reaches past.
+ *
+ * Documents wait in memory, compressed: replay_pack_add() adds to the
+ * pending batch, replay_pack_seal() ends its frame and makes it the one
+ * replay_pack_sync() writes and fsyncs (with the pack's directory when the
+ * pack is new). The caller syncs before it writes the records that locate
+ * the sealed documents. Sync may run in another thread than add, while the
+ * next batch fills: everything else (seal, open and close a pack) happens
+ * only while no sync runs.
  *
  * Functions return 0 or a negative errno.
  */
@@ -24,34 +34,53 @@
 #define REPLAY_PACK_MAX (64 * 1024 * 1024)
 #define REPLAY_PACK_NAME_MAX 48
 
+/* Compressed bytes in memory. */
+struct replay_batch {
+	char *data;
+	size_t len, cap;
+};
+
 struct replay_pack {
 	const char *dir;                 /* the tournament's output directory */
 	char name[REPLAY_PACK_NAME_MAX]; /* "replays/<hex>.jsonl.zst"; "" before the first frame */
 	int fd;                          /* -1 when no pack is open */
 	int new_entry;                   /* its directory entry is not synced yet */
-	uint64_t written;                /* bytes in the file */
+	uint64_t end;                    /* bytes of the pack with every sealed frame */
+	uint64_t lines;                  /* documents in the pending batch */
 	uint64_t max_bytes;              /* REPLAY_PACK_MAX; smaller in tests */
-	char *pending;                   /* frames not yet written */
-	size_t npending, cap;
+	void *zstd;                      /* the pending frame's stream (ZSTD_CCtx) */
+	struct replay_batch pending;     /* the pending frame so far */
+	struct replay_batch sealed;      /* the frame the next sync writes */
 };
 
-/* Where a frame is: the pack's name relative to the directory, its bytes there. */
+/* Where a document is (the record's "replay", "replay_offset", "replay_line"). */
 struct replay_location {
-	char file[REPLAY_PACK_NAME_MAX];
-	uint64_t offset, bytes;
+	char file[REPLAY_PACK_NAME_MAX]; /* relative to the directory */
+	uint64_t offset, line;
 };
 
 void replay_pack_init(struct replay_pack *p, const char *dir);
 
 /*
- * Append a frame (replay_frame() in replay_file.h) and say where it will be.
- * Opens a new pack for the first frame and when the open one holds
- * max_bytes (syncing what waits for the old one first).
+ * Whether the next document needs a pack opened: none is open, or the open
+ * one holds max_bytes. The old pack's frames must be synced first
+ * (replay_pack_add() refuses with -EBUSY).
  */
-int replay_pack_add(struct replay_pack *p, const char *frame, size_t len,
+int replay_pack_needs_open(const struct replay_pack *p);
+
+/*
+ * Add a replay document (one line, with its newline) to the pending batch
+ * and say where it will be. Opens a new pack (closing the old one) when
+ * replay_pack_needs_open(). -ENOMEM, -EIO (zstd failed), -EBUSY.
+ */
+int replay_pack_add(struct replay_pack *p, const char *doc, size_t len,
 		    struct replay_location *at);
 
-/* Write the waiting frames and fsync the pack; the directory too when the pack is new. */
+/* End the pending batch's frame and make it the sealed one; the sealed batch must be
+ * empty (synced). -ENOMEM or -EIO. */
+int replay_pack_seal(struct replay_pack *p);
+
+/* Write the sealed frame and fsync the pack; the directory too when the pack is new. */
 int replay_pack_sync(struct replay_pack *p);
 
 /* Close the pack (frames not synced are dropped) and free the memory. */

@@ -743,8 +743,8 @@ int results_format_record(struct jsonw *w, const struct results_game *rg)
 	if (rg->replay) {
 		jsonw_text(w, ",\"replay\":");
 		jsonw_string(w, rg->replay->file);
-		jsonw_printf(w, ",\"replay_offset\":%" PRIu64 ",\"replay_bytes\":%" PRIu64,
-			     rg->replay->offset, rg->replay->bytes);
+		jsonw_printf(w, ",\"replay_offset\":%" PRIu64 ",\"replay_line\":%" PRIu64,
+			     rg->replay->offset, rg->replay->line);
 	}
 	jsonw_text(w, "}");
 	return jsonw_error(w);

@@ -25,7 +25,7 @@
 #include "referee.h"
 #include "replay.h"
 #include "replay_file.h"
-#include "replay_pack.h"
+#include "committer.h"
 #include "results.h"
 #include "schedule.h"
 #include "transcript.h"
@@ -62,37 +62,6 @@ struct worker {
 	int index;
 	pthread_t thread;
 };
-
-/*
- * Games one worker finished whose replays (appended to the worker's pack)
- * and records are made durable together (TOURNAMENT.md, "Replays"): a group
- * is committed when it holds
- * GROUP_GAMES games, when a game ends GROUP_MS or more after the worker's
- * previous commit (so the first game after a pause, and every game that
- * takes that long, is committed at once), and when the worker stops.
- */
-#define GROUP_GAMES 64
-#define GROUP_MS 100
-
-struct group {
-	struct jsonw records; /* the games' records, one line each, '\n' between */
-	struct replay_pack pack; /* their replays */
-	struct {
-		int bots[ENGINE_MAX_PLAYERS];
-		int placings[ENGINE_MAX_PLAYERS];
-		int players;
-	} games[GROUP_GAMES];
-	int n;
-	double committed_ms; /* CLOCK_MONOTONIC of the previous commit; 0 before the first */
-};
-
-static double monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static int is_done(const struct run *r, uint64_t i)
 {
@@ -160,32 +129,15 @@ static void fail_run(struct run *r, int code, const char *what, const char *deta
 	pthread_mutex_unlock(&r->lock);
 }
 
-/*
- * The group's replays written to the pack and fsync'ed, then the records
- * appended to games.jsonl in one write and fsync'ed; only then are the games
- * counted. 0 or a negative errno (the run failed, the group is dropped).
- */
-static int commit_group(struct run *r, struct group *grp)
+/* Games made durable by a worker's committer (committer.h): counted, and the ranking
+ * printed when its interval comes, since games.jsonl now holds them. */
+static void on_counted(void *ctx, const struct committed_game *games, int n)
 {
-	int ret = replay_pack_sync(&grp->pack);
+	struct run *r = ctx;
 
-	if (ret < 0) {
-		fail_run(r, ret, grp->pack.name, strerror(-ret));
-	} else if (grp->n && (ret = results_append(r->results, grp->records.data,
-						   grp->records.len)) < 0) {
-		fail_run(r, ret, "games.jsonl", strerror(-ret));
-	}
-	if (ret < 0) {
-		/* the run has failed: these games are not counted, a resume plays them */
-		grp->n = 0;
-		jsonw_reset(&grp->records);
-		return ret;
-	}
 	pthread_mutex_lock(&r->lock);
-	for (int i = 0; i < grp->n; i++) {
-		progress_game(r->progress, grp->games[i].bots, grp->games[i].placings,
-			      grp->games[i].players, 1);
-		/* the ranking reads games.jsonl, which now holds this game */
+	for (int i = 0; i < n; i++) {
+		progress_game(r->progress, games[i].bots, games[i].placings, games[i].players, 1);
 		if (r->opt->rating_interval && ++r->played % r->opt->rating_interval == 0 &&
 		    r->opt->on_interval) {
 			progress_break(r->progress);
@@ -194,35 +146,17 @@ static int commit_group(struct run *r, struct group *grp)
 	}
 	progress_tick(r->progress);
 	pthread_mutex_unlock(&r->lock);
-	grp->n = 0;
-	jsonw_reset(&grp->records);
-	grp->committed_ms = monotonic_ms();
-	return 0;
 }
 
-/* Adds a finished game (its record in rec) to the group, committing when due. */
-static int group_add(struct run *r, struct group *grp, const struct schedule_game *g,
-		     const struct referee_outcome *out, const struct jsonw *rec)
+static void on_commit_failed(void *ctx, int code, const char *what, const char *detail)
 {
-	if (grp->n)
-		jsonw_raw(&grp->records, "\n", 1);
-	jsonw_raw(&grp->records, rec->data, rec->len);
-	if (jsonw_error(&grp->records) < 0) {
-		fail_run(r, -ENOMEM, "games.jsonl", "out of memory");
-		return -ENOMEM;
-	}
-	memcpy(grp->games[grp->n].bots, g->bots, sizeof(g->bots));
-	memcpy(grp->games[grp->n].placings, out->placings, sizeof(out->placings));
-	grp->games[grp->n].players = out->players;
-	grp->n++;
-	if (grp->n == GROUP_GAMES || monotonic_ms() - grp->committed_ms >= GROUP_MS)
-		return commit_group(r, grp);
-	return 0;
+	fail_run(ctx, code, what, detail);
 }
 
-/* Play one scheduled game, write its replay and add it to the worker's group. */
+/* Play one scheduled game and hand its replay and record to the worker's committer. */
 static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
-		    struct replay_writer *rw, struct jsonw *buf, struct group *grp, uint64_t index)
+		    struct jsonw *doc, struct jsonw *buf, struct committer *com,
+		    uint64_t index)
 {
 	struct run *r = w->run;
 	const struct config *cfg = r->cfg;
@@ -271,20 +205,29 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 	{
 		struct replay_info info = { g.id, names, cfg->move_ms, cfg->game_ms, &out };
 		struct results_game rg = { &g, names, &out, replay ? &at : NULL };
-		const char *frame;
-		size_t len;
 
-		/* the replay first: the group syncs it before its record is written */
-		if (replay && ((ret = replay_frame(rw, &info, &frame, &len)) < 0 ||
-			       (ret = replay_pack_add(&grp->pack, frame, len, &at)) < 0)) {
-			fail_run(r, ret, "replays", strerror(-ret));
-			goto out;
+		struct committed_game cg = { .players = out.players };
+
+		/* the replay first: where it will be goes into the record */
+		if (replay) {
+			if ((ret = replay_format(doc, &info)) == 0) {
+				jsonw_text(doc, "\n");
+				ret = jsonw_error(doc);
+			}
+			if (ret < 0) {
+				fail_run(r, ret, "replays", strerror(-ret));
+				goto out;
+			}
+			if ((ret = committer_add_replay(com, doc->data, doc->len, &at)) < 0)
+				goto out;
 		}
 		if ((ret = results_format_record(buf, &rg)) < 0) {
 			fail_run(r, ret, "games.jsonl", strerror(-ret));
 			goto out;
 		}
-		ret = group_add(r, grp, &g, &out, buf);
+		memcpy(cg.bots, g.bots, sizeof(cg.bots));
+		memcpy(cg.placings, out.placings, sizeof(cg.placings));
+		ret = committer_add_game(com, &cg, buf->data, buf->len);
 	}
 out:
 	transcript_close(tr);
@@ -299,13 +242,14 @@ static void *worker_main(void *arg)
 	struct transcript tr;
 	struct pool_config pc = { 0 };
 	struct pool *pool = NULL;
-	struct replay_writer rw;
+	struct jsonw doc;
 	struct jsonw buf;
-	struct group *grp = calloc(1, sizeof(*grp));
+	struct committer *com = NULL;
+	struct committer_ops ops = { on_counted, on_commit_failed, r };
 	int64_t index;
 
 	transcript_init(&tr);
-	replay_writer_init(&rw);
+	jsonw_init(&doc);
 	jsonw_init(&buf);
 	pc.specs = r->specs;
 	pc.nbots = r->cfg->nbots;
@@ -321,23 +265,18 @@ static void *worker_main(void *arg)
 		CPU_SET(pc.cpu, &set);
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
-	if (!grp || pool_new(&pc, &pool) < 0) {
+	if (pool_new(&pc, &pool) < 0 || committer_start(r->results, r->cfg->output, &ops, &com) < 0) {
 		fail_run(r, -ENOMEM, "worker", "out of memory");
 		goto out;
 	}
-	jsonw_init(&grp->records);
-	replay_pack_init(&grp->pack, r->cfg->output);
 	while ((index = take_game(r)) >= 0)
-		if (play_one(w, pool, &tr, &rw, &buf, grp, (uint64_t)index) < 0)
+		if (play_one(w, pool, &tr, &doc, &buf, com, (uint64_t)index) < 0)
 			break;
-	/* the games finished before a stop or another worker's failure still count */
-	commit_group(r, grp);
-	jsonw_release(&grp->records);
-	replay_pack_release(&grp->pack);
 out:
+	/* the games finished before a stop or another worker's failure still count */
+	committer_finish(com);
 	pool_free(pool);
-	free(grp);
-	replay_writer_release(&rw);
+	jsonw_release(&doc);
 	jsonw_release(&buf);
 	return NULL;
 }

@@ -186,7 +186,7 @@ char *e2e_canonical(const cJSON *rec)
 	cJSON_DeleteItemFromObject(copy, "time");
 	if (cJSON_HasObjectItem(copy, "replay")) {
 		cJSON_DeleteItemFromObject(copy, "replay_offset");
-		cJSON_DeleteItemFromObject(copy, "replay_bytes");
+		cJSON_DeleteItemFromObject(copy, "replay_line");
 		cJSON_ReplaceItemInObject(copy, "replay", cJSON_CreateTrue());
 	}
 	text = cJSON_PrintUnformatted(copy);
@@ -198,14 +198,16 @@ char *e2e_replay(const char *dir, const cJSON *rec, size_t *len)
 {
 	const cJSON *file = cJSON_GetObjectItem(rec, "replay");
 	const cJSON *offset = cJSON_GetObjectItem(rec, "replay_offset");
-	const cJSON *bytes = cJSON_GetObjectItem(rec, "replay_bytes");
+	const cJSON *line = cJSON_GetObjectItem(rec, "replay_line");
 	char path[PATH_MAX];
 
 	if (!cJSON_IsString(file))
 		return NULL;
 	snprintf(path, sizeof(path), "%s/%s", dir, file->valuestring);
-	return replay_read_at(path, cJSON_IsNumber(offset) ? (uint64_t)offset->valuedouble : 0,
-			      cJSON_IsNumber(bytes) ? (uint64_t)bytes->valuedouble : 0, len);
+	/* a pack's document, or a file of its own (older tournaments) */
+	if (!cJSON_IsNumber(offset) || !cJSON_IsNumber(line))
+		return replay_read_file(path, len);
+	return replay_read_at(path, (uint64_t)offset->valuedouble, (uint64_t)line->valuedouble, len);
 }
 
 static int compare_strings(const void *a, const void *b)

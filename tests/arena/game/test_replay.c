@@ -57,11 +57,9 @@ static char *play_replay_to(char **argvs[], int n, int stock, int partnership, i
 	text = strdup(w.data);
 	jsonw_release(&w);
 	for (; paths && *paths; paths++) {
-		struct replay_writer rw;
-
-		replay_writer_init(&rw);
-		assert_int_equal(replay_write_file(&rw, *paths, &info), 0);
-		replay_writer_release(&rw);
+		jsonw_init(&w);
+		assert_int_equal(replay_write_file(*paths, &info, &w), 0);
+		jsonw_release(&w);
 	}
 	referee_outcome_release(&out);
 	pool_free(pool);

@@ -1,8 +1,8 @@
 /*
- * test_replay_pack.c - replays appended to packs: where each frame is said to
- * be is where it is, nothing reaches the file before a sync, packs are left
- * for new ones at their size, and a pack reads back as its documents; a
- * cut-off frame is refused, not misread.
+ * test_replay_pack.c - replays appended to packs: where each document is
+ * said to be is where it is, nothing reaches the file before a sync, packs
+ * are left for new ones at their size, and a pack reads back as its
+ * documents; a cut-off frame is refused, not misread.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,8 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <zstd.h>
 
 #include "replay_file.h"
 #include "replay_pack.h"
@@ -45,18 +43,6 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
-/* One frame holding text, as replay_frame() makes them; *len its bytes. */
-static char *frame_of(const char *text, size_t *len)
-{
-	size_t cap = ZSTD_compressBound(strlen(text));
-	char *out = malloc(cap);
-
-	assert_non_null(out);
-	*len = ZSTD_compress(out, cap, text, strlen(text), 3);
-	assert_false(ZSTD_isError(*len));
-	return out;
-}
-
 static off_t size_of(const char *name)
 {
 	char path[PATH_MAX];
@@ -67,111 +53,140 @@ static off_t size_of(const char *name)
 	return st.st_size;
 }
 
-static void test_frames_where_said_after_sync(void **state)
+static void add(struct replay_pack *p, const char *doc, struct replay_location *at)
 {
+	assert_int_equal(replay_pack_add(p, doc, strlen(doc), at), 0);
+}
+
+static void seal_and_sync(struct replay_pack *p)
+{
+	assert_int_equal(replay_pack_seal(p), 0);
+	assert_int_equal(replay_pack_sync(p), 0);
+}
+
+/* The document at where, read as a record locates it. */
+static void expect_document(const struct replay_location *where, const char *doc)
+{
+	char path[PATH_MAX], *text;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, where->file);
+	text = replay_read_at(path, where->offset, where->line, &len);
+	assert_non_null(text);
+	assert_string_equal(text, doc);
+	assert_int_equal(len, strlen(doc));
+	free(text);
+}
+
+static void test_documents_where_said_after_sync(void **state)
+{
+	static const char *const doc[5] = { "{\"id\":\"g0\",\"moves\":[0]}\n",
+					    "{\"id\":\"g1\",\"moves\":[7,\"}\"]}\n",
+					    "{\"id\":\"g2\",\"moves\":[14]}\n",
+					    "{\"id\":\"g3\",\"moves\":[21]}\n",
+					    "{\"id\":\"g4\",\"moves\":[28]}\n" };
 	struct replay_pack p;
-	struct replay_location at[3];
-	char doc[3][64], path[PATH_MAX], *text;
-	size_t len, flen;
+	struct replay_location at[5];
+	char path[PATH_MAX], *text;
+	size_t len;
 
 	(void)state;
 	replay_pack_init(&p, dir);
+	for (int i = 0; i < 3; i++)
+		add(&p, doc[i], &at[i]);
+	/* one batch: one frame, a line a document */
 	for (int i = 0; i < 3; i++) {
-		char *f;
-
-		snprintf(doc[i], sizeof(doc[i]), "{\"id\":\"g%d\",\"moves\":[%d]}\n", i, i * 7);
-		f = frame_of(doc[i], &flen);
-		assert_int_equal(replay_pack_add(&p, f, flen, &at[i]), 0);
-		free(f);
-		assert_int_equal(at[i].bytes, flen);
-		assert_int_equal(at[i].offset, i ? at[i - 1].offset + at[i - 1].bytes : 0);
 		assert_string_equal(at[i].file, at[0].file);
+		assert_int_equal(at[i].offset, 0);
+		assert_int_equal(at[i].line, i);
 	}
 	/* named replays/<16 hex digits>.jsonl.zst */
 	assert_int_equal(strlen(at[0].file), strlen("replays/") + 16 + strlen(".jsonl.zst"));
 	assert_int_equal(strspn(at[0].file + 8, "0123456789abcdef"), 16);
 	/* nothing on the disk before the sync: a record may not point at it yet */
 	assert_int_equal(size_of(at[0].file), 0);
+	assert_int_equal(replay_pack_sync(&p), 0); /* nothing sealed */
+	assert_int_equal(replay_pack_seal(&p), 0);
+	assert_int_equal(size_of(at[0].file), 0);
+	/* the next batch fills while the sealed one waits for its sync */
+	add(&p, doc[3], &at[3]);
 	assert_int_equal(replay_pack_sync(&p), 0);
-	assert_int_equal(size_of(at[0].file), at[2].offset + at[2].bytes);
-	snprintf(path, sizeof(path), "%s/%s", dir, at[0].file);
-	for (int i = 2; i >= 0; i--) {
-		text = replay_read_at(path, at[i].offset, at[i].bytes, &len);
-		assert_non_null(text);
-		assert_string_equal(text, doc[i]);
-		assert_int_equal(len, strlen(doc[i]));
-		free(text);
-	}
+	assert_true(size_of(at[0].file) > 0);
+	assert_int_equal(at[3].offset, (uint64_t)size_of(at[0].file)); /* the next frame */
+	assert_int_equal(at[3].line, 0);
+	add(&p, doc[4], &at[4]);
+	assert_int_equal(at[4].line, 1);
+	seal_and_sync(&p);
+	for (int i = 4; i >= 0; i--)
+		expect_document(&at[i], doc[i]);
 	/* the whole pack is its documents, one a line */
+	snprintf(path, sizeof(path), "%s/%s", dir, at[0].file);
 	text = replay_read_file(path, &len);
 	assert_non_null(text);
-	assert_int_equal(len, strlen(doc[0]) + strlen(doc[1]) + strlen(doc[2]));
+	assert_int_equal(len, strlen(doc[0]) + strlen(doc[1]) + strlen(doc[2]) + strlen(doc[3]) +
+				      strlen(doc[4]));
 	assert_memory_equal(text + strlen(doc[0]), doc[1], strlen(doc[1]));
 	free(text);
-	/* a range that is not one whole frame */
-	assert_null(replay_read_at(path, at[1].offset, at[1].bytes - 1, &len));
+	/* no frame starts there, or the frame has no such line */
+	assert_null(replay_read_at(path, at[3].offset - 1, 0, &len));
 	assert_int_equal(errno, EBADMSG);
-	assert_null(replay_read_at(path, at[1].offset, at[1].bytes + at[2].bytes, &len));
-	assert_int_equal(errno, EBADMSG);
-	assert_null(replay_read_at(path, at[1].offset + 1, at[1].bytes, &len));
+	assert_null(replay_read_at(path, at[3].offset, 2, &len));
 	assert_int_equal(errno, EBADMSG);
 	replay_pack_release(&p);
 }
 
 static void test_new_pack_at_its_size(void **state)
 {
+	static const char doc[] = "{\"id\":\"x\"}\n";
 	struct replay_pack p;
 	struct replay_location at[5];
-	char *f;
-	size_t flen;
 
 	(void)state;
 	replay_pack_init(&p, dir);
-	f = frame_of("{\"id\":\"x\"}\n", &flen);
-	p.max_bytes = 2 * flen; /* two frames a pack */
-	for (int i = 0; i < 5; i++)
-		assert_int_equal(replay_pack_add(&p, f, flen, &at[i]), 0);
-	assert_int_equal(replay_pack_sync(&p), 0);
-	assert_string_equal(at[1].file, at[0].file);
-	assert_string_not_equal(at[2].file, at[1].file);
-	assert_string_equal(at[3].file, at[2].file);
-	assert_string_not_equal(at[4].file, at[3].file);
+	p.max_bytes = 1; /* a pack a batch */
+	add(&p, doc, &at[0]);
+	add(&p, doc, &at[1]);
+	seal_and_sync(&p);
+	assert_true(replay_pack_needs_open(&p));
+	add(&p, doc, &at[2]);
+	assert_string_not_equal(at[2].file, at[0].file);
 	assert_int_equal(at[2].offset, 0);
-	assert_int_equal(at[4].offset, 0);
-	/* the frames of a left pack were written when it was left */
-	assert_int_equal(size_of(at[0].file), 2 * (off_t)flen);
-	assert_int_equal(size_of(at[2].file), 2 * (off_t)flen);
-	assert_int_equal(size_of(at[4].file), (off_t)flen);
-	free(f);
+	/* a full pack's documents are written before the next pack opens */
+	assert_int_equal(replay_pack_seal(&p), 0);
+	assert_int_equal(replay_pack_add(&p, doc, strlen(doc), &at[3]), -EBUSY);
+	assert_int_equal(replay_pack_sync(&p), 0);
+	add(&p, doc, &at[3]);
+	seal_and_sync(&p);
+	assert_string_not_equal(at[3].file, at[2].file);
+	for (int i = 0; i < 4; i++)
+		expect_document(&at[i], doc);
+	assert_string_equal(at[1].file, at[0].file);
 	replay_pack_release(&p);
 }
 
 static void test_cut_off_tail(void **state)
 {
+	static const char doc[] = "{\"id\":\"whole\"}\n";
 	struct replay_pack p;
 	struct replay_location at[2];
-	char path[PATH_MAX], *f, *text;
-	size_t flen, len;
+	char path[PATH_MAX];
+	size_t len;
 
 	(void)state;
 	replay_pack_init(&p, dir);
-	f = frame_of("{\"id\":\"whole\"}\n", &flen);
-	assert_int_equal(replay_pack_add(&p, f, flen, &at[0]), 0);
-	assert_int_equal(replay_pack_add(&p, f, flen, &at[1]), 0);
-	assert_int_equal(replay_pack_sync(&p), 0);
+	add(&p, doc, &at[0]);
+	seal_and_sync(&p);
+	add(&p, "{\"id\":\"cut\",\"pad\":\"0123456789012345678901234567890123456789\"}\n", &at[1]);
+	seal_and_sync(&p);
 	replay_pack_release(&p);
 	snprintf(path, sizeof(path), "%s/%s", dir, at[0].file);
-	/* as a crash in the middle of the second frame's write leaves it */
-	assert_int_equal(truncate(path, (off_t)(at[1].offset + at[1].bytes / 2)), 0);
-	text = replay_read_at(path, at[0].offset, at[0].bytes, &len);
-	assert_non_null(text);
-	assert_string_equal(text, "{\"id\":\"whole\"}\n");
-	free(text);
-	assert_null(replay_read_at(path, at[1].offset, at[1].bytes, &len));
+	/* as a crash in the middle of the second batch's write leaves it */
+	assert_int_equal(truncate(path, (off_t)at[1].offset + (size_of(at[0].file) - (off_t)at[1].offset) / 2), 0);
+	expect_document(&at[0], doc);
+	assert_null(replay_read_at(path, at[1].offset, at[1].line, &len));
 	assert_int_equal(errno, EBADMSG);
 	assert_null(replay_read_file(path, &len));
 	assert_int_equal(errno, EBADMSG);
-	free(f);
 }
 
 static void test_documents_of_a_text(void **state)
@@ -204,7 +219,7 @@ static void test_documents_of_a_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_frames_where_said_after_sync),
+		cmocka_unit_test(test_documents_where_said_after_sync),
 		cmocka_unit_test(test_new_pack_at_its_size),
 		cmocka_unit_test(test_cut_off_tail),
 		cmocka_unit_test(test_documents_of_a_text),

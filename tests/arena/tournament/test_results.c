@@ -307,7 +307,7 @@ static void test_record_format(void **state)
 	struct referee_outcome o = { 0 };
 	struct schedule_game g = { 0 };
 	const char *bots[6] = { "alpha", "beta", "c", "d", "e", "f" };
-	struct replay_location at = { "replays/00000000000000ff.jsonl.zst", 1 << 20, 714 };
+	struct replay_location at = { "replays/00000000000000ff.jsonl.zst", 1 << 20, 17 };
 	struct results_game rg = { &g, bots, &o, &at };
 	struct jsonw w;
 	cJSON *rec, *t, *f;
@@ -371,7 +371,7 @@ static void test_record_format(void **state)
 	assert_string_equal(cJSON_GetObjectItem(rec, "replay")->valuestring,
 			    "replays/00000000000000ff.jsonl.zst");
 	assert_int_equal(cJSON_GetObjectItem(rec, "replay_offset")->valuedouble, 1 << 20);
-	assert_int_equal(cJSON_GetObjectItem(rec, "replay_bytes")->valuedouble, 714);
+	assert_int_equal(cJSON_GetObjectItem(rec, "replay_line")->valuedouble, 17);
 	cJSON_Delete(rec);
 	/* partnership teams */
 	o.players = 6;
