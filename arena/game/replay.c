@@ -246,16 +246,21 @@ int replay_format(struct jsonw *w, const struct replay_info *info)
 	return jsonw_error(w);
 }
 
+int replay_format_line(struct jsonw *w, const struct replay_info *info)
+{
+	int ret = replay_format(w, info);
+
+	if (ret < 0)
+		return ret;
+	jsonw_text(w, "\n");
+	return jsonw_error(w);
+}
+
 int replay_write(const char *path, const struct replay_info *info, struct jsonw *scratch)
 {
-	int ret;
+	int ret = replay_format_line(scratch, info);
 
-	if ((ret = replay_format(scratch, info)) < 0)
-		return ret;
-	jsonw_text(scratch, "\n");
-	if ((ret = jsonw_error(scratch)) < 0)
-		return ret;
-	return durable_write(path, scratch->data, scratch->len);
+	return ret < 0 ? ret : durable_write(path, scratch->data, scratch->len);
 }
 
 /* ---- re-checking ---------------------------------------------------------- */

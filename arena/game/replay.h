@@ -26,6 +26,9 @@ struct replay_info {
 /* Replace w's text with the replay document. 0 or -ENOMEM. */
 int replay_format(struct jsonw *w, const struct replay_info *info);
 
+/* The same with a newline after it: the document as a file or a pack holds it. */
+int replay_format_line(struct jsonw *w, const struct replay_info *info);
+
 /* Write the document to path (replaced if it exists), durably (durable.h): on
  * the disk under its name when this returns. 0 or a negative errno. */
 int replay_write(const char *path, const struct replay_info *info, struct jsonw *scratch);

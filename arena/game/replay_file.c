@@ -20,10 +20,7 @@ int replay_write_file(const char *path, const struct replay_info *info, struct j
 	char *packed;
 	int ret;
 
-	if ((ret = replay_format(scratch, info)) < 0)
-		return ret;
-	jsonw_text(scratch, "\n");
-	if ((ret = jsonw_error(scratch)) < 0)
+	if ((ret = replay_format_line(scratch, info)) < 0)
 		return ret;
 	if (n < 4 || strcmp(path + n - 4, ".zst") != 0)
 		return durable_write_unsynced(path, scratch->data, scratch->len);

@@ -209,18 +209,12 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 		struct committed_game cg = { .players = out.players };
 
 		/* the replay first: where it will be goes into the record */
-		if (replay) {
-			if ((ret = replay_format(doc, &info)) == 0) {
-				jsonw_text(doc, "\n");
-				ret = jsonw_error(doc);
-			}
-			if (ret < 0) {
-				fail_run(r, ret, "replays", strerror(-ret));
-				goto out;
-			}
-			if ((ret = committer_add_replay(com, doc->data, doc->len, &at)) < 0)
-				goto out;
+		if (replay && (ret = replay_format_line(doc, &info)) < 0) {
+			fail_run(r, ret, "replays", strerror(-ret));
+			goto out;
 		}
+		if (replay && (ret = committer_add_replay(com, doc->data, doc->len, &at)) < 0)
+			goto out;
 		if ((ret = results_format_record(buf, &rg)) < 0) {
 			fail_run(r, ret, "games.jsonl", strerror(-ret));
 			goto out;
