@@ -173,7 +173,11 @@ static char **canonical_records(const char *dir, const char *out, int *n)
 		const cJSON *faults = cJSON_GetObjectItemCaseSensitive(rec, "faults");
 		if (cJSON_GetArraySize(faults) != 0)
 			fail_msg("%s: a game with a fault, which no bundled bot may cause: %.300s", path, line);
+		/* timings, and where a worker's pack put the replay, depend on the run */
 		cJSON_DeleteItemFromObjectCaseSensitive(rec, "time");
+		cJSON_DeleteItemFromObjectCaseSensitive(rec, "replay");
+		cJSON_DeleteItemFromObjectCaseSensitive(rec, "replay_offset");
+		cJSON_DeleteItemFromObjectCaseSensitive(rec, "replay_line");
 		if (*n == cap)
 			lines = realloc(lines, (size_t)(cap *= 2) * sizeof(*lines));
 		assert_non_null(lines);
