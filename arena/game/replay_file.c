@@ -150,38 +150,87 @@ char *replay_read_file(const char *path, size_t *len)
 	return text;
 }
 
-char *replay_read_at(const char *path, uint64_t offset, uint64_t line, size_t *len)
+void replay_reader_init(struct replay_reader *rd)
 {
-	FILE *f = fopen(path, "r");
-	const char *doc = NULL;
-	char *text = NULL;
-	size_t pos = 0, n = 0;
+	memset(rd, 0, sizeof(*rd));
+}
 
-	*len = 0;
-	if (!f)
-		return NULL;
+void replay_reader_release(struct replay_reader *rd)
+{
+	free(rd->path);
+	free(rd->frame);
+	replay_reader_init(rd);
+}
+
+/* The frame at offset of path in rd, decompressed, unless it is there already. */
+static int load_frame(struct replay_reader *rd, const char *path, uint64_t offset)
+{
+	FILE *f;
+	char *text = NULL;
+	size_t len = 0;
+
+	if (rd->frame && rd->offset == offset && strcmp(rd->path, path) == 0)
+		return 0;
+	if (!(f = fopen(path, "r")))
+		return -1;
 	if (offset > (uint64_t)INT64_MAX || fseeko(f, (off_t)offset, SEEK_SET) < 0 ||
 	    !at_zstd(f, (off_t)offset))
 		errno = EBADMSG;
 	else
-		text = read_zstd(f, 1, len);
+		text = read_zstd(f, 1, &len);
 	fclose(f);
 	if (!text)
+		return -1;
+	free(rd->path);
+	free(rd->frame);
+	rd->frame = text;
+	rd->len = len;
+	rd->offset = offset;
+	if (!(rd->path = strdup(path))) {
+		replay_reader_release(rd);
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+char *replay_reader_get(struct replay_reader *rd, const char *path, uint64_t offset,
+			uint64_t line, size_t *len)
+{
+	const char *doc = NULL;
+	size_t pos = 0, n = 0;
+	char *out;
+
+	*len = 0;
+	if (load_frame(rd, path, offset) < 0)
 		return NULL;
 	for (uint64_t i = 0; i <= line; i++)
-		if (!(doc = replay_next_document(text, *len, &pos, &n)))
+		if (!(doc = replay_next_document(rd->frame, rd->len, &pos, &n)))
 			break;
 	if (!doc) {
-		free(text);
-		*len = 0;
 		errno = EBADMSG;
 		return NULL;
 	}
-	memmove(text, doc, n);
-	text[n] = '\n';
-	text[n + 1] = '\0';
+	if (!(out = malloc(n + 2))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(out, doc, n);
+	out[n] = '\n';
+	out[n + 1] = '\0';
 	*len = n + 1;
-	return text;
+	return out;
+}
+
+char *replay_read_at(const char *path, uint64_t offset, uint64_t line, size_t *len)
+{
+	struct replay_reader rd;
+	char *doc;
+
+	replay_reader_init(&rd);
+	doc = replay_reader_get(&rd, path, offset, line, len);
+	replay_reader_release(&rd);
+	return doc;
 }
 
 const char *replay_next_document(const char *text, size_t len, size_t *pos, size_t *doc_len)

@@ -43,6 +43,22 @@ char *replay_read_file(const char *path, size_t *len);
  */
 char *replay_read_at(const char *path, uint64_t offset, uint64_t line, size_t *len);
 
+/* The last frame read, kept decompressed: reading a tournament's replays in the order of
+ * its records decompresses each frame once. */
+struct replay_reader {
+	char *path;        /* the frame's file, or NULL */
+	uint64_t offset;   /* where the frame starts */
+	char *frame;       /* its text, len bytes */
+	size_t len;
+};
+
+void replay_reader_init(struct replay_reader *rd);
+void replay_reader_release(struct replay_reader *rd);
+
+/* replay_read_at() through rd. */
+char *replay_reader_get(struct replay_reader *rd, const char *path, uint64_t offset,
+			uint64_t line, size_t *len);
+
 /*
  * The next JSON document of text from *pos on (a pack decompresses to one a
  * line; a replay file holds one, on one line or pretty-printed): its start,

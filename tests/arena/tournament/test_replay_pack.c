@@ -189,6 +189,40 @@ static void test_cut_off_tail(void **state)
 	assert_int_equal(errno, EBADMSG);
 }
 
+static void test_reader_keeps_the_frame(void **state)
+{
+	struct replay_pack p;
+	struct replay_location at[3];
+	struct replay_reader rd;
+	char path[PATH_MAX], *text;
+	size_t len;
+
+	(void)state;
+	replay_pack_init(&p, dir);
+	add(&p, "{\"id\":\"a\"}\n", &at[0]);
+	add(&p, "{\"id\":\"b\"}", &at[1]); /* the last line without its newline */
+	seal_and_sync(&p);
+	add(&p, "{\"id\":\"c\"}\n", &at[2]);
+	seal_and_sync(&p);
+	replay_pack_release(&p);
+	snprintf(path, sizeof(path), "%s/%s", dir, at[0].file);
+	replay_reader_init(&rd);
+	text = replay_reader_get(&rd, path, at[0].offset, at[0].line, &len);
+	assert_string_equal(text, "{\"id\":\"a\"}\n");
+	free(text);
+	/* the frame read is kept: its other documents come without the file */
+	assert_int_equal(unlink(path), 0);
+	text = replay_reader_get(&rd, path, at[1].offset, at[1].line, &len);
+	assert_non_null(text);
+	assert_string_equal(text, "{\"id\":\"b\"}\n");
+	assert_int_equal(len, strlen(text));
+	free(text);
+	/* another frame is read from the file, which is gone */
+	assert_null(replay_reader_get(&rd, path, at[2].offset, at[2].line, &len));
+	assert_int_equal(errno, ENOENT);
+	replay_reader_release(&rd);
+}
+
 static void test_documents_of_a_text(void **state)
 {
 	static const char text[] = "{\"a\":\"}{\\\"]\",\"b\":[1,{\"c\":2}]}\n"
@@ -222,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_documents_where_said_after_sync),
 		cmocka_unit_test(test_new_pack_at_its_size),
 		cmocka_unit_test(test_cut_off_tail),
+		cmocka_unit_test(test_reader_keeps_the_frame),
 		cmocka_unit_test(test_documents_of_a_text),
 	};
 
