@@ -4,8 +4,8 @@
 # missing games unless --partial), what it accepts (the same tournament at
 # other paths, a game recorded twice alike), the replays a merge carries (the
 # packs its records name, shards of an older run with a file per game, a pack
-# gone), status of partial and complete shards, and a resume of a shard or of the whole tournament into a shard's
-# directory being refused. Needs only badbot.
+# gone), status of partial and complete shards, and a resume of a shard or of
+# the whole tournament into a shard's directory being refused. Needs only badbot.
 #   test_e2e_merge.sh ARENA BADBOT
 set -euo pipefail
 arena=$1 badbot=$2
