@@ -45,8 +45,8 @@ none=$(awk '$1 == "none" {print $2}' "$work/rates.txt" | median)
 echo "games/s, $games games a run, median of $rounds rounds: replays all $all, none $none" \
      "= $(echo "$all $none" | awk '{printf "%.1f%%", 100 * $1 / $2}')"
 
-packed=$(cat "$work"/out-all/replays/*.json.zst | wc -c)
-plain=$(for f in "$work"/out-all/replays/*.json.zst; do zstd -dc "$f"; done | wc -c)
+packed=$(cat "$work"/out-all/replays/*.jsonl.zst | wc -c)
+plain=$(zstd -dcq "$work"/out-all/replays/*.jsonl.zst | wc -c)
 echo "bytes per game: $((packed / games)) compressed, $((plain / games)) as JSON" \
      "(stock 1; $(echo "$plain $packed" | awk '{printf "%.1f", $1 / $2}')x)"
 rm -rf "$work"
