@@ -353,11 +353,12 @@ static void replay_file(struct run *r, const char *path)
 		free(text);
 		return;
 	}
-	n = 0;
-	for (pos = 0; (doc = replay_next_document(text, len, &pos, &doc_len));) {
-		int named = replay_document_id(doc, doc_len, id, sizeof(id)) == 0;
-
-		n += selected(r, named ? id : NULL);
+	/* how many --id selects matters only to --render and -o: else no parse for it */
+	if (r->nids && (r->render || r->out)) {
+		n = 0;
+		for (pos = 0; (doc = replay_next_document(text, len, &pos, &doc_len));)
+			n += selected(r, replay_document_id(doc, doc_len, id, sizeof(id)) == 0 ?
+				      id : NULL);
 	}
 	if (one_selected(r, path, n) < 0) {
 		free(text);
@@ -420,11 +421,17 @@ static void replay_dir(struct run *r, const char *dir)
 	struct dir_run x = { r, dir, 0 };
 	char err[PATH_MAX + 512];
 
-	if (replay_each(dir, count_game, &x, err, sizeof(err)) < 0) {
-		warnx("replay: %s", err);
-		failed(r);
-	} else if (one_selected(r, dir, x.n) == 0 &&
-		   replay_each(dir, replay_game, &x, err, sizeof(err)) < 0) {
+	/* how many are selected matters only to --render and -o: else games.jsonl is read once */
+	if (r->render || r->out) {
+		if (replay_each(dir, count_game, &x, err, sizeof(err)) < 0) {
+			warnx("replay: %s", err);
+			failed(r);
+			return;
+		}
+		if (one_selected(r, dir, x.n) < 0)
+			return;
+	}
+	if (replay_each(dir, replay_game, &x, err, sizeof(err)) < 0) {
 		warnx("replay: %s", err);
 		failed(r);
 	}
