@@ -7,8 +7,9 @@
  * tournament.json alike apart from paths, output and shard). Every record is
  * found by its id; a game recorded twice must agree in every field but the
  * timings, or nothing is written. OUT gets the records in schedule order,
- * each with its replay (and I/O transcript when there is one), the bots'
- * stderr logs of every directory one after the other, and tournament.json
+ * byte for byte, with the replay file each names (a pack, hard-linked once,
+ * or an older run's file of the game's own) and its I/O transcript when there
+ * is one, the bots' stderr logs of every directory one after the other, and tournament.json
  * without the shard: `run` with the same tournament file and -o OUT finds
  * every game played, and `report OUT` ranks the bots.
  */
@@ -30,7 +31,9 @@
 #include "commands.h"
 #include "durable.h"
 #include "json_strict.h"
+#include "idset.h"
 #include "options.h"
+#include "replay_find.h"
 #include "results.h"
 #include "schedule.h"
 
@@ -68,6 +71,7 @@ struct merge {
 	struct place *places;     /* by game index */
 	uint32_t current;         /* the directory being scanned */
 	uint64_t duplicates, foreign;
+	struct idset *linked;     /* the replay files already in OUT/replays */
 	char err[PATH_MAX + 512];
 };
 
@@ -256,6 +260,40 @@ static int link_or_copy(const char *dir, const char *out, const char *kind, cons
 	return append_file(from, to, O_TRUNC);
 }
 
+/*
+ * The replay file a record names, into OUT/replays once: a pack (named at
+ * random, so one name in two directories is one pack) or, from older runs, a
+ * file of the game's own. A record without a replay has none to bring.
+ */
+static int link_replay(struct merge *m, const char *dir, const char *line, size_t len,
+		       const char *out)
+{
+	char why[PATH_MAX + 256], to[PATH_MAX];
+	struct replay_ref ref = { 0 };
+	cJSON *rec = NULL;
+	int ret;
+
+	json_strict_parse(line, len, &rec, NULL);
+	if ((ret = replay_ref_of(dir, rec, &ref, why, sizeof(why))) < 0)
+		snprintf(m->err, sizeof(m->err), "\"%s/games.jsonl\", game %s: %s", dir,
+			 ref.id, why);
+	if (ret <= 0 || (ret = idset_add(m->linked, 0, ref.file)) != 0)
+		goto out;
+	snprintf(to, sizeof(to), "%s/%s", out, ref.file);
+	if (link(ref.path, to) == 0) {
+		ret = 0;
+	} else if (errno == ENOENT) {
+		ret = -ENOENT;
+		snprintf(m->err, sizeof(m->err), "game %s: its replay \"%s\" is missing (OUT would "
+			 "record a game without it)", ref.id, ref.path);
+	} else {
+		ret = append_file(ref.path, to, O_TRUNC);
+	}
+out:
+	cJSON_Delete(rec);
+	return ret < 0 ? ret : 0;
+}
+
 /* Every bot's stderr log: the directories' logs one after the other. */
 static int merge_logs(const struct merge *m, const char *out)
 {
@@ -349,16 +387,14 @@ static int write_out(struct merge *m, const char *out, uint64_t *written)
 		if (p->dir == UINT32_MAX)
 			continue;
 		schedule_game(m->sched, i, &g);
-		/* a replay is compressed (.json.zst), plain (.json, older runs) or absent */
-		if ((ret = link_or_copy(m->dirs[p->dir], out, "replays", g.id, "json.zst")) < 0 ||
-		    (ret = link_or_copy(m->dirs[p->dir], out, "replays", g.id, "json")) < 0 ||
-		    (m->any_io && (ret = link_or_copy(m->dirs[p->dir], out, "io", g.id, "log")) < 0))
+		if (m->any_io && (ret = link_or_copy(m->dirs[p->dir], out, "io", g.id, "log")) < 0)
 			goto fail;
 		if (!(line = read_line(m, p))) {
 			ret = -EIO;
 			goto fail;
 		}
-		ret = fwrite(line, 1, p->length, f) == p->length ? 0 : -EIO;
+		if ((ret = link_replay(m, m->dirs[p->dir], line, p->length, out)) == 0)
+			ret = fwrite(line, 1, p->length, f) == p->length ? 0 : -EIO;
 		free(line);
 		if (ret < 0)
 			goto fail;
@@ -385,7 +421,8 @@ fail:
 		fclose(f);
 	else if (fd >= 0)
 		close(fd);
-	snprintf(m->err, sizeof(m->err), "writing \"%s\": %s", out, strerror(-ret));
+	if (!m->err[0])
+		snprintf(m->err, sizeof(m->err), "writing \"%s\": %s", out, strerror(-ret));
 	return ret;
 }
 
@@ -425,7 +462,7 @@ int cmd_merge(int argc, char **argv)
 	m.ndirs = (size_t)(argc - optind - 1);
 	m.fds = malloc(m.ndirs * sizeof(*m.fds));
 	m.t = calloc(m.ndirs, sizeof(*m.t));
-	if (!m.fds || !m.t) {
+	if (!m.fds || !m.t || idset_new(&m.linked) < 0) {
 		warnx("merge: out of memory");
 		goto out;
 	}
@@ -462,6 +499,7 @@ out:
 	free(m.fds);
 	free(m.t);
 	free(m.places);
+	idset_free(m.linked);
 	schedule_free(m.sched);
 	return ret;
 }

@@ -23,7 +23,7 @@
 #include "referee.h"
 #include "render.h"
 #include "replay.h"
-#include "replay_file.h"
+#include "replay_find.h"
 #include "termsafe.h"
 #include "transcript.h"
 
@@ -56,7 +56,9 @@ static const char play_usage[] =
 	"                        each decision's stderr lines\n"
 	"      --from REPLAY     start from a recorded position: deal REPLAY's game again\n"
 	"                        (same seed, dealer, stock, seats), apply its first N-1\n"
-	"                        decisions, then ask the bots from decision N on\n"
+	"                        decisions, then ask the bots from decision N on; REPLAY\n"
+	"                        is a replay file, a tournament's pack or its directory\n"
+	"      --id ID           with --from a pack or a directory: its game ID\n"
 	"      --move N          with --from: the position before decision N (default 1)\n"
 	"      --game K          with --from: game K of a recorded match (default 1)\n"
 	OPTIONS_LIMITS_HELP
@@ -70,7 +72,7 @@ static const char play_usage[] =
 
 enum {
 	OPT_PARTNERSHIP = OPTIONS_OWN, OPT_MATCH, OPT_NO_TIMEOUT, OPT_PIN, OPT_LOG_IO, OPT_REPLAY,
-	OPT_FROM, OPT_MOVE, OPT_GAME, OPT_STATS, OPT_GAME_ID,
+	OPT_FROM, OPT_MOVE, OPT_GAME, OPT_STATS, OPT_GAME_ID, OPT_ID,
 };
 
 /* The options of play alone; options.h adds the seed, stock, time and limits. */
@@ -87,6 +89,7 @@ static const struct option play_options[] = {
 	{ "move", required_argument, NULL, OPT_MOVE },
 	{ "game", required_argument, NULL, OPT_GAME },
 	{ "game-id", required_argument, NULL, OPT_GAME_ID },
+	{ "id", required_argument, NULL, OPT_ID },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -98,6 +101,7 @@ struct play_opts {
 	const char *replay;
 	const char *game_id;
 	const char *from;           /* --from REPLAY */
+	const char *from_id;        /* --id ID: the game of a pack or directory */
 	long long from_move, from_game;
 };
 
@@ -194,6 +198,7 @@ static int play_option(void *ctx, int c, const char *arg)
 		break;
 	case OPT_PIN: return options_number("--pin", arg, 0, CPU_SETSIZE - 1, &o->pin);
 	case OPT_FROM: o->from = arg; break;
+	case OPT_ID: o->from_id = arg; break;
 	case OPT_STATS: o->stats = 1; break;
 	case OPT_MOVE: return options_number("--move", arg, 1, INT32_MAX, &o->from_move);
 	case OPT_GAME: return options_number("--game", arg, 1, INT32_MAX, &o->from_game);
@@ -263,13 +268,13 @@ static void from_fault(void *ctx, const struct referee_fault *fault, const struc
  */
 static int load_position(const struct play_opts *o, struct from *f)
 {
-	char msg[512];
+	char msg[PATH_MAX + 512];
 	size_t len;
-	char *text = replay_read_file(o->from, &len);
+	char *text = replay_select(o->from, o->from_id, &len, msg, sizeof(msg));
 	int ret;
 
 	if (!text) {
-		warn("play: --from \"%s\"", o->from);
+		warnx("play: --from: %s", msg);
 		return 1;
 	}
 	f->game = o->from_game ? o->from_game : 1;
@@ -581,9 +586,9 @@ int cmd_play(int argc, char **argv)
 	ret = 2;
 	if (n < 0)
 		goto out;
-	if (!o.from && (o.from_move || o.from_game)) {
+	if (!o.from && (o.from_move || o.from_game || o.from_id)) {
 		warnx("play: --%s: a position of a replay, named with --from", o.from_move ? "move" :
-		      "game");
+		      o.from_game ? "game" : "id");
 		goto out;
 	}
 	if (o.from && (o.common.has_seed || o.common.stock || o.partnership || o.match)) {

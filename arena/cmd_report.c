@@ -3,7 +3,6 @@
  * files from games.jsonl alone (also while a tournament still runs) and print
  * the ranking table; several directories merge into one ranking.
  */
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -16,6 +15,7 @@
 #include "jsonw.h"
 #include "rating.h"
 #include "options.h"
+#include "replay_find.h"
 #include "report.h"
 #include "viewer.h"
 
@@ -36,9 +36,9 @@ static void report_usage(FILE *out)
 	      "      --plain-intervals  intervals that treat every pairwise result as\n"
 	      "                     independent (default: robust to results grouped by\n"
 	      "                     deal: rotations of a deal, partners, seats of a game)\n"
-	      "      --replays      first write the viewer page of every replay of each\n"
-	      "                     DIR (replays/ID.html beside replays/ID.json.zst or\n"
-	      "                     ID.json), which the report's game list then links to\n"
+	      "      --replays      first write the viewer page of every game of each DIR\n"
+	      "                     that has a replay (DIR/replays/ID.html, found through\n"
+	      "                     its record), which the report's game list then links to\n"
 	      "  -q, --quiet        do not print the ranking table\n"
 	      "  -h, --help         this text\n"
 	      "Options may come before or after the directories.\n", out);
@@ -69,48 +69,61 @@ static int parse_anchor(const char *arg, char *name, size_t size, double *elo)
 	return 0;
 }
 
-/* The viewer page of every replay in dir/replays. 0, or 1 after a warning per failed page. */
+struct pages {
+	const char *dir;
+	struct jsonw page;
+	struct replay_reader rd; /* the frame read last */
+	int status, pages;
+};
+
+/* One game's page; a replay that cannot be read or re-checked is warned about and skipped. */
+static int write_replay_page(void *ctx, const struct replay_ref *ref)
+{
+	struct pages *p = ctx;
+	char pages[4096], path[4096], name[256], err[1024];
+	size_t len;
+	char *text;
+
+	snprintf(pages, sizeof(pages), "%s/replays", p->dir);
+	if (replay_page_path(pages, ref->id, path, sizeof(path)) < 0) {
+		warnx("report: --replays: game \"%s\" in \"%s/games.jsonl\": not a name for a page",
+		      ref->id, p->dir);
+		p->status = 1;
+		return 0;
+	}
+	if (!(text = replay_ref_read(ref, &p->rd, &len, err, sizeof(err)))) {
+		warnx("report: --replays: %s", err);
+		p->status = 1;
+		return 0;
+	}
+	snprintf(name, sizeof(name), "game %s", ref->id);
+	if (viewer_write_page(name, text, len, path, &p->page, err, sizeof(err)) < 0) {
+		warnx("report: --replays: \"%s\", %s", ref->path, err);
+		p->status = 1;
+	} else {
+		p->pages++;
+	}
+	free(text);
+	return 0;
+}
+
+/* The viewer page of every game of dir with a replay. 0, or 1 after a warning per failed page. */
 static int write_replay_pages(const char *dir, int quiet)
 {
-	char replays[4096], in[4096], out[4096], err[1024];
-	struct jsonw page;
-	struct dirent *e;
-	int status = 0, pages = 0;
-	DIR *d;
+	struct pages p = { .dir = dir };
+	char err[1024];
 
-	if (snprintf(replays, sizeof(replays), "%s/replays", dir) >= (int)sizeof(replays) ||
-	    !(d = opendir(replays))) {
-		warn("report: --replays: \"%s/replays\"", dir);
-		return 1;
+	jsonw_init(&p.page);
+	replay_reader_init(&p.rd);
+	if (replay_each(dir, write_replay_page, &p, err, sizeof(err)) < 0) {
+		warnx("report: --replays: %s", err);
+		p.status = 1;
 	}
-	jsonw_init(&page);
-	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-
-		/* ID.json.zst (a tournament's) or ID.json: the page is ID.html */
-		if (n > 9 && strcmp(e->d_name + n - 9, ".json.zst") == 0)
-			n -= 4;
-		else if (n <= 5 || strcmp(e->d_name + n - 5, ".json") != 0)
-			continue;
-		if (snprintf(in, sizeof(in), "%s/%s", replays, e->d_name) >= (int)sizeof(in) ||
-		    snprintf(out, sizeof(out), "%s/%.*s.html", replays, (int)(n - 5),
-			     e->d_name) >= (int)sizeof(out)) {
-			warnx("report: --replays: a name in \"%s\" is too long", replays);
-			status = 1;
-			continue;
-		}
-		if (viewer_write_file(in, out, &page, err, sizeof(err)) < 0) {
-			warnx("report: --replays: %s", err);
-			status = 1;
-			continue;
-		}
-		pages++;
-	}
-	closedir(d);
-	jsonw_release(&page);
+	replay_reader_release(&p.rd);
+	jsonw_release(&p.page);
 	if (!quiet)
-		printf("%d replay page%s in %s\n", pages, pages == 1 ? "" : "s", replays);
-	return status;
+		printf("%d replay page%s in %s/replays\n", p.pages, p.pages == 1 ? "" : "s", dir);
+	return p.status;
 }
 
 int cmd_report(int argc, char **argv)

@@ -4,14 +4,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "viewer.h"
 
 #include "durable.h"
 #include "replay.h"
-#include "replay_file.h"
 
 extern const char viewer_page[];
 
@@ -47,27 +45,19 @@ int viewer_format(struct jsonw *w, const char *text, size_t len)
 	return jsonw_error(w) ? -ENOMEM : 0;
 }
 
-int viewer_write_file(const char *replay_path, const char *page_path, struct jsonw *page,
-		      char *err, size_t err_size)
+int viewer_write_page(const char *name, const char *text, size_t len, const char *page_path,
+		      struct jsonw *page, char *err, size_t err_size)
 {
 	char why[512];
-	size_t len;
-	char *text = replay_read_file(replay_path, &len);
 	int ret;
 
-	if (!text) {
-		ret = -errno;
-		snprintf(err, err_size, "\"%s\": %s", replay_path, strerror(errno));
-		return ret;
-	}
 	if (replay_check(text, len, NULL, why, sizeof(why)) != 0) {
-		snprintf(err, err_size, "\"%s\": %s", replay_path, why);
+		snprintf(err, err_size, "%s: %s", name, why);
 		ret = -EBADMSG;
 	} else if ((ret = viewer_format(page, text, len)) < 0 ||
 		   (ret = durable_write(page_path, page->data, page->len)) < 0) {
-		snprintf(err, err_size, "\"%s\": cannot write its page \"%s\": %s", replay_path,
-			 page_path, strerror(-ret));
+		snprintf(err, err_size, "%s: cannot write its page \"%s\": %s", name, page_path,
+			 strerror(-ret));
 	}
-	free(text);
 	return ret;
 }

@@ -26,13 +26,14 @@
 int viewer_format(struct jsonw *w, const char *text, size_t len);
 
 /*
- * The page of the replay file at replay_path, written durably to page_path,
- * after the replay re-checks (replay_check). page is a reused buffer.
- * Returns 0, or a negative errno with a sentence in err: -EBADMSG when the
- * replay does not re-check (the first mismatch named), else why the file
- * could not be read or the page written.
+ * The page of the replay document text (len bytes), written durably to
+ * page_path, after the replay re-checks (replay_check). name says which
+ * replay it is in messages. page is a reused buffer. Returns 0, or a
+ * negative errno with a sentence in err: -EBADMSG when the replay does not
+ * re-check (the first mismatch named), else why the page could not be
+ * written.
  */
-int viewer_write_file(const char *replay_path, const char *page_path, struct jsonw *page,
-		      char *err, size_t err_size);
+int viewer_write_page(const char *name, const char *text, size_t len, const char *page_path,
+		      struct jsonw *page, char *err, size_t err_size);
 
 #endif

@@ -296,8 +296,9 @@ int gamelist_write_html(const char *const *dirs, size_t ndirs, FILE *out)
 	fprintf(out, "<p class=\"note\" id=\"games-note\">%ld games listed: the first %d of each "
 		"table (set of bots) and every game with a fault (at most %d rows); %ld more "
 		"are in games.jsonl. A game links to its replay viewer page when "
-		"<code>replays/ID.html</code> exists: <code>skipbo-arena replay --html "
-		"DIR/replays/ID.json.zst</code> makes it.</p>\n", l.s.listed, GAMELIST_PER_TABLE,
+		"<code>replays/ID.html</code> exists: <code>skipbo-arena replay --html --id ID "
+		"DIR</code> makes it, <code>skipbo-arena report --replays DIR</code> every "
+		"game's.</p>\n", l.s.listed, GAMELIST_PER_TABLE,
 		GAMELIST_MAX, l.s.skipped);
 	fputs(filter_script, out);
 	free(l.s.seen);

@@ -2,7 +2,7 @@
  * gamelist.h - the game list of report.html: a bounded sample of the records
  * of games.jsonl, each with its bots, result, reason, turns and faults, and a
  * link to its replay viewer page (replays/<id>.html, made by `skipbo-arena
- * replay --html`) when that page exists.
+ * replay --html --id ID DIR` or `report --replays`) when that page exists.
  *
  * Which records: the first GAMELIST_PER_TABLE of each table (set of bots) and
  * every record with a fault, at most GAMELIST_MAX rows in all; the page says

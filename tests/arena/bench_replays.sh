@@ -47,7 +47,7 @@ echo "games/s, $games games a run, median of $rounds rounds: replays all $all, n
      "= $(echo "$all $none" | awk '{printf "%.1f%%", 100 * $1 / $2}')"
 
 packed=$(cat "$work"/out-all/replays/*.jsonl.zst | wc -c)
-plain=$(zstd -dc "$work"/out-all/replays/*.jsonl.zst | wc -c)
+plain=$(zstd -dcq "$work"/out-all/replays/*.jsonl.zst | wc -c)
 echo "bytes per game: $((packed / games)) compressed, $((plain / games)) as JSON" \
      "(stock 1; $(echo "$plain $packed" | awk '{printf "%.1f", $1 / $2}')x)"
 rm -rf "$work"

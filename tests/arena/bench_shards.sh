@@ -9,7 +9,7 @@
 # 2. For 100k and 1M records, makes larger shard directories of the same
 #    tournament with more deals by copying those records to the later deals
 #    (id and deal relabelled, each kept in the shard the partition gives it;
-#    replays hard-linked), so that merge and report read and write as many
+#    the replay packs they name hard-linked), so that merge and report read and write as many
 #    records, replays and bytes as a tournament of that size would.
 # 3. For 10k (the real shards), 100k and 1M: time and peak RSS of `merge`,
 #    of `report` of the merged directory, and of `report` over the 8 shard
@@ -71,11 +71,12 @@ for deal in range(deals):
             continue
         k = (shard - d0 + deal) % 8
         gid = "t%s-d%04d-r%s" % (table, deal, rot)
-        files[k].write('{"id":"%s","table":%d,"deal":%d,%s' % (gid, int(table), deal,
-                       rest.replace("replays/t%s-d%04d-r%s.json.zst" % (table, d0, rot),
-                                    "replays/%s.json.zst" % gid)))
-        os.link("%s/replays/t%s-d%04d-r%s.json.zst" % (src, table, d0, rot),
-                "%s/shard-%d-of-8/replays/%s.json.zst" % (out, k + 1, gid))
+        files[k].write('{"id":"%s","table":%d,"deal":%d,%s' % (gid, int(table), deal, rest))
+        # the record keeps its replay's location: the pack joins the shard once
+        pack = re.search(r'"replay":"(replays/[0-9a-f]{16}\.jsonl\.zst)"', rest).group(1)
+        to = "%s/shard-%d-of-8/%s" % (out, k + 1, pack)
+        if not os.path.exists(to):
+            os.link(src + "/" + pack, to)
 for f in files:
     f.close()
 EOF

@@ -7,7 +7,9 @@
  * record has every field in range and finite times, and a report of it
  * (every file format, report.html's charts included) is written in bounded
  * time and size. results_scan: every record it hands over has "players" 2 to
- * 6 and that many placings from 1 to players; a refusal names a line.
+ * 6 and that many placings from 1 to players; a refusal names a line. The
+ * record's replay (replay_ref_of()) is a file directly under replays/, or
+ * refused with a reason: no record leads a reader elsewhere.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,6 +22,7 @@
 #include "rating.h"
 #include "report.h"
 #include "report_html.h"
+#include "replay_find.h"
 #include "results.h"
 
 static void check_printable(const char *s)
@@ -100,11 +103,26 @@ static void read_lines(const uint8_t *data, size_t size)
 
 static int check_record(void *ctx, const struct results_record *rec)
 {
+	struct replay_ref ref;
+	char why[512] = "";
+	int rc;
+
 	(void)ctx;
 	FUZZ_CHECK(rec->id && rec->json);
 	FUZZ_CHECK(rec->players >= 2 && rec->players <= ENGINE_MAX_PLAYERS);
 	for (int s = 0; s < rec->players; s++)
 		FUZZ_CHECK(rec->placings[s] >= 1 && rec->placings[s] <= rec->players);
+	rc = replay_ref_of("D", rec->json, &ref, why, sizeof(why));
+	FUZZ_CHECK(rc == 0 || rc == 1 || rc == -EBADMSG);
+	if (rc == 1) {
+		FUZZ_CHECK(strncmp(ref.path, "D/replays/", 10) == 0 && ref.path[10] != '.');
+		FUZZ_CHECK(!strchr(ref.path + 10, '/'));
+		size_t n = strlen(ref.file);
+
+		FUZZ_CHECK(ref.packed == (n > 10 && !strcmp(ref.file + n - 10, ".jsonl.zst")));
+	} else if (rc < 0) {
+		FUZZ_CHECK(why[0]);
+	}
 	return 0;
 }
 

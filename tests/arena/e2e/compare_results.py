@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """compare_results.py [--ranking] A B: the two tournament directories hold the same results.
 
-Every games.jsonl record alike apart from its timings ("time"), whatever the
-order of the lines, and ratings.json (the report's ratings, cross table,
+Every games.jsonl record alike apart from its timings ("time") and where its
+replay is (the pack, offset and length differ from run to run: only whether
+there is one counts), whatever the order of the lines, and ratings.json (the report's ratings, cross table,
 likelihoods of superiority, paired statistics, seats, notes) alike apart from
 move times. With --ranking, of ratings.json only the ranking (each bot's
 rank, Elo, games, wins and points) and the cross table: what a report over
@@ -20,6 +21,9 @@ def records(d):
         for n, line in enumerate(f, 1):
             r = json.loads(line)
             r.pop("time", None)
+            r["replay"] = "replay" in r
+            r.pop("replay_offset", None)
+            r.pop("replay_line", None)
             if r["id"] in out:
                 sys.exit(f"{d}/games.jsonl, line {n}: game {r['id']} recorded twice")
             out[r["id"]] = r

@@ -11,13 +11,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "e2e.h"
-#include "replay_file.h"
+#include "replay_find.h"
 
 #define WALL_LIMIT_MS 30000
 
@@ -35,22 +36,31 @@ static const char *str(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : "";
 }
 
-/* The record has a replay, on the disk, if and only if want. */
+/* The record has a replay, read through it, if and only if want. */
 static void expect_replay(const char *dir, const cJSON *rec, int want)
 {
-	const char *replay = str(rec, "replay");
-	char path[600];
-	struct stat st;
+	char out[600], err[1024], id[64];
+	size_t len;
+	int code;
+	char *text;
 
+	snprintf(out, sizeof(out), "%s/out", dir);
+	text = replay_find(out, str(rec, "id"), &len, &code, err, sizeof(err));
 	if (!want) {
 		assert_null(cJSON_GetObjectItem(rec, "replay"));
-		snprintf(path, sizeof(path), "%s/out/replays/%s.json.zst", dir, str(rec, "id"));
-		assert_int_not_equal(stat(path, &st), 0);
+		assert_null(cJSON_GetObjectItem(rec, "replay_offset"));
+		assert_null(text);
+		assert_int_equal(code, -ENODATA);
+		/* the message says which setting left the replay out */
+		assert_non_null(strstr(err, "has no replay: the tournament's \"replays\" is"));
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/out/%s", dir, replay);
-	assert_non_null(strstr(replay, ".json.zst"));
-	assert_int_equal(stat(path, &st), 0);
+	if (!text)
+		fail_msg("game %s: %s", str(rec, "id"), err);
+	assert_non_null(strstr(str(rec, "replay"), ".jsonl.zst"));
+	assert_int_equal(replay_document_id(text, len, id, sizeof(id)), 0);
+	assert_string_equal(id, str(rec, "id"));
+	free(text);
 }
 
 /* In a new directory dir (tag names it): 2 deals of "good" against badbot
@@ -227,9 +237,10 @@ static void test_stderr_lines_tagged(void **state)
 {
 	char dir[256], text[1024], path[300], pid[2][32] = { "", "" };
 	const char *args[] = { "run", "-j", "2", "--quiet", "--log-io", "t.json", NULL };
-	char *log, *line, *save = NULL, *replay;
+	char *log, *line, *save = NULL, *replay, err[1024];
 	cJSON **recs;
 	size_t len, n, tagged_games = 0, lines = 0;
+	int code;
 
 	(void)state;
 	e2e_tempdir(dir, sizeof(dir), "tags");
@@ -278,9 +289,10 @@ static void test_stderr_lines_tagged(void **state)
 	assert_int_equal(__builtin_popcountll(tagged_games), 8);
 	assert_true(lines > 16);
 	/* --log-io: each decision's lines in the replay too */
-	snprintf(path, sizeof(path), "%s/out/replays/t0000-d0000-r0.json.zst", dir);
-	replay = replay_read_file(path, &len);
-	assert_non_null(replay);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	replay = replay_find(path, "t0000-d0000-r0", &len, &code, err, sizeof(err));
+	if (!replay)
+		fail_msg("%s", err);
 	assert_non_null(strstr(replay, ",\"stderr\":\"chatty: request 1 of turn 1\\u000achatty: esc "
 			       "\\u001b[2J bell \\u0007 tab \\u0009 end\"}"));
 	free(replay);

@@ -2,9 +2,10 @@
 # merge and status on shards run one after the other: what merge refuses (a
 # shard of another tournament, a game recorded twice with different results,
 # missing games unless --partial), what it accepts (the same tournament at
-# other paths, a game recorded twice alike), status of partial and complete
-# shards, and a resume of a shard or of the whole tournament into a shard's
-# directory being refused. Needs only badbot.
+# other paths, a game recorded twice alike), the replays a merge carries (the
+# packs its records name, shards of an older run with a file per game, a pack
+# gone), status of partial and complete shards, and a resume of a shard or of
+# the whole tournament into a shard's directory being refused. Needs only badbot.
 #   test_e2e_merge.sh ARENA BADBOT
 set -euo pipefail
 arena=$1 badbot=$2
@@ -95,6 +96,66 @@ grep -q "recorded twice and alike" merge.txt || fail "merge: $(cat merge.txt)"
 "$arena" report -q merged
 "$arena" report -q whole
 python3 "$here/compare_results.py" whole merged
+
+# merged records are the shards' lines byte for byte (their replays' locations stay valid);
+# OUT holds exactly the packs they name, once each, and every game's replay re-checks
+python3 - merged/games.jsonl results/m/shard-*-of-3/games.jsonl again/dup/games.jsonl <<'EOF'
+import json, os, sys
+lines = set()
+for p in sys.argv[2:]:
+    lines |= set(open(p).read().splitlines())
+merged = open(sys.argv[1]).read().splitlines()
+changed = [l for l in merged if l not in lines]
+if changed:
+    sys.exit(f"merged records differ from the shards' lines: {changed[0]}")
+named = {json.loads(l)["replay"] for l in merged}
+held = {"replays/" + n for n in os.listdir("merged/replays")}
+if named != held or not all(n.endswith(".jsonl.zst") for n in named):
+    sys.exit(f"merged/replays holds {sorted(held)}, its records name {sorted(named)}")
+EOF
+"$arena" replay --quiet merged >replay.txt || fail "replay merged: $(cat replay.txt)"
+[ "$(grep -c ': ok$' replay.txt)" = 30 ] || fail "replay merged: $(cat replay.txt)"
+
+# Shards of an older run, a replay file per game and no offsets, merge alike, also with
+# shards of today's packs.
+python3 - results/m/shard-*-of-3 <<'EOF'
+import json, os, shutil, subprocess, sys
+for d in sys.argv[1:]:
+    old = "old-" + os.path.basename(d)
+    os.makedirs(old + "/replays")
+    shutil.copy(d + "/tournament.json", old)
+    with open(d + "/games.jsonl") as f, open(old + "/games.jsonl", "w") as out:
+        for line in f:
+            r = json.loads(line)
+            with open(d + "/" + r["replay"], "rb") as pack:
+                pack.seek(r.pop("replay_offset"))
+                text = subprocess.run(["zstd", "-dcq"], input=pack.read(), check=True,
+                                      capture_output=True).stdout
+            doc = text.splitlines()[r.pop("replay_line")] + b"\n"
+            r["replay"] = "replays/%s.json.zst" % r["id"]
+            with open(old + "/" + r["replay"], "wb") as g:
+                g.write(subprocess.run(["zstd", "-cq"], input=doc, check=True,
+                                       capture_output=True).stdout)
+            out.write(json.dumps(r, separators=(",", ":")) + "\n")
+EOF
+"$arena" merge old-merged old-shard-*-of-3 >/dev/null || fail "merge of an older run's shards"
+cat old-shard-*-of-3/games.jsonl | sort >old-lines.txt
+sort old-merged/games.jsonl | cmp -s - old-lines.txt || fail "merged old records changed"
+[ "$(ls old-merged/replays | wc -l)" = 30 ] || fail "old merged replays: $(ls old-merged/replays)"
+"$arena" replay --quiet old-merged >replay.txt || fail "replay old-merged: $(cat replay.txt)"
+[ "$(grep -c ': ok$' replay.txt)" = 30 ] || fail "replay old-merged: $(cat replay.txt)"
+"$arena" merge mixed old-shard-1-of-3 results/m/shard-2-of-3 results/m/shard-3-of-3 >/dev/null ||
+	fail "merge of an older shard with packs"
+"$arena" replay --quiet mixed >replay.txt || fail "replay mixed: $(cat replay.txt)"
+[ "$(grep -c ': ok$' replay.txt)" = 30 ] || fail "replay mixed: $(cat replay.txt)"
+
+# A record whose pack is gone: refused, naming the game and the file; nothing written.
+cp -r results/m/shard-2-of-3 nopack
+rm nopack/replays/*
+"$arena" merge lost results/m/shard-1-of-3 nopack results/m/shard-3-of-3 2>err.txt &&
+	fail "merged records whose pack is gone"
+grep -q 'its replay "nopack/replays/.*" is missing' err.txt || fail "wrong refusal: $(cat err.txt)"
+[ ! -e lost/games.jsonl ] || fail "a refused merge wrote games.jsonl"
 
 python3 - again/dup/games.jsonl <<'EOF'
 import json, sys

@@ -93,8 +93,12 @@ for t in (a, b):
         t.pop(key)
 sys.exit(a != b)' whole/tournament.json merged/tournament.json ||
 	fail "merged tournament.json differs from the one-machine run's (apart from output, -j and the start)"
-[ "$(ls merged/replays | wc -l)" = "$games2" ] || fail "merged replays: $(ls merged/replays | wc -l)"
-"$arena" replay --quiet merged/replays/*.json.zst >/dev/null || fail "a merged replay does not re-check"
+# merged/replays holds exactly the packs its records name, and every game's replay re-checks
+named=$(python3 -c 'import json, sys
+print("\n".join(sorted({json.loads(l)["replay"] for l in open(sys.argv[1])})))' merged/games.jsonl)
+[ "$named" = "$(cd merged && ls replays/* | sort)" ] || fail "merged packs: $(ls merged/replays)"
+"$arena" replay --quiet merged >replay.out || fail "a merged replay does not re-check"
+[ "$(grep -c ': ok$' replay.out)" = "$games2" ] || fail "merged replays: $(grep -c ': ok$' replay.out)"
 
 # report over the shard directories, without merging: the same ranking.
 mkdir byshards

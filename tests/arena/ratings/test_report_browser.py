@@ -168,10 +168,9 @@ def main():
         if not os.path.exists(os.path.join(out, "report.html")):
             fail("run wrote no report.html: %s" % run.stderr)
             return 1
-        # viewer pages for every game, then the report again: its game list links them
-        replays = sorted(os.path.join(out, "replays", n) for n in os.listdir(os.path.join(out, "replays")))
-        subprocess.run([arena, "replay", "--html", "-o", os.path.join(out, "replays")] + replays,
-                       check=True, stdout=subprocess.DEVNULL)
+        # viewer pages for every game (DIR/replays/ID.html), then the report again: its game
+        # list links them
+        subprocess.run([arena, "replay", "--html", out], check=True, stdout=subprocess.DEVNULL)
         subprocess.run([arena, "report", "--quiet", out], check=True, stdout=subprocess.DEVNULL)
         b = cdp.Browser(path, os.path.join(tmp, "profile"))
         try:

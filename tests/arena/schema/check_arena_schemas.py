@@ -65,6 +65,14 @@ BROKEN = [
     ("record", "a fault without its bot", ["faults", 0, "bot"], "DELETE"),
     ("record", "an extra key", ["comment"], "hi"),
     ("record", "a seed as a string", ["seed"], "123"),
+    ("record", "a pack without replay_line", ["replay_line"], "DELETE"),
+    ("record", "a pack without replay_offset", ["replay_offset"], "DELETE"),
+    ("record", "a negative replay_offset", ["replay_offset"], -1),
+    ("record", "a negative replay_line", ["replay_line"], -1),
+    ("record", "a replay_offset as a string", ["replay_offset"], "0"),
+    ("record", "a frame in a game's own file", ["replay"], "replays/t0000-d0000-r0.json.zst"),
+    ("record", "a pack outside replays/", ["replay"], "../0123456789abcdef.jsonl.zst"),
+    ("record", "a pack's name not 16 hex digits", ["replay"], "replays/0123.jsonl.zst"),
     ("replay", "another format", ["format"], "replay"),
     ("replay", "version 2", ["version"], 2),
     ("replay", "a card 13 in the deck", ["games", 0, "deck", 0], 13),
@@ -174,7 +182,7 @@ def validate_output(validators, out, seen):
         seen["records"] += 1
         seen["faults"] |= {fault["kind"] for fault in record["faults"]}
         seen["modes"].add((record["players"], record["partnership"], record["match"]))
-        replay = read_replay(os.path.join(out, record["replay"]))
+        replay = read_replay(out, record)
         check(validators, "replay", replay, f"{out}/{record['replay']}")
         seen["replays"] += 1
         for game in replay["games"]:
@@ -182,13 +190,19 @@ def validate_output(validators, out, seen):
     return lines
 
 
-def read_replay(path):
-    """A replay file as JSON: a tournament's are zstd-compressed (results/README.md)."""
+def read_replay(out, record):
+    """A record's replay as JSON: its line of the frame at its offset in a pack (the frames
+    after it only add lines), or an older run's file of the game's own."""
+    path = os.path.join(out, record["replay"])
+    with open(path, "rb") as f:
+        f.seek(record.get("replay_offset", 0))
+        data = f.read()
     if path.endswith(".zst"):
-        text = subprocess.run(["zstd", "-dcq", path], check=True, capture_output=True).stdout
-        return json.loads(text)
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+        data = subprocess.run(["zstd", "-dcq"], input=data, check=True,
+                              capture_output=True).stdout
+    if "replay_line" in record:
+        data = data.splitlines()[record["replay_line"]]
+    return json.loads(data)
 
 
 def mutate(doc, path, value):
@@ -241,8 +255,8 @@ def main():
         record = json.loads(next(line for line in duel_lines if '"faults":[{' in line))
         chatty = json.loads(next(line for line in duel_lines if '"chatty"' in line))
         validate_output(validators, teams_out, seen)
-        replay = read_replay(os.path.join(duel_out, record["replay"]))
-        chatty_replay = read_replay(os.path.join(duel_out, chatty["replay"]))
+        replay = read_replay(duel_out, record)
+        chatty_replay = read_replay(duel_out, chatty)
         with open(os.path.join(teams_out, "tournament.json"), encoding="utf-8") as f:
             resolved = json.load(f)
         with open(os.path.join(duel_out, "tournament.json"), encoding="utf-8") as f:
@@ -284,6 +298,11 @@ def main():
                  "replay": chatty_replay}
     marks = {"STDERR": next(i for i, e in enumerate(events) if "stderr" in e),
              "DRAW": next(i for i, e in enumerate(events) if e["type"] == "draw")}
+    # an older run's record: the replay in a file of the game's own, no offset
+    own = {k: v for k, v in record.items() if k not in ("replay_offset", "replay_line")}
+    for name in (".json.zst", ".json"):
+        own["replay"] = "replays/" + record["id"] + name
+        check(validators, "record", own, f"a record of an older run ({own['replay']})")
     for kind, what, path, value in BROKEN:
         path = [marks.get(key, key) if isinstance(key, str) else key for key in path]
         if validators[kind].is_valid(mutate(originals[kind], path, value)):
