@@ -238,7 +238,8 @@ const char *replay_next_document(const char *text, size_t len, size_t *pos, size
 	size_t i = *pos, start;
 	int depth = 0, in_string = 0;
 
-	while (i < len && strchr(" \t\r\n", text[i]))
+	/* JSON's white space only: a NUL starts a document the parser refuses */
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
 		i++;
 	if (i >= len) {
 		*pos = len;
