@@ -479,7 +479,8 @@ int protocol_encode_request(struct protocol_buf *b, const struct protocol_reques
 			goto out;
 		i += (size_t)rc;
 	}
-	rc = text_reserve(b, 16 + MOVE_ROOM * (size_t)req->n_legal);
+	/* "],\"legal\":[" ... "],\"discard_any\":false}" around the moves */
+	rc = text_reserve(b, 48 + MOVE_ROOM * (size_t)req->n_legal);
 	if (rc)
 		goto out;
 	TEXT_PUT_LIT(b, "],\"legal\":[");

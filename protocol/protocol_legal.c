@@ -83,14 +83,18 @@ static int array_move(const cJSON *item, int i, struct move *m, struct protocol_
 				 "\"legal[%d]\" must be an array such as [\"hand\",card,to] in a request "
 				 "with \"discard_any\", got %s", i, json_type_name(item));
 	e = item->child;
-	for (int f = 0; json_is(e, cJSON_String) && f < (int)(sizeof(forms) / sizeof(forms[0])); f++)
+	for (int f = 0; json_is(e, cJSON_String) && e->valuestring &&
+			f < (int)(sizeof(forms) / sizeof(forms[0])); f++)
 		if (strcmp(e->valuestring, forms[f].word) == 0)
 			form = f;
-	if (form < 0)
+	if (form < 0 && json_is(e, cJSON_String) && e->valuestring)
 		return json_fail(diag, PROTOCOL_EVALUE, 0,
+				 "unknown value \"%s\" for \"legal[%d][0]\"; valid: \"hand\", \"stock\", "
+				 "\"discard\", \"pass\"", json_safe(e->valuestring, safe), i);
+	if (form < 0)
+		return json_fail(diag, PROTOCOL_EFIELD, 0,
 				 "\"legal[%d][0]\" must be \"hand\", \"stock\", \"discard\" or \"pass\", got %s",
-				 i, json_is(e, cJSON_String) ? json_safe(e->valuestring, safe)
-							    : json_type_name(e));
+				 i, json_type_name(e));
 	for (e = e->next; e && k < forms[form].n; e = e->next, k++) {
 		int af = forms[form].field[k];
 
@@ -101,8 +105,8 @@ static int array_move(const cJSON *item, int i, struct move *m, struct protocol_
 		return rc ? rc : json_fail(diag, PROTOCOL_EFIELD, 0, "\"%s\" must be an integer", where);
 	}
 	if (e || k < forms[form].n)
-		return json_fail(diag, PROTOCOL_EFIELD, 0, "\"legal[%d]\" must be %s: %d elements",
-				 i, forms[form].shape, forms[form].n + 1);
+		return json_fail(diag, PROTOCOL_EFIELD, 0, "\"legal[%d]\" must be %s, got %d elements",
+				 i, forms[form].shape, cJSON_GetArraySize(item));
 	memset(m, 0, sizeof(*m));
 	m->kind = (uint8_t)forms[form].kind;
 	m->source = (uint8_t)forms[form].source;

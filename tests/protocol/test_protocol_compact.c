@@ -243,13 +243,15 @@ static void test_compact_errors(void **state)
 		  "\"legal[0]\" must be an array such as [\"hand\",card,to] in a request with "
 		  "\"discard_any\", got an object" },
 		{ "[[\"hand\",1,0],[\"deck\",1,0]],\"discard_any\":true}", PROTOCOL_EVALUE,
-		  "\"legal[1][0]\" must be \"hand\", \"stock\", \"discard\" or \"pass\", got deck" },
-		{ "[[3,1,0]],\"discard_any\":true}", PROTOCOL_EVALUE,
+		  "unknown value \"deck\" for \"legal[1][0]\"; valid: \"hand\", \"stock\", \"discard\", \"pass\"" },
+		{ "[[3,1,0]],\"discard_any\":true}", PROTOCOL_EFIELD,
 		  "\"legal[0][0]\" must be \"hand\", \"stock\", \"discard\" or \"pass\", got a number" },
 		{ "[[\"stock\",0,1]],\"discard_any\":true}", PROTOCOL_EFIELD,
-		  "\"legal[0]\" must be [\"stock\",seat,card,to]: 4 elements" },
+		  "\"legal[0]\" must be [\"stock\",seat,card,to], got 3 elements" },
 		{ "[[\"pass\",0]],\"discard_any\":false}", PROTOCOL_EFIELD,
-		  "\"legal[0]\" must be [\"pass\"]: 1 elements" },
+		  "\"legal[0]\" must be [\"pass\"], got 2 elements" },
+		{ "[[]],\"discard_any\":false}", PROTOCOL_EFIELD,
+		  "\"legal[0][0]\" must be \"hand\", \"stock\", \"discard\" or \"pass\", got nothing" },
 		{ "[[\"discard\",0,4,1,0]],\"discard_any\":true}", PROTOCOL_EFIELD, "legal[0][2] (pile)" },
 		{ "[[\"hand\",13,0]],\"discard_any\":true}", PROTOCOL_EFIELD, "legal[0][1] (card)" },
 		{ "[[\"hand\",1,\"0\"]],\"discard_any\":true}", PROTOCOL_EFIELD, "legal[0][2] (to)" },
@@ -293,6 +295,13 @@ static void test_encoder_refuses_partial_discards(void **state)
 		assert_int_equal(protocol_encode_request(&c->line, &req), PROTOCOL_EINVAL);
 		req.compact = 0;
 		assert_int_equal(protocol_encode_request(&c->line, &req), 0);
+		/* No move at all: the encoder accepts it, and the compact tail still fits. */
+		req.compact = 1;
+		req.n_legal = 0;
+		assert_int_equal(protocol_encode_request(&c->line, &req), 0);
+		assert_non_null(strstr(c->line.data, ",\"legal\":[],\"discard_any\":false}"));
+		parse_into(c, &c->compact);
+		assert_int_equal(c->compact.request.n_legal, 0);
 	}
 }
 
