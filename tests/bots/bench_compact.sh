@@ -4,8 +4,9 @@
 #
 # usage: tests/bots/bench_compact.sh BUILD_DIR [ROUNDS]
 #
-# 1. bench_arena with two skipbo-easy, SKIPBO_COMPACT=1 then 0 each round:
-#    mean line to the bot and CPU per decision of the arena and the bots;
+# 1. bench_arena with two skipbo-easy, SKIPBO_COMPACT=1 then 0 each round,
+#    then with two `badbot good-compact` and two `badbot good` (cJSON): mean
+#    line to the bot and CPU per decision of the arena and the bots;
 # 2. a tournament of two Python starter kits (80 games, stock 30, -j 1), both
 #    asking for compact requests or both not: CPU of the whole run per
 #    decision (/usr/bin/time) and the bots' own, as games.jsonl records it;
@@ -24,6 +25,17 @@ for i in $(seq "$rounds"); do
 	for m in 1 0; do
 		printf 'compact=%s: ' $m
 		SKIPBO_COMPACT=$m "$build/tests/arena/bench_arena" 3 0 30 "$build/bots/skipbo-easy" |
+			sed -n 's/.*: \([0-9]*\) decisions\/s.*/\1 decisions\/s,/p; s/.*line to the bot \([0-9]*\) bytes.*/\1 bytes to the bot,/p; s/.*CPU per decision: //p' |
+			tr '\n' ' '
+		echo
+	done
+done
+
+echo "== badbot (cJSON) through bench_arena: good-compact, then good"
+for i in $(seq "$rounds"); do
+	for mode in good-compact good; do
+		printf '%s: ' $mode
+		"$build/tests/arena/bench_arena" 3 0 30 "$build/tests/badbots/badbot" $mode |
 			sed -n 's/.*: \([0-9]*\) decisions\/s.*/\1 decisions\/s,/p; s/.*line to the bot \([0-9]*\) bytes.*/\1 bytes to the bot,/p; s/.*CPU per decision: //p' |
 			tr '\n' ' '
 		echo
