@@ -16,7 +16,7 @@ import sys
 
 NAME = "starter-python"
 WILD = 0  # cards are 1..12, and 0 for the SKIP-BO wild
-# Compact requests (PROTOCOL.md 4.2) are about half as long to read;
+# Compact requests (PROTOCOL.md 4.2) are about a third shorter to read;
 # SKIPBO_COMPACT=0 in the environment asks for the ordinary ones instead.
 COMPACT = os.environ.get("SKIPBO_COMPACT") != "0"
 
