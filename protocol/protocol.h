@@ -171,6 +171,12 @@ struct protocol_request_args {
 	const char *const *fault;
 	const struct move *legal;    /* game_legal_moves() */
 	int n_legal;
+	/* 1: the compact form (PROTOCOL.md "Compact requests") for a bot whose
+	 * hello asked for it: moves as arrays, and the discards, when legal[]
+	 * ends with exactly those of every hand card on each of the seat's
+	 * piles (R4), left out with "discard_any":true. Discards that are
+	 * anything else (never from game_legal_moves()) are refused (EINVAL). */
+	int compact;
 };
 
 int protocol_encode_request(struct protocol_buf *b, const struct protocol_request_args *req);
@@ -184,8 +190,12 @@ int protocol_encode_quit(struct protocol_buf *b);
 
 /* ---- arena side: decoding the bot's answers ----------------------------- */
 
+/* Features a bot may ask for in its hello ("features", PROTOCOL.md "hello"). */
+#define PROTOCOL_FEATURE_COMPACT_LEGAL 1u /* "compact_legal": compact requests */
+
 struct protocol_bot_hello {
 	int protocol;
+	unsigned features;               /* PROTOCOL_FEATURE_* it asked for */
 	char name[PROTOCOL_NAME_MAX];
 	char version[PROTOCOL_NAME_MAX]; /* "" when absent */
 	char author[PROTOCOL_NAME_MAX];  /* "" when absent */
@@ -195,6 +205,8 @@ struct protocol_bot_hello {
  * The bot's hello. "protocol" must be PROTOCOL_VERSION (else EVERSION) and
  * "name" a non-empty string; "version" and "author" are optional strings.
  * Strings longer than PROTOCOL_NAME_MAX - 1 bytes are refused (EFIELD).
+ * "features", if present, must be an array of strings: the known ones set
+ * their bit in features, unknown ones are ignored.
  */
 int protocol_decode_hello(const char *line, size_t len, struct protocol_bot_hello *out,
 			  struct protocol_diag *diag);
@@ -246,6 +258,7 @@ struct protocol_request {
 	 * own seat for hand plays, discards and a pass. */
 	int n_legal;
 	struct move legal[ENGINE_MAX_MOVES];
+	int compact;               /* the arena sent the compact form (same legal[] as the ordinary one) */
 };
 
 /* One parsed arena message: type says which member is filled. */
@@ -279,6 +292,10 @@ int protocol_parse_message(struct protocol_message *m, const char *line, size_t 
  * name is required; version and author may be NULL (left out). */
 int protocol_format_hello(struct protocol_buf *b, const char *name, const char *version,
 			  const char *author);
+/* The same, asking for the PROTOCOL_FEATURE_* bits in features ("features":[...],
+ * left out when 0). protocol_parse_message() reads either form of request. */
+int protocol_format_hello_features(struct protocol_buf *b, const char *name, const char *version,
+				   const char *author, unsigned features);
 
 /* {"type":"move","move":{...}} for m in the move encoding (card always written). */
 int protocol_format_move(struct protocol_buf *b, const struct move *m);

@@ -83,6 +83,27 @@ int json_move(const cJSON *obj, const struct json_path *at, int need_card, struc
 	return 0;
 }
 
+/* "features": an array of strings; those this arena knows set their bit,
+ * others are ignored, so a bot can ask for features newer arenas offer. */
+static int hello_features(const cJSON *root, unsigned *features, struct protocol_diag *diag)
+{
+	const cJSON *list, *item;
+	int rc = json_array(root, "", "features", 0, &list, diag), i = 0;
+
+	if (rc)
+		return rc < 0 ? rc : 0;
+	cJSON_ArrayForEach(item, list) {
+		if (!cJSON_IsString(item) || !item->valuestring)
+			return json_fail(diag, PROTOCOL_EFIELD, 0,
+					 "\"features[%d]\" must be a string such as \"compact_legal\", got %s",
+					 i, json_type_name(item));
+		if (strcmp(item->valuestring, "compact_legal") == 0)
+			*features |= PROTOCOL_FEATURE_COMPACT_LEGAL;
+		i++;
+	}
+	return 0;
+}
+
 int protocol_decode_hello(const char *line, size_t len, struct protocol_bot_hello *out,
 			  struct protocol_diag *diag)
 {
@@ -112,7 +133,8 @@ int protocol_decode_hello(const char *line, size_t len, struct protocol_bot_hell
 	out->protocol = (int)version;
 	if ((rc = json_copy_string(root, "", "name", 1, out->name, sizeof(out->name), diag)) < 0 ||
 	    (rc = json_copy_string(root, "", "version", 0, out->version, sizeof(out->version), diag)) < 0 ||
-	    (rc = json_copy_string(root, "", "author", 0, out->author, sizeof(out->author), diag)) < 0)
+	    (rc = json_copy_string(root, "", "author", 0, out->author, sizeof(out->author), diag)) < 0 ||
+	    (rc = hello_features(root, &out->features, diag)) < 0)
 		goto out;
 	rc = 0;
 	if (!out->name[0])

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "protocol_legal.h"
 #include "protocol_text.h"
 
 /* Room for one move object; the longest is a discard-pile play (~70 bytes). */
@@ -36,17 +37,44 @@ static int put_card_or_null(struct protocol_buf *b, int card)
 	return 0;
 }
 
-/* Needs MOVE_ROOM reserved. */
-static int put_move(struct protocol_buf *b, const struct move *m)
+/* A literal with its length. */
+struct lit {
+	const char *s;
+	size_t n;
+};
+#define LIT(l) { "" l, sizeof(l) - 1 }
+
+/* What goes before each field of a play in either form: the move object
+ * (PROTOCOL.md "Moves") or the compact array ("Compact requests"), whose
+ * fields come in the same order. */
+enum { PF_FROM, PF_SEAT, PF_PILE, PF_CARD, PF_TO, PF_END, PF_N };
+static const struct lit play_lits[2][PF_N] = {
+	{ LIT("{\"action\":\"play\",\"from\":\""), LIT("\",\"seat\":"), LIT(",\"pile\":"),
+	  LIT(",\"card\":"), LIT(",\"to\":"), LIT("}") },
+	{ LIT("[\""), LIT("\","), LIT(","), LIT(","), LIT(","), LIT("]") },
+};
+
+static void put_lit(struct protocol_buf *b, const struct lit *l)
 {
+	text_put(b, l->s, l->n);
+}
+
+/* One move, as an object or (compact) as an array; needs MOVE_ROOM reserved. */
+static int put_move(struct protocol_buf *b, const struct move *m, int compact)
+{
+	const struct lit *lit = play_lits[compact != 0];
 	const char *from;
 
 	switch (m->kind) {
 	case MOVE_PASS:
-		TEXT_PUT_LIT(b, "{\"action\":\"pass\"}");
+		if (compact)
+			TEXT_PUT_LIT(b, "[\"pass\"]");
+		else
+			TEXT_PUT_LIT(b, "{\"action\":\"pass\"}");
 		return 0;
 	case MOVE_DISCARD:
-		if (!card_ok(m->card) || m->target >= ENGINE_DISCARD_PILES)
+		/* never compact: a compact request leaves the discards out */
+		if (compact || !card_ok(m->card) || m->target >= ENGINE_DISCARD_PILES)
 			return PROTOCOL_EINVAL;
 		PUT_SMALL_FIELD(b, "{\"action\":\"discard\",\"card\":", m->card);
 		PUT_SMALL_FIELD(b, ",\"pile\":", m->target);
@@ -61,18 +89,23 @@ static int put_move(struct protocol_buf *b, const struct move *m)
 	if (!from || !card_ok(m->card) || m->target >= ENGINE_BUILDING_PILES ||
 	    m->owner >= ENGINE_MAX_PLAYERS || m->pile >= ENGINE_DISCARD_PILES)
 		return PROTOCOL_EINVAL;
-	TEXT_PUT_LIT(b, "{\"action\":\"play\",\"from\":\"");
+	put_lit(b, &lit[PF_FROM]);
 	text_put(b, from, strlen(from));
-	text_putc(b, '"');
 	if (m->source != SOURCE_HAND) {
-		PUT_SMALL_FIELD(b, ",\"seat\":", m->owner);
+		put_lit(b, &lit[PF_SEAT]);
+		text_put_small(b, m->owner);
+	} else {
+		text_putc(b, '"');
 	}
 	if (m->source == SOURCE_DISCARD) {
-		PUT_SMALL_FIELD(b, ",\"pile\":", m->pile);
+		put_lit(b, &lit[PF_PILE]);
+		text_put_small(b, m->pile);
 	}
-	PUT_SMALL_FIELD(b, ",\"card\":", m->card);
-	PUT_SMALL_FIELD(b, ",\"to\":", m->target);
-	text_putc(b, '}');
+	put_lit(b, &lit[PF_CARD]);
+	text_put_small(b, m->card);
+	put_lit(b, &lit[PF_TO]);
+	text_put_small(b, m->target);
+	put_lit(b, &lit[PF_END]);
 	return 0;
 }
 
@@ -410,11 +443,15 @@ static int put_event(struct protocol_buf *b, const struct protocol_request_args 
 int protocol_encode_request(struct protocol_buf *b, const struct protocol_request_args *req)
 {
 	const struct seat_view *v = req->view;
-	int rc, first = 1;
+	int rc, first = 1, listed, discard_any = 0;
 
 	if (!v || !req->game || !view_ok(v) || req->n_legal < 0 ||
 	    req->n_legal > ENGINE_MAX_MOVES || (req->n_events && !req->events) ||
 	    strnlen(req->game, PROTOCOL_ID_MAX) == PROTOCOL_ID_MAX)
+		return text_end(b, PROTOCOL_EINVAL);
+	listed = req->n_legal;
+	if (req->compact &&
+	    (listed = legal_compact_count(v, req->legal, req->n_legal, &discard_any)) < 0)
 		return text_end(b, PROTOCOL_EINVAL);
 	rc = text_begin(b, 64);
 	if (rc)
@@ -442,17 +479,23 @@ int protocol_encode_request(struct protocol_buf *b, const struct protocol_reques
 			goto out;
 		i += (size_t)rc;
 	}
-	rc = text_reserve(b, 16 + MOVE_ROOM * (size_t)req->n_legal);
+	/* "],\"legal\":[" ... "],\"discard_any\":false}" around the moves */
+	rc = text_reserve(b, 48 + MOVE_ROOM * (size_t)req->n_legal);
 	if (rc)
 		goto out;
 	TEXT_PUT_LIT(b, "],\"legal\":[");
-	for (int i = 0; i < req->n_legal; i++) {
+	for (int i = 0; i < listed; i++) {
 		if (i)
 			text_putc(b, ',');
-		if ((rc = put_move(b, &req->legal[i])))
+		if ((rc = put_move(b, &req->legal[i], req->compact)))
 			goto out;
 	}
-	TEXT_PUT_LIT(b, "]}");
+	text_putc(b, ']');
+	if (req->compact) {
+		TEXT_PUT_LIT(b, ",\"discard_any\":");
+		put_bool(b, discard_any);
+	}
+	text_putc(b, '}');
 	rc = 0;
 out:
 	return text_end(b, rc);
@@ -548,9 +591,16 @@ int protocol_encode_quit(struct protocol_buf *b)
 int protocol_format_hello(struct protocol_buf *b, const char *name, const char *version,
 			  const char *author)
 {
+	return protocol_format_hello_features(b, name, version, author, 0);
+}
+
+int protocol_format_hello_features(struct protocol_buf *b, const char *name, const char *version,
+				   const char *author, unsigned features)
+{
 	int rc;
 
 	if (!name || !*name || strlen(name) >= PROTOCOL_NAME_MAX ||
+	    (features & ~PROTOCOL_FEATURE_COMPACT_LEGAL) ||
 	    (version && strlen(version) >= PROTOCOL_NAME_MAX) ||
 	    (author && strlen(author) >= PROTOCOL_NAME_MAX))
 		return text_end(b, PROTOCOL_EINVAL);
@@ -564,8 +614,10 @@ int protocol_format_hello(struct protocol_buf *b, const char *name, const char *
 		goto out;
 	if (author && (rc = PUT_STRING_FIELD(b, ",\"author\":", author)))
 		goto out;
-	if ((rc = text_reserve(b, 1)))
+	if ((rc = text_reserve(b, 64)))
 		goto out;
+	if (features & PROTOCOL_FEATURE_COMPACT_LEGAL)
+		TEXT_PUT_LIT(b, ",\"features\":[\"compact_legal\"]");
 	text_putc(b, '}');
 out:
 	return text_end(b, rc);
@@ -578,7 +630,7 @@ int protocol_format_move(struct protocol_buf *b, const struct move *m)
 	if (rc)
 		goto out;
 	TEXT_PUT_LIT(b, "{\"type\":\"move\",\"move\":");
-	if ((rc = put_move(b, m)))
+	if ((rc = put_move(b, m, 0)))
 		goto out;
 	text_putc(b, '}');
 out:

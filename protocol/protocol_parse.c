@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol_json.h"
+#include "protocol_legal.h"
 #include "protocol_text.h"
 
 #define PATH_MAX_LEN 64
@@ -556,10 +556,10 @@ static int parse_events(const cJSON *events, struct protocol_message *m, struct 
 	return 0;
 }
 
-enum { RQ_GAME, RQ_TURN, RQ_MOVE, RQ_TIME, RQ_VIEW, RQ_EVENTS, RQ_LEGAL, RQ_N };
+enum { RQ_GAME, RQ_TURN, RQ_MOVE, RQ_TIME, RQ_VIEW, RQ_EVENTS, RQ_LEGAL, RQ_DISCARD_ANY, RQ_N };
 static const char *const request_fields[RQ_N] = {
 	[RQ_GAME] = "game", [RQ_TURN] = "turn",     [RQ_MOVE] = "move",   [RQ_TIME] = "time",
-	[RQ_VIEW] = "view", [RQ_EVENTS] = "events", [RQ_LEGAL] = "legal",
+	[RQ_VIEW] = "view", [RQ_EVENTS] = "events", [RQ_LEGAL] = "legal", [RQ_DISCARD_ANY] = "discard_any",
 };
 
 enum { TM_MOVE_MS, TM_BANK_MS, TM_N };
@@ -569,10 +569,10 @@ static int parse_request(const cJSON *root, struct protocol_message *m, struct p
 {
 	static const struct json_path top = { "", -1 }, in_time = { "time.", -1 };
 	struct protocol_request *r = &m->request;
-	const cJSON *f[RQ_N], *g[TM_N], *time, *view, *events, *legal, *item;
+	const cJSON *f[RQ_N], *g[TM_N], *time, *view, *events, *legal;
 	const char *game;
 	long v;
-	int rc, card_given;
+	int rc;
 
 	r->n_events = 0;
 	r->n_legal = 0;
@@ -603,22 +603,9 @@ static int parse_request(const cJSON *root, struct protocol_message *m, struct p
 	    (rc = parse_events(events, m, diag)) ||
 	    (rc = json_get_array(root, f[RQ_LEGAL], &top, "legal", 1, &legal, diag)))
 		return rc;
-	cJSON_ArrayForEach(item, legal) {
-		const struct json_path at = { "legal", r->n_legal };
-		struct move *mv = &r->legal[r->n_legal];
-
-		if (r->n_legal == ENGINE_MAX_MOVES)
-			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"legal\" has more than %d moves",
-					 ENGINE_MAX_MOVES);
-		if (!json_is(item, cJSON_Object))
-			return json_fail(diag, PROTOCOL_EFIELD, 0, "\"legal[%d]\" must be an object", r->n_legal);
-		if ((rc = json_move(item, &at, 1, mv, &card_given, diag)))
-			return rc;
-		if (mv->kind != MOVE_PLAY || mv->source == SOURCE_HAND)
-			mv->owner = (uint8_t)r->view.seat;
-		r->n_legal++;
-	}
-	return 0;
+	/* A JSON null counts as absent, as for every optional field. */
+	return legal_parse(root, legal, json_is(f[RQ_DISCARD_ANY], cJSON_NULL) ? NULL : f[RQ_DISCARD_ANY],
+			   r, diag);
 }
 
 static int seat_list(const cJSON *arr, const char *name, int n, int *out, struct protocol_diag *diag)

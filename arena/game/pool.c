@@ -14,6 +14,7 @@
 
 struct pool_slot {
 	struct bot *bot;
+	int compact; /* its hello asked for compact requests */
 	char error[512];
 	struct pool *pool;
 	size_t index;
@@ -145,6 +146,7 @@ static int start_bot(struct pool *p, size_t i)
 		goto fail;
 	}
 	slot->bot = b;
+	slot->compact = (hello.features & PROTOCOL_FEATURE_COMPACT_LEGAL) != 0;
 	slot->error[0] = '\0';
 	return 0;
 fail_nomem:
@@ -166,6 +168,7 @@ int pool_acquire(struct pool *p, size_t bot, struct referee_seat *seat)
 	if (!p->slots[bot].bot && (ret = start_bot(p, bot)) < 0)
 		return ret;
 	seat->bot = p->slots[bot].bot;
+	seat->compact = p->slots[bot].compact;
 	if (!seat->bot)
 		seat->start_error = p->slots[bot].error;
 	return 0;

@@ -506,6 +506,7 @@ static int play_decision(struct ref *r, int seat)
 	req.fault = r->fault_kind;
 	req.legal = legal;
 	req.n_legal = n;
+	req.compact = s->seats[seat].compact;
 	if ((ret = protocol_encode_request(&r->buf, &req)) < 0)
 		return ret == PROTOCOL_ENOMEM ? -ENOMEM : -EINVAL;
 	r->seen[seat] = nevents;

@@ -95,6 +95,7 @@ struct referee_seat {
 	const char *name;        /* the bot's name (game_start "names", faults, transcripts) */
 	struct bot *bot;         /* started and handshaken; NULL if it could not start */
 	const char *start_error; /* with bot NULL: why, in plain words (recorded as a "start" fault) */
+	int compact;             /* its hello asked for compact requests ("compact_legal") */
 };
 
 /* One step of a recorded position (referee_setup.start): a decision, or a seat's removal. */

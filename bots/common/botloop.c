@@ -2,6 +2,7 @@
  * botloop.c - the bots' message loop (see botloop.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "botloop.h"
 
@@ -20,6 +21,15 @@ static int answer(const struct botloop_policy *p, const struct protocol_request 
 	if (rc == 0)
 		rc = protocol_write_line(out, out_line);
 	return rc;
+}
+
+/* Compact requests are shorter to read; SKIPBO_COMPACT=0 asks for the
+ * ordinary ones, to compare the two. */
+static unsigned hello_features(void)
+{
+	const char *v = getenv("SKIPBO_COMPACT");
+
+	return v && strcmp(v, "0") == 0 ? 0 : PROTOCOL_FEATURE_COMPACT_LEGAL;
 }
 
 int botloop_run(const struct botloop_policy *p, FILE *in, FILE *out)
@@ -49,7 +59,8 @@ int botloop_run(const struct botloop_policy *p, FILE *in, FILE *out)
 		}
 		switch (msg->type) {
 		case PROTOCOL_MSG_HELLO:
-			rc = protocol_format_hello(&reply, p->name, p->version, NULL);
+			rc = protocol_format_hello_features(&reply, p->name, p->version, NULL,
+							    hello_features());
 			if (rc == 0)
 				rc = protocol_write_line(out, &reply);
 			break;

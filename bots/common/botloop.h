@@ -2,7 +2,9 @@
  * botloop.h - the read-request / answer loop every C reference bot runs.
  *
  * The loop reads arena messages (PROTOCOL.md) one line at a time from `in`,
- * answers the arena's hello with the bot's own, asks the policy for a move on
+ * answers the arena's hello with the bot's own (asking for compact requests,
+ * PROTOCOL.md "Compact requests", unless the environment has SKIPBO_COMPACT=0:
+ * the policy sees the same legal list either way), asks the policy for a move on
  * every request and writes it, flushing after every line. Unknown message
  * types and unknown fields are ignored; "quit" or the end of input ends the
  * loop. A line the protocol library cannot parse is logged to stderr and

@@ -10,6 +10,11 @@
  * ignores every other message - unless MODE says otherwise:
  *
  *   good                 well-behaved: always the first legal move
+ *   good-compact         the same through compact requests (PROTOCOL.md 4.2):
+ *                        asks for them in its hello ("features") and answers
+ *                        the first listed array as a move object, or with
+ *                        only discards legal its first hand card on pile 0,
+ *                        which is the ordinary request's first legal move
  *   exit-at-start [CODE] exits with CODE (default 3) before reading anything
  *   no-hello             never answers hello; answers requests
  *   no-newline           writes its hello without the newline, flushed, then
@@ -226,6 +231,8 @@ static void answer_hello(int argc, char **argv)
 	cJSON_AddNumberToObject(hello, "protocol", 1);
 	cJSON_AddStringToObject(hello, "name", name);
 	cJSON_AddStringToObject(hello, "version", "1");
+	if (is("good-compact"))
+		cJSON_AddItemToObject(hello, "features", cJSON_CreateStringArray((const char *[]){ "compact_legal" }, 1));
 	if (is("report"))
 		add_report(hello);
 	if (is("fork-bomb"))
@@ -261,6 +268,46 @@ static void answer_hello(int argc, char **argv)
 		}
 		exit(0);
 	}
+}
+
+/* good-compact: the first legal move of a compact request as a move object. */
+static cJSON *compact_first(const cJSON *req)
+{
+	static const char *const forms[][5] = {
+		{ "hand", "card", "to" },
+		{ "stock", "seat", "card", "to" },
+		{ "discard", "seat", "pile", "card", "to" },
+	};
+	const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(req, "legal"), 0);
+	const cJSON *word = cJSON_GetArrayItem(first, 0);
+	cJSON *m = cJSON_CreateObject();
+
+	if (!first) {
+		/* only discards: the hand is sorted, so its first card is the first discard */
+		const cJSON *view = cJSON_GetObjectItemCaseSensitive(req, "view");
+		const cJSON *card = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(view, "hand"), 0);
+
+		cJSON_AddStringToObject(m, "action", "discard");
+		cJSON_AddNumberToObject(m, "card", cJSON_IsNumber(card) ? card->valuedouble : 0);
+		cJSON_AddNumberToObject(m, "pile", 0);
+		return m;
+	}
+	if (!cJSON_IsString(word) || strcmp(word->valuestring, "pass") == 0) {
+		cJSON_AddStringToObject(m, "action", "pass");
+		return m;
+	}
+	cJSON_AddStringToObject(m, "action", "play");
+	cJSON_AddStringToObject(m, "from", word->valuestring);
+	for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+		if (strcmp(forms[f][0], word->valuestring) != 0)
+			continue;
+		for (int k = 1; k < 5 && forms[f][k]; k++) {
+			const cJSON *v = cJSON_GetArrayItem(first, k);
+
+			cJSON_AddNumberToObject(m, forms[f][k], cJSON_IsNumber(v) ? v->valuedouble : 0);
+		}
+	}
+	return m;
 }
 
 /* The first of a few well-formed moves that "legal" does not contain. */
@@ -395,6 +442,8 @@ static void answer_request(const cJSON *req, int argc, char **argv)
 	cJSON_AddStringToObject(answer, "type", is("wrong-type") ? "moove" : "move");
 	if (is("illegal"))
 		cJSON_AddItemToObject(answer, "move", illegal_move(legal));
+	else if (is("good-compact"))
+		cJSON_AddItemToObject(answer, "move", compact_first(req));
 	else if (first)
 		cJSON_AddItemToObject(answer, "move", cJSON_Duplicate(first, 1));
 	else

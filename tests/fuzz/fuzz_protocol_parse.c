@@ -2,9 +2,10 @@
  * fuzz_protocol_parse - the bot side's reading of arena lines:
  * protocol_parse_message() on any line. Properties: a refusal has its code in
  * diag, a one-line message and type PROTOCOL_MSG_UNKNOWN; an accepted message
- * holds only values in range (seats, counts, cards); and an accepted request
- * that the arena's encoder can write again is written back into a line that
- * parses to the same request.
+ * holds only values in range (seats, counts, cards); and an accepted request,
+ * ordinary or compact (PROTOCOL.md 4.2), that the arena's encoder can write
+ * again is written back in both forms into lines that parse to the same
+ * request.
  */
 #include <string.h>
 
@@ -38,14 +39,16 @@ static void check_request(const struct protocol_request *r)
 		FUZZ_CHECK(card_ok(r->legal[i].card) && r->legal[i].target < ENGINE_BUILDING_PILES);
 }
 
-/* Writes the request again as the arena would and reads it back. */
-static void round_trip(const struct protocol_request *r)
+/* Writes the request again as the arena would, ordinary (compact 0) or
+ * compact, and reads it back. */
+static void round_trip(const struct protocol_request *r, int compact)
 {
 	const char *fault[ENGINE_MAX_PLAYERS];
 	struct protocol_request_args args = {
 		.game = r->game, .turn = r->turn, .move = r->move, .move_ms = r->move_ms,
 		.bank_ms = r->bank_ms, .view = &r->view, .events = r->events,
 		.n_events = r->n_events, .fault = fault, .legal = r->legal, .n_legal = r->n_legal,
+		.compact = compact,
 	};
 	struct protocol_message again;
 	struct protocol_diag diag;
@@ -61,6 +64,7 @@ static void round_trip(const struct protocol_request *r)
 		if (rc)
 			fprintf(stderr, "re-encoded request refused: %s\n%s\n", diag.message, line.data);
 		FUZZ_CHECK(rc == 0 && again.type == PROTOCOL_MSG_REQUEST);
+		FUZZ_CHECK(again.request.compact == compact);
 		FUZZ_CHECK(memcmp(&again.request.view, &r->view, sizeof(r->view)) == 0);
 		FUZZ_CHECK(again.request.n_legal == r->n_legal);
 		FUZZ_CHECK(memcmp(again.request.legal, r->legal, sizeof(r->legal[0]) * (size_t)r->n_legal) == 0);
@@ -86,7 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(diag.message[0] && !strchr(diag.message, '\n') && diag.offset <= size);
 	} else if (m.type == PROTOCOL_MSG_REQUEST) {
 		check_request(&m.request);
-		round_trip(&m.request);
+		round_trip(&m.request, 0);
+		round_trip(&m.request, 1);
 	} else if (m.type == PROTOCOL_MSG_GAME_START) {
 		const struct protocol_game_start *gs = &m.game_start;
 

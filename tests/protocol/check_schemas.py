@@ -9,8 +9,8 @@ partnership, random answers, answers without "card", faults) and prints every
 line as "arena<TAB>json" or "bot<TAB>json". Every line must be valid against
 arena-to-bot.schema.json or bot-to-arena.schema.json. BAD_MESSAGES holds
 "arena|bot<TAB>json" lines (and # comments), each of which must be rejected.
-Every ```json example of PROTOCOL_MD (a message, a move or an event) must be
-valid too.
+Every ```json example of PROTOCOL_MD (a message, a move, a compact move or an
+event) must be valid too. The odd seats of the traffic ask for compact requests.
 """
 import re
 import json
@@ -35,7 +35,7 @@ def load_validators(schema_dir):
     validators = {}
     base = next(iter(store))
     base = base[:base.rindex("/") + 1]
-    for part in ("event", "move"):
+    for part in ("event", "move", "compact_move"):
         schema = {"$id": base + part + "-example", "$ref": "defs.schema.json#/$defs/" + part}
         resolver = jsonschema.RefResolver.from_schema(schema, store=store)
         validators[part] = jsonschema.Draft202012Validator(schema, resolver=resolver)
@@ -65,9 +65,14 @@ def main():
         seen_types.add((direction, msg["type"]))
         for ev in msg.get("events", []):
             seen_types.add(("event", ev["type"]))
+        if "discard_any" in msg:
+            seen_types.add(("compact request", msg["discard_any"]))
+        if "compact_legal" in msg.get("features", []):
+            seen_types.add(("bot", "hello asking for compact_legal"))
     # The traffic must cover every message and event type, or the test proves little.
     want = {("arena", t) for t in ("hello", "game_start", "request", "game_end", "quit")}
-    want |= {("bot", t) for t in ("hello", "move")}
+    want |= {("bot", t) for t in ("hello", "move", "hello asking for compact_legal")}
+    want |= {("compact request", True), ("compact request", False)}
     want |= {("event", t) for t in ("turn", "draw", "play", "stock_top", "complete", "discard",
                                     "refill", "removed")}
     missing = want - seen_types
@@ -90,7 +95,9 @@ def main():
             doc = f.read()
         for block in re.findall(r"\n```json\n(.*?)\n```", doc, re.S):
             msg = json.loads(block)
-            if "action" in msg:
+            if isinstance(msg, list):
+                kind = "compact_move"
+            elif "action" in msg:
                 kind = "move"
             elif msg["type"] == "move" or (msg["type"] == "hello" and "name" in msg):
                 kind = "bot"

@@ -8,7 +8,8 @@
  *   gen_transcript --traffic N     N varied games (2-6 players, partnership,
  *                                  random answers, some with "card" left out,
  *                                  simulated faults) as "arena\t<line>" and
- *                                  "bot\t<line>", for the schema test
+ *                                  "bot\t<line>", for the schema test; the
+ *                                  odd seats ask for compact requests
  *   gen_transcript --forfeit       the game_end of PROTOCOL.md's forfeit example:
  *                                  4 players in partnership, seat 1 times out,
  *                                  later seat 3 answers an illegal move
@@ -50,6 +51,7 @@ struct session {
 	struct rng rng;                  /* the bots' random choices and faults */
 	struct protocol_buf line;
 	struct protocol_message bot[ENGINE_MAX_PLAYERS];
+	int compact[ENGINE_MAX_PLAYERS];  /* the seat's hello asked for compact requests */
 	char game[PROTOCOL_ID_MAX];
 };
 
@@ -87,11 +89,13 @@ static void handshake(struct session *s, int players, char names[][PROTOCOL_NAME
 			errx(1, "cannot encode hello");
 		bot_receive(s, seat, PROTOCOL_MSG_HELLO);
 		snprintf(names[seat], PROTOCOL_NAME_MAX, "first-legal-%d", seat);
-		if (protocol_format_hello(&s->line, names[seat], "1.0", NULL))
+		if (protocol_format_hello_features(&s->line, names[seat], "1.0", NULL,
+						   s->traffic && seat % 2 ? PROTOCOL_FEATURE_COMPACT_LEGAL : 0))
 			errx(1, "cannot format hello");
 		emit(s, 0, seat, &s->line);
 		if (protocol_decode_hello(s->line.data, s->line.len, &hello, &diag))
 			errx(1, "cannot decode hello: %s", diag.message);
+		s->compact[seat] = (hello.features & PROTOCOL_FEATURE_COMPACT_LEGAL) != 0;
 	}
 }
 
@@ -217,10 +221,16 @@ static void play_game(struct session *s, const struct game_rules *rules, int fau
 		req.fault = fault_kind;
 		req.legal = legal;
 		req.n_legal = game_legal_moves(g, legal);
+		req.compact = s->compact[seat];
 		since[seat] = count;
 		if (protocol_encode_request(&s->line, &req))
 			errx(1, "cannot encode a request");
 		bot_receive(s, seat, PROTOCOL_MSG_REQUEST);
+		/* Either form of request gives the bot the arena's own list. */
+		if (s->bot[seat].request.n_legal != req.n_legal ||
+		    memcmp(s->bot[seat].request.legal, legal, (size_t)req.n_legal * sizeof(legal[0])))
+			errx(1, "seat %d reads other legal moves than the arena's from %s", seat,
+			     s->line.data);
 		if (planned_illegal(s, seat, req.move, &view)) {
 			struct protocol_fault *f = &ge.faults[ge.n_faults++];
 			int rc = protocol_decode_move(s->line.data, s->line.len, legal, req.n_legal, g,

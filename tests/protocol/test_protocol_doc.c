@@ -7,9 +7,9 @@
  *   - a bot's move is well-formed (it decodes to "illegal" against an empty
  *     legal list, never to a syntax or protocol error);
  *   - a move or an event is placed in a request, parsed, and encoded back to
- *     the example.
- * The document must show every message type, every move kind and every
- * event type at least once.
+ *     the example; so is a compact move (an array), in a compact request.
+ * The document must show every message type, every move kind, every
+ * compact array, a compact request and every event type at least once.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,6 +44,8 @@ struct doc_check {
 	int seen_arena[5];
 	int seen_bot_hello, seen_bot_move;
 	int seen_moves[6]; /* play from hand, stock, discard; discard; pass */
+	int seen_compact[4]; /* the same, as compact arrays (no discard) */
+	int seen_compact_request, seen_hello_features;
 	int blocks;
 };
 
@@ -105,6 +107,7 @@ static void encode_parsed_request(struct doc_check *d)
 		.game = r->game, .turn = r->turn, .move = r->move, .move_ms = r->move_ms,
 		.bank_ms = r->bank_ms, .view = &r->view, .events = r->events,
 		.n_events = r->n_events, .fault = fault, .legal = r->legal, .n_legal = r->n_legal,
+		.compact = r->compact,
 	};
 
 	for (int s = 0; s < ENGINE_MAX_PLAYERS; s++)
@@ -145,6 +148,24 @@ static void check_move(struct doc_check *d, const char *text)
 	free(req);
 }
 
+/* A compact array in a compact request with no other move (no discard). */
+static void check_compact_move(struct doc_check *d, const char *text)
+{
+	size_t n = strlen(REQUEST_HEAD) + strlen(text) + 64;
+	char *req = malloc(n);
+	const struct move *m = &d->msg.request.legal[0];
+
+	assert_non_null(req);
+	snprintf(req, n, "%s,\"events\":[],\"legal\":[%s],\"discard_any\":false}", REQUEST_HEAD, text);
+	parse_line(d, req);
+	assert_int_equal(d->msg.request.n_legal, 1);
+	encode_parsed_request(d);
+	if (!strstr(d->line.data, text))
+		fail_msg("compact move example does not encode back:\n%s\n%s", text, d->line.data);
+	d->seen_compact[m->kind == MOVE_PLAY ? m->source - SOURCE_HAND : 3] = 1;
+	free(req);
+}
+
 static void check_arena_message(struct doc_check *d, const char *text, int which)
 {
 	const struct protocol_message *m = &d->msg;
@@ -160,6 +181,7 @@ static void check_arena_message(struct doc_check *d, const char *text, int which
 		break;
 	case PROTOCOL_MSG_REQUEST:
 		encode_parsed_request(d);
+		d->seen_compact_request |= m->request.compact;
 		break;
 	case PROTOCOL_MSG_GAME_END:
 		assert_int_equal(protocol_encode_game_end(&d->line, &m->game_end), 0);
@@ -181,9 +203,12 @@ static void check_bot_message(struct doc_check *d, const char *text, const char 
 	if (strcmp(type, "hello") == 0) {
 		if (protocol_decode_hello(text, strlen(text), &h, &d->diag))
 			fail_msg("bot hello example refused: %s\n%s", d->diag.message, text);
-		assert_int_equal(protocol_format_hello(&d->line, h.name, h.version[0] ? h.version : NULL,
-						       h.author[0] ? h.author : NULL), 0);
+		assert_int_equal(protocol_format_hello_features(&d->line, h.name,
+								h.version[0] ? h.version : NULL,
+								h.author[0] ? h.author : NULL,
+								h.features), 0);
 		assert_string_equal(d->line.data, text);
+		d->seen_hello_features |= h.features != 0;
 		d->seen_bot_hello = 1;
 		return;
 	}
@@ -199,10 +224,15 @@ static void check_block(struct doc_check *d, char *text)
 	const cJSON *type, *action;
 	int i;
 
-	if (!cJSON_IsObject(root))
-		fail_msg("a ```json block of PROTOCOL.md is not one JSON object:\n%s", text);
+	if (!cJSON_IsObject(root) && !cJSON_IsArray(root))
+		fail_msg("a ```json block of PROTOCOL.md is not one JSON object or array:\n%s", text);
 	d->blocks++;
 	compact(text);
+	if (cJSON_IsArray(root)) {
+		check_compact_move(d, text);
+		cJSON_Delete(root);
+		return;
+	}
 	type = cJSON_GetObjectItemCaseSensitive(root, "type");
 	action = cJSON_GetObjectItemCaseSensitive(root, "action");
 	if (cJSON_IsString(action)) {
@@ -251,6 +281,10 @@ static void test_every_example(void **state)
 	for (int i = 0; i < 5; i++)
 		if (!d->seen_moves[i])
 			fail_msg("PROTOCOL.md lacks an example of move kind %d", i);
+	for (int i = 0; i < 4; i++)
+		if (!d->seen_compact[i])
+			fail_msg("PROTOCOL.md lacks an example of compact array %d", i);
+	assert_true(d->seen_compact_request && d->seen_hello_features);
 	protocol_message_release(&d->msg);
 	protocol_buf_release(&d->line);
 	free(doc);

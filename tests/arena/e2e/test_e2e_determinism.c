@@ -3,7 +3,9 @@
  * (all fields but timings) with -j 1 and -j 2, and every replay of a
  * tournament re-checks with `skipbo-arena replay`: 2-player games with
  * faults, a 4-player partnership tournament of R9 matches, and the bundled
- * reference bots when they are built.
+ * reference bots when they are built; and a reference bot plays the same
+ * games whether it asks for compact requests (PROTOCOL.md 4.2) or not, as
+ * badbot good-compact plays those of badbot good.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -179,12 +181,130 @@ static void test_reference_bots_recheck(void **state)
 #endif
 }
 
+/* Bots "c" and "o" (their members after the name), with --log-io. */
+static void run_pair(const char *dir, const char *c, const char *o)
+{
+	const char *args[] = { "run", "-j", "1", "--quiet", "--log-io", "t.json", NULL };
+	char text[1024];
+
+	snprintf(text, sizeof(text),
+		 "{\"name\":\"cmp\",\"bots\":[{\"name\":\"c\",%s},{\"name\":\"o\",%s}],"
+		 "\"players\":2,\"deals\":2,\"rules\":{\"stock_size\":6},"
+		 "\"time\":{\"move_ms\":5000,\"game_ms\":120000},"
+		 "\"limits\":{\"memory_mb\":0},\"output\":\"out\"}", c, o);
+	e2e_write(dir, "t.json", text);
+	assert_int_equal(e2e_run(dir, args, 100000, NULL), 0);
+}
+
+/* Requests to bot name in dir's transcripts, and how many of them are compact. */
+static void count_requests(const char *dir, const char *name, int *requests, int *compact)
+{
+	char io[300], path[600], prefix[32], *text, *line;
+	struct dirent *de;
+	DIR *d;
+
+	*requests = *compact = 0;
+	snprintf(io, sizeof(io), "%s/out/io", dir);
+	snprintf(prefix, sizeof(prefix), " %s <- {\"type\":\"request\"", name);
+	assert_non_null(d = opendir(io));
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", io, de->d_name);
+		assert_non_null(text = e2e_read(path, NULL));
+		for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+			if (!strstr(line, prefix))
+				continue;
+			(*requests)++;
+			*compact += strstr(line, ",\"discard_any\":") != NULL;
+		}
+		free(text);
+	}
+	closedir(d);
+}
+
+/* The games of two run_pair() directories are the same (timings aside). */
+static void same_games(const char *one, const char *two)
+{
+	char out[300];
+	char **a, **b;
+	size_t na, nb;
+
+	snprintf(out, sizeof(out), "%s/out", one);
+	a = e2e_canonical_lines(out, &na);
+	snprintf(out, sizeof(out), "%s/out", two);
+	b = e2e_canonical_lines(out, &nb);
+	assert_int_equal(na, 4);
+	assert_int_equal(nb, na);
+	for (size_t i = 0; i < na; i++)
+		assert_string_equal(a[i], b[i]);
+	e2e_free_lines(a, na);
+	e2e_free_lines(b, nb);
+}
+
+/* The transcript shows each bot the form it asked for, and the games are
+ * those of the same tournament without compact requests. */
+static void test_compact_requests_same_games(void **state)
+{
+#ifdef EASY_PATH
+	const char *easy = "\"command\":[\"" EASY_PATH "\"]";
+	const char *easy_ordinary = "\"command\":[\"" EASY_PATH "\"],\"env\":{\"SKIPBO_COMPACT\":\"0\"}";
+	char mixed[256], plain[256];
+	int requests, compact;
+
+	(void)state;
+	e2e_tempdir(mixed, sizeof(mixed), "compact");
+	e2e_tempdir(plain, sizeof(plain), "ordinary");
+	run_pair(mixed, easy, easy_ordinary);
+	run_pair(plain, easy_ordinary, easy_ordinary);
+	count_requests(mixed, "c", &requests, &compact);
+	assert_true(requests > 50);
+	assert_int_equal(compact, requests);
+	count_requests(mixed, "o", &requests, &compact);
+	assert_true(requests > 50);
+	assert_int_equal(compact, 0);
+	count_requests(plain, "c", &requests, &compact);
+	assert_true(requests > 50);
+	assert_int_equal(compact, 0);
+	same_games(mixed, plain);
+	e2e_remove(mixed);
+	e2e_remove(plain);
+#else
+	(void)state;
+	skip();
+#endif
+}
+
+/* badbot good-compact, the benchmark's cJSON bot on compact requests, plays
+ * as badbot good: the first legal move of the ordinary request. */
+static void test_badbot_good_compact(void **state)
+{
+	const char *compact_bot = "\"command\":[\"" BADBOT_PATH "\",\"good-compact\"]";
+	const char *good = "\"command\":[\"" BADBOT_PATH "\",\"good\"]";
+	char mixed[256], plain[256];
+	int requests, compact;
+
+	(void)state;
+	e2e_tempdir(mixed, sizeof(mixed), "good-compact");
+	e2e_tempdir(plain, sizeof(plain), "good");
+	run_pair(mixed, compact_bot, good);
+	run_pair(plain, good, good);
+	count_requests(mixed, "c", &requests, &compact);
+	assert_true(requests > 50);
+	assert_int_equal(compact, requests);
+	same_games(mixed, plain);
+	e2e_remove(mixed);
+	e2e_remove(plain);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_games_any_concurrency),
 		cmocka_unit_test(test_partnership_matches_recheck),
 		cmocka_unit_test(test_reference_bots_recheck),
+		cmocka_unit_test(test_compact_requests_same_games),
+		cmocka_unit_test(test_badbot_good_compact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
