@@ -334,13 +334,21 @@ static void replay_file(struct run *r, const char *path)
 	char id[128];
 	const char *doc;
 	struct doc d;
-	char *text = replay_read_file(path, &len);
+	uint64_t whole;
+	struct stat st;
+	char *text = replay_read_pack(path, &len, &whole);
 
 	if (!text) {
 		warnx("replay: \"%s\": %s", path, errno == EBADMSG ?
 		      "a damaged or cut-off zstd frame" : strerror(errno));
 		failed(r);
 		return;
+	}
+	/* a crash's cut-off tail: said, and the games before it still checked */
+	if (stat(path, &st) == 0 && whole < (uint64_t)st.st_size) {
+		warnx("replay: \"%s\": damaged or cut off from byte %" PRIu64 " (of %lld); the "
+		      "games before it are checked", path, whole, (long long)st.st_size);
+		failed(r);
 	}
 	while ((doc = replay_next_document(text, len, &pos, &doc_len)))
 		n++;

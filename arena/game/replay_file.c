@@ -79,13 +79,17 @@ static char *read_plain(FILE *f, size_t *len)
  * The zstd frames of f from where it stands, decompressed and NUL-terminated:
  * every frame to the end of the file, or only the first with one_frame. NULL
  * with errno EBADMSG (damaged, or cut off before its end), EFBIG or ENOMEM.
+ * With whole non-NULL, a damage after one or more whole frames gives their
+ * text, and *whole the bytes of f they take (all it read when nothing is
+ * damaged).
  */
-static char *read_zstd(FILE *f, int one_frame, size_t *len)
+static char *read_zstd(FILE *f, int one_frame, size_t *len, uint64_t *whole)
 {
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();
 	char in[65536], *text = NULL;
 	ZSTD_inBuffer ib = { in, 0, 0 };
-	size_t cap = 0, left = 1; /* 0 between frames */
+	size_t cap = 0, left = 1, text_whole = 0; /* left: 0 between frames */
+	uint64_t read_in = 0, in_whole = 0;
 
 	*len = 0;
 	if (!dctx) {
@@ -96,6 +100,7 @@ static char *read_zstd(FILE *f, int one_frame, size_t *len)
 		if (ib.pos == ib.size) {
 			ib.size = fread(in, 1, sizeof(in), f);
 			ib.pos = 0;
+			read_in += ib.size;
 			if (ib.size == 0)
 				break;
 		}
@@ -105,17 +110,25 @@ static char *read_zstd(FILE *f, int one_frame, size_t *len)
 
 		left = ZSTD_decompressStream(dctx, &ob, &ib);
 		*len += ob.pos;
-		if (ZSTD_isError(left)) {
+		if (ZSTD_isError(left))
+			break;
+		if (left == 0) {
+			text_whole = *len;
+			in_whole = read_in - (ib.size - ib.pos);
+			if (one_frame)
+				break;
+		}
+	}
+	if (left != 0 || !text) {
+		/* damaged or cut off: the whole frames before it, when asked for */
+		if (!whole || !in_whole) {
 			errno = EBADMSG;
 			goto fail;
 		}
-		if (left == 0 && one_frame)
-			break;
+		*len = text_whole;
 	}
-	if (left != 0 || !text) {
-		errno = EBADMSG;
-		goto fail;
-	}
+	if (whole)
+		*whole = in_whole;
 	ZSTD_freeDCtx(dctx);
 	text[*len] = '\0';
 	return text;
@@ -145,7 +158,25 @@ char *replay_read_file(const char *path, size_t *len)
 	*len = 0;
 	if (!f)
 		return NULL;
-	text = at_zstd(f, 0) ? read_zstd(f, 0, len) : read_plain(f, len);
+	text = at_zstd(f, 0) ? read_zstd(f, 0, len, NULL) : read_plain(f, len);
+	fclose(f);
+	return text;
+}
+
+char *replay_read_pack(const char *path, size_t *len, uint64_t *whole)
+{
+	FILE *f = fopen(path, "r");
+	char *text;
+
+	*len = 0;
+	*whole = 0;
+	if (!f)
+		return NULL;
+	if (at_zstd(f, 0)) {
+		text = read_zstd(f, 0, len, whole);
+	} else if ((text = read_plain(f, len))) {
+		*whole = *len;
+	}
 	fclose(f);
 	return text;
 }
@@ -177,7 +208,7 @@ static int load_frame(struct replay_reader *rd, const char *path, uint64_t offse
 	    !at_zstd(f, (off_t)offset))
 		errno = EBADMSG;
 	else
-		text = read_zstd(f, 1, &len);
+		text = read_zstd(f, 1, &len, NULL);
 	fclose(f);
 	if (!text)
 		return -1;

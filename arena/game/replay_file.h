@@ -36,6 +36,14 @@ int replay_write_file(const char *path, const struct replay_info *info, struct j
 char *replay_read_file(const char *path, size_t *len);
 
 /*
+ * replay_read_file() for a pack that may end in a damaged or cut-off frame
+ * (what a crash leaves): the text of the whole frames before the damage, and
+ * in *whole the bytes of the file they take, less than its size when the
+ * rest is damaged. NULL (EBADMSG) when not even the first frame is whole.
+ */
+char *replay_read_pack(const char *path, size_t *len, uint64_t *whole);
+
+/*
  * Document number line (0 for the first) of the zstd frame that starts at
  * byte offset of path, decompressed with its newline and NUL-terminated. NULL
  * with errno set as replay_read_file() does, or EBADMSG when no frame starts

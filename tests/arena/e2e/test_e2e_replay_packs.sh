@@ -118,13 +118,17 @@ print(starts[1] if starts[0] == 0 else 0)' "$pack")
 [ "$first" -gt 0 ] || fail "no frame at the start of the pack"
 head -c "$first" "$pack" >frame.zst
 cat frame.zst >>"$pack"
+intact=$(stat -c %s "$pack")
 head -c 20 frame.zst >>"$pack"
 "$arena" replay -q out >ok.txt || fail "replay DIR after a crash's tail: $(cat ok.txt)"
 [ "$(oks ok.txt)" = 4 ] || fail "replay DIR after a crash's tail: $(cat ok.txt)"
+# the pack alone: the tail named with where it starts, every game before it still checked
 status=0
-"$arena" replay -q "$pack" 2>err.txt || status=$?
-[ "$status" = 1 ] && grep -q "\"$pack\": a damaged or cut-off zstd frame" err.txt ||
+"$arena" replay -q "$pack" >ok.txt 2>err.txt || status=$?
+[ "$status" = 1 ] && grep -q "\"$pack\": damaged or cut off from byte $intact (of" err.txt ||
 	fail "a cut-off pack: $status $(cat err.txt)"
+[ "$(oks ok.txt)" = $((4 + $(zstd -dcq frame.zst | wc -l))) ] ||
+	fail "a cut-off pack's whole games: $(cat ok.txt)"
 
 # A replay file of one game, as play --replay writes it: plain, pretty-printed, compressed.
 zstd -dcq frame.zst | head -n 1 >one.json

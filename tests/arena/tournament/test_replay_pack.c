@@ -187,6 +187,20 @@ static void test_cut_off_tail(void **state)
 	assert_int_equal(errno, EBADMSG);
 	assert_null(replay_read_file(path, &len));
 	assert_int_equal(errno, EBADMSG);
+	/* read as a pack: the whole frames before the tail, and where the tail starts */
+	{
+		uint64_t whole = 0;
+		char *text = replay_read_pack(path, &len, &whole);
+
+		assert_non_null(text);
+		assert_string_equal(text, doc);
+		assert_int_equal(whole, at[1].offset);
+		free(text);
+		/* cut inside the first frame: nothing whole */
+		assert_int_equal(truncate(path, (off_t)at[1].offset / 2), 0);
+		assert_null(replay_read_pack(path, &len, &whole));
+		assert_int_equal(errno, EBADMSG);
+	}
 }
 
 static void test_reader_keeps_the_frame(void **state)
