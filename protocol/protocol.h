@@ -18,7 +18,8 @@
  * Strictness: both sides read lines with json_strict_parse() (json_strict.h):
  * RFC 8259 only, no key twice in any object, and integer fields must be
  * written as integers in their range (7, not 7.0 or 7e0); see PROTOCOL.md
- * section 1.
+ * section 1. The bot side reads a request in the exact form the arena writes
+ * without a JSON tree, to the same result (protocol_fastparse.h).
  *
  * Errors: functions return 0 or a negative PROTOCOL_E* code. Decoders also
  * fill an optional struct protocol_diag with a sentence for a bot author. A

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "protocol_fastparse.h"
 #include "protocol_legal.h"
 #include "protocol_text.h"
 
@@ -304,25 +305,6 @@ static int parse_view(const cJSON *view, uint32_t turn, struct seat_view *v,
 	return 0;
 }
 
-/* Room for n more events in m->request.events. */
-static int events_reserve(struct protocol_message *m, size_t n)
-{
-	struct protocol_request *r = &m->request;
-	size_t cap = m->events_cap ? m->events_cap : 64;
-	struct event *grown;
-
-	if (r->n_events + n <= m->events_cap)
-		return 0;
-	while (cap < r->n_events + n)
-		cap *= 2;
-	grown = reallocarray(r->events, cap, sizeof(*grown));
-	if (!grown)
-		return PROTOCOL_ENOMEM;
-	r->events = grown;
-	m->events_cap = cap;
-	return 0;
-}
-
 static const char *const event_names[] = {
 	[EVENT_TURN] = "turn",
 	[EVENT_DRAW] = "draw",
@@ -371,7 +353,7 @@ static int parse_draw(const cJSON *ev, const cJSON *const *f, const struct json_
 	if (cards && cJSON_GetArraySize(cards) != count)
 		return json_fail(diag, PROTOCOL_EFIELD, 0, "\"%scards\" must hold \"count\" (%ld) cards",
 				 json_path_str(at, prefix), count);
-	if ((rc = events_reserve(m, (size_t)count)))
+	if ((rc = request_events_reserve(m, (size_t)count)))
 		return rc;
 	for (long i = 0; i < count; i++) {
 		struct event *e = &r->events[r->n_events + (size_t)i];
@@ -541,7 +523,7 @@ static int parse_events(const cJSON *events, struct protocol_message *m, struct 
 				return rc;
 			continue;
 		}
-		if ((rc = events_reserve(m, 1)))
+		if ((rc = request_events_reserve(m, 1)))
 			return rc;
 		e = &r->events[r->n_events];
 		memset(e, 0, sizeof(*e));
@@ -703,6 +685,19 @@ static int parse_game_end(const cJSON *root, struct protocol_game_end *ge, struc
 
 int protocol_parse_message(struct protocol_message *m, const char *line, size_t len,
 			   struct protocol_diag *diag)
+{
+	/* A request as the arena writes it is read without a tree; any other
+	 * line, or a request in any other form, takes the strict reader. */
+	if (fastparse_request(m, line, len) == 0) {
+		m->type = PROTOCOL_MSG_REQUEST;
+		strlcpy(m->type_name, "request", sizeof(m->type_name));
+		return 0;
+	}
+	return strict_parse_message(m, line, len, diag);
+}
+
+int strict_parse_message(struct protocol_message *m, const char *line, size_t len,
+			 struct protocol_diag *diag)
 {
 	cJSON *root = NULL;
 	const char *type;

@@ -5,13 +5,15 @@
  * holds only values in range (seats, counts, cards); and an accepted request,
  * ordinary or compact (PROTOCOL.md 4.2), that the arena's encoder can write
  * again is written back in both forms into lines that parse to the same
- * request.
+ * request. And whatever the request fast path (protocol_fastparse.h) accepts,
+ * the strict reader accepts too, reading it to the same request.
  */
 #include <string.h>
 
 #include "engine.h"
 #include "fuzz_target.h"
 #include "protocol.h"
+#include "protocol_fastparse.h"
 
 static int card_ok(int c)
 {
@@ -73,6 +75,27 @@ static void round_trip(const struct protocol_request *r, int compact)
 	protocol_buf_release(&line);
 }
 
+/* The fast path takes only lines the strict reader reads to the same request. */
+static void check_fast_path(const char *line, size_t size)
+{
+	struct protocol_message fast, strict;
+	struct protocol_diag diag;
+
+	protocol_message_init(&fast);
+	protocol_message_init(&strict);
+	if (fastparse_request(&fast, line, size) == 0) {
+		int rc = strict_parse_message(&strict, line, size, &diag);
+
+		if (rc)
+			fprintf(stderr, "the fast path takes a line the strict reader refuses: %s\n",
+				diag.message);
+		FUZZ_CHECK(rc == 0 && strict.type == PROTOCOL_MSG_REQUEST);
+		FUZZ_CHECK(request_equal(&fast.request, &strict.request));
+	}
+	protocol_message_release(&fast);
+	protocol_message_release(&strict);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct protocol_message m;
@@ -83,6 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(line != NULL);
 	memcpy(line, data, size);
 	line[size] = '\0';
+	check_fast_path(line, size);
 	protocol_message_init(&m);
 	rc = protocol_parse_message(&m, line, size, &diag);
 	if (rc) {
