@@ -243,21 +243,21 @@ static void same_games(const char *one, const char *two)
 	e2e_free_lines(b, nb);
 }
 
-/* The transcript shows each bot the form it asked for, and the games are
- * those of the same tournament without compact requests. */
-static void test_compact_requests_same_games(void **state)
+/*
+ * Bot "c" (command compact, asking for compact requests) against "o"
+ * (command ordinary), and the same tournament with "o"'s command at both
+ * seats: the transcripts show each bot the form it asked for, and the games
+ * are the same.
+ */
+static void compact_pair(const char *tag, const char *compact_cmd, const char *ordinary_cmd)
 {
-#ifdef EASY_PATH
-	const char *easy = "\"command\":[\"" EASY_PATH "\"]";
-	const char *easy_ordinary = "\"command\":[\"" EASY_PATH "\"],\"env\":{\"SKIPBO_COMPACT\":\"0\"}";
 	char mixed[256], plain[256];
 	int requests, compact;
 
-	(void)state;
-	e2e_tempdir(mixed, sizeof(mixed), "compact");
+	e2e_tempdir(mixed, sizeof(mixed), tag);
 	e2e_tempdir(plain, sizeof(plain), "ordinary");
-	run_pair(mixed, easy, easy_ordinary);
-	run_pair(plain, easy_ordinary, easy_ordinary);
+	run_pair(mixed, compact_cmd, ordinary_cmd);
+	run_pair(plain, ordinary_cmd, ordinary_cmd);
 	count_requests(mixed, "c", &requests, &compact);
 	assert_true(requests > 50);
 	assert_int_equal(compact, requests);
@@ -270,8 +270,16 @@ static void test_compact_requests_same_games(void **state)
 	same_games(mixed, plain);
 	e2e_remove(mixed);
 	e2e_remove(plain);
-#else
+}
+
+/* skipbo-easy asks for compact requests unless SKIPBO_COMPACT=0. */
+static void test_compact_requests_same_games(void **state)
+{
 	(void)state;
+#ifdef EASY_PATH
+	compact_pair("compact", "\"command\":[\"" EASY_PATH "\"]",
+		     "\"command\":[\"" EASY_PATH "\"],\"env\":{\"SKIPBO_COMPACT\":\"0\"}");
+#else
 	skip();
 #endif
 }
@@ -280,22 +288,9 @@ static void test_compact_requests_same_games(void **state)
  * as badbot good: the first legal move of the ordinary request. */
 static void test_badbot_good_compact(void **state)
 {
-	const char *compact_bot = "\"command\":[\"" BADBOT_PATH "\",\"good-compact\"]";
-	const char *good = "\"command\":[\"" BADBOT_PATH "\",\"good\"]";
-	char mixed[256], plain[256];
-	int requests, compact;
-
 	(void)state;
-	e2e_tempdir(mixed, sizeof(mixed), "good-compact");
-	e2e_tempdir(plain, sizeof(plain), "good");
-	run_pair(mixed, compact_bot, good);
-	run_pair(plain, good, good);
-	count_requests(mixed, "c", &requests, &compact);
-	assert_true(requests > 50);
-	assert_int_equal(compact, requests);
-	same_games(mixed, plain);
-	e2e_remove(mixed);
-	e2e_remove(plain);
+	compact_pair("good-compact", "\"command\":[\"" BADBOT_PATH "\",\"good-compact\"]",
+		     "\"command\":[\"" BADBOT_PATH "\",\"good\"]");
 }
 
 int main(void)
