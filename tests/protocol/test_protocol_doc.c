@@ -131,38 +131,29 @@ static void check_event(struct doc_check *d, const char *text, int kind)
 	free(req);
 }
 
-static void check_move(struct doc_check *d, const char *text)
+/* A move example of section 4.1, or a compact array of 4.2 in a compact request with no
+ * other move (no discard), parsed and encoded back. */
+static void check_move_form(struct doc_check *d, const char *text, int compact)
 {
 	size_t n = strlen(REQUEST_HEAD) + strlen(text) + 64;
 	char *req = malloc(n);
 	const struct move *m = &d->msg.request.legal[0];
+	int form;
 
 	assert_non_null(req);
-	snprintf(req, n, "%s,\"events\":[],\"legal\":[%s]}", REQUEST_HEAD, text);
+	snprintf(req, n, "%s,\"events\":[],\"legal\":[%s]%s}", REQUEST_HEAD, text,
+		 compact ? ",\"discard_any\":false" : "");
 	parse_line(d, req);
 	assert_int_equal(d->msg.request.n_legal, 1);
 	encode_parsed_request(d);
 	if (!strstr(d->line.data, text))
-		fail_msg("move example does not encode back:\n%s\n%s", text, d->line.data);
-	d->seen_moves[m->kind == MOVE_PLAY ? m->source - SOURCE_HAND : m->kind + 1] = 1;
-	free(req);
-}
-
-/* A compact array in a compact request with no other move (no discard). */
-static void check_compact_move(struct doc_check *d, const char *text)
-{
-	size_t n = strlen(REQUEST_HEAD) + strlen(text) + 64;
-	char *req = malloc(n);
-	const struct move *m = &d->msg.request.legal[0];
-
-	assert_non_null(req);
-	snprintf(req, n, "%s,\"events\":[],\"legal\":[%s],\"discard_any\":false}", REQUEST_HEAD, text);
-	parse_line(d, req);
-	assert_int_equal(d->msg.request.n_legal, 1);
-	encode_parsed_request(d);
-	if (!strstr(d->line.data, text))
-		fail_msg("compact move example does not encode back:\n%s\n%s", text, d->line.data);
-	d->seen_compact[m->kind == MOVE_PLAY ? m->source - SOURCE_HAND : 3] = 1;
+		fail_msg("%smove example does not encode back:\n%s\n%s", compact ? "compact " : "",
+			 text, d->line.data);
+	form = m->kind == MOVE_PLAY ? (int)(m->source - SOURCE_HAND) : compact ? 3 : m->kind + 1;
+	if (compact)
+		d->seen_compact[form] = 1;
+	else
+		d->seen_moves[form] = 1;
 	free(req);
 }
 
@@ -229,14 +220,14 @@ static void check_block(struct doc_check *d, char *text)
 	d->blocks++;
 	compact(text);
 	if (cJSON_IsArray(root)) {
-		check_compact_move(d, text);
+		check_move_form(d, text, 1);
 		cJSON_Delete(root);
 		return;
 	}
 	type = cJSON_GetObjectItemCaseSensitive(root, "type");
 	action = cJSON_GetObjectItemCaseSensitive(root, "action");
 	if (cJSON_IsString(action)) {
-		check_move(d, text);
+		check_move_form(d, text, 0);
 	} else if (!cJSON_IsString(type)) {
 		fail_msg("a ```json block has neither \"type\" nor \"action\":\n%s", text);
 	} else if ((i = index_of(event_types, 9, type->valuestring)) >= 0) {
