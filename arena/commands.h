@@ -37,6 +37,9 @@ int cmd_merge(int argc, char **argv);
 /* status DIR...: how far each tournament or shard directory is (cmd_status.c). */
 int cmd_status(int argc, char **argv);
 
+/* serve [--listen ADDR:PORT] DIR...: the tournaments under DIR live over HTTP (cmd_serve.c). */
+int cmd_serve(int argc, char **argv);
+
 /* sprt BOT_A BOT_B: sequential test between two bots (cmd_sprt.c). */
 int cmd_sprt(int argc, char **argv);
 

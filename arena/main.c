@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "rank the bots of one or more tournament directories" },
 	{ "merge", cmd_merge, "merge the shards of a tournament into one directory" },
 	{ "status", cmd_status, "how far each tournament or shard directory is" },
+	{ "serve", cmd_serve, "show the tournaments under directories live over HTTP" },
 	{ "sprt", cmd_sprt, "play game pairs between two bots until an SPRT decides" },
 	{ "check", cmd_check, "check a bot against the protocol and the time rules" },
 };

@@ -501,6 +501,33 @@ out:
 	return rc;
 }
 
+struct report_fold {
+	struct acc a;
+};
+
+int report_fold_new(struct report_fold **out)
+{
+	return (*out = calloc(1, sizeof(**out))) ? 0 : -ENOMEM;
+}
+
+void report_fold_free(struct report_fold *f)
+{
+	if (f)
+		acc_release(&f->a);
+	free(f);
+}
+
+int report_fold_add(void *fold, const struct gamelog *log, const struct gamelog_game *g)
+{
+	return acc_add(&((struct report_fold *)fold)->a, log, g);
+}
+
+int report_fold_build(struct report *r, const struct report_fold *f, const struct gamelog *log,
+		      const struct report_options *opt, char *err, size_t errsz)
+{
+	return acc_finish(r, &f->a, log, opt, err, errsz);
+}
+
 void report_release(struct report *r)
 {
 	free(r->bots);

@@ -155,6 +155,24 @@ int report_load_opts(struct report *r, struct gamelog *log, const char *const *d
 		     size_t ndirs, const struct report_options *opt, char *err, size_t errsz);
 void report_release(struct report *r);
 
+/*
+ * An incremental fold: the sums report_load keeps, fed one record at a time
+ * by report_fold_add (a gamelog_sink_fn: gamelog_set_sink(log,
+ * report_fold_add, fold)) and turned into a report at any moment by
+ * report_fold_build, which leaves the fold as it was, so a reader of a file
+ * that grows folds only its new records. A record of another source than the
+ * last closes every open deal (cluster.h), as a new file does for
+ * report_load. report_fold_new: 0 and *out, or -ENOMEM.
+ * report_fold_build: as report_build, from the records folded so far (log
+ * the gamelog that handed them; r->dirs is left NULL).
+ */
+struct report_fold;
+int report_fold_new(struct report_fold **out);
+void report_fold_free(struct report_fold *f);
+int report_fold_add(void *fold, const struct gamelog *log, const struct gamelog_game *g);
+int report_fold_build(struct report *r, const struct report_fold *f, const struct gamelog *log,
+		      const struct report_options *opt, char *err, size_t errsz);
+
 /* The ranking table as aligned text (what `run` and `report` print). */
 void report_print_table(const struct report *r, FILE *out);
 

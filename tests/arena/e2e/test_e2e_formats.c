@@ -268,6 +268,7 @@ static void test_version_and_concurrency(void **state)
 		{ "run", "-q", "--version", NULL }, { "play", "--seed", "3", "--version", NULL },
 		{ "report", "-q", "--version", NULL }, { "replay", "-r", "--version", NULL },
 		{ "merge", "--partial", "--version", NULL }, { "status", "--version", NULL },
+		{ "serve", "--listen", "127.0.0.1:0", "--version", NULL },
 		{ "sprt", "-q", "--version", NULL }, { "check", "-v", "--version", NULL },
 	};
 	const char *one_at_a_time[][6] = {

@@ -1,0 +1,296 @@
+/*
+ * api.c - the JSON documents of the API (contract in api.h).
+ */
+#include "api.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void number(struct jsonw *w, double x)
+{
+	if (isfinite(x))
+		jsonw_printf(w, "%.6g", x);
+	else
+		jsonw_text(w, "null");
+}
+
+static void key(struct jsonw *w, const char *k)
+{
+	jsonw_string(w, k);
+	jsonw_text(w, ":");
+}
+
+static void progress_fields(const struct catalog_entry *e, struct jsonw *w)
+{
+	struct catalog_progress p;
+
+	catalog_progress(e, &p);
+	jsonw_printf(w, "\"id\":%zu,", e->id);
+	key(w, "name");
+	jsonw_string(w, e->rec.ndirs ? e->info[0].name : "");
+	jsonw_printf(w, ",\"kind\":\"%s\",\"state\":\"%s\",\"games\":%llu,\"scheduled\":%llu,",
+		     e->shards ? "shards" : "tournament", catalog_state_names[p.state],
+		     (unsigned long long)p.games, (unsigned long long)p.scheduled);
+	key(w, "games_per_s");
+	number(w, p.games_per_s);
+	jsonw_text(w, ",");
+	key(w, "eta_s");
+	number(w, p.eta_s);
+	jsonw_printf(w, ",\"last_record\":%lld", (long long)p.last_record);
+}
+
+int api_index(struct catalog *c, struct jsonw *w)
+{
+	size_t n;
+
+	catalog_scan(c);
+	n = catalog_count(c);
+	jsonw_reset(w);
+	jsonw_text(w, "{\"tournaments\":[");
+	for (size_t i = 0; i < n; i++) {
+		struct catalog_entry *e = catalog_entry(c, i);
+		catalog_lock(e);
+		catalog_refresh(e, false);
+		jsonw_text(w, i ? ",{" : "{");
+		progress_fields(e, w);
+		jsonw_text(w, ",\"dirs\":[");
+		for (size_t k = 0; k < e->rec.ndirs; k++) {
+			jsonw_text(w, k ? "," : "");
+			jsonw_string(w, e->rec.dirs[k].path);
+		}
+		jsonw_text(w, "]}");
+		catalog_unlock(e);
+	}
+	jsonw_text(w, "]}");
+	return jsonw_error(w);
+}
+
+static void shards_array(const struct catalog_entry *e, struct jsonw *w)
+{
+	jsonw_text(w, "[");
+	for (size_t k = 0; k < e->rec.ndirs; k++) {
+		const struct serve_dir *d = &e->rec.dirs[k];
+		const struct serve_dir_info *info = &e->info[k];
+		jsonw_text(w, k ? ",{" : "{");
+		key(w, "dir");
+		jsonw_string(w, d->path);
+		if (info->nshards)
+			jsonw_printf(w, ",\"shard\":%u,\"shards\":%u", info->shard, info->nshards);
+		jsonw_printf(w, ",\"state\":\"%s\",\"games\":%llu,\"scheduled\":%llu,"
+			     "\"last_record\":%lld,\"invalid\":%llu,\"torn_bytes\":%llu}",
+			     catalog_state_names[catalog_dir_state(e, k)],
+			     (unsigned long long)d->records, (unsigned long long)info->scheduled,
+			     (long long)d->mtime, (unsigned long long)d->invalid,
+			     (unsigned long long)(d->size - d->offset));
+	}
+	jsonw_text(w, "]");
+}
+
+int api_summary(const struct catalog_entry *e, struct jsonw *w)
+{
+	const struct serve_dir_info *info = e->rec.ndirs ? &e->info[0] : NULL;
+
+	jsonw_reset(w);
+	jsonw_text(w, "{");
+	progress_fields(e, w);
+	jsonw_printf(w, ",\"version\":\"%llu.%zu\",\"generation\":%llu,\"indexed\":%zu",
+		     (unsigned long long)e->rec.generation, e->rec.ngames,
+		     (unsigned long long)e->rec.generation, e->rec.ngames);
+	if (info)
+		jsonw_printf(w, ",\"players\":%d,\"deals\":%u,\"duplicate\":%s,\"bots\":%zu",
+			     info->players, info->deals, info->duplicate ? "true" : "false",
+			     info->nbots);
+	jsonw_printf(w, ",\"skipped\":{\"invalid\":%zu,\"repeated\":%zu}",
+		     e->rec.log.invalid, e->rec.log.repeated);
+	jsonw_text(w, ",\"shards\":");
+	shards_array(e, w);
+	jsonw_text(w, "}");
+	return jsonw_error(w);
+}
+
+int api_shards(const struct catalog_entry *e, struct jsonw *w)
+{
+	jsonw_reset(w);
+	jsonw_text(w, "{\"shards\":");
+	shards_array(e, w);
+	jsonw_text(w, "}");
+	return jsonw_error(w);
+}
+
+/* The fields of one ranking row of bot k. */
+static void bot_fields(const struct report *r, size_t k, struct jsonw *w)
+{
+	const struct report_bot *b = &r->bots[k];
+	char elo[48];
+
+	jsonw_printf(w, "\"index\":%zu,", k);
+	key(w, "name");
+	jsonw_string(w, b->name);
+	jsonw_printf(w, ",\"rank\":%zu,\"pool\":%zu,\"elo\":", b->rank, b->pool + 1);
+	number(w, b->bound ? b->bound_elo : b->elo);
+	jsonw_text(w, ",\"ci95\":");
+	number(w, b->bound ? NAN : b->ci95);
+	jsonw_printf(w, ",\"bound\":%d,", b->bound);
+	key(w, "elo_text");
+	jsonw_string(w, report_elo_text(b, elo, sizeof(elo)));
+	jsonw_text(w, ",\"next_diff\":");
+	number(w, b->next_diff);
+	jsonw_text(w, ",\"next_ci95\":");
+	number(w, b->next_ci95);
+	jsonw_printf(w, ",\"rated_w\":%.1f,\"rated_d\":%.1f,\"rated_l\":%.1f,\"rated_score\":",
+		     b->rated_w, b->rated_d, b->rated_l);
+	number(w, report_rated_score(b));
+	jsonw_printf(w, ",\"games\":%ld,\"wins\":%ld,\"win_rate\":", b->games, b->wins);
+	number(w, report_win_rate(b));
+	jsonw_printf(w, ",\"points\":%ld,\"avg_stock_left\":", b->points);
+	number(w, report_avg_stock(b));
+	jsonw_text(w, ",\"faults\":{");
+	for (int f = 0; f < GAMELOG_FAULT_KINDS; f++)
+		jsonw_printf(w, "%s\"%s\":%ld", f ? "," : "", gamelog_fault_names[f], b->faults[f]);
+	jsonw_printf(w, "},\"faults_total\":%ld,\"time\":", b->faults_total);
+	if (b->time_moves > 0) {
+		jsonw_printf(w, "{\"moves\":%.0f,\"mean_us\":", b->time_moves);
+		number(w, b->time_mean_us);
+		jsonw_text(w, ",\"p99_us\":");
+		number(w, b->time_p99_us);
+		jsonw_text(w, ",\"max_us\":");
+		number(w, b->time_max_us);
+		jsonw_text(w, ",\"cpu_mean_us\":");
+		number(w, b->time_cpu_mean_us);
+		jsonw_text(w, "}");
+	} else {
+		jsonw_text(w, "null");
+	}
+}
+
+static void no_report(const struct catalog_entry *e, struct jsonw *w)
+{
+	jsonw_text(w, "\"records\":0,\"bots\":[],\"error\":");
+	jsonw_string(w, e->report_err);
+}
+
+int api_ranking(const struct catalog_entry *e, struct jsonw *w)
+{
+	const struct report *r = &e->report;
+
+	jsonw_reset(w);
+	jsonw_printf(w, "{\"version\":\"%llu.%zu\",", (unsigned long long)e->rec.generation,
+		     e->rec.ngames);
+	if (!e->have_report) {
+		no_report(e, w);
+	} else {
+		jsonw_printf(w, "\"records\":%zu,\"pools\":%zu,\"bots\":[", r->log->records,
+			     r->fit.npools);
+		for (size_t k = 0; k < r->nbots; k++) {
+			jsonw_text(w, k ? ",{" : "{");
+			bot_fields(r, r->order[k], w);
+			jsonw_text(w, "}");
+		}
+		jsonw_text(w, "],\"error\":null");
+	}
+	jsonw_text(w, "}");
+	return jsonw_error(w);
+}
+
+int api_bot(const struct catalog_entry *e, size_t k, struct jsonw *w)
+{
+	const struct report *r = &e->report;
+	const struct report_bot *b;
+	size_t n;
+
+	if (!e->have_report || k >= r->nbots)
+		return -ENOENT;
+	n = r->nbots;
+	b = &r->bots[k];
+	jsonw_reset(w);
+	jsonw_text(w, "{");
+	bot_fields(r, k, w);
+	jsonw_text(w, ",\"opponents\":[");
+	for (size_t j = 0, any = 0; j < n; j++) {
+		double games = r->pairs.games[k * n + j];
+		if (j == k || games <= 0)
+			continue;
+		jsonw_text(w, any++ ? ",{" : "{");
+		jsonw_printf(w, "\"index\":%zu,", j);
+		key(w, "name");
+		jsonw_string(w, r->bots[j].name);
+		jsonw_printf(w, ",\"results\":%.1f,\"score\":%.1f,\"los\":", games,
+			     r->pairs.score[k * n + j]);
+		number(w, rating_los(&r->fit, k, j));
+		jsonw_text(w, "}");
+	}
+	jsonw_text(w, "],\"seats\":[");
+	for (int s = 0, any = 0; s < GAMELOG_SEATS_MAX; s++) {
+		if (!b->seat_games[s])
+			continue;
+		jsonw_printf(w, "%s{\"seat\":%d,\"games\":%ld,\"wins\":%ld}", any++ ? "," : "", s,
+			     b->seat_games[s], b->seat_wins[s]);
+	}
+	jsonw_text(w, "]}");
+	return jsonw_error(w);
+}
+
+int api_fault_kind(const char *name)
+{
+	for (int f = 0; f < GAMELOG_FAULT_KINDS; f++)
+		if (!strcmp(name, gamelog_fault_names[f]))
+			return f;
+	return -1;
+}
+
+static bool has_bot(const struct serve_game *g, long bot)
+{
+	for (int s = 0; s < g->players; s++)
+		if ((long)g->bot[s] == bot)
+			return true;
+	return false;
+}
+
+static bool matches(const struct serve_game *g, const struct api_games_query *q)
+{
+	if (q->bot >= 0 && !has_bot(g, q->bot))
+		return false;
+	if (q->vs >= 0 && !has_bot(g, q->vs))
+		return false;
+	if (q->fault == API_FAULT_ANY)
+		return g->faults != 0;
+	return q->fault < 0 || (g->faults >> q->fault & 1);
+}
+
+/* One listed game: its number and its record as written. */
+static int game_item(const struct catalog_entry *e, size_t n, bool first, struct jsonw *w)
+{
+	size_t len;
+	char *line = serve_records_line(&e->rec, n, &len);
+
+	jsonw_printf(w, "%s{\"n\":%zu,\"record\":", first ? "" : ",", n);
+	if (line)
+		jsonw_raw(w, line, len);
+	else
+		jsonw_text(w, "null");
+	jsonw_text(w, "}");
+	free(line);
+	return line ? 0 : -errno;
+}
+
+int api_games(const struct catalog_entry *e, const struct api_games_query *q, struct jsonw *w)
+{
+	size_t total = 0, listed = 0, n = e->rec.ngames;
+	size_t limit = q->limit > API_PAGE_MAX ? API_PAGE_MAX : q->limit;
+
+	jsonw_reset(w);
+	jsonw_printf(w, "{\"version\":\"%llu.%zu\",\"offset\":%zu,\"games\":[",
+		     (unsigned long long)e->rec.generation, n, q->offset);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = q->oldest_first ? k : n - 1 - k;
+		if (!matches(&e->rec.games[i], q))
+			continue;
+		if (total++ < q->offset || listed >= limit || w->len >= API_PAGE_BYTES)
+			continue;
+		game_item(e, i, listed++ == 0, w);
+	}
+	jsonw_printf(w, "],\"listed\":%zu,\"matching\":%zu}", listed, total);
+	return jsonw_error(w);
+}

@@ -1,0 +1,512 @@
+/*
+ * server.c - the HTTP side of `serve` (contract in server.h): the daemon,
+ * the routes, the responses.
+ */
+#include "server.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+
+#include "api.h"
+#include "catalog.h"
+#include "jsonw.h"
+#include "replay.h"
+#include "viewer.h"
+
+extern const char serve_page[];
+
+struct server {
+	struct MHD_Daemon *daemon;
+	struct catalog *catalog;
+	char url[128];
+};
+
+/* A URL's path cut at '/': at most 8 parts. */
+#define PARTS_MAX 8
+struct route {
+	const char *part[PARTS_MAX];
+	size_t len[PARTS_MAX];
+	size_t n;
+};
+
+/* Pages and the viewer run inline scripts and fetch this origin only. */
+static const char page_policy[] =
+	"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+	"img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+	"frame-ancestors 'none'";
+
+static enum MHD_Result respond(struct MHD_Connection *conn, unsigned status, const char *type,
+			    char *data, size_t len, enum MHD_ResponseMemoryMode mode)
+{
+	struct MHD_Response *resp = MHD_create_response_from_buffer(len, data, mode);
+	enum MHD_Result ret;
+
+	if (!resp) {
+		if (mode == MHD_RESPMEM_MUST_FREE)
+			free(data);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	MHD_add_response_header(resp, "Content-Security-Policy", page_policy);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = MHD_queue_response(conn, status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+/* w's text as the response (w is emptied: the response owns its memory). */
+static enum MHD_Result send_w(struct MHD_Connection *conn, unsigned status, const char *type,
+			      struct jsonw *w)
+{
+	char *data = w->data;
+	size_t len = w->len;
+
+	if (jsonw_error(w)) {
+		jsonw_release(w);
+		return MHD_NO;
+	}
+	jsonw_init(w);
+	return respond(conn, status, type, data ? data : (char *)"", len,
+		    data ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+}
+
+static enum MHD_Result send_error(struct MHD_Connection *conn, unsigned status, const char *why)
+{
+	struct jsonw w;
+
+	jsonw_init(&w);
+	jsonw_text(&w, "{\"error\":");
+	jsonw_string(&w, why);
+	jsonw_text(&w, "}\n");
+	return send_w(conn, status, "application/json", &w);
+}
+
+static enum MHD_Result send_json(struct MHD_Connection *conn, int rc, struct jsonw *w)
+{
+	if (rc == -ENOENT) {
+		jsonw_release(w);
+		return send_error(conn, MHD_HTTP_NOT_FOUND, "no such thing here");
+	}
+	if (rc < 0) {
+		jsonw_release(w);
+		return send_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+	}
+	jsonw_text(w, "\n");
+	return send_w(conn, MHD_HTTP_OK, "application/json", w);
+}
+
+static void route_split(const char *url, struct route *r)
+{
+	r->n = 0;
+	while (*url == '/' && r->n < PARTS_MAX) {
+		const char *p = ++url;
+		while (*url && *url != '/')
+			url++;
+		if (url == p && !*url)
+			break; /* a final '/' */
+		r->part[r->n] = p;
+		r->len[r->n++] = (size_t)(url - p);
+	}
+	if (*url)
+		r->n = PARTS_MAX + 1; /* too many parts: matches nothing */
+}
+
+static bool part_is(const struct route *r, size_t i, const char *s)
+{
+	return i < r->n && r->len[i] == strlen(s) && !memcmp(r->part[i], s, r->len[i]);
+}
+
+/* Part i as a number (decimal digits only, at most 9): 0, or -1. */
+static int part_number(const struct route *r, size_t i, size_t *out)
+{
+	size_t v = 0;
+
+	if (i >= r->n || r->len[i] == 0 || r->len[i] > 9)
+		return -1;
+	for (size_t k = 0; k < r->len[i]; k++) {
+		if (r->part[i][k] < '0' || r->part[i][k] > '9')
+			return -1;
+		v = v * 10 + (size_t)(r->part[i][k] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* A query argument as a number from 0 to max: 1 with *v, 0 when absent, -1 when bad. */
+static int arg_number(struct MHD_Connection *conn, const char *name, long max, long *v)
+{
+	const char *s = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name);
+	char *end;
+
+	if (!s || !*s)
+		return 0;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return *end || errno || *v > max ? -1 : 1;
+}
+
+static int games_query(struct MHD_Connection *conn, struct api_games_query *q)
+{
+	const char *fault = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "fault");
+	const char *order = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "order");
+	long offset = 0, limit = 50;
+
+	q->bot = q->vs = -1;
+	if (arg_number(conn, "offset", LONG_MAX, &offset) < 0 ||
+	    arg_number(conn, "limit", API_PAGE_MAX, &limit) < 0 ||
+	    arg_number(conn, "bot", INT32_MAX, &q->bot) < 0 ||
+	    arg_number(conn, "vs", INT32_MAX, &q->vs) < 0)
+		return -1;
+	q->offset = (size_t)offset;
+	q->limit = (size_t)limit;
+	q->fault = API_FAULT_NONE_ASKED;
+	if (fault && *fault && (q->fault = !strcmp(fault, "any") ? API_FAULT_ANY :
+			api_fault_kind(fault)) == -1)
+		return -1;
+	q->oldest_first = order && !strcmp(order, "oldest");
+	if (order && *order && strcmp(order, "oldest") && strcmp(order, "newest"))
+		return -1;
+	return 0;
+}
+
+/* The stream of every record as JSON lines, a buffer at a time. */
+struct stream {
+	struct catalog_entry *e;
+	uint64_t generation;
+	size_t next, end;
+	char *line;         /* a record that did not fit in the last buffer */
+	size_t len, sent;
+};
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct stream *st = cls;
+	size_t out = 0;
+
+	(void)pos;
+	catalog_lock(st->e);
+	while (out < max) {
+		if (st->line) {
+			size_t n = st->len - st->sent < max - out ? st->len - st->sent : max - out;
+			memcpy(buf + out, st->line + st->sent, n);
+			out += n;
+			st->sent += n;
+			if (st->sent < st->len)
+				break;
+			free(st->line);
+			st->line = NULL;
+			continue;
+		}
+		if (st->next >= st->end || st->e->rec.generation != st->generation)
+			break;
+		size_t len;
+		char *line = serve_records_line(&st->e->rec, st->next++, &len);
+		if (!line)
+			break;
+		line[len] = '\n'; /* its NUL: the newline is sent, the length says where it ends */
+		st->line = line;
+		st->len = len + 1;
+		st->sent = 0;
+	}
+	catalog_unlock(st->e);
+	return out ? (ssize_t)out : MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+static void stream_free(void *cls)
+{
+	struct stream *st = cls;
+
+	free(st->line);
+	free(st);
+}
+
+static enum MHD_Result send_stream(struct MHD_Connection *conn, struct catalog_entry *e)
+{
+	struct stream *st = calloc(1, sizeof(*st));
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+	long from = 0;
+
+	if (!st)
+		return MHD_NO;
+	if (arg_number(conn, "from", LONG_MAX, &from) < 0) {
+		free(st);
+		return send_error(conn, MHD_HTTP_BAD_REQUEST, "from: expected a game number");
+	}
+	st->e = e;
+	catalog_lock(e);
+	catalog_refresh(e, false);
+	st->generation = e->rec.generation;
+	st->end = e->rec.ngames;
+	catalog_unlock(e);
+	st->next = (size_t)from;
+	resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_read, st,
+						 stream_free);
+	if (!resp) {
+		free(st);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/x-ndjson");
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	ret = MHD_queue_response(conn, MHD_HTTP_OK, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+/* Game g's replay document, or its viewer page. */
+static enum MHD_Result send_replay(struct MHD_Connection *conn, struct catalog_entry *e,
+				   size_t g, bool page)
+{
+	char err[PATH_MAX + 512];
+	struct jsonw w;
+	size_t len;
+	int code;
+	char *text;
+
+	catalog_lock(e);
+	catalog_refresh(e, false);
+	text = serve_records_replay(&e->rec, g, &len, &code, err, sizeof(err));
+	catalog_unlock(e);
+	if (!text)
+		return send_error(conn, code == -ENOENT ? MHD_HTTP_NOT_FOUND :
+				  code == -EACCES ? MHD_HTTP_FORBIDDEN :
+				  MHD_HTTP_INTERNAL_SERVER_ERROR, err);
+	if (!page)
+		return respond(conn, MHD_HTTP_OK, "application/json", text, len,
+			    MHD_RESPMEM_MUST_FREE);
+	if (replay_check(text, len, NULL, err, sizeof(err)) != 0) {
+		free(text);
+		return send_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, err);
+	}
+	jsonw_init(&w);
+	code = viewer_format(&w, text, len);
+	free(text);
+	if (code < 0) {
+		jsonw_release(&w);
+		return send_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+	}
+	return send_w(conn, MHD_HTTP_OK, "text/html; charset=utf-8", &w);
+}
+
+/* /api/t/N/...: part 3 on. */
+static enum MHD_Result route_entry_api(struct MHD_Connection *conn, struct catalog_entry *e,
+				       const struct route *r)
+{
+	struct api_games_query q;
+	struct jsonw w;
+	size_t k;
+	int rc;
+
+	if (r->n == 4 && part_is(r, 3, "games.jsonl"))
+		return send_stream(conn, e);
+	if (r->n == 6 && part_is(r, 3, "game") && part_number(r, 4, &k) == 0 &&
+	    part_is(r, 5, "replay"))
+		return send_replay(conn, e, k, false);
+	if (r->n == 4 && part_is(r, 3, "games") && games_query(conn, &q) < 0)
+		return send_error(conn, MHD_HTTP_BAD_REQUEST, "offset, limit (at most 1000), "
+				  "bot, vs: numbers; fault: a fault kind or any; order: newest "
+				  "or oldest");
+	jsonw_init(&w);
+	catalog_lock(e);
+	catalog_refresh(e, false);
+	if (r->n == 3)
+		rc = api_summary(e, &w);
+	else if (r->n == 4 && part_is(r, 3, "ranking"))
+		rc = api_ranking(e, &w);
+	else if (r->n == 4 && part_is(r, 3, "shards"))
+		rc = api_shards(e, &w);
+	else if (r->n == 4 && part_is(r, 3, "games"))
+		rc = api_games(e, &q, &w);
+	else if (r->n == 5 && part_is(r, 3, "bot") && part_number(r, 4, &k) == 0)
+		rc = api_bot(e, k, &w);
+	else
+		rc = -ENOENT;
+	catalog_unlock(e);
+	return send_json(conn, rc, &w);
+}
+
+static enum MHD_Result send_page(struct MHD_Connection *conn)
+{
+	return respond(conn, MHD_HTTP_OK, "text/html; charset=utf-8", (char *)serve_page,
+		    strlen(serve_page), MHD_RESPMEM_PERSISTENT);
+}
+
+static enum MHD_Result route(struct server *s, struct MHD_Connection *conn, const char *url)
+{
+	struct catalog_entry *e = NULL;
+	struct route r;
+	struct jsonw w;
+	size_t id, k;
+
+	route_split(url, &r);
+	if (r.n == 0)
+		return send_page(conn);
+	if (r.n == 2 && part_is(&r, 0, "api") && part_is(&r, 1, "tournaments")) {
+		jsonw_init(&w);
+		return send_json(conn, api_index(s->catalog, &w), &w);
+	}
+	if (r.n >= 3 && part_is(&r, 0, "api") && part_is(&r, 1, "t") &&
+	    part_number(&r, 2, &id) == 0 && (e = catalog_entry(s->catalog, id)))
+		return route_entry_api(conn, e, &r);
+	if (r.n >= 2 && part_is(&r, 0, "t") && part_number(&r, 1, &id) == 0 &&
+	    (e = catalog_entry(s->catalog, id))) {
+		if (r.n == 2 || (r.n == 4 && part_is(&r, 2, "bot") && part_number(&r, 3, &k) == 0))
+			return send_page(conn);
+		if (r.n == 4 && part_is(&r, 2, "game") && part_number(&r, 3, &k) == 0)
+			return send_replay(conn, e, k, true);
+	}
+	return send_error(conn, MHD_HTTP_NOT_FOUND, "no such page");
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+				  const char *method, const char *version,
+				  const char *upload_data, size_t *upload_data_size, void **con_cls)
+{
+	(void)version;
+	(void)upload_data;
+	(void)upload_data_size;
+	(void)con_cls;
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return send_error(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "read only: GET and HEAD");
+	return route(cls, conn, url);
+}
+
+/* "ADDR:PORT" or "[ADDR6]:PORT" into addr. 0, or -EINVAL with err. */
+static int parse_listen(const char *listen, struct sockaddr_storage *addr, char *err,
+			size_t err_size)
+{
+	char host[256];
+	const char *colon = strrchr(listen, ':'), *h = listen;
+	size_t hlen = colon ? (size_t)(colon - listen) : 0;
+	struct addrinfo hints = { .ai_flags = AI_NUMERICSERV, .ai_socktype = SOCK_STREAM }, *res;
+	char *end;
+	long port = colon ? strtol(colon + 1, &end, 10) : -1;
+
+	if (hlen >= 2 && h[0] == '[' && h[hlen - 1] == ']') {
+		h++;
+		hlen -= 2;
+	}
+	if (!colon || !colon[1] || *end || port < 0 || port > 65535 || hlen == 0 ||
+	    hlen >= sizeof(host)) {
+		snprintf(err, err_size, "\"%s\": expected ADDR:PORT, such as 127.0.0.1:8080",
+			 listen);
+		return -EINVAL;
+	}
+	memcpy(host, h, hlen);
+	host[hlen] = '\0';
+	if (getaddrinfo(host, colon + 1, &hints, &res) != 0) {
+		snprintf(err, err_size, "\"%s\": no such address", listen);
+		return -EINVAL;
+	}
+	memcpy(addr, res->ai_addr, res->ai_addrlen);
+	freeaddrinfo(res);
+	return 0;
+}
+
+/* As many clients as the open-file limit allows, up to SERVE_CLIENTS_MAX. */
+static unsigned clients_max(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 256;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > SERVE_CLIENTS_MAX + 128)
+		return SERVE_CLIENTS_MAX;
+	return rl.rlim_cur > 192 ? (unsigned)(rl.rlim_cur - 128) : 64;
+}
+
+static void set_url(struct server *s, const struct sockaddr_storage *addr)
+{
+	const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon,
+							       MHD_DAEMON_INFO_BIND_PORT);
+	char host[INET6_ADDRSTRLEN] = "127.0.0.1";
+	unsigned port = info ? info->port : 0;
+
+	if (addr->ss_family == AF_INET6) {
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)addr)->sin6_addr, host,
+			  sizeof(host));
+		snprintf(s->url, sizeof(s->url), "http://[%s]:%u/", host, port);
+	} else {
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)addr)->sin_addr, host,
+			  sizeof(host));
+		snprintf(s->url, sizeof(s->url), "http://%s:%u/", host, port);
+	}
+}
+
+int server_start(const char *const *dirs, size_t ndirs, const char *listen, bool missing_ok,
+		 struct server **out, char *err, size_t err_size)
+{
+	struct sockaddr_storage addr = { 0 };
+	struct server *s;
+	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD;
+	int rc;
+
+	*out = NULL;
+	if ((rc = parse_listen(listen ? listen : SERVE_DEFAULT_LISTEN, &addr, err, err_size)) < 0)
+		return rc;
+	if (!(s = calloc(1, sizeof(*s)))) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	if ((rc = catalog_new(dirs, ndirs, missing_ok, &s->catalog, err, err_size)) < 0) {
+		free(s);
+		return rc;
+	}
+	if (addr.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
+		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)SERVE_THREADS,
+		MHD_OPTION_CONNECTION_LIMIT, clients_max(),
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_IDLE_S,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_CONNECTION_MEMORY,
+		MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
+		MHD_OPTION_END);
+	if (!s->daemon) {
+		rc = errno ? -errno : -EADDRINUSE;
+		snprintf(err, err_size, "cannot serve on \"%s\": %s",
+			 listen ? listen : SERVE_DEFAULT_LISTEN, strerror(-rc));
+		server_stop(s);
+		return rc;
+	}
+	set_url(s, &addr);
+	*out = s;
+	return 0;
+}
+
+const char *server_url(const struct server *s)
+{
+	return s->url;
+}
+
+void server_stop(struct server *s)
+{
+	if (!s)
+		return;
+	if (s->daemon)
+		MHD_stop_daemon(s->daemon);
+	catalog_free(s->catalog);
+	free(s);
+}
