@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "commands.h"
+#include "server.h"
 #include "config.h"
 #include "options.h"
 #include "gamelog.h"
@@ -60,6 +61,8 @@ static const char run_usage[] =
 	"      --no-report       no ranking table and no report files at the end\n"
 	"  -q, --quiet           no progress line and no ranking table\n"
 	"      --rating-interval N  print the ranking every N games played\n"
+	"      --serve ADDR:PORT serve the output directory live over HTTP while it runs\n"
+	"                        (skipbo-arena serve; port 0: any free port)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"A resume must use the same tournament file and game-changing options (seed, deals,\n"
@@ -76,7 +79,7 @@ static const char run_usage[] =
 
 enum {
 	OPT_DEALS = OPTIONS_OWN, OPT_NO_TIMEOUT, OPT_NO_PIN, OPT_LOG_IO, OPT_NO_REPORT, OPT_SHARD,
-	OPT_FRESH, OPT_BOT, OPT_NAME, OPT_PLAYERS, OPT_GAUNTLET, OPT_RATING_INTERVAL,
+	OPT_FRESH, OPT_BOT, OPT_NAME, OPT_PLAYERS, OPT_GAUNTLET, OPT_RATING_INTERVAL, OPT_SERVE,
 };
 
 /* --bot and --gauntlet at most this many times */
@@ -100,6 +103,7 @@ static const struct option run_options[] = {
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "fresh", no_argument, NULL, OPT_FRESH },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "serve", required_argument, NULL, OPT_SERVE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -115,6 +119,7 @@ struct run_overrides {
 	const char *name;             /* --name */
 	long long players;            /* --players; 0 = not given */
 	long long rating_interval;    /* --rating-interval; 0 = none */
+	const char *serve;            /* --serve ADDR:PORT, or NULL */
 };
 
 /* --shard K/N: 1 <= K <= N <= 100000. 0, or -1 after the message. */
@@ -181,6 +186,7 @@ static int run_option(void *ctx, int c, const char *arg)
 	case OPT_RATING_INTERVAL:
 		return options_number("--rating-interval", arg, 1, 1000000000, &o->rating_interval);
 	case 'q': o->quiet = 1; break;
+	case OPT_SERVE: o->serve = arg; break;
 	}
 	return 0;
 }
@@ -517,6 +523,7 @@ int cmd_run(int argc, char **argv)
 	struct run_overrides o;
 	struct config cfg;
 	struct sigaction sa = { 0 };
+	struct server *server = NULL;
 	char err[CONFIG_ERR_MAX + 256];
 	const char *dirs[1];
 	int ret;
@@ -551,6 +558,8 @@ int cmd_run(int argc, char **argv)
 	if (o.fresh && (ret = start_over(cfg.output)) >= 0)
 		goto out;
 	if ((ret = open_sandbox(&cfg, o.nshards && !o.output, &topt.sandbox)) >= 0)
+		goto out;
+	if (o.serve && (ret = serve_run_output(cfg.output, o.serve, &server)) >= 0)
 		goto out;
 	ret = tournament_run(&cfg, &topt, err, sizeof(err));
 	if (ret < 0) {
@@ -597,6 +606,7 @@ int cmd_run(int argc, char **argv)
 	}
 	ret = 0;
 out:
+	server_stop(server);
 	sandbox_close(topt.sandbox);
 	config_release(&cfg);
 	return ret;

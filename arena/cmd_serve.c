@@ -27,6 +27,19 @@ static const char serve_usage[] =
 	"\n"
 	"Exit status: 0 after an interrupt, 1 when it cannot serve, 2 bad usage.\n";
 
+int serve_run_output(const char *dir, const char *listen, struct server **out)
+{
+	char errbuf[4096];
+
+	if (server_start(&dir, 1, listen, true, out, errbuf, sizeof(errbuf)) < 0) {
+		warnx("run: --serve: %s", errbuf);
+		return 1;
+	}
+	printf("serving %s at %s\n", dir, server_url(*out));
+	fflush(stdout);
+	return -1;
+}
+
 int cmd_serve(int argc, char **argv)
 {
 	static const struct option longopts[] = {

@@ -40,6 +40,14 @@ int cmd_status(int argc, char **argv);
 /* serve [--listen ADDR:PORT] DIR...: the tournaments under DIR live over HTTP (cmd_serve.c). */
 int cmd_serve(int argc, char **argv);
 
+struct server;
+/*
+ * `run --serve ADDR:PORT`: serve the output directory dir (which may not
+ * exist yet) and print its URL. -1 to go on with *out (server_stop() it),
+ * or the exit status after a message.
+ */
+int serve_run_output(const char *dir, const char *listen, struct server **out);
+
 /* sprt BOT_A BOT_B: sequential test between two bots (cmd_sprt.c). */
 int cmd_sprt(int argc, char **argv);
 

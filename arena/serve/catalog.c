@@ -207,7 +207,8 @@ void catalog_free(struct catalog *c)
 void catalog_scan(struct catalog *c)
 {
 	pthread_mutex_lock(&c->lock);
-	if (catalog_now() - c->scanned >= CATALOG_SCAN_S)
+	/* an empty catalog looks more often: `run --serve` makes its directory after starting */
+	if (catalog_now() - c->scanned >= (c->nentries ? CATALOG_SCAN_S : CATALOG_SCAN_S / 10))
 		scan_locked(c);
 	pthread_mutex_unlock(&c->lock);
 }

@@ -388,6 +388,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	return route(cls, conn, url);
 }
 
+/*
+ * URLs are taken as sent, percent escapes and all: no URL of ours needs one,
+ * so "%2F", "%2e%2e" or "%00" never turn into a separator, a dot or the end
+ * of a name; they match no route.
+ */
+static size_t no_unescape(void *cls, struct MHD_Connection *conn, char *s)
+{
+	(void)cls;
+	(void)conn;
+	return strlen(s);
+}
+
 /* "ADDR:PORT" or "[ADDR6]:PORT" into addr. 0, or -EINVAL with err. */
 static int parse_listen(const char *listen, struct sockaddr_storage *addr, char *err,
 			size_t err_size)
@@ -483,6 +495,7 @@ int server_start(const char *const *dirs, size_t ndirs, const char *listen, bool
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_IDLE_S,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_CONNECTION_MEMORY,
 		MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
+		MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
 		MHD_OPTION_END);
 	if (!s->daemon) {
 		rc = errno ? -errno : -EADDRINUSE;

@@ -7,7 +7,8 @@
  * decimal numbers naming a catalog entry, a bot of its ranking and a game of
  * its index: no file name is ever made from a URL, so no URL reaches a file
  * outside the directories (`..`, symbolic links and encoded slashes lead to
- * 404 like any unknown path). Every method but GET and HEAD is answered 405.
+ * 404 like any unknown path; percent escapes are not decoded at all). Every
+ * method but GET and HEAD is answered 405.
  *
  * The daemon runs its own threads (SERVE_THREADS, each with an epoll set),
  * holds at most SERVE_CLIENTS_MAX connections (fewer when the open-file
