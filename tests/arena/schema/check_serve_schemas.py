@@ -1,0 +1,100 @@
+"""Validate real answers of `skipbo-arena serve` against arena/schema/serve-api.schema.json
+(each endpoint's $defs entry), its stream's lines against game-record.schema.json and a
+replay against replay.schema.json, with Debian's python3-jsonschema; and check that a few
+broken answers are rejected.
+
+usage: check_serve_schemas.py ARENA EASY MEDIUM BADBOT SCHEMA_DIR PROTOCOL_SCHEMA_DIR
+"""
+import copy
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+import jsonschema
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "serve"))
+import serve_fixture as fx  # noqa: E402
+
+BROKEN = [
+    ("ranking", "a bot without a name", ["bots", 0, "name"], "DELETE"),
+    ("ranking", "a fault kind unknown", ["bots", 0, "faults", "odd"], 1),
+    ("tournament", "an unknown state", ["state"], "paused"),
+    ("tournament", "a negative game count", ["games"], -1),
+    ("games", "a record that is a string", ["games", 0, "record"], "{}"),
+    ("tournaments", "no directories", ["tournaments", 0, "dirs"], []),
+]
+
+
+def edit(doc, path, value):
+    doc = copy.deepcopy(doc)
+    at = doc
+    for k in path[:-1]:
+        at = at[k]
+    if value == "DELETE":
+        del at[path[-1]]
+    else:
+        at[path[-1]] = value
+    return doc
+
+
+def main():
+    arena = fx.Arena(*sys.argv[1:5])
+    schema_dir, protocol_dir = sys.argv[5], sys.argv[6]
+    store = {}
+    for d in (schema_dir, protocol_dir):
+        for name in os.listdir(d):
+            if name.endswith(".schema.json"):
+                with open(os.path.join(d, name)) as f:
+                    doc = json.load(f)
+                jsonschema.Draft202012Validator.check_schema(doc)
+                store[doc["$id"]] = doc
+    api_id = "https://skipbo-arena.invalid/arena/v1/serve-api.schema.json"
+    by_name = dict((os.path.basename(i), i) for i in store)
+
+    def validator(ref):
+        schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": ref}
+        resolver = jsonschema.RefResolver.from_schema(schema, store=store)
+        return jsonschema.Draft202012Validator(schema, resolver=resolver)
+
+    failures = []
+    tmp = tempfile.mkdtemp(prefix="serve-schemas-")
+    server = None
+    try:
+        t1 = os.path.join(tmp, "a", "t1")
+        arena.run(t1, 4, bots=["easy=" + arena.easy, "medium=" + arena.medium,
+                               "ghost=" + arena.badbot + " exit-at-start"], ok=(0, 3))
+        server = fx.Server(arena.arena, [os.path.join(tmp, "a")])
+        base = server.url + "/api/t/0"
+        docs = {"tournaments": fx.get_json(server.url + "/api/tournaments"),
+                "tournament": fx.get_json(base), "shards": fx.get_json(base + "/shards"),
+                "ranking": fx.get_json(base + "/ranking"), "bot": fx.get_json(base + "/bot/0"),
+                "games": fx.get_json(base + "/games?fault=any&limit=5"),
+                "error": json.loads(fx.get(base + "/bot/99")[2])}
+        for name, doc in docs.items():
+            for e in validator(api_id + "#/$defs/" + name).iter_errors(doc):
+                failures.append("%s: %s at %s" % (name, e.message, list(e.absolute_path)))
+        record = validator(by_name["game-record.schema.json"])
+        for line in fx.get(base + "/games.jsonl")[2].decode().splitlines():
+            for e in record.iter_errors(json.loads(line)):
+                failures.append("games.jsonl: %s" % e.message)
+        for e in validator(by_name["replay.schema.json"]).iter_errors(
+                fx.get_json(base + "/game/0/replay")):
+            failures.append("replay: %s" % e.message)
+        for name, what, path, value in BROKEN:
+            if validator(api_id + "#/$defs/" + name).is_valid(edit(docs[name], path, value)):
+                failures.append("%s with %s is accepted" % (name, what))
+    finally:
+        if server:
+            server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    for f in failures:
+        print("FAIL: " + f)
+    print("%d failure(s)" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
