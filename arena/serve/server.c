@@ -348,12 +348,27 @@ static enum MHD_Result send_page(struct MHD_Connection *conn)
 		    strlen(serve_page), MHD_RESPMEM_PERSISTENT);
 }
 
+/* Entry id; a tournament that started since the last walk is looked for first. */
+static struct catalog_entry *entry_of(struct server *s, const struct route *r, size_t i)
+{
+	struct catalog_entry *e;
+	size_t id;
+
+	if (part_number(r, i, &id) < 0)
+		return NULL;
+	if (!(e = catalog_entry(s->catalog, id))) {
+		catalog_scan(s->catalog);
+		e = catalog_entry(s->catalog, id);
+	}
+	return e;
+}
+
 static enum MHD_Result route(struct server *s, struct MHD_Connection *conn, const char *url)
 {
 	struct catalog_entry *e = NULL;
 	struct route r;
 	struct jsonw w;
-	size_t id, k;
+	size_t k;
 
 	route_split(url, &r);
 	if (r.n == 0)
@@ -362,11 +377,9 @@ static enum MHD_Result route(struct server *s, struct MHD_Connection *conn, cons
 		jsonw_init(&w);
 		return send_json(conn, api_index(s->catalog, &w), &w);
 	}
-	if (r.n >= 3 && part_is(&r, 0, "api") && part_is(&r, 1, "t") &&
-	    part_number(&r, 2, &id) == 0 && (e = catalog_entry(s->catalog, id)))
+	if (r.n >= 3 && part_is(&r, 0, "api") && part_is(&r, 1, "t") && (e = entry_of(s, &r, 2)))
 		return route_entry_api(conn, e, &r);
-	if (r.n >= 2 && part_is(&r, 0, "t") && part_number(&r, 1, &id) == 0 &&
-	    (e = catalog_entry(s->catalog, id))) {
+	if (r.n >= 2 && part_is(&r, 0, "t") && (e = entry_of(s, &r, 1))) {
 		if (r.n == 2 || (r.n == 4 && part_is(&r, 2, "bot") && part_number(&r, 3, &k) == 0))
 			return send_page(conn);
 		if (r.n == 4 && part_is(&r, 2, "game") && part_number(&r, 3, &k) == 0)
