@@ -22,6 +22,13 @@ static void key(struct jsonw *w, const char *k)
 	jsonw_text(w, ":");
 }
 
+/* ,"name":x (null when not finite) */
+static void number_field(struct jsonw *w, const char *name, double x)
+{
+	jsonw_printf(w, ",\"%s\":", name);
+	number(w, x);
+}
+
 static void progress_fields(const struct catalog_entry *e, struct jsonw *w)
 {
 	struct catalog_progress p;
@@ -33,12 +40,9 @@ static void progress_fields(const struct catalog_entry *e, struct jsonw *w)
 	jsonw_printf(w, ",\"kind\":\"%s\",\"state\":\"%s\",\"games\":%llu,\"scheduled\":%llu,",
 		     e->shards ? "shards" : "tournament", catalog_state_names[p.state],
 		     (unsigned long long)p.games, (unsigned long long)p.scheduled);
-	key(w, "games_per_s");
-	number(w, p.games_per_s);
-	jsonw_text(w, ",");
-	key(w, "eta_s");
-	number(w, p.eta_s);
-	jsonw_printf(w, ",\"last_record\":%lld", (long long)p.last_record);
+	jsonw_printf(w, "\"last_record\":%lld", (long long)p.last_record);
+	number_field(w, "games_per_s", p.games_per_s);
+	number_field(w, "eta_s", p.eta_s);
 }
 
 int api_index(struct catalog *c, struct jsonw *w)
@@ -128,37 +132,31 @@ static void bot_fields(const struct report *r, size_t k, struct jsonw *w)
 	jsonw_printf(w, "\"index\":%zu,", k);
 	key(w, "name");
 	jsonw_string(w, b->name);
-	jsonw_printf(w, ",\"rank\":%zu,\"pool\":%zu,\"elo\":", b->rank, b->pool + 1);
-	number(w, b->bound ? b->bound_elo : b->elo);
-	jsonw_text(w, ",\"ci95\":");
-	number(w, b->bound ? NAN : b->ci95);
+	jsonw_printf(w, ",\"rank\":%zu,\"pool\":%zu", b->rank, b->pool + 1);
+	number_field(w, "elo", b->bound ? b->bound_elo : b->elo);
+	number_field(w, "ci95", b->bound ? NAN : b->ci95);
 	jsonw_printf(w, ",\"bound\":%d,", b->bound);
 	key(w, "elo_text");
 	jsonw_string(w, report_elo_text(b, elo, sizeof(elo)));
-	jsonw_text(w, ",\"next_diff\":");
-	number(w, b->next_diff);
-	jsonw_text(w, ",\"next_ci95\":");
-	number(w, b->next_ci95);
-	jsonw_printf(w, ",\"rated_w\":%.1f,\"rated_d\":%.1f,\"rated_l\":%.1f,\"rated_score\":",
-		     b->rated_w, b->rated_d, b->rated_l);
-	number(w, report_rated_score(b));
-	jsonw_printf(w, ",\"games\":%ld,\"wins\":%ld,\"win_rate\":", b->games, b->wins);
-	number(w, report_win_rate(b));
-	jsonw_printf(w, ",\"points\":%ld,\"avg_stock_left\":", b->points);
-	number(w, report_avg_stock(b));
+	number_field(w, "next_diff", b->next_diff);
+	number_field(w, "next_ci95", b->next_ci95);
+	jsonw_printf(w, ",\"rated_w\":%.1f,\"rated_d\":%.1f,\"rated_l\":%.1f", b->rated_w,
+		     b->rated_d, b->rated_l);
+	number_field(w, "rated_score", report_rated_score(b));
+	jsonw_printf(w, ",\"games\":%ld,\"wins\":%ld", b->games, b->wins);
+	number_field(w, "win_rate", report_win_rate(b));
+	jsonw_printf(w, ",\"points\":%ld", b->points);
+	number_field(w, "avg_stock_left", report_avg_stock(b));
 	jsonw_text(w, ",\"faults\":{");
 	for (int f = 0; f < GAMELOG_FAULT_KINDS; f++)
 		jsonw_printf(w, "%s\"%s\":%ld", f ? "," : "", gamelog_fault_names[f], b->faults[f]);
 	jsonw_printf(w, "},\"faults_total\":%ld,\"time\":", b->faults_total);
 	if (b->time_moves > 0) {
-		jsonw_printf(w, "{\"moves\":%.0f,\"mean_us\":", b->time_moves);
-		number(w, b->time_mean_us);
-		jsonw_text(w, ",\"p99_us\":");
-		number(w, b->time_p99_us);
-		jsonw_text(w, ",\"max_us\":");
-		number(w, b->time_max_us);
-		jsonw_text(w, ",\"cpu_mean_us\":");
-		number(w, b->time_cpu_mean_us);
+		jsonw_printf(w, "{\"moves\":%.0f", b->time_moves);
+		number_field(w, "mean_us", b->time_mean_us);
+		number_field(w, "p99_us", b->time_p99_us);
+		number_field(w, "max_us", b->time_max_us);
+		number_field(w, "cpu_mean_us", b->time_cpu_mean_us);
 		jsonw_text(w, "}");
 	} else {
 		jsonw_text(w, "null");
@@ -216,9 +214,8 @@ int api_bot(const struct catalog_entry *e, size_t k, struct jsonw *w)
 		jsonw_printf(w, "\"index\":%zu,", j);
 		key(w, "name");
 		jsonw_string(w, r->bots[j].name);
-		jsonw_printf(w, ",\"results\":%.1f,\"score\":%.1f,\"los\":", games,
-			     r->pairs.score[k * n + j]);
-		number(w, rating_los(&r->fit, k, j));
+		jsonw_printf(w, ",\"results\":%.1f,\"score\":%.1f", games, r->pairs.score[k * n + j]);
+		number_field(w, "los", rating_los(&r->fit, k, j));
 		jsonw_text(w, "}");
 	}
 	jsonw_text(w, "],\"seats\":[");

@@ -5,7 +5,6 @@ broken answers are rejected.
 
 usage: check_serve_schemas.py ARENA EASY MEDIUM BADBOT SCHEMA_DIR PROTOCOL_SCHEMA_DIR
 """
-import copy
 import json
 import os
 import shutil
@@ -16,7 +15,9 @@ import jsonschema
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "serve"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import serve_fixture as fx  # noqa: E402
+from check_arena_schemas import mutate  # noqa: E402
 
 BROKEN = [
     ("ranking", "a bot without a name", ["bots", 0, "name"], "DELETE"),
@@ -26,18 +27,6 @@ BROKEN = [
     ("games", "a record that is a string", ["games", 0, "record"], "{}"),
     ("tournaments", "no directories", ["tournaments", 0, "dirs"], []),
 ]
-
-
-def edit(doc, path, value):
-    doc = copy.deepcopy(doc)
-    at = doc
-    for k in path[:-1]:
-        at = at[k]
-    if value == "DELETE":
-        del at[path[-1]]
-    else:
-        at[path[-1]] = value
-    return doc
 
 
 def main():
@@ -84,7 +73,7 @@ def main():
                 fx.get_json(base + "/game/0/replay")):
             failures.append("replay: %s" % e.message)
         for name, what, path, value in BROKEN:
-            if validator(api_id + "#/$defs/" + name).is_valid(edit(docs[name], path, value)):
+            if validator(api_id + "#/$defs/" + name).is_valid(mutate(docs[name], path, value)):
                 failures.append("%s with %s is accepted" % (name, what))
     finally:
         if server:
