@@ -175,12 +175,12 @@ int api_ranking(const struct catalog_entry *e, struct jsonw *w)
 
 	jsonw_reset(w);
 	jsonw_printf(w, "{\"version\":\"%llu.%zu\",", (unsigned long long)e->rec.generation,
-		     e->rec.ngames);
+		     e->report_n);
 	if (!e->have_report) {
 		no_report(e, w);
 	} else {
-		jsonw_printf(w, "\"records\":%zu,\"pools\":%zu,\"bots\":[", r->log->records,
-			     r->fit.npools);
+		jsonw_printf(w, "\"records\":%llu,\"pools\":%zu,\"bots\":[",
+			     (unsigned long long)e->report_records, r->fit.npools);
 		for (size_t k = 0; k < r->nbots; k++) {
 			jsonw_text(w, k ? ",{" : "{");
 			bot_fields(r, r->order[k], w);
@@ -203,7 +203,8 @@ int api_bot(const struct catalog_entry *e, size_t k, struct jsonw *w)
 	n = r->nbots;
 	b = &r->bots[k];
 	jsonw_reset(w);
-	jsonw_text(w, "{");
+	jsonw_printf(w, "{\"version\":\"%llu.%zu\",", (unsigned long long)e->rec.generation,
+		     e->report_n);
 	bot_fields(r, k, w);
 	jsonw_text(w, ",\"opponents\":[");
 	for (size_t j = 0, any = 0; j < n; j++) {

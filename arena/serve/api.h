@@ -9,7 +9,8 @@
  * game list are the games.jsonl lines themselves (each one read strictly
  * when it was indexed). Numbers that are not finite are written null.
  *
- * The entry functions run under the entry's lock, after catalog_refresh.
+ * The entry functions run under the entry's lock, after catalog_refresh (and
+ * catalog_fit for the ranking and a bot).
  * They return 0, -ENOENT (no such bot), or -ENOMEM.
  */
 #ifndef SKIPBO_API_H

@@ -265,25 +265,41 @@ void catalog_refresh(struct catalog_entry *e, bool force)
 {
 	double now = catalog_now();
 	char err[256];
-	long added;
 
 	if (!force && now - e->refreshed < CATALOG_REFRESH_S)
 		return;
 	e->refreshed = now;
-	added = serve_records_update(&e->rec, err, sizeof(err));
-	if (added < 0) {
+	if (serve_records_update(&e->rec, err, sizeof(err)) < 0)
 		snprintf(e->report_err, sizeof(e->report_err), "%s", err);
-	} else if (added > 0 || !e->have_report) {
+	if (e->rec.generation != e->sample_generation) {
+		/* read again from the start: the old fit names bots of a gamelog that is gone,
+		 * and earlier counts mean nothing */
 		if (e->have_report)
 			report_release(&e->report);
-		e->have_report = serve_records_report(&e->rec, &e->report, e->report_err,
-						      sizeof(e->report_err)) == 0;
-	}
-	if (e->rec.generation != e->sample_generation) {
-		e->nsamples = 0; /* read again from the start: earlier counts mean nothing */
+		e->have_report = false;
+		e->nsamples = 0;
 		e->sample_generation = e->rec.generation;
 	}
 	take_sample(e, now);
+}
+
+void catalog_fit(struct catalog_entry *e)
+{
+	double now = catalog_now();
+
+	if (e->have_report && (e->report_n == e->rec.ngames ||
+			       now - e->report_built < CATALOG_REFIT_S))
+		return;
+	if (!e->have_report && e->report_n == e->rec.ngames && now - e->report_built <
+	    CATALOG_REFIT_S)
+		return; /* no records yet: asked again soon */
+	if (e->have_report)
+		report_release(&e->report);
+	e->have_report = serve_records_report(&e->rec, &e->report, e->report_err,
+					      sizeof(e->report_err)) == 0;
+	e->report_n = e->rec.ngames;
+	e->report_records = e->rec.log.records;
+	e->report_built = now;
 }
 
 /* Games per second over the last half minute of samples (or the oldest kept). */

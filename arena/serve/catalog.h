@@ -30,6 +30,8 @@
 #define CATALOG_SCAN_S 2.0
 /* Records are read at most this often per entry, however many ask. */
 #define CATALOG_REFRESH_S 0.2
+/* The ranking is refitted at most this often, and only when asked for. */
+#define CATALOG_REFIT_S 0.5
 /* A tournament whose games.jsonl grew within this many seconds is running. */
 #define CATALOG_RUNNING_S 60
 #define CATALOG_SAMPLES 32
@@ -45,8 +47,11 @@ struct catalog_entry {
 	bool shards;                 /* a shard set (else one directory) */
 	struct serve_dir_info *info; /* by directory, parallel to rec.dirs */
 	struct serve_records rec;
-	struct report report;        /* of the records read so far, when have_report */
+	struct report report;        /* of report_n records, when have_report */
 	bool have_report;
+	size_t report_n;             /* rec.ngames when it was fitted */
+	uint64_t report_records;     /* valid records it counts */
+	double report_built;         /* monotonic seconds of the fit */
 	char report_err[256];        /* why there is none */
 	double refreshed;            /* monotonic seconds of the last refresh */
 	/* (monotonic seconds, records) at most one a second, for games/s */
@@ -77,9 +82,15 @@ struct catalog_entry *catalog_entry(struct catalog *c, size_t id);
 void catalog_lock(struct catalog_entry *e);
 void catalog_unlock(struct catalog_entry *e);
 
-/* Read e's new records and refit when they changed, at most every
- * CATALOG_REFRESH_S (force: now). Under e's lock. */
+/* Read e's new records, at most every CATALOG_REFRESH_S (force: now). Under e's lock. */
 void catalog_refresh(struct catalog_entry *e, bool force);
+
+/*
+ * Make e->report cover the records read, refitting at most every
+ * CATALOG_REFIT_S: a ranking asked for sooner is the last one fitted, which
+ * says how many records it covers (report_n). Under e's lock, after a refresh.
+ */
+void catalog_fit(struct catalog_entry *e);
 
 /* What e shows; under its lock, after a refresh. */
 struct catalog_progress {

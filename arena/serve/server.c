@@ -326,6 +326,9 @@ static enum MHD_Result route_entry_api(struct MHD_Connection *conn, struct catal
 	jsonw_init(&w);
 	catalog_lock(e);
 	catalog_refresh(e, false);
+	/* only what shows the ranking pays for its fit */
+	if ((r->n == 4 && part_is(r, 3, "ranking")) || (r->n == 5 && part_is(r, 3, "bot")))
+		catalog_fit(e);
 	if (r->n == 3)
 		rc = api_summary(e, &w);
 	else if (r->n == 4 && part_is(r, 3, "ranking"))

@@ -139,7 +139,7 @@ def pages(b, arena, tmp, shots):
                        "a.getAttribute('href'); })()")
         wait_js(b, "the viewer", "location.pathname === %r && document.readyState === "
                 "'complete' && document.getElementById('replay') !== null && "
-                "document.getElementById('table') !== null" % href)
+                "document.querySelector('#table .seat .name') !== null" % href)
         if not re.match(r"^/t/\d+/game/\d+$", href or ""):
             fail("the game link is %r" % href)
         b.screenshot(os.path.join(shots, "viewer-1400.png"))

@@ -5,10 +5,11 @@
 every tournament and the shards of one as a set, never one behind a symbolic
 link; status codes (200, 400, 404, 405 with Allow); no traversal (`..`,
 encoded slashes and dots, a replays/ that links outside: 403); a torn last
-line is left out until it is whole, then counted; the game list paged and
-filtered; the JSON-lines stream; one replay and its viewer page; 50 clients
-at once; 1,000 idle connections held open while it still answers; `run
---serve` serving its own directory while it runs. Bounded to about a minute."""
+line is left out until it is whole, then counted; the status of each shard;
+the game list paged and filtered; the JSON-lines stream; one replay and its
+viewer page; 50 clients at once; 1,000 idle connections held open while it
+still answers; `run --serve` serving its own directory while it runs, with
+the replay of its newest game. Bounded to about a minute."""
 import json
 import os
 import resource
@@ -83,6 +84,10 @@ def test_index(url, tmp):
     s = byname.get("shards", {})
     check(len(s.get("dirs", [])) == 2 and s.get("state") == "finished",
           "the two shards make one finished set: %s" % s)
+    if s:
+        shards = fx.get_json("%s/api/t/%d/shards" % (url, s["id"]))["shards"]
+        check(sorted((x["shard"], x["shards"], x["games"] == x["scheduled"]) for x in shards)
+              == [(1, 2, True), (2, 2, True)], "the status of each shard: %s" % shards)
     t1 = byname.get("t1", {})
     check(t1.get("state") == "finished" and t1.get("games") == t1.get("scheduled") == 48,
           "t1 finished, 48 of 48: %s" % t1)
@@ -242,6 +247,11 @@ def test_run_serve(arena, tmp):
             t for t in fx.get_json(url + "/api/tournaments")["tournaments"]
             if t["games"] > 0], timeout=20)
         check(seen[0]["dirs"] == [out], "run --serve serves its output directory")
+        # the newest game's replay, from a pack still being written
+        newest = fx.get_json(url + "/api/t/0/games?limit=1")["games"][0]["n"]
+        status, _, body = fx.get("%s/api/t/0/game/%d/replay" % (url, newest))
+        check(status == 200 and b"skipbo-replay" in body,
+              "the replay of the newest game while the run goes on: %d" % status)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
