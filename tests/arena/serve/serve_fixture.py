@@ -35,6 +35,20 @@ class Arena:
         return None
 
 
+class Failures(list):
+    """The failed checks of a test, printed as they come."""
+
+    def check(self, cond, msg):
+        if not cond:
+            self.append(msg)
+            print("FAIL: " + msg)
+
+    def status(self):
+        """Print the count; the exit status."""
+        print("%d failure(s)" % len(self))
+        return 1 if self else 0
+
+
 def hostile_copy(src, dst):
     """A copy of tournament src whose records name the bot "easy" HOSTILE."""
     os.makedirs(dst)

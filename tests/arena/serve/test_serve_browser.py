@@ -24,12 +24,11 @@ sys.path.insert(0, os.path.join(HERE, "..", "game"))
 import cdp  # noqa: E402
 import serve_fixture as fx  # noqa: E402
 
-failures = []
+failures = fx.Failures()
 
 
 def fail(msg):
-    failures.append(msg)
-    print("FAIL: " + msg)
+    failures.check(False, msg)
 
 
 def wait_js(b, what, expr, timeout=10.0):
@@ -172,8 +171,7 @@ def main():
     finally:
         b.close()
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d failure(s)" % len(failures))
-    return 1 if failures else 0
+    return failures.status()
 
 
 if __name__ == "__main__":

@@ -24,13 +24,8 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import serve_fixture as fx  # noqa: E402
 
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL: " + msg)
+failures = fx.Failures()
+check = failures.check
 
 
 def raw(port, request):
@@ -279,8 +274,7 @@ def main():
         if server:
             server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d failure(s)" % len(failures))
-    return 1 if failures else 0
+    return failures.status()
 
 
 if __name__ == "__main__":
