@@ -105,6 +105,7 @@ expect "replay " game.json out replays t.json
 expect "report " out replays
 expect "status r" replays
 expect "merge out " out replays
+expect "serve --listen 127.0.0.1:0 " out replays
 includes "check ./" ./notes.txt
 # after "--" every word is the bot's
 expect "check -- ./x --v" ""
