@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 
@@ -28,6 +29,7 @@ extern const char serve_page[];
 struct server {
 	struct MHD_Daemon *daemon;
 	struct catalog *catalog;
+	bool loopback;      /* listening on a loopback address: only local Host names */
 	char url[128];
 };
 
@@ -391,6 +393,27 @@ static enum MHD_Result route(struct server *s, struct MHD_Connection *conn, cons
 	return send_error(conn, MHD_HTTP_NOT_FOUND, "no such page");
 }
 
+/*
+ * Whether the Host header names this machine's loopback. A web page on
+ * another site can point a name of its own at 127.0.0.1 (DNS rebinding);
+ * its requests then carry that name, and are refused.
+ */
+static bool local_host(struct MHD_Connection *conn)
+{
+	static const char *const names[] = { "127.0.0.1", "localhost", "[::1]" };
+	const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+						       MHD_HTTP_HEADER_HOST);
+
+	if (!host)
+		return true; /* HTTP/1.0 without one: no browser */
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t n = strlen(names[i]);
+		if (!strncasecmp(host, names[i], n) && (!host[n] || host[n] == ':'))
+			return true;
+	}
+	return false;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version,
 				  const char *upload_data, size_t *upload_data_size, void **con_cls)
@@ -399,9 +422,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	(void)upload_data;
 	(void)upload_data_size;
 	(void)con_cls;
+	struct server *s = cls;
+
+	if (s->loopback && !local_host(conn))
+		return send_error(conn, MHD_HTTP_FORBIDDEN, "Host: expected 127.0.0.1, localhost "
+				  "or [::1] (listen on another address to be reached by other names)");
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return send_error(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "read only: GET and HEAD");
-	return route(cls, conn, url);
+	return route(s, conn, url);
 }
 
 /*
@@ -504,6 +532,9 @@ int server_start(const char *const *dirs, size_t ndirs, const char *listen, bool
 	}
 	if (addr.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	s->loopback = addr.ss_family == AF_INET6 ?
+		IN6_IS_ADDR_LOOPBACK(&((struct sockaddr_in6 *)&addr)->sin6_addr) :
+		(ntohl(((struct sockaddr_in *)&addr)->sin_addr.s_addr) >> 24) == 127;
 	s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
 		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)SERVE_THREADS,

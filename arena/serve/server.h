@@ -8,7 +8,10 @@
  * its index: no file name is ever made from a URL, so no URL reaches a file
  * outside the directories (`..`, symbolic links and encoded slashes lead to
  * 404 like any unknown path; percent escapes are not decoded at all). Every
- * method but GET and HEAD is answered 405.
+ * method but GET and HEAD is answered 405. Listening on a loopback address,
+ * a request whose Host header is not 127.0.0.1, localhost or [::1] (with
+ * any port) is answered 403: a web page elsewhere cannot read the API
+ * through a name of its own pointed at this machine (DNS rebinding).
  *
  * The daemon runs its own threads (SERVE_THREADS, each with an epoll set),
  * holds at most SERVE_CLIENTS_MAX connections (fewer when the open-file

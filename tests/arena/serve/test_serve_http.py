@@ -4,7 +4,8 @@
 `skipbo-arena serve` over HTTP (urllib and raw sockets only): the index finds
 every tournament and the shards of one as a set, never one behind a symbolic
 link; status codes (200, 400, 404, 405 with Allow); no traversal (`..`,
-encoded slashes and dots, a replays/ that links outside: 403); a torn last
+encoded slashes and dots, a replays/ that links outside: 403); a Host of
+another name refused (DNS rebinding: 403); a torn last
 line is left out until it is whole, then counted; the status of each shard;
 the game list paged and filtered; the JSON-lines stream; one replay and its
 viewer page; 50 clients at once; 1,000 idle connections held open while it
@@ -107,11 +108,11 @@ def test_codes(url, port, t1):
         check(status == want, "GET %s: %d, expected %d (%r)" % (path, status, want, body[:100]))
         check(headers.get("X-Content-Type-Options") == "nosniff", "%s: no nosniff" % path)
     for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS"):
-        status, head, _ = raw(port, ("%s /api/t/%d HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
+        status, head, _ = raw(port, ("%s /api/t/%d HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n"
                                      "Connection: close\r\n\r\n{}" % (method, t1)).encode())
         check(status == 405 and "Allow: GET, HEAD" in head,
               "%s: %d, expected 405 with Allow (%s)" % (method, status, head))
-    status, head, body = raw(port, b"HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    status, head, body = raw(port, b"HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     check(status == 200 and body == b"", "HEAD /: %d, %d body bytes" % (status, len(body)))
     for path in ["/../../../../etc/passwd", "/t/%d/../../../etc/passwd" % t1,
                  "/t/%d/..%%2f..%%2f..%%2fetc%%2fpasswd" % t1, "/%2e%2e/%2e%2e/etc/passwd",
@@ -119,11 +120,16 @@ def test_codes(url, port, t1):
                  "/api/t/%d/game/0%%2F..%%2F1/replay" % t1, "/api/t/%d%%2Fgames" % t1,
                  "/api/t/%d/games.jsonl%%00" % t1, "/t/%d/game/-1" % t1,
                  "/api/t/%d/game/+1/replay" % t1, "//etc/passwd", "/api/t/0x0"]:
-        status, _, body = raw(port, ("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        status, _, body = raw(port, ("GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
                                      % path).encode())
         check(status in (400, 404) and b"root:" not in body,
               "GET %s: %d, expected 400 or 404" % (path, status))
     check(fx.get(base + "/ranking")[0] == 200, "ranking after the attempts")
+    for host, want in [("evil.example", 403), ("127.0.0.1.evil.example", 403),
+                       ("localhost:%d" % port, 200), ("LOCALHOST", 200)]:
+        status, _, _ = raw(port, ("GET /api/t/%d HTTP/1.1\r\nHost: %s\r\nConnection: close"
+                                  "\r\n\r\n" % (t1, host)).encode())
+        check(status == want, "Host: %s: %d, expected %d" % (host, status, want))
 
 
 def test_games(url, t1):
