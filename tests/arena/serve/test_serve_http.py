@@ -9,13 +9,14 @@ another name refused (DNS rebinding: 403); a torn last
 line is left out until it is whole, then counted; the status of each shard;
 the game list paged and filtered; the JSON-lines stream; one replay and its
 viewer page; 50 clients at once; 1,000 idle connections held open while it
-still answers; `run --serve` serving its own directory while it runs, with
-the replay of its newest game. Bounded to about a minute."""
+still answers; the command's refusals; `run --serve` serving its own
+directory while it runs, with the replay of its newest game. Bounded to about a minute."""
 import json
 import os
 import resource
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -258,6 +259,19 @@ def test_run_serve(arena, tmp):
         proc.wait(timeout=30)
 
 
+def test_cli(arena_path, tmp, port):
+    """Refusals: no directory (2), one that is none (1), a bad address (1), a port in use (1)."""
+    for args, want, says in [([], 2, "expected at least one DIR"),
+                             ([os.path.join(tmp, "nothing")], 1, "not a directory"),
+                             (["--listen", "127.0.0.1", tmp], 1, "expected ADDR:PORT"),
+                             (["--listen", "127.0.0.1:%d" % port, tmp], 1, "cannot serve")]:
+        r = subprocess.run([arena_path, "serve"] + args, capture_output=True, text=True,
+                           timeout=10)
+        check(r.returncode == want and says in r.stderr,
+              "serve %s: exit %d, expected %d saying %r (%r)" % (" ".join(args), r.returncode,
+                                                               want, says, r.stderr))
+
+
 def main():
     arena = fx.Arena(*sys.argv[1:5])
     tmp = tempfile.mkdtemp(prefix="serve-http-")
@@ -273,6 +287,7 @@ def main():
         test_torn(server.url, byname, torn, rest)
         test_concurrent(server.url, tid)
         test_idle(server.url, server.port)
+        test_cli(arena.arena, tmp, server.port)
         check(server.stop() == 0, "serve exits 0 on SIGTERM")
         server = None
         test_run_serve(arena, tmp)
