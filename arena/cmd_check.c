@@ -6,7 +6,6 @@
 #include <err.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,37 +129,9 @@ static char **bot_argv(int argc, char **argv)
 	return out;
 }
 
-/*
- * The easy bot built next to this program: <build>/arena/skipbo-arena has it
- * at <build>/bots/skipbo-easy; an installed one sits in the same directory.
- */
-static int default_opponent(char *out, size_t size)
-{
-	char exe[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n < 0)
-		return -1;
-	exe[n] = '\0';
-	strlcpy(dir, dirname(exe), sizeof(dir));
-	if (((size_t)snprintf(path, sizeof(path), "%s/../bots/%s", dir, CHECK_OPPONENT) <
-	     sizeof(path) && access(path, X_OK) == 0) ||
-	    ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, CHECK_OPPONENT) < sizeof(path) &&
-	     access(path, X_OK) == 0)) {
-		/* a path without "..", for the report */
-		if (!realpath(path, exe))
-			strlcpy(exe, path, sizeof(exe));
-		return strlcpy(out, exe, size) < size ? 0 : -1;
-	}
-	/* for the message: where it was expected */
-	strlcpy(out, dir, size);
-	strlcat(out, "/../bots/" CHECK_OPPONENT, size);
-	return -1;
-}
-
 static char **opponent_argv(const struct check_opts *o)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], where[2 * PATH_MAX + 8];
 	char **argv;
 
 	if (o->opponent) {
@@ -168,8 +139,9 @@ static char **opponent_argv(const struct check_opts *o)
 			warnx("check: empty --opponent command");
 		return argv;
 	}
-	if (default_opponent(path, sizeof(path)) < 0) {
-		warnx("check: no easy bot at \"%s\"; name an opponent with --opponent", path);
+	if (config_bundled_bot(CHECK_OPPONENT, path, sizeof(path), where, sizeof(where)) < 0) {
+		warnx("check: no " CHECK_OPPONENT " in %s; build it (cmake --build build --target "
+		      CHECK_OPPONENT ") or name an opponent with --opponent", where);
 		return NULL;
 	}
 	if (!(argv = calloc(2, sizeof(*argv))) || !(argv[0] = strdup(path))) {
@@ -182,8 +154,8 @@ static char **opponent_argv(const struct check_opts *o)
 
 /*
  * argv[0] resolved like a tournament's bot command, and the bot named after
- * it. When that fails: with why NULL argv stays as it is, so that starting it
- * gives the diagnosis; otherwise -1 with the reason in why.
+ * it. When that fails: -1 with the reason in why, and argv as it is, so that
+ * starting it gives the diagnosis.
  */
 static int resolve_program(char **argv, char *name, size_t name_size, char *why,
 			   size_t why_size)
@@ -196,14 +168,11 @@ static int resolve_program(char **argv, char *name, size_t name_size, char *why,
 	termsafe_copy(name, name_size < 49 ? name_size : 49, base ? base + 1 : argv[0]);
 	if (!getcwd(cwd, sizeof(cwd)) || config_resolve_command(argv[0], cwd, resolved,
 		sizeof(resolved), reason, sizeof(reason)) < 0) {
-		if (!why)
-			return 0;
 		snprintf(why, why_size, "%s", reason);
 		return -1;
 	}
 	if (!(copy = strdup(resolved))) {
-		if (why)
-			snprintf(why, why_size, "out of memory");
+		snprintf(why, why_size, "out of memory");
 		return -1;
 	}
 	free(argv[0]);
@@ -257,7 +226,9 @@ static void print_reproduce(const struct check_run *run, const char *id, uint64_
 {
 	const struct options_common *c = &run->o->common;
 
-	printf("  reproduce: skipbo-arena play --game-id %s --seed %" PRIu64 " --stock %d%s "
+	fputs("  reproduce: ", stdout);
+	print_shell_word(options_program());
+	printf(" play --game-id %s --seed %" PRIu64 " --stock %d%s "
 	       "--move-ms %lld --game-ms %lld --startup-ms %lld", id, seed, run->rules.stock_size,
 	       run->rules.partnership ? " --partnership" : "", c->move_ms, c->game_ms,
 	       c->startup_ms);
@@ -424,10 +395,9 @@ int cmd_check(int argc, char **argv)
 	ret = 1;
 	if (!(opponent = opponent_argv(&o)))
 		goto out;
-	if (resolve_program(bot, run.names[0], sizeof(run.names[0]), NULL, 0) < 0) {
-		warnx("check: out of memory");
-		goto out;
-	}
+	if (resolve_program(bot, run.names[0], sizeof(run.names[0]), why, sizeof(why)) < 0)
+		/* the start fault of each game then says the rest */
+		warnx("check: %s", why);
 	if (resolve_program(opponent, run.names[1], sizeof(run.names[1]), why, sizeof(why)) < 0) {
 		warnx("check: opponent: %s", why);
 		goto out;

@@ -20,6 +20,12 @@ int options_print_version(void)
 	return 0;
 }
 
+const char *options_program(void)
+{
+	return program_invocation_name && *program_invocation_name ? program_invocation_name :
+		"skipbo-arena";
+}
+
 int options_number(const char *option, const char *arg, long long min, long long max,
 		   long long *out)
 {

@@ -46,6 +46,13 @@ int options_make_dirs(const char *option, const char *path);
 #define OPTIONS_VERSION_ENTRY { "version", no_argument, NULL, OPTIONS_VERSION }
 int options_print_version(void);
 
+/*
+ * The program as it was run (main's argv[0]: "skipbo-arena" from PATH, or a
+ * path such as "./build/arena/skipbo-arena"), for the commands printed to be
+ * run again: they then work where this one did.
+ */
+const char *options_program(void);
+
 /* Groups of shared options; a command takes those it names in options_command.groups. */
 enum options_group {
 	OPTIONS_SEED = 1 << 0,    /* --seed N (decimal or 0x hex, 64 bits) */
