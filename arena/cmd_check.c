@@ -53,6 +53,7 @@ static const char check_usage[] =
 	"      --opponent CMD    the opponent's command, split on spaces (default: the\n"
 	"                        skipbo-easy built with this program)\n"
 	OPTIONS_BOT_STDERR_HELP
+	OPTIONS_ENV_HELP("the bot's")
 	"                        (the bot's last stderr lines are quoted with each fault\n"
 	"                        whichever is given)\n"
 	"  -v, --verbose         print every line to and from the bots\n"
@@ -101,7 +102,7 @@ static int parse_check_options(int argc, char **argv, struct check_opts *o)
 {
 	const struct options_command cmd = { check_usage, "v", check_options,
 		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX |
-		OPTIONS_BOT_STDERR, check_option, o };
+		OPTIONS_BOT_STDERR | OPTIONS_ENV, check_option, o };
 
 	memset(o, 0, sizeof(*o));
 	o->games = CHECK_DEFAULT_GAMES;
@@ -316,6 +317,7 @@ static int run_check(struct check_run *run, char **bot, char **opponent)
 			spec->limits.memory_mb = 0;
 		} else {
 			spec->limits = c->limits;
+			spec->env = c->env;
 		}
 	}
 	if (options_stderr_files(c, run->specs, (size_t)players, run->log_paths) < 0)

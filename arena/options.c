@@ -118,7 +118,7 @@ int options_make_dirs(const char *option, const char *path)
 enum shared_id {
 	SHARED_SEED, SHARED_STOCK, SHARED_MOVE_MS, SHARED_GAME_MS, SHARED_STARTUP_MS,
 	SHARED_CPU, SHARED_MEMORY, SHARED_FILES, SHARED_PROCESSES, SHARED_SANDBOX,
-	SHARED_QUIET_BOTS, SHARED_STDERR, NSHARED
+	SHARED_QUIET_BOTS, SHARED_STDERR, SHARED_ENV, NSHARED
 };
 
 /* getopt_long's value for shared option id: below OPTIONS_OWN, above any character. */
@@ -144,6 +144,7 @@ static const struct shared_option {
 	[SHARED_SANDBOX] = { "sandbox", OPTIONS_SANDBOX, 0, 0 },
 	[SHARED_QUIET_BOTS] = { "quiet-bots", OPTIONS_BOT_STDERR, 0, 0, 1 },
 	[SHARED_STDERR] = { "stderr", OPTIONS_BOT_STDERR, 0, 0 },
+	[SHARED_ENV] = { "env", OPTIONS_ENV, 0, 0 },
 };
 
 void options_common_init(struct options_common *common, int defaults)
@@ -229,6 +230,23 @@ int options_stderr_files(const struct options_common *common, struct bot_spec *s
 	return 0;
 }
 
+/* --env NAME=VALUE: the string itself goes to the bots. 0, or -1 after the message. */
+static int env_add(struct options_common *common, const char *arg)
+{
+	size_t name = strcspn(arg, "=");
+
+	if (!name || !arg[name]) {
+		warnx("--env: expected NAME=VALUE, got \"%s\"", arg);
+		return -1;
+	}
+	if (common->nenv == OPTIONS_ENV_MAX) {
+		warnx("--env: at most %d variables", OPTIONS_ENV_MAX);
+		return -1;
+	}
+	common->env[common->nenv++] = (char *)arg;
+	return 0;
+}
+
 /* Shared option id with its argument into *common. 0, or -1 after the message. */
 static int shared_set(int id, const char *arg, struct options_common *common)
 {
@@ -248,6 +266,8 @@ static int shared_set(int id, const char *arg, struct options_common *common)
 		common->stderr_dir = arg;
 		return 0;
 	}
+	if (id == SHARED_ENV)
+		return env_add(common, arg);
 	if (id == SHARED_SEED) {
 		if (options_seed(option, arg, &common->seed) < 0)
 			return -1;

@@ -61,6 +61,7 @@ enum options_group {
 	OPTIONS_LIMITS = 1 << 3,  /* --cpu-seconds, --memory-mb, --open-files, --processes */
 	OPTIONS_SANDBOX = 1 << 4, /* --sandbox auto|on|off */
 	OPTIONS_BOT_STDERR = 1 << 5, /* --quiet-bots, --stderr DIR */
+	OPTIONS_ENV = 1 << 6,     /* --env NAME=VALUE, repeatable */
 };
 
 /* The first getopt_long value free for a command's own long-only options. */
@@ -85,6 +86,14 @@ enum options_group {
 	"                        as [NAME seat N], control characters escaped)\n" \
 	"      --stderr DIR      keep each bot's stderr in DIR/NAME.stderr instead of\n" \
 	"                        showing it, each line tagged [GAME pid PID]\n"
+#define OPTIONS_ENV_HELP(whose) \
+	"      --env NAME=VALUE  add NAME to " whose " environment (repeatable). In a\n" \
+	"                        sandbox a bot's environment is PATH, HOME=/tmp,\n" \
+	"                        TMPDIR=/tmp and LANG only, plus these; with --sandbox\n" \
+	"                        off it is the arena's, plus these\n"
+
+/* The most --env options a command takes. */
+#define OPTIONS_ENV_MAX 64
 
 /* The values of the shared options. */
 struct options_common {
@@ -97,6 +106,9 @@ struct options_common {
 	const char *time_limit_given;         /* "--move-ms" or "--game-ms" when given, else NULL */
 	int quiet_bots;                       /* --quiet-bots */
 	const char *stderr_dir;               /* --stderr DIR, NULL: not given */
+	char *env[OPTIONS_ENV_MAX + 1];       /* --env NAME=VALUE in order, NULL-ended: argv's
+					       * strings, for bot_spec.env */
+	int nenv;
 };
 
 /* Show the bots' stderr on the terminal: neither --quiet-bots nor --stderr. */
