@@ -235,8 +235,12 @@ static void print_expected(struct check *c, const struct referee_fault *f)
 		fprintf(out, "    expected: an answer within %d ms per move and within the "
 			"%d ms game bank (read each request as it arrives)\n", c->limits.move_ms,
 			c->limits.game_ms);
+		if (referee_machine_delay(f->reason))
+			fprintf(out, "    hint:     other work on this machine kept it from running: "
+				"check again when the machine is quieter (in a tournament, lower -j), "
+				"or replay the position with play --from\n");
 		/* the reason says so already when bytes without a newline are waiting */
-		if (!c->answers && !strstr(f->reason, "flush"))
+		else if (!c->answers && !strstr(f->reason, "flush"))
 			fprintf(out, "    hint:     it answered nothing in this game: did it flush "
 				"stdout after each line?\n");
 	} else if (!strcmp(k, "exit") || !strcmp(k, "closed")) {

@@ -234,6 +234,24 @@ static void test_opponent_fault_fails_the_check(void **state)
 	assert_contains(output(f), "FAIL: 1 problem (1 of them the opponent's)\n");
 }
 
+/* A timeout whose reason says the machine probably caused it gets the hint to
+ * check again on a quieter machine or lower -j, not the flush hint. */
+static void test_machine_delay_hint(void **state)
+{
+	struct fixture *f = *state;
+	struct referee_fault fault = { .seat = 0, .game = 1, .kind = "timeout", .turn = 2 };
+
+	snprintf(fault.reason, sizeof(fault.reason), "answered after 1275 ms (0 ms of CPU time), "
+		 "past its limit of 1000 ms; %s: it used under half its limit", REFEREE_MACHINE_NOTE);
+	check_begin_game(&f->c, 1, 0);
+	f->c.observer.fault(f->c.observer.ctx, &fault, f->g);
+	assert_int_equal(check_summary(&f->c), 1);
+	assert_contains(output(f), "probably the machine, not the bot");
+	assert_contains(output(f), "hint:     other work on this machine kept it from running: "
+			"check again when the machine is quieter (in a tournament, lower -j)");
+	assert_null(strstr(output(f), "flush"));
+}
+
 static void test_start_fault_quotes_the_hello(void **state)
 {
 	struct fixture *f = *state;
@@ -289,6 +307,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_clean_game_passes_with_times, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_slow_move_warns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_opponent_fault_fails_the_check, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_machine_delay_hint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_start_fault_quotes_the_hello, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_protocol_fault_shows_a_correct_answer, setup,
 						teardown),
