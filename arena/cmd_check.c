@@ -377,7 +377,7 @@ int cmd_check(int argc, char **argv)
 	ret = 2;
 	if (optind >= argc) {
 		warnx("check: expected the bot's command");
-		fputs(check_usage, stderr);
+		options_bad_usage(check_usage, NULL, argv);
 		goto out;
 	}
 	run.o = &o;

@@ -527,7 +527,7 @@ int cmd_replay(int argc, char **argv)
 			r.status = options_print_version();
 			goto out;
 		default:
-			fputs(replay_usage, stderr);
+			options_bad_usage(replay_usage, replay_options, argv);
 			goto out;
 		}
 	}

@@ -128,7 +128,7 @@ static int sprt_parse(int argc, char **argv, struct sprt_run *run)
 		return ret;
 	if (argc - optind != 2) {
 		warnx("sprt: want two bot commands, BOT_A and BOT_B");
-		fputs(sprt_usage, stderr);
+		options_bad_usage(sprt_usage, NULL, argv);
 		return 2;
 	}
 	run->argv_cmd[0] = argv[optind];

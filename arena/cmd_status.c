@@ -131,8 +131,7 @@ int cmd_status(int argc, char **argv)
 		}
 		if (c == OPTIONS_VERSION)
 			return options_print_version();
-		fputs(status_usage, stderr);
-		return 2;
+		return options_bad_usage(status_usage, longopts, argv);
 	}
 	if (optind >= argc) {
 		warnx("status: expected at least one DIR (see \"skipbo-arena status --help\")");

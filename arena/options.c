@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "jsonc.h"
 #include "referee.h"
 #include "termsafe.h"
 
@@ -247,6 +248,33 @@ static int env_add(struct options_common *common, const char *arg)
 	return 0;
 }
 
+/* The long option getopt_long refused last: argv[optind - 1] without "--" and "=VALUE". */
+static void refused_option(char *const *argv, char *out, size_t size)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+
+	out[0] = '\0';
+	if (arg && !strncmp(arg, "--", 2) && arg[2])
+		snprintf(out, size, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+}
+
+int options_bad_usage(const char *usage, const struct option *table, char *const *argv)
+{
+	const char *names[NSHARED + 64], *end = strstr(usage, "\n\n");
+	char word[64];
+	int n = 0, near;
+
+	refused_option(argv, word, sizeof(word));
+	for (; table && table[n].name && n < (int)(sizeof(names) / sizeof(*names)) - 1; n++)
+		names[n] = table[n].name;
+	names[n] = NULL;
+	if (word[0] && (near = jsonc_nearest(word, names)) >= 0)
+		fprintf(stderr, "did you mean --%s?\n", names[near]);
+	fprintf(stderr, "%.*s\n(\"skipbo-arena %s --help\" lists every option)\n",
+		end ? (int)(end - usage) : (int)strlen(usage), usage, argv[0]);
+	return 2;
+}
+
 /* Shared option id with its argument into *common. 0, or -1 after the message. */
 static int shared_set(int id, const char *arg, struct options_common *common)
 {
@@ -353,8 +381,7 @@ int options_parse(const struct options_command *cmd, int argc, char **argv,
 				ret = 2;
 		} else if (c == '?' || c == ':') {
 			/* getopt_long has named the unknown option or the missing value */
-			fputs(cmd->usage, stderr);
-			ret = 2;
+			ret = options_bad_usage(cmd->usage, table, argv);
 		} else if (cmd->own_option(cmd->ctx, c, optarg) < 0) {
 			ret = 2;
 		}

@@ -152,6 +152,14 @@ int options_open_sandbox(const struct options_common *common, struct bot_spec *s
 			 size_t nspecs, const char *const *hide, size_t nhide,
 			 struct sandbox **out);
 
+/*
+ * After getopt_long refused an option of argv (it has printed why): "did you
+ * mean --X?" when the refused long option is near one of table's names
+ * (NULL-ended), then usage's first paragraph (the synopsis lines) and where
+ * the whole help is, on stderr. Returns 2, the exit status of bad usage.
+ */
+int options_bad_usage(const char *usage, const struct option *table, char *const *argv);
+
 /* A command's options, for options_parse(). */
 struct options_command {
 	const char *usage;             /* --help on stdout; on stderr after bad usage */
