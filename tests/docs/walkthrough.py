@@ -9,7 +9,8 @@ them, as written, in one shell: the ```sh blocks and the inline
 `skipbo-arena ...` commands without placeholders. The ```jsonc block that
 bots/README.md says to save is saved under its name.
 
-Before that, what a user tries right after ./setup.sh demo without changing
+PROTOCOL.md section 11 must name every starter kit. Before the commands,
+what a user tries right after ./setup.sh demo without changing
 PATH: the bundled bots by name, a "not found" error that says where it looked
 and what to do, and a `check` "reproduce:" line run as printed.
 
@@ -155,6 +156,17 @@ grep -q 'crash.sh' "$log" || { echo "walkthrough: the reproduce line did not rep
 """
 
 
+def kits_listed(tree):
+    """PROTOCOL.md section 11 names every starter kit in bots/starter/."""
+    text = open(os.path.join(tree, "protocol/PROTOCOL.md"), encoding="utf-8").read()
+    section = text[text.index("## 11."):]
+    missing = [k for k in sorted(os.listdir(os.path.join(tree, "bots/starter")))
+               if f"bots/starter/{k}/" not in section]
+    if missing:
+        print(f"walkthrough: PROTOCOL.md section 11 does not list the starter kits {missing}")
+    return not missing
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -172,6 +184,8 @@ def main():
             if rel and os.path.isfile(os.path.join(src, rel)):
                 os.makedirs(os.path.join(tree, os.path.dirname(rel)), exist_ok=True)
                 shutil.copy2(os.path.join(src, rel), os.path.join(tree, rel), follow_symlinks=False)
+        if not kits_listed(tree):
+            return 1
         os.symlink(build, os.path.join(tree, "build"))
         os.makedirs(os.path.join(work, "home"))
         script = PRELUDE + FIRST_MINUTES + 'export PATH="$SAVED_PATH"\n' + plan(tree, build) + \
