@@ -12,7 +12,8 @@ bots/README.md says to save is saved under its name.
 PROTOCOL.md section 11 must name every starter kit. Before the commands,
 what a user tries right after ./setup.sh demo without changing
 PATH: the bundled bots by name, a "not found" error that says where it looked
-and what to do, and a `check` "reproduce:" line run as printed.
+and what to do, and a `check` "reproduce:" line and slowest decision's
+`play --from` line run as printed.
 
 Commands that need a terminal, build the tree again, or run for hours are
 skipped, each with its reason printed. Exit status 0, 1 on the first failing
@@ -153,6 +154,9 @@ expect 'check' 'reproduce: ' "! $A check --games 1 ./crash.sh"
 repro=$(sed -n 's/^  reproduce: //p' "$log" | head -n 1)
 step 'reproduce: as printed' "$repro"
 grep -q 'crash.sh' "$log" || { echo "walkthrough: the reproduce line did not replay the game" >&2; exit 1; }
+expect 'check' 'slowest decisions (replays in ' "$A check --games 2 skipbo-medium"
+slow=$(sed -n 's/^  [0-9.]* ms, game [0-9]*, decision [0-9]*: //p' "$log" | head -n 1)
+expect 'slowest decision: play --from as printed' 'decisions replayed, the bots play from decision' "$slow"
 """
 
 
@@ -190,7 +194,7 @@ def main():
         os.makedirs(os.path.join(work, "home"))
         script = PRELUDE + FIRST_MINUTES + 'export PATH="$SAVED_PATH"\n' + plan(tree, build) + \
             "\necho 'walkthrough: every command ran'\n"
-        env = dict(os.environ, WORK=work, HOME=os.path.join(work, "home"),
+        env = dict(os.environ, WORK=work, HOME=os.path.join(work, "home"), TMPDIR=work,
                    SAVED_PATH=os.environ.get("PATH", "/usr/bin:/bin"))
         return subprocess.run(["bash", "-c", script], cwd=tree, env=env).returncode
     finally:

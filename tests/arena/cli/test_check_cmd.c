@@ -629,10 +629,17 @@ int main(void)
 #endif
 	};
 
+	char tmp[] = "/tmp/test_check_cmd_replays_XXXXXX", rm[64];
 	int failed;
 
+	/* check keeps each game's replay in a new directory under $TMPDIR: this one */
+	if (!mkdtemp(tmp) || setenv("TMPDIR", tmp, 1) < 0)
+		return 1;
 	snprintf(opponent, sizeof(opponent), "%s good", BADBOT_PATH);
 	failed = cmocka_run_group_tests(tests, NULL, NULL);
 	free(last_out);
+	snprintf(rm, sizeof(rm), "rm -rf '%s'", tmp);
+	if (system(rm) != 0)
+		return 1;
 	return failed;
 }

@@ -20,6 +20,7 @@ exec $badbot good
 EOF
 chmod 755 envbot
 export OTHER=from-the-caller
+export TMPDIR=$work   # check's replays
 
 for sandbox in auto off; do
 	"$arena" play --sandbox $sandbox --stock 3 --seed 1 --env MYBOT_DEBUG=1 --env 'X=a b' \
