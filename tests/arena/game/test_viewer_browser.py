@@ -285,6 +285,20 @@ def last_move_marked(page, replay):
     page.key("Home", "Home", 36)
 
 
+def slider(page):
+    """The timeline slider spans the game and moves the table to any step; the keys move it."""
+    last = len(page.states[1]) - 1
+    mid = last // 2
+    page.b.eval("var s = document.getElementById('slider'); s.value = '%d';"
+                "s.dispatchEvent(new Event('input'))" % mid)
+    page.expect(1, mid, "the slider at %d" % mid)
+    page.right()
+    got = page.b.eval("[document.getElementById('slider').value, document.getElementById('slider').max]")
+    if got != [str(mid + 1), str(last)]:
+        fail("%s: after ArrowRight the slider reads %r, want [%d, %d]" % (page.name, got, mid + 1, last))
+    page.key("Home", "Home", 36)
+
+
 def keys_and_teams(page, partnership):
     """The shortcuts are written on the page; partners are named as teams (R10)."""
     keys = page.b.eval("document.getElementById('keys').textContent")
@@ -365,6 +379,7 @@ def check_pages(arena, helper, medium, easy, badbot, shots, browser_path, tmp):
             turns(page)
             hands_switch(page)
             keys_and_teams(page, name == "partners")
+            slider(page)
             if name in ("two", "partners"):
                 last_move_marked(page, replay)
             page.key("End", "End", 35)
