@@ -282,6 +282,17 @@ def last_move_marked(page, replay):
             "bottom \u2192 top" not in numbering[2] or '"to": 0 is building pile 0' not in numbering[2]:
         fail("%s: piles not numbered 0-3 as the protocol does, or no legend: %r" %
              (page.name, numbering))
+    # the request that decision answered: its legal moves, the one played marked
+    req = page.b.eval(
+        "[document.getElementById('request').style.display,"
+        " document.querySelectorAll('#legal li').length,"
+        " (document.querySelector('#legal li.chosen') || {}).textContent,"
+        " document.getElementById('reqsum').textContent]")
+    want = '"card":0,"to":%d}' % e["to"]
+    if req[0] == "none" or req[1] < 1 or not req[2] or want not in req[2] or \
+            "answered: %d legal move" % req[1] not in req[3]:
+        fail("%s: at the first wild the request shown is %r, want the answer ending %r" %
+             (page.name, req, want))
     page.key("Home", "Home", 36)
 
 
