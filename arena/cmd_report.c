@@ -40,6 +40,8 @@ static void report_usage(FILE *out)
 	      "                     that has a replay (DIR/replays/ID.html, found through\n"
 	      "                     its record), which the report's game list then links to\n"
 	      "  -q, --quiet        do not print the ranking table\n"
+	      "      --wide         print every column of the ranking (default: the\n"
+	      "                     columns that fit 80, led by the verdict line)\n"
 	      "  -h, --help         this text\n"
 	      "Options may come before or after the directories.\n", out);
 }
@@ -135,6 +137,7 @@ int cmd_report(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "plain-intervals", no_argument, NULL, 'P' },
 		{ "replays", no_argument, NULL, 'R' },
+		{ "wide", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		OPTIONS_VERSION_ENTRY,
 		{ NULL, 0, NULL, 0 },
@@ -176,6 +179,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'W':
+			opt.wide = true;
 			break;
 		case 'h':
 			report_usage(stdout);

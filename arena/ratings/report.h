@@ -126,9 +126,10 @@ struct report_options {
 	double prior_draws;   /* >= 0 */
 	bool plain_intervals; /* intervals treating results as independent */
 	bool partial;         /* the run was stopped: every format says the ranking is partial */
+	bool wide;            /* the printed table has every column, not 80 columns */
 };
 
-#define REPORT_OPTIONS_DEFAULT { NULL, 0.0, RATING_PRIOR_DRAWS, false, false }
+#define REPORT_OPTIONS_DEFAULT { NULL, 0.0, RATING_PRIOR_DRAWS, false, false, false }
 
 /*
  * Compute a report from the records stored in log (which must outlive it).
@@ -155,8 +156,24 @@ int report_load_opts(struct report *r, struct gamelog *log, const char *const *d
 		     size_t ndirs, const struct report_options *opt, char *err, size_t errsz);
 void report_release(struct report *r);
 
-/* The ranking table as aligned text (what `run` and `report` print). */
+/* The ranking table as aligned text (what `run` and `report` print): the
+ * verdict line, then rank, bot, Elo, its interval, score, games, win rate and
+ * faults in 80 columns; with wide every column (report_print_table_wide). */
 void report_print_table(const struct report *r, FILE *out);
+void report_print_table_wide(const struct report *r, FILE *out, bool wide);
+
+/*
+ * The one line a reader wants first, into buf ("" when there is no such line:
+ * fewer than 2 bots, several pools, a leader rated by the prior alone):
+ * "hard leads medium by 49.5 ± 68.4 Elo; LOS 92%: not yet decided", from the
+ * leader's difference to the second and its 95% interval; "decided" when the
+ * interval is clear of 0.
+ */
+void report_verdict(const struct report *r, char *buf, size_t size);
+
+/* Which Elo to quote, for every format: one sentence. */
+#define REPORT_QUOTE_NOTE "Quote a bot's Elo with its \u00b195% interval; \"next\" is " \
+	"the gap to the bot ranked below, not a second rating."
 
 /* Every game of b is a start fault: its program never ran (no such file, exec
  * failure, no hello in time). A report and `run` say so first. */

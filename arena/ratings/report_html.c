@@ -616,7 +616,7 @@ static void html_faults(const struct report *r, FILE *out)
 
 int report_write_html(const struct report *r, FILE *out)
 {
-	char method[2048];
+	char method[2048], verdict[256];
 	cJSON *t = r->ndirs && r->dirs ? report_read_tournament(r->dirs[0]) : NULL;
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
 
@@ -632,13 +632,20 @@ int report_write_html(const struct report *r, FILE *out)
 		fputs("<p class=\"warn partial\"><b>Partial</b>: the run was stopped before every "
 		      "game was played; this report is of the games recorded so far.</p>\n", out);
 	html_never_started(r, out);
+	report_verdict(r, verdict, sizeof(verdict));
+	if (verdict[0]) {
+		fputs("<p class=\"verdict\"><b>", out);
+		report_html_text(out, verdict);
+		fputs("</b></p>\n", out);
+	}
+	/* the ranking first: on a phone the settings would fill the first screen */
+	html_ranking(r, out);
 	if (t)
 		html_settings(t, r->dirs[0], out);
 	cJSON_Delete(t);
 	fputs("<p>", out);
 	report_write_sources(r, out, report_html_text);
 	fputs(".</p>\n", out);
-	html_ranking(r, out);
 	report_notes(r, html_note, out);
 	report_write_gauntlet(r, REPORT_HTML, out, report_html_text);
 	if (r->duplicate_pairs)

@@ -305,8 +305,11 @@ static void test_report_files(void **state)
 	buf[got] = '\0';
 	fclose(table);
 	assert_non_null(strstr(buf, "rank"));
-	/* header, 3 bots, records line, skipped line, the fit line */
-	assert_int_equal(count(buf, "\n"), 6);
+	/* header, 3 bots, where the other columns are, records line, skipped line, the fit
+	 * line; the ranking in 80 columns */
+	assert_int_equal(count(buf, "\n"), 8);
+	for (char *line = buf; line < strstr(buf, "(--wide"); line = strchr(line, '\n') + 1)
+		assert_in_range(strcspn(line, "\n"), 1, 80);
 	assert_non_null(strstr(buf, "Fit: the largest head-to-head residual is "));
 	assert_non_null(strstr(buf, "timeout 1"));
 }
