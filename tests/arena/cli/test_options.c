@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "config.h"
 #include "options.h"
+#include "../stream_text.h"
 
 static void test_numbers(void **state)
 {
@@ -218,7 +219,6 @@ static char *stderr_of(int (*fn)(void *), void *arg, int *ret)
 	FILE *f = tmpfile();
 	int saved = dup(STDERR_FILENO);
 	char *text;
-	long size;
 
 	assert_non_null(f);
 	fflush(stderr);
@@ -227,11 +227,7 @@ static char *stderr_of(int (*fn)(void *), void *arg, int *ret)
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
-	size = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)size + 1);
-	assert_non_null(text);
-	assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
+	text = stream_text(f);
 	fclose(f);
 	return text;
 }
