@@ -6,6 +6,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -204,6 +205,20 @@ int cmd_report(int argc, char **argv)
 	}
 	if (outdir && options_make_dirs("report: -o", outdir) < 0)
 		return 1;
+	/* a report of a tournament still running, or stopped, says how far it is */
+	if (argc - optind == 1) {
+		struct status_progress p;
+		char why[PATH_MAX + 512];
+
+		if (status_progress(argv[optind], &p, why, sizeof(why)) == 0 &&
+		    p.recorded < p.total) {
+			opt.partial = true;
+			opt.games_recorded = p.recorded;
+			opt.games_expected = p.total;
+			opt.eta_s = p.eta_s;
+		}
+		free(p.same);
+	}
 	/* pages first: the report's game list links only to pages that exist */
 	for (int i = optind; replays && i < argc; i++)
 		status |= write_replay_pages(argv[i], quiet);

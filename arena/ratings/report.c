@@ -354,6 +354,9 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 	r->prior_draws = prior_draws;
 	r->plain_intervals = ropt->plain_intervals;
 	r->partial = ropt->partial;
+	r->games_recorded = ropt->games_recorded;
+	r->games_expected = ropt->games_expected;
+	r->eta_s = ropt->eta_s;
 	if (!ropt->plain_intervals)
 		opt.clusters = &a->clusters;
 	if (log->records == 0 || n == 0 || a->cap < n) {
@@ -688,9 +691,12 @@ notes:
 						     : "robust to the grouping of results by deal");
 	report_notes(r, print_line, out);
 	report_write_gauntlet(r, REPORT_TEXT, out, NULL);
-	if (r->partial)
-		fprintf(out, "partial: the run was stopped before every game was played; this "
-			"ranking is of the %zu records so far\n", r->log->records);
+	if (r->partial) {
+		char partial[256];
+
+		report_partial_text(r, partial, sizeof(partial));
+		fprintf(out, "%s\n", partial);
+	}
 	for (size_t k = 0; k < r->nbots; k++)
 		if (report_never_started(&r->bots[r->order[k]]))
 			fprintf(out, "warning: bot \"%s\" never started: all %ld of its games are "

@@ -117,6 +117,8 @@ struct report {
 	size_t ndirs;
 	bool *challenger;        /* a gauntlet's challengers (tournament.json); NULL: none */
 	bool partial;            /* the tournament was stopped before every game was played */
+	uint64_t games_recorded, games_expected; /* report_options' */
+	long eta_s;
 };
 
 /* What a report is asked for (REPORT_OPTIONS_DEFAULT: field average, default prior, robust). */
@@ -127,9 +129,21 @@ struct report_options {
 	bool plain_intervals; /* intervals treating results as independent */
 	bool partial;         /* the run was stopped: every format says the ranking is partial */
 	bool wide;            /* the printed table has every column, not 80 columns */
+	/* How far the tournament is, when the caller knows (games_expected 0: unknown): a
+	 * partial report says "N of M" and the time left (eta_s, -1 unknown). */
+	uint64_t games_recorded, games_expected;
+	long eta_s;
 };
 
-#define REPORT_OPTIONS_DEFAULT { NULL, 0.0, RATING_PRIOR_DRAWS, false, false, false }
+#define REPORT_OPTIONS_DEFAULT { NULL, 0.0, RATING_PRIOR_DRAWS, false, false, false, 0, 0, -1 }
+
+/*
+ * What a partial report says of itself, one sentence into buf: "Partial: 67 of
+ * 360 games recorded (18.6%), about 12 min left at the rate so far; the
+ * ranking is of these." with the progress known, else that the run was
+ * stopped before every game was played.
+ */
+void report_partial_text(const struct report *r, char *buf, size_t size);
 
 /*
  * Compute a report from the records stored in log (which must outlive it).

@@ -616,7 +616,7 @@ static void html_faults(const struct report *r, FILE *out)
 
 int report_write_html(const struct report *r, FILE *out)
 {
-	char method[2048], verdict[256];
+	char method[2048], verdict[256], partial[256];
 	cJSON *t = r->ndirs && r->dirs ? report_read_tournament(r->dirs[0]) : NULL;
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
 
@@ -628,9 +628,12 @@ int report_write_html(const struct report *r, FILE *out)
 		report_html_text(out, name->valuestring);
 	}
 	fputs("</h1>\n", out);
-	if (r->partial)
-		fputs("<p class=\"warn partial\"><b>Partial</b>: the run was stopped before every "
-		      "game was played; this report is of the games recorded so far.</p>\n", out);
+	if (r->partial) {
+		report_partial_text(r, partial, sizeof(partial));
+		fputs("<p class=\"warn partial\">", out);
+		report_html_text(out, partial);
+		fputs("</p>\n", out);
+	}
 	html_never_started(r, out);
 	report_verdict(r, verdict, sizeof(verdict));
 	if (verdict[0]) {

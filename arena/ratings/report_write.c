@@ -243,6 +243,12 @@ int report_write_json(const struct report *r, FILE *out)
 	cJSON_AddStringToObject(root, "format", "skipbo-arena ratings 1");
 	cJSON_AddStringToObject(root, "method", method);
 	cJSON_AddBoolToObject(root, "partial", r->partial);
+	if (r->games_expected) {
+		cJSON_AddNumberToObject(root, "games_recorded", (double)r->games_recorded);
+		cJSON_AddNumberToObject(root, "games_expected", (double)r->games_expected);
+		if (r->eta_s >= 0)
+			cJSON_AddNumberToObject(root, "eta_s", (double)r->eta_s);
+	}
 	if (r->anchor >= 0)
 		cJSON_AddStringToObject(root, "anchor", r->bots[r->anchor].name);
 	else
@@ -553,9 +559,14 @@ int report_write_md(const struct report *r, FILE *out)
 		md_text(out, verdict);
 		fputs("**\n\n", out);
 	}
-	if (r->partial)
-		fputs("**Partial**: the run was stopped before every game was played; this report "
-		      "is of the games recorded so far.\n\n", out);
+	if (r->partial) {
+		char partial[256];
+
+		report_partial_text(r, partial, sizeof(partial));
+		fputs("**", out);
+		md_text(out, partial);
+		fputs("**\n\n", out);
+	}
 	report_write_sources(r, out, md_text);
 	fputs(".\n\n## Ranking\n\n", out);
 	md_ranking(r, out);
