@@ -268,7 +268,8 @@ int options_bad_usage(const char *usage, const struct option *table, char *const
 	for (; table && table[n].name && n < (int)(sizeof(names) / sizeof(*names)) - 1; n++)
 		names[n] = table[n].name;
 	names[n] = NULL;
-	if (word[0] && (near = jsonc_nearest(word, names)) >= 0)
+	/* a known option refused for its missing value is no misspelling */
+	if (word[0] && (near = jsonc_nearest(word, names)) >= 0 && strcmp(names[near], word))
 		fprintf(stderr, "did you mean --%s?\n", names[near]);
 	fprintf(stderr, "%.*s\n(\"skipbo-arena %s --help\" lists every option)\n",
 		end ? (int)(end - usage) : (int)strlen(usage), usage, argv[0]);

@@ -252,6 +252,7 @@ static void test_mistyped_option(void **state)
 	char *sed[] = { "test", "--sed", "3", "bot", NULL };
 	char *eq[] = { "test", "--vlue=3", "bot", NULL };
 	char *far[] = { "test", "--zzzzzzzz", "bot", NULL };
+	char *missing[] = { "test", "--seed", NULL };
 	char *text;
 	int ret;
 
@@ -267,6 +268,11 @@ static void test_mistyped_option(void **state)
 	assert_int_equal(ret, 2);
 	if (!strstr(text, "did you mean --value?\n"))
 		fail_msg("--vlue=3 gave:\n%s", text);
+	free(text);
+	text = stderr_of(parse_mistyped, missing, &ret);
+	assert_int_equal(ret, 2);
+	if (strstr(text, "did you mean") || !strstr(text, "usage: skipbo-arena test"))
+		fail_msg("--seed without its value gave:\n%s", text);
 	free(text);
 	text = stderr_of(parse_mistyped, far, &ret);
 	assert_int_equal(ret, 2);
