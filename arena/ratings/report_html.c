@@ -659,6 +659,9 @@ int report_write_html(const struct report *r, FILE *out)
 		      "seats, so it is a check: where the two disagree by more than their "
 		      "intervals, the deals or the seats weigh on the result and more deals are "
 		      "needed.</p>\n", out);
+	else
+		fputs("<p class=\"note quote\"><b>Which figure to quote:</b> " REPORT_QUOTE_NOTE
+		      "</p>\n", out);
 	fputs("<p class=\"note\">", out);
 	report_html_text(out, method);
 	fputs(" Move times: mean and max over all moves; p99 is the moves-weighted mean of "

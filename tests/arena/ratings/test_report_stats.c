@@ -424,8 +424,9 @@ static void test_verdict_and_faults_everywhere(void **state)
 		fail_msg("report.md:\n%s", text);
 	free(text);
 	text = written(&b.r, report_write_html);
-	if (!strstr(text, "<p class=\"verdict\"><b>hard leads medium by "))
-		fail_msg("report.html has no verdict line");
+	if (!strstr(text, "<p class=\"verdict\"><b>hard leads medium by ") ||
+	    !strstr(text, "<b>Which figure to quote:</b> Quote a bot's Elo"))
+		fail_msg("report.html has no verdict line or no word on which Elo to quote");
 	free(text);
 	release(&b);
 }
