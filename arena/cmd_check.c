@@ -6,7 +6,6 @@
 #include <err.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +17,9 @@
 #include "config.h"
 #include "options.h"
 #include "pool.h"
+#include "jsonw.h"
 #include "referee.h"
+#include "replay.h"
 #include "termsafe.h"
 
 #define CHECK_NAME_MAX 64
@@ -53,7 +54,10 @@ static const char check_usage[] =
 	"                        memory limit\n"
 	"      --opponent CMD    the opponent's command, split on spaces (default: the\n"
 	"                        skipbo-easy built with this program)\n"
+	"      --replays DIR     keep each game's replay as DIR/check-K.json (default: a\n"
+	"                        new directory under $TMPDIR or /tmp, named at the end)\n"
 	OPTIONS_BOT_STDERR_HELP
+	OPTIONS_ENV_HELP("the bot's")
 	"                        (the bot's last stderr lines are quoted with each fault\n"
 	"                        whichever is given)\n"
 	"  -v, --verbose         print every line to and from the bots\n"
@@ -61,10 +65,13 @@ static const char check_usage[] =
 	"\n"
 	"After a game in which the bot faulted, a \"reproduce:\" line gives the play\n"
 	"command that deals that game again with the same bots in the same seats.\n"
+	"A fault like an earlier one (numbers aside) takes one line; the summary counts\n"
+	"each kind. The bot's slowest decisions are named, each with the play --from\n"
+	"command that asks it that decision again.\n"
 	"The last line is \"PASS\" or \"FAIL: N problems\". Exit status: 0 the bot is\n"
 	"clean, 1 it (or the opponent) faulted or the check could not run, 2 bad usage.\n";
 
-enum { OPT_GAMES = OPTIONS_OWN, OPT_PLAYERS, OPT_PARTNERSHIP, OPT_OPPONENT };
+enum { OPT_GAMES = OPTIONS_OWN, OPT_PLAYERS, OPT_PARTNERSHIP, OPT_OPPONENT, OPT_REPLAYS };
 
 /* The options of check alone; options.h adds the seed, stock, time and limits. */
 static const struct option check_options[] = {
@@ -72,6 +79,7 @@ static const struct option check_options[] = {
 	{ "players", required_argument, NULL, OPT_PLAYERS },
 	{ "partnership", no_argument, NULL, OPT_PARTNERSHIP },
 	{ "opponent", required_argument, NULL, OPT_OPPONENT },
+	{ "replays", required_argument, NULL, OPT_REPLAYS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -81,6 +89,7 @@ struct check_opts {
 	long long games, players;
 	int partnership, verbose;
 	const char *opponent;
+	const char *replays;        /* --replays DIR, NULL: a new one in $TMPDIR */
 };
 
 static int check_option(void *ctx, int c, const char *arg)
@@ -90,6 +99,7 @@ static int check_option(void *ctx, int c, const char *arg)
 	switch (c) {
 	case OPT_PARTNERSHIP: o->partnership = 1; break;
 	case OPT_OPPONENT: o->opponent = arg; break;
+	case OPT_REPLAYS: o->replays = arg; break;
 	case 'v': o->verbose = 1; break;
 	case OPT_GAMES: return options_number("--games", arg, 1, 1000000, &o->games);
 	case OPT_PLAYERS: return options_number("--players", arg, 2, ENGINE_MAX_PLAYERS, &o->players);
@@ -102,7 +112,7 @@ static int parse_check_options(int argc, char **argv, struct check_opts *o)
 {
 	const struct options_command cmd = { check_usage, "v", check_options,
 		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX |
-		OPTIONS_BOT_STDERR, check_option, o };
+		OPTIONS_BOT_STDERR | OPTIONS_ENV, check_option, o };
 
 	memset(o, 0, sizeof(*o));
 	o->games = CHECK_DEFAULT_GAMES;
@@ -130,37 +140,9 @@ static char **bot_argv(int argc, char **argv)
 	return out;
 }
 
-/*
- * The easy bot built next to this program: <build>/arena/skipbo-arena has it
- * at <build>/bots/skipbo-easy; an installed one sits in the same directory.
- */
-static int default_opponent(char *out, size_t size)
-{
-	char exe[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n < 0)
-		return -1;
-	exe[n] = '\0';
-	strlcpy(dir, dirname(exe), sizeof(dir));
-	if (((size_t)snprintf(path, sizeof(path), "%s/../bots/%s", dir, CHECK_OPPONENT) <
-	     sizeof(path) && access(path, X_OK) == 0) ||
-	    ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, CHECK_OPPONENT) < sizeof(path) &&
-	     access(path, X_OK) == 0)) {
-		/* a path without "..", for the report */
-		if (!realpath(path, exe))
-			strlcpy(exe, path, sizeof(exe));
-		return strlcpy(out, exe, size) < size ? 0 : -1;
-	}
-	/* for the message: where it was expected */
-	strlcpy(out, dir, size);
-	strlcat(out, "/../bots/" CHECK_OPPONENT, size);
-	return -1;
-}
-
 static char **opponent_argv(const struct check_opts *o)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], where[2 * PATH_MAX + 8];
 	char **argv;
 
 	if (o->opponent) {
@@ -168,8 +150,9 @@ static char **opponent_argv(const struct check_opts *o)
 			warnx("check: empty --opponent command");
 		return argv;
 	}
-	if (default_opponent(path, sizeof(path)) < 0) {
-		warnx("check: no easy bot at \"%s\"; name an opponent with --opponent", path);
+	if (config_bundled_bot(CHECK_OPPONENT, path, sizeof(path), where, sizeof(where)) < 0) {
+		warnx("check: no " CHECK_OPPONENT " in %s; build it (cmake --build build --target "
+		      CHECK_OPPONENT ") or name an opponent with --opponent", where);
 		return NULL;
 	}
 	if (!(argv = calloc(2, sizeof(*argv))) || !(argv[0] = strdup(path))) {
@@ -182,8 +165,8 @@ static char **opponent_argv(const struct check_opts *o)
 
 /*
  * argv[0] resolved like a tournament's bot command, and the bot named after
- * it. When that fails: with why NULL argv stays as it is, so that starting it
- * gives the diagnosis; otherwise -1 with the reason in why.
+ * it. When that fails: -1 with the reason in why, and argv as it is, so that
+ * starting it gives the diagnosis.
  */
 static int resolve_program(char **argv, char *name, size_t name_size, char *why,
 			   size_t why_size)
@@ -196,14 +179,11 @@ static int resolve_program(char **argv, char *name, size_t name_size, char *why,
 	termsafe_copy(name, name_size < 49 ? name_size : 49, base ? base + 1 : argv[0]);
 	if (!getcwd(cwd, sizeof(cwd)) || config_resolve_command(argv[0], cwd, resolved,
 		sizeof(resolved), reason, sizeof(reason)) < 0) {
-		if (!why)
-			return 0;
 		snprintf(why, why_size, "%s", reason);
 		return -1;
 	}
 	if (!(copy = strdup(resolved))) {
-		if (why)
-			snprintf(why, why_size, "out of memory");
+		snprintf(why, why_size, "out of memory");
 		return -1;
 	}
 	free(argv[0]);
@@ -230,6 +210,7 @@ struct check_run {
 	struct pool *pool;
 	struct sandbox *sandbox;          /* every bot's, NULL when off */
 	struct check check;
+	char replays[PATH_MAX];           /* where each game's replay goes */
 };
 
 /* A word of a command, quoted for a POSIX shell when it needs it, escaped for the terminal. */
@@ -250,17 +231,20 @@ static void print_shell_word(const char *w)
 	putchar('\'');
 }
 
-/* The play command that deals the game again with the bots in these seats:
- * the same id too, since bots may seed their choices with it. */
-static void print_reproduce(const struct check_run *run, const char *id, uint64_t seed,
-			    const int *index)
+/* Game k (0-based): the bot in seat k mod players, the opponents in the
+ * others; index[s] is the spec of seat s. Returns the bot's seat. */
+static int seat_order(const struct check_run *run, int k, int *index)
 {
-	const struct options_common *c = &run->o->common;
+	int seat = k % run->rules.players;
 
-	printf("  reproduce: skipbo-arena play --game-id %s --seed %" PRIu64 " --stock %d%s "
-	       "--move-ms %lld --game-ms %lld --startup-ms %lld", id, seed, run->rules.stock_size,
-	       run->rules.partnership ? " --partnership" : "", c->move_ms, c->game_ms,
-	       c->startup_ms);
+	for (int s = 0, next = 1; s < run->rules.players; s++)
+		index[s] = s == seat ? 0 : next++;
+	return seat;
+}
+
+/* " -- ARGV" for each seat, in seat order. */
+static void print_seats(const struct check_run *run, const int *index)
+{
 	for (int s = 0; s < run->rules.players; s++) {
 		fputs(" --", stdout);
 		for (char *const *w = run->specs[index[s]].argv; *w; w++) {
@@ -271,21 +255,83 @@ static void print_reproduce(const struct check_run *run, const char *id, uint64_
 	putchar('\n');
 }
 
+/* The play command that deals the game again with the bots in these seats:
+ * the same id too, since bots may seed their choices with it. */
+static void print_reproduce(const struct check_run *run, const char *id, uint64_t seed,
+			    const int *index)
+{
+	const struct options_common *c = &run->o->common;
+
+	fputs("  reproduce: ", stdout);
+	print_shell_word(options_program());
+	printf(" play --game-id %s --seed %" PRIu64 " --stock %d%s "
+	       "--move-ms %lld --game-ms %lld --startup-ms %lld", id, seed, run->rules.stock_size,
+	       run->rules.partnership ? " --partnership" : "", c->move_ms, c->game_ms,
+	       c->startup_ms);
+	print_seats(run, index);
+}
+
+/* The replay of game id, kept for play --from: path into out. */
+static void replay_path(const struct check_run *run, const char *id, char *out, size_t size)
+{
+	snprintf(out, size, "%s/%s.json", run->replays, id);
+}
+
+/* The bot's slowest decisions, each with the play --from command that asks it again. */
+static void print_slowest(const struct check_run *run)
+{
+	const struct check_slow *slow;
+	int n = check_slowest(&run->check, &slow), index[ENGINE_MAX_PLAYERS];
+	char id[32], path[PATH_MAX + 40];
+
+	if (n)
+		printf("slowest decisions (replays in %s):\n", run->replays);
+	for (int i = 0; i < n; i++) {
+		snprintf(id, sizeof(id), "check-%d", slow[i].game);
+		replay_path(run, id, path, sizeof(path));
+		printf("  %.3f ms, game %d, decision %" PRIu32 ": ", (double)slow[i].us / 1000.0,
+		       slow[i].game, slow[i].move);
+		print_shell_word(options_program());
+		fputs(" play --from ", stdout);
+		print_shell_word(path);
+		printf(" --move %" PRIu32 " --no-timeout", slow[i].move);
+		seat_order(run, slow[i].game - 1, index);
+		print_seats(run, index);
+	}
+}
+
+/* Game k's replay, for play --from. 0, or -1 after the message. */
+static int keep_replay(const struct check_run *run, const char *id, const char *const *names,
+		       const struct referee_setup *setup, const struct referee_outcome *out)
+{
+	struct replay_info info = { id, names, setup->move_ms, setup->game_ms, out };
+	char path[PATH_MAX + 40];
+	struct jsonw w;
+	int ret;
+
+	replay_path(run, id, path, sizeof(path));
+	jsonw_init(&w);
+	ret = replay_write(path, &info, &w);
+	jsonw_release(&w);
+	if (ret < 0)
+		warnx("check: \"%s\": %s", path, strerror(-ret));
+	return ret < 0 ? -1 : 0;
+}
+
 /* Game k (0-based): the bot in seat k mod players, the opponents in the others. */
 static int play_one(struct check_run *run, int k)
 {
 	const struct check_opts *o = run->o;
-	int players = run->rules.players, seat = k % players, index[ENGINE_MAX_PLAYERS];
+	int players = run->rules.players, index[ENGINE_MAX_PLAYERS];
+	int seat = seat_order(run, k, index);
 	const char *names[ENGINE_MAX_PLAYERS];
 	struct referee_setup setup = { 0 };
 	struct referee_outcome out = { 0 };
 	char id[32], err[256];
 	int ret;
 
-	for (int s = 0, next = 1; s < players; s++) {
-		index[s] = s == seat ? 0 : next++;
+	for (int s = 0; s < players; s++)
 		names[s] = run->names[index[s]];
-	}
 	snprintf(id, sizeof(id), "check-%d", k + 1);
 	setup.id = id;
 	setup.rules = run->rules;
@@ -294,6 +340,8 @@ static int play_one(struct check_run *run, int k)
 	setup.move_ms = (int)o->common.move_ms;
 	setup.game_ms = (int)o->common.game_ms;
 	setup.observer = &run->check.observer;
+	/* the replay kept shows each decision's stderr, as play --replay's does */
+	setup.keep_stderr = 1;
 	printf("game %d/%lld: seat %d of %d, seed %" PRIu64 "\n", k + 1, o->games, seat, players,
 	       setup.rules.seed);
 	fflush(stdout);
@@ -314,13 +362,34 @@ static int play_one(struct check_run *run, int k)
 	check_end_game(&run->check, &out, names);
 	if (out.faulted[seat])
 		print_reproduce(run, id, setup.rules.seed, index);
+	ret = keep_replay(run, id, names, &setup, &out);
 	referee_outcome_release(&out);
 	fflush(stdout);
+	return ret;
+}
+
+/* --replays DIR made if missing, or a new directory under $TMPDIR: run->replays. 0 or -1. */
+static int replays_dir(struct check_run *run)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (run->o->replays) {
+		strlcpy(run->replays, run->o->replays, sizeof(run->replays));
+		return options_make_dirs("check: --replays", run->replays);
+	}
+	snprintf(run->replays, sizeof(run->replays), "%s/skipbo-check-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(run->replays)) {
+		warn("check: cannot create \"%s\" for the replays", run->replays);
+		return -1;
+	}
 	return 0;
 }
 
 static int run_check(struct check_run *run, char **bot, char **opponent)
 {
+	const char *hide[2];
+	size_t nhide = 0;
 	const struct check_opts *o = run->o;
 	const struct options_common *c = &o->common;
 	struct check_limits limits = { (int)c->startup_ms, (int)c->move_ms, (int)c->game_ms };
@@ -345,13 +414,18 @@ static int run_check(struct check_run *run, char **bot, char **opponent)
 			spec->limits.memory_mb = 0;
 		} else {
 			spec->limits = c->limits;
+			spec->env = c->env;
 		}
 	}
 	if (options_stderr_files(c, run->specs, (size_t)players, run->log_paths) < 0)
 		return 1;
 	/* the logs are the arena's to write, not the bots' to read */
-	if (options_open_sandbox(c, run->specs, (size_t)players, &c->stderr_dir,
-				 c->stderr_dir ? 1 : 0, &run->sandbox) >= 0)
+	if (replays_dir(run) < 0)
+		return 1;
+	hide[nhide++] = run->replays;
+	if (c->stderr_dir)
+		hide[nhide++] = c->stderr_dir;
+	if (options_open_sandbox(c, run->specs, (size_t)players, hide, nhide, &run->sandbox) >= 0)
 		return 1;
 	print_command("checking", run->names[0], bot);
 	print_command("opponent", run->names[1], opponent);
@@ -383,6 +457,7 @@ static int run_check(struct check_run *run, char **bot, char **opponent)
 	}
 	pool_free(run->pool);
 	run->pool = NULL;
+	print_slowest(run);
 	ret = check_summary(&run->check);
 out:
 	pool_free(run->pool);
@@ -404,7 +479,7 @@ int cmd_check(int argc, char **argv)
 	ret = 2;
 	if (optind >= argc) {
 		warnx("check: expected the bot's command");
-		fputs(check_usage, stderr);
+		options_bad_usage(check_usage, NULL, argv);
 		goto out;
 	}
 	run.o = &o;
@@ -424,10 +499,9 @@ int cmd_check(int argc, char **argv)
 	ret = 1;
 	if (!(opponent = opponent_argv(&o)))
 		goto out;
-	if (resolve_program(bot, run.names[0], sizeof(run.names[0]), NULL, 0) < 0) {
-		warnx("check: out of memory");
-		goto out;
-	}
+	if (resolve_program(bot, run.names[0], sizeof(run.names[0]), why, sizeof(why)) < 0)
+		/* the start fault of each game then says the rest */
+		warnx("check: %s", why);
 	if (resolve_program(opponent, run.names[1], sizeof(run.names[1]), why, sizeof(why)) < 0) {
 		warnx("check: opponent: %s", why);
 		goto out;

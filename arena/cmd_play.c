@@ -65,6 +65,7 @@ static const char play_usage[] =
 	OPTIONS_SANDBOX_HELP
 	"                        (defaults as in a tournament file, arena/TOURNAMENT.md)\n"
 	OPTIONS_BOT_STDERR_HELP
+	OPTIONS_ENV_HELP("every bot's")
 	"  -h, --help            this text\n"
 	"\n"
 	"Exit status: 0 the game was played (bot faults are results), 1 it could not be,\n"
@@ -304,7 +305,7 @@ static int parse_play_options(int argc, char **argv, struct play_opts *o)
 {
 	const struct options_command cmd = { play_usage, "r", play_options,
 		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX |
-		OPTIONS_BOT_STDERR, play_option, o };
+		OPTIONS_BOT_STDERR | OPTIONS_ENV, play_option, o };
 	int ret;
 
 	memset(o, 0, sizeof(*o));
@@ -476,6 +477,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		specs[i].argv = argvs[i];
 		specs[i].cpu = -1;
 		specs[i].limits = o->common.limits;
+		specs[i].env = o->common.env;
 		specs[i].stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
 	}
 	if (options_stderr_files(&o->common, specs, (size_t)n, log_paths) < 0)

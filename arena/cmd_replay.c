@@ -134,6 +134,7 @@ static void show_position(struct show *s, int game, const struct game *g)
 		return;
 	printf("=== game %d, %s %lld\n", game, s->move ? "move" : "turn",
 	       s->move ? s->move : s->turn);
+	render_legend(stdout);
 	render_table(&s->rd, g);
 	s->found = 1;
 	s->next = s->move > 0;
@@ -526,7 +527,7 @@ int cmd_replay(int argc, char **argv)
 			r.status = options_print_version();
 			goto out;
 		default:
-			fputs(replay_usage, stderr);
+			options_bad_usage(replay_usage, replay_options, argv);
 			goto out;
 		}
 	}

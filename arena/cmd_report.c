@@ -6,6 +6,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -40,6 +41,8 @@ static void report_usage(FILE *out)
 	      "                     that has a replay (DIR/replays/ID.html, found through\n"
 	      "                     its record), which the report's game list then links to\n"
 	      "  -q, --quiet        do not print the ranking table\n"
+	      "      --wide         print every column of the ranking (default: the\n"
+	      "                     columns that fit 80, led by the verdict line)\n"
 	      "  -h, --help         this text\n"
 	      "Options may come before or after the directories.\n", out);
 }
@@ -135,6 +138,7 @@ int cmd_report(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "plain-intervals", no_argument, NULL, 'P' },
 		{ "replays", no_argument, NULL, 'R' },
+		{ "wide", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		OPTIONS_VERSION_ENTRY,
 		{ NULL, 0, NULL, 0 },
@@ -177,6 +181,9 @@ int cmd_report(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 'W':
+			opt.wide = true;
+			break;
 		case 'h':
 			report_usage(stdout);
 			return 0;
@@ -198,6 +205,20 @@ int cmd_report(int argc, char **argv)
 	}
 	if (outdir && options_make_dirs("report: -o", outdir) < 0)
 		return 1;
+	/* a report of a tournament still running, or stopped, says how far it is */
+	if (argc - optind == 1) {
+		struct status_progress p;
+		char why[PATH_MAX + 512];
+
+		if (status_progress(argv[optind], &p, why, sizeof(why)) == 0 &&
+		    p.recorded < p.total) {
+			opt.partial = true;
+			opt.games_recorded = p.recorded;
+			opt.games_expected = p.total;
+			opt.eta_s = p.eta_s;
+		}
+		free(p.same);
+	}
 	/* pages first: the report's game list links only to pages that exist */
 	for (int i = optind; replays && i < argc; i++)
 		status |= write_replay_pages(argv[i], quiet);

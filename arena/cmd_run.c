@@ -507,8 +507,8 @@ static int stopped(const struct config *cfg, const struct run_overrides *o, int 
 		warnx("run: stopped; the report of the games played so far is in %s, marked "
 		      "partial", cfg->output);
 	else if (ret == -EINTR)
-		warnx("run: stopped, also during the report: \"skipbo-arena report %s\" "
-		      "writes it", cfg->output);
+		warnx("run: stopped, also during the report: \"%s report %s\" "
+		      "writes it", options_program(), cfg->output);
 	else if (!o->no_report && ret != -ENODATA)
 		warnx("run: stopped; report: %s", err);
 	else
@@ -583,7 +583,7 @@ int cmd_run(int argc, char **argv)
 	    (ret = report_generate(dirs, 1, NULL, o.quiet ? NULL : stdout, err, sizeof(err))) < 0) {
 		if (ret == -EINTR) {
 			warnx("run: stopped during the report; every game is recorded: "
-			      "\"skipbo-arena report %s\" writes it", cfg.output);
+			      "\"%s report %s\" writes it", options_program(), cfg.output);
 			ret = 1;
 			goto out;
 		}

@@ -61,6 +61,7 @@ static const char sprt_usage[] =
 	"      --name-a NAME     name of BOT_A (default: its program name)\n"
 	"      --name-b NAME     name of BOT_B (default: its program name)\n"
 	OPTIONS_BOT_STDERR_HELP
+	OPTIONS_ENV_HELP("both bots'")
 	"  -q, --quiet           print only the result, not every pair\n"
 	"  -h, --help            this text\n"
 	"\n"
@@ -119,7 +120,7 @@ static int sprt_parse(int argc, char **argv, struct sprt_run *run)
 {
 	const struct options_command cmd = { sprt_usage, "q", sprt_options,
 		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX |
-		OPTIONS_BOT_STDERR, sprt_option, run };
+		OPTIONS_BOT_STDERR | OPTIONS_ENV, sprt_option, run };
 	int ret;
 
 	options_common_init(&run->common, 1);
@@ -127,7 +128,7 @@ static int sprt_parse(int argc, char **argv, struct sprt_run *run)
 		return ret;
 	if (argc - optind != 2) {
 		warnx("sprt: want two bot commands, BOT_A and BOT_B");
-		fputs(sprt_usage, stderr);
+		options_bad_usage(sprt_usage, NULL, argv);
 		return 2;
 	}
 	run->argv_cmd[0] = argv[optind];
@@ -302,6 +303,7 @@ int cmd_sprt(int argc, char **argv)
 		specs[i].stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
 		specs[i].cpu = -1;
 		specs[i].limits = run.common.limits;
+		specs[i].env = run.common.env;
 	}
 	if (options_stderr_files(&run.common, specs, 2, log_path) < 0)
 		goto out;

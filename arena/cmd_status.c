@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
 #include "commands.h"
 #include "options.h"
 #include "results.h"
@@ -52,64 +54,102 @@ static int on_record(void *ctx, const struct results_record *rec)
 	return 0;
 }
 
-/* Print one directory's line; 0 complete, 1 not, -1 unreadable. Adds to the totals. */
-static int status_one(const char *dir, uint64_t *recorded, uint64_t *total, char **same)
+/* Seconds since tournament.json's "started" (UTC), or -1 when it has none. */
+static long since_started(const char *text)
+{
+	cJSON *root = cJSON_Parse(text);
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(root, "started");
+	struct tm tm = { 0 };
+	long s = -1;
+
+	if (cJSON_IsString(at) && strptime(at->valuestring, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		s = (long)(time(NULL) - timegm(&tm));
+	cJSON_Delete(root);
+	return s;
+}
+
+int status_progress(const char *dir, struct status_progress *p, char *err, size_t err_size)
 {
 	struct results_tournament t;
 	struct tally y = { 0 };
-	char err[PATH_MAX + 512], path[PATH_MAX], share[64], age[64] = "";
+	char path[PATH_MAX];
 	struct stat st;
-	uint64_t games;
+	long elapsed;
 	int ret = -1;
 
-	if (results_read_tournament(dir, &t, err, sizeof(err)) < 0) {
-		warnx("status: %s", err);
+	memset(p, 0, sizeof(*p));
+	p->eta_s = -1;
+	p->age_s = -1;
+	if (results_read_tournament(dir, &t, err, err_size) < 0)
 		goto out;
-	}
 	y.t = &t;
 	if (schedule_new_gauntlet(t.nbots, t.challenger, t.players, t.deals, t.duplicate, t.seed,
 				  &y.sched) < 0) {
-		warnx("status: \"%s/tournament.json\": not a schedule of games", dir);
+		snprintf(err, err_size, "\"%s/tournament.json\": not a schedule of games", dir);
 		goto out;
 	}
-	games = t.nshards ? schedule_shard_count(y.sched, t.shard - 1, t.nshards)
-			  : schedule_count(y.sched);
+	p->total = t.nshards ? schedule_shard_count(y.sched, t.shard - 1, t.nshards)
+			     : schedule_count(y.sched);
+	p->shard = t.shard;
+	p->nshards = t.nshards;
 	if (!(y.seen = calloc(schedule_count(y.sched) / 8 + 1, 1))) {
-		warnx("status: out of memory");
+		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
 	if (stat(path, &st) == 0) {
-		if (results_scan_dir(dir, on_record, &y, err, sizeof(err)) < 0) {
-			warnx("status: %s", err);
+		if (results_scan_dir(dir, on_record, &y, err, err_size) < 0)
 			goto out;
-		}
-		snprintf(age, sizeof(age), ", last record %llds ago",
-			 (long long)(time(NULL) - st.st_mtime));
+		p->age_s = (long)(time(NULL) - st.st_mtime);
 	} else if (errno != ENOENT) {
-		warnx("status: \"%s\": %s", path, strerror(errno));
+		snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
 		goto out;
 	}
-	if (t.nshards)
-		snprintf(share, sizeof(share), "shard %u of %u", t.shard, t.nshards);
-	else
-		snprintf(share, sizeof(share), "whole tournament");
-	printf("%s: %s: %llu of %llu games (%.1f%%)%s%s\n", dir, share,
-	       (unsigned long long)y.recorded, (unsigned long long)games,
-	       games ? 100.0 * (double)y.recorded / (double)games : 100.0,
-	       y.recorded == games ? ", complete" : "", y.recorded == games ? "" : age);
-	*recorded += y.recorded;
-	*total += games;
-	if (!*same)
-		*same = strdup(t.same);
-	else if (strcmp(*same, t.same) != 0)
-		**same = '\0'; /* not all of one tournament: no total */
-	ret = y.recorded == games ? 0 : 1;
+	p->recorded = y.recorded;
+	/* at the mean rate since the start, resumed runs and pauses included */
+	elapsed = since_started(t.text);
+	if (y.recorded && y.recorded < p->total && elapsed > 0)
+		p->eta_s = (long)((double)elapsed * (double)(p->total - y.recorded) /
+				  (double)y.recorded);
+	p->same = t.same;
+	t.same = NULL;
+	ret = 0;
 out:
 	free(y.seen);
 	schedule_free(y.sched);
 	results_tournament_release(&t);
 	return ret;
+}
+
+/* Print one directory's line; 0 complete, 1 not, -1 unreadable. Adds to the totals. */
+static int status_one(const char *dir, uint64_t *recorded, uint64_t *total, char **same)
+{
+	struct status_progress p;
+	char err[PATH_MAX + 512], share[64], age[64] = "";
+
+	if (status_progress(dir, &p, err, sizeof(err)) < 0) {
+		warnx("status: %s", err);
+		return -1;
+	}
+	if (p.age_s >= 0)
+		snprintf(age, sizeof(age), ", last record %llds ago", (long long)p.age_s);
+	if (p.nshards)
+		snprintf(share, sizeof(share), "shard %u of %u", p.shard, p.nshards);
+	else
+		snprintf(share, sizeof(share), "whole tournament");
+	printf("%s: %s: %llu of %llu games (%.1f%%)%s%s\n", dir, share,
+	       (unsigned long long)p.recorded, (unsigned long long)p.total,
+	       p.total ? 100.0 * (double)p.recorded / (double)p.total : 100.0,
+	       p.recorded == p.total ? ", complete" : "", p.recorded == p.total ? "" : age);
+	*recorded += p.recorded;
+	*total += p.total;
+	if (!*same)
+		*same = p.same;
+	else if (strcmp(*same, p.same ? p.same : "") != 0)
+		**same = '\0'; /* not all of one tournament: no total */
+	if (*same != p.same)
+		free(p.same);
+	return p.recorded == p.total ? 0 : 1;
 }
 
 int cmd_status(int argc, char **argv)
@@ -131,8 +171,7 @@ int cmd_status(int argc, char **argv)
 		}
 		if (c == OPTIONS_VERSION)
 			return options_print_version();
-		fputs(status_usage, stderr);
-		return 2;
+		return options_bad_usage(status_usage, longopts, argv);
 	}
 	if (optind >= argc) {
 		warnx("status: expected at least one DIR (see \"skipbo-arena status --help\")");

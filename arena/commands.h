@@ -12,6 +12,8 @@
 #ifndef SKIPBO_COMMANDS_H
 #define SKIPBO_COMMANDS_H
 
+#include <stdint.h>
+
 /* One line of main.c's subcommand table. */
 struct command {
 	const char *name;
@@ -47,6 +49,18 @@ struct server;
  * or the exit status after a message.
  */
 int serve_run_output(const char *dir, const char *listen, struct server **out);
+/* How far a tournament output directory is (status_progress(), cmd_status.c). */
+struct status_progress {
+	uint64_t recorded, total;  /* distinct games recorded of those its share must play */
+	uint32_t shard, nshards;   /* nshards 0: the whole tournament */
+	long eta_s;                /* seconds left at the mean rate since "started"; -1 unknown */
+	long age_s;                /* since games.jsonl last grew; -1 none yet */
+	char *same;                /* results_tournament.same, the caller's to free */
+};
+
+/* Read dir's tournament.json and games.jsonl into *p, as status prints it, for
+ * report too. 0, or -1 with a sentence in err. */
+int status_progress(const char *dir, struct status_progress *p, char *err, size_t err_size);
 
 /* sprt BOT_A BOT_B: sequential test between two bots (cmd_sprt.c). */
 int cmd_sprt(int argc, char **argv);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "jsonc.h"
 #include "referee.h"
 #include "termsafe.h"
 
@@ -18,6 +19,12 @@ int options_print_version(void)
 {
 	printf("%s\n", REFEREE_ARENA_NAME);
 	return 0;
+}
+
+const char *options_program(void)
+{
+	return program_invocation_name && *program_invocation_name ? program_invocation_name :
+		"skipbo-arena";
 }
 
 int options_number(const char *option, const char *arg, long long min, long long max,
@@ -112,7 +119,7 @@ int options_make_dirs(const char *option, const char *path)
 enum shared_id {
 	SHARED_SEED, SHARED_STOCK, SHARED_MOVE_MS, SHARED_GAME_MS, SHARED_STARTUP_MS,
 	SHARED_CPU, SHARED_MEMORY, SHARED_FILES, SHARED_PROCESSES, SHARED_SANDBOX,
-	SHARED_QUIET_BOTS, SHARED_STDERR, NSHARED
+	SHARED_QUIET_BOTS, SHARED_STDERR, SHARED_ENV, NSHARED
 };
 
 /* getopt_long's value for shared option id: below OPTIONS_OWN, above any character. */
@@ -138,6 +145,7 @@ static const struct shared_option {
 	[SHARED_SANDBOX] = { "sandbox", OPTIONS_SANDBOX, 0, 0 },
 	[SHARED_QUIET_BOTS] = { "quiet-bots", OPTIONS_BOT_STDERR, 0, 0, 1 },
 	[SHARED_STDERR] = { "stderr", OPTIONS_BOT_STDERR, 0, 0 },
+	[SHARED_ENV] = { "env", OPTIONS_ENV, 0, 0 },
 };
 
 void options_common_init(struct options_common *common, int defaults)
@@ -223,6 +231,51 @@ int options_stderr_files(const struct options_common *common, struct bot_spec *s
 	return 0;
 }
 
+/* --env NAME=VALUE: the string itself goes to the bots. 0, or -1 after the message. */
+static int env_add(struct options_common *common, const char *arg)
+{
+	size_t name = strcspn(arg, "=");
+
+	if (!name || !arg[name]) {
+		warnx("--env: expected NAME=VALUE, got \"%s\"", arg);
+		return -1;
+	}
+	if (common->nenv == OPTIONS_ENV_MAX) {
+		warnx("--env: at most %d variables", OPTIONS_ENV_MAX);
+		return -1;
+	}
+	common->env[common->nenv++] = (char *)arg;
+	return 0;
+}
+
+/* The long option getopt_long refused last: argv[optind - 1] without "--" and "=VALUE". */
+static void refused_option(char *const *argv, char *out, size_t size)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+
+	out[0] = '\0';
+	if (arg && !strncmp(arg, "--", 2) && arg[2])
+		snprintf(out, size, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+}
+
+int options_bad_usage(const char *usage, const struct option *table, char *const *argv)
+{
+	const char *names[NSHARED + 64], *end = strstr(usage, "\n\n");
+	char word[64];
+	int n = 0, near;
+
+	refused_option(argv, word, sizeof(word));
+	for (; table && table[n].name && n < (int)(sizeof(names) / sizeof(*names)) - 1; n++)
+		names[n] = table[n].name;
+	names[n] = NULL;
+	/* a known option refused for its missing value is no misspelling */
+	if (word[0] && (near = jsonc_nearest(word, names)) >= 0 && strcmp(names[near], word))
+		fprintf(stderr, "did you mean --%s?\n", names[near]);
+	fprintf(stderr, "%.*s\n(\"skipbo-arena %s --help\" lists every option)\n",
+		end ? (int)(end - usage) : (int)strlen(usage), usage, argv[0]);
+	return 2;
+}
+
 /* Shared option id with its argument into *common. 0, or -1 after the message. */
 static int shared_set(int id, const char *arg, struct options_common *common)
 {
@@ -242,6 +295,8 @@ static int shared_set(int id, const char *arg, struct options_common *common)
 		common->stderr_dir = arg;
 		return 0;
 	}
+	if (id == SHARED_ENV)
+		return env_add(common, arg);
 	if (id == SHARED_SEED) {
 		if (options_seed(option, arg, &common->seed) < 0)
 			return -1;
@@ -327,8 +382,7 @@ int options_parse(const struct options_command *cmd, int argc, char **argv,
 				ret = 2;
 		} else if (c == '?' || c == ':') {
 			/* getopt_long has named the unknown option or the missing value */
-			fputs(cmd->usage, stderr);
-			ret = 2;
+			ret = options_bad_usage(cmd->usage, table, argv);
 		} else if (cmd->own_option(cmd->ctx, c, optarg) < 0) {
 			ret = 2;
 		}

@@ -46,6 +46,13 @@ int options_make_dirs(const char *option, const char *path);
 #define OPTIONS_VERSION_ENTRY { "version", no_argument, NULL, OPTIONS_VERSION }
 int options_print_version(void);
 
+/*
+ * The program as it was run (main's argv[0]: "skipbo-arena" from PATH, or a
+ * path such as "./build/arena/skipbo-arena"), for the commands printed to be
+ * run again: they then work where this one did.
+ */
+const char *options_program(void);
+
 /* Groups of shared options; a command takes those it names in options_command.groups. */
 enum options_group {
 	OPTIONS_SEED = 1 << 0,    /* --seed N (decimal or 0x hex, 64 bits) */
@@ -54,6 +61,7 @@ enum options_group {
 	OPTIONS_LIMITS = 1 << 3,  /* --cpu-seconds, --memory-mb, --open-files, --processes */
 	OPTIONS_SANDBOX = 1 << 4, /* --sandbox auto|on|off */
 	OPTIONS_BOT_STDERR = 1 << 5, /* --quiet-bots, --stderr DIR */
+	OPTIONS_ENV = 1 << 6,     /* --env NAME=VALUE, repeatable */
 };
 
 /* The first getopt_long value free for a command's own long-only options. */
@@ -78,6 +86,14 @@ enum options_group {
 	"                        as [NAME seat N], control characters escaped)\n" \
 	"      --stderr DIR      keep each bot's stderr in DIR/NAME.stderr instead of\n" \
 	"                        showing it, each line tagged [GAME pid PID]\n"
+#define OPTIONS_ENV_HELP(whose) \
+	"      --env NAME=VALUE  add NAME to " whose " environment (repeatable). In a\n" \
+	"                        sandbox a bot's environment is PATH, HOME=/tmp,\n" \
+	"                        TMPDIR=/tmp and LANG only, plus these; with --sandbox\n" \
+	"                        off it is the arena's, plus these\n"
+
+/* The most --env options a command takes. */
+#define OPTIONS_ENV_MAX 64
 
 /* The values of the shared options. */
 struct options_common {
@@ -90,6 +106,9 @@ struct options_common {
 	const char *time_limit_given;         /* "--move-ms" or "--game-ms" when given, else NULL */
 	int quiet_bots;                       /* --quiet-bots */
 	const char *stderr_dir;               /* --stderr DIR, NULL: not given */
+	char *env[OPTIONS_ENV_MAX + 1];       /* --env NAME=VALUE in order, NULL-ended: argv's
+					       * strings, for bot_spec.env */
+	int nenv;
 };
 
 /* Show the bots' stderr on the terminal: neither --quiet-bots nor --stderr. */
@@ -132,6 +151,14 @@ void options_apply_limits(const struct options_common *common, struct bot_limits
 int options_open_sandbox(const struct options_common *common, struct bot_spec *specs,
 			 size_t nspecs, const char *const *hide, size_t nhide,
 			 struct sandbox **out);
+
+/*
+ * After getopt_long refused an option of argv (it has printed why): "did you
+ * mean --X?" when the refused long option is near one of table's names
+ * (NULL-ended), then usage's first paragraph (the synopsis lines) and where
+ * the whole help is, on stderr. Returns 2, the exit status of bad usage.
+ */
+int options_bad_usage(const char *usage, const struct option *table, char *const *argv);
 
 /* A command's options, for options_parse(). */
 struct options_command {

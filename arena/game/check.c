@@ -3,6 +3,7 @@
  */
 #include "check.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +194,28 @@ static void on_game_start(void *ctx, int game, const struct game *g)
 	snapshot(c, g);
 }
 
+/* The decision just applied to g, taking us, among the slowest if it is one. */
+static void keep_slow(struct check *c, uint32_t us, const struct game *g)
+{
+	struct game_result res;
+	int i;
+
+	if (c->nslow == CHECK_SLOWEST && c->slow[CHECK_SLOWEST - 1].us >= us)
+		return;
+	if (c->nslow < CHECK_SLOWEST)
+		c->nslow++;
+	game_result(g, &res);
+	for (i = c->nslow - 1; i > 0 && c->slow[i - 1].us < us; i--)
+		c->slow[i] = c->slow[i - 1];
+	c->slow[i] = (struct check_slow){ us, c->game, res.moves };
+}
+
+int check_slowest(const struct check *c, const struct check_slow **out)
+{
+	*out = c->slow;
+	return c->nslow;
+}
+
 static void on_move(void *ctx, int seat, const struct move *m, int64_t elapsed_us,
 		    const struct game *g)
 {
@@ -216,6 +239,7 @@ static void on_move(void *ctx, int seat, const struct move *m, int64_t elapsed_u
 		else
 			c->out_of_memory = 1;
 		c->game_us += elapsed_us;
+		keep_slow(c, us, g);
 	}
 	snapshot(c, g);
 }
@@ -235,8 +259,12 @@ static void print_expected(struct check *c, const struct referee_fault *f)
 		fprintf(out, "    expected: an answer within %d ms per move and within the "
 			"%d ms game bank (read each request as it arrives)\n", c->limits.move_ms,
 			c->limits.game_ms);
+		if (referee_machine_delay(f->reason))
+			fprintf(out, "    hint:     other work on this machine kept it from running: "
+				"check again when the machine is quieter (in a tournament, lower -j), "
+				"or replay the position with play --from\n");
 		/* the reason says so already when bytes without a newline are waiting */
-		if (!c->answers && !strstr(f->reason, "flush"))
+		else if (!c->answers && !strstr(f->reason, "flush"))
 			fprintf(out, "    hint:     it answered nothing in this game: did it flush "
 				"stdout after each line?\n");
 	} else if (!strcmp(k, "exit") || !strcmp(k, "closed")) {
@@ -269,24 +297,59 @@ static void print_alternatives(struct check *c)
 	}
 }
 
+/* The group of the checked bot's fault f (kind and reason, each run of
+ * digits as one '#'), added if new and there is room; NULL when full. */
+static int fault_group(struct check *c, const struct referee_fault *f, int *is_new)
+{
+	char key[sizeof(c->groups[0].key)];
+	size_t n = 0;
+
+	n = (size_t)snprintf(key, sizeof(key), "%s: ", f->kind);
+	for (const char *r = f->reason; *r && n + 1 < sizeof(key); r++) {
+		if (isdigit((unsigned char)*r) && n && key[n - 1] == '#')
+			continue;
+		key[n++] = isdigit((unsigned char)*r) ? '#' : *r;
+	}
+	key[n] = '\0';
+	*is_new = 0;
+	for (int i = 0; i < c->ngroups; i++)
+		if (!strcmp(c->groups[i].key, key)) {
+			c->groups[i].count++;
+			return i;
+		}
+	if (c->ngroups == CHECK_GROUPS)
+		return -1;
+	strlcpy(c->groups[c->ngroups].key, key, sizeof(c->groups[0].key));
+	c->groups[c->ngroups].first = c->problems;
+	c->groups[c->ngroups].count = 1;
+	*is_new = 1;
+	return c->ngroups++;
+}
+
 static void on_fault(void *ctx, const struct referee_fault *f, const struct game *g)
 {
 	struct check *c = ctx;
-	int own = f->seat == c->seat;
+	int own = f->seat == c->seat, group = -1, is_new = 1;
 
 	if (c->transcript.observer.fault)
 		c->transcript.observer.fault(&c->transcript, f, g);
-	if (own)
+	if (own) {
 		c->problems++;
-	else
+		group = fault_group(c, f, &is_new);
+	} else {
 		c->opponent_faults++;
+	}
 	fprintf(c->out, "  %s %d: %s fault", own ? "PROBLEM" : "OPPONENT FAULT",
 		c->problems + c->opponent_faults, f->kind);
 	if (strcmp(f->kind, "start"))
 		fprintf(c->out, " at turn %" PRIu32 ", decision %" PRIu32, f->turn, f->move);
 	fprintf(c->out, "%s: ", own ? "" : " (not the checked bot)");
 	print_text(c->out, "", f->reason);
-	if (own) {
+	if (own && !is_new)
+		/* the diagnosis is the first one's: one line is enough */
+		fprintf(c->out, "    as PROBLEM %d above (%d times so far)\n",
+			c->groups[group].first, c->groups[group].count);
+	else if (own) {
 		print_expected(c, f);
 		if (c->have_position && (!strcmp(f->kind, "illegal") || !strcmp(f->kind, "timeout"))) {
 			fprintf(c->out, "    position:\n");
@@ -387,6 +450,10 @@ int check_summary(struct check *c)
 		fprintf(c->out, "PASS\n");
 		return 0;
 	}
+	for (int i = 0; i < c->ngroups; i++)
+		if (c->groups[i].count > 1)
+			fprintf(c->out, "%d times: %s (first: PROBLEM %d)\n", c->groups[i].count,
+				c->groups[i].key, c->groups[i].first);
 	fprintf(c->out, "FAIL: %d problem%s", total, total == 1 ? "" : "s");
 	if (c->opponent_faults)
 		fprintf(c->out, " (%d of them the opponent's)", c->opponent_faults);

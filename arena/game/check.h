@@ -14,6 +14,10 @@
  * limits). Faults of the other seats (the opponents) are reported and counted
  * too: a check with a misbehaving opponent proves nothing.
  *
+ * A fault of the same kind and reason as an earlier one (numbers aside) is
+ * shown in one line naming the first; the summary counts each group. The
+ * slowest decisions are kept for the caller to name (check_slowest()).
+ *
  * Use: check_init(), then for each game check_begin_game(), referee_play()
  * with setup.observer = &check.observer (and the pool's observer too, so the
  * hello lines are seen), check_end_game(); finally check_summary() and
@@ -37,6 +41,17 @@
 
 /* Room for one move in the protocol encoding, NUL included. */
 #define CHECK_MOVE_MAX 96
+
+/* Fault kinds and reasons told apart (CHECK_GROUPS), and slowest decisions kept. */
+#define CHECK_GROUPS 16
+#define CHECK_SLOWEST 3
+
+/* One of the checked bot's slowest answered decisions. */
+struct check_slow {
+	uint32_t us;     /* its time */
+	int game;        /* 1-based game number */
+	uint32_t move;   /* its decision number in that game (play --move N) */
+};
 
 /* The time control of the checked games, in ms (0 = no limit). */
 struct check_limits {
@@ -73,6 +88,17 @@ struct check {
 	struct echo echo;            /* every bot's stderr shown live, when on */
 	int echo_on;
 	struct referee_observer observer; /* ctx = this check */
+	/* The checked bot's faults grouped by kind and reason with its numbers
+	 * blotted out: the first of a group is shown in full, the others in a
+	 * line that names it. */
+	struct {
+		char key[REFEREE_REASON_MAX + 16];
+		int first, count;         /* the first one's PROBLEM number; how many */
+	} groups[CHECK_GROUPS];
+	int ngroups;
+	/* Its slowest answered decisions, slowest first; nslow of them. */
+	struct check_slow slow[CHECK_SLOWEST];
+	int nslow;
 };
 
 /* Print to out; bot is the checked bot's name (borrowed, compared by pointer
@@ -94,6 +120,10 @@ void check_begin_game(struct check *c, int game, int seat);
 /* The game is over: print its outcome (names: by seat). */
 void check_end_game(struct check *c, const struct referee_outcome *o,
 		    const char *const *names);
+
+/* The checked bot's slowest answered decisions so far, slowest first: their
+ * number (at most CHECK_SLOWEST) and *out pointing into c. */
+int check_slowest(const struct check *c, const struct check_slow **out);
 
 /*
  * Print the time statistics against the limits and the verdict line, "PASS"

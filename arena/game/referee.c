@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "own_delay.h"
 #include "protocol.h"
@@ -422,6 +423,28 @@ void referee_unflushed_hint(struct bot *b, int as_hello, char *out, size_t size)
 }
 
 /* The time a late-answer fault or a timeout quotes. */
+int referee_machine_delay_likely(int64_t cpu_us, int64_t limit_us, double load1, long ncpu)
+{
+	return cpu_us >= 0 && cpu_us * 2 <= limit_us && ncpu > 0 && load1 >= (double)ncpu;
+}
+
+int referee_machine_delay(const char *reason)
+{
+	return strstr(reason, REFEREE_MACHINE_NOTE) != NULL;
+}
+
+/* What a timeout's reason adds when the delay is likely the machine's, else "". */
+static const char *machine_note(int64_t cpu_us, int64_t limit_us)
+{
+	double load[1];
+
+	if (getloadavg(load, 1) < 1 ||
+	    !referee_machine_delay_likely(cpu_us, limit_us, load[0], sysconf(_SC_NPROCESSORS_ONLN)))
+		return "";
+	return "; " REFEREE_MACHINE_NOTE ": it used under half its limit in CPU time on a "
+	       "loaded machine, so it mostly waited to run (lower -j), unless it slept";
+}
+
 static const char *bank_note(const struct ref *r, int64_t limit_us)
 {
 	return limit_us < (int64_t)r->setup->move_ms * 1000 ? " (the rest of its game bank)" : "";
@@ -546,9 +569,10 @@ static int play_decision(struct ref *r, int seat)
 	r->answered[seat] = req.move;
 	if (late)
 		return add_fault(r, seat, "timeout", line, len,
-				 "answered after %lld ms (%lld ms of CPU time), past its limit of %lld ms%s",
+				 "answered after %lld ms (%lld ms of CPU time), past its limit of %lld ms%s%s",
 				 (long long)(wall / 1000), (long long)(cpu / 1000),
-				 (long long)(limit_us / 1000), bank_note(r, limit_us));
+				 (long long)(limit_us / 1000), bank_note(r, limit_us),
+				 machine_note(cpu, limit_us));
 	/* an answer on time in the margin uses up the whole limit */
 	charged = timed && wall > limit_us ? limit_us : wall;
 	if ((ret = record_time(r, seat, charged, cpu)) < 0)

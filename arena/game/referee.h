@@ -55,6 +55,20 @@
 /* How long past its limit an answer is still read (PROTOCOL.md, "Time"). */
 #define REFEREE_MARGIN_MS 100
 
+/*
+ * A late answer (read past the limit and the margin) stays a timeout, but its
+ * reason adds REFEREE_MACHINE_NOTE when the delay is likely the machine's
+ * (PROTOCOL.md, "Time"): the bot used at
+ * most half its limit in CPU time (cpu_us, -1 unknown), so it spent most of
+ * the decision not running, and the machine was loaded: its 1-minute load
+ * average load1 at least its ncpu CPUs online. referee_machine_delay_likely()
+ * is that rule; referee_machine_delay() tells a fault reason that carries
+ * the note, for check's hint.
+ */
+#define REFEREE_MACHINE_NOTE "probably the machine, not the bot"
+int referee_machine_delay_likely(int64_t cpu_us, int64_t limit_us, double load1, long ncpu);
+int referee_machine_delay(const char *reason);
+
 enum referee_dir {
 	REFEREE_TO_BOT = 0,   /* a line the arena wrote ("name <- line" in a transcript) */
 	REFEREE_FROM_BOT = 1, /* a line the bot wrote ("name -> line") */

@@ -18,6 +18,12 @@ static const char *card_name(int card, char *buf)
 	return buf;
 }
 
+void render_legend(FILE *out)
+{
+	fputs("    (building and discard piles 0-3 from the left, as in the protocol; each "
+	      "discard pile [bottom .. top])\n", out);
+}
+
 void render_table(struct render *r, const struct game *g)
 {
 	struct seat_view v;
@@ -81,6 +87,7 @@ static void on_game_start(void *ctx, int game, const struct game *g)
 	struct render *r = ctx;
 
 	fprintf(r->out, "=== game %d\n", game);
+	render_legend(r->out);
 	r->last_turn = 0;
 	render_table(r, g);
 }

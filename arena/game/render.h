@@ -21,6 +21,10 @@ struct render {
 /* names[s] for each seat (borrowed). */
 void render_init(struct render *r, FILE *out, const char *const *names, int players);
 
+/* The legend of the table's piles, one line: numbered 0-3 as in the protocol,
+ * each discard pile bottom first, as a request's view lists it. */
+void render_legend(FILE *out);
+
 /* Print the table as seen by the seat to move. */
 void render_table(struct render *r, const struct game *g);
 

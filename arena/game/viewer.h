@@ -7,7 +7,9 @@
  *
  * The page carries the replay document itself and its script replays the
  * events, which hold every card (the deck and each draw), so the page needs
- * nothing else. The page's template is viewer_page.html.
+ * nothing else to draw the table; viewer_write_page() adds each decision's
+ * legal moves, which the engine makes again, for the page to show the
+ * request the bot answered. The page's template is viewer_page.html.
  */
 #ifndef SKIPBO_VIEWER_H
 #define SKIPBO_VIEWER_H
@@ -24,6 +26,26 @@
  * Returns 0, or -ENOMEM (-EINVAL: the template has lost its marker).
  */
 int viewer_format(struct jsonw *w, const char *text, size_t len);
+
+/*
+ * The same with the requests of its decisions (viewer_requests()) as a
+ * second script element, "requests", for the page to show the legal moves
+ * each seat was asked to choose from; requests NULL for none.
+ */
+int viewer_format_requests(struct jsonw *w, const char *text, size_t len, const char *requests,
+			   size_t requests_len);
+
+/*
+ * Re-check the replay document text (len bytes) as replay_check() does and
+ * write into out, as JSON, the request of every position of every game: per
+ * game an array with an entry per position (the deal, then after each
+ * decision or removal), {"c":I,"m":[MOVE...]}, the legal moves of the seat to
+ * move in the protocol's encoding (PROTOCOL.md 4.1) and the index of the one
+ * it played (-1: it was removed, or the game is over). Replays do not carry
+ * the requests; the engine makes them again from the recorded decisions.
+ * Returns replay_check()'s value (err says why), or -ENOMEM.
+ */
+int viewer_requests(const char *text, size_t len, struct jsonw *out, char *err, size_t err_size);
 
 /*
  * The page of the replay document text (len bytes), written durably to

@@ -354,6 +354,9 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 	r->prior_draws = prior_draws;
 	r->plain_intervals = ropt->plain_intervals;
 	r->partial = ropt->partial;
+	r->games_recorded = ropt->games_recorded;
+	r->games_expected = ropt->games_expected;
+	r->eta_s = ropt->eta_s;
 	if (!ropt->plain_intervals)
 		opt.clusters = &a->clusters;
 	if (log->records == 0 || n == 0 || a->cap < n) {
@@ -634,11 +637,47 @@ bool report_never_started(const struct report_bot *b)
 
 void report_print_table(const struct report *r, FILE *out)
 {
+	report_print_table_wide(r, out, false);
+}
+
+/* The ranking in 80 columns: rank, bot, Elo, interval, score, games, win rate, faults. */
+static void print_narrow(const struct report *r, FILE *out, int width)
+{
+	fprintf(out, "%4s  %-*s %8s %7s %6s %7s %6s  %s\n", "rank", width, "bot", "elo", "+-95%",
+		"score", "games", "win%", "faults");
+	for (size_t k = 0; k < r->nbots; k++) {
+		const struct report_bot *b = &r->bots[r->order[k]];
+		char elo[48], ci[16];
+
+		if (r->fit.npools > 1 && b->rank == 1)
+			fprintf(out, "pool %zu:\n", b->pool + 1);
+		snprintf(ci, sizeof(ci), b->bound ? "-" : "%.1f", b->ci95);
+		fprintf(out, "%4zu  %-*.*s %8s %7s %5.1f%% %7ld %5.1f%%  ", b->rank, width, width,
+			b->name, report_elo_text(b, elo, sizeof(elo)), ci,
+			100.0 * report_rated_score(b), b->games, 100.0 * report_win_rate(b));
+		if (!report_write_faults(b, out))
+			fputs("-", out);
+		fputc('\n', out);
+	}
+	fprintf(out, "(--wide: every column, with the gap to the next bot, W/D/L, points and move "
+		"times)\n");
+}
+
+void report_print_table_wide(const struct report *r, FILE *out, bool wide)
+{
 	int width = 3;
+	char verdict[256];
 
 	for (size_t i = 0; i < r->nbots; i++) {
 		int len = (int)strlen(r->bots[i].name);
 		width = len > width ? (len < 32 ? len : 32) : width;
+	}
+	report_verdict(r, verdict, sizeof(verdict));
+	if (verdict[0])
+		fprintf(out, "%s\n", verdict);
+	if (!wide) {
+		print_narrow(r, out, width < 16 ? width : 16);
+		goto notes;
 	}
 	fprintf(out, "%4s  %-*s %9s %7s %15s %6s %20s %7s %9s %6s %8s %6s %9s %9s %9s  %s\n",
 		"rank", width, "bot", "elo", "+-95%", "next +-95%", "rated", "rated W/D/L",
@@ -668,6 +707,7 @@ void report_print_table(const struct report *r, FILE *out)
 			fputs("-", out);
 		fputc('\n', out);
 	}
+notes:
 	fprintf(out, "%zu records%s; Elo: Bradley-Terry fit, ", r->log->records,
 		r->log->nsources > 1 ? " (merged)" : "");
 	if (r->anchor >= 0)
@@ -678,9 +718,12 @@ void report_print_table(const struct report *r, FILE *out)
 						     : "robust to the grouping of results by deal");
 	report_notes(r, print_line, out);
 	report_write_gauntlet(r, REPORT_TEXT, out, NULL);
-	if (r->partial)
-		fprintf(out, "partial: the run was stopped before every game was played; this "
-			"ranking is of the %zu records so far\n", r->log->records);
+	if (r->partial) {
+		char partial[256];
+
+		report_partial_text(r, partial, sizeof(partial));
+		fprintf(out, "%s\n", partial);
+	}
 	for (size_t k = 0; k < r->nbots; k++)
 		if (report_never_started(&r->bots[r->order[k]]))
 			fprintf(out, "warning: bot \"%s\" never started: all %ld of its games are "
@@ -784,7 +827,7 @@ int report_generate_opts(const char *const *dirs, size_t ndirs, const char *outd
 			goto out;
 	}
 	if (table)
-		report_print_table(&r, table);
+		report_print_table_wide(&r, table, opt->wide);
 	for (size_t i = 0; i < r.nbots; i++)
 		rc += report_never_started(&r.bots[i]);
 out:

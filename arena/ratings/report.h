@@ -117,6 +117,8 @@ struct report {
 	size_t ndirs;
 	bool *challenger;        /* a gauntlet's challengers (tournament.json); NULL: none */
 	bool partial;            /* the tournament was stopped before every game was played */
+	uint64_t games_recorded, games_expected; /* report_options' */
+	long eta_s;
 };
 
 /* What a report is asked for (REPORT_OPTIONS_DEFAULT: field average, default prior, robust). */
@@ -126,9 +128,22 @@ struct report_options {
 	double prior_draws;   /* >= 0 */
 	bool plain_intervals; /* intervals treating results as independent */
 	bool partial;         /* the run was stopped: every format says the ranking is partial */
+	bool wide;            /* the printed table has every column, not 80 columns */
+	/* How far the tournament is, when the caller knows (games_expected 0: unknown): a
+	 * partial report says "N of M" and the time left (eta_s, -1 unknown). */
+	uint64_t games_recorded, games_expected;
+	long eta_s;
 };
 
-#define REPORT_OPTIONS_DEFAULT { NULL, 0.0, RATING_PRIOR_DRAWS, false, false }
+#define REPORT_OPTIONS_DEFAULT { NULL, 0.0, RATING_PRIOR_DRAWS, false, false, false, 0, 0, -1 }
+
+/*
+ * What a partial report says of itself, one sentence into buf: "Partial: 67 of
+ * 360 games recorded (18.6%), about 12 min left at the rate so far; the
+ * ranking is of these." with the progress known, else that the run was
+ * stopped before every game was played.
+ */
+void report_partial_text(const struct report *r, char *buf, size_t size);
 
 /*
  * Compute a report from the records stored in log (which must outlive it).
@@ -173,8 +188,24 @@ int report_fold_add(void *fold, const struct gamelog *log, const struct gamelog_
 int report_fold_build(struct report *r, const struct report_fold *f, const struct gamelog *log,
 		      const struct report_options *opt, char *err, size_t errsz);
 
-/* The ranking table as aligned text (what `run` and `report` print). */
+/* The ranking table as aligned text (what `run` and `report` print): the
+ * verdict line, then rank, bot, Elo, its interval, score, games, win rate and
+ * faults in 80 columns; with wide every column (report_print_table_wide). */
 void report_print_table(const struct report *r, FILE *out);
+void report_print_table_wide(const struct report *r, FILE *out, bool wide);
+
+/*
+ * The one line a reader wants first, into buf ("" when there is no such line:
+ * fewer than 2 bots, several pools, a leader rated by the prior alone):
+ * "hard leads medium by 49.5 ± 68.4 Elo; LOS 92%: not yet decided", from the
+ * leader's difference to the second and its 95% interval; "decided" when the
+ * interval is clear of 0.
+ */
+void report_verdict(const struct report *r, char *buf, size_t size);
+
+/* Which Elo to quote, for every format: one sentence. */
+#define REPORT_QUOTE_NOTE "Quote a bot's Elo with its \u00b195% interval; \"next\" is " \
+	"the gap to the bot ranked below, not a second rating."
 
 /* Every game of b is a start fault: its program never ran (no such file, exec
  * failure, no hello in time). A report and `run` say so first. */

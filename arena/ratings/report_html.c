@@ -616,7 +616,7 @@ static void html_faults(const struct report *r, FILE *out)
 
 int report_write_html(const struct report *r, FILE *out)
 {
-	char method[2048];
+	char method[2048], verdict[256], partial[256];
 	cJSON *t = r->ndirs && r->dirs ? report_read_tournament(r->dirs[0]) : NULL;
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
 
@@ -628,17 +628,27 @@ int report_write_html(const struct report *r, FILE *out)
 		report_html_text(out, name->valuestring);
 	}
 	fputs("</h1>\n", out);
-	if (r->partial)
-		fputs("<p class=\"warn partial\"><b>Partial</b>: the run was stopped before every "
-		      "game was played; this report is of the games recorded so far.</p>\n", out);
+	if (r->partial) {
+		report_partial_text(r, partial, sizeof(partial));
+		fputs("<p class=\"warn partial\">", out);
+		report_html_text(out, partial);
+		fputs("</p>\n", out);
+	}
 	html_never_started(r, out);
+	report_verdict(r, verdict, sizeof(verdict));
+	if (verdict[0]) {
+		fputs("<p class=\"verdict\"><b>", out);
+		report_html_text(out, verdict);
+		fputs("</b></p>\n", out);
+	}
+	/* the ranking first: on a phone the settings would fill the first screen */
+	html_ranking(r, out);
 	if (t)
 		html_settings(t, r->dirs[0], out);
 	cJSON_Delete(t);
 	fputs("<p>", out);
 	report_write_sources(r, out, report_html_text);
 	fputs(".</p>\n", out);
-	html_ranking(r, out);
 	report_notes(r, html_note, out);
 	report_write_gauntlet(r, REPORT_HTML, out, report_html_text);
 	if (r->duplicate_pairs)
@@ -649,6 +659,9 @@ int report_write_html(const struct report *r, FILE *out)
 		      "seats, so it is a check: where the two disagree by more than their "
 		      "intervals, the deals or the seats weigh on the result and more deals are "
 		      "needed.</p>\n", out);
+	else
+		fputs("<p class=\"note quote\"><b>Which figure to quote:</b> " REPORT_QUOTE_NOTE
+		      "</p>\n", out);
 	fputs("<p class=\"note\">", out);
 	report_html_text(out, method);
 	fputs(" Move times: mean and max over all moves; p99 is the moves-weighted mean of "

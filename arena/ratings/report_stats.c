@@ -227,3 +227,41 @@ void report_notes(const struct report *r, void (*write_line)(void *ctx, const ch
 		write_line(out, line);
 	}
 }
+
+void report_partial_text(const struct report *r, char *buf, size_t size)
+{
+	char eta[64] = "";
+
+	if (!r->games_expected) {
+		snprintf(buf, size, "Partial: the run was stopped before every game was played; "
+			 "the ranking is of the %zu records so far.", r->log->records);
+		return;
+	}
+	if (r->eta_s >= 0)
+		snprintf(eta, sizeof(eta), r->eta_s < 5400 ?
+			 ", about %ld min left at the rate so far" :
+			 ", about %ld h left at the rate so far", r->eta_s < 5400 ?
+			 (r->eta_s + 59) / 60 : (r->eta_s + 1799) / 3600);
+	snprintf(buf, size, "Partial: %llu of %llu games recorded (%.1f%%)%s; "
+		 "the ranking is of these.", (unsigned long long)r->games_recorded,
+		 (unsigned long long)r->games_expected,
+		 100.0 * (double)r->games_recorded / (double)r->games_expected, eta);
+}
+
+void report_verdict(const struct report *r, char *buf, size_t size)
+{
+	const struct report_bot *a, *b;
+	double los;
+
+	buf[0] = '\0';
+	if (r->nbots < 2 || r->fit.npools > 1)
+		return;
+	a = &r->bots[r->order[0]];
+	b = &r->bots[r->order[1]];
+	los = rating_los(&r->fit, r->order[0], r->order[1]);
+	if (a->bound || !isfinite(a->next_diff) || !isfinite(a->next_ci95) || !isfinite(los))
+		return;
+	snprintf(buf, size, "%s leads %s by %.1f \u00b1 %.1f Elo; LOS %.0f%%: %s", a->name, b->name,
+		 a->next_diff, a->next_ci95, 100.0 * los, a->next_diff - a->next_ci95 > 0 ?
+		 "decided (the 95% interval of the lead is clear of 0)" : "not yet decided");
+}

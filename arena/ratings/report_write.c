@@ -243,6 +243,12 @@ int report_write_json(const struct report *r, FILE *out)
 	cJSON_AddStringToObject(root, "format", "skipbo-arena ratings 1");
 	cJSON_AddStringToObject(root, "method", method);
 	cJSON_AddBoolToObject(root, "partial", r->partial);
+	if (r->games_expected) {
+		cJSON_AddNumberToObject(root, "games_recorded", (double)r->games_recorded);
+		cJSON_AddNumberToObject(root, "games_expected", (double)r->games_expected);
+		if (r->eta_s >= 0)
+			cJSON_AddNumberToObject(root, "eta_s", (double)r->eta_s);
+	}
 	if (r->anchor >= 0)
 		cJSON_AddStringToObject(root, "anchor", r->bots[r->anchor].name);
 	else
@@ -517,18 +523,54 @@ static void md_note(void *out, const char *text)
 	fputc('\n', out);
 }
 
+/* Every bot's faults by kind (R11), or a line saying there were none. */
+static void md_faults(const struct report *r, FILE *out)
+{
+	int any = 0;
+
+	fputs("\n## Faults\n\n", out);
+	for (size_t k = 0; k < r->nbots; k++) {
+		const struct report_bot *b = &r->bots[r->order[k]];
+
+		if (!b->faults_total)
+			continue;
+		if (!any++)
+			fputs("| bot | games | faults | by kind |\n|:---|---:|---:|:---|\n", out);
+		fputs("| ", out);
+		md_text(out, b->name);
+		fprintf(out, " | %ld | %ld | ", b->games, b->faults_total);
+		report_write_faults(b, out);
+		fputs(" |\n", out);
+	}
+	fputs(any ? "\nEach fault removed the bot from its game (R11); games.jsonl records its "
+	      "reason, turn and move, report.html lists the reasons with an example game.\n" :
+	      "No bot faulted (R11).\n", out);
+}
+
 int report_write_md(const struct report *r, FILE *out)
 {
-	char method[2048];
+	char method[2048], verdict[256];
 
 	report_method_text(r, method, sizeof(method));
 	fputs("# Tournament report\n\n", out);
-	if (r->partial)
-		fputs("**Partial**: the run was stopped before every game was played; this report "
-		      "is of the games recorded so far.\n\n", out);
+	report_verdict(r, verdict, sizeof(verdict));
+	if (verdict[0]) {
+		fputs("**", out);
+		md_text(out, verdict);
+		fputs("**\n\n", out);
+	}
+	if (r->partial) {
+		char partial[256];
+
+		report_partial_text(r, partial, sizeof(partial));
+		fputs("**", out);
+		md_text(out, partial);
+		fputs("**\n\n", out);
+	}
 	report_write_sources(r, out, md_text);
 	fputs(".\n\n## Ranking\n\n", out);
 	md_ranking(r, out);
+	fputs("\n" REPORT_QUOTE_NOTE "\n", out);
 	report_notes(r, md_note, out);
 	report_write_gauntlet(r, REPORT_MD, out, md_text);
 	fprintf(out, "\n%s\n\nMove times: mean and max over all moves; p99 is the moves-weighted "
@@ -537,5 +579,6 @@ int report_write_md(const struct report *r, FILE *out)
 		md_paired(r, out);
 	md_cross(r, out);
 	md_seats(r, out);
+	md_faults(r, out);
 	return stream_status(out);
 }

@@ -209,11 +209,47 @@ static int get_limits(const cJSON *obj, const char *where, struct bot_limits *li
 	return ret;
 }
 
+/* The directory this program runs from, in exe (PATH_MAX bytes). 0 or -errno. */
+static int program_dir(char *exe)
+{
+	ssize_t n = readlink("/proc/self/exe", exe, PATH_MAX - 1);
+	char *slash;
+
+	if (n < 0)
+		return -errno;
+	exe[n] = '\0';
+	if ((slash = strrchr(exe, '/')))
+		*slash = '\0';
+	return 0;
+}
+
+int config_bundled_bot(const char *name, char *out, size_t out_size, char *dir, size_t dir_size)
+{
+	char exe[PATH_MAX], path[PATH_MAX], real[PATH_MAX];
+	int ret = program_dir(exe);
+
+	if (ret < 0)
+		return ret;
+	/* <build>/arena/skipbo-arena has its bots in <build>/bots; an installed one beside it */
+	ret = -ENOENT;
+	for (int beside = 0; beside < 2 && ret < 0; beside++) {
+		if ((size_t)snprintf(path, sizeof(path), beside ? "%s/%s" : "%s/../bots/%s", exe,
+				     name) >= sizeof(path) || access(path, X_OK) < 0)
+			continue;
+		/* a path without "..", for what is printed */
+		ret = strlcpy(out, realpath(path, real) ? real : path, out_size) < out_size ? 0 :
+			-ENAMETOOLONG;
+	}
+	if (dir && (size_t)snprintf(path, sizeof(path), "%s/../bots", exe) < sizeof(path))
+		snprintf(dir, dir_size, "%s or %s", realpath(path, real) ? real : path, exe);
+	return ret;
+}
+
 int config_resolve_command(const char *command, const char *cwd, char *out, size_t out_size,
 			   char *why, size_t why_size)
 {
 	struct stat st;
-	char *path = NULL, *dir, *save = NULL;
+	char *path = NULL, *dir, *save = NULL, bundled[PATH_MAX];
 	int ret = -ENOENT;
 
 	if (strchr(command, '/')) {
@@ -244,7 +280,12 @@ int config_resolve_command(const char *command, const char *cwd, char *out, size
 		if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
 			goto found;
 	}
-	snprintf(why, why_size, "command \"%s\" not found in PATH", command);
+	if (config_bundled_bot(command, out, out_size, NULL, 0) == 0 && stat(out, &st) == 0)
+		goto found;
+	config_bundled_bot(command, out, out_size, bundled, sizeof(bundled));
+	snprintf(why, why_size, "command \"%s\" not found in PATH (%s) nor among the bundled "
+		 "bots (%s): give its path (./%s if it is here), or add its directory to PATH",
+		 command, getenv("PATH") ? getenv("PATH") : "unset", bundled, command);
 	goto out;
 found:
 	ret = -EACCES;

@@ -8,7 +8,8 @@
  * as file names) and bot commands (must exist and be executable). Relative
  * paths: a bot's cwd is relative to the tournament file's directory (default:
  * that directory); a command containing '/' is relative to the bot's cwd; a
- * bare command name is looked up in PATH. The resolved command is stored as
+ * bare command name is looked up in PATH, then among the bundled bots
+ * (config_bundled_bot). The resolved command is stored as
  * an absolute path in argv[0].
  */
 #ifndef SKIPBO_CONFIG_H
@@ -101,7 +102,18 @@ int config_parse(const char *text, size_t len, const char *base_dir, struct conf
  */
 char *config_to_json(const struct config *cfg, int games_only);
 
-/* Resolve a bot command (see above) into an absolute path in out. 0 or -errno with why. */
+/*
+ * The bundled bot name (e.g. "skipbo-easy") built or installed with this
+ * program: <build>/bots/NAME for <build>/arena/skipbo-arena, else NAME in the
+ * program's own directory (an installed prefix's bin/). 0 with its absolute
+ * path in out, or -errno. dir, when not NULL, receives where it looked (for
+ * a message), found or not.
+ */
+int config_bundled_bot(const char *name, char *out, size_t out_size, char *dir, size_t dir_size);
+
+/* Resolve a bot command (see above) into an absolute path in out: a bare name
+ * is looked up in PATH, then among the bundled bots (config_bundled_bot). 0
+ * or -errno with why, which says where it looked and what to do. */
 int config_resolve_command(const char *command, const char *cwd, char *out, size_t out_size,
 			   char *why, size_t why_size);
 

@@ -39,25 +39,35 @@ void render_command(const struct move *m, const struct seat_view *v, char *buf, 
 	if (m->kind == MOVE_PASS)
 		snprintf(buf, size, "pass");
 	else if (m->kind == MOVE_DISCARD)
-		snprintf(buf, size, "d %s %d", render_card(m->card, c), m->target + 1);
+		snprintf(buf, size, "d %s %d", render_card(m->card, c), m->target);
 	else if (m->source == SOURCE_STOCK)
-		snprintf(buf, size, "%ss %d", p, m->target + 1);
+		snprintf(buf, size, "%ss %d", p, m->target);
 	else if (m->source == SOURCE_DISCARD)
-		snprintf(buf, size, "%sp %d %d", p, m->pile + 1, m->target + 1);
+		snprintf(buf, size, "%sp %d %d", p, m->pile, m->target);
 	else
-		snprintf(buf, size, "h %s %d", render_card(m->card, c), m->target + 1);
+		snprintf(buf, size, "h %s %d", render_card(m->card, c), m->target);
 }
 
-/* Append to a line of at most WIDTH characters; what does not fit is cut. */
-static void add(char *line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(char *line, const char *fmt, ...)
+/* Append to a line of at most WIDTH characters; a part that does not fit
+ * ends the line on out and starts the next, indented. */
+static void add(FILE *out, char *line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add(FILE *out, char *line, const char *fmt, ...)
 {
+	char part[WIDTH + 1];
 	size_t n = strlen(line);
 	va_list ap;
 	va_start(ap, fmt);
-	if (n < WIDTH)
-		vsnprintf(line + n, WIDTH + 1 - n, fmt, ap);
+	vsnprintf(part, sizeof(part), fmt, ap);
 	va_end(ap);
+	if (n + strlen(part) > WIDTH && n > 0) {
+		fprintf(out, "%s\n", line);
+		/* the part's own leading space becomes part of the indent */
+		strcpy(line, "   ");
+		n = 3;
+		if (part[0] == ' ')
+			memmove(part, part + 1, strlen(part));
+	}
+	strlcpy(line + n, part, WIDTH + 1 - n);
 }
 
 /* One line per turn of another seat since the player's last request: its
@@ -74,21 +84,21 @@ static void render_events(FILE *out, const struct protocol_request *req, const s
 				fprintf(out, "%s\n", line);
 			line[0] = '\0';
 			if (e->seat != v->seat)
-				add(line, "%s:", seat_name(g, v, e->seat));
+				add(out, line, "%s:", seat_name(g, v, e->seat));
 			continue;
 		}
 		if (e->kind == EVENT_DRAW && e->seat == v->seat && e->card != CARD_NONE) {
 			if (!strstr(line, "you drew"))
-				add(line, "%syou drew", line[0] ? "; " : "");
-			add(line, " %s", render_card(e->card, c));
+				add(out, line, "%syou drew", line[0] ? "; " : "");
+			add(out, line, " %s", render_card(e->card, c));
 			continue;
 		}
 		if (e->kind == EVENT_REFILL || e->kind == EVENT_REMOVED) {
 			if (e->kind == EVENT_REMOVED)
-				add(line, " %s removed (%s);", seat_name(g, v, e->seat),
+				add(out, line, " %s removed (%s);", seat_name(g, v, e->seat),
 				    req->fault[e->seat][0] ? req->fault[e->seat] : "fault");
 			else
-				add(line, " draw pile refilled;");
+				add(out, line, " draw pile refilled;");
 			continue;
 		}
 		if (e->seat == v->seat || !line[0])
@@ -96,25 +106,25 @@ static void render_events(FILE *out, const struct protocol_request *req, const s
 		const char *from = e->source == SOURCE_STOCK ? "stock" : e->source == SOURCE_DISCARD ? "disc" : "hand";
 		switch (e->kind) {
 		case EVENT_PLAY:
-			add(line, " %s%s", render_card(e->card, c), e->owner != e->seat ? "(partner's)" : "");
+			add(out, line, " %s%s", render_card(e->card, c), e->owner != e->seat ? "(partner's)" : "");
 			if (e->card == CARD_SKIPBO)
-				add(line, "=%d", e->value);
-			add(line, " %s>%d,", from, e->target + 1);
+				add(out, line, "=%d", e->value);
+			add(out, line, " %s>%d,", from, e->target);
 			break;
 		case EVENT_STOCK_TOP:
 			if (e->card == CARD_NONE)
-				add(line, " stock EMPTY,");
+				add(out, line, " stock EMPTY,");
 			else
-				add(line, " stock now %s,", render_card(e->card, d));
+				add(out, line, " stock now %s,", render_card(e->card, d));
 			break;
 		case EVENT_COMPLETE:
-			add(line, " pile %d done,", e->target + 1);
+			add(out, line, " pile %d done,", e->target);
 			break;
 		case EVENT_DISCARD:
-			add(line, " discarded %s on %d", render_card(e->card, c), e->target + 1);
+			add(out, line, " discarded %s on %d", render_card(e->card, c), e->target);
 			break;
 		case EVENT_PASS:
-			add(line, " passed");
+			add(out, line, " passed");
 			break;
 		default:
 			break;
@@ -148,8 +158,8 @@ void render_request(FILE *out, const struct protocol_request *req, struct render
 	render_events(out, req, g);
 	fprintf(out, "Building piles:");
 	for (int b = 0; b < ENGINE_BUILDING_PILES; b++)
-		fprintf(out, "   %d: %-5s", b + 1, v->building_value[b] ? render_card((unsigned)v->building_value[b], c) : "empty");
-	fprintf(out, "\n  %-13s stock left hand  discard 1  discard 2  discard 3  discard 4\n", "player");
+		fprintf(out, "   %d: %-5s", b, v->building_value[b] ? render_card((unsigned)v->building_value[b], c) : "empty");
+	fprintf(out, "\n  %-13s stock left hand  discard piles 0 to 3, each bottom to top\n", "player");
 	for (int s = 0; s < v->players; s++) {
 		char mark = s == v->seat ? '*' : v->partnership && s == v->partner ? '+' : ' ';
 		fprintf(out, "%c %-13.13s %-5s %4d %4d ", mark, seat_name(g, v, s),
@@ -179,7 +189,8 @@ void render_list(FILE *out, const struct protocol_request *req)
 
 void render_help(FILE *out, const struct seat_view *v)
 {
-	fprintf(out, "s 2      your stock card onto building pile 2\n"
+	fprintf(out, "Piles are numbered 0 to 3 as in the protocol; discard piles list bottom to top.\n"
+		     "s 2      your stock card onto building pile 2\n"
 		     "h 7 1    the 7 from your hand onto building pile 1 (h sb 1: a SKIP-BO)\n"
 		     "p 3 1    the top of your discard pile 3 onto building pile 1\n"
 		     "d 9 3    discard the 9 on your discard pile 3 (ends your turn)\n");
@@ -224,7 +235,7 @@ static int parse_card(const char *t)
 
 static int parse_pile(const char *t)
 {
-	return t && t[0] >= '1' && t[0] <= '4' && !t[1] ? t[0] - '1' : -1;
+	return t && t[0] >= '0' && t[0] <= '3' && !t[1] ? t[0] - '0' : -1;
 }
 
 static int in_hand(const struct seat_view *v, int card)
@@ -243,9 +254,9 @@ static void building_reason(const struct seat_view *v, int card, int b, char *wh
 	if (building_pile_accepts(val, card))
 		snprintf(why, size, "that move is not allowed now");
 	else if (val == 0)
-		snprintf(why, size, "building pile %d is empty: it takes a 1 or SB, not %s", b + 1, render_card((unsigned)card, c));
+		snprintf(why, size, "building pile %d is empty: it takes a 1 or SB, not %s", b, render_card((unsigned)card, c));
 	else
-		snprintf(why, size, "building pile %d is at %d: it takes a %d or SB, not %s", b + 1, val, val + 1,
+		snprintf(why, size, "building pile %d is at %d: it takes a %d or SB, not %s", b, val, val + 1,
 			 render_card((unsigned)card, c));
 }
 
@@ -284,7 +295,7 @@ int render_parse_command(const char *line, const struct protocol_request *req, c
 		m.kind = cmd[0] == 'h' ? MOVE_PLAY : MOVE_DISCARD, m.source = SOURCE_HAND;
 		m.card = (uint8_t)card, m.target = (uint8_t)b;
 	} else {
-		snprintf(why, why_size, "\"%.20s\" is not a move I know: piles are 1 to 4; ? for help", line);
+		snprintf(why, why_size, "\"%.20s\" is not a move I know: piles are 0 to 3; ? for help", line);
 		return -1;
 	}
 	if (partner) {
@@ -317,7 +328,7 @@ int render_parse_command(const char *line, const struct protocol_request *req, c
 		snprintf(why, why_size, "%s stock is empty", partner ? "your partner's" : "your");
 	else if (m.source == SOURCE_DISCARD &&
 		 (top = v->discard_size[owner][m.pile] ? v->discard[owner][m.pile][v->discard_size[owner][m.pile] - 1] : -1) < 0)
-		snprintf(why, why_size, "%s discard pile %d is empty", partner ? "your partner's" : "your", m.pile + 1);
+		snprintf(why, why_size, "%s discard pile %d is empty", partner ? "your partner's" : "your", m.pile);
 	else
 		building_reason(v, top, m.target, why, why_size);
 	return -1;

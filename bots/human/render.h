@@ -2,11 +2,13 @@
  * render.h - the table as text for a person, and the person's commands, for
  * the human player.
  *
- * Everything fits an 80x24 terminal: the board (at most 4 + players lines of
- * table and 1 line per other player's turn) stays above a compact prompt.
- * Cards are numbers and "SB" for the SKIP-BO wild; building and discard
- * piles are numbered 1-4 (the protocol's 0-3 plus one: people count from 1);
- * seats go by their names from game_start.
+ * Everything fits 80 columns: the board (4 + players lines of table and a
+ * line per other player's turn, wrapped rather than cut when it is longer)
+ * stays above a compact prompt. Cards are numbers and "SB" for the SKIP-BO
+ * wild; building and discard piles are numbered 0-3 as in the protocol, so
+ * that what the player types, the arena's tools, the viewer and a bot's log
+ * agree; discard piles list bottom to top, the top card last, as a request's
+ * view does; seats go by their names from game_start.
  */
 #ifndef SKIPBO_BOTS_RENDER_H
 #define SKIPBO_BOTS_RENDER_H

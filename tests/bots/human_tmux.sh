@@ -34,7 +34,7 @@ expect() {
 }
 board_on_top() {
 	screen | head -1 | grep -q '^Skip-Bo ' || fail "the board is not at the top of the screen"
-	for t in "Building piles:" "discard 4" "* you   " "  skipbo-easy  " "Your hand:"; do
+	for t in "Building piles:" "discard piles 0 to 3, each bottom to top" "* you   " "  skipbo-easy  " "Your hand:"; do
 		screen | grep -qF -- "$t" || fail "the board lacks \"$t\""
 	done
 }
@@ -52,8 +52,8 @@ expect "discard the 9 on your discard pile 3"
 board_on_top
 
 keys "l"
-expect " 1) s 1"
-expect "32) d 9 4"
+expect " 1) s 0"
+expect "32) d 9 3"
 board_on_top
 
 keys "h 2 1"
@@ -65,7 +65,7 @@ expect "Not played: \"s 5\" is not a move I know"
 board_on_top
 
 keys "h 1 1"
-expect "Building piles:   1: 1 "
+expect "Building piles:   0: empty   1: 1 "
 screen | grep -qF "Your hand: SB 2 8 9" || fail "the 1 did not leave the hand"
 keys "s 2"
 expect "* you           3       29"

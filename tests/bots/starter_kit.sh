@@ -47,5 +47,5 @@ rust)
 	exit 2 ;;
 esac
 
-"$arena" check --games 6 -- "$@"
-"$arena" check --games 4 --players 4 --partnership -- "$@"
+"$arena" check --games 6 --replays "$out/replays" -- "$@"
+"$arena" check --games 4 --players 4 --partnership --replays "$out/replays" -- "$@"

@@ -28,7 +28,7 @@ cd "$work"
 # shellcheck disable=SC2046 # pkg-config's words are meant to be split
 "$cc" -std=c11 -Wall -Wextra -Werror -o mybot mybot.c $(pkg-config --cflags --libs skipbo) ||
 	fail "the C starter kit does not build with the flags of $pcdir/skipbo.pc"
-"$arena" check --games 2 -- ./mybot >check.log 2>&1 || {
+"$arena" check --games 2 --replays replays -- ./mybot >check.log 2>&1 || {
 	cat check.log >&2
 	fail "$arena check refuses the bot built against skipbo.pc"
 }

@@ -2,8 +2,8 @@
 # usage: test_no_cmocka.sh SOURCE_DIR
 # Configures SOURCE_DIR where pkg-config finds everything but cmocka: with -DSKIPBO_TESTS=OFF
 # that must work and define no test; without it, fail with a message naming libcmocka-dev and
-# -DSKIPBO_TESTS=OFF. The "demo" target of ./setup.sh demo builds the arena and the bots
-# arena/examples/demo.jsonc runs from build/bots/, and no other program.
+# -DSKIPBO_TESTS=OFF. The "demo" target of ./setup.sh demo builds the arena, the bots
+# arena/examples/demo.jsonc runs from build/bots/ and every installed bot, and no other program.
 set -eu
 src=$1
 work=$(mktemp -d)
@@ -30,7 +30,8 @@ ctest --test-dir "$work/off" -N | grep -q "Total Tests: 0" || fail "-DSKIPBO_TES
 deps=$(sed -n 's|^CMakeFiles/demo\.dir/all: .*/CMakeFiles/\([^/]*\)\.dir/all$|\1|p' \
 	"$work/off/CMakeFiles/Makefile2" | sort -u)
 wanted=$( (echo skipbo-arena; grep -o 'build/bots/[A-Za-z0-9_-]*' "$src/arena/examples/demo.jsonc" |
-	sed 's|build/bots/||') | sort -u)
+	sed 's|build/bots/||'; sed -n '/^set(SKIPBO_BUNDLED_BOTS/,/)/p' "$src/bots/CMakeLists.txt" |
+	grep -o 'skipbo-[a-z0-9-]*') | sort -u)
 [ "$deps" = "$wanted" ] || fail "the demo target builds [$(echo $deps)], not the demo's [$(echo $wanted)]"
 
 if cmake -S "$src" -B "$work/on" >"$work/on.log" 2>&1; then

@@ -516,10 +516,11 @@ static void test_reproduce_with_play(void **state)
 	if (r.status != 1 || !at || sscanf(at, "PROBLEM 2: exit fault at turn %u, decision %u",
 					   &turn, &decision) != 2)
 		fail_msg("exit %d:\n%s", r.status, r.out);
-	at = strstr(at, "  reproduce: skipbo-arena play ");
+	/* the program as this check was run, so that the line runs as printed */
+	at = strstr(at, "  reproduce: " ARENA_PATH " play ");
 	assert_non_null(at);
-	copy = strndup(at + strlen("  reproduce: skipbo-arena "), strcspn(at, "\n") -
-		       strlen("  reproduce: skipbo-arena "));
+	copy = strndup(at + strlen("  reproduce: " ARENA_PATH " "), strcspn(at, "\n") -
+		       strlen("  reproduce: " ARENA_PATH " "));
 	assert_non_null(copy);
 	assert_non_null(strstr(copy, "--game-id check-2 "));
 	play[n++] = (char *)ARENA_PATH;
@@ -628,10 +629,17 @@ int main(void)
 #endif
 	};
 
+	char tmp[] = "/tmp/test_check_cmd_replays_XXXXXX", rm[64];
 	int failed;
 
+	/* check keeps each game's replay in a new directory under $TMPDIR: this one */
+	if (!mkdtemp(tmp) || setenv("TMPDIR", tmp, 1) < 0)
+		return 1;
 	snprintf(opponent, sizeof(opponent), "%s good", BADBOT_PATH);
 	failed = cmocka_run_group_tests(tests, NULL, NULL);
 	free(last_out);
+	snprintf(rm, sizeof(rm), "rm -rf '%s'", tmp);
+	if (system(rm) != 0)
+		return 1;
 	return failed;
 }

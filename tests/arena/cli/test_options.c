@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "config.h"
 #include "options.h"
+#include "../stream_text.h"
 
 static void test_numbers(void **state)
 {
@@ -212,6 +213,74 @@ static void test_parse_groups_and_usage(void **state)
 	assert_int_equal(seen.flag, 1);
 }
 
+/* What fn writes on stderr, in a buffer the caller frees. */
+static char *stderr_of(int (*fn)(void *), void *arg, int *ret)
+{
+	FILE *f = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	char *text;
+
+	assert_non_null(f);
+	fflush(stderr);
+	dup2(fileno(f), STDERR_FILENO);
+	*ret = fn(arg);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	text = stream_text(f);
+	fclose(f);
+	return text;
+}
+
+static int parse_mistyped(void *argv)
+{
+	const struct options_command cmd = { "usage: skipbo-arena test [options] BOT\n\n"
+		"The whole help, many lines of it.\n", NULL, own_options,
+		OPTIONS_SEED | OPTIONS_ENV, own_option, &(struct own_seen){ 0 } };
+	struct options_common c;
+	int argc = 0;
+
+	options_common_init(&c, 1);
+	while (((char **)argv)[argc])
+		argc++;
+	return options_parse(&cmd, argc, argv, &c);
+}
+
+/* A mistyped option: the nearest option's name and the synopsis, not the whole help. */
+static void test_mistyped_option(void **state)
+{
+	char *sed[] = { "test", "--sed", "3", "bot", NULL };
+	char *eq[] = { "test", "--vlue=3", "bot", NULL };
+	char *far[] = { "test", "--zzzzzzzz", "bot", NULL };
+	char *missing[] = { "test", "--seed", NULL };
+	char *text;
+	int ret;
+
+	(void)state;
+	text = stderr_of(parse_mistyped, sed, &ret);
+	assert_int_equal(ret, 2);
+	if (!strstr(text, "did you mean --seed?\nusage: skipbo-arena test [options] BOT\n"
+		    "(\"skipbo-arena test --help\" lists every option)\n") ||
+	    strstr(text, "The whole help"))
+		fail_msg("--sed gave:\n%s", text);
+	free(text);
+	text = stderr_of(parse_mistyped, eq, &ret);
+	assert_int_equal(ret, 2);
+	if (!strstr(text, "did you mean --value?\n"))
+		fail_msg("--vlue=3 gave:\n%s", text);
+	free(text);
+	text = stderr_of(parse_mistyped, missing, &ret);
+	assert_int_equal(ret, 2);
+	if (strstr(text, "did you mean") || !strstr(text, "usage: skipbo-arena test"))
+		fail_msg("--seed without its value gave:\n%s", text);
+	free(text);
+	text = stderr_of(parse_mistyped, far, &ret);
+	assert_int_equal(ret, 2);
+	if (strstr(text, "did you mean") || !strstr(text, "usage: skipbo-arena test"))
+		fail_msg("--zzzzzzzz gave:\n%s", text);
+	free(text);
+}
+
 /* --sandbox: auto, on or off for the commands that take it; not given is -1 (auto). */
 static void test_parse_sandbox(void **state)
 {
@@ -345,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_parse_twice),
 		cmocka_unit_test(test_parse_ranges),
 		cmocka_unit_test(test_parse_groups_and_usage),
+		cmocka_unit_test(test_mistyped_option),
 		cmocka_unit_test(test_common_defaults),
 		cmocka_unit_test(test_parse_sandbox),
 		cmocka_unit_test(test_play_limits_reach_the_bot),

@@ -82,7 +82,7 @@ static void test_bot_text_escaped(void **state)
 	snprintf(opponent, sizeof(opponent), "%s good", BADBOT_PATH);
 	{
 		const char *args[] = { "check", "--games", "1", "--verbose", "--opponent", opponent,
-				       "--", "./" HOSTILE_NAME, NULL };
+				       "--replays", "replays", "--", "./" HOSTILE_NAME, NULL };
 
 		assert_int_equal(e2e_run(dir, args, 60000, NULL), 1);
 	}

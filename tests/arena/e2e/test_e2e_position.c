@@ -186,10 +186,14 @@ static int at_turn(const struct game *g, long n)
 	return (long)v.turn == n;
 }
 
+
+/* The line under a position's header that says how its piles are numbered. */
+#define LEGEND "    (building and discard piles 0-3 from the left, as in the protocol; each " \
+	"discard pile [bottom .. top])\n"
 static void test_replay_move_shows_the_engine_position(void **state)
 {
 	static const long moves[] = { 1, 12, 40, 63 };
-	char arg[16], header[64], *out, *err, *want;
+	char arg[16], header[256], *out, *err, *want;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
@@ -198,7 +202,7 @@ static void test_replay_move_shows_the_engine_position(void **state)
 		snprintf(arg, sizeof(arg), "%ld", moves[i]);
 		assert_int_equal(run_capture(args, &out, &err), 0);
 		want = expected_table(before_move, moves[i]);
-		snprintf(header, sizeof(header), "=== game 1, move %ld\n", moves[i]);
+		snprintf(header, sizeof(header), "=== game 1, move %ld\n" LEGEND, moves[i]);
 		/* the header, the table, then decision N itself, then the verdict */
 		assert_true(strncmp(out, header, strlen(header)) == 0);
 		assert_true(strncmp(out + strlen(header), want, strlen(want)) == 0);
@@ -219,8 +223,8 @@ static void test_replay_turn_shows_the_engine_position(void **state)
 	(void)state;
 	assert_int_equal(run_capture(args, &out, &err), 0);
 	want = expected_table(at_turn, 20);
-	assert_true(strncmp(out, "=== game 1, turn 20\n", 20) == 0);
-	assert_true(strncmp(out + 20, want, strlen(want)) == 0);
+	assert_true(strncmp(out, "=== game 1, turn 20\n" LEGEND, 20 + strlen(LEGEND)) == 0);
+	assert_true(strncmp(out + 20 + strlen(LEGEND), want, strlen(want)) == 0);
 	assert_non_null(strstr(want, "--- turn 20: seat 1 (badbot-2) to move"));
 	free(want);
 	free(out);

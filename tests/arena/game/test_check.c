@@ -234,6 +234,48 @@ static void test_opponent_fault_fails_the_check(void **state)
 	assert_contains(output(f), "FAIL: 1 problem (1 of them the opponent's)\n");
 }
 
+/* A timeout whose reason says the machine probably caused it gets the hint to
+ * check again on a quieter machine or lower -j, not the flush hint. */
+static void test_machine_delay_hint(void **state)
+{
+	struct fixture *f = *state;
+	struct referee_fault fault = { .seat = 0, .game = 1, .kind = "timeout", .turn = 2 };
+
+	snprintf(fault.reason, sizeof(fault.reason), "answered after 1275 ms (0 ms of CPU time), "
+		 "past its limit of 1000 ms; %s: it used under half its limit", REFEREE_MACHINE_NOTE);
+	check_begin_game(&f->c, 1, 0);
+	f->c.observer.fault(f->c.observer.ctx, &fault, f->g);
+	assert_int_equal(check_summary(&f->c), 1);
+	assert_contains(output(f), "probably the machine, not the bot");
+	assert_contains(output(f), "hint:     other work on this machine kept it from running: "
+			"check again when the machine is quieter (in a tournament, lower -j)");
+	assert_null(strstr(output(f), "flush"));
+}
+
+/* The same fault again (numbers aside) takes one line naming the first, and
+ * the summary counts it; another reason is a problem of its own. */
+static void test_repeated_faults_grouped(void **state)
+{
+	struct fixture *f = *state;
+	struct referee_fault fault = { .seat = 0, .game = 1, .kind = "timeout", .turn = 2 };
+	const char *text;
+
+	for (int game = 1; game <= 3; game++) {
+		snprintf(fault.reason, sizeof(fault.reason), game < 3 ? "no answer within %d ms" :
+			 "its game bank of %d ms is used up", 1000 * game);
+		check_begin_game(&f->c, game, 0);
+		f->c.observer.fault(f->c.observer.ctx, &fault, f->g);
+	}
+	assert_int_equal(check_summary(&f->c), 1);
+	text = output(f);
+	assert_contains(text, "PROBLEM 2: timeout fault at turn 2, decision 0: no answer within "
+			"2000 ms\n    as PROBLEM 1 above (2 times so far)\n");
+	assert_contains(text, "PROBLEM 3: timeout fault at turn 2, decision 0: its game bank of "
+			"3000 ms is used up\n    expected:");
+	assert_contains(text, "2 times: timeout: no answer within # ms (first: PROBLEM 1)\n"
+			"FAIL: 3 problems\n");
+}
+
 static void test_start_fault_quotes_the_hello(void **state)
 {
 	struct fixture *f = *state;
@@ -289,6 +331,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_clean_game_passes_with_times, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_slow_move_warns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_opponent_fault_fails_the_check, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_machine_delay_hint, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_repeated_faults_grouped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_start_fault_quotes_the_hello, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_protocol_fault_shows_a_correct_answer, setup,
 						teardown),

@@ -423,6 +423,24 @@ static void test_thinking_past_limit(void **state)
 	table_close(&t);
 }
 
+/* A timeout is flagged as the machine's only with little CPU time on a loaded machine. */
+static void test_machine_delay_rule(void **state)
+{
+	(void)state;
+	/* the case: 0 ms of CPU against 1000, load 12 on 2 CPUs */
+	assert_true(referee_machine_delay_likely(0, 1000000, 12.0, 2));
+	assert_true(referee_machine_delay_likely(500000, 1000000, 2.0, 2));
+	/* it thought for most of its limit: its own slowness */
+	assert_false(referee_machine_delay_likely(500001, 1000000, 12.0, 2));
+	/* a quiet machine: a bot that waits is waiting for itself (a sleep, a deadlock) */
+	assert_false(referee_machine_delay_likely(0, 1000000, 1.9, 2));
+	/* unknown CPU time tells nothing */
+	assert_false(referee_machine_delay_likely(-1, 1000000, 12.0, 2));
+	assert_true(referee_machine_delay("answered after 1275 ms (0 ms of CPU time), past its "
+					  "limit of 1000 ms; " REFEREE_MACHINE_NOTE ": it used"));
+	assert_false(referee_machine_delay("no answer within 1000 ms"));
+}
+
 static void test_answer_past_limit(void **state)
 {
 	struct table t;
@@ -628,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_answer_inside_limit),
 		cmocka_unit_test(test_answer_in_margin),
 		cmocka_unit_test(test_thinking_past_limit),
+		cmocka_unit_test(test_machine_delay_rule),
 		cmocka_unit_test(test_answer_past_limit),
 		cmocka_unit_test(test_bank_never_negative),
 		cmocka_unit_test(test_stopped_arena),

@@ -63,7 +63,8 @@ static void test_render_game(void **state)
 	render_init(&r, f, names, 2);
 	moves = play(good_argv, &r.observer, NULL);
 	text = stream_text(f);
-	assert_non_null(strstr(text, "=== game 1\n"));
+	assert_non_null(strstr(text, "=== game 1\n    (building and discard piles 0-3 from the left, "
+				   "as in the protocol; each discard pile [bottom .. top])\n"));
 	assert_non_null(strstr(text, "--- turn 1: seat 0 (first) to move"));
 	assert_non_null(strstr(text, "    building:"));
 	assert_non_null(strstr(text, "  hand:")); /* the hand of the seat to move */

@@ -61,9 +61,27 @@ static void test_bot_text_cannot_end_the_script(void **state)
 	jsonw_release(&plain);
 }
 
+/* The requests go in a script element of their own, after the replay; none without them. */
+static void test_requests_element(void **state)
+{
+	const char doc[] = "{}", req[] = "[[{\"c\":0,\"m\":[\"{\\\"action\\\":\\\"pass\\\"}\"]}]]";
+	struct jsonw w;
+
+	(void)state;
+	jsonw_init(&w);
+	assert_int_equal(viewer_format_requests(&w, doc, 2, req, strlen(req)), 0);
+	assert_non_null(strstr(w.data, "<script id=\"replay\" type=\"application/json\">{}</script>\n"
+			       "<script id=\"requests\" type=\"application/json\">"));
+	assert_non_null(strstr(w.data, req));
+	assert_int_equal(viewer_format(&w, doc, 2), 0);
+	assert_null(strstr(w.data, "<script id=\"requests\""));
+	jsonw_release(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_requests_element),
 		cmocka_unit_test(test_page_is_whole),
 		cmocka_unit_test(test_bot_text_cannot_end_the_script),
 	};

@@ -49,7 +49,7 @@ READ_TABLE = r"""(function () {
     var box = document.getElementById('seat' + s), top = box.querySelector('.stock .card');
     var hand = Array.prototype.map.call(box.querySelectorAll('.handpile .card'), t).join(',');
     var ds = Array.prototype.map.call(box.querySelectorAll('.discard'), function (d) {
-      return Array.prototype.map.call(d.querySelectorAll('.card'), t).reverse().join(',');
+      return Array.prototype.map.call(d.querySelectorAll('.card'), t).join(',');
     }).join('|');
     out.push('seat ' + s + ' stock ' + parseInt(t(box.querySelector('.stocksize')), 10) +
       ' top ' + (top ? t(top) : '-') + ' hand ' + hand + ' removed ' +
@@ -256,10 +256,11 @@ def last_move_marked(page, replay):
                 "j.dispatchEvent(new Event('change'))" % k)
     text = page.b.eval("document.getElementById('lastmove').textContent")
     want = "plays SB (counts as %d) from " % e["value"]
-    if want not in text or "to building pile %d" % (e["to"] + 1) not in text or \
+    # piles numbered as in the protocol (0-3)
+    if want not in text or "to building pile %d" % e["to"] not in text or \
             ("us" in e and not text.endswith(" \u2014 %d \u00B5s" % e["us"])):
         fail("%s: at the first wild (move %d) the last move reads %r, want %r, pile %d, %s us" %
-             (page.name, k, text, want, e["to"] + 1, e.get("us")))
+             (page.name, k, text, want, e["to"], e.get("us")))
     if "us" not in e:
         fail("%s: the replay's decisions carry no time" % page.name)
     src = ("#seat%d .handpile" % e["seat"] if e["from"] == "hand" else
@@ -273,6 +274,39 @@ def last_move_marked(page, replay):
         " return [m('%s'), m('#building%d'), b.children[1].textContent]; })()" % (e["to"], src, e["to"]))
     if marks != [["from", '"from \u2192"'], ["to", '"\u2192 to"'], "SB=%d" % e["value"]]:
         fail("%s: at the first wild the marks are %r" % (page.name, marks))
+    numbering = page.b.eval(
+        "[document.querySelector('#building%d .lbl').textContent,"
+        " document.querySelector('#seat0 .discard .lbl').textContent,"
+        " (document.querySelector('.legend') || {}).textContent]" % e["to"])
+    if numbering[:2] != ["pile %d" % e["to"], "D0:"] or not numbering[2] or \
+            "bottom \u2192 top" not in numbering[2] or '"to": 0 is building pile 0' not in numbering[2]:
+        fail("%s: piles not numbered 0-3 as the protocol does, or no legend: %r" %
+             (page.name, numbering))
+    # the request that decision answered: its legal moves, the one played marked
+    req = page.b.eval(
+        "[document.getElementById('request').style.display,"
+        " document.querySelectorAll('#legal li').length,"
+        " (document.querySelector('#legal li.chosen') || {}).textContent,"
+        " document.getElementById('reqsum').textContent]")
+    want = '"card":0,"to":%d}' % e["to"]
+    if req[0] == "none" or req[1] < 1 or not req[2] or want not in req[2] or \
+            "answered: %d legal move" % req[1] not in req[3]:
+        fail("%s: at the first wild the request shown is %r, want the answer ending %r" %
+             (page.name, req, want))
+    page.key("Home", "Home", 36)
+
+
+def slider(page):
+    """The timeline slider spans the game and moves the table to any step; the keys move it."""
+    last = len(page.states[1]) - 1
+    mid = last // 2
+    page.b.eval("var s = document.getElementById('slider'); s.value = '%d';"
+                "s.dispatchEvent(new Event('input'))" % mid)
+    page.expect(1, mid, "the slider at %d" % mid)
+    page.right()
+    got = page.b.eval("[document.getElementById('slider').value, document.getElementById('slider').max]")
+    if got != [str(mid + 1), str(last)]:
+        fail("%s: after ArrowRight the slider reads %r, want [%d, %d]" % (page.name, got, mid + 1, last))
     page.key("Home", "Home", 36)
 
 
@@ -356,6 +390,7 @@ def check_pages(arena, helper, medium, easy, badbot, shots, browser_path, tmp):
             turns(page)
             hands_switch(page)
             keys_and_teams(page, name == "partners")
+            slider(page)
             if name in ("two", "partners"):
                 last_move_marked(page, replay)
             page.key("End", "End", 35)

@@ -118,7 +118,7 @@ static char *written(const struct report *r, int (*writer)(const struct report *
 
 static int write_table(const struct report *r, FILE *out)
 {
-	report_print_table(r, out);
+	report_print_table_wide(r, out, true);
 	return 0;
 }
 
@@ -396,12 +396,48 @@ static void test_intervals_clustered_by_deal(void **state)
 	release(&plain);
 }
 
+/* The verdict line opens the table, report.md and report.html; report.md has the faults. */
+static void test_verdict_and_faults_everywhere(void **state)
+{
+	struct built b = { 0 };
+	const char *two[2] = { "hard", "medium" };
+	int first[2] = { 1, 2 }, second[2] = { 2, 1 };
+	char verdict[256], *text;
+
+	(void)state;
+	gamelog_init(&b.log);
+	for (int k = 0; k < 12; k++)
+		add(&b, 0, k, 0, 2, 0, two, k % 4 ? first : second, 0);
+	build(&b, NULL);
+	report_verdict(&b.r, verdict, sizeof(verdict));
+	if (strncmp(verdict, "hard leads medium by ", 21) || !strstr(verdict, " Elo; LOS ") ||
+	    !strstr(verdict, "%: not yet decided"))
+		fail_msg("verdict: %s", verdict);
+	text = written(&b.r, write_table);
+	if (strncmp(text, verdict, strlen(verdict)))
+		fail_msg("the table does not open with the verdict:\n%s", text);
+	free(text);
+	text = written(&b.r, report_write_md);
+	if (!strstr(text, "# Tournament report\n\n**hard leads medium by ") ||
+	    !strstr(text, "Quote a bot's Elo with its \u00b195% interval") ||
+	    !strstr(text, "## Faults\n\nNo bot faulted (R11).\n"))
+		fail_msg("report.md:\n%s", text);
+	free(text);
+	text = written(&b.r, report_write_html);
+	if (!strstr(text, "<p class=\"verdict\"><b>hard leads medium by ") ||
+	    !strstr(text, "<b>Which figure to quote:</b> Quote a bot's Elo"))
+		fail_msg("report.html has no verdict line or no word on which Elo to quote");
+	free(text);
+	release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_winless_bot_is_a_bound),
 		cmocka_unit_test(test_disconnected_pools),
 		cmocka_unit_test(test_rated_results_and_real_wins),
+		cmocka_unit_test(test_verdict_and_faults_everywhere),
 		cmocka_unit_test(test_fit_line_flags_a_cycle),
 		cmocka_unit_test(test_anchor_with_rating),
 		cmocka_unit_test(test_seat_warning),
