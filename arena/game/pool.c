@@ -12,18 +12,35 @@
 
 #include "protocol.h"
 
-struct pool_slot {
+/* A started process whose hello is not read yet (a fresh start, or a spare). */
+struct pending {
 	struct bot *bot;
-	int compact; /* its hello asked for compact requests */
+	int64_t started_us;
+	int waiting;      /* a spare: read at least POOL_SPARE_SLACK_MS after the acquire began */
+};
+
+struct pool_slot {
+	struct bot *bot;  /* handed out (fresh), or the live process (reuse) */
+	int compact;      /* its hello asked for compact requests */
+	struct pending spare; /* fresh: the next game's process, started ahead */
+	int spare_failed; /* the spare's start failed: error says why */
 	char error[512];
 	struct pool *pool;
 	size_t index;
+};
+
+/* A process after its game, told to quit: reaped once it exits, stopped past its deadline. */
+struct retired {
+	struct bot *bot;
+	int64_t deadline_us;
 };
 
 struct pool {
 	struct pool_config cfg;
 	struct pool_slot *slots;
 	struct protocol_buf buf;
+	struct retired *retired;
+	size_t nretired, retired_cap;
 };
 
 int pool_new(const struct pool_config *cfg, struct pool **out)
@@ -85,36 +102,61 @@ static void describe_end(struct bot *b, char *out, size_t size)
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-/* Start and handshake bot i; on failure slot->error says why and slot->bot stays NULL. */
-static int start_bot(struct pool *p, size_t i)
+/*
+ * Start bot i and write the arena's hello: 0 and *out, or 0 with out->bot
+ * NULL and slot->error saying why, or -ENOMEM.
+ */
+static int launch(struct pool *p, size_t i, struct pending *out)
 {
 	struct pool_slot *slot = &p->slots[i];
 	struct bot_spec spec = p->cfg.specs[i];
-	struct protocol_bot_hello hello;
-	struct protocol_diag diag = { 0 };
-	char why[400] = "", what[400];
-	int64_t deadline;
-	const char *line;
-	struct bot *b = NULL;
-	size_t len;
+	char why[400] = "";
 	int ret;
 
+	memset(out, 0, sizeof(*out));
 	spec.cpu = p->cfg.cpu;
-	deadline = p->cfg.startup_ms > 0 ? clock_now_us() + (int64_t)p->cfg.startup_ms * 1000 :
-		INT64_MAX;
-	ret = bot_start(&spec, &b, why, sizeof(why));
+	out->started_us = clock_now_us();
+	ret = bot_start(&spec, &out->bot, why, sizeof(why));
 	if (ret < 0) {
+		out->bot = NULL;
 		snprintf(slot->error, sizeof(slot->error), "could not start: %s",
 			 why[0] ? why : strerror(-ret));
 		return 0;
 	}
-	bot_set_stderr_handler(b, (struct bot_stderr_handler){ on_stderr, slot });
+	bot_set_stderr_handler(out->bot, (struct bot_stderr_handler){ on_stderr, slot });
+	if (protocol_encode_hello(&p->buf, REFEREE_ARENA_NAME) < 0) {
+		bot_stop(out->bot, POOL_GRACE_MS);
+		out->bot = NULL;
+		return -ENOMEM;
+	}
+	/* a write error (the bot is gone) shows as the handshake's read error */
+	bot_write_line(out->bot, p->buf.data, p->buf.len, out->started_us +
+		       (p->cfg.startup_ms > 0 ? (int64_t)p->cfg.startup_ms * 1000 : INT64_MAX / 2));
+	return 0;
+}
+
+/* The bot's hello for a launched process: slot->bot on success, else slot->error. */
+static int handshake(struct pool *p, size_t i, struct pending *pend)
+{
+	struct pool_slot *slot = &p->slots[i];
+	struct protocol_bot_hello hello;
+	struct protocol_diag diag = { 0 };
+	struct bot *b = pend->bot;
+	char what[400];
+	int64_t deadline = INT64_MAX, now = clock_now_us();
+	const char *line;
+	size_t len;
+	int ret;
+
+	if (p->cfg.startup_ms > 0) {
+		deadline = pend->started_us + (int64_t)p->cfg.startup_ms * 1000;
+		if (pend->waiting && deadline < now + POOL_SPARE_SLACK_MS * 1000)
+			deadline = now + POOL_SPARE_SLACK_MS * 1000;
+	}
 	if ((ret = protocol_encode_hello(&p->buf, REFEREE_ARENA_NAME)) < 0)
 		goto fail_nomem;
-	ret = bot_write_line(b, p->buf.data, p->buf.len, deadline);
 	notify(p, i, REFEREE_TO_BOT, p->buf.data, p->buf.len);
-	if (ret == 0)
-		ret = bot_read_line_live(b, &line, &len, deadline);
+	ret = bot_read_line_live(b, &line, &len, deadline);
 	if (ret == -ECHILD) {
 		describe_end(b, what, sizeof(what));
 		snprintf(slot->error, sizeof(slot->error),
@@ -157,12 +199,75 @@ fail:
 	return 0;
 }
 
+/* Start and handshake bot i; on failure slot->error says why and slot->bot stays NULL. */
+static int start_bot(struct pool *p, size_t i)
+{
+	struct pool_slot *slot = &p->slots[i];
+	struct pending pend;
+	int ret;
+
+	if (slot->spare.bot || slot->spare_failed) {
+		pend = slot->spare;
+		memset(&slot->spare, 0, sizeof(slot->spare));
+		slot->spare_failed = 0;
+		pend.waiting = 1;
+	} else if ((ret = launch(p, i, &pend)) < 0) {
+		return ret;
+	}
+	return pend.bot ? handshake(p, i, &pend) : 0;
+}
+
+/* Reap the retired processes that have exited, and stop those past their deadline. */
+static void sweep_retired(struct pool *p)
+{
+	int64_t now = clock_now_us();
+	size_t kept = 0;
+
+	for (size_t k = 0; k < p->nretired; k++) {
+		struct retired *t = &p->retired[k];
+
+		if (bot_exited(t->bot, NULL) || now >= t->deadline_us)
+			bot_stop(t->bot, 0);
+		else
+			p->retired[kept++] = *t;
+	}
+	p->nretired = kept;
+}
+
+/* Tell b to quit (a failed write changes nothing: the bot is going anyway). */
+static void send_quit(struct pool *p, size_t i, struct bot *b)
+{
+	if (protocol_encode_quit(&p->buf) < 0)
+		return;
+	bot_write_line(b, p->buf.data, p->buf.len, clock_now_us() + 100000);
+	notify(p, i, REFEREE_TO_BOT, p->buf.data, p->buf.len);
+}
+
+/* A fresh process after its game: told to quit and left to exit while the next game runs. */
+static void retire(struct pool *p, size_t i, struct bot *b)
+{
+	if (p->nretired == p->retired_cap) {
+		size_t cap = p->retired_cap ? p->retired_cap * 2 : 8;
+		struct retired *grown = reallocarray(p->retired, cap, sizeof(*grown));
+
+		if (!grown) {
+			bot_stop(b, POOL_GRACE_MS);
+			return;
+		}
+		p->retired = grown;
+		p->retired_cap = cap;
+	}
+	send_quit(p, i, b);
+	p->retired[p->nretired++] = (struct retired){ b, clock_now_us() + POOL_GRACE_MS * 1000 };
+}
+
 int pool_acquire(struct pool *p, size_t bot, struct referee_seat *seat)
 {
 	int ret;
 
 	if (bot >= p->cfg.nbots)
 		return -EINVAL;
+	sweep_retired(p);
 	memset(seat, 0, sizeof(*seat));
 	seat->name = p->cfg.specs[bot].name;
 	if (!p->slots[bot].bot && (ret = start_bot(p, bot)) < 0)
@@ -174,32 +279,55 @@ int pool_acquire(struct pool *p, size_t bot, struct referee_seat *seat)
 	return 0;
 }
 
+int pool_prepare(struct pool *p, size_t bot)
+{
+	struct pool_slot *slot;
+	int ret;
+
+	if (!p->cfg.fresh || bot >= p->cfg.nbots)
+		return 0;
+	slot = &p->slots[bot];
+	if (slot->spare.bot || slot->spare_failed)
+		return 0;
+	if ((ret = launch(p, bot, &slot->spare)) < 0)
+		return ret;
+	slot->spare_failed = slot->spare.bot == NULL;
+	return 0;
+}
+
 void pool_release(struct pool *p, size_t bot, int faulted)
 {
-	if (bot >= p->cfg.nbots || !faulted)
+	struct bot *b;
+
+	if (bot >= p->cfg.nbots || (!faulted && !p->cfg.fresh))
 		return;
-	bot_stop(p->slots[bot].bot, POOL_GRACE_MS);
+	b = p->slots[bot].bot;
 	p->slots[bot].bot = NULL;
+	if (faulted)
+		bot_stop(b, POOL_GRACE_MS);
+	else if (b)
+		retire(p, bot, b);
+	sweep_retired(p);
 }
 
 void pool_free(struct pool *p)
 {
 	if (!p)
 		return;
-	if (protocol_encode_quit(&p->buf) < 0)
-		p->buf.len = 0;
 	for (size_t i = 0; i < p->cfg.nbots; i++) {
-		struct bot *b = p->slots[i].bot;
+		struct bot *live[2] = { p->slots[i].bot, p->slots[i].spare.bot };
 
-		if (!b)
-			continue;
-		if (p->buf.len) {
-			bot_write_line(b, p->buf.data, p->buf.len, clock_now_us() + 100000);
-			notify(p, i, REFEREE_TO_BOT, p->buf.data, p->buf.len);
+		for (int k = 0; k < 2; k++) {
+			if (!live[k])
+				continue;
+			send_quit(p, i, live[k]);
+			bot_close(live[k], POOL_GRACE_MS);
 		}
-		bot_close(b, POOL_GRACE_MS);
 	}
+	for (size_t k = 0; k < p->nretired; k++)
+		bot_close(p->retired[k].bot, POOL_GRACE_MS);
 	protocol_buf_release(&p->buf);
+	free(p->retired);
 	free(p->slots);
 	free(p);
 }

@@ -153,10 +153,26 @@ static void on_commit_failed(void *ctx, int code, const char *what, const char *
 	fail_run(ctx, code, what, detail);
 }
 
-/* Play one scheduled game and hand its replay and record to the worker's committer. */
+/* Start the bots of game index (fresh processes; nothing when they are reused). */
+static int prepare_next(struct pool *pool, const struct schedule *sched, uint64_t index)
+{
+	struct schedule_game g;
+	int ret = 0;
+
+	schedule_game(sched, index, &g);
+	for (int s = 0; s < ENGINE_MAX_PLAYERS && g.bots[s] >= 0 && ret == 0; s++)
+		ret = pool_prepare(pool, (size_t)g.bots[s]);
+	return ret;
+}
+
+/*
+ * Play one scheduled game and hand its replay and record to the worker's
+ * committer. next: the game the worker plays after it (-1: none), whose bots
+ * start while this one is played.
+ */
 static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 		    struct jsonw *doc, struct jsonw *buf, struct committer *com,
-		    uint64_t index)
+		    uint64_t index, int64_t next)
 {
 	struct run *r = w->run;
 	const struct config *cfg = r->cfg;
@@ -165,10 +181,12 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 	struct schedule_game g;
 	const char *names[ENGINE_MAX_PLAYERS];
 	struct replay_location at;
-	char path[PATH_MAX], err[256];
+	char path[PATH_MAX], err[256], told[REFEREE_OPAQUE_ID_SIZE];
 	int ret, replay;
 
 	schedule_game(r->sched, index, &g);
+	/* the bots are told an id that names no table, deal or rotation */
+	referee_opaque_id(cfg->seed, g.id, told);
 	if (r->opt->log_io) {
 		snprintf(path, sizeof(path), "%s/io/%s.log", cfg->output, g.id);
 		if ((ret = transcript_open(tr, path)) < 0) {
@@ -177,6 +195,7 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 		}
 	}
 	setup.id = g.id;
+	setup.bot_id = told;
 	setup.rules.players = cfg->players;
 	setup.rules.stock_size = cfg->stock_size;
 	setup.rules.partnership = cfg->partnership;
@@ -193,6 +212,10 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 			goto out;
 		}
 		names[s] = setup.seats[s].name;
+	}
+	if (next >= 0 && (ret = prepare_next(pool, r->sched, (uint64_t)next)) < 0) {
+		fail_run(r, ret, "starting bots", strerror(-ret));
+		goto out;
 	}
 	if ((ret = referee_play(&setup, &out, err, sizeof(err))) < 0) {
 		fail_run(r, ret, g.id, err);
@@ -240,7 +263,7 @@ static void *worker_main(void *arg)
 	struct jsonw buf;
 	struct committer *com = NULL;
 	struct committer_ops ops = { on_counted, on_commit_failed, r };
-	int64_t index;
+	int64_t index, next;
 
 	transcript_init(&tr);
 	jsonw_init(&doc);
@@ -250,6 +273,7 @@ static void *worker_main(void *arg)
 	pc.cpu = -1;
 	pc.startup_ms = r->cfg->startup_ms;
 	pc.observer = r->opt->log_io ? &tr.observer : NULL;
+	pc.fresh = r->cfg->processes == CONFIG_PROCESSES_FRESH;
 	if (r->cfg->pin && r->ncpus > 0) {
 		cpu_set_t set;
 
@@ -263,9 +287,14 @@ static void *worker_main(void *arg)
 		fail_run(r, -ENOMEM, "worker", "out of memory");
 		goto out;
 	}
-	while ((index = take_game(r)) >= 0)
-		if (play_one(w, pool, &tr, &doc, &buf, com, (uint64_t)index) < 0)
+	/* each worker takes its next game ahead, so that game's bots start during this one */
+	for (index = take_game(r); index >= 0; index = next) {
+		next = pc.fresh ? take_game(r) : -1;
+		if (play_one(w, pool, &tr, &doc, &buf, com, (uint64_t)index, next) < 0)
 			break;
+		if (!pc.fresh)
+			next = take_game(r);
+	}
 out:
 	/* the games finished before a stop or another worker's failure still count */
 	committer_finish(com);
