@@ -654,6 +654,8 @@ void report_print_table(const struct report *r, FILE *out)
 	if (r->partial)
 		fprintf(out, "partial: the run was stopped before every game was played; this "
 			"ranking is of the %zu records so far\n", r->log->records);
+	if (r->reused_processes)
+		fprintf(out, "%s\n", REPORT_REUSED_TEXT);
 	for (size_t k = 0; k < r->nbots; k++)
 		if (report_never_started(&r->bots[r->order[k]]))
 			fprintf(out, "warning: bot \"%s\" never started: all %ld of its games are "

@@ -538,6 +538,7 @@ static void html_settings(const cJSON *t, const char *dir, FILE *out)
 	html_setting(out, t, "limits", "open_files", "open files limit", "");
 	html_setting(out, t, "limits", "processes", "processes limit", "");
 	html_setting(out, t, NULL, "sandbox", "sandbox", "");
+	html_setting(out, t, NULL, "processes", "bot processes", "");
 	html_setting(out, t, NULL, "seed", "seed", "");
 	html_setting(out, t, NULL, "shard", "shard", "");
 	html_setting(out, t, NULL, "started", "started", "");
@@ -631,6 +632,8 @@ int report_write_html(const struct report *r, FILE *out)
 	if (r->partial)
 		fputs("<p class=\"warn partial\"><b>Partial</b>: the run was stopped before every "
 		      "game was played; this report is of the games recorded so far.</p>\n", out);
+	if (r->reused_processes)
+		fprintf(out, "<p class=\"warn\">%s.</p>\n", REPORT_REUSED_TEXT);
 	html_never_started(r, out);
 	if (t)
 		html_settings(t, r->dirs[0], out);

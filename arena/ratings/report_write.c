@@ -243,6 +243,7 @@ int report_write_json(const struct report *r, FILE *out)
 	cJSON_AddStringToObject(root, "format", "skipbo-arena ratings 1");
 	cJSON_AddStringToObject(root, "method", method);
 	cJSON_AddBoolToObject(root, "partial", r->partial);
+	cJSON_AddBoolToObject(root, "processes_reused", r->reused_processes);
 	if (r->anchor >= 0)
 		cJSON_AddStringToObject(root, "anchor", r->bots[r->anchor].name);
 	else
@@ -526,6 +527,8 @@ int report_write_md(const struct report *r, FILE *out)
 	if (r->partial)
 		fputs("**Partial**: the run was stopped before every game was played; this report "
 		      "is of the games recorded so far.\n\n", out);
+	if (r->reused_processes)
+		fprintf(out, "**%s**.\n\n", REPORT_REUSED_TEXT);
 	report_write_sources(r, out, md_text);
 	fputs(".\n\n## Ranking\n\n", out);
 	md_ranking(r, out);
