@@ -4,6 +4,7 @@
 #include "pool.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,18 +30,30 @@ struct pool_slot {
 	size_t index;
 };
 
-/* A process after its game, told to quit: reaped once it exits, stopped past its deadline. */
-struct retired {
+/*
+ * Processes after their game, told to quit: a thread for each closes it
+ * (bot_close: its exit awaited, at most grace_ms, then reaped), so the wait
+ * is not the worker's. One thread each, not a queue: a sandbox can take a
+ * hundred milliseconds and more to end (its namespaces torn down), and a
+ * process queued behind it would stay a zombie that long.
+ */
+struct retirer {
+	int running;          /* threads not finished yet */
+	pthread_mutex_t lock;
+	pthread_cond_t done;
+};
+
+struct retiring {
+	struct retirer *retirer;
 	struct bot *bot;
-	int64_t deadline_us;
+	int stop;             /* stop it rather than wait for its exit */
 };
 
 struct pool {
 	struct pool_config cfg;
 	struct pool_slot *slots;
 	struct protocol_buf buf;
-	struct retired *retired;
-	size_t nretired, retired_cap;
+	struct retirer retirer;
 };
 
 int pool_new(const struct pool_config *cfg, struct pool **out)
@@ -61,6 +74,8 @@ int pool_new(const struct pool_config *cfg, struct pool **out)
 		p->slots[i].index = i;
 	}
 	protocol_buf_init(&p->buf);
+	pthread_mutex_init(&p->retirer.lock, NULL);
+	pthread_cond_init(&p->retirer.done, NULL);
 	*out = p;
 	return 0;
 }
@@ -217,21 +232,21 @@ static int start_bot(struct pool *p, size_t i)
 	return pend.bot ? handshake(p, i, &pend) : 0;
 }
 
-/* Reap the retired processes that have exited, and stop those past their deadline. */
-static void sweep_retired(struct pool *p)
+static void *retirer_main(void *arg)
 {
-	int64_t now = clock_now_us();
-	size_t kept = 0;
+	struct retiring *job = arg;
+	struct retirer *t = job->retirer;
 
-	for (size_t k = 0; k < p->nretired; k++) {
-		struct retired *t = &p->retired[k];
-
-		if (bot_exited(t->bot, NULL) || now >= t->deadline_us)
-			bot_stop(t->bot, 0);
-		else
-			p->retired[kept++] = *t;
-	}
-	p->nretired = kept;
+	if (job->stop)
+		bot_stop(job->bot, POOL_GRACE_MS);
+	else
+		bot_close(job->bot, POOL_GRACE_MS);
+	free(job);
+	pthread_mutex_lock(&t->lock);
+	if (--t->running == 0)
+		pthread_cond_signal(&t->done);
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
 }
 
 /* Tell b to quit (a failed write changes nothing: the bot is going anyway). */
@@ -243,22 +258,40 @@ static void send_quit(struct pool *p, size_t i, struct bot *b)
 	notify(p, i, REFEREE_TO_BOT, p->buf.data, p->buf.len);
 }
 
-/* A fresh process after its game: told to quit and left to exit while the next game runs. */
+/* A fresh process after its game: told to quit, and closed by a thread of its own. */
 static void retire(struct pool *p, size_t i, struct bot *b)
 {
-	if (p->nretired == p->retired_cap) {
-		size_t cap = p->retired_cap ? p->retired_cap * 2 : 8;
-		struct retired *grown = reallocarray(p->retired, cap, sizeof(*grown));
+	struct retirer *t = &p->retirer;
+	struct retiring *job = malloc(sizeof(*job));
+	pthread_attr_t attr;
+	pthread_t thread;
+	int started = 0;
 
-		if (!grown) {
-			bot_stop(b, POOL_GRACE_MS);
-			return;
-		}
-		p->retired = grown;
-		p->retired_cap = cap;
+	/*
+	 * A sandbox is killed, not told to quit: bwrap exits as soon as the bot
+	 * does, and would stay a zombie of ours while the kernel tears the
+	 * sandbox's namespaces down (up to hundreds of ms on a loaded machine);
+	 * killed, it ends after them. An unsandboxed bot gets quit and its grace.
+	 */
+	int stop = p->cfg.specs[i].sandbox != NULL;
+
+	if (!stop)
+		send_quit(p, i, b);
+	/* its last stderr lines go to the log only: the observer is this thread's */
+	bot_set_stderr_handler(b, (struct bot_stderr_handler){ NULL, NULL });
+	if (job && pthread_attr_init(&attr) == 0) {
+		*job = (struct retiring){ t, b, stop };
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		pthread_mutex_lock(&t->lock);
+		started = pthread_create(&thread, &attr, retirer_main, job) == 0;
+		t->running += started;
+		pthread_mutex_unlock(&t->lock);
+		pthread_attr_destroy(&attr);
 	}
-	send_quit(p, i, b);
-	p->retired[p->nretired++] = (struct retired){ b, clock_now_us() + POOL_GRACE_MS * 1000 };
+	if (!started) {
+		free(job);
+		bot_stop(b, POOL_GRACE_MS);
+	}
 }
 
 int pool_acquire(struct pool *p, size_t bot, struct referee_seat *seat)
@@ -267,7 +300,6 @@ int pool_acquire(struct pool *p, size_t bot, struct referee_seat *seat)
 
 	if (bot >= p->cfg.nbots)
 		return -EINVAL;
-	sweep_retired(p);
 	memset(seat, 0, sizeof(*seat));
 	seat->name = p->cfg.specs[bot].name;
 	if (!p->slots[bot].bot && (ret = start_bot(p, bot)) < 0)
@@ -307,7 +339,6 @@ void pool_release(struct pool *p, size_t bot, int faulted)
 		bot_stop(b, POOL_GRACE_MS);
 	else if (b)
 		retire(p, bot, b);
-	sweep_retired(p);
 }
 
 void pool_free(struct pool *p)
@@ -324,10 +355,14 @@ void pool_free(struct pool *p)
 			bot_close(live[k], POOL_GRACE_MS);
 		}
 	}
-	for (size_t k = 0; k < p->nretired; k++)
-		bot_close(p->retired[k].bot, POOL_GRACE_MS);
+	/* every retired process closed before the worker, whose thread started them, ends */
+	pthread_mutex_lock(&p->retirer.lock);
+	while (p->retirer.running)
+		pthread_cond_wait(&p->retirer.done, &p->retirer.lock);
+	pthread_mutex_unlock(&p->retirer.lock);
+	pthread_mutex_destroy(&p->retirer.lock);
+	pthread_cond_destroy(&p->retirer.done);
 	protocol_buf_release(&p->buf);
-	free(p->retired);
 	free(p->slots);
 	free(p);
 }

@@ -18,8 +18,10 @@
  * the bot's hello, due startup_ms after its start (and read at least
  * POOL_SPARE_SLACK_MS after the acquire began, for a bot held up because
  * nobody read its stderr meanwhile). Start-up time is never on a move clock.
- * pool_release() sends quit and lets the process exit on its own; it is
- * reaped (or, past grace_ms, stopped) by a later call.
+ * pool_release() hands the process to a thread of its own, which ends it
+ * while the worker plays on: an unsandboxed one is sent quit and given
+ * grace_ms to exit, a sandboxed one is stopped at once (its bwrap would
+ * otherwise stay a zombie while the kernel tears the sandbox down).
  *
  * Reused processes: pool_release() after a game keeps the process.
  *

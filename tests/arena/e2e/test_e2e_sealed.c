@@ -8,7 +8,8 @@
  *   and replays keep the real ids), is the same for the same seed, and
  *   `play --game-id ID` still tells exactly ID;
  * - every game gets fresh bot processes, unless "processes": "reuse" (or
- *   --reuse-processes) says otherwise, which tournament.json records.
+ *   --reuse-processes) says otherwise, which tournament.json records and the
+ *   reports say.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,9 +246,27 @@ static size_t chatty_processes(const char *dir)
 	return n;
 }
 
+/* Do dir's report.md and ratings.json say that processes were reused? */
+static bool reports_say_reused(const char *dir)
+{
+	char path[300], *md, *json;
+	bool md_says, json_says;
+
+	snprintf(path, sizeof(path), "%s/out/report.md", dir);
+	assert_non_null(md = e2e_read(path, NULL));
+	snprintf(path, sizeof(path), "%s/out/ratings.json", dir);
+	assert_non_null(json = e2e_read(path, NULL));
+	md_says = strstr(md, "processes reused: a bot played several games in one process") != NULL;
+	json_says = strstr(json, "\"processes_reused\":\ttrue") != NULL;
+	assert_true(md_says == json_says);
+	free(md);
+	free(json);
+	return md_says;
+}
+
 static void test_fresh_processes_unless_reuse(void **state)
 {
-	const char *args[] = { "run", "-j", "1", "--quiet", "--no-report", "t.json", NULL };
+	const char *args[] = { "run", "-j", "1", "--quiet", "t.json", NULL };
 	const char *reuse_args[] = { "run", "-j", "1", "--quiet", "--no-report",
 		"--reuse-processes", "t.json", NULL };
 	char dir[256], mode[16];
@@ -257,11 +277,13 @@ static void test_fresh_processes_unless_reuse(void **state)
 	assert_int_equal(chatty_processes(dir), 8);
 	recorded_seed(dir, mode, sizeof(mode));
 	assert_string_equal(mode, "fresh");
+	assert_false(reports_say_reused(dir));
 	e2e_remove(dir);
 	run_in(dir, "reuse", ",\"processes\":\"reuse\"", args, 0);
 	assert_int_equal(chatty_processes(dir), 1);
 	recorded_seed(dir, mode, sizeof(mode));
 	assert_string_equal(mode, "reuse");
+	assert_true(reports_say_reused(dir));
 	e2e_remove(dir);
 	run_in(dir, "reusecli", "", reuse_args, 0);
 	assert_int_equal(chatty_processes(dir), 1);
