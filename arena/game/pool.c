@@ -1,5 +1,6 @@
 /*
- * pool.c - one reusable process per bot for a worker (contract in pool.h).
+ * pool.c - a worker's bot processes, fresh for every game or reused
+ * (contract in pool.h).
  */
 #include "pool.h"
 
@@ -15,19 +16,36 @@
 
 /* A started process whose hello is not read yet (a fresh start, or a spare). */
 struct pending {
-	struct bot *bot;
+	struct bot *bot;  /* NULL: its start failed, error says why */
 	int64_t started_us;
 	int waiting;      /* a spare: read at least POOL_SPARE_SLACK_MS after the acquire began */
+	char error[400];
 };
 
 struct pool_slot {
 	struct bot *bot;  /* handed out (fresh), or the live process (reuse) */
 	int compact;      /* its hello asked for compact requests */
-	struct pending spare; /* fresh: the next game's process, started ahead */
-	int spare_failed; /* the spare's start failed: error says why */
+	/* fresh: processes started ahead, oldest first, and starts asked for but not
+	 * done; under the pool's lock */
+	struct pending spares[POOL_SPARES_MAX];
+	int nspares, launching;
 	char error[512];
 	struct pool *pool;
 	size_t index;
+};
+
+/*
+ * Threads that start processes ahead (pool_prepare): a sandbox's start waits
+ * on the kernel for milliseconds (tens under load), most of it asleep, so
+ * several at once hide it. They live as long as the pool: a process's
+ * parent-death signal fires when the thread that started it ends.
+ */
+struct starters {
+	pthread_t threads[POOL_STARTERS];
+	int nthreads, closing;
+	size_t *queue;        /* bot indices to start, oldest first */
+	size_t n, cap;
+	pthread_cond_t work, ready;
 };
 
 /*
@@ -52,7 +70,11 @@ struct retiring {
 struct pool {
 	struct pool_config cfg;
 	struct pool_slot *slots;
-	struct protocol_buf buf;
+	struct protocol_buf buf;   /* the worker's */
+	char *hello;               /* the arena's hello line, for every start */
+	size_t hello_len;
+	pthread_mutex_t lock;      /* starters, spares */
+	struct starters starters;
 	struct retirer retirer;
 };
 
@@ -74,6 +96,17 @@ int pool_new(const struct pool_config *cfg, struct pool **out)
 		p->slots[i].index = i;
 	}
 	protocol_buf_init(&p->buf);
+	if (protocol_encode_hello(&p->buf, REFEREE_ARENA_NAME) < 0 ||
+	    !(p->hello = strndup(p->buf.data, p->buf.len))) {
+		protocol_buf_release(&p->buf);
+		free(p->slots);
+		free(p);
+		return -ENOMEM;
+	}
+	p->hello_len = p->buf.len;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->starters.work, NULL);
+	pthread_cond_init(&p->starters.ready, NULL);
 	pthread_mutex_init(&p->retirer.lock, NULL);
 	pthread_cond_init(&p->retirer.done, NULL);
 	*out = p;
@@ -118,14 +151,15 @@ static void describe_end(struct bot *b, char *out, size_t size)
 }
 
 /*
- * Start bot i and write the arena's hello: 0 and *out, or 0 with out->bot
- * NULL and slot->error saying why, or -ENOMEM.
+ * Start bot i and write the arena's hello into *out (out->bot NULL and
+ * out->error saying why when it cannot start). Any thread: it touches only
+ * out and what never changes. The stderr handler is set by the handshake,
+ * on the worker's thread, where the observer lives.
  */
-static int launch(struct pool *p, size_t i, struct pending *out)
+static void launch(struct pool *p, size_t i, struct pending *out)
 {
-	struct pool_slot *slot = &p->slots[i];
 	struct bot_spec spec = p->cfg.specs[i];
-	char why[400] = "";
+	char why[300] = "";
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -134,20 +168,13 @@ static int launch(struct pool *p, size_t i, struct pending *out)
 	ret = bot_start(&spec, &out->bot, why, sizeof(why));
 	if (ret < 0) {
 		out->bot = NULL;
-		snprintf(slot->error, sizeof(slot->error), "could not start: %s",
+		snprintf(out->error, sizeof(out->error), "could not start: %s",
 			 why[0] ? why : strerror(-ret));
-		return 0;
-	}
-	bot_set_stderr_handler(out->bot, (struct bot_stderr_handler){ on_stderr, slot });
-	if (protocol_encode_hello(&p->buf, REFEREE_ARENA_NAME) < 0) {
-		bot_stop(out->bot, POOL_GRACE_MS);
-		out->bot = NULL;
-		return -ENOMEM;
+		return;
 	}
 	/* a write error (the bot is gone) shows as the handshake's read error */
-	bot_write_line(out->bot, p->buf.data, p->buf.len, out->started_us +
+	bot_write_line(out->bot, p->hello, p->hello_len, out->started_us +
 		       (p->cfg.startup_ms > 0 ? (int64_t)p->cfg.startup_ms * 1000 : INT64_MAX / 2));
-	return 0;
 }
 
 /* The bot's hello for a launched process: slot->bot on success, else slot->error. */
@@ -168,9 +195,8 @@ static int handshake(struct pool *p, size_t i, struct pending *pend)
 		if (pend->waiting && deadline < now + POOL_SPARE_SLACK_MS * 1000)
 			deadline = now + POOL_SPARE_SLACK_MS * 1000;
 	}
-	if ((ret = protocol_encode_hello(&p->buf, REFEREE_ARENA_NAME)) < 0)
-		goto fail_nomem;
-	notify(p, i, REFEREE_TO_BOT, p->buf.data, p->buf.len);
+	bot_set_stderr_handler(b, (struct bot_stderr_handler){ on_stderr, slot });
+	notify(p, i, REFEREE_TO_BOT, p->hello, p->hello_len);
 	ret = bot_read_line_live(b, &line, &len, deadline);
 	if (ret == -ECHILD) {
 		describe_end(b, what, sizeof(what));
@@ -214,22 +240,84 @@ fail:
 	return 0;
 }
 
+static void *starter_main(void *arg)
+{
+	struct pool *p = arg;
+	struct starters *s = &p->starters;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		struct pending pend;
+		struct pool_slot *slot;
+		size_t i;
+
+		while (!s->n && !s->closing)
+			pthread_cond_wait(&s->work, &p->lock);
+		if (s->closing)
+			break;
+		i = s->queue[0];
+		memmove(s->queue, s->queue + 1, --s->n * sizeof(*s->queue));
+		pthread_mutex_unlock(&p->lock);
+		launch(p, i, &pend);
+		pthread_mutex_lock(&p->lock);
+		slot = &p->slots[i];
+		slot->spares[slot->nspares++] = pend; /* pool_prepare kept room for it */
+		slot->launching--;
+		pthread_cond_broadcast(&s->ready);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* Ask a starter thread to start bot i (under the lock): 0, or -1 to start it at acquire. */
+static int ask_start(struct pool *p, size_t i)
+{
+	struct starters *s = &p->starters;
+
+	while (s->nthreads < POOL_STARTERS &&
+	       pthread_create(&s->threads[s->nthreads], NULL, starter_main, p) == 0)
+		s->nthreads++;
+	if (!s->nthreads)
+		return -1;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		size_t *grown = reallocarray(s->queue, cap, sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		s->queue = grown;
+		s->cap = cap;
+	}
+	s->queue[s->n++] = i;
+	p->slots[i].launching++;
+	pthread_cond_signal(&s->work);
+	return 0;
+}
+
 /* Start and handshake bot i; on failure slot->error says why and slot->bot stays NULL. */
 static int start_bot(struct pool *p, size_t i)
 {
 	struct pool_slot *slot = &p->slots[i];
 	struct pending pend;
-	int ret;
+	int spare = 0;
 
-	if (slot->spare.bot || slot->spare_failed) {
-		pend = slot->spare;
-		memset(&slot->spare, 0, sizeof(slot->spare));
-		slot->spare_failed = 0;
-		pend.waiting = 1;
-	} else if ((ret = launch(p, i, &pend)) < 0) {
-		return ret;
+	pthread_mutex_lock(&p->lock);
+	while (!slot->nspares && slot->launching)
+		pthread_cond_wait(&p->starters.ready, &p->lock);
+	if (slot->nspares) {
+		pend = slot->spares[0];
+		memmove(slot->spares, slot->spares + 1, --slot->nspares * sizeof(*slot->spares));
+		spare = 1;
 	}
-	return pend.bot ? handshake(p, i, &pend) : 0;
+	pthread_mutex_unlock(&p->lock);
+	if (!spare)
+		launch(p, i, &pend);
+	pend.waiting = spare;
+	if (!pend.bot) {
+		snprintf(slot->error, sizeof(slot->error), "%s", pend.error);
+		return 0;
+	}
+	return handshake(p, i, &pend);
 }
 
 static void *retirer_main(void *arg)
@@ -314,16 +402,15 @@ int pool_acquire(struct pool *p, size_t bot, struct referee_seat *seat)
 int pool_prepare(struct pool *p, size_t bot)
 {
 	struct pool_slot *slot;
-	int ret;
 
 	if (!p->cfg.fresh || bot >= p->cfg.nbots)
 		return 0;
 	slot = &p->slots[bot];
-	if (slot->spare.bot || slot->spare_failed)
-		return 0;
-	if ((ret = launch(p, bot, &slot->spare)) < 0)
-		return ret;
-	slot->spare_failed = slot->spare.bot == NULL;
+	pthread_mutex_lock(&p->lock);
+	/* past the most kept waiting, the acquire starts it itself */
+	if (slot->nspares + slot->launching < POOL_SPARES_MAX)
+		ask_start(p, bot);
+	pthread_mutex_unlock(&p->lock);
 	return 0;
 }
 
@@ -345,15 +432,23 @@ void pool_free(struct pool *p)
 {
 	if (!p)
 		return;
+	/* the starters finish the start they are at; the others are not made */
+	pthread_mutex_lock(&p->lock);
+	p->starters.closing = 1;
+	pthread_cond_broadcast(&p->starters.work);
+	pthread_mutex_unlock(&p->lock);
+	for (int k = 0; k < p->starters.nthreads; k++)
+		pthread_join(p->starters.threads[k], NULL);
 	for (size_t i = 0; i < p->cfg.nbots; i++) {
-		struct bot *live[2] = { p->slots[i].bot, p->slots[i].spare.bot };
+		struct pool_slot *slot = &p->slots[i];
 
-		for (int k = 0; k < 2; k++) {
-			if (!live[k])
-				continue;
-			send_quit(p, i, live[k]);
-			bot_close(live[k], POOL_GRACE_MS);
+		if (slot->bot) {
+			send_quit(p, i, slot->bot);
+			bot_close(slot->bot, POOL_GRACE_MS);
 		}
+		/* never handshaken: the parent-death signal of their starter has ended them */
+		for (int k = 0; k < slot->nspares; k++)
+			bot_stop(slot->spares[k].bot, 0);
 	}
 	/* every retired process closed before the worker, whose thread started them, ends */
 	pthread_mutex_lock(&p->retirer.lock);
@@ -362,6 +457,11 @@ void pool_free(struct pool *p)
 	pthread_mutex_unlock(&p->retirer.lock);
 	pthread_mutex_destroy(&p->retirer.lock);
 	pthread_cond_destroy(&p->retirer.done);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->starters.work);
+	pthread_cond_destroy(&p->starters.ready);
+	free(p->starters.queue);
+	free(p->hello);
 	protocol_buf_release(&p->buf);
 	free(p->slots);
 	free(p);

@@ -13,11 +13,14 @@
  * Fresh processes (cfg.fresh): every acquire hands out a process that has
  * played no game, so nothing a bot saw in one game (the hidden cards of a
  * duplicate deal's earlier rotation) survives into another. pool_prepare()
- * starts the process of a bot's next game while the current game runs: the
- * start and the arena's hello happen then, and the next acquire only reads
- * the bot's hello, due startup_ms after its start (and read at least
- * POOL_SPARE_SLACK_MS after the acquire began, for a bot held up because
- * nobody read its stderr meanwhile). Start-up time is never on a move clock.
+ * asks for a process of a bot's coming game: one of POOL_STARTERS threads
+ * of the pool starts it and writes the arena's hello while the worker plays
+ * on, and an acquire takes the oldest one started for that bot (waiting
+ * for one still starting), and only reads its hello, due startup_ms after
+ * its start (and read at least POOL_SPARE_SLACK_MS after the acquire began,
+ * for a bot held up because nobody read its stderr meanwhile). At most
+ * POOL_SPARES_MAX processes of a bot wait; past that the acquire starts
+ * one itself. Start-up time is never on a move clock.
  * pool_release() hands the process to a thread of its own, which ends it
  * while the worker plays on: an unsandboxed one is sent quit and given
  * grace_ms to exit, a sandboxed one is stopped at once (its bwrap would
@@ -29,8 +32,9 @@
  * group TERM, then KILL after grace_ms), and a fresh one starts at the next
  * acquire.
  *
- * A pool belongs to one thread. Every process it starts gets spec.cpu replaced
- * by the pool's cpu (-1: no pinning).
+ * A pool belongs to one thread (its threads are its own affair). Every
+ * process it starts gets spec.cpu replaced by the pool's cpu (-1: no
+ * pinning); its threads inherit the affinity of the thread that makes them.
  */
 #ifndef SKIPBO_POOL_H
 #define SKIPBO_POOL_H
@@ -42,6 +46,8 @@
 
 #define POOL_GRACE_MS 200
 #define POOL_SPARE_SLACK_MS 100
+#define POOL_STARTERS 4
+#define POOL_SPARES_MAX 8
 
 struct pool_config {
 	const struct bot_spec *specs;  /* one per bot; borrowed, must outlive the pool */
@@ -66,10 +72,10 @@ int pool_new(const struct pool_config *cfg, struct pool **out);
 int pool_acquire(struct pool *p, size_t bot, struct referee_seat *seat);
 
 /*
- * With fresh processes: start the process of bot's next game now, unless
- * one is waiting already; its start error, if any, is what the next acquire
- * of it reports. Nothing with reused processes or a bad index. Returns 0 or
- * -ENOMEM.
+ * With fresh processes: have a process of bot started for a coming game (one
+ * call per game that will acquire it); its start error, if any, is what the
+ * acquire that takes it reports. Nothing with reused processes or a bad
+ * index. Returns 0 (a start that cannot be asked for is made at acquire).
  */
 int pool_prepare(struct pool *p, size_t bot);
 

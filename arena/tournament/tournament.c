@@ -30,6 +30,10 @@
 #include "schedule.h"
 #include "transcript.h"
 
+/* Games a worker holds with fresh processes: its next game and those after,
+ * whose bot processes start while it plays (pool.h). */
+#define TOURNAMENT_AHEAD 4
+
 static volatile sig_atomic_t stop_requested;
 
 void tournament_request_stop(void)
@@ -101,6 +105,17 @@ static int on_record(void *ctx, const struct results_record *rec)
 	return 0;
 }
 
+/* Neither stopped nor failed: a game a worker holds may still be played. */
+static int still_running(struct run *r)
+{
+	int going;
+
+	pthread_mutex_lock(&r->lock);
+	going = !stop_requested && !r->error;
+	pthread_mutex_unlock(&r->lock);
+	return going;
+}
+
 /* The next game nobody has played or taken; -1 when none is left. */
 static int64_t take_game(struct run *r)
 {
@@ -153,26 +168,20 @@ static void on_commit_failed(void *ctx, int code, const char *what, const char *
 	fail_run(ctx, code, what, detail);
 }
 
-/* Start the bots of game index (fresh processes; nothing when they are reused). */
-static int prepare_next(struct pool *pool, const struct schedule *sched, uint64_t index)
+/* Have the bots of game index started (fresh processes; nothing when they are reused). */
+static void prepare_game(struct pool *pool, const struct schedule *sched, uint64_t index)
 {
 	struct schedule_game g;
-	int ret = 0;
 
 	schedule_game(sched, index, &g);
-	for (int s = 0; s < ENGINE_MAX_PLAYERS && g.bots[s] >= 0 && ret == 0; s++)
-		ret = pool_prepare(pool, (size_t)g.bots[s]);
-	return ret;
+	for (int s = 0; s < ENGINE_MAX_PLAYERS && g.bots[s] >= 0; s++)
+		pool_prepare(pool, (size_t)g.bots[s]);
 }
 
-/*
- * Play one scheduled game and hand its replay and record to the worker's
- * committer. next: the game the worker plays after it (-1: none), whose bots
- * start while this one is played.
- */
+/* Play one scheduled game and hand its replay and record to the worker's committer. */
 static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 		    struct jsonw *doc, struct jsonw *buf, struct committer *com,
-		    uint64_t index, int64_t next)
+		    uint64_t index)
 {
 	struct run *r = w->run;
 	const struct config *cfg = r->cfg;
@@ -212,10 +221,6 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 			goto out;
 		}
 		names[s] = setup.seats[s].name;
-	}
-	if (next >= 0 && (ret = prepare_next(pool, r->sched, (uint64_t)next)) < 0) {
-		fail_run(r, ret, "starting bots", strerror(-ret));
-		goto out;
 	}
 	if ((ret = referee_play(&setup, &out, err, sizeof(err))) < 0) {
 		fail_run(r, ret, g.id, err);
@@ -263,7 +268,8 @@ static void *worker_main(void *arg)
 	struct jsonw buf;
 	struct committer *com = NULL;
 	struct committer_ops ops = { on_counted, on_commit_failed, r };
-	int64_t index, next;
+	int64_t ahead[TOURNAMENT_AHEAD];
+	int nahead = 0, depth;
 
 	transcript_init(&tr);
 	jsonw_init(&doc);
@@ -287,13 +293,21 @@ static void *worker_main(void *arg)
 		fail_run(r, -ENOMEM, "worker", "out of memory");
 		goto out;
 	}
-	/* each worker takes its next game ahead, so that game's bots start during this one */
-	for (index = take_game(r); index >= 0; index = next) {
-		next = pc.fresh ? take_game(r) : -1;
-		if (play_one(w, pool, &tr, &doc, &buf, com, (uint64_t)index, next) < 0)
+	/* with fresh processes each worker holds its next games, whose bots start meanwhile */
+	depth = pc.fresh ? TOURNAMENT_AHEAD : 1;
+	for (;;) {
+		int64_t index;
+
+		while (nahead < depth && (index = take_game(r)) >= 0) {
+			ahead[nahead++] = index;
+			prepare_game(pool, r->sched, (uint64_t)index);
+		}
+		if (!nahead || !still_running(r))
 			break;
-		if (!pc.fresh)
-			next = take_game(r);
+		index = ahead[0];
+		memmove(ahead, ahead + 1, (size_t)--nahead * sizeof(*ahead));
+		if (play_one(w, pool, &tr, &doc, &buf, com, (uint64_t)index) < 0)
+			break;
 	}
 out:
 	/* the games finished before a stop or another worker's failure still count */

@@ -117,7 +117,7 @@ static void run_case(const struct mode_case *c)
 		 "{\"name\":\"bad\",\"command\":[\"%s\",%s]%s}],"
 		 "\"players\":2,\"deals\":1,\"rules\":{\"stock_size\":3},"
 		 "\"time\":{\"startup_ms\":2000,\"move_ms\":1000,\"game_ms\":10000},"
-		 "\"stderr_cap\":10000,\"replays\":\"faults\",\"output\":\"out\"}",
+		 "\"stderr_cap\":10000,\"replays\":\"faults\",\"seed\":1,\"output\":\"out\"}",
 		 BADBOT_PATH, BADBOT_PATH, BADBOT_PATH, c->args, c->extra ? c->extra : "");
 	e2e_write(dir, "t.json", text);
 	status = e2e_run(dir, args, WALL_LIMIT_MS, &secs);
