@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -168,6 +169,26 @@ static void on_commit_failed(void *ctx, int code, const char *what, const char *
 	fail_run(ctx, code, what, detail);
 }
 
+/*
+ * Would processes started ahead crowd a bot's process limit? Not as root:
+ * each sandbox has a uid of its own, and root's RLIMIT_NPROC is not enforced
+ * anyway (bot.h). As another user the limit counts every process of the
+ * user: the games held ahead, the games played and the processes being
+ * ended, each bot up to 3 processes in a sandbox (bwrap, its init, the bot),
+ * must fit under the smallest limit, or no process is started ahead.
+ */
+static int crowds_process_limit(const struct config *cfg)
+{
+	long need = (long)cfg->concurrency * (TOURNAMENT_AHEAD + 2) * cfg->players * 3;
+
+	if (geteuid() == 0)
+		return 0;
+	for (size_t i = 0; i < cfg->nbots; i++)
+		if (cfg->bots[i].limits.processes > 0 && cfg->bots[i].limits.processes < need)
+			return 1;
+	return 0;
+}
+
 /* Have the bots of game index started (fresh processes; nothing when they are reused). */
 static void prepare_game(struct pool *pool, const struct schedule *sched, uint64_t index)
 {
@@ -294,13 +315,14 @@ static void *worker_main(void *arg)
 		goto out;
 	}
 	/* with fresh processes each worker holds its next games, whose bots start meanwhile */
-	depth = pc.fresh ? TOURNAMENT_AHEAD : 1;
+	depth = pc.fresh && !crowds_process_limit(r->cfg) ? TOURNAMENT_AHEAD : 1;
 	for (;;) {
 		int64_t index;
 
 		while (nahead < depth && (index = take_game(r)) >= 0) {
 			ahead[nahead++] = index;
-			prepare_game(pool, r->sched, (uint64_t)index);
+			if (depth > 1)
+				prepare_game(pool, r->sched, (uint64_t)index);
 		}
 		if (!nahead || !still_running(r))
 			break;
