@@ -99,16 +99,15 @@ static void read_events(struct cards_state *st, const struct cards_attack *a, co
 	}
 }
 
+/* Write msg as one line, and free it. */
 static void send_line(cJSON *msg)
 {
 	char *text = cJSON_PrintUnformatted(msg);
 
-	if (!text)
-		exit(2);
-	printf("%s\n", text);
-	fflush(stdout);
-	free(text);
 	cJSON_Delete(msg);
+	if (!text || puts(text) < 0 || fflush(stdout) != 0)
+		exit(2);
+	free(text);
 }
 
 static void answer(const cJSON *request)

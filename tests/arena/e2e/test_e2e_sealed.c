@@ -264,31 +264,33 @@ static bool reports_say_reused(const char *dir)
 	return md_says;
 }
 
+/* A run of t.json (extra added) with args in dir: chatty's processes, the mode recorded, the reports. */
+static void processes_run(char dir[256], const char *tag, const char *extra,
+			  const char *const *args, size_t processes, const char *mode)
+{
+	char recorded[16];
+
+	run_in(dir, tag, extra, args, 0);
+	assert_int_equal(chatty_processes(dir), processes);
+	recorded_seed(dir, recorded, sizeof(recorded));
+	assert_string_equal(recorded, mode);
+	assert_true(reports_say_reused(dir) == (strcmp(mode, "reuse") == 0));
+}
+
 static void test_fresh_processes_unless_reuse(void **state)
 {
 	const char *args[] = { "run", "-j", "1", "--quiet", "t.json", NULL };
-	const char *reuse_args[] = { "run", "-j", "1", "--quiet", "--no-report",
-		"--reuse-processes", "t.json", NULL };
-	char dir[256], mode[16];
+	const char *reuse_args[] = { "run", "-j", "1", "--quiet", "--reuse-processes", "t.json",
+		NULL };
+	char dir[256];
 
 	(void)state;
 	/* chatty plays 8 of the 12 games: a process each */
-	run_in(dir, "fresh", "", args, 0);
-	assert_int_equal(chatty_processes(dir), 8);
-	recorded_seed(dir, mode, sizeof(mode));
-	assert_string_equal(mode, "fresh");
-	assert_false(reports_say_reused(dir));
+	processes_run(dir, "fresh", "", args, 8, "fresh");
 	e2e_remove(dir);
-	run_in(dir, "reuse", ",\"processes\":\"reuse\"", args, 0);
-	assert_int_equal(chatty_processes(dir), 1);
-	recorded_seed(dir, mode, sizeof(mode));
-	assert_string_equal(mode, "reuse");
-	assert_true(reports_say_reused(dir));
+	processes_run(dir, "reuse", ",\"processes\":\"reuse\"", args, 1, "reuse");
 	e2e_remove(dir);
-	run_in(dir, "reusecli", "", reuse_args, 0);
-	assert_int_equal(chatty_processes(dir), 1);
-	recorded_seed(dir, mode, sizeof(mode));
-	assert_string_equal(mode, "reuse");
+	processes_run(dir, "reusecli", "", reuse_args, 1, "reuse");
 	/* a resume must keep the processes it was recorded with */
 	assert_int_equal(e2e_run(dir, args, WALL_LIMIT_MS, NULL), 1);
 	e2e_remove(dir);
