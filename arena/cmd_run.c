@@ -424,19 +424,29 @@ static int open_sandbox(struct config *cfg, int shards_below, struct sandbox **o
 /*
  * No seed given, by the options or the file: a resume plays on with the seed
  * its output directory recorded; a new tournament keeps the random one
- * config drew, which its tournament.json records.
+ * config drew, which its tournament.json records. A new shard cannot draw
+ * one: every shard of the tournament must deal with the same seed. -1 to go
+ * on, or the exit status after the message.
  */
-static void seed_of_resume(struct config *cfg)
+static int seed_of_resume(struct config *cfg, int shard)
 {
 	struct results_tournament t;
 	char err[PATH_MAX + 128];
+	int found;
 
 	if (cfg->has_seed)
-		return;
+		return -1;
 	/* an unreadable tournament.json is refused by the run itself, with its reason */
-	if (results_read_tournament(cfg->output, &t, err, sizeof(err)) == 0)
+	if ((found = results_read_tournament(cfg->output, &t, err, sizeof(err)) == 0))
 		cfg->seed = t.seed;
 	results_tournament_release(&t);
+	if (shard && !found) {
+		warnx("run: --shard: the shards of a tournament deal with one seed: give it in the "
+		      "file (\"seed\"), with --seed-file FILE or %s, the same for every shard",
+		      OPTIONS_SEED_ENV);
+		return 2;
+	}
+	return -1;
 }
 
 /* --fresh: the old output directory moved aside. -1 to go on, or the exit status. */
@@ -579,7 +589,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (o.fresh && (ret = start_over(cfg.output)) >= 0)
 		goto out;
-	seed_of_resume(&cfg);
+	if ((ret = seed_of_resume(&cfg, o.nshards != 0)) >= 0)
+		goto out;
 	if ((ret = open_sandbox(&cfg, o.nshards && !o.output, &topt.sandbox)) >= 0)
 		goto out;
 	options_warn_seed(&o.common, topt.sandbox);

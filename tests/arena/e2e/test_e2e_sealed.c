@@ -3,7 +3,7 @@
  * - with no seed given, a run draws a random one and records it in
  *   tournament.json; a resume plays on with that seed; --seed-file and
  *   SKIPBO_SEED give one off the command line; --seed on the command line of
- *   a sandboxed run is warned about;
+ *   a sandboxed run is warned about; a shard needs a seed given;
  * - the game id a bot is told names no table, deal or rotation (the records
  *   and replays keep the real ids), is the same for the same seed, and
  *   `play --game-id ID` still tells exactly ID;
@@ -111,6 +111,23 @@ static void test_random_seed_recorded_and_resumed(void **state)
 	e2e_free_records(recs, n);
 	e2e_remove(one);
 	e2e_remove(two);
+}
+
+/* The shards of a tournament must share its seed: a shard without one is refused. */
+static void test_shard_needs_a_seed(void **state)
+{
+	const char *args[] = { "run", "--quiet", "--no-report", "--shard", "1/2", "t.json", NULL };
+	char dir[256], path[300], *err;
+
+	(void)state;
+	run_in(dir, "shardseed", "", args, 2);
+	snprintf(path, sizeof(path), "%s/stderr.txt", dir);
+	assert_non_null(err = e2e_read(path, NULL));
+	assert_non_null(strstr(err, "--shard: the shards of a tournament deal with one seed"));
+	free(err);
+	e2e_remove(dir);
+	run_in(dir, "shardseed2", ",\"seed\":8", args, 0);
+	e2e_remove(dir);
 }
 
 static void test_seed_off_the_command_line(void **state)
@@ -301,6 +318,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_seed_recorded_and_resumed),
 		cmocka_unit_test(test_seed_off_the_command_line),
+		cmocka_unit_test(test_shard_needs_a_seed),
 		cmocka_unit_test(test_opaque_game_ids),
 		cmocka_unit_test(test_play_tells_the_game_id_given),
 		cmocka_unit_test(test_fresh_processes_unless_reuse),
