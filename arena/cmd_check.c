@@ -45,7 +45,8 @@ static const char check_usage[] =
 	"                        opponent processes\n"
 	"      --partnership     R10 teams (4 or 6 players): exercises partner moves\n"
 	"      --stock N         stock size (default: R3 for the player count)\n"
-	"      --seed N          seed of the first deal (default 1)\n"
+	"      --seed N          seed of the first deal (default: random, printed)\n"
+	"      --seed-file FILE  the seed from FILE (or SKIPBO_SEED in the environment)\n"
 	OPTIONS_TIME_HELP
 	OPTIONS_LIMITS_HELP
 	OPTIONS_SANDBOX_HELP
@@ -117,8 +118,12 @@ static int parse_check_options(int argc, char **argv, struct check_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->games = CHECK_DEFAULT_GAMES;
 	o->players = 2;
+	int ret;
+
 	options_common_init(&o->common, 1);
-	return options_parse(&cmd, argc, argv, &o->common);
+	if ((ret = options_parse(&cmd, argc, argv, &o->common)) >= 0)
+		return ret;
+	return options_resolve_seed(&o->common) < 0 ? 1 : -1;
 }
 
 /* The bot's argv from the words after the options, owned by the caller: a
@@ -351,6 +356,12 @@ static int play_one(struct check_run *run, int k)
 			warnx("check: out of memory");
 			return ret;
 		}
+	/* the next game's processes start during this one */
+	for (int s = 0; s < players && k + 1 < o->games; s++)
+		if ((ret = pool_prepare(run->pool, (size_t)s)) < 0) {
+			warnx("check: out of memory");
+			return ret;
+		}
 	ret = referee_play(&setup, &out, err, sizeof(err));
 	for (int s = 0; s < players; s++)
 		/* after a failed game every process is suspect */
@@ -441,6 +452,7 @@ static int run_check(struct check_run *run, char **bot, char **opponent)
 	pc.cpu = -1;
 	pc.startup_ms = (int)c->startup_ms;
 	pc.observer = &run->check.observer;
+	pc.fresh = 1; /* as in a tournament; and "reproduce" deals a game to fresh processes too */
 	if (pool_new(&pc, &run->pool) < 0) {
 		warnx("check: out of memory");
 		goto out;

@@ -42,7 +42,8 @@ static const char play_usage[] =
 	"  -r, --render          print the table turn by turn\n"
 	"      --stats           the bots' move times (mean, median, p99, max) in the result;\n"
 	"                        the default, unless a seat is the human player (skipbo-human)\n"
-	"      --seed N          deal seed (default: from the clock; printed)\n"
+	"      --seed N          deal seed (default: random; printed)\n"
+	"      --seed-file FILE  the seed from FILE (or SKIPBO_SEED in the environment)\n"
 	"      --stock N         stock size (default: R3 for the player count)\n"
 	"      --partnership     R10 teams (4 or 6 players)\n"
 	"      --match           a match to 500 points (R9) instead of one game\n"
@@ -509,6 +510,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		if (sched_setaffinity(0, sizeof(set), &set) < 0)
 			warn("play: --pin %lld: not a CPU this process may use", o->pin);
 	}
+	pc.fresh = 1;
 	if (pool_new(&pc, &pool) < 0)
 		goto out;
 	setup.id = o->game_id ? o->game_id : "play";
@@ -593,7 +595,9 @@ int cmd_play(int argc, char **argv)
 		      o.from_game ? "game" : "id");
 		goto out;
 	}
-	if (o.from && (o.common.has_seed || o.common.stock || o.partnership || o.match)) {
+	/* SKIPBO_SEED may be set for other commands: only an option conflicts */
+	if (o.from && ((o.common.has_seed && o.common.seed_source != OPTIONS_SEED_ENVIRONMENT) ||
+		       o.common.stock || o.partnership || o.match)) {
 		warnx("play: --from: the replay gives the seed, stock size, partnership and dealer; "
 		      "--seed, --stock, --partnership and --match do not go with it");
 		goto out;
@@ -623,9 +627,9 @@ int cmd_play(int argc, char **argv)
 		      " and the --stock given" : "", reason);
 		goto out;
 	}
-	if (!o.common.has_seed)
-		o.common.seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
 	ret = 1;
+	if (options_resolve_seed(&o.common) < 0)
+		goto out;
 	o.stats = o.stats || !human_seat(argvs, n);
 	if (prepare_bots(argvs, n, names) < 0)
 		goto out;

@@ -42,7 +42,10 @@ static const char run_usage[] =
 	"options (each overrides the tournament file; the limits for every bot):\n"
 	"  -j, --jobs N          games at once (default: the file's concurrency, else CPUs)\n"
 	"      --concurrency N   the same as -j N; also spelt -concurrency N\n"
-	"      --seed N          tournament seed\n"
+	"      --seed N          tournament seed (default: the file's, else the one the\n"
+	"                        output directory recorded, else random; recorded in\n"
+	"                        tournament.json). A bot may read the command line:\n"
+	"      --seed-file FILE  the seed from FILE, or SKIPBO_SEED in the environment\n"
 	"  -o, --output DIR      output directory (default: results/<name>)\n"
 	"      --deals N         deals per table\n"
 	"      --move-ms N       per-move limit\n"
@@ -50,6 +53,8 @@ static const char run_usage[] =
 	"      --startup-ms N    hello deadline after a bot starts\n"
 	"      --no-timeout      no move or game time limits (debugging)\n"
 	"      --no-pin          do not pin workers and their bots to CPUs\n"
+	"      --reuse-processes one process per bot and worker for many games, not a\n"
+	"                        fresh one per game (\"processes\": \"reuse\"; trusted bots)\n"
 	"      --shard K/N       play only shard K (1..N) of N; default output\n"
 	"                        <output>/shard-K-of-N (arena/CLUSTER.md)\n"
 	OPTIONS_LIMITS_HELP
@@ -80,6 +85,7 @@ static const char run_usage[] =
 enum {
 	OPT_DEALS = OPTIONS_OWN, OPT_NO_TIMEOUT, OPT_NO_PIN, OPT_LOG_IO, OPT_NO_REPORT, OPT_SHARD,
 	OPT_FRESH, OPT_BOT, OPT_NAME, OPT_PLAYERS, OPT_GAUNTLET, OPT_RATING_INTERVAL, OPT_SERVE,
+	OPT_REUSE,
 };
 
 /* --bot and --gauntlet at most this many times */
@@ -98,6 +104,7 @@ static const struct option run_options[] = {
 	{ "deals", required_argument, NULL, OPT_DEALS },
 	{ "no-timeout", no_argument, NULL, OPT_NO_TIMEOUT },
 	{ "no-pin", no_argument, NULL, OPT_NO_PIN },
+	{ "reuse-processes", no_argument, NULL, OPT_REUSE },
 	{ "log-io", no_argument, NULL, OPT_LOG_IO },
 	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
 	{ "shard", required_argument, NULL, OPT_SHARD },
@@ -111,7 +118,7 @@ static const struct option run_options[] = {
 struct run_overrides {
 	struct options_common common; /* -1 or has_seed 0: keep the file's */
 	long long jobs, deals;        /* -1 = keep */
-	int no_timeout, no_pin, quiet, log_io, no_report, fresh;
+	int no_timeout, no_pin, quiet, log_io, no_report, fresh, reuse;
 	const char *output;
 	long long shard, nshards;     /* --shard K/N, 1-based; nshards 0 = the whole tournament */
 	const char *bots[RUN_MAX_BOTS], *challengers[RUN_MAX_BOTS]; /* --bot, --gauntlet */
@@ -175,6 +182,7 @@ static int run_option(void *ctx, int c, const char *arg)
 	case OPT_DEALS: return options_number("--deals", arg, 1, 100000000, &o->deals);
 	case OPT_NO_TIMEOUT: o->no_timeout = 1; break;
 	case OPT_NO_PIN: o->no_pin = 1; break;
+	case OPT_REUSE: o->reuse = 1; break;
 	case OPT_LOG_IO: o->log_io = 1; break;
 	case OPT_NO_REPORT: o->no_report = 1; break;
 	case OPT_SHARD: return parse_shard(arg, o);
@@ -344,8 +352,12 @@ static int apply_overrides(struct config *cfg, const struct run_overrides *o)
 {
 	if (o->jobs > 0)
 		cfg->concurrency = (int)o->jobs;
-	if (o->common.has_seed)
+	if (o->common.has_seed) {
 		cfg->seed = o->common.seed;
+		cfg->has_seed = 1;
+	}
+	if (o->reuse)
+		cfg->processes = CONFIG_PROCESSES_REUSE;
 	if (o->output) {
 		free(cfg->output);
 		if (!(cfg->output = strdup(o->output)))
@@ -414,6 +426,34 @@ static int open_sandbox(struct config *cfg, int shards_below, struct sandbox **o
 	free(specs);
 	free(parent);
 	return ret;
+}
+
+/*
+ * No seed given, by the options or the file: a resume plays on with the seed
+ * its output directory recorded; a new tournament keeps the random one
+ * config drew, which its tournament.json records. A new shard cannot draw
+ * one: every shard of the tournament must deal with the same seed. -1 to go
+ * on, or the exit status after the message.
+ */
+static int seed_of_resume(struct config *cfg, int shard)
+{
+	struct results_tournament t;
+	char err[PATH_MAX + 128];
+	int found;
+
+	if (cfg->has_seed)
+		return -1;
+	/* an unreadable tournament.json is refused by the run itself, with its reason */
+	if ((found = results_read_tournament(cfg->output, &t, err, sizeof(err)) == 0))
+		cfg->seed = t.seed;
+	results_tournament_release(&t);
+	if (shard && !found) {
+		warnx("run: --shard: the shards of a tournament deal with one seed: give it in the "
+		      "file (\"seed\"), with --seed-file FILE or %s, the same for every shard",
+		      OPTIONS_SEED_ENV);
+		return 2;
+	}
+	return -1;
 }
 
 /* --fresh: the old output directory moved aside. -1 to go on, or the exit status. */
@@ -557,8 +597,11 @@ int cmd_run(int argc, char **argv)
 	}
 	if (o.fresh && (ret = start_over(cfg.output)) >= 0)
 		goto out;
+	if ((ret = seed_of_resume(&cfg, o.nshards != 0)) >= 0)
+		goto out;
 	if ((ret = open_sandbox(&cfg, o.nshards && !o.output, &topt.sandbox)) >= 0)
 		goto out;
+	options_warn_seed(&o.common, topt.sandbox);
 	if (o.serve && (ret = serve_run_output(cfg.output, o.serve, &server)) >= 0)
 		goto out;
 	ret = tournament_run(&cfg, &topt, err, sizeof(err));

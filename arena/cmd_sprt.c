@@ -52,7 +52,8 @@ static const char sprt_usage[] =
 	"      --alpha P         chance of accepting H1 when H0 holds (default 0.05)\n"
 	"      --beta P          chance of accepting H0 when H1 holds (default 0.05)\n"
 	"      --max-pairs N     stop undecided after N pairs (default 20000)\n"
-	"      --seed N          deal seed (decimal or 0x hex; default 1)\n"
+	"      --seed N          deal seed (decimal or 0x hex; default: random, printed)\n"
+	"      --seed-file FILE  the seed from FILE (or SKIPBO_SEED in the environment)\n"
 	"      --stock N         stock size (default: R3, 30 for two players)\n"
 	OPTIONS_TIME_HELP
 	OPTIONS_LIMITS_HELP
@@ -126,6 +127,8 @@ static int sprt_parse(int argc, char **argv, struct sprt_run *run)
 	options_common_init(&run->common, 1);
 	if ((ret = options_parse(&cmd, argc, argv, &run->common)) >= 0)
 		return ret;
+	if (options_resolve_seed(&run->common) < 0)
+		return 1;
 	if (argc - optind != 2) {
 		warnx("sprt: want two bot commands, BOT_A and BOT_B");
 		options_bad_usage(sprt_usage, NULL, argv);
@@ -150,11 +153,14 @@ static int play_game(const struct sprt_run *run, struct pool *pool, uint64_t pai
 {
 	struct referee_setup setup = { 0 };
 	struct referee_outcome out = { 0 };
-	char id[64], err[512];
+	char id[64], err[512], told[REFEREE_OPAQUE_ID_SIZE];
 	int ret;
 
 	snprintf(id, sizeof(id), "sprt-d%04llu-r%d", (unsigned long long)pair, rotation);
+	/* the bots are told an id that names no pair or rotation */
+	referee_opaque_id(run->common.seed, id, told);
 	setup.id = id;
+	setup.bot_id = told;
 	setup.rules.players = 2;
 	setup.rules.stock_size = (int)run->common.stock;
 	setup.rules.dealer = 1; /* R3: seat 0 moves first */
@@ -170,6 +176,12 @@ static int play_game(const struct sprt_run *run, struct pool *pool, uint64_t pai
 			return ret;
 		}
 	}
+	/* the next game's processes start during this one */
+	for (int b = 0; b < 2; b++)
+		if ((ret = pool_prepare(pool, (size_t)b)) < 0) {
+			warnx("sprt: starting bots: %s", strerror(-ret));
+			return ret;
+		}
 	ret = referee_play(&setup, &out, err, sizeof(err));
 	if (ret < 0) {
 		warnx("sprt: %s: %s", id, err);
@@ -205,7 +217,7 @@ static void print_status(const struct sprt *t, const char *prefix)
 static int sprt_play(struct sprt_run *run, struct bot_spec *specs)
 {
 	struct pool_config pc = { .specs = specs, .nbots = 2, .cpu = -1,
-				  .startup_ms = (int)run->common.startup_ms };
+				  .startup_ms = (int)run->common.startup_ms, .fresh = 1 };
 	struct pool *pool = NULL;
 	struct echo echo;
 	struct sprt t;

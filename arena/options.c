@@ -5,6 +5,8 @@
 
 #include <err.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +119,7 @@ int options_make_dirs(const char *option, const char *path)
 
 /* The shared options, in the order of options.h's groups. */
 enum shared_id {
-	SHARED_SEED, SHARED_STOCK, SHARED_MOVE_MS, SHARED_GAME_MS, SHARED_STARTUP_MS,
+	SHARED_SEED, SHARED_SEED_FILE, SHARED_STOCK, SHARED_MOVE_MS, SHARED_GAME_MS, SHARED_STARTUP_MS,
 	SHARED_CPU, SHARED_MEMORY, SHARED_FILES, SHARED_PROCESSES, SHARED_SANDBOX,
 	SHARED_QUIET_BOTS, SHARED_STDERR, SHARED_ENV, NSHARED
 };
@@ -134,6 +136,7 @@ static const struct shared_option {
 	int flag;           /* 1: takes no argument */
 } shared[NSHARED] = {
 	[SHARED_SEED] = { "seed", OPTIONS_SEED, 0, 0 },
+	[SHARED_SEED_FILE] = { "seed-file", OPTIONS_SEED, 0, 0 },
 	[SHARED_STOCK] = { "stock", OPTIONS_STOCK, 1, 30 },
 	[SHARED_MOVE_MS] = { "move-ms", OPTIONS_TIME, 1, 3600000 },
 	[SHARED_GAME_MS] = { "game-ms", OPTIONS_TIME, 1, 86400000 },
@@ -153,7 +156,6 @@ void options_common_init(struct options_common *common, int defaults)
 	memset(common, 0, sizeof(*common));
 	common->sandbox = -1;
 	if (defaults) {
-		common->seed = 1;
 		common->startup_ms = CONFIG_DEFAULT_STARTUP_MS;
 		common->move_ms = CONFIG_DEFAULT_MOVE_MS;
 		common->game_ms = CONFIG_DEFAULT_GAME_MS;
@@ -162,6 +164,67 @@ void options_common_init(struct options_common *common, int defaults)
 	}
 	common->startup_ms = common->move_ms = common->game_ms = -1;
 	common->limits = (struct bot_limits){ -1, -1, -1, -1 };
+}
+
+int options_resolve_seed(struct options_common *common)
+{
+	uint64_t seed;
+	int ret;
+
+	if (common->has_seed)
+		return 0;
+	if ((ret = config_random_seed(&seed)) < 0) {
+		warnx("cannot draw a random seed: %s", strerror(-ret));
+		return -1;
+	}
+	common->seed = seed;
+	return 0;
+}
+
+void options_warn_seed(const struct options_common *common, const struct sandbox *sandbox)
+{
+	if (sandbox && common->seed_source == OPTIONS_SEED_OPTION)
+		warnx("warning: --seed on the command line: a bot can read it in the arena's "
+		      "/proc/PID/cmdline; give it with --seed-file FILE or %s instead",
+		      OPTIONS_SEED_ENV);
+}
+
+/* --seed-file FILE: the seed on its first line (decimal or 0x hex). 0, or -1 after the message. */
+static int seed_from_file(const char *path, unsigned long long *out)
+{
+	char text[64], option[PATH_MAX + 32];
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f) {
+		warn("--seed-file \"%s\"", path);
+		return -1;
+	}
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
+		text[--n] = '\0';
+	snprintf(option, sizeof(option), "--seed-file \"%s\"", path);
+	return options_seed(option, text, out);
+}
+
+/* SKIPBO_SEED when no option gave a seed; removed from the environment either way, so
+ * that no bot inherits it. 0, or -1 after the message. */
+static int seed_from_environment(struct options_common *common)
+{
+	const char *value = getenv(OPTIONS_SEED_ENV);
+	int ret = 0;
+
+	if (!value)
+		return 0;
+	if (!common->has_seed) {
+		ret = options_seed(OPTIONS_SEED_ENV, value, &common->seed);
+		common->has_seed = ret == 0;
+		common->seed_source = ret == 0 ? OPTIONS_SEED_ENVIRONMENT : OPTIONS_SEED_NONE;
+	}
+	unsetenv(OPTIONS_SEED_ENV);
+	return ret;
 }
 
 void options_apply_limits(const struct options_common *common, struct bot_limits *limits)
@@ -190,6 +253,8 @@ int options_open_sandbox(const struct options_common *common, struct bot_spec *s
 	/* it may name a bot's files, whose names may hold anything */
 	if (note[0])
 		warnx("%s", termsafe_copy(safe, sizeof(safe), note));
+	if (ret == 0)
+		options_warn_seed(common, *out);
 	if (ret == -ENOMEM)
 		warnx("out of memory");
 	if (ret < 0)
@@ -297,10 +362,16 @@ static int shared_set(int id, const char *arg, struct options_common *common)
 	}
 	if (id == SHARED_ENV)
 		return env_add(common, arg);
-	if (id == SHARED_SEED) {
-		if (options_seed(option, arg, &common->seed) < 0)
+	if (id == SHARED_SEED || id == SHARED_SEED_FILE) {
+		if (common->has_seed) {
+			warnx("--seed and --seed-file: give one seed");
+			return -1;
+		}
+		if ((id == SHARED_SEED ? options_seed(option, arg, &common->seed) :
+		     seed_from_file(arg, &common->seed)) < 0)
 			return -1;
 		common->has_seed = 1;
+		common->seed_source = id == SHARED_SEED ? OPTIONS_SEED_OPTION : OPTIONS_SEED_FILE;
 		return 0;
 	}
 	if (id == SHARED_SANDBOX) {
@@ -387,6 +458,8 @@ int options_parse(const struct options_command *cmd, int argc, char **argv,
 			ret = 2;
 		}
 	}
+	if (ret < 0 && (cmd->groups & OPTIONS_SEED) && seed_from_environment(common) < 0)
+		ret = 2;
 out:
 	free(table);
 	free(shortopts);

@@ -24,6 +24,9 @@ int options_number(const char *option, const char *arg, long long min, long long
 /* A 64-bit seed: decimal, or 0x-prefixed hexadecimal. 0, or -1 after the message. */
 int options_seed(const char *option, const char *arg, unsigned long long *out);
 
+/* The environment variable that gives a seed off the command line. */
+#define OPTIONS_SEED_ENV "SKIPBO_SEED"
+
 /* Split a command string on spaces and tabs (no quoting, no shell) into a
  * NULL-terminated argv owned by the caller (free each and the array). NULL
  * if the string is empty or without memory. */
@@ -55,7 +58,8 @@ const char *options_program(void);
 
 /* Groups of shared options; a command takes those it names in options_command.groups. */
 enum options_group {
-	OPTIONS_SEED = 1 << 0,    /* --seed N (decimal or 0x hex, 64 bits) */
+	OPTIONS_SEED = 1 << 0,    /* --seed N (decimal or 0x hex, 64 bits), --seed-file FILE,
+	                             and SKIPBO_SEED in the environment */
 	OPTIONS_STOCK = 1 << 1,   /* --stock N, 1 to 30 */
 	OPTIONS_TIME = 1 << 2,    /* --move-ms, --game-ms, --startup-ms */
 	OPTIONS_LIMITS = 1 << 3,  /* --cpu-seconds, --memory-mb, --open-files, --processes */
@@ -95,10 +99,19 @@ enum options_group {
 /* The most --env options a command takes. */
 #define OPTIONS_ENV_MAX 64
 
+/* Where a seed came from. */
+enum options_seed_source {
+	OPTIONS_SEED_NONE,        /* not given: the command draws one (options_resolve_seed) */
+	OPTIONS_SEED_OPTION,      /* --seed N: on the command line, in /proc/PID/cmdline */
+	OPTIONS_SEED_FILE,        /* --seed-file FILE */
+	OPTIONS_SEED_ENVIRONMENT, /* SKIPBO_SEED */
+};
+
 /* The values of the shared options. */
 struct options_common {
 	unsigned long long seed;
-	int has_seed;                         /* --seed was given */
+	int has_seed;                         /* given: by --seed, --seed-file or SKIPBO_SEED */
+	enum options_seed_source seed_source;
 	long long stock;                      /* 0: not given (the R3 default) */
 	long long startup_ms, move_ms, game_ms;
 	struct bot_limits limits;
@@ -130,11 +143,28 @@ int options_check_no_timeout(const char *command, int no_timeout,
 			     const struct options_common *common);
 
 /*
- * Start values. With defaults: seed 1, time CONFIG_DEFAULT_* and limits
+ * A seed for a command that deals, when none was given: drawn with
+ * getrandom(2) (all 64 bits; no fixed default, so no bot can rebuild a deal
+ * from a known seed), has_seed stays 0. 0, or -1 after the message.
+ */
+int options_resolve_seed(struct options_common *common);
+
+/*
+ * The warning for a seed given with --seed to a run whose bots are
+ * sandboxed: a bot may read the arena's command line (/proc/PID/cmdline).
+ * Nothing otherwise.
+ */
+void options_warn_seed(const struct options_common *common, const struct sandbox *sandbox);
+
+/*
+ * Start values. With defaults: time CONFIG_DEFAULT_* and limits
  * config_default_limits() (config.h), the values of a tournament file
  * without those keys. Without: -1 in every time and limit field, meaning
  * "not given" (run keeps the tournament file's). stock 0 and has_seed 0 in
- * both.
+ * both: a seed comes from --seed, --seed-file or SKIPBO_SEED (read, then
+ * removed from the environment so that no bot inherits it, by
+ * options_parse() of a command that takes OPTIONS_SEED), else
+ * options_resolve_seed().
  */
 void options_common_init(struct options_common *common, int defaults);
 
@@ -143,8 +173,8 @@ void options_apply_limits(const struct options_common *common, struct bot_limits
 
 /*
  * Put the bots in sandboxes as common.sandbox says (not given: auto), for
- * the bot commands: opens *out (sandbox.h), prints its note with warnx(3),
- * and sets each spec's sandbox (NULL when off). hide: paths no bot may see.
+ * the bot commands: opens *out (sandbox.h), prints its note with warnx(3)
+ * (and options_warn_seed()'s), and sets each spec's sandbox (NULL when off). hide: paths no bot may see.
  * Returns -1 to go on, or the exit status 1 when the sandbox is on but not
  * available (the message printed). Close *out after the bots are stopped.
  */

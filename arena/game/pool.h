@@ -1,18 +1,40 @@
 /*
- * pool.h - a worker's bot processes: one live process per bot, reused game
- * after game.
+ * pool.h - a worker's bot processes: a fresh process of each bot for every
+ * game, started ahead of time, or one live process per bot reused game after
+ * game.
  *
  * pool_acquire() hands out a started bot that has passed the hello handshake
  * (arena hello, then the bot's hello within startup_ms of its start). A bot
  * that cannot start (no such file, exec failure, no or bad hello in time) is
  * handed out as a seat with bot NULL and a plain-words start_error, so the
  * game is still played and records a "start" fault; the next acquire tries a
- * fresh start. pool_release() after a game keeps the process, unless the bot
- * faulted: then it is stopped (process group TERM, then KILL after grace_ms)
- * and a fresh one is started at the next acquire.
+ * fresh start.
  *
- * A pool belongs to one thread. Every process it starts gets spec.cpu replaced
- * by the pool's cpu (-1: no pinning).
+ * Fresh processes (cfg.fresh): every acquire hands out a process that has
+ * played no game, so nothing a bot saw in one game (the hidden cards of a
+ * duplicate deal's earlier rotation) survives into another. pool_prepare()
+ * asks for a process of a bot's coming game: one of POOL_STARTERS threads
+ * of the pool starts it and writes the arena's hello while the worker plays
+ * on, and an acquire takes the oldest one started for that bot (waiting
+ * for one still starting), and only reads its hello, due startup_ms after
+ * its start (and read at least POOL_SPARE_SLACK_MS after the acquire began,
+ * for a bot held up because nobody read its stderr meanwhile). At most
+ * POOL_SPARES_MAX processes of a bot wait; past that the acquire starts
+ * one itself. Start-up time is never on a move clock.
+ * pool_release() hands the process to a thread of its own, which ends it
+ * while the worker plays on: an unsandboxed one is sent quit and given
+ * grace_ms to exit, a sandboxed one is stopped at once (its bwrap would
+ * otherwise stay a zombie while the kernel tears the sandbox down).
+ *
+ * Reused processes: pool_release() after a game keeps the process.
+ *
+ * In both, a process whose bot faulted is stopped at its release (process
+ * group TERM, then KILL after grace_ms), and a fresh one starts at the next
+ * acquire.
+ *
+ * A pool belongs to one thread (its threads are its own affair). Every
+ * process it starts gets spec.cpu replaced by the pool's cpu (-1: no
+ * pinning); its threads inherit the affinity of the thread that makes them.
  */
 #ifndef SKIPBO_POOL_H
 #define SKIPBO_POOL_H
@@ -23,6 +45,9 @@
 #include "referee.h"
 
 #define POOL_GRACE_MS 200
+#define POOL_SPARE_SLACK_MS 100
+#define POOL_STARTERS 4
+#define POOL_SPARES_MAX 8
 
 struct pool_config {
 	const struct bot_spec *specs;  /* one per bot; borrowed, must outlive the pool */
@@ -31,6 +56,7 @@ struct pool_config {
 	int startup_ms;                /* hello deadline from process start; 0 = no limit */
 	const struct referee_observer *observer; /* hello/quit lines, and stderr lines outside
 	                                            games (seat -1); may be NULL */
+	int fresh;                     /* 1: a fresh process for every game; 0: reuse */
 };
 
 struct pool;
@@ -45,10 +71,20 @@ int pool_new(const struct pool_config *cfg, struct pool **out);
  */
 int pool_acquire(struct pool *p, size_t bot, struct referee_seat *seat);
 
-/* The game is over for `bot`; faulted != 0 stops its process. */
+/*
+ * With fresh processes: have a process of bot started for a coming game (one
+ * call per game that will acquire it); its start error, if any, is what the
+ * acquire that takes it reports. Nothing with reused processes or a bad
+ * index. Returns 0 (a start that cannot be asked for is made at acquire).
+ */
+int pool_prepare(struct pool *p, size_t bot);
+
+/* The game is over for `bot`; faulted != 0 stops its process. With fresh
+ * processes the process is retired in any case (quit, then reaped later). */
 void pool_release(struct pool *p, size_t bot, int faulted);
 
-/* Send quit to every live process, close it (grace_ms for a clean exit), free. NULL is fine. */
+/* Send quit to every live or waiting process, close it and every retired one
+ * (grace_ms for a clean exit), free. NULL is fine. */
 void pool_free(struct pool *p);
 
 #endif

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sha2.h>
+
 #include "own_delay.h"
 #include "protocol.h"
 
@@ -44,7 +46,8 @@ struct ref {
 	struct protocol_buf buf;
 	struct game *g;
 	struct referee_game_log *log;      /* the game being played */
-	char game_id[PROTOCOL_ID_MAX];
+	char game_id[PROTOCOL_ID_MAX];     /* the real one: log tags */
+	char bot_id[PROTOCOL_ID_MAX];      /* what the bots are told */
 	int game_no;                       /* 1-based */
 	int removed[ENGINE_MAX_PLAYERS];   /* out of the match (R11) */
 	const char *fault_kind[ENGINE_MAX_PLAYERS];
@@ -223,7 +226,7 @@ static int send_game_start(struct ref *r, int seat)
 	struct protocol_game_start gs = { 0 };
 	int ret;
 
-	strlcpy(gs.game, r->game_id, sizeof(gs.game));
+	strlcpy(gs.game, r->bot_id, sizeof(gs.game));
 	gs.seat = seat;
 	gs.players = rules->players;
 	for (int i = 0; i < rules->players; i++)
@@ -244,7 +247,7 @@ static int send_game_end(struct ref *r, const struct game_result *res)
 	struct protocol_game_end ge = { 0 };
 	int ret;
 
-	strlcpy(ge.game, r->game_id, sizeof(ge.game));
+	strlcpy(ge.game, r->bot_id, sizeof(ge.game));
 	ge.players = r->out->players;
 	ge.result = *res;
 	for (size_t i = 0; i < out->nfaults; i++) {
@@ -518,7 +521,7 @@ static int play_decision(struct ref *r, int seat)
 				 s->game_ms) < 0 ? -ENOMEM : 0;
 	if ((ret = check_unasked_output(r, seat)) != 0)
 		return ret < 0 ? ret : 0;
-	req.game = r->game_id;
+	req.game = r->bot_id;
 	req.turn = view.turn;
 	req.move = res.moves + 1;
 	req.move_ms = timed ? s->move_ms : 0;
@@ -664,10 +667,14 @@ static int play_game(struct ref *r, const struct game_rules *rules, struct game_
 	if (!r->g)
 		return err ? err : -ENOMEM;
 	r->game_no++;
-	if (s->match)
+	if (s->match) {
 		snprintf(r->game_id, sizeof(r->game_id), "%s-g%d", s->id, r->game_no);
-	else
+		snprintf(r->bot_id, sizeof(r->bot_id), "%s-g%d", s->bot_id ? s->bot_id : s->id,
+			 r->game_no);
+	} else {
 		strlcpy(r->game_id, s->id, sizeof(r->game_id));
+		strlcpy(r->bot_id, s->bot_id ? s->bot_id : s->id, sizeof(r->bot_id));
+	}
 	if ((ret = log_game(r)) < 0)
 		goto out;
 	memset(r->seen, 0, sizeof(r->seen));
@@ -834,4 +841,22 @@ void referee_outcome_release(struct referee_outcome *out)
 	free(out->log);
 	free(out->faults);
 	memset(out, 0, sizeof(*out));
+}
+
+void referee_opaque_id(uint64_t key, const char *id, char out[REFEREE_OPAQUE_ID_SIZE])
+{
+	static const char domain[] = "skipbo-arena game id";
+	uint8_t k[8], digest[SHA256_DIGEST_LENGTH];
+	SHA2_CTX ctx;
+
+	for (int i = 0; i < 8; i++)
+		k[i] = (uint8_t)(key >> (8 * i));
+	SHA256Init(&ctx);
+	SHA256Update(&ctx, k, sizeof(k));
+	SHA256Update(&ctx, (const uint8_t *)domain, sizeof(domain));
+	SHA256Update(&ctx, (const uint8_t *)id, strlen(id));
+	SHA256Final(digest, &ctx);
+	out[0] = 'g';
+	for (int i = 0; i < 8; i++)
+		snprintf(out + 1 + 2 * i, 3, "%02x", digest[i]);
 }

@@ -120,7 +120,10 @@ struct referee_step {
 };
 
 struct referee_setup {
-	const char *id;           /* the game (match) id; a match's games are "<id>-g<k>" in messages */
+	const char *id;           /* the game (match) id: the log tags; a match's games "<id>-g<k>" */
+	/* The id the bots are told in game_start, requests and game_end (a match's games
+	 * "<bot_id>-g<k>"); NULL: id. A tournament tells an opaque one (referee_opaque_id). */
+	const char *bot_id;
 	struct game_rules rules;  /* players, stock_size (0 = R3 default), partnership, dealer, seed */
 	int match;                /* 1: play an R9 match to MATCH_TARGET points */
 	int move_ms, game_ms;     /* time control; both 0 = no limits (debugging) */
@@ -194,6 +197,18 @@ struct referee_outcome {
  */
 int referee_play(const struct referee_setup *setup, struct referee_outcome *out,
 		 char *err, size_t err_size);
+
+/*
+ * The id a tournament's bots are told for the game with the real id `id`:
+ * "g" and 16 hex digits of SHA-256(key as 8 little-endian bytes, the domain
+ * "skipbo-arena game id", id), into out (REFEREE_OPAQUE_ID_SIZE bytes). With
+ * a key nobody else knows (one derived from the tournament's random seed),
+ * it names no table, deal or rotation, and no two games share it; the same
+ * key and id always give the same one, so a bot that seeds its choices with
+ * its game id plays the same game in a rerun with that seed.
+ */
+#define REFEREE_OPAQUE_ID_SIZE 18
+void referee_opaque_id(uint64_t key, const char *id, char out[REFEREE_OPAQUE_ID_SIZE]);
 
 /* Free what an outcome owns and zero it. Safe on a zeroed outcome. */
 void referee_outcome_release(struct referee_outcome *out);

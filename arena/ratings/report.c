@@ -724,6 +724,8 @@ notes:
 		report_partial_text(r, partial, sizeof(partial));
 		fprintf(out, "%s\n", partial);
 	}
+	if (r->reused_processes)
+		fprintf(out, "%s\n", REPORT_REUSED_TEXT);
 	for (size_t k = 0; k < r->nbots; k++)
 		if (report_never_started(&r->bots[r->order[k]]))
 			fprintf(out, "warning: bot \"%s\" never started: all %ld of its games are "

@@ -119,7 +119,12 @@ struct report {
 	bool partial;            /* the tournament was stopped before every game was played */
 	uint64_t games_recorded, games_expected; /* report_options' */
 	long eta_s;
+	bool reused_processes;   /* a tournament.json says "processes": "reuse" */
 };
+
+/* Said by every format when a tournament reused bot processes (TOURNAMENT.md, "Processes"). */
+#define REPORT_REUSED_TEXT "processes reused: a bot played several games in one process " \
+	"(\"processes\": \"reuse\"), so it could carry what it saw from one game into the next"
 
 /* What a report is asked for (REPORT_OPTIONS_DEFAULT: field average, default prior, robust). */
 struct report_options {
@@ -264,7 +269,8 @@ void report_compute_stats(struct report *r);
 
 /*
  * A gauntlet (report_gauntlet.c). report_load finds the challengers named by
- * the "challengers" of each directory's tournament.json (bots by name);
+ * the "challengers" of each directory's tournament.json (bots by name), and
+ * there whether its "processes" were reused (reused_processes);
  * report_challengers fills out (r->nbots entries) with them in ranking order
  * and returns how many: each with its rated score and number of results
  * against the field's bots (those not challengers) and its Elo less the

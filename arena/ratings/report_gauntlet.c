@@ -37,8 +37,11 @@ int report_find_challengers(struct report *r)
 {
 	for (size_t d = 0; d < r->ndirs; d++) {
 		cJSON *t = report_read_tournament(r->dirs[d]);
-		const cJSON *name;
+		const cJSON *name, *processes = cJSON_GetObjectItemCaseSensitive(t, "processes");
 
+		/* read here, with the tournament.json read anyway */
+		if (cJSON_IsString(processes) && strcmp(processes->valuestring, "reuse") == 0)
+			r->reused_processes = true;
 		cJSON_ArrayForEach(name, cJSON_GetObjectItemCaseSensitive(t, "challengers")) {
 			long b = cJSON_IsString(name) ? gamelog_find_bot(r->log, name->valuestring) : -1;
 

@@ -538,6 +538,7 @@ static void html_settings(const cJSON *t, const char *dir, FILE *out)
 	html_setting(out, t, "limits", "open_files", "open files limit", "");
 	html_setting(out, t, "limits", "processes", "processes limit", "");
 	html_setting(out, t, NULL, "sandbox", "sandbox", "");
+	html_setting(out, t, NULL, "processes", "bot processes", "");
 	html_setting(out, t, NULL, "seed", "seed", "");
 	html_setting(out, t, NULL, "shard", "shard", "");
 	html_setting(out, t, NULL, "started", "started", "");
@@ -634,6 +635,8 @@ int report_write_html(const struct report *r, FILE *out)
 		report_html_text(out, partial);
 		fputs("</p>\n", out);
 	}
+	if (r->reused_processes)
+		fprintf(out, "<p class=\"warn\">%s.</p>\n", REPORT_REUSED_TEXT);
 	html_never_started(r, out);
 	report_verdict(r, verdict, sizeof(verdict));
 	if (verdict[0]) {

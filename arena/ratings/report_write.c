@@ -249,6 +249,7 @@ int report_write_json(const struct report *r, FILE *out)
 		if (r->eta_s >= 0)
 			cJSON_AddNumberToObject(root, "eta_s", (double)r->eta_s);
 	}
+	cJSON_AddBoolToObject(root, "processes_reused", r->reused_processes);
 	if (r->anchor >= 0)
 		cJSON_AddStringToObject(root, "anchor", r->bots[r->anchor].name);
 	else
@@ -567,6 +568,8 @@ int report_write_md(const struct report *r, FILE *out)
 		md_text(out, partial);
 		fputs("**\n\n", out);
 	}
+	if (r->reused_processes)
+		fprintf(out, "**%s**.\n\n", REPORT_REUSED_TEXT);
 	report_write_sources(r, out, md_text);
 	fputs(".\n\n## Ranking\n\n", out);
 	md_ranking(r, out);

@@ -35,7 +35,7 @@ struct key_spec {
 static const char *const top_keys[] = { "name", "bots", "players", "deals", "duplicate",
 	"rules", "time", "limits", "seed", "concurrency", "pin", "output", "stderr_cap",
 	"stderr_total_cap", "sandbox", "$schema", "format", "challengers", "programs", "replays",
-	"started", NULL };
+	"started", "processes", NULL };
 static const char *const bot_keys[] = { "name", "command", "cwd", "env", "limits", NULL };
 static const char *const rules_keys[] = { "stock_size", "partnership", "mode", NULL };
 static const char *const time_keys[] = { "startup_ms", "move_ms", "game_ms", NULL };
@@ -508,11 +508,13 @@ static int parse_seed(const cJSON *root, struct config *cfg, struct jsonc_errors
 	if (cJSON_IsNumber(s) &&
 	    json_strict_int(s, NULL, "seed", 0, JSON_STRICT_INT_MAX, 0, &v, NULL) == 0) {
 		cfg->seed = (uint64_t)v;
+		cfg->has_seed = 1;
 		return 0;
 	}
 	if (cJSON_IsString(s) && isdigit((unsigned char)s->valuestring[0])) {
 		errno = 0;
 		cfg->seed = strtoull(s->valuestring, &end, 10);
+		cfg->has_seed = 1;
 		if (!*end && errno == 0)
 			return 0;
 	}
@@ -571,6 +573,7 @@ static int parse_format(const cJSON *root, struct config *cfg, struct jsonc_erro
 static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_errors *e)
 {
 	const char *name = NULL, *output = NULL, *sandbox = NULL, *replays = NULL;
+	const char *processes = NULL;
 	enum sandbox_mode mode = SANDBOX_AUTO;
 	long long v[5] = { cfg->players, cfg->deals, cfg->concurrency, (long long)cfg->stderr_cap,
 			   (long long)cfg->stderr_total_cap };
@@ -607,6 +610,11 @@ static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_er
 		ret = jsonc_error(e, "sandbox", "expected \"auto\", \"on\" or \"off\", found "
 				  "\"%.80s\"", sandbox);
 	cfg->sandbox = sandbox ? (int)mode : SANDBOX_AUTO;
+	ret = worst(ret, get_string(root, "", "processes", &processes, e));
+	cfg->processes = processes ? config_processes_parse(processes) : CONFIG_PROCESSES_FRESH;
+	if (cfg->processes < 0)
+		ret = jsonc_error(e, "processes", "expected \"fresh\" or \"reuse\", found "
+				  "\"%.80s\"", processes);
 	ret = worst(ret, get_string(root, "", "replays", &replays, e));
 	cfg->replays = replays ? config_replays_parse(replays) : CONFIG_REPLAYS_ALL;
 	if (cfg->replays < 0)
@@ -676,7 +684,6 @@ static void set_defaults(struct config *cfg, const char *base_dir)
 	cfg->move_ms = CONFIG_DEFAULT_MOVE_MS;
 	cfg->game_ms = CONFIG_DEFAULT_GAME_MS;
 	config_default_limits(&cfg->limits);
-	cfg->seed = 1;
 	cfg->concurrency = cpus > 0 ? (int)cpus : 1;
 	cfg->pin = 1;
 	cfg->stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
@@ -751,6 +758,9 @@ static int parse_named(const char *text, size_t len, const char *base_dir, const
 		goto out;
 	}
 	ret = parse_top(root, cfg, e);
+	/* no fixed default: a seed nobody gave is one nobody knows */
+	if (ret == 0 && !cfg->has_seed && (ret = config_random_seed(&cfg->seed)) < 0)
+		snprintf(err, err_size, "cannot draw a random seed: %s", strerror(-ret));
 out:
 	if (ret == -ENOMEM)
 		snprintf(err, err_size, "out of memory");
@@ -820,18 +830,6 @@ out:
 		fclose(f);
 	free(text);
 	return ret;
-}
-
-const char *const config_replays_names[] = {
-	[CONFIG_REPLAYS_ALL] = "all", [CONFIG_REPLAYS_FAULTS] = "faults", [CONFIG_REPLAYS_NONE] = "none",
-};
-
-int config_replays_parse(const char *word)
-{
-	for (int k = CONFIG_REPLAYS_ALL; k <= CONFIG_REPLAYS_NONE; k++)
-		if (strcmp(word, config_replays_names[k]) == 0)
-			return k;
-	return -1;
 }
 
 void config_release(struct config *cfg)

@@ -44,7 +44,9 @@ struct config {
 	int match;            /* rules.mode "match" (R9) */
 	int startup_ms, move_ms, game_ms;
 	struct bot_limits limits; /* tournament defaults; each bot's limits are resolved */
-	uint64_t seed;
+	uint64_t seed;        /* the file's "seed", else drawn by config_random_seed() */
+	int has_seed;         /* the file gave "seed" */
+	int processes;        /* enum config_processes */
 	int concurrency;      /* worker threads */
 	int pin;              /* pin each worker and its bots to one CPU */
 	char *output;         /* output directory */
@@ -61,6 +63,24 @@ enum config_replays { CONFIG_REPLAYS_ALL, CONFIG_REPLAYS_FAULTS, CONFIG_REPLAYS_
 extern const char *const config_replays_names[]; /* "all", "faults", "none" */
 /* The enum config_replays value of a word, or -1. */
 int config_replays_parse(const char *word);
+
+/*
+ * "processes": a fresh process of each bot for every game (the default: no
+ * bot remembers one game in the next, such as the hidden cards of a
+ * duplicate deal's earlier rotation), or one process per bot and worker
+ * reused game after game (for trusted bots with slow starts).
+ */
+enum config_processes { CONFIG_PROCESSES_FRESH, CONFIG_PROCESSES_REUSE };
+extern const char *const config_processes_names[]; /* "fresh", "reuse" */
+/* The enum config_processes value of a word, or -1. */
+int config_processes_parse(const char *word);
+
+/*
+ * A random 64-bit seed from getrandom(2), for a tournament or a command that
+ * deals when none is given: no fixed default, so no bot can rebuild a deal
+ * from a seed it knows. 0, or -errno.
+ */
+int config_random_seed(uint64_t *out);
 
 /* Defaults that the commands also use (options.c, cmd_play, cmd_check, cmd_sprt). */
 #define CONFIG_DEFAULT_STARTUP_MS 10000
@@ -97,7 +117,9 @@ int config_parse(const char *text, size_t len, const char *base_dir, struct conf
  * The resolved tournament as JSON text (every default filled in), owned by
  * the caller. With games_only, the keys that do not change any game
  * (concurrency, pin, output, stderr_cap, stderr_total_cap, sandbox) are left
- * out: two tournaments with equal games_only texts play the same games. NULL
+ * out: two tournaments with equal games_only texts play the same games
+ * ("processes" is kept: a resume plays on under the conditions of the
+ * games already recorded). NULL
  * without memory.
  */
 char *config_to_json(const struct config *cfg, int games_only);

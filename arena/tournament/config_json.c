@@ -1,10 +1,12 @@
 /*
- * config_json.c - the resolved tournament as JSON: tournament.json (contract
- * in config.h).
+ * config_json.c - the resolved tournament as JSON: tournament.json, the words
+ * of its keys, and its seed when none is given (contract in config.h).
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <sys/random.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,42 @@
 #include <cjson/cJSON.h>
 
 #include "sandbox.h"
+
+const char *const config_replays_names[] = {
+	[CONFIG_REPLAYS_ALL] = "all", [CONFIG_REPLAYS_FAULTS] = "faults", [CONFIG_REPLAYS_NONE] = "none",
+};
+
+int config_replays_parse(const char *word)
+{
+	for (int k = CONFIG_REPLAYS_ALL; k <= CONFIG_REPLAYS_NONE; k++)
+		if (strcmp(word, config_replays_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+const char *const config_processes_names[] = {
+	[CONFIG_PROCESSES_FRESH] = "fresh", [CONFIG_PROCESSES_REUSE] = "reuse",
+};
+
+int config_processes_parse(const char *word)
+{
+	for (int k = CONFIG_PROCESSES_FRESH; k <= CONFIG_PROCESSES_REUSE; k++)
+		if (strcmp(word, config_processes_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+int config_random_seed(uint64_t *out)
+{
+	ssize_t n;
+
+	do
+		n = getrandom(out, sizeof(*out), 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return n == (ssize_t)sizeof(*out) ? 0 : -EIO;
+}
 
 static cJSON *limits_json(const struct bot_limits *l)
 {
@@ -82,6 +120,8 @@ char *config_to_json(const struct config *cfg, int games_only)
 	/* a string keeps all 64 bits exactly */
 	snprintf(seed, sizeof(seed), "%" PRIu64, cfg->seed);
 	cJSON_AddStringToObject(root, "seed", seed);
+	/* fresh or reused processes: what a bot could remember, so part of the games */
+	cJSON_AddStringToObject(root, "processes", config_processes_names[cfg->processes]);
 	if (!games_only) {
 		cJSON_AddNumberToObject(root, "concurrency", cfg->concurrency);
 		cJSON_AddBoolToObject(root, "pin", cfg->pin);

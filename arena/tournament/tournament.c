@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -29,6 +30,10 @@
 #include "results.h"
 #include "schedule.h"
 #include "transcript.h"
+
+/* Games a worker holds with fresh processes: its next game and those after,
+ * whose bot processes start while it plays (pool.h). */
+#define TOURNAMENT_AHEAD 4
 
 static volatile sig_atomic_t stop_requested;
 
@@ -101,6 +106,17 @@ static int on_record(void *ctx, const struct results_record *rec)
 	return 0;
 }
 
+/* Neither stopped nor failed: a game a worker holds may still be played. */
+static int still_running(struct run *r)
+{
+	int going;
+
+	pthread_mutex_lock(&r->lock);
+	going = !stop_requested && !r->error;
+	pthread_mutex_unlock(&r->lock);
+	return going;
+}
+
 /* The next game nobody has played or taken; -1 when none is left. */
 static int64_t take_game(struct run *r)
 {
@@ -153,6 +169,36 @@ static void on_commit_failed(void *ctx, int code, const char *what, const char *
 	fail_run(ctx, code, what, detail);
 }
 
+/*
+ * Would processes started ahead crowd a bot's process limit? Not as root:
+ * each sandbox has a uid of its own, and root's RLIMIT_NPROC is not enforced
+ * anyway (bot.h). As another user the limit counts every process of the
+ * user: the games held ahead, the games played and the processes being
+ * ended, each bot up to 3 processes in a sandbox (bwrap, its init, the bot),
+ * must fit under the smallest limit, or no process is started ahead.
+ */
+static int crowds_process_limit(const struct config *cfg)
+{
+	long need = (long)cfg->concurrency * (TOURNAMENT_AHEAD + 2) * cfg->players * 3;
+
+	if (geteuid() == 0)
+		return 0;
+	for (size_t i = 0; i < cfg->nbots; i++)
+		if (cfg->bots[i].limits.processes > 0 && cfg->bots[i].limits.processes < need)
+			return 1;
+	return 0;
+}
+
+/* Have the bots of game index started (fresh processes; nothing when they are reused). */
+static void prepare_game(struct pool *pool, const struct schedule *sched, uint64_t index)
+{
+	struct schedule_game g;
+
+	schedule_game(sched, index, &g);
+	for (int s = 0; s < ENGINE_MAX_PLAYERS && g.bots[s] >= 0; s++)
+		pool_prepare(pool, (size_t)g.bots[s]);
+}
+
 /* Play one scheduled game and hand its replay and record to the worker's committer. */
 static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 		    struct jsonw *doc, struct jsonw *buf, struct committer *com,
@@ -165,10 +211,12 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 	struct schedule_game g;
 	const char *names[ENGINE_MAX_PLAYERS];
 	struct replay_location at;
-	char path[PATH_MAX], err[256];
+	char path[PATH_MAX], err[256], told[REFEREE_OPAQUE_ID_SIZE];
 	int ret, replay;
 
 	schedule_game(r->sched, index, &g);
+	/* the bots are told an id that names no table, deal or rotation */
+	referee_opaque_id(cfg->seed, g.id, told);
 	if (r->opt->log_io) {
 		snprintf(path, sizeof(path), "%s/io/%s.log", cfg->output, g.id);
 		if ((ret = transcript_open(tr, path)) < 0) {
@@ -177,6 +225,7 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 		}
 	}
 	setup.id = g.id;
+	setup.bot_id = told;
 	setup.rules.players = cfg->players;
 	setup.rules.stock_size = cfg->stock_size;
 	setup.rules.partnership = cfg->partnership;
@@ -240,7 +289,8 @@ static void *worker_main(void *arg)
 	struct jsonw buf;
 	struct committer *com = NULL;
 	struct committer_ops ops = { on_counted, on_commit_failed, r };
-	int64_t index;
+	int64_t ahead[TOURNAMENT_AHEAD];
+	int nahead = 0, depth;
 
 	transcript_init(&tr);
 	jsonw_init(&doc);
@@ -250,6 +300,7 @@ static void *worker_main(void *arg)
 	pc.cpu = -1;
 	pc.startup_ms = r->cfg->startup_ms;
 	pc.observer = r->opt->log_io ? &tr.observer : NULL;
+	pc.fresh = r->cfg->processes == CONFIG_PROCESSES_FRESH;
 	if (r->cfg->pin && r->ncpus > 0) {
 		cpu_set_t set;
 
@@ -263,9 +314,23 @@ static void *worker_main(void *arg)
 		fail_run(r, -ENOMEM, "worker", "out of memory");
 		goto out;
 	}
-	while ((index = take_game(r)) >= 0)
+	/* with fresh processes each worker holds its next games, whose bots start meanwhile */
+	depth = pc.fresh && !crowds_process_limit(r->cfg) ? TOURNAMENT_AHEAD : 1;
+	for (;;) {
+		int64_t index;
+
+		while (nahead < depth && (index = take_game(r)) >= 0) {
+			ahead[nahead++] = index;
+			if (depth > 1)
+				prepare_game(pool, r->sched, (uint64_t)index);
+		}
+		if (!nahead || !still_running(r))
+			break;
+		index = ahead[0];
+		memmove(ahead, ahead + 1, (size_t)--nahead * sizeof(*ahead));
 		if (play_one(w, pool, &tr, &doc, &buf, com, (uint64_t)index) < 0)
 			break;
+	}
 out:
 	/* the games finished before a stop or another worker's failure still count */
 	committer_finish(com);

@@ -393,7 +393,7 @@ static void run_case(const struct attack_case *c, bool sandbox)
 		 "\"players\":2,\"deals\":1,\"rules\":{\"stock_size\":3},"
 		 "\"time\":{\"startup_ms\":10000,\"move_ms\":10000,\"game_ms\":60000},"
 		 "\"stderr_cap\":%d,\"stderr_total_cap\":%d,\"concurrency\":2,"
-		 "\"output\":\"out\",\"sandbox\":\"%s\"}",
+		 "\"seed\":1,\"output\":\"out\",\"sandbox\":\"%s\"}",
 		 badbot, badbot, bin, c->name, token, args, MEMORY_MB, PROCESSES,
 		 STDERR_CAP, STDERR_TOTAL_CAP, sandbox ? "on" : "off");
 	e2e_write(dir, "t.json", text);

@@ -302,6 +302,57 @@ static void test_parse_sandbox(void **state)
 }
 
 /* With defaults: a tournament file's; without: -1, and only given limits replace. */
+/*
+ * A seed from --seed, --seed-file FILE or SKIPBO_SEED (which is then gone
+ * from the environment, so that no bot inherits it); none given: 64 random
+ * bits, never a fixed default.
+ */
+static void test_seed_sources(void **state)
+{
+	char file[] = "/tmp/skipbo-seed.XXXXXX", *argv_file[] = { "play", "--seed-file", file,
+		NULL }, *argv_none[] = { "play", NULL }, *argv_both[] = { "play", "--seed", "3",
+		"--seed-file", file, NULL }, *argv_seed[] = { "play", "--seed", "3", NULL };
+	struct options_common c;
+	struct own_seen seen;
+	unsigned long long first;
+	int fd = mkstemp(file);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "0x2a\n", 5), 5);
+	close(fd);
+	options_common_init(&c, 1);
+	assert_int_equal(parse(ALL, argv_file, &c, &seen), -1);
+	assert_true(c.has_seed && c.seed == 42 && c.seed_source == OPTIONS_SEED_FILE);
+	options_common_init(&c, 1);
+	assert_int_equal(parse(ALL, argv_both, &c, &seen), 2);
+	/* the environment, when no option gives one; an option wins over it */
+	setenv(OPTIONS_SEED_ENV, "77", 1);
+	options_common_init(&c, 1);
+	assert_int_equal(parse(ALL, argv_none, &c, &seen), -1);
+	assert_true(c.has_seed && c.seed == 77 && c.seed_source == OPTIONS_SEED_ENVIRONMENT);
+	assert_null(getenv(OPTIONS_SEED_ENV));
+	setenv(OPTIONS_SEED_ENV, "77", 1);
+	options_common_init(&c, 1);
+	assert_int_equal(parse(ALL, argv_seed, &c, &seen), -1);
+	assert_true(c.seed == 3 && c.seed_source == OPTIONS_SEED_OPTION);
+	assert_null(getenv(OPTIONS_SEED_ENV));
+	setenv(OPTIONS_SEED_ENV, "seven", 1);
+	options_common_init(&c, 1);
+	assert_int_equal(parse(ALL, argv_none, &c, &seen), 2);
+	/* none: random, and two draws differ (a chance of 2^-64 that they do not) */
+	options_common_init(&c, 1);
+	assert_int_equal(parse(ALL, argv_none, &c, &seen), -1);
+	assert_int_equal(options_resolve_seed(&c), 0);
+	assert_false(c.has_seed);
+	first = c.seed;
+	options_common_init(&c, 1);
+	assert_int_equal(options_resolve_seed(&c), 0);
+	assert_true(c.seed != first);
+	unlink(file);
+	assert_int_equal(parse(ALL, argv_file, &c, &seen), 2);
+}
+
 static void test_common_defaults(void **state)
 {
 	struct bot_limits file = { 10, 20, 30, 40 }, defaults;
@@ -310,7 +361,7 @@ static void test_common_defaults(void **state)
 	(void)state;
 	options_common_init(&c, 1);
 	config_default_limits(&defaults);
-	assert_true(c.seed == 1 && !c.has_seed && c.stock == 0);
+	assert_true(c.seed == 0 && !c.has_seed && c.stock == 0);
 	assert_int_equal(c.startup_ms, CONFIG_DEFAULT_STARTUP_MS);
 	assert_int_equal(c.move_ms, CONFIG_DEFAULT_MOVE_MS);
 	assert_int_equal(c.game_ms, CONFIG_DEFAULT_GAME_MS);
@@ -415,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_parse_ranges),
 		cmocka_unit_test(test_parse_groups_and_usage),
 		cmocka_unit_test(test_mistyped_option),
+		cmocka_unit_test(test_seed_sources),
 		cmocka_unit_test(test_common_defaults),
 		cmocka_unit_test(test_parse_sandbox),
 		cmocka_unit_test(test_play_limits_reach_the_bot),

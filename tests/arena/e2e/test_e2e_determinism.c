@@ -192,7 +192,7 @@ static void run_pair(const char *dir, const char *c, const char *o)
 		 "{\"name\":\"cmp\",\"bots\":[{\"name\":\"c\",%s},{\"name\":\"o\",%s}],"
 		 "\"players\":2,\"deals\":2,\"rules\":{\"stock_size\":6},"
 		 "\"time\":{\"move_ms\":5000,\"game_ms\":120000},"
-		 "\"limits\":{\"memory_mb\":0},\"output\":\"out\"}", c, o);
+		 "\"limits\":{\"memory_mb\":0},\"seed\":7,\"output\":\"out\"}", c, o);
 	e2e_write(dir, "t.json", text);
 	assert_int_equal(e2e_run(dir, args, 100000, NULL), 0);
 }

@@ -327,8 +327,9 @@ static void test_resolved_json_round_trip(void **state)
 /* "sandbox" and "stderr_total_cap": their defaults, values, refusals, and that they change no game. */
 static void test_sandbox_and_total_cap(void **state)
 {
-	const char *text = "{\"name\":\"t\"," BOTS ",\"sandbox\":\"on\",\"stderr_total_cap\":4096}";
-	const char *plain = "{\"name\":\"t\"," BOTS "}";
+	const char *text = "{\"name\":\"t\"," BOTS ",\"sandbox\":\"on\",\"stderr_total_cap\":4096,"
+			   "\"seed\":5}";
+	const char *plain = "{\"name\":\"t\"," BOTS ",\"seed\":5}";
 	struct config a, b;
 	char err[CONFIG_ERR_MAX] = "", *ja, *ga, *gb;
 
@@ -403,10 +404,50 @@ static void test_gauntlet(void **state)
 		"challengers", "every bot is a challenger");
 }
 
+/*
+ * "seed": none given draws 64 random bits (two parses differ), never a fixed
+ * default. "processes": fresh by default, "reuse" the opt-out, in the
+ * games-only text (a resume must keep it), anything else refused.
+ */
+static void test_seed_and_processes(void **state)
+{
+	const char *plain = "{\"name\":\"t\"," BOTS "}";
+	const char *reuse = "{\"name\":\"t\"," BOTS ",\"processes\":\"reuse\",\"seed\":1}";
+	struct config a, b;
+	char err[CONFIG_ERR_MAX] = "", *ja, *jb;
+
+	(void)state;
+	assert_int_equal(config_parse(plain, strlen(plain), dir, &a, err, sizeof(err)), 0);
+	assert_int_equal(config_parse(plain, strlen(plain), dir, &b, err, sizeof(err)), 0);
+	assert_false(a.has_seed);
+	assert_true(a.seed != b.seed);
+	assert_int_equal(a.processes, CONFIG_PROCESSES_FRESH);
+	ja = config_to_json(&a, 1);
+	assert_non_null(strstr(ja, "\"processes\":\t\"fresh\""));
+	free(ja);
+	config_release(&a);
+	config_release(&b);
+	assert_int_equal(config_parse(reuse, strlen(reuse), dir, &a, err, sizeof(err)), 0);
+	assert_true(a.has_seed && a.seed == 1);
+	assert_int_equal(a.processes, CONFIG_PROCESSES_REUSE);
+	ja = config_to_json(&a, 1);
+	assert_non_null(strstr(ja, "\"processes\":\t\"reuse\""));
+	/* tournament.json read back as a tournament file: the same tournament */
+	assert_int_equal(config_parse(ja, strlen(ja), dir, &b, err, sizeof(err)), 0);
+	jb = config_to_json(&b, 1);
+	assert_string_equal(ja, jb);
+	free(ja);
+	free(jb);
+	config_release(&a);
+	config_release(&b);
+	refused("{\"name\":\"t\"," BOTS ",\"processes\":\"shared\"}", "processes",
+		"expected \"fresh\" or \"reuse\"");
+}
+
 /* "replays": its default, its three values, refusals, and that it changes no game. */
 static void test_replays(void **state)
 {
-	const char *plain = "{\"name\":\"t\"," BOTS "}";
+	const char *plain = "{\"name\":\"t\"," BOTS ",\"seed\":5}";
 	static const char *const words[] = { "all", "faults", "none" };
 	struct config a, b;
 	char err[CONFIG_ERR_MAX] = "", text[512], *ja, *ga, *gb;
@@ -416,7 +457,8 @@ static void test_replays(void **state)
 	assert_int_equal(b.replays, CONFIG_REPLAYS_ALL);
 	gb = config_to_json(&b, 1);
 	for (int k = 0; k < 3; k++) {
-		snprintf(text, sizeof(text), "{\"name\":\"t\"," BOTS ",\"replays\":\"%s\"}", words[k]);
+		snprintf(text, sizeof(text), "{\"name\":\"t\"," BOTS ",\"replays\":\"%s\",\"seed\":5}",
+			 words[k]);
 		assert_int_equal(config_parse(text, strlen(text), dir, &a, err, sizeof(err)), 0);
 		assert_int_equal(a.replays, k);
 		ja = config_to_json(&a, 0);
@@ -600,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_duplicate_keys),
 		cmocka_unit_test(test_sandbox_and_total_cap),
 		cmocka_unit_test(test_replays),
+		cmocka_unit_test(test_seed_and_processes),
 		cmocka_unit_test(test_long_env_name),
 		cmocka_unit_test(test_message_escapes_file_text),
 		cmocka_unit_test(test_impossible_rules),

@@ -1,0 +1,61 @@
+#!/bin/sh
+# bench_processes.sh BUILD_DIR [ROUNDS] [DEALS30] [DEALS5] [SANDBOX] - what fresh bot
+# processes cost a tournament: games/s of 4 skipbo-hard bots with a fresh
+# process per game ("processes": "fresh", the default) against one process
+# per bot and worker ("reuse"), at stock 30 and at stock 5, in alternating
+# rounds (-j 2, pinned, SANDBOX auto, on or off, default auto: on where the
+# machine allows it), the median of each and their ratio.
+#
+#   sh tests/arena/bench_processes.sh build [5] [4] [30] [auto]
+#
+# 6 tables x DEALS x 2 rotations games per run. A program to run by hand for
+# the README's performance table, not a test.
+set -eu
+build=$(cd "$1" && pwd)
+rounds=${2:-5}
+deals30=${3:-4}
+deals5=${4:-30}
+sandbox=${5:-auto}
+work=$(mktemp -d /tmp/bench_processes.XXXXXX)
+chmod 755 "$work" # the sandbox's uids must reach the bots
+arena=$build/arena/skipbo-arena
+bot=$build/bots/skipbo-hard
+
+for stock in 30 5; do
+	deals=$deals30
+	[ "$stock" = 5 ] && deals=$deals5
+	for mode in fresh reuse; do
+		cat > "$work/$mode-$stock.json" <<JSON
+{"name":"$mode","bots":[
+ {"name":"a","command":["$bot"]},{"name":"b","command":["$bot"]},
+ {"name":"c","command":["$bot"]},{"name":"d","command":["$bot"]}],
+ "players":2,"deals":$deals,"rules":{"stock_size":$stock},"processes":"$mode",
+ "seed":1234,"concurrency":2,"sandbox":"$sandbox","output":"$work/out-$mode-$stock"}
+JSON
+	done
+done
+
+for r in $(seq "$rounds"); do
+	for stock in 30 5; do
+		deals=$deals30
+		[ "$stock" = 5 ] && deals=$deals5
+		for mode in fresh reuse; do
+			rm -rf "$work/out-$mode-$stock"
+			start=$(date +%s.%N)
+			"$arena" run --quiet --no-report "$work/$mode-$stock.json" 2>/dev/null
+			end=$(date +%s.%N)
+			echo "$mode $stock $start $end" |
+				awk -v g="$((6 * deals * 2))" '{printf "%s %s %.1f\n", $1, $2, g / ($4 - $3)}' \
+				>> "$work/rates.txt"
+		done
+	done
+done
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+for stock in 30 5; do
+	fresh=$(awk -v s="$stock" '$1 == "fresh" && $2 == s {print $3}' "$work/rates.txt" | median)
+	reuse=$(awk -v s="$stock" '$1 == "reuse" && $2 == s {print $3}' "$work/rates.txt" | median)
+	echo "sandbox $sandbox, stock $stock: games/s, median of $rounds rounds: fresh $fresh, reuse $reuse" \
+	     "= $(echo "$fresh $reuse" | awk '{printf "%.1f%%", 100 * $1 / $2}')" \
+	     "(rounds: $(awk -v s="$stock" '$2 == s {printf "%s %s; ", $1, $3}' "$work/rates.txt"))"
+done
+rm -rf "$work"

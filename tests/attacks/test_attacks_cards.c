@@ -1,0 +1,236 @@
+/*
+ * test_attacks_cards.c - the card-predicting attack bots (attack_cards.h)
+ * in a duplicate-deal tournament against `badbot good`, run through the
+ * built skipbo-arena with its defaults, judged by what they achieved: the
+ * hidden cards they predicted right, summed over every game, must stay
+ * within chance (a guess is right 1 time in 9 at best without knowing the
+ * deal; the bound is 5 standard deviations above that). And the game ids
+ * they were told name no table, deal or rotation.
+ *
+ * - deck_rebuild: the deal rebuilt with the engine library from seed 1 (the
+ *   old default) and the game id, or a search of seed 1's tables and deals.
+ *   Defeated by the random seed.
+ * - rotation_memory: what rotation r0 showed, remembered in the process and
+ *   in /tmp, predicts r1. Defeated by a fresh process per game (and, for the
+ *   file, the sandbox's private /tmp); memory-only also runs unsandboxed.
+ *
+ * usage: test_attacks_cards [--user]
+ * With --user (when run as root) the arena runs as the ordinary user
+ * SKIPBO_TEST_USER names, else nobody; exit 77 (skipped) when there is none
+ * or it cannot reach the build. SKIPBO_ATTACK_WEAKEN=seed1 (the tournament
+ * file gives seed 1) or =reuse ("processes": "reuse") removes a defence, to
+ * see the tests fail without it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "e2e.h"
+
+#define WALL_LIMIT_MS 120000
+#define SKIP_STATUS 77
+#define DEALS 15
+#define GAMES (DEALS * 2)
+#define MIN_PREDICTED 200 /* enough predictions to tell chance from knowledge */
+
+struct cards_case {
+	const char *attack; /* tests/attacks/attack_<attack> */
+	const char *arg;    /* after the token, or "" */
+	const char *sandbox;
+};
+
+static const struct cards_case cases[] = {
+	{ "deck_rebuild", "", "on" },
+	{ "rotation_memory", "", "on" },
+	{ "rotation_memory", "memory-only", "off" },
+};
+
+/* The user the arena runs as (NULL: the test's own). */
+static const struct passwd *user;
+/* The bots' programs, copied where the sandbox's uids and the user can run them. */
+static char bin[64] = "/tmp/skipbo-cards-bin.XXXXXX";
+
+/* Run the arena in dir as user (or as the test), bounded; its exit status. */
+static int run_arena(const char *dir)
+{
+	const char *args[] = { "run", "--quiet", "--no-report", "t.json", NULL };
+	pid_t pid;
+
+	if (!user)
+		return e2e_run(dir, args, WALL_LIMIT_MS, NULL);
+	pid = fork();
+	if (pid == 0) {
+		char *const argv[] = { ARENA_PATH, "run", "--quiet", "--no-report", "t.json", NULL };
+		char out[600];
+		int fd;
+
+		snprintf(out, sizeof(out), "%s/stderr.txt", dir);
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || chdir(dir) < 0 || dup2(fd, 2) < 0 || setgroups(0, NULL) < 0 ||
+		    setgid(user->pw_gid) < 0 || setuid(user->pw_uid) < 0)
+			_exit(126);
+		execv(ARENA_PATH, argv);
+		_exit(127);
+	}
+	return e2e_wait(pid, WALL_LIMIT_MS, NULL);
+}
+
+/* Does id name a table, deal or rotation the way the records do (tN-dN-rN)? */
+static bool names_a_game(const char *id)
+{
+	unsigned t, d, r;
+
+	return sscanf(id, "t%u-d%u-r%u", &t, &d, &r) == 3;
+}
+
+static void run_case(const struct cards_case *c)
+{
+	const char *weaken = getenv("SKIPBO_ATTACK_WEAKEN");
+	char dir[256], text[2048], path[600], *log, *line, *save = NULL, *err;
+	long right = 0, predicted = 0, games = 0, last_right = 0, last_predicted = 0;
+	char last_id[128] = "";
+	double chance, bound;
+	int status;
+
+	e2e_tempdir(dir, sizeof(dir), "cards");
+	if (user && chown(dir, user->pw_uid, user->pw_gid) < 0)
+		fail_msg("chown %s: %s", dir, strerror(errno));
+	snprintf(text, sizeof(text),
+		 "{\"name\":\"cards\",\"bots\":["
+		 "{\"name\":\"attacker\",\"command\":[\"%s/attack_%s\",\"tok%d\"%s%s%s]},"
+		 "{\"name\":\"good\",\"command\":[\"%s/badbot\",\"good\"]}],"
+		 "\"players\":2,\"deals\":%d,\"rules\":{\"stock_size\":10},"
+		 "\"time\":{\"startup_ms\":10000,\"move_ms\":10000,\"game_ms\":120000},"
+		 "\"concurrency\":1,\"output\":\"out\",\"sandbox\":\"%s\"%s}",
+		 bin, c->attack, (int)getpid(), c->arg[0] ? ",\"" : "", c->arg,
+		 c->arg[0] ? "\"" : "", bin, DEALS, c->sandbox,
+		 !weaken ? "" : strcmp(weaken, "seed1") == 0 ? ",\"seed\":1" :
+		 strcmp(weaken, "reuse") == 0 ? ",\"processes\":\"reuse\"" : "");
+	e2e_write(dir, "t.json", text);
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	if (user && chown(path, user->pw_uid, user->pw_gid) < 0)
+		fail_msg("chown %s: %s", path, strerror(errno));
+	status = run_arena(dir);
+	snprintf(path, sizeof(path), "%s/stderr.txt", dir);
+	err = e2e_read(path, NULL);
+	if (status != 0)
+		fail_msg("%s %s (sandbox %s): skipbo-arena exited %d:\n%.2000s", c->attack, c->arg,
+			 c->sandbox, status, err ? err : "");
+	free(err);
+	snprintf(path, sizeof(path), "%s/out/logs/attacker.stderr", dir);
+	assert_non_null(log = e2e_read(path, NULL));
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *at = strstr(line, "CARDS ");
+		char name[64], id[128];
+		long r, n;
+
+		if (!at || sscanf(at, "CARDS %63s %127s %ld %ld", name, id, &r, &n) != 4)
+			continue;
+		if (names_a_game(id))
+			fail_msg("%s: the bot was told the game id \"%s\"", c->attack, id);
+		/* a game's lines are running counts, and its processes play it alone (-j 1) */
+		if (strcmp(id, last_id) != 0) {
+			right += last_right;
+			predicted += last_predicted;
+			games++;
+			snprintf(last_id, sizeof(last_id), "%s", id);
+		}
+		last_right = r;
+		last_predicted = n;
+	}
+	right += last_right;
+	predicted += last_predicted;
+	free(log);
+	assert_int_equal(games, GAMES);
+	assert_true(predicted >= MIN_PREDICTED);
+	chance = predicted / 9.0;
+	bound = chance + 5 * sqrt(predicted * (1.0 / 9) * (8.0 / 9));
+	printf("%s %s (sandbox %s): %ld of %ld hidden cards predicted right (chance %.0f, "
+	       "bound %.0f)\n", c->attack, c->arg, c->sandbox, right, predicted, chance, bound);
+	if (right > bound)
+		fail_msg("%s %s (sandbox %s): predicted %ld of %ld hidden cards right, beyond "
+			 "chance (%.0f expected, at most %.0f allowed)", c->attack, c->arg,
+			 c->sandbox, right, predicted, chance, bound);
+	snprintf(path, sizeof(path), "/tmp/skipbo-attack-memory-tok%d", (int)getpid());
+	unlink(path);
+	e2e_remove(dir);
+}
+
+static void test_case(void **state)
+{
+	run_case(*state);
+}
+
+/* Copy the bots' programs into bin (mode 0755). */
+static void copy_programs(void)
+{
+	char cmd[1024];
+
+	if (!mkdtemp(bin) || chmod(bin, 0755) < 0)
+		abort();
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/attack_deck_rebuild' '%s/attack_rotation_memory' "
+		 "'%s'/", BADBOT_PATH, ATTACKS_DIR, ATTACKS_DIR, bin);
+	if (system(cmd) != 0)
+		abort();
+}
+
+/* The user of --user, or an exit status: -1 to go on. */
+static int choose_user(void)
+{
+	const char *name = getenv("SKIPBO_TEST_USER") ? getenv("SKIPBO_TEST_USER") : "nobody";
+	pid_t pid;
+	int status;
+
+	if (geteuid() != 0) {
+		printf("skipped: running as an ordinary user needs root to change user\n");
+		return SKIP_STATUS;
+	}
+	if (!(user = getpwnam(name)) || user->pw_uid == 0) {
+		printf("skipped: no ordinary user \"%s\" (set SKIPBO_TEST_USER)\n", name);
+		return SKIP_STATUS;
+	}
+	pid = fork();
+	if (pid == 0)
+		_exit(setgroups(0, NULL) == 0 && setgid(user->pw_gid) == 0 &&
+		      setuid(user->pw_uid) == 0 && access(ARENA_PATH, X_OK) == 0 ? 0 : 1);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("skipped: user \"%s\" cannot run %s\n", name, ARENA_PATH);
+		return SKIP_STATUS;
+	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0])];
+	char names[sizeof(cases) / sizeof(cases[0])][96];
+	int failed, ret;
+
+	if (argc > 1 && strcmp(argv[1], "--user") == 0 && (ret = choose_user()) >= 0)
+		return ret;
+	copy_programs();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(names[i], sizeof(names[i]), "%s%s%s (sandbox %s)", cases[i].attack,
+			 cases[i].arg[0] ? " " : "", cases[i].arg, cases[i].sandbox);
+		tests[i] = (struct CMUnitTest){ names[i], test_case, NULL, NULL, (void *)&cases[i] };
+	}
+	failed = _cmocka_run_group_tests(user ? "card attacks as an ordinary user" : "card attacks",
+					 tests, sizeof(tests) / sizeof(tests[0]), NULL, NULL);
+	e2e_remove(bin);
+	return failed;
+}
