@@ -9,7 +9,8 @@ set -eu
 arena=$1 human=$2 easy=$3
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux is not installed (Debian package tmux)" >&2; exit 77; }
 dir=$(mktemp -d)
-sock="$dir/tmux.sock"
+n=0
+sock="$dir/tmux.$n.sock"
 cleanup() { tmux -S "$sock" kill-server 2>/dev/null || true; rm -rf "$dir"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; echo "--- the screen:" >&2; screen >&2; exit 1; }
@@ -17,7 +18,11 @@ fail() { echo "FAIL: $*" >&2; echo "--- the screen:" >&2; screen >&2; exit 1; }
 # The deal of seed 3 (R3): your stock top is 1, your hand SB 1 2 8 9. The
 # arena's sandbox has no terminal for the player, hence --sandbox off.
 start() {
+	# a server of its own each time: a server still exiting on the old socket
+	# would take the new session down with it ("server exited unexpectedly")
 	tmux -S "$sock" kill-server 2>/dev/null || true
+	n=$((n + 1))
+	sock="$dir/tmux.$n.sock"
 	tmux -S "$sock" new-session -d -x 80 -y 24 \
 		"'$arena' play --no-timeout --sandbox off --seed 3 '$human' '$easy'; echo ARENA-EXIT \$?; sleep 120"
 }

@@ -52,7 +52,8 @@ def build(tmp, arena):
     arena.run(t1, 8, bots=["easy=" + arena.easy, "medium=" + arena.medium,
                            "ghost=" + arena.badbot + " exit-at-start"], ok=(0, 3))
     for k in (1, 2):
-        arena.run(os.path.join(b, "s", "shard-%d-of-2" % k), 4, "--shard", "%d/2" % k)
+        arena.run(os.path.join(b, "s", "shard-%d-of-2" % k), 4, "--shard", "%d/2" % k,
+                  "--seed", "7")
     torn = os.path.join(a, "torn")
     shutil.copytree(t1, torn)
     with open(os.path.join(torn, "games.jsonl"), "rb+") as f:
