@@ -67,8 +67,8 @@ static int status_one(const char *dir, uint64_t *recorded, uint64_t *total, char
 		goto out;
 	}
 	y.t = &t;
-	if (schedule_new_gauntlet(t.nbots, t.challenger, t.players, t.deals, t.duplicate, t.seed,
-				  &y.sched) < 0) {
+	if (schedule_new_gauntlet(t.nbots, t.challenger, t.players, t.deals, t.duplicate,
+				  t.pairings, t.seed, &y.sched) < 0) {
 		warnx("status: \"%s/tournament.json\": not a schedule of games", dir);
 		goto out;
 	}

@@ -15,10 +15,14 @@
  * clusters) is right whatever the correlation inside a cluster, as long as
  * clusters are independent. The cluster is a deal: every rotation of it.
  *
+ * A result is between two sides (rating.h: a bot alone, or a team whose
+ * strength is the sum of its members'); its gradient goes to every member,
+ * with the sign of its side.
+ *
  * U_c depends on the fitted ratings, which are known only after every record
  * has been read, and records are not kept. So each deal, once closed, waits
- * as its per-pair sums (S_cp, N_cp: points of the first bot of pair p,
- * results) in a buffer of at most CLUSTER_BUFFER_MAX entries; a full buffer
+ * as its sums by pair of sides (S_cp, N_cp: points of the first side of pair
+ * p, results) in a buffer of at most CLUSTER_BUFFER_MAX entries; a full buffer
  * is folded into the dense n x n sum of U_c U_c' at a pilot fit of the
  * results read so far (rating_add_clustered in rating.h does this), and the
  * last buffer at the final fit. A pilot differs from the final ratings by
@@ -36,7 +40,8 @@
  * within -j games of each other, so a deal is rarely closed early). A record
  * of a deal closed since opens a new cluster, which only drops the
  * correlation between its two parts; so does a deal of more than
- * CLUSTER_BOTS_MAX bots (no table has that many).
+ * CLUSTER_BOTS_MAX bots or CLUSTER_RESULTS_MAX pairs of sides (no table has
+ * that many: a 6-player partnership deal under 5 pairings has 15).
  *
  * Functions return 0 or a negative errno-style code and never exit.
  */
@@ -48,24 +53,27 @@
 
 #define CLUSTER_OPEN_MAX 256
 #define CLUSTER_BOTS_MAX 6
+#define CLUSTER_RESULTS_MAX 32
 
+struct rating_result;
+
+/* Sums of one pair of sides: i and j are sets of the deal's local bot numbers (bit k:
+ * local bot k), s the points of side i against side j, n the results. */
 struct cluster_pair {
 	uint32_t i, j;
-	double s, n;   /* points of i against j, results */
+	double s, n;
 };
 
-/* An open deal: its bots, and its sums by the bots' local numbers (s[a][b]: a's points
- * against b, n[a][b] == n[b][a] results). */
+/* An open deal: its bots, and its sums by pair of sides. */
 struct cluster_open {
 	uint64_t key;
-	int used, nbots;
+	int used, nbots, npairs;
 	uint32_t bot[CLUSTER_BOTS_MAX];
-	double s[CLUSTER_BOTS_MAX][CLUSTER_BOTS_MAX];
-	double n[CLUSTER_BOTS_MAX][CLUSTER_BOTS_MAX];
+	struct cluster_pair pair[CLUSTER_RESULTS_MAX];
 };
 
 /* A closed deal in the buffer: a header (i == CLUSTER_HEADER, j = its pair count, s = its
- * bot count), its bots two to an entry, then its pairs by the bots' local numbers. */
+ * bot count), its bots two to an entry, then its pairs of sides. */
 #define CLUSTER_HEADER UINT32_MAX
 #define CLUSTER_PILOT_GROWTH 1.25
 #define CLUSTER_BUFFER_MAX (1u << 12)
@@ -87,10 +95,11 @@ void cluster_sums_init(struct cluster_sums *c);
 void cluster_sums_release(struct cluster_sums *c);
 
 /*
- * Add one game's R7 results (as rating_pairs_add_placings counts them: pairs
- * of non-teammates held by different bots) to the deal identified by key.
- * -ENOMEM.
+ * Add results (rating.h) of one game to the deal identified by key. -ENOMEM.
+ * cluster_sums_add_placings: the game's results as rating_game_results makes them.
  */
+int cluster_sums_add_results(struct cluster_sums *c, uint64_t key,
+			     const struct rating_result *res, size_t count);
 int cluster_sums_add_placings(struct cluster_sums *c, uint64_t key, int nseats,
 			      const unsigned *bot, const int *placing, const unsigned *team);
 
@@ -110,7 +119,8 @@ int cluster_sums_fold(struct cluster_sums *c, size_t n, const double *g);
 /*
  * meat (n x n, overwritten) = sum over clusters of U_c U_c': the folded sum
  * plus the buffered and still open deals at g[0..n-1] (E = 1 / (1 +
- * e^-(g_i - g_j))). Bots >= n are ignored. -ENOMEM.
+ * e^-(g_A - g_B)), g_A the sum over side A). Results with a bot >= n are
+ * ignored. -ENOMEM.
  */
 int cluster_sums_meat(const struct cluster_sums *c, size_t n, const double *g, double *meat);
 

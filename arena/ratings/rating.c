@@ -39,10 +39,44 @@ void rating_pairs_release(struct rating_pairs *p)
 {
 	free(p->score);
 	free(p->games);
+	free(p->teams);
+	free(p->slots);
 	memset(p, 0, sizeof(*p));
 }
 
-void rating_pairs_add(struct rating_pairs *p, size_t i, size_t j, double score_i, double count)
+/* Double the hash of team results (at least 64 slots) and reinsert them. -ENOMEM. */
+static int grow_team_slots(struct rating_pairs *p);
+
+int rating_pairs_copy(struct rating_pairs *dst, const struct rating_pairs *src, size_t n)
+{
+	size_t m = src->n < n ? src->n : n;
+	int rc = rating_pairs_init(dst, n);
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < m; i++) {
+		memcpy(&dst->score[i * n], &src->score[i * src->n], m * sizeof(double));
+		memcpy(&dst->games[i * n], &src->games[i * src->n], m * sizeof(double));
+	}
+	dst->results = src->results;
+	dst->ties = src->ties;
+	if (src->nteams) {
+		dst->teams = reallocarray(NULL, src->nteams, sizeof(*dst->teams));
+		if (!dst->teams) {
+			rating_pairs_release(dst);
+			return -ENOMEM;
+		}
+		memcpy(dst->teams, src->teams, src->nteams * sizeof(*dst->teams));
+		dst->nteams = dst->capteams = src->nteams;
+		if (grow_team_slots(dst) < 0) {
+			rating_pairs_release(dst);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void add_cross(struct rating_pairs *p, size_t i, size_t j, double score_i, double count)
 {
 	p->score[i * p->n + j] += score_i;
 	p->score[j * p->n + i] += count - score_i;
@@ -50,21 +84,198 @@ void rating_pairs_add(struct rating_pairs *p, size_t i, size_t j, double score_i
 	p->games[j * p->n + i] += count;
 }
 
+void rating_pairs_add(struct rating_pairs *p, size_t i, size_t j, double score_i, double count)
+{
+	add_cross(p, i, j, score_i, count);
+	p->results += count;
+}
+
+/* A team of one game: its bots and its best placing. */
+struct side {
+	unsigned label, bot[RATING_SIDE_MAX];
+	int nbots, placing;
+};
+
+/* Whether the two sides share no bot and neither holds one twice. */
+static bool distinct_bots(const struct side *x, const struct side *y)
+{
+	unsigned all[2 * RATING_SIDE_MAX];
+	int n = 0;
+
+	for (int k = 0; k < x->nbots; k++)
+		all[n++] = x->bot[k];
+	for (int k = 0; k < y->nbots; k++)
+		all[n++] = y->bot[k];
+	for (int a = 0; a < n; a++)
+		for (int b = a + 1; b < n; b++)
+			if (all[a] == all[b])
+				return false;
+	return true;
+}
+
+size_t rating_game_results(int nseats, const unsigned *bot, const int *placing,
+			   const unsigned *team, struct rating_result *out)
+{
+	struct side sides[6];
+	int nsides = 0;
+	size_t count = 0;
+
+	if (nseats > 6)
+		return 0;
+	for (int s = 0; s < nseats; s++) {
+		int t = 0;
+		while (t < nsides && sides[t].label != team[s])
+			t++;
+		if (t == nsides)
+			sides[nsides++] = (struct side){ .label = team[s], .placing = placing[s] };
+		if (sides[t].nbots == RATING_SIDE_MAX)
+			return 0;
+		sides[t].bot[sides[t].nbots++] = bot[s];
+		if (placing[s] < sides[t].placing)
+			sides[t].placing = placing[s];
+	}
+	for (int x = 0; x < nsides; x++)
+		for (int y = x + 1; y < nsides; y++) {
+			struct rating_result *r = &out[count];
+			if (!distinct_bots(&sides[x], &sides[y]))
+				continue;
+			r->na = sides[x].nbots;
+			r->nb = sides[y].nbots;
+			memcpy(r->a, sides[x].bot, sizeof(r->a));
+			memcpy(r->b, sides[y].bot, sizeof(r->b));
+			r->score_a = sides[x].placing < sides[y].placing ? 1.0 :
+				     sides[x].placing > sides[y].placing ? 0.0 : 0.5;
+			count++;
+		}
+	return count;
+}
+
+static void sort_side(uint32_t *bots, int n)
+{
+	for (int a = 1; a < n; a++)
+		for (int b = a; b > 0 && bots[b - 1] > bots[b]; b--) {
+			uint32_t t = bots[b];
+			bots[b] = bots[b - 1];
+			bots[b - 1] = t;
+		}
+}
+
+/* The canonical form of a team result: sides sorted, the smaller side first. */
+static struct rating_team team_key(const struct rating_result *r)
+{
+	struct rating_team k = { .na = (uint8_t)r->na, .nb = (uint8_t)r->nb, .s = r->score_a, .n = 1 };
+
+	for (int i = 0; i < RATING_SIDE_MAX; i++) {
+		k.a[i] = i < r->na ? r->a[i] : UINT32_MAX;
+		k.b[i] = i < r->nb ? r->b[i] : UINT32_MAX;
+	}
+	sort_side(k.a, k.na);
+	sort_side(k.b, k.nb);
+	if (k.nb < k.na || (k.nb == k.na && memcmp(k.b, k.a, sizeof(k.a)) < 0)) {
+		struct rating_team t = k;
+		memcpy(k.a, t.b, sizeof(k.a));
+		memcpy(k.b, t.a, sizeof(k.b));
+		k.na = t.nb;
+		k.nb = t.na;
+		k.s = 1.0 - t.s;
+	}
+	return k;
+}
+
+static size_t team_hash(const struct rating_team *k)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+
+	for (int i = 0; i < RATING_SIDE_MAX; i++) {
+		h = (h ^ k->a[i]) * 0xff51afd7ed558ccdull;
+		h = (h ^ k->b[i]) * 0xc4ceb9fe1a85ec53ull;
+	}
+	return (size_t)(h ^ h >> 29);
+}
+
+static bool same_sides(const struct rating_team *x, const struct rating_team *y)
+{
+	return x->na == y->na && x->nb == y->nb && !memcmp(x->a, y->a, sizeof(x->a)) &&
+	       !memcmp(x->b, y->b, sizeof(x->b));
+}
+
+/* The slot holding k's sides, or the empty slot where they belong. */
+static size_t team_slot(const struct rating_pairs *p, const struct rating_team *k)
+{
+	size_t mask = p->nslots - 1, i = team_hash(k) & mask;
+
+	while (p->slots[i] && !same_sides(&p->teams[p->slots[i] - 1], k))
+		i = (i + 1) & mask;
+	return i;
+}
+
+static int grow_team_slots(struct rating_pairs *p)
+{
+	size_t nslots = p->nslots ? p->nslots * 2 : 64;
+
+	while (nslots < 2 * p->nteams + 2)
+		nslots *= 2;
+	uint32_t *slots = calloc(nslots, sizeof(*slots));
+	if (!slots || p->nteams >= UINT32_MAX / 2) {
+		free(slots);
+		return -ENOMEM;
+	}
+	free(p->slots);
+	p->slots = slots;
+	p->nslots = nslots;
+	for (size_t t = 0; t < p->nteams; t++)
+		p->slots[team_slot(p, &p->teams[t])] = (uint32_t)(t + 1);
+	return 0;
+}
+
+/* Add one team result into the list of team results. -ENOMEM. */
+static int add_team(struct rating_pairs *p, const struct rating_result *r)
+{
+	struct rating_team k = team_key(r);
+
+	if ((p->nteams + 1) * 2 > p->nslots && grow_team_slots(p) < 0)
+		return -ENOMEM;
+	size_t i = team_slot(p, &k);
+	if (p->slots[i]) {
+		p->teams[p->slots[i] - 1].s += k.s;
+		p->teams[p->slots[i] - 1].n += 1.0;
+		return 0;
+	}
+	if (p->nteams == p->capteams) {
+		size_t cap = p->capteams ? p->capteams * 2 : 64;
+		struct rating_team *t = reallocarray(p->teams, cap, sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		p->teams = t;
+		p->capteams = cap;
+	}
+	p->teams[p->nteams] = k;
+	p->slots[i] = (uint32_t)++p->nteams;
+	return 0;
+}
+
+int rating_pairs_add_results(struct rating_pairs *p, const struct rating_result *res, size_t count)
+{
+	for (size_t k = 0; k < count; k++) {
+		const struct rating_result *r = &res[k];
+		if ((r->na > 1 || r->nb > 1) && add_team(p, r) < 0)
+			return -ENOMEM;
+		for (int a = 0; a < r->na; a++)
+			for (int b = 0; b < r->nb; b++)
+				add_cross(p, r->a[a], r->b[b], r->score_a, 1.0);
+		p->results += 1.0;
+		p->ties += r->score_a == 0.5;
+	}
+	return 0;
+}
+
 size_t rating_pairs_add_placings(struct rating_pairs *p, int nseats, const unsigned *bot,
 				 const int *placing, const unsigned *team)
 {
-	size_t added = 0;
+	struct rating_result res[RATING_GAME_RESULTS_MAX];
+	size_t count = rating_game_results(nseats, bot, placing, team, res);
 
-	for (int a = 0; a < nseats; a++) {
-		for (int b = a + 1; b < nseats; b++) {
-			if (team[a] == team[b] || bot[a] == bot[b])
-				continue;
-			double s = placing[a] < placing[b] ? 1.0 : placing[a] > placing[b] ? 0.0 : 0.5;
-			rating_pairs_add(p, bot[a], bot[b], s, 1.0);
-			added++;
-		}
-	}
-	return added;
+	return rating_pairs_add_results(p, res, count) < 0 ? 0 : count;
 }
 
 double rating_expected(double elo_diff)
@@ -94,10 +305,12 @@ static double log_sigmoid(double x)
 	return x >= 0 ? -log1p(exp(-x)) : x - log1p(exp(x));
 }
 
-/* The pairs that met, so each Newton step costs O(pairs), not O(n^2) lookups. */
+/* The results that happened, summed by their sides, so each Newton step costs O(results
+ * kinds), not O(n^2) lookups: a pair of single bots or a pair of teams. */
 struct met_pair {
-	size_t i, j;
-	double s_ij, s_ji, games;
+	uint32_t a[RATING_SIDE_MAX], b[RATING_SIDE_MAX];
+	int na, nb;
+	double s_ab, s_ba, games;
 };
 
 struct problem {
@@ -113,14 +326,26 @@ struct problem {
 	size_t npairs;
 };
 
+/* Side a's strength less side b's. */
+static double side_difference(const struct met_pair *mp, const double *g)
+{
+	double d = 0;
+
+	for (int k = 0; k < mp->na; k++)
+		d += g[mp->a[k]];
+	for (int k = 0; k < mp->nb; k++)
+		d -= g[mp->b[k]];
+	return d;
+}
+
 static double objective(const struct problem *pb, const double *g)
 {
 	double f = 0;
 
 	for (size_t q = 0; q < pb->npairs; q++) {
 		const struct met_pair *mp = &pb->pairs[q];
-		double d = g[mp->i] - g[mp->j];
-		f += mp->s_ij * log_sigmoid(d) + mp->s_ji * log_sigmoid(-d);
+		double d = side_difference(mp, g);
+		f += mp->s_ab * log_sigmoid(d) + mp->s_ba * log_sigmoid(-d);
 	}
 	for (size_t i = 0; i < pb->n; i++)
 		f += pb->k * 0.5 * (log_sigmoid(g[i]) + log_sigmoid(-g[i]));
@@ -132,6 +357,22 @@ static double objective(const struct problem *pb, const double *g)
 					f -= g[i] * g[j] / (2.0 * pb->pool_size[pb->pool[i]]);
 	}
 	return f;
+}
+
+/* A result's bots with the sign of their side: +1 on side a, -1 on side b. Returns the count. */
+static int signed_bots(const struct met_pair *mp, size_t *bot, double *sign)
+{
+	int m = 0;
+
+	for (int k = 0; k < mp->na; k++, m++) {
+		bot[m] = mp->a[k];
+		sign[m] = 1.0;
+	}
+	for (int k = 0; k < mp->nb; k++, m++) {
+		bot[m] = mp->b[k];
+		sign[m] = -1.0;
+	}
+	return m;
 }
 
 /* Gradient and the negative Hessian (positive definite thanks to the prior). */
@@ -151,15 +392,17 @@ static void derivatives(const struct problem *pb, const double *g, double *grad,
 	}
 	for (size_t q = 0; q < pb->npairs; q++) {
 		const struct met_pair *mp = &pb->pairs[q];
-		double e = sigmoid(g[mp->i] - g[mp->j]);
+		size_t bot[2 * RATING_SIDE_MAX];
+		double sign[2 * RATING_SIDE_MAX];
+		int m = signed_bots(mp, bot, sign);
+		double e = sigmoid(side_difference(mp, g));
 		double w = mp->games * e * (1.0 - e);
-		double r = mp->s_ij - mp->games * e;
-		grad[mp->i] += r;
-		grad[mp->j] -= r;
-		h[mp->i * n + mp->i] += w;
-		h[mp->j * n + mp->j] += w;
-		h[mp->i * n + mp->j] -= w;
-		h[mp->j * n + mp->i] -= w;
+		double r = mp->s_ab - mp->games * e;
+		for (int x = 0; x < m; x++) {
+			grad[bot[x]] += sign[x] * r;
+			for (int y = 0; y < m; y++)
+				h[bot[x] * n + bot[y]] += sign[x] * sign[y] * w;
+		}
 	}
 }
 
@@ -201,24 +444,58 @@ static void cholesky_solve(const double *l, size_t n, double *x)
 	}
 }
 
+/*
+ * The results the fit reads: every team result, and between single bots what
+ * the cross table holds beyond the team results spread over it (sums of
+ * halves, so the difference is exact).
+ */
 static int collect_pairs(const struct rating_pairs *p, struct problem *pb)
 {
-	size_t n = p->n, count = 0;
+	size_t n = p->n, count = p->nteams;
+	double *score = malloc(n * n * sizeof(double)), *games = malloc(n * n * sizeof(double));
+	int rc = -ENOMEM;
 
+	if (!score || !games)
+		goto out;
+	memcpy(score, p->score, n * n * sizeof(double));
+	memcpy(games, p->games, n * n * sizeof(double));
+	for (size_t t = 0; t < p->nteams; t++) {
+		const struct rating_team *tm = &p->teams[t];
+		for (int a = 0; a < tm->na; a++)
+			for (int b = 0; b < tm->nb; b++) {
+				size_t i = tm->a[a], j = tm->b[b];
+				score[i * n + j] -= tm->s;
+				score[j * n + i] -= tm->n - tm->s;
+				games[i * n + j] -= tm->n;
+				games[j * n + i] -= tm->n;
+			}
+	}
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++)
-			if (p->games[i * n + j] > 0)
-				count++;
+			count += games[i * n + j] > 0;
 	pb->pairs = reallocarray(NULL, count ? count : 1, sizeof(*pb->pairs));
 	if (!pb->pairs)
-		return -ENOMEM;
+		goto out;
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++)
-			if (p->games[i * n + j] > 0)
+			if (games[i * n + j] > 0)
 				pb->pairs[pb->npairs++] = (struct met_pair){
-					i, j, p->score[i * n + j], p->score[j * n + i], p->games[i * n + j]
+					{ (uint32_t)i }, { (uint32_t)j }, 1, 1, score[i * n + j],
+					score[j * n + i], games[i * n + j]
 				};
-	return 0;
+	for (size_t t = 0; t < p->nteams; t++) {
+		const struct rating_team *tm = &p->teams[t];
+		struct met_pair *mp = &pb->pairs[pb->npairs++];
+		*mp = (struct met_pair){ .na = tm->na, .nb = tm->nb, .s_ab = tm->s,
+					 .s_ba = tm->n - tm->s, .games = tm->n };
+		memcpy(mp->a, tm->a, sizeof(mp->a));
+		memcpy(mp->b, tm->b, sizeof(mp->b));
+	}
+	rc = 0;
+out:
+	free(score);
+	free(games);
+	return rc;
 }
 
 /* Newton with step halving from g = 0; on success h holds the Cholesky factor at the optimum. */
@@ -273,13 +550,19 @@ static size_t find_pools(const struct problem *pb, size_t *pool, size_t *parent,
 	for (size_t i = 0; i < n; i++)
 		parent[i] = i;
 	for (size_t q = 0; q < pb->npairs; q++) {
-		size_t a = pb->pairs[q].i, b = pb->pairs[q].j;
-		while (parent[a] != a)
-			a = parent[a] = parent[parent[a]];
-		while (parent[b] != b)
-			b = parent[b] = parent[parent[b]];
-		if (a != b)
-			parent[a > b ? a : b] = a < b ? a : b;
+		size_t bot[2 * RATING_SIDE_MAX];
+		double sign[2 * RATING_SIDE_MAX];
+		int m = signed_bots(&pb->pairs[q], bot, sign);
+		/* Every bot of a result, partners too, joins the pool of its first. */
+		for (int x = 1; x < m; x++) {
+			size_t a = bot[0], b = bot[x];
+			while (parent[a] != a)
+				a = parent[a] = parent[parent[a]];
+			while (parent[b] != b)
+				b = parent[b] = parent[parent[b]];
+			if (a != b)
+				parent[a > b ? a : b] = a < b ? a : b;
+		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		size_t r = i;
@@ -453,8 +736,13 @@ int rating_add_clustered(struct rating_pairs *p, struct cluster_sums *clusters, 
 {
 	int rc;
 
-	clusters->results += (double)rating_pairs_add_placings(p, nseats, bot, placing, team);
-	rc = cluster_sums_add_placings(clusters, deal, nseats, bot, placing, team);
+	struct rating_result res[RATING_GAME_RESULTS_MAX];
+	size_t count = rating_game_results(nseats, bot, placing, team, res);
+
+	if ((rc = rating_pairs_add_results(p, res, count)) < 0)
+		return rc;
+	clusters->results += (double)count;
+	rc = cluster_sums_add_results(clusters, deal, res, count);
 	if (rc < 0 || !cluster_sums_full(clusters))
 		return rc;
 	if ((rc = update_pilot(p, clusters)) < 0)
@@ -559,6 +847,83 @@ void rating_fit_release(struct rating_fit *fit)
 	free(fit->cov_model);
 	free(fit->pool);
 	memset(fit, 0, sizeof(*fit));
+}
+
+/* Side a's Elo less side b's for a team result. */
+static double team_difference(const struct rating_team *tm, const double *elo)
+{
+	double d = 0;
+
+	for (int k = 0; k < tm->na; k++)
+		d += elo[tm->a[k]];
+	for (int k = 0; k < tm->nb; k++)
+		d -= elo[tm->b[k]];
+	return d;
+}
+
+void rating_cross_expected(const struct rating_pairs *p, const double *elo, double *expect,
+			   double *var)
+{
+	size_t n = p->n;
+
+	/* Single bots first: the whole cross table as if every result were theirs... */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			double e = rating_expected(elo[i] - elo[j]), games = p->games[i * n + j];
+			expect[i * n + j] = games * e;
+			var[i * n + j] = games * e * (1.0 - e);
+		}
+	/* ...then each team result moved from the pairwise expectation to its team's. */
+	for (size_t t = 0; t < p->nteams; t++) {
+		const struct rating_team *tm = &p->teams[t];
+		double e = rating_expected(team_difference(tm, elo));
+		for (int a = 0; a < tm->na; a++)
+			for (int b = 0; b < tm->nb; b++) {
+				size_t i = tm->a[a], j = tm->b[b];
+				double ep = rating_expected(elo[i] - elo[j]);
+				expect[i * n + j] += tm->n * (e - ep);
+				expect[j * n + i] += tm->n * (ep - e);
+				var[i * n + j] += tm->n * (e * (1.0 - e) - ep * (1.0 - ep));
+				var[j * n + i] = var[i * n + j];
+			}
+	}
+}
+
+double rating_log_extreme(const struct rating_pairs *p, const double *elo, size_t i, double x,
+			  int best)
+{
+	size_t n = p->n;
+	double sum = 0;
+
+	/* Every result of i as if between single bots, then the team results corrected. */
+	for (size_t j = 0; j < n; j++) {
+		double games = p->games[i * n + j];
+		if (j == i || games <= 0)
+			continue;
+		double e = rating_expected(x - elo[j]);
+		sum += games * log(best ? e : 1.0 - e);
+	}
+	for (size_t t = 0; t < p->nteams; t++) {
+		const struct rating_team *tm = &p->teams[t];
+		double side = 0, d = team_difference(tm, elo);
+		for (int k = 0; k < tm->na; k++)
+			side += tm->a[k] == i;
+		for (int k = 0; k < tm->nb; k++)
+			side -= tm->b[k] == i;
+		if (side == 0)
+			continue;
+		d += side * (x - elo[i]);
+		double e = rating_expected(side * d); /* i's side's expectation */
+		sum += tm->n * log(best ? e : 1.0 - e);
+		/* the cross table counted this result once per opponent of i */
+		const uint32_t *opp = side > 0 ? tm->b : tm->a;
+		int nopp = side > 0 ? tm->nb : tm->na;
+		for (int k = 0; k < nopp; k++) {
+			double ep = rating_expected(x - elo[opp[k]]);
+			sum -= tm->n * log(best ? ep : 1.0 - ep);
+		}
+	}
+	return sum;
 }
 
 double rating_ci95(const struct rating_fit *fit, size_t i)

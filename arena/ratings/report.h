@@ -213,6 +213,9 @@ const char *report_elo_text(const struct report_bot *b, char *buf, size_t size);
  * bounds, differences to the next bot, the fit line, the seat tests. */
 void report_compute_stats(struct report *r);
 
+/* Count one rated result (rating.h) into the rated W/D/L of each bot of its sides. */
+void report_count_rated(struct report_bot *bots, const struct rating_result *res);
+
 /*
  * A gauntlet (report_gauntlet.c). report_load finds the challengers named by
  * the "challengers" of each directory's tournament.json (bots by name);

@@ -7,6 +7,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A result this extreme has this chance at the bound. */
@@ -14,29 +15,13 @@
 /* Seat warnings below this p-value. */
 #define SEAT_ALPHA 0.01
 
-/* ln P(bot i scores nothing, or everything when best, against its opponents | its rating x). */
-static double log_extreme(const struct report *r, size_t i, double x, int best)
-{
-	size_t n = r->nbots;
-	double sum = 0;
-
-	for (size_t j = 0; j < n; j++) {
-		double games = r->pairs.games[i * n + j];
-		if (j == i || games <= 0)
-			continue;
-		double e = rating_expected(x - r->bots[j].elo);
-		sum += games * log(best ? e : 1.0 - e);
-	}
-	return sum;
-}
-
 /* The rating at which the all-or-nothing result of bot i has BOUND_CHANCE (bisection). */
 static double bound_rating(const struct report *r, size_t i, int best)
 {
 	double lo = -20000, hi = 20000, target = log(BOUND_CHANCE);
 
 	for (int it = 0; it < 100; it++) {
-		double mid = 0.5 * (lo + hi), f = log_extreme(r, i, mid, best);
+		double mid = 0.5 * (lo + hi), f = rating_log_extreme(&r->pairs, r->fit.elo, i, mid, best);
 		/* Losing everything grows less likely as x rises; winning everything more. */
 		if (best ? f < target : f > target)
 			lo = mid;
@@ -88,29 +73,49 @@ static void rank_and_next(struct report *r)
 	}
 }
 
+/* The head-to-head pair furthest from what the ratings expect of it (partners' ratings
+ * included where the results were a team's). Without memory for the expectations, none. */
 static void worst_pair(struct report *r)
 {
 	size_t n = r->nbots;
+	double *expect = calloc(n * n, sizeof(double)), *var = calloc(n * n, sizeof(double));
 
 	r->fit_i = r->fit_j = -1;
 	r->fit_pairs = 0;
-	for (size_t i = 0; i < n; i++)
+	if (expect && var)
+		rating_cross_expected(&r->pairs, r->fit.elo, expect, var);
+	for (size_t i = 0; expect && var && i < n; i++)
 		for (size_t j = i + 1; j < n; j++) {
-			double games = r->pairs.games[i * n + j];
-			if (games <= 0 || r->bots[i].bound || r->bots[j].bound)
+			double games = r->pairs.games[i * n + j], v = var[i * n + j];
+			if (games <= 0 || !(v > 0) || r->bots[i].bound || r->bots[j].bound)
 				continue;
 			r->fit_pairs++;
-			double e = rating_expected(r->bots[i].elo - r->bots[j].elo);
-			double z = (r->pairs.score[i * n + j] - games * e) / sqrt(games * e * (1 - e));
+			double z = (r->pairs.score[i * n + j] - expect[i * n + j]) / sqrt(v);
 			if (r->fit_i < 0 || fabs(z) > fabs(r->fit_z)) {
 				r->fit_i = (long)i;
 				r->fit_j = (long)j;
 				r->fit_z = z;
-				r->fit_expected = e;
+				r->fit_expected = expect[i * n + j] / games;
 			}
 		}
 	if (r->fit_i >= 0)
 		r->fit_p = erfc(fabs(r->fit_z) / M_SQRT2);
+	free(expect);
+	free(var);
+}
+
+void report_count_rated(struct report_bot *bots, const struct rating_result *res)
+{
+	for (int side = 0; side < 2; side++) {
+		const unsigned *b = side ? res->b : res->a;
+		double score = side ? 1.0 - res->score_a : res->score_a;
+		for (int k = 0; k < (side ? res->nb : res->na); k++) {
+			struct report_bot *bot = &bots[b[k]];
+			bot->rated_w += score == 1.0;
+			bot->rated_d += score == 0.5;
+			bot->rated_l += score == 0.0;
+		}
+	}
 }
 
 /* P(chi-square with dof degrees of freedom > x), dof from 1 to 5: closed forms. */
