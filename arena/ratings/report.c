@@ -511,13 +511,16 @@ void report_method_text(const struct report *r, char *buf, size_t size)
 		snprintf(anchor, sizeof(anchor), "each pool's average is 0");
 	snprintf(buf, size,
 		 "Elo: joint maximum-likelihood Bradley-Terry fit on the logistic Elo scale "
-		 "(E = 1/(1+10^(-d/400))) of the pairwise results of every game (R7 placings; "
-		 "teammates not paired; equal placings are draws, worth half a point), with a "
+		 "(E = 1/(1+10^(-d/400))) of the results between the sides of every game (R7 "
+		 "placings; a bot alone is a side; partners are one side, whose rating is the sum "
+		 "of theirs and which places as its best-placed partner; equal placings are ties, "
+		 "worth half a point), with a "
 		 "prior of %g virtual draws of each bot against a 0-rated opponent; %s. "
 		 "+-95%%: 1.96 standard errors under the anchor constraint, %s. "
 		 "Next: the Elo difference to the bot ranked next, +- its own 95%% half-width. "
 		 "LOS(A>B) = Phi((Elo_A - Elo_B) / sd(Elo_A - Elo_B)) from the same covariance. "
-		 "Rated W/D/L and rated score: the pairwise results the fit uses (a stalemate "
+		 "Rated W/D/L and rated score: the results the fit uses, a team's counted for "
+		 "each partner (a stalemate "
 		 "places by stock left, so it can be a rated win); real wins: records the bot's "
 		 "side won; points: R8 Skip-Bo points.",
 		 r->prior_draws, anchor, r->plain_intervals ?
@@ -601,6 +604,7 @@ void report_print_table(const struct report *r, FILE *out)
 		int len = (int)strlen(r->bots[i].name);
 		width = len > width ? (len < 32 ? len : 32) : width;
 	}
+	report_model_lines(r, print_line, out);
 	fprintf(out, "%4s  %-*s %9s %7s %15s %6s %20s %7s %9s %6s %8s %6s %9s %9s %9s  %s\n",
 		"rank", width, "bot", "elo", "+-95%", "next +-95%", "rated", "rated W/D/L",
 		"games", "real_wins", "win%", "points", "stock", "mean_us", "p99_us", "max_us",

@@ -206,6 +206,15 @@ void report_method_text(const struct report *r, char *buf, size_t size);
 void report_notes(const struct report *r, void (*write_line)(void *ctx, const char *text),
 		  void *ctx);
 
+/*
+ * The lines every format prints in its header (report_stats.c), one per call
+ * of write_line(ctx, text): the model and the kinds of game it joined
+ * (player counts, partnership: one scale, and what that means), and how many
+ * rated results were ties.
+ */
+void report_model_lines(const struct report *r, void (*write_line)(void *ctx, const char *text),
+			void *ctx);
+
 /* b's Elo for people: "12.3", or "< -1200.0" / "> 830.2" for a bound. */
 const char *report_elo_text(const struct report_bot *b, char *buf, size_t size);
 

@@ -256,6 +256,8 @@ int report_write_json(const struct report *r, FILE *out)
 	cJSON_AddNumberToObject(root, "skipped_invalid", (double)r->log->invalid);
 	cJSON_AddNumberToObject(root, "skipped_repeated", (double)r->log->repeated);
 	cJSON_AddNumberToObject(root, "duplicate_pairs", (double)r->duplicate_pairs);
+	cJSON_AddNumberToObject(root, "rated_results", r->pairs.results);
+	cJSON_AddNumberToObject(root, "rated_ties", r->pairs.ties);
 	if (r->duplicate_pairs)
 		cJSON_AddStringToObject(root, "paired_method", PAIRED_NOTE);
 	bots = cJSON_AddArrayToObject(root, "bots");
@@ -266,6 +268,7 @@ int report_write_json(const struct report *r, FILE *out)
 	json_seats(r, root);
 	json_fit(r, root);
 	json_notes = cJSON_AddArrayToObject(root, "notes");
+	report_model_lines(r, json_note, json_notes);
 	report_notes(r, json_note, json_notes);
 	text = cJSON_Print(root);
 	if (!text)
@@ -527,7 +530,9 @@ int report_write_md(const struct report *r, FILE *out)
 		fputs("**Partial**: the run was stopped before every game was played; this report "
 		      "is of the games recorded so far.\n\n", out);
 	report_write_sources(r, out, md_text);
-	fputs(".\n\n## Ranking\n\n", out);
+	fputs(".\n", out);
+	report_model_lines(r, md_note, out);
+	fputs("\n## Ranking\n\n", out);
 	md_ranking(r, out);
 	report_notes(r, md_note, out);
 	report_write_gauntlet(r, REPORT_MD, out, md_text);

@@ -305,8 +305,10 @@ static void test_report_files(void **state)
 	buf[got] = '\0';
 	fclose(table);
 	assert_non_null(strstr(buf, "rank"));
-	/* header, 3 bots, records line, skipped line, the fit line */
-	assert_int_equal(count(buf, "\n"), 6);
+	/* model, ties, header, 3 bots, records line, skipped line, the fit line */
+	assert_int_equal(count(buf, "\n"), 8);
+	assert_non_null(strstr(buf, "Model: pairwise Bradley-Terry fit of 2-player games"));
+	assert_non_null(strstr(buf, "Ties: "));
 	assert_non_null(strstr(buf, "Fit: the largest head-to-head residual is "));
 	assert_non_null(strstr(buf, "timeout 1"));
 }
@@ -723,6 +725,56 @@ static void test_matches_bradleyterry2(void **state)
 	gamelog_release(&log);
 }
 
+static void line_into(void *ctx, const char *text)
+{
+	strlcat(ctx, text, 4096);
+	strlcat(ctx, "\n", 4096);
+}
+
+/*
+ * The header of a report of mixed player counts and partnership games names
+ * the team model, every kind of game and that they share one scale; its tie
+ * count is the draws of fixture/pairs.csv (counted by make_fixture.py).
+ */
+static void test_model_and_ties_lines(void **state)
+{
+	struct gamelog log;
+	struct report r;
+	char err[256], line[256], text[4096] = "", expect[128];
+	double draws = 0, results = 0;
+	FILE *f;
+	(void)state;
+
+	gamelog_init(&log);
+	assert_int_equal(gamelog_read(&log, RATING_FIXTURE_DIR "/games.jsonl", err, sizeof(err)), 0);
+	assert_int_equal(report_build(&r, &log, NULL, RATING_PRIOR_DRAWS, err, sizeof(err)), 0);
+	f = fopen(RATING_FIXTURE_DIR "/pairs.csv", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f)); /* header */
+	while (fgets(line, sizeof(line), f)) {
+		double w1, w2, d;
+		char *p = strchr(line, ',');
+		assert_non_null(p);
+		p = strchr(p + 1, ',');
+		assert_non_null(p);
+		assert_int_equal(sscanf(p + 1, "%lf,%lf,%lf", &w1, &w2, &d), 3);
+		draws += d;
+		results += w1 + w2 + d;
+	}
+	fclose(f);
+	assert_true(draws > 0);
+	report_model_lines(&r, line_into, text);
+	assert_non_null(strstr(text, "Model: team Bradley-Terry fit of 2-player games (702 records), "
+				     "3-player games (388 records), 4-player games (488 records) and "
+				     "4-player partnership games (222 records)"));
+	assert_non_null(strstr(text, "on one Elo scale"));
+	snprintf(expect, sizeof(expect), "Ties: %.0f of %.0f rated results", draws, results);
+	assert_non_null(strstr(text, expect));
+	assert_near(r.pairs.ties, draws, 0);
+	report_release(&r);
+	gamelog_release(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -740,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_fault_reasons),
 		cmocka_unit_test(test_big_tournament_page_bounded),
 		cmocka_unit_test(test_matches_bradleyterry2),
+		cmocka_unit_test(test_model_and_ties_lines),
 	};
 	return cmocka_run_group_tests(tests, fixture_dir_make, fixture_dir_remove);
 }
