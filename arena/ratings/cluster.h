@@ -2,18 +2,19 @@
  * cluster.h - the sums behind cluster-robust (sandwich) standard errors of
  * the Elo fit (rating.h).
  *
- * The pairwise results of one deal are not independent: in a 2-player
- * duplicate deal the luck of the cards goes to one bot in one rotation and to
- * the other in the next (the results are negatively correlated), in a
- * partnership game both partners carry the team's placing (positively
- * correlated), and every pair of a multi-player game shares the same game. So
- * the interval from the model's information alone is too wide for the first
- * and too narrow for the others. The sandwich estimator
+ * The results of one deal are not independent: in a 2-player duplicate deal
+ * the luck of the cards goes to one bot in one rotation and to the other in
+ * the next (the results are negatively correlated), the pairings and
+ * rotations of a partnership deal share its cards, and every two sides of a
+ * multi-player game share the same game. So the interval from the model's
+ * information alone is too wide for the first and too narrow for the last.
+ * The sandwich estimator
  *     V = H^-1 (sum over clusters c of U_c U_c') H^-1 * G / (G - 1)
  * (H the negative Hessian at the optimum, U_c the gradient of the
  * log-likelihood summed over the results of cluster c, G the number of
  * clusters) is right whatever the correlation inside a cluster, as long as
- * clusters are independent. The cluster is a deal: every rotation of it.
+ * clusters are independent. The cluster is a deal: every rotation and
+ * pairing of it.
  *
  * A result is between two sides (rating.h: a bot alone, or a team whose
  * strength is the sum of its members'); its gradient goes to every member,
@@ -28,7 +29,7 @@
  * last buffer at the final fit. A pilot differs from the final ratings by
  * O(1/sqrt(results)), which changes the sum by as little (the sandwich only
  * needs a consistent estimate there); a report of fewer than
- * CLUSTER_BUFFER_MAX pairwise sums is exact. The memory is the buffer (about
+ * CLUSTER_BUFFER_MAX sums is exact. The memory is the buffer (about
  * 100 KB) plus n x n, whatever the number of records. A pilot is fitted anew
  * only once the results have grown by CLUSTER_PILOT_GROWTH since the last
  * one (and for a new bot): the folds of a small buffer then cost a logarithmic
