@@ -1,0 +1,110 @@
+/*
+ * rating_pairs.h - a game's results between sides, and their sums for the
+ * Elo fit (rating.h).
+ *
+ * Results (R7): a game's sides are its teams (a player alone is a team of
+ * one). Every two sides are one result: the better placing scores 1, the
+ * worse 0, equal placings 0.5 each. A team places as its best-placed
+ * partner: R7 places both partners of the winning team first, and after a
+ * stalemate the team closest to winning is the one with a partner nearest to
+ * an empty stock. A result in which one bot sits on both sides, or twice on
+ * one side, is not counted (bots are matched by name, so merged directories
+ * could seat one twice).
+ *
+ * Results are aggregated, so the fit does not depend on the order of games
+ * and costs nothing per game: results between single bots into a pairwise
+ * score matrix, team results by their two sides (each team result is also
+ * spread over the matrix, every member against every opponent, as the
+ * cross table a reader sees).
+ *
+ * Functions return 0 or a negative errno-style code and never exit.
+ */
+#ifndef SKIPBO_RATING_PAIRS_H
+#define SKIPBO_RATING_PAIRS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RATING_SIDE_MAX 3          /* bots of one side; R2 teams have 2 */
+#define RATING_GAME_RESULTS_MAX 15 /* results of one game: 6 sides, 15 pairs */
+
+/* One result of a game: side a against side b. */
+struct rating_result {
+	unsigned a[RATING_SIDE_MAX], b[RATING_SIDE_MAX];
+	int na, nb;
+	double score_a; /* 1, 0.5 or 0 */
+};
+
+/*
+ * The R7 results of one game (above): seats 0..nseats-1 with bot[s],
+ * placing[s] (lower is better) and team[s]. Writes at most
+ * RATING_GAME_RESULTS_MAX results to out and returns their number; a game
+ * with a team of more than RATING_SIDE_MAX seats gives none.
+ */
+size_t rating_game_results(int nseats, const unsigned *bot, const int *placing,
+			   const unsigned *team, struct rating_result *out);
+
+/* Team results with the same two sides, summed (sides sorted, a before b). */
+struct rating_team {
+	uint32_t a[RATING_SIDE_MAX], b[RATING_SIDE_MAX];
+	uint8_t na, nb;
+	double s, n; /* points of side a, results */
+};
+
+/* Aggregated results for n bots. */
+struct rating_pairs {
+	size_t n;
+	/* Row-major n x n, every result between opponents: the cross table.
+	 * score[i*n+j]: points of i against j (wins + ties / 2); games[i*n+j] ==
+	 * games[j*n+i]: results between i and j. The fit reads from it the
+	 * results between single bots (what the team results did not add). */
+	double *score;
+	double *games;
+	struct rating_team *teams; /* results with a side of two or more bots */
+	size_t nteams, capteams;
+	uint32_t *slots;           /* hash of teams: index + 1, 0 empty; nslots a power of 2 */
+	size_t nslots;
+	double results, ties;      /* every result added, and those that were ties */
+};
+
+/* Zeroed sums for n bots. -ENOMEM, -EINVAL if n is 0. */
+int rating_pairs_init(struct rating_pairs *p, size_t n);
+void rating_pairs_release(struct rating_pairs *p);
+
+/*
+ * dst (uninitialised) = the sums of src for n bots: the cross table cut or
+ * padded with zeros, every team result (whose bots must all be below n).
+ * -ENOMEM, -EINVAL.
+ */
+int rating_pairs_copy(struct rating_pairs *dst, const struct rating_pairs *src, size_t n);
+
+/* count results between i and j in which i scored score_i points in all (0 <= score_i <= count). */
+void rating_pairs_add(struct rating_pairs *p, size_t i, size_t j, double score_i, double count);
+
+/*
+ * One game's results (rating_game_results), each bot[s] < p->n. Returns the
+ * number of results added, or 0 when memory for a new team result ran out
+ * (so a caller that must know checks rating_pairs_add_game).
+ */
+size_t rating_pairs_add_placings(struct rating_pairs *p, int nseats, const unsigned *bot,
+				 const int *placing, const unsigned *team);
+
+/* The same for results already made: 0 or -ENOMEM. */
+int rating_pairs_add_results(struct rating_pairs *p, const struct rating_result *res, size_t count);
+
+/*
+ * What the ratings elo[] (Elo, any anchor) expect of the cross table:
+ * expect[i*n+j] the points of i against j, var[i*n+j] their binomial
+ * variance (sum of N E (1 - E) over the results). Both n x n, overwritten.
+ */
+void rating_cross_expected(const struct rating_pairs *p, const double *elo, double *expect,
+			   double *var);
+
+/*
+ * ln P(bot i scores no point, or with best every point, in all its results |
+ * its rating x, every other bot at elo[]).
+ */
+double rating_log_extreme(const struct rating_pairs *p, const double *elo, size_t i, double x,
+			  int best);
+
+#endif
