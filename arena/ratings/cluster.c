@@ -40,7 +40,7 @@ static size_t write_deal(const struct cluster_open *o, struct cluster_pair *out)
 	for (int b = 0; b < DEAL_BOT_ENTRIES; b++)
 		out[1 + b] = (struct cluster_pair){ o->bot[2 * b], o->bot[2 * b + 1], 0, 0 };
 	memcpy(&out[1 + DEAL_BOT_ENTRIES], o->pair, (size_t)o->npairs * sizeof(*o->pair));
-	out[0] = (struct cluster_pair){ CLUSTER_HEADER, (uint32_t)o->npairs, o->nbots, 0 };
+	out[0] = (struct cluster_pair){ CLUSTER_HEADER, (uint32_t)o->npairs, o->nbots, o->kind };
 	return 1 + DEAL_BOT_ENTRIES + (size_t)o->npairs;
 }
 
@@ -121,12 +121,19 @@ static uint32_t local_side(struct cluster_open *o, const unsigned *bots, int n)
 	return set;
 }
 
-/* Add result r to the open deal o; -1 when o has no room for it (its bots or its pairs). */
+/* Add result r to the open deal o; -1 when o has no room for it (its bots or its pairs)
+ * or is of another kind. */
 static int deal_add(struct cluster_open *o, const struct rating_result *r)
 {
-	uint32_t a = local_side(o, r->a, r->na), b = local_side(o, r->b, r->nb);
+	uint32_t a, b;
 	int k;
 
+	if (o->npairs == 0)
+		o->kind = r->kind;
+	if (o->kind != r->kind)
+		return -1;
+	a = local_side(o, r->a, r->na);
+	b = local_side(o, r->b, r->nb);
 	if (!a || !b)
 		return -1;
 	for (k = 0; k < o->npairs; k++)
@@ -152,7 +159,8 @@ int cluster_sums_add_results(struct cluster_sums *c, uint64_t key,
 			return -ENOMEM;
 		if (deal_add(o, &res[k]) == 0)
 			continue;
-		/* More bots or sides than a table holds: the deal counts apart from here. */
+		/* More bots or sides than a table holds, or another kind: the deal counts apart
+		 * from here. */
 		if (close_deal(c, o) < 0)
 			return -ENOMEM;
 		o->key = key;
@@ -200,14 +208,16 @@ static int side_strength(uint32_t set, const uint32_t *bot, size_t n, const doub
 	return 0;
 }
 
-/* Add U U' of the deal written at d (write_deal) into the matrix m (row length stride) at
- * abilities g; results with a bot >= n are skipped. */
-static void add_deal(const struct cluster_pair *d, size_t n, size_t stride, const double *g,
-		     double *m)
+/* Add U U' of the deal written at d (write_deal) into the matrix m of `layout` >= n bots
+ * (cluster.h's layout) at abilities g[0..n-1] and discriminations scale; results with a
+ * bot >= n are skipped. */
+static void add_deal(const struct cluster_pair *d, size_t n, size_t layout, const double *g,
+		     const double *scale, double *m)
 {
 	uint32_t npairs = d[0].j, bot[2 * DEAL_BOT_ENTRIES];
-	int nbots = (int)d[0].s;
-	double u[CLUSTER_BOTS_MAX] = { 0 };
+	int nbots = (int)d[0].s, kind = (int)d[0].n;
+	size_t dim = layout + RATING_KINDS, at[CLUSTER_BOTS_MAX + 1];
+	double u[CLUSTER_BOTS_MAX + 1] = { 0 }, beta = scale[kind];
 
 	for (int b = 0; b < DEAL_BOT_ENTRIES; b++) {
 		bot[2 * b] = d[1 + b].i;
@@ -218,58 +228,83 @@ static void add_deal(const struct cluster_pair *d, size_t n, size_t stride, cons
 		double ga, gb;
 		if (side_strength(p->i, bot, n, g, &ga) < 0 || side_strength(p->j, bot, n, g, &gb) < 0)
 			continue;
-		double r = p->s - p->n / (1.0 + exp(-(ga - gb)));
+		double eta = beta * (ga - gb), r = p->s - p->n / (1.0 + exp(-eta));
 		for (int b = 0; b < nbots; b++)
-			u[b] += (p->i & 1u << b) ? r : (p->j & 1u << b) ? -r : 0.0;
+			u[b] += (p->i & 1u << b) ? r * beta : (p->j & 1u << b) ? -r * beta : 0.0;
+		u[nbots] += r * eta; /* the kind's b */
 	}
-	for (int a = 0; a < nbots; a++) {
-		if (bot[a] >= n || u[a] == 0)
+	for (int a = 0; a < nbots; a++)
+		at[a] = bot[a] < n ? bot[a] : SIZE_MAX;
+	at[nbots] = layout + (size_t)kind;
+	for (int a = 0; a <= nbots; a++) {
+		if (at[a] == SIZE_MAX || u[a] == 0)
 			continue;
-		for (int b = 0; b < nbots; b++)
-			if (bot[b] < n)
-				m[bot[a] * stride + bot[b]] += u[a] * u[b];
+		for (int b = 0; b <= nbots; b++)
+			if (at[b] != SIZE_MAX)
+				m[at[a] * dim + at[b]] += u[a] * u[b];
 	}
 }
 
-/* Add every buffered deal into m (row length stride >= n). */
-static void add_buffer(const struct cluster_sums *c, size_t n, size_t stride, const double *g,
-		       double *m)
+/* Add every buffered deal into m (layout bots, cluster.h's layout; g of n). */
+static void add_buffer(const struct cluster_sums *c, size_t n, size_t layout, const double *g,
+		       const double *scale, double *m)
 {
 	for (size_t k = 0; k < c->nbuf; k += 1 + DEAL_BOT_ENTRIES + c->buf[k].j)
-		add_deal(&c->buf[k], n, stride, g, m);
+		add_deal(&c->buf[k], n, layout, g, scale, m);
 }
 
-int cluster_sums_fold(struct cluster_sums *c, size_t n, const double *g)
+/* Copy the folded sum into to, a matrix of n bots in cluster.h's layout (zeroed); bots of
+ * the sum >= n are left out. */
+static void copy_meat(const struct cluster_sums *c, size_t n, double *to)
 {
-	if (n > c->meat_n) {
-		double *meat = calloc(n * n, sizeof(double));
+	size_t from = c->meat_n + RATING_KINDS, dim = n + RATING_KINDS;
+
+	for (size_t i = 0; i < from; i++) {
+		size_t ti = i < c->meat_n ? i : i - c->meat_n + n;
+		if (i < c->meat_n && i >= n)
+			continue;
+		for (size_t j = 0; j < from; j++) {
+			size_t tj = j < c->meat_n ? j : j - c->meat_n + n;
+			if (j < c->meat_n && j >= n)
+				continue;
+			to[ti * dim + tj] = c->meat[i * from + j];
+		}
+	}
+}
+
+int cluster_sums_fold(struct cluster_sums *c, size_t n, const double *g, const double *scale)
+{
+	if (n > c->meat_n || !c->meat) {
+		size_t dim = n + RATING_KINDS;
+		double *meat = calloc(dim * dim, sizeof(double));
 		if (!meat)
 			return -ENOMEM;
-		for (size_t i = 0; i < c->meat_n; i++)
-			memcpy(&meat[i * n], &c->meat[i * c->meat_n], c->meat_n * sizeof(double));
+		if (c->meat)
+			copy_meat(c, n, meat);
 		free(c->meat);
 		c->meat = meat;
 		c->meat_n = n;
 	}
-	add_buffer(c, n, c->meat_n, g, c->meat);
+	add_buffer(c, n, c->meat_n, g, scale, c->meat);
 	c->nbuf = 0;
 	return 0;
 }
 
-int cluster_sums_meat(const struct cluster_sums *c, size_t n, const double *g, double *meat)
+int cluster_sums_meat(const struct cluster_sums *c, size_t n, const double *g,
+		      const double *scale, double *meat)
 {
-	size_t m = c->meat_n < n ? c->meat_n : n;
+	size_t dim = n + RATING_KINDS;
 
-	memset(meat, 0, n * n * sizeof(double));
-	for (size_t i = 0; i < m; i++)
-		memcpy(&meat[i * n], &c->meat[i * c->meat_n], m * sizeof(double));
-	add_buffer(c, n, n, g, meat);
+	memset(meat, 0, dim * dim * sizeof(double));
+	if (c->meat)
+		copy_meat(c, n, meat);
+	add_buffer(c, n, n, g, scale, meat);
 	for (int k = 0; k < CLUSTER_OPEN_MAX; k++) {
 		struct cluster_pair deal[DEAL_ENTRIES_MAX];
 		if (!c->open[k].used)
 			continue;
 		write_deal(&c->open[k], deal);
-		add_deal(deal, n, n, g, meat);
+		add_deal(deal, n, n, g, scale, meat);
 	}
 	return 0;
 }

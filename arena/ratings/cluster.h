@@ -16,9 +16,11 @@
  * clusters are independent. The cluster is a deal: every rotation and
  * pairing of it.
  *
- * A result is between two sides (rating.h: a bot alone, or a team whose
- * strength is the sum of its members'); its gradient goes to every member,
- * with the sign of its side.
+ * A result is between two sides (rating_pairs.h: a bot alone, or a team
+ * whose strength is the sum of its members'); its gradient goes to every
+ * member, with the sign of its side and its kind's discrimination beta, and
+ * to the b = ln beta of its kind (rating.h). Every record of a deal is of one
+ * kind.
  *
  * U_c depends on the fitted ratings, which are known only after every record
  * has been read, and records are not kept. So each deal, once closed, waits
@@ -52,11 +54,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rating_pairs.h"
+
 #define CLUSTER_OPEN_MAX 256
 #define CLUSTER_BOTS_MAX 6
 #define CLUSTER_RESULTS_MAX 32
-
-struct rating_result;
 
 /* Sums of one pair of sides: i and j are sets of the deal's local bot numbers (bit k:
  * local bot k), s the points of side i against side j, n the results. */
@@ -65,16 +67,16 @@ struct cluster_pair {
 	double s, n;
 };
 
-/* An open deal: its bots, and its sums by pair of sides. */
+/* An open deal: its bots, its kind, and its sums by pair of sides. */
 struct cluster_open {
 	uint64_t key;
-	int used, nbots, npairs;
+	int used, nbots, npairs, kind;
 	uint32_t bot[CLUSTER_BOTS_MAX];
 	struct cluster_pair pair[CLUSTER_RESULTS_MAX];
 };
 
 /* A closed deal in the buffer: a header (i == CLUSTER_HEADER, j = its pair count, s = its
- * bot count), its bots two to an entry, then its pairs of sides. */
+ * bot count, n = its kind), its bots two to an entry, then its pairs of sides. */
 #define CLUSTER_HEADER UINT32_MAX
 #define CLUSTER_PILOT_GROWTH 1.25
 #define CLUSTER_BUFFER_MAX (1u << 12)
@@ -84,10 +86,12 @@ struct cluster_sums {
 	double clusters;            /* G */
 	struct cluster_pair *buf;   /* closed deals not yet folded in */
 	size_t nbuf, capbuf;
-	double *meat;               /* meat_n x meat_n: folded deals */
+	double *meat;               /* folded deals: (meat_n + RATING_KINDS) squared, bots 0 ..
+				     * meat_n - 1 then kind c at meat_n + c */
 	size_t meat_n;
 	double results;             /* results added so far */
 	double *pilot;              /* pilot_n abilities of the last pilot fit, or NULL */
+	double pilot_scale[RATING_KINDS]; /* and its discriminations */
 	size_t pilot_n;
 	double pilot_results;       /* results when it was fitted */
 };
@@ -112,17 +116,19 @@ int cluster_sums_full(const struct cluster_sums *c);
 
 /*
  * Fold the buffered deals into the sum at the natural-log abilities
- * g[0..n-1] (n above every bot index added so far) and empty the buffer.
- * -ENOMEM.
+ * g[0..n-1] (n above every bot index added so far) and the kinds'
+ * discriminations scale[RATING_KINDS], and empty the buffer. -ENOMEM.
  */
-int cluster_sums_fold(struct cluster_sums *c, size_t n, const double *g);
+int cluster_sums_fold(struct cluster_sums *c, size_t n, const double *g, const double *scale);
 
 /*
- * meat (n x n, overwritten) = sum over clusters of U_c U_c': the folded sum
- * plus the buffered and still open deals at g[0..n-1] (E = 1 / (1 +
- * e^-(g_A - g_B)), g_A the sum over side A). Results with a bot >= n are
- * ignored. -ENOMEM.
+ * meat ((n + RATING_KINDS) squared, overwritten; bots 0..n-1, then kind c
+ * at n + c) = sum over clusters of U_c U_c': the folded sum plus the
+ * buffered and still open deals at g[0..n-1] and scale (E = 1 / (1 +
+ * e^-(beta (g_A - g_B))), g_A the sum over side A). Results with a bot >= n
+ * are ignored. -ENOMEM.
  */
-int cluster_sums_meat(const struct cluster_sums *c, size_t n, const double *g, double *meat);
+int cluster_sums_meat(const struct cluster_sums *c, size_t n, const double *g,
+		      const double *scale, double *meat);
 
 #endif

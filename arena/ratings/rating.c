@@ -51,12 +51,19 @@ static double log_sigmoid(double x)
  * kinds), not O(n^2) lookups: a pair of single bots or a pair of teams. */
 struct met_pair {
 	uint32_t a[RATING_SIDE_MAX], b[RATING_SIDE_MAX];
-	int na, nb;
+	int na, nb, kind;
 	double s_ab, s_ba, games;
 };
 
+/*
+ * The unknowns are x = (g_0 .. g_n-1, then the b of each kind with a
+ * discrimination): m of them. kind_param[c] is the index of kind c's b, or
+ * -1 (the reference kind, and kinds without results: beta 1).
+ */
 struct problem {
-	size_t n;
+	size_t n, m;
+	int kind_param[RATING_KINDS];
+	int reference_kind;
 	double k;
 	/* With k = 0 the objective is flat along the common shift of all ratings:
 	 * a penalty (sum g)^2 / 2n pins it at 0 without moving any difference
@@ -80,17 +87,26 @@ static double side_difference(const struct met_pair *mp, const double *g)
 	return d;
 }
 
-static double objective(const struct problem *pb, const double *g)
+/* Kind c's discrimination at x. */
+static double scale_of(const struct problem *pb, const double *x, int c)
+{
+	return pb->kind_param[c] < 0 ? 1.0 : exp(x[pb->kind_param[c]]);
+}
+
+static double objective(const struct problem *pb, const double *x)
 {
 	double f = 0;
+	const double *g = x;
 
 	for (size_t q = 0; q < pb->npairs; q++) {
 		const struct met_pair *mp = &pb->pairs[q];
-		double d = side_difference(mp, g);
-		f += mp->s_ab * log_sigmoid(d) + mp->s_ba * log_sigmoid(-d);
+		double eta = scale_of(pb, x, mp->kind) * side_difference(mp, g);
+		f += mp->s_ab * log_sigmoid(eta) + mp->s_ba * log_sigmoid(-eta);
 	}
 	for (size_t i = 0; i < pb->n; i++)
 		f += pb->k * 0.5 * (log_sigmoid(g[i]) + log_sigmoid(-g[i]));
+	for (size_t j = pb->n; j < pb->m; j++)
+		f -= x[j] * x[j] / (2.0 * RATING_SCALE_PRIOR_SD * RATING_SCALE_PRIOR_SD);
 	if (pb->shift_penalty > 0) {
 		/* g[i] times the sum of its pool, summed: each pool's sum squared. */
 		for (size_t i = 0; i < pb->n; i++)
@@ -117,33 +133,59 @@ static int signed_bots(const struct met_pair *mp, size_t *bot, double *sign)
 	return m;
 }
 
-/* Gradient and the negative Hessian (positive definite thanks to the prior). */
-static void derivatives(const struct problem *pb, const double *g, double *grad, double *h)
+/* The priors' part of the gradient and of the negative Hessian (m x m), which it sets. */
+static void prior_derivatives(const struct problem *pb, const double *x, double *grad, double *h)
 {
-	size_t n = pb->n;
+	size_t n = pb->n, m = pb->m;
+	double tau = 1.0 / (RATING_SCALE_PRIOR_SD * RATING_SCALE_PRIOR_SD);
 
+	memset(h, 0, m * m * sizeof(double));
 	for (size_t i = 0; i < n; i++) {
-		double e = sigmoid(g[i]), c = pb->shift_penalty / pb->pool_size[pb->pool[i]];
+		double e = sigmoid(x[i]), c = pb->shift_penalty / pb->pool_size[pb->pool[i]];
 		grad[i] = pb->k * (0.5 - e);
 		for (size_t j = 0; j < n; j++) {
 			double same = pb->pool[i] == pb->pool[j] ? c : 0.0;
-			h[i * n + j] = same;
-			grad[i] -= same * g[j];
+			h[i * m + j] = same;
+			grad[i] -= same * x[j];
 		}
-		h[i * n + i] += pb->k * e * (1.0 - e);
+		h[i * m + i] += pb->k * e * (1.0 - e);
 	}
+	for (size_t j = n; j < m; j++) {
+		grad[j] = -tau * x[j];
+		h[j * m + j] = tau;
+	}
+}
+
+/*
+ * Gradient and the negative Hessian (positive definite thanks to the
+ * priors): the observed one without discriminations, where the model is a
+ * logistic regression and it equals its expectation; the expected one (the
+ * Fisher information) for the b, where Newton is then Fisher scoring.
+ */
+static void derivatives(const struct problem *pb, const double *x, double *grad, double *h)
+{
+	size_t m = pb->m;
+
+	prior_derivatives(pb, x, grad, h);
 	for (size_t q = 0; q < pb->npairs; q++) {
 		const struct met_pair *mp = &pb->pairs[q];
 		size_t bot[2 * RATING_SIDE_MAX];
 		double sign[2 * RATING_SIDE_MAX];
-		int m = signed_bots(mp, bot, sign);
-		double e = sigmoid(side_difference(mp, g));
-		double w = mp->games * e * (1.0 - e);
-		double r = mp->s_ab - mp->games * e;
-		for (int x = 0; x < m; x++) {
-			grad[bot[x]] += sign[x] * r;
-			for (int y = 0; y < m; y++)
-				h[bot[x] * n + bot[y]] += sign[x] * sign[y] * w;
+		int nb = signed_bots(mp, bot, sign), bp = pb->kind_param[mp->kind];
+		double beta = scale_of(pb, x, mp->kind), eta = beta * side_difference(mp, x);
+		double e = sigmoid(eta), w = mp->games * e * (1.0 - e), r = mp->s_ab - mp->games * e;
+		for (int u = 0; u < nb; u++) {
+			grad[bot[u]] += sign[u] * r * beta;
+			for (int v = 0; v < nb; v++)
+				h[bot[u] * m + bot[v]] += sign[u] * sign[v] * w * beta * beta;
+			if (bp >= 0) {
+				h[bot[u] * m + (size_t)bp] += sign[u] * w * beta * eta;
+				h[(size_t)bp * m + bot[u]] += sign[u] * w * beta * eta;
+			}
+		}
+		if (bp >= 0) {
+			grad[bp] += r * eta;
+			h[(size_t)bp * m + (size_t)bp] += w * eta * eta;
 		}
 	}
 }
@@ -191,68 +233,86 @@ static void cholesky_solve(const double *l, size_t n, double *x)
  * the cross table holds beyond the team results spread over it (sums of
  * halves, so the difference is exact).
  */
+/* Groups in one order whatever order the games came in, so that the sums of the fit are
+ * made in one order too (and give the same bits). */
+static int pair_cmp(const void *pa, const void *pb)
+{
+	const struct met_pair *x = pa, *y = pb;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->na != y->na)
+		return x->na < y->na ? -1 : 1;
+	if (x->nb != y->nb)
+		return x->nb < y->nb ? -1 : 1;
+	for (int k = 0; k < RATING_SIDE_MAX; k++) {
+		if (x->a[k] != y->a[k])
+			return x->a[k] < y->a[k] ? -1 : 1;
+		if (x->b[k] != y->b[k])
+			return x->b[k] < y->b[k] ? -1 : 1;
+	}
+	return 0;
+}
+
+/* The groups of p as the fit reads them, and which kinds get a discrimination. -ENOMEM. */
 static int collect_pairs(const struct rating_pairs *p, struct problem *pb)
 {
-	size_t n = p->n, count = p->nteams;
-	double *score = malloc(n * n * sizeof(double)), *games = malloc(n * n * sizeof(double));
-	int rc = -ENOMEM;
+	bool present[RATING_KINDS] = { false };
+	double results[RATING_KINDS] = { 0 };
 
-	if (!score || !games)
-		goto out;
-	memcpy(score, p->score, n * n * sizeof(double));
-	memcpy(games, p->games, n * n * sizeof(double));
-	for (size_t t = 0; t < p->nteams; t++) {
-		const struct rating_team *tm = &p->teams[t];
-		for (int a = 0; a < tm->na; a++)
-			for (int b = 0; b < tm->nb; b++) {
-				size_t i = tm->a[a], j = tm->b[b];
-				score[i * n + j] -= tm->s;
-				score[j * n + i] -= tm->n - tm->s;
-				games[i * n + j] -= tm->n;
-				games[j * n + i] -= tm->n;
-			}
-	}
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)
-			count += games[i * n + j] > 0;
-	pb->pairs = reallocarray(NULL, count ? count : 1, sizeof(*pb->pairs));
+	pb->pairs = reallocarray(NULL, p->ngroups ? p->ngroups : 1, sizeof(*pb->pairs));
 	if (!pb->pairs)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)
-			if (games[i * n + j] > 0)
-				pb->pairs[pb->npairs++] = (struct met_pair){
-					{ (uint32_t)i }, { (uint32_t)j }, 1, 1, score[i * n + j],
-					score[j * n + i], games[i * n + j]
-				};
-	for (size_t t = 0; t < p->nteams; t++) {
-		const struct rating_team *tm = &p->teams[t];
+		return -ENOMEM;
+	for (size_t t = 0; t < p->ngroups; t++) {
+		const struct rating_group *gr = &p->groups[t];
 		struct met_pair *mp = &pb->pairs[pb->npairs++];
-		*mp = (struct met_pair){ .na = tm->na, .nb = tm->nb, .s_ab = tm->s,
-					 .s_ba = tm->n - tm->s, .games = tm->n };
-		memcpy(mp->a, tm->a, sizeof(mp->a));
-		memcpy(mp->b, tm->b, sizeof(mp->b));
+		*mp = (struct met_pair){ .na = gr->na, .nb = gr->nb, .kind = gr->kind,
+					 .s_ab = gr->s, .s_ba = gr->n - gr->s, .games = gr->n };
+		memcpy(mp->a, gr->a, sizeof(mp->a));
+		memcpy(mp->b, gr->b, sizeof(mp->b));
+		present[gr->kind] |= gr->n > 0;
+		results[gr->kind] += gr->n;
 	}
-	rc = 0;
-out:
-	free(score);
-	free(games);
-	return rc;
+	qsort(pb->pairs, pb->npairs, sizeof(*pb->pairs), pair_cmp);
+	pb->m = pb->n;
+	pb->reference_kind = -1;
+	for (int c = 0; c < RATING_KINDS; c++) {
+		pb->kind_param[c] = -1;
+		if (!present[c])
+			continue;
+		if (pb->reference_kind < 0)
+			pb->reference_kind = c;
+		else if (results[c] >= RATING_SCALE_MIN_RESULTS)
+			pb->kind_param[c] = (int)pb->m++;
+	}
+	return 0;
+}
+
+int rating_kinds(const struct rating_pairs *p)
+{
+	bool present[RATING_KINDS] = { false };
+	int count = 0;
+
+	for (size_t t = 0; t < p->ngroups; t++)
+		present[p->groups[t].kind] |= p->groups[t].n > 0;
+	for (int c = 0; c < RATING_KINDS; c++)
+		count += present[c];
+	return count;
 }
 
 /* Newton with step halving from g = 0; on success h holds the Cholesky factor at the optimum. */
 static int newton(const struct problem *pb, double *g, double *grad, double *h, double *step,
 		  double *pool_mean, int *iterations)
 {
-	size_t n = pb->n;
+	size_t n = pb->n, m = pb->m;
 	double f = objective(pb, g);
 
 	for (int it = 1; it <= NEWTON_MAX_ITER; it++) {
 		derivatives(pb, g, grad, h);
-		if (cholesky(h, n) < 0)
+		if (cholesky(h, m) < 0)
 			return -EDOM;
-		memcpy(step, grad, n * sizeof(double));
-		cholesky_solve(h, n, step);
+		memcpy(step, grad, m * sizeof(double));
+		cholesky_solve(h, m, step);
 		/* Every figure reported is a difference of ratings, so only the
 		 * step with its mean removed must be small: along the common shift
 		 * a small prior leaves the objective so flat that the step there
@@ -264,20 +324,22 @@ static int newton(const struct problem *pb, double *g, double *grad, double *h, 
 			pool_mean[pb->pool[i]] += step[i] / pb->pool_size[pb->pool[i]];
 		for (size_t i = 0; i < n; i++)
 			maxstep = fmax(maxstep, fabs(step[i] - pool_mean[pb->pool[i]]));
+		for (size_t j = n; j < m; j++)
+			maxstep = fmax(maxstep, fabs(step[j]));
 		if (maxstep < NEWTON_TOL) {
 			*iterations = it;
 			return 0;
 		}
 		/* Far from the optimum a full step can overshoot; halve until the objective does not drop. */
 		for (int half = 0; half < 60; half++, t *= 0.5) {
-			for (size_t i = 0; i < n; i++)
+			for (size_t i = 0; i < m; i++)
 				g[i] += t * step[i];
 			double f_new = objective(pb, g);
 			if (f_new >= f - 1e-12 * fabs(f)) {
 				f = f_new;
 				break;
 			}
-			for (size_t i = 0; i < n; i++)
+			for (size_t i = 0; i < m; i++)
 				g[i] -= t * step[i];
 		}
 	}
@@ -417,36 +479,87 @@ static void project(double *v, const struct problem *pb, long anchor, double *tm
 }
 
 /* model = H^-1 (factor l); robust = H^-1 M H^-1 G / (G - 1) when clusters are given. */
-static int covariances(const double *l, const struct problem *pb, const double *g,
+/* The discriminations at x, every kind (1 where it has none). */
+static void scales(const struct problem *pb, const double *x, double *scale)
+{
+	for (int c = 0; c < RATING_KINDS; c++)
+		scale[c] = scale_of(pb, x, c);
+}
+
+/* M (m x m) = the clusters' sum of U U' at x: the bots' part, and each kind's b. -ENOMEM. */
+static int cluster_meat(const struct problem *pb, const double *x,
+			const struct cluster_sums *clusters, double *meat)
+{
+	size_t n = pb->n, m = pb->m, full = n + RATING_KINDS;
+	double scale[RATING_KINDS], *all = calloc(full * full, sizeof(double));
+	if (!all)
+		return -ENOMEM;
+	scales(pb, x, scale);
+	if (cluster_sums_meat(clusters, n, x, scale, all) < 0) {
+		free(all);
+		return -ENOMEM;
+	}
+	memset(meat, 0, m * m * sizeof(double));
+	/* cluster.h's layout: bots 0..n-1, then kind c at n + c */
+	for (size_t i = 0; i < full; i++) {
+		long pi = i < n ? (long)i : pb->kind_param[i - n];
+		for (size_t j = 0; pi >= 0 && j < full; j++) {
+			long pj = j < n ? (long)j : pb->kind_param[j - n];
+			if (pj >= 0)
+				meat[(size_t)pi * m + (size_t)pj] = all[i * full + j];
+		}
+	}
+	free(all);
+	return 0;
+}
+
+/* model = H^-1 (factor l); robust = H^-1 M H^-1 G / (G - 1) when clusters are given; m x m. */
+static int covariances(const double *l, const struct problem *pb, const double *x,
 		       const struct cluster_sums *clusters, double *model, double *robust,
 		       double *col)
 {
-	size_t n = pb->n;
+	size_t m = pb->m;
 
-	inverse(l, n, model, col);
+	inverse(l, m, model, col);
 	if (clusters) {
-		double *meat = calloc(n * n, sizeof(double)), *half = calloc(n * n, sizeof(double));
-		if (!meat || !half) {
+		double *meat = calloc(m * m, sizeof(double)), *half = calloc(m * m, sizeof(double));
+		if (!meat || !half || cluster_meat(pb, x, clusters, meat) < 0) {
 			free(meat);
 			free(half);
 			return -ENOMEM;
 		}
-		if (cluster_sums_meat(clusters, n, g, meat) < 0) {
-			free(meat);
-			free(half);
-			return -ENOMEM;
-		}
-		multiply(model, meat, n, half);
-		multiply(half, model, n, robust);
+		multiply(model, meat, m, half);
+		multiply(half, model, m, robust);
 		double dof = clusters->clusters > 1 ? clusters->clusters / (clusters->clusters - 1) : 1;
-		for (size_t k = 0; k < n * n; k++)
+		for (size_t k = 0; k < m * m; k++)
 			robust[k] *= dof;
 		free(meat);
 		free(half);
 	} else {
-		memcpy(robust, model, n * n * sizeof(double));
+		memcpy(robust, model, m * m * sizeof(double));
 	}
 	return 0;
+}
+
+/* The ratings' block (n x n) of the m x m matrix v, in place. */
+static void ratings_block(double *v, size_t n, size_t m)
+{
+	for (size_t i = 0; i < n; i++)
+		memmove(&v[i * n], &v[i * m], n * sizeof(double));
+}
+
+/* fit's discriminations at x and their 95% intervals from the m x m covariance v. */
+static void kind_scales(const struct problem *pb, const double *x, const double *v,
+			struct rating_fit *fit)
+{
+	fit->reference_kind = pb->reference_kind;
+	for (int c = 0; c < RATING_KINDS; c++) {
+		int j = pb->kind_param[c];
+		double se = j >= 0 ? sqrt(fmax(v[(size_t)j * pb->m + (size_t)j], 0)) : 0;
+		fit->scale[c] = scale_of(pb, x, c);
+		fit->scale_lo[c] = j >= 0 ? exp(x[j] - RATING_Z95 * se) : 1.0;
+		fit->scale_hi[c] = j >= 0 ? exp(x[j] + RATING_Z95 * se) : 1.0;
+	}
 }
 
 /* clusters->pilot, the natural-log abilities to fold the buffer at: the last pilot's, or a
@@ -464,6 +577,7 @@ static int update_pilot(const struct rating_pairs *p, struct cluster_sums *clust
 		return rc;
 	for (size_t i = 0; i < p->n; i++)
 		fit.elo[i] /= ELO_PER_NAT;
+	memcpy(clusters->pilot_scale, fit.scale, sizeof(clusters->pilot_scale));
 	free(clusters->pilot);
 	clusters->pilot = fit.elo; /* kept: the fit's other arrays are released */
 	fit.elo = NULL;
@@ -489,7 +603,7 @@ int rating_add_clustered(struct rating_pairs *p, struct cluster_sums *clusters, 
 		return rc;
 	if ((rc = update_pilot(p, clusters)) < 0)
 		return rc;
-	return cluster_sums_fold(clusters, p->n, clusters->pilot);
+	return cluster_sums_fold(clusters, p->n, clusters->pilot, clusters->pilot_scale);
 }
 
 int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
@@ -497,7 +611,7 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 {
 	static const struct rating_options defaults = RATING_OPTIONS_DEFAULT;
 	struct problem pb = { .n = p->n };
-	size_t n = p->n, *pool = NULL, *parent = NULL;
+	size_t n = p->n, m, *pool = NULL, *parent = NULL;
 	double *g = NULL, *grad = NULL, *h = NULL, *step = NULL, *cov = NULL, *model = NULL;
 	double *pool_size = NULL, *work = NULL;
 	int iterations = 0, rc;
@@ -513,17 +627,18 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 	rc = collect_pairs(p, &pb);
 	if (rc < 0)
 		goto out;
+	m = pb.m;
 	rc = -ENOMEM;
-	g = calloc(n, sizeof(double));
-	grad = calloc(n, sizeof(double));
-	step = calloc(n, sizeof(double));
+	g = calloc(m, sizeof(double));
+	grad = calloc(m, sizeof(double));
+	step = calloc(m, sizeof(double));
 	pool_size = calloc(n, sizeof(double));
 	work = calloc(n, sizeof(double));
 	pool = calloc(n, sizeof(size_t));
 	parent = calloc(n, sizeof(size_t));
-	h = calloc(n * n, sizeof(double));
-	cov = calloc(n * n, sizeof(double));
-	model = calloc(n * n, sizeof(double));
+	h = calloc(m * m, sizeof(double));
+	cov = calloc(m * m, sizeof(double));
+	model = calloc(m * m, sizeof(double));
 	if (!g || !grad || !step || !pool_size || !work || !pool || !parent || !h || !cov || !model)
 		goto out;
 	fit->npools = find_pools(&pb, pool, parent, pool_size);
@@ -537,12 +652,15 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 		goto out;
 	/* Factor at the final point, for the information matrix there. */
 	derivatives(&pb, g, grad, h);
-	rc = cholesky(h, n);
+	rc = cholesky(h, m);
 	if (rc < 0)
 		goto out;
 	rc = covariances(h, &pb, g, opt->clusters, model, cov, step);
 	if (rc < 0)
 		goto out;
+	kind_scales(&pb, g, cov, fit);
+	ratings_block(model, n, m);
+	ratings_block(cov, n, m);
 	project(model, &pb, opt->anchor, step);
 	project(cov, &pb, opt->anchor, step);
 
@@ -566,8 +684,10 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 	pool = NULL;
 	rc = 0;
 out:
-	if (rc < 0)
+	if (rc < 0) {
 		fit->npools = 0;
+		fit->reference_kind = -1;
+	}
 	free(pb.pairs);
 	free(g);
 	free(grad);

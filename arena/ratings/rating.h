@@ -18,9 +18,22 @@
  * a loss). rating_pairs counts the ties so a report can say how many there
  * were.
  *
+ * Kinds of game (rating_pairs.h): the Elo differences between the same bots
+ * shrink as tables grow, so one scale for every kind would misstate them. The
+ * reference kind is the one of fewest players present (free-for-all before
+ * partnership); every other kind with RATING_SCALE_MIN_RESULTS results or
+ * more has a discrimination beta_c (fewer say next to nothing about it: they
+ * count at beta 1), and its results follow
+ * E = 1 / (1 + 10^(-beta_c (elo_A - elo_B) / 400)). The
+ * ratings are on the reference kind's scale, and with one kind (any
+ * single-kind tournament, 2-player ones included) there is no beta at all.
+ * beta_c = e^b_c, with b_c a normal prior of sd RATING_SCALE_PRIOR_SD so
+ * that a kind whose bots meet no other kind's stays finite.
+ *
  * The ratings maximise
  *     sum over results S ln E + (N - S) ln (1 - E)
  *   + sum over bots  (k / 2) [ln E(elo_i - 0) + ln (1 - E(elo_i - 0))]
+ *   - sum over kinds b_c^2 / (2 RATING_SCALE_PRIOR_SD^2)
  * where the second line is the prior: k virtual draws (default
  * RATING_PRIOR_DRAWS) of every bot against a virtual opponent rated 0. It keeps
  * an unbeaten or winless bot finite and makes the problem strictly concave;
@@ -29,8 +42,9 @@
  * only when every bot has a win and a loss (more exactly: when the graph of
  * "i scored against j" is strongly connected inside each pool); otherwise
  * Newton does not converge and the fit fails with -EDOM. It is solved by
- * Newton's method with step halving; convergence is judged on the step with
- * each pool's mean removed, as every figure reported is a difference.
+ * Newton's method (Fisher scoring when kinds have a beta) with step halving;
+ * convergence is judged on the step with each pool's mean removed, as every
+ * figure reported is a difference.
  *
  * Pools: bots linked by results (directly, as partners, or through other
  * bots). Ratings of bots in different pools are not comparable; each pool is
@@ -39,8 +53,9 @@
  * Anchor: each pool's average is 0 (default), or a named bot is 0 (its pool
  * only; other pools keep their average at 0).
  *
- * Intervals: cov_model is the inverse of the observed information (the
- * negative Hessian H of the objective above at the optimum), which treats
+ * Intervals: cov_model is the inverse of the information (the negative
+ * Hessian H of the objective above at the optimum, its expectation where
+ * kinds have a beta), over ratings and b together, which treats
  * every result as independent. With opt->clusters (cluster.h) cov is the
  * cluster-robust sandwich H^-1 M H^-1 G/(G-1), without it cov = cov_model.
  * Both are projected onto the anchor constraint: C V C' where C subtracts
@@ -62,6 +77,8 @@
 #include "rating_pairs.h"
 
 #define RATING_PRIOR_DRAWS 0.5
+#define RATING_SCALE_PRIOR_SD 4.0
+#define RATING_SCALE_MIN_RESULTS 100
 #define RATING_Z95 1.959963984540054
 
 /*
@@ -89,6 +106,10 @@ struct rating_fit {
 	size_t *pool;      /* n pool numbers, 0 .. npools - 1 in order of first bot */
 	size_t npools;
 	int iterations;
+	int reference_kind;                  /* -1 without results */
+	double scale[RATING_KINDS];          /* beta of each kind: 1 for the reference, absent
+					      * kinds and those of too few results */
+	double scale_lo[RATING_KINDS], scale_hi[RATING_KINDS]; /* 95% interval (as cov) */
 };
 
 /*
@@ -100,6 +121,9 @@ struct rating_fit {
 int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 	       struct rating_fit *fit);
 void rating_fit_release(struct rating_fit *fit);
+
+/* How many kinds of game the fit joined (those with results). */
+int rating_kinds(const struct rating_pairs *p);
 
 /* Half-width of the 95% interval of bot i. */
 double rating_ci95(const struct rating_fit *fit, size_t i);

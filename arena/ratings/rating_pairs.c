@@ -12,6 +12,22 @@
 
 #include "rating.h"
 
+int rating_kind(int players, int partnership)
+{
+	return (players - 2) * 2 + (partnership != 0);
+}
+
+const char *rating_kind_name(int kind)
+{
+	static const char *const names[RATING_KINDS] = {
+		"2-player", "2-player partnership", "3-player", "3-player partnership",
+		"4-player", "4-player partnership", "5-player", "5-player partnership",
+		"6-player", "6-player partnership",
+	};
+
+	return kind >= 0 && kind < RATING_KINDS ? names[kind] : "?";
+}
+
 int rating_pairs_init(struct rating_pairs *p, size_t n)
 {
 	memset(p, 0, sizeof(*p));
@@ -31,13 +47,13 @@ void rating_pairs_release(struct rating_pairs *p)
 {
 	free(p->score);
 	free(p->games);
-	free(p->teams);
+	free(p->groups);
 	free(p->slots);
 	memset(p, 0, sizeof(*p));
 }
 
-/* Double the hash of team results (at least 64 slots) and reinsert them. -ENOMEM. */
-static int grow_team_slots(struct rating_pairs *p);
+/* Double the hash of groups (at least 64 slots) and reinsert them. -ENOMEM. */
+static int grow_slots(struct rating_pairs *p);
 
 int rating_pairs_copy(struct rating_pairs *dst, const struct rating_pairs *src, size_t n)
 {
@@ -52,15 +68,16 @@ int rating_pairs_copy(struct rating_pairs *dst, const struct rating_pairs *src, 
 	}
 	dst->results = src->results;
 	dst->ties = src->ties;
-	if (src->nteams) {
-		dst->teams = reallocarray(NULL, src->nteams, sizeof(*dst->teams));
-		if (!dst->teams) {
+	memcpy(dst->kind_results, src->kind_results, sizeof(dst->kind_results));
+	if (src->ngroups) {
+		dst->groups = reallocarray(NULL, src->ngroups, sizeof(*dst->groups));
+		if (!dst->groups) {
 			rating_pairs_release(dst);
 			return -ENOMEM;
 		}
-		memcpy(dst->teams, src->teams, src->nteams * sizeof(*dst->teams));
-		dst->nteams = dst->capteams = src->nteams;
-		if (grow_team_slots(dst) < 0) {
+		memcpy(dst->groups, src->groups, src->ngroups * sizeof(*dst->groups));
+		dst->ngroups = dst->capgroups = src->ngroups;
+		if (grow_slots(dst) < 0) {
 			rating_pairs_release(dst);
 			return -ENOMEM;
 		}
@@ -74,12 +91,6 @@ static void add_cross(struct rating_pairs *p, size_t i, size_t j, double score_i
 	p->score[j * p->n + i] += count - score_i;
 	p->games[i * p->n + j] += count;
 	p->games[j * p->n + i] += count;
-}
-
-void rating_pairs_add(struct rating_pairs *p, size_t i, size_t j, double score_i, double count)
-{
-	add_cross(p, i, j, score_i, count);
-	p->results += count;
 }
 
 /* A team of one game: its bots and its best placing. */
@@ -109,10 +120,10 @@ size_t rating_game_results(int nseats, const unsigned *bot, const int *placing,
 			   const unsigned *team, struct rating_result *out)
 {
 	struct side sides[6];
-	int nsides = 0;
+	int nsides = 0, kind;
 	size_t count = 0;
 
-	if (nseats > 6)
+	if (nseats < 2 || nseats > 6)
 		return 0;
 	for (int s = 0; s < nseats; s++) {
 		int t = 0;
@@ -126,6 +137,7 @@ size_t rating_game_results(int nseats, const unsigned *bot, const int *placing,
 		if (placing[s] < sides[t].placing)
 			sides[t].placing = placing[s];
 	}
+	kind = rating_kind(nseats, nsides < nseats);
 	for (int x = 0; x < nsides; x++)
 		for (int y = x + 1; y < nsides; y++) {
 			struct rating_result *r = &out[count];
@@ -133,6 +145,7 @@ size_t rating_game_results(int nseats, const unsigned *bot, const int *placing,
 				continue;
 			r->na = sides[x].nbots;
 			r->nb = sides[y].nbots;
+			r->kind = kind;
 			memcpy(r->a, sides[x].bot, sizeof(r->a));
 			memcpy(r->b, sides[y].bot, sizeof(r->b));
 			r->score_a = sides[x].placing < sides[y].placing ? 1.0 :
@@ -152,10 +165,12 @@ static void sort_side(uint32_t *bots, int n)
 		}
 }
 
-/* The canonical form of a team result: sides sorted, the smaller side first. */
-static struct rating_team team_key(const struct rating_result *r)
+/* The canonical form of a result's group: sides sorted, the smaller side first (*flipped
+ * when that swapped them). */
+static struct rating_group group_key(const struct rating_result *r, bool *flipped)
 {
-	struct rating_team k = { .na = (uint8_t)r->na, .nb = (uint8_t)r->nb, .s = r->score_a, .n = 1 };
+	struct rating_group k = { .na = (uint8_t)r->na, .nb = (uint8_t)r->nb,
+				  .kind = (uint8_t)r->kind };
 
 	for (int i = 0; i < RATING_SIDE_MAX; i++) {
 		k.a[i] = i < r->na ? r->a[i] : UINT32_MAX;
@@ -163,20 +178,20 @@ static struct rating_team team_key(const struct rating_result *r)
 	}
 	sort_side(k.a, k.na);
 	sort_side(k.b, k.nb);
-	if (k.nb < k.na || (k.nb == k.na && memcmp(k.b, k.a, sizeof(k.a)) < 0)) {
-		struct rating_team t = k;
+	*flipped = k.nb < k.na || (k.nb == k.na && memcmp(k.b, k.a, sizeof(k.a)) < 0);
+	if (*flipped) {
+		struct rating_group t = k;
 		memcpy(k.a, t.b, sizeof(k.a));
 		memcpy(k.b, t.a, sizeof(k.b));
 		k.na = t.nb;
 		k.nb = t.na;
-		k.s = 1.0 - t.s;
 	}
 	return k;
 }
 
-static size_t team_hash(const struct rating_team *k)
+static size_t group_hash(const struct rating_group *k)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ull;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ k->kind;
 
 	for (int i = 0; i < RATING_SIDE_MAX; i++) {
 		h = (h ^ k->a[i]) * 0xff51afd7ed558ccdull;
@@ -185,64 +200,85 @@ static size_t team_hash(const struct rating_team *k)
 	return (size_t)(h ^ h >> 29);
 }
 
-static bool same_sides(const struct rating_team *x, const struct rating_team *y)
+static bool same_group(const struct rating_group *x, const struct rating_group *y)
 {
-	return x->na == y->na && x->nb == y->nb && !memcmp(x->a, y->a, sizeof(x->a)) &&
-	       !memcmp(x->b, y->b, sizeof(x->b));
+	return x->kind == y->kind && x->na == y->na && x->nb == y->nb &&
+	       !memcmp(x->a, y->a, sizeof(x->a)) && !memcmp(x->b, y->b, sizeof(x->b));
 }
 
-/* The slot holding k's sides, or the empty slot where they belong. */
-static size_t team_slot(const struct rating_pairs *p, const struct rating_team *k)
+/* The slot holding k's group, or the empty slot where it belongs. */
+static size_t group_slot(const struct rating_pairs *p, const struct rating_group *k)
 {
-	size_t mask = p->nslots - 1, i = team_hash(k) & mask;
+	size_t mask = p->nslots - 1, i = group_hash(k) & mask;
 
-	while (p->slots[i] && !same_sides(&p->teams[p->slots[i] - 1], k))
+	while (p->slots[i] && !same_group(&p->groups[p->slots[i] - 1], k))
 		i = (i + 1) & mask;
 	return i;
 }
 
-static int grow_team_slots(struct rating_pairs *p)
+static int grow_slots(struct rating_pairs *p)
 {
 	size_t nslots = p->nslots ? p->nslots * 2 : 64;
 
-	while (nslots < 2 * p->nteams + 2)
+	while (nslots < 2 * p->ngroups + 2)
 		nslots *= 2;
 	uint32_t *slots = calloc(nslots, sizeof(*slots));
-	if (!slots || p->nteams >= UINT32_MAX / 2) {
+	if (!slots || p->ngroups >= UINT32_MAX / 2) {
 		free(slots);
 		return -ENOMEM;
 	}
 	free(p->slots);
 	p->slots = slots;
 	p->nslots = nslots;
-	for (size_t t = 0; t < p->nteams; t++)
-		p->slots[team_slot(p, &p->teams[t])] = (uint32_t)(t + 1);
+	for (size_t t = 0; t < p->ngroups; t++)
+		p->slots[group_slot(p, &p->groups[t])] = (uint32_t)(t + 1);
 	return 0;
 }
 
-/* Add one team result into the list of team results. -ENOMEM. */
-static int add_team(struct rating_pairs *p, const struct rating_result *r)
+/* Add count results with r's sides and kind, side a scoring points, into their group.
+ * -ENOMEM. */
+static int add_group(struct rating_pairs *p, const struct rating_result *r, double points,
+		     double count)
 {
-	struct rating_team k = team_key(r);
+	bool flipped;
+	struct rating_group k = group_key(r, &flipped);
 
-	if ((p->nteams + 1) * 2 > p->nslots && grow_team_slots(p) < 0)
+	if (flipped)
+		points = count - points;
+	if ((p->ngroups + 1) * 2 > p->nslots && grow_slots(p) < 0)
 		return -ENOMEM;
-	size_t i = team_slot(p, &k);
+	size_t i = group_slot(p, &k);
 	if (p->slots[i]) {
-		p->teams[p->slots[i] - 1].s += k.s;
-		p->teams[p->slots[i] - 1].n += 1.0;
+		p->groups[p->slots[i] - 1].s += points;
+		p->groups[p->slots[i] - 1].n += count;
 		return 0;
 	}
-	if (p->nteams == p->capteams) {
-		size_t cap = p->capteams ? p->capteams * 2 : 64;
-		struct rating_team *t = reallocarray(p->teams, cap, sizeof(*t));
+	if (p->ngroups == p->capgroups) {
+		size_t cap = p->capgroups ? p->capgroups * 2 : 64;
+		struct rating_group *t = reallocarray(p->groups, cap, sizeof(*t));
 		if (!t)
 			return -ENOMEM;
-		p->teams = t;
-		p->capteams = cap;
+		p->groups = t;
+		p->capgroups = cap;
 	}
-	p->teams[p->nteams] = k;
-	p->slots[i] = (uint32_t)++p->nteams;
+	k.s = points;
+	k.n = count;
+	p->groups[p->ngroups] = k;
+	p->slots[i] = (uint32_t)++p->ngroups;
+	return 0;
+}
+
+int rating_pairs_add(struct rating_pairs *p, size_t i, size_t j, double score_i, double count)
+{
+	struct rating_result r = { { (unsigned)i }, { (unsigned)j }, 1, 1, 0, 0.0 };
+
+	if (count <= 0)
+		return 0;
+	if (add_group(p, &r, score_i, count) < 0)
+		return -ENOMEM;
+	add_cross(p, i, j, score_i, count);
+	p->results += count;
+	p->kind_results[0] += count;
 	return 0;
 }
 
@@ -250,13 +286,16 @@ int rating_pairs_add_results(struct rating_pairs *p, const struct rating_result 
 {
 	for (size_t k = 0; k < count; k++) {
 		const struct rating_result *r = &res[k];
-		if ((r->na > 1 || r->nb > 1) && add_team(p, r) < 0)
+		if (r->kind < 0 || r->kind >= RATING_KINDS)
+			return -EINVAL;
+		if (add_group(p, r, r->score_a, 1.0) < 0)
 			return -ENOMEM;
 		for (int a = 0; a < r->na; a++)
 			for (int b = 0; b < r->nb; b++)
 				add_cross(p, r->a[a], r->b[b], r->score_a, 1.0);
 		p->results += 1.0;
 		p->ties += r->score_a == 0.5;
+		p->kind_results[r->kind] += 1.0;
 	}
 	return 0;
 }
@@ -270,79 +309,57 @@ size_t rating_pairs_add_placings(struct rating_pairs *p, int nseats, const unsig
 	return rating_pairs_add_results(p, res, count) < 0 ? 0 : count;
 }
 
-/* Side a's Elo less side b's for a team result. */
-static double team_difference(const struct rating_team *tm, const double *elo)
+/* Side a's Elo less side b's for a group, times its kind's discrimination. */
+static double group_difference(const struct rating_group *gr, const double *elo,
+			       const double *scale)
 {
 	double d = 0;
 
-	for (int k = 0; k < tm->na; k++)
-		d += elo[tm->a[k]];
-	for (int k = 0; k < tm->nb; k++)
-		d -= elo[tm->b[k]];
-	return d;
+	for (int k = 0; k < gr->na; k++)
+		d += elo[gr->a[k]];
+	for (int k = 0; k < gr->nb; k++)
+		d -= elo[gr->b[k]];
+	return d * scale[gr->kind];
 }
 
-void rating_cross_expected(const struct rating_pairs *p, const double *elo, double *expect,
-			   double *var)
+void rating_cross_expected(const struct rating_pairs *p, const double *elo, const double *scale,
+			   double *expect, double *var)
 {
 	size_t n = p->n;
 
-	/* Single bots first: the whole cross table as if every result were theirs... */
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++) {
-			double e = rating_expected(elo[i] - elo[j]), games = p->games[i * n + j];
-			expect[i * n + j] = games * e;
-			var[i * n + j] = games * e * (1.0 - e);
-		}
-	/* ...then each team result moved from the pairwise expectation to its team's. */
-	for (size_t t = 0; t < p->nteams; t++) {
-		const struct rating_team *tm = &p->teams[t];
-		double e = rating_expected(team_difference(tm, elo));
-		for (int a = 0; a < tm->na; a++)
-			for (int b = 0; b < tm->nb; b++) {
-				size_t i = tm->a[a], j = tm->b[b];
-				double ep = rating_expected(elo[i] - elo[j]);
-				expect[i * n + j] += tm->n * (e - ep);
-				expect[j * n + i] += tm->n * (ep - e);
-				var[i * n + j] += tm->n * (e * (1.0 - e) - ep * (1.0 - ep));
+	memset(expect, 0, n * n * sizeof(double));
+	memset(var, 0, n * n * sizeof(double));
+	for (size_t t = 0; t < p->ngroups; t++) {
+		const struct rating_group *gr = &p->groups[t];
+		double e = rating_expected(group_difference(gr, elo, scale));
+		for (int a = 0; a < gr->na; a++)
+			for (int b = 0; b < gr->nb; b++) {
+				size_t i = gr->a[a], j = gr->b[b];
+				expect[i * n + j] += gr->n * e;
+				expect[j * n + i] += gr->n * (1.0 - e);
+				var[i * n + j] += gr->n * e * (1.0 - e);
 				var[j * n + i] = var[i * n + j];
 			}
 	}
 }
 
-double rating_log_extreme(const struct rating_pairs *p, const double *elo, size_t i, double x,
-			  int best)
+double rating_log_extreme(const struct rating_pairs *p, const double *elo, const double *scale,
+			  size_t i, double x, int best)
 {
-	size_t n = p->n;
 	double sum = 0;
 
-	/* Every result of i as if between single bots, then the team results corrected. */
-	for (size_t j = 0; j < n; j++) {
-		double games = p->games[i * n + j];
-		if (j == i || games <= 0)
-			continue;
-		double e = rating_expected(x - elo[j]);
-		sum += games * log(best ? e : 1.0 - e);
-	}
-	for (size_t t = 0; t < p->nteams; t++) {
-		const struct rating_team *tm = &p->teams[t];
-		double side = 0, d = team_difference(tm, elo);
-		for (int k = 0; k < tm->na; k++)
-			side += tm->a[k] == i;
-		for (int k = 0; k < tm->nb; k++)
-			side -= tm->b[k] == i;
+	for (size_t t = 0; t < p->ngroups; t++) {
+		const struct rating_group *gr = &p->groups[t];
+		double side = 0;
+		for (int k = 0; k < gr->na; k++)
+			side += gr->a[k] == i;
+		for (int k = 0; k < gr->nb; k++)
+			side -= gr->b[k] == i;
 		if (side == 0)
 			continue;
-		d += side * (x - elo[i]);
+		double d = group_difference(gr, elo, scale) + side * (x - elo[i]) * scale[gr->kind];
 		double e = rating_expected(side * d); /* i's side's expectation */
-		sum += tm->n * log(best ? e : 1.0 - e);
-		/* the cross table counted this result once per opponent of i */
-		const uint32_t *opp = side > 0 ? tm->b : tm->a;
-		int nopp = side > 0 ? tm->nb : tm->na;
-		for (int k = 0; k < nopp; k++) {
-			double ep = rating_expected(x - elo[opp[k]]);
-			sum -= tm->n * log(best ? ep : 1.0 - ep);
-		}
+		sum += gr->n * log(best ? e : 1.0 - e);
 	}
 	return sum;
 }

@@ -11,11 +11,15 @@
  * one side, is not counted (bots are matched by name, so merged directories
  * could seat one twice).
  *
+ * Kinds: a game's kind is its player count and whether it is a partnership
+ * game (rating_kind). Skip-Bo gives each kind an Elo scale of its own (the
+ * same bots are further apart at 2 players than at 4), so results are summed
+ * by kind, and the fit (rating.h) gives each kind a discrimination.
+ *
  * Results are aggregated, so the fit does not depend on the order of games
- * and costs nothing per game: results between single bots into a pairwise
- * score matrix, team results by their two sides (each team result is also
- * spread over the matrix, every member against every opponent, as the
- * cross table a reader sees).
+ * and costs nothing per game: by kind and sides, and into the cross table a
+ * reader sees (each result spread over it, every member of a side against
+ * every member of the other).
  *
  * Functions return 0 or a negative errno-style code and never exit.
  */
@@ -27,27 +31,36 @@
 
 #define RATING_SIDE_MAX 3          /* bots of one side; R2 teams have 2 */
 #define RATING_GAME_RESULTS_MAX 15 /* results of one game: 6 sides, 15 pairs */
+#define RATING_KINDS 10            /* players 2..6, free-for-all or partnership */
+
+/* The kind of a game: (players - 2) * 2 + partnership, for players 2..6. */
+int rating_kind(int players, int partnership);
+
+/* "3-player" or "4-player partnership" (a static string; "?" outside the kinds). */
+const char *rating_kind_name(int kind);
 
 /* One result of a game: side a against side b. */
 struct rating_result {
 	unsigned a[RATING_SIDE_MAX], b[RATING_SIDE_MAX];
 	int na, nb;
-	double score_a; /* 1, 0.5 or 0 */
+	int kind;       /* rating_kind of the game */
+	double score_a; /* 1, 0.5 or 0 (an expected score in between is summed alike) */
 };
 
 /*
- * The R7 results of one game (above): seats 0..nseats-1 with bot[s],
- * placing[s] (lower is better) and team[s]. Writes at most
+ * The R7 results of one game (above): seats 0..nseats-1 (2..6) with bot[s],
+ * placing[s] (lower is better) and team[s]; a game is a partnership game
+ * when a team holds two seats or more. Writes at most
  * RATING_GAME_RESULTS_MAX results to out and returns their number; a game
  * with a team of more than RATING_SIDE_MAX seats gives none.
  */
 size_t rating_game_results(int nseats, const unsigned *bot, const int *placing,
 			   const unsigned *team, struct rating_result *out);
 
-/* Team results with the same two sides, summed (sides sorted, a before b). */
-struct rating_team {
+/* Results of one kind with the same two sides, summed (sides sorted, a before b). */
+struct rating_group {
 	uint32_t a[RATING_SIDE_MAX], b[RATING_SIDE_MAX];
-	uint8_t na, nb;
+	uint8_t na, nb, kind;
 	double s, n; /* points of side a, results */
 };
 
@@ -56,15 +69,15 @@ struct rating_pairs {
 	size_t n;
 	/* Row-major n x n, every result between opponents: the cross table.
 	 * score[i*n+j]: points of i against j (wins + ties / 2); games[i*n+j] ==
-	 * games[j*n+i]: results between i and j. The fit reads from it the
-	 * results between single bots (what the team results did not add). */
+	 * games[j*n+i]: results between i and j. */
 	double *score;
 	double *games;
-	struct rating_team *teams; /* results with a side of two or more bots */
-	size_t nteams, capteams;
-	uint32_t *slots;           /* hash of teams: index + 1, 0 empty; nslots a power of 2 */
+	struct rating_group *groups; /* what the fit reads */
+	size_t ngroups, capgroups;
+	uint32_t *slots;             /* hash of groups: index + 1, 0 empty; nslots a power of 2 */
 	size_t nslots;
-	double results, ties;      /* every result added, and those that were ties */
+	double results, ties;        /* every result added, and those that were ties */
+	double kind_results[RATING_KINDS];
 };
 
 /* Zeroed sums for n bots. -ENOMEM, -EINVAL if n is 0. */
@@ -73,18 +86,19 @@ void rating_pairs_release(struct rating_pairs *p);
 
 /*
  * dst (uninitialised) = the sums of src for n bots: the cross table cut or
- * padded with zeros, every team result (whose bots must all be below n).
+ * padded with zeros, every group (whose bots must all be below n).
  * -ENOMEM, -EINVAL.
  */
 int rating_pairs_copy(struct rating_pairs *dst, const struct rating_pairs *src, size_t n);
 
-/* count results between i and j in which i scored score_i points in all (0 <= score_i <= count). */
-void rating_pairs_add(struct rating_pairs *p, size_t i, size_t j, double score_i, double count);
+/* count results of 2-player games between i and j in which i scored score_i points in all
+ * (0 <= score_i <= count). 0 or -ENOMEM. */
+int rating_pairs_add(struct rating_pairs *p, size_t i, size_t j, double score_i, double count);
 
 /*
  * One game's results (rating_game_results), each bot[s] < p->n. Returns the
- * number of results added, or 0 when memory for a new team result ran out
- * (so a caller that must know checks rating_pairs_add_game).
+ * number of results added, or 0 when memory for a new group ran out (a
+ * caller that must know uses rating_pairs_add_results).
  */
 size_t rating_pairs_add_placings(struct rating_pairs *p, int nseats, const unsigned *bot,
 				 const int *placing, const unsigned *team);
@@ -93,18 +107,19 @@ size_t rating_pairs_add_placings(struct rating_pairs *p, int nseats, const unsig
 int rating_pairs_add_results(struct rating_pairs *p, const struct rating_result *res, size_t count);
 
 /*
- * What the ratings elo[] (Elo, any anchor) expect of the cross table:
- * expect[i*n+j] the points of i against j, var[i*n+j] their binomial
- * variance (sum of N E (1 - E) over the results). Both n x n, overwritten.
+ * What the ratings elo[] (Elo, any anchor) and the kinds' discriminations
+ * scale[RATING_KINDS] (rating.h) expect of the cross table: expect[i*n+j]
+ * the points of i against j, var[i*n+j] their binomial variance (sum of N E
+ * (1 - E) over the results). Both n x n, overwritten.
  */
-void rating_cross_expected(const struct rating_pairs *p, const double *elo, double *expect,
-			   double *var);
+void rating_cross_expected(const struct rating_pairs *p, const double *elo, const double *scale,
+			   double *expect, double *var);
 
 /*
  * ln P(bot i scores no point, or with best every point, in all its results |
- * its rating x, every other bot at elo[]).
+ * its rating x, every other bot at elo[], the kinds at scale[]).
  */
-double rating_log_extreme(const struct rating_pairs *p, const double *elo, size_t i, double x,
-			  int best);
+double rating_log_extreme(const struct rating_pairs *p, const double *elo, const double *scale,
+			  size_t i, double x, int best);
 
 #endif

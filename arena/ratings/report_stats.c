@@ -23,7 +23,8 @@ static double bound_rating(const struct report *r, size_t i, int best)
 	double lo = -20000, hi = 20000, target = log(BOUND_CHANCE);
 
 	for (int it = 0; it < 100; it++) {
-		double mid = 0.5 * (lo + hi), f = rating_log_extreme(&r->pairs, r->fit.elo, i, mid, best);
+		double mid = 0.5 * (lo + hi), f = rating_log_extreme(&r->pairs, r->fit.elo, r->fit.scale, i,
+								     mid, best);
 		/* Losing everything grows less likely as x rises; winning everything more. */
 		if (best ? f < target : f > target)
 			lo = mid;
@@ -85,7 +86,7 @@ static void worst_pair(struct report *r)
 	r->fit_i = r->fit_j = -1;
 	r->fit_pairs = 0;
 	if (expect && var)
-		rating_cross_expected(&r->pairs, r->fit.elo, expect, var);
+		rating_cross_expected(&r->pairs, r->fit.elo, r->fit.scale, expect, var);
 	for (size_t i = 0; expect && var && i < n; i++)
 		for (size_t j = i + 1; j < n; j++) {
 			double games = r->pairs.games[i * n + j], v = var[i * n + j];
@@ -225,12 +226,27 @@ void report_model_lines(const struct report *r, void (*write_line)(void *ctx, co
 	append(line, sizeof(line), ": %s.", any_team ?
 	       "one result per two teams (a bot alone is a team of one), a team's strength the "
 	       "sum of its partners' ratings" : "one result per two players");
-	if (kinds > 1)
-		append(line, sizeof(line), " Every player count is on one Elo scale and every "
-		       "rated result weighs the same. Skip-Bo's Elo differences shrink as tables "
-		       "grow (between the same bots about x0.8 at 3 players and x0.65 at 4, against "
-		       "2), so these ratings mix scales; for one scale, report each player count's "
-		       "directories apart.");
+	if (kinds > 1 && r->fit.reference_kind >= 0) {
+		/* Skip-Bo's Elo differences shrink as tables grow: one beta per kind (rating.h) */
+		append(line, sizeof(line), " The kinds of game are joined on the Elo scale of "
+		       "%s games: each other kind's Elo differences are multiplied by a fitted "
+		       "discrimination (95%% interval):",
+		       rating_kind_name(r->fit.reference_kind));
+		for (int k = 0, first = 1; k < kinds; k++) {
+			int c = rating_kind(players[k], partnership[k]);
+			if (c == r->fit.reference_kind)
+				continue;
+			if (r->fit.scale_lo[c] == r->fit.scale_hi[c])
+				append(line, sizeof(line), "%s %s x1 (too few results to fit one)",
+				       first ? "" : ",", rating_kind_name(c));
+			else
+				append(line, sizeof(line), "%s %s x%.2f (%.2f-%.2f)", first ? "" : ",",
+				       rating_kind_name(c), r->fit.scale[c], r->fit.scale_lo[c],
+				       r->fit.scale_hi[c]);
+			first = 0;
+		}
+		append(line, sizeof(line), ".");
+	}
 	write_line(ctx, line);
 	snprintf(line, sizeof(line), "Ties: %.0f of %.0f rated results (%.1f%%) were ties, each "
 		 "counted as half a point (as Ordo and BayesElo count a draw).", r->pairs.ties,

@@ -43,16 +43,21 @@ static double sigmoid(double x)
 /* The meat from the sums equals sum_c U_c U_c' computed directly from the games. */
 static void test_meat_matches_direct_sum(void **state)
 {
-	enum { BOTS = 4, DEALS = 30, ROT = 3 };
+	/* 3-player games, whose discrimination beta is 0.8: the b = ln beta of that kind
+	 * sits after the bots (cluster.h's layout) */
+	enum { BOTS = 4, DEALS = 30, ROT = 3, DIM = BOTS + RATING_KINDS };
 	static const double g[BOTS] = { 0.3, -0.2, 0.1, -0.4 };
 	unsigned team[3] = { 0, 1, 2 };
-	double direct[BOTS * BOTS] = { 0 }, meat[BOTS * BOTS];
+	int kind = rating_kind(3, 0);
+	double scale[RATING_KINDS], direct[DIM * DIM] = { 0 }, meat[DIM * DIM];
 	struct cluster_sums c;
 
 	(void)state;
+	for (int k = 0; k < RATING_KINDS; k++)
+		scale[k] = k == kind ? 0.8 : 1.0;
 	cluster_sums_init(&c);
 	for (int d = 0; d < DEALS; d++) {
-		double u[BOTS] = { 0 };
+		double u[DIM] = { 0 };
 		/* Rotations of one deal written apart, as several workers would. */
 		for (int r = 0; r < ROT; r++) {
 			unsigned bot[3];
@@ -66,23 +71,25 @@ static void test_meat_matches_direct_sum(void **state)
 			for (int a = 0; a < 3; a++)
 				for (int b = a + 1; b < 3; b++) {
 					double sc = placing[a] < placing[b] ? 1 : placing[a] > placing[b] ? 0 : 0.5;
-					double res = sc - sigmoid(g[bot[a]] - g[bot[b]]);
-					u[bot[a]] += res;
-					u[bot[b]] -= res;
+					double eta = 0.8 * (g[bot[a]] - g[bot[b]]);
+					double res = sc - sigmoid(eta);
+					u[bot[a]] += res * 0.8;
+					u[bot[b]] -= res * 0.8;
+					u[BOTS + kind] += res * eta;
 				}
 		}
-		for (int i = 0; i < BOTS; i++)
-			for (int j = 0; j < BOTS; j++)
-				direct[i * BOTS + j] += u[i] * u[j];
+		for (int i = 0; i < DIM; i++)
+			for (int j = 0; j < DIM; j++)
+				direct[i * DIM + j] += u[i] * u[j];
 		/* Deals folded in early, closed, and still open all count. */
 		if (d == 10)
-			assert_int_equal(cluster_sums_fold(&c, BOTS, g), 0);
+			assert_int_equal(cluster_sums_fold(&c, BOTS, g, scale), 0);
 		if (d == 20)
 			assert_int_equal(cluster_sums_close_all(&c), 0);
 	}
 	assert_near(c.clusters, DEALS, 0);
-	cluster_sums_meat(&c, BOTS, g, meat);
-	for (int k = 0; k < BOTS * BOTS; k++)
+	cluster_sums_meat(&c, BOTS, g, scale, meat);
+	for (int k = 0; k < DIM * DIM; k++)
 		assert_near(meat[k], direct[k], 1e-9);
 	cluster_sums_release(&c);
 }
@@ -179,7 +186,16 @@ static const int orders[ORDERS][8] = {
 
 struct coverage {
 	long robust_in, plain_in, intervals;
+	long scale_in, scales; /* discriminations whose interval holds the truth's */
 	double results, ties;
+};
+
+/* One part of a tournament: a format, its schedule, and the discrimination of its kind of
+ * game (strengths are multiplied by it, as rating.h models it). */
+struct part {
+	const struct format *f;
+	struct schedule *sch;
+	double beta;
 };
 
 /* Team of each seat, and the number of sides. */
@@ -210,9 +226,11 @@ static void place(int sides, const double *perf, double tie_width, int *side_pla
 
 /* The expected result of every game of the first deal (every deal seats the same), as
  * expected[game * 15 + result] in rating_game_results' order. */
-static void expected_results(const struct format *f, const struct schedule *sch,
-			     const double *ability, uint64_t per_deal, double *expected)
+static void expected_results(const struct part *pt, const double *ability, uint64_t per_deal,
+			     double *expected)
 {
+	const struct format *f = pt->f;
+	const struct schedule *sch = pt->sch;
 	unsigned team[6];
 	int sides = seat_teams(f, team);
 
@@ -222,7 +240,7 @@ static void expected_results(const struct format *f, const struct schedule *sch,
 		double strength[6] = { 0 };
 		assert_int_equal(schedule_game(sch, i, &g), 0);
 		for (int s = 0; s < f->players; s++)
-			strength[team[s]] += ability[g.bots[s]];
+			strength[team[s]] += pt->beta * ability[g.bots[s]];
 		for (int k = 0; k < RATING_GAME_RESULTS_MAX; k++)
 			expected[i * RATING_GAME_RESULTS_MAX + (uint64_t)k] = 0;
 		for (int d = 0; d < MC_DRAWS; d++) {
@@ -244,63 +262,61 @@ static void expected_results(const struct format *f, const struct schedule *sch,
 }
 
 /* The truth: the fit of every game's expected results. */
-static void fit_truth(const struct format *f, const struct schedule *sch, const double *ability,
+static void fit_truth(const struct part *parts, int nparts, const double *ability,
 		      struct rating_fit *target)
 {
-	uint64_t per_deal = schedule_count(sch) / (uint64_t)f->deals;
-	double *expected = calloc(per_deal * RATING_GAME_RESULTS_MAX, sizeof(double));
 	struct rating_pairs p;
-	unsigned team[6];
 
-	assert_non_null(expected);
-	seat_teams(f, team);
-	expected_results(f, sch, ability, per_deal, expected);
-	assert_int_equal(rating_pairs_init(&p, (size_t)f->bots), 0);
-	for (uint64_t i = 0; i < schedule_count(sch); i++) {
-		struct schedule_game g;
-		struct rating_result res[RATING_GAME_RESULTS_MAX];
-		unsigned bot[6];
-		int placing[6] = { 0 };
-		schedule_game(sch, i, &g);
-		for (int s = 0; s < f->players; s++)
-			bot[s] = (unsigned)g.bots[s];
-		size_t n = rating_game_results(f->players, bot, placing, team, res);
-		for (size_t k = 0; k < n; k++)
-			res[k].score_a = expected[(i % per_deal) * RATING_GAME_RESULTS_MAX + k];
-		assert_int_equal(rating_pairs_add_results(&p, res, n), 0);
+	assert_int_equal(rating_pairs_init(&p, (size_t)parts[0].f->bots), 0);
+	for (int k = 0; k < nparts; k++) {
+		const struct format *f = parts[k].f;
+		uint64_t per_deal = schedule_count(parts[k].sch) / (uint64_t)f->deals;
+		double *expected = calloc(per_deal * RATING_GAME_RESULTS_MAX, sizeof(double));
+		unsigned team[6];
+
+		assert_non_null(expected);
+		seat_teams(f, team);
+		expected_results(&parts[k], ability, per_deal, expected);
+		for (uint64_t i = 0; i < schedule_count(parts[k].sch); i++) {
+			struct schedule_game g;
+			struct rating_result res[RATING_GAME_RESULTS_MAX];
+			unsigned bot[6];
+			int placing[6] = { 0 };
+			schedule_game(parts[k].sch, i, &g);
+			for (int s = 0; s < f->players; s++)
+				bot[s] = (unsigned)g.bots[s];
+			size_t n = rating_game_results(f->players, bot, placing, team, res);
+			for (size_t r = 0; r < n; r++)
+				res[r].score_a = expected[(i % per_deal) * RATING_GAME_RESULTS_MAX + r];
+			assert_int_equal(rating_pairs_add_results(&p, res, n), 0);
+		}
+		free(expected);
 	}
 	assert_int_equal(rating_fit(&p, NULL, target), 0);
 	rating_pairs_release(&p);
-	free(expected);
 }
 
-/* One tournament of the schedule; its fit's intervals counted against target. */
-static void run_tournament(const struct format *f, const struct schedule *sch,
-			   const double *ability, const struct rating_fit *target,
-			   struct coverage *cov)
+/* One part's games of one tournament into seen and clusters (deal keys apart per part). */
+static void play_part(const struct part *pt, int index, const double *ability,
+		      struct rating_pairs *seen, struct cluster_sums *clusters)
 {
-	struct rating_pairs seen;
-	struct cluster_sums clusters;
-	struct rating_fit fit;
-	struct rating_options opt = RATING_OPTIONS_DEFAULT;
+	const struct format *f = pt->f;
 	unsigned team[6];
 	int sides = seat_teams(f, team);
 	double luck[6];
 
-	assert_int_equal(rating_pairs_init(&seen, (size_t)f->bots), 0);
-	cluster_sums_init(&clusters);
-	for (uint64_t i = 0; i < schedule_count(sch); i++) {
+	for (uint64_t i = 0; i < schedule_count(pt->sch); i++) {
 		struct schedule_game g;
 		double strength[6] = { 0 }, perf[6];
 		int side_placing[6], placing[6];
 		unsigned bot[6];
-		schedule_game(sch, i, &g);
+		schedule_game(pt->sch, i, &g);
 		for (int t = 0; t < sides; t++)
 			if (g.rotation == 0)
 				luck[t] = gumbel();
 		for (int s = 0; s < f->players; s++) {
 			bot[s] = (unsigned)g.bots[s];
-			strength[team[s]] += ability[g.bots[s]];
+			strength[team[s]] += pt->beta * ability[g.bots[s]];
 		}
 		for (int t = 0; t < sides; t++)
 			perf[t] = strength[t] + (uniform_open() < f->rho ? luck[t] : gumbel());
@@ -308,17 +324,40 @@ static void run_tournament(const struct format *f, const struct schedule *sch,
 		for (int s = 0; s < f->players; s++)
 			placing[s] = side_placing[team[s]];
 		/* a deal is its table and deal number, as a report keys it */
-		assert_int_equal(rating_add_clustered(&seen, &clusters,
-						      (uint64_t)g.table << 32 | g.deal, f->players,
-						      bot, placing, team), 0);
+		uint64_t table = (uint64_t)g.table + ((uint64_t)index << 24);
+		assert_int_equal(rating_add_clustered(seen, clusters, table << 32 | g.deal,
+						      f->players, bot, placing, team), 0);
 	}
+}
+
+/* One tournament of every part; its fit's intervals counted against target. */
+static void run_tournament(const struct part *parts, int nparts, const double *ability,
+			   const struct rating_fit *target, struct coverage *cov)
+{
+	int bots = parts[0].f->bots;
+	struct rating_pairs seen;
+	struct cluster_sums clusters;
+	struct rating_fit fit;
+	struct rating_options opt = RATING_OPTIONS_DEFAULT;
+
+	assert_int_equal(rating_pairs_init(&seen, (size_t)bots), 0);
+	cluster_sums_init(&clusters);
+	for (int k = 0; k < nparts; k++)
+		play_part(&parts[k], k, ability, &seen, &clusters);
 	opt.clusters = &clusters;
 	assert_int_equal(rating_fit(&seen, &opt, &fit), 0);
-	for (int i = 0; i < f->bots; i++) {
+	for (int i = 0; i < bots; i++) {
 		double miss = fabs(fit.elo[i] - target->elo[i]);
 		cov->robust_in += miss <= rating_ci95(&fit, (size_t)i);
-		cov->plain_in += miss <= RATING_Z95 * sqrt(fit.cov_model[i * f->bots + i]);
+		cov->plain_in += miss <= RATING_Z95 * sqrt(fit.cov_model[i * bots + i]);
 		cov->intervals++;
+	}
+	for (int c = 0; c < RATING_KINDS; c++) {
+		if (fit.scale_lo[c] == fit.scale_hi[c])
+			continue;
+		cov->scale_in += fit.scale_lo[c] <= target->scale[c] &&
+				 target->scale[c] <= fit.scale_hi[c];
+		cov->scales++;
 	}
 	cov->results += seen.results;
 	cov->ties += seen.ties;
@@ -335,28 +374,39 @@ static void run_tournament(const struct format *f, const struct schedule *sch,
  * players: too wide, as the rotations of a deal cancel luck), which makes
  * the test fail if the robust ones fell back to them.
  */
-static void check_format(const struct format *f, int tournaments, double plain_lo,
-			 double plain_hi)
+static void check_parts(const char *name, struct part *parts, int nparts, int tournaments,
+			double plain_lo, double plain_hi)
 {
 	struct coverage all = { 0 };
-	struct schedule *sch;
+	uint64_t games = 0;
 
-	assert_int_equal(schedule_new_gauntlet((size_t)f->bots, NULL, f->players, (uint32_t)f->deals,
-					       f->duplicate, f->partnership, 17, &sch), 0);
+	for (int k = 0; k < nparts; k++) {
+		const struct format *f = parts[k].f;
+		assert_int_equal(schedule_new_gauntlet((size_t)f->bots, NULL, f->players,
+						       (uint32_t)f->deals, f->duplicate,
+						       f->partnership, 17, &parts[k].sch), 0);
+		games += schedule_count(parts[k].sch);
+	}
 	for (int o = 0; o < ORDERS; o++) {
 		double ability[8];
 		struct rating_fit target;
 		struct coverage cov = { 0 };
-		for (int b = 0; b < f->bots; b++)
+		for (int b = 0; b < parts[0].f->bots; b++)
 			ability[b] = true_elo[orders[o][b]] * M_LN10 / 400.0;
-		fit_truth(f, sch, ability, &target);
+		fit_truth(parts, nparts, ability, &target);
 		for (int t = 0; t < tournaments; t++)
-			run_tournament(f, sch, ability, &target, &cov);
+			run_tournament(parts, nparts, ability, &target, &cov);
 		double robust = (double)cov.robust_in / (double)cov.intervals;
-		printf("%-26s order %d: %4ld intervals, %3.0f%% ties: robust %.1f%%, plain %.1f%%\n",
-		       f->name, o, cov.intervals, 100.0 * cov.ties / cov.results, 100.0 * robust,
+		printf("%-26s order %d: %4ld intervals, %3.0f%% ties: robust %.1f%%, plain %.1f%%",
+		       name, o, cov.intervals, 100.0 * cov.ties / cov.results, 100.0 * robust,
 		       100.0 * (double)cov.plain_in / (double)cov.intervals);
+		if (cov.scales)
+			printf(", discrimination %.1f%% (truth %.3f)",
+			       100.0 * (double)cov.scale_in / (double)cov.scales,
+			       target.scale[rating_kind(parts[1].f->players, parts[1].f->partnership)]);
+		printf("\n");
 		assert_true(robust >= 0.90);
+		assert_true(!cov.scales || (double)cov.scale_in / (double)cov.scales >= 0.90);
 		all.robust_in += cov.robust_in;
 		all.plain_in += cov.plain_in;
 		all.intervals += cov.intervals;
@@ -364,11 +414,20 @@ static void check_format(const struct format *f, int tournaments, double plain_l
 	}
 	double robust = (double)all.robust_in / (double)all.intervals;
 	double plain = (double)all.plain_in / (double)all.intervals;
-	printf("%-26s %s: %ld games, robust %.1f%%, plain %.1f%%\n", f->name, "all orders",
-	       (long)schedule_count(sch), 100.0 * robust, 100.0 * plain);
+	printf("%-26s %s: %ld games, robust %.1f%%, plain %.1f%%\n", name, "all orders",
+	       (long)games, 100.0 * robust, 100.0 * plain);
 	assert_true(robust <= 0.985);
 	assert_true(plain >= plain_lo && plain <= plain_hi);
-	schedule_free(sch);
+	for (int k = 0; k < nparts; k++)
+		schedule_free(parts[k].sch);
+}
+
+static void check_format(const struct format *f, int tournaments, double plain_lo,
+			 double plain_hi)
+{
+	struct part one = { f, NULL, 1.0 };
+
+	check_parts(f->name, &one, 1, tournaments, plain_lo, plain_hi);
 }
 
 static void test_coverage_two_player_duplicate(void **state)
@@ -431,6 +490,21 @@ static void test_coverage_six_partnership(void **state)
 	check_format(&f, 300, 0.0, 1.0);
 }
 
+/*
+ * Two player counts joined (rating.h): the same bots at 2-player duplicate
+ * tables and at 4-player tables, where their strengths count x0.65. The
+ * ratings (on the 2-player scale) and the 4-player discrimination must both
+ * be covered.
+ */
+static void test_coverage_joined_player_counts(void **state)
+{
+	static const struct format two = { "2 players", 5, 2, 0, 1, 6, 0.9, 0.02 };
+	static const struct format four = { "4 players", 5, 4, 0, 0, 30, 0.0, 0.7 };
+	struct part parts[2] = { { &two, NULL, 1.0 }, { &four, NULL, 0.65 } };
+	(void)state;
+	check_parts("2 and 4 players joined", parts, 2, 300, 0.0, 1.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -444,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_coverage_four_partnership),
 		cmocka_unit_test(test_coverage_four_partnership_duplicate),
 		cmocka_unit_test(test_coverage_six_partnership),
+		cmocka_unit_test(test_coverage_joined_player_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -753,11 +753,13 @@ static void test_model_and_ties_lines(void **state)
 	assert_non_null(fgets(line, sizeof(line), f)); /* header */
 	while (fgets(line, sizeof(line), f)) {
 		double w1, w2, d;
-		char *p = strchr(line, ',');
-		assert_non_null(p);
-		p = strchr(p + 1, ',');
-		assert_non_null(p);
-		assert_int_equal(sscanf(p + 1, "%lf,%lf,%lf", &w1, &w2, &d), 3);
+		char *p = line;
+		for (int field = 0; field < 3; field++) { /* kind, player1, player2 */
+			p = strchr(p, ',');
+			assert_non_null(p);
+			p++;
+		}
+		assert_int_equal(sscanf(p, "%lf,%lf,%lf", &w1, &w2, &d), 3);
 		draws += d;
 		results += w1 + w2 + d;
 	}
@@ -767,7 +769,23 @@ static void test_model_and_ties_lines(void **state)
 	assert_non_null(strstr(text, "Model: team Bradley-Terry fit of 2-player games (702 records), "
 				     "3-player games (388 records), 4-player games (488 records) and "
 				     "4-player partnership games (222 records)"));
-	assert_non_null(strstr(text, "on one Elo scale"));
+	assert_non_null(strstr(text, "joined on the Elo scale of 2-player games"));
+	/* the discriminations against the reference kind are those R fits (fit_bradleyterry.R) */
+	assert_int_equal(r.fit.reference_kind, rating_kind(2, 0));
+	f = fopen(RATING_FIXTURE_DIR "/expected_scale.csv", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f)); /* header */
+	int scales = 0;
+	while (fgets(line, sizeof(line), f)) {
+		int players = atoi(line), kind = rating_kind(players, strchr(line, 'p') != NULL);
+		double want = strtod(strchr(line, ',') + 1, NULL);
+		assert_near(r.fit.scale[kind], want, 0.01);
+		snprintf(expect, sizeof(expect), "%s x%.2f", rating_kind_name(kind), r.fit.scale[kind]);
+		assert_non_null(strstr(text, expect));
+		scales++;
+	}
+	fclose(f);
+	assert_int_equal(scales, 3);
 	snprintf(expect, sizeof(expect), "Ties: %.0f of %.0f rated results", draws, results);
 	assert_non_null(strstr(text, expect));
 	assert_near(r.pairs.ties, draws, 0);
