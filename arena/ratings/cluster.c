@@ -198,12 +198,11 @@ static int side_strength(uint32_t set, const uint32_t *bot, size_t n, const doub
 			 double *sum)
 {
 	*sum = 0;
-	for (int k = 0; k < CLUSTER_BOTS_MAX; k++) {
-		if (!(set & 1u << k))
-			continue;
-		if (bot[k] >= n)
+	for (; set; set &= set - 1) {
+		uint32_t b = bot[__builtin_ctz(set)];
+		if (b >= n)
 			return -1;
-		*sum += g[bot[k]];
+		*sum += g[b];
 	}
 	return 0;
 }
@@ -229,8 +228,10 @@ static void add_deal(const struct cluster_pair *d, size_t n, size_t layout, cons
 		if (side_strength(p->i, bot, n, g, &ga) < 0 || side_strength(p->j, bot, n, g, &gb) < 0)
 			continue;
 		double eta = beta * (ga - gb), r = p->s - p->n / (1.0 + exp(-eta));
-		for (int b = 0; b < nbots; b++)
-			u[b] += (p->i & 1u << b) ? r * beta : (p->j & 1u << b) ? -r * beta : 0.0;
+		for (uint32_t set = p->i; set; set &= set - 1)
+			u[__builtin_ctz(set)] += r * beta;
+		for (uint32_t set = p->j; set; set &= set - 1)
+			u[__builtin_ctz(set)] -= r * beta;
 		u[nbots] += r * eta; /* the kind's b */
 	}
 	for (int a = 0; a < nbots; a++)

@@ -233,8 +233,8 @@ static void cholesky_solve(const double *l, size_t n, double *x)
  * the cross table holds beyond the team results spread over it (sums of
  * halves, so the difference is exact).
  */
-/* Groups in one order whatever order the games came in, so that the sums of the fit are
- * made in one order too (and give the same bits). */
+/* Groups in one order whatever order the games came in (team results are hashed in the
+ * order they first came), so that the sums of the fit are made in one order too. */
 static int pair_cmp(const void *pa, const void *pb)
 {
 	const struct met_pair *x = pa, *y = pb;
@@ -254,35 +254,45 @@ static int pair_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
+/* rating_pairs_each: one group into the problem. */
+static void add_pair(void *ctx, const struct rating_group *gr)
+{
+	struct problem *pb = ctx;
+	struct met_pair *mp = &pb->pairs[pb->npairs++];
+
+	*mp = (struct met_pair){ .na = gr->na, .nb = gr->nb, .kind = gr->kind, .s_ab = gr->s,
+				 .s_ba = gr->n - gr->s, .games = gr->n };
+	memcpy(mp->a, gr->a, sizeof(mp->a));
+	memcpy(mp->b, gr->b, sizeof(mp->b));
+}
+
+/* rating_pairs_each: count. */
+static void count_group(void *ctx, const struct rating_group *gr)
+{
+	(void)gr;
+	++*(size_t *)ctx;
+}
+
 /* The groups of p as the fit reads them, and which kinds get a discrimination. -ENOMEM. */
 static int collect_pairs(const struct rating_pairs *p, struct problem *pb)
 {
-	bool present[RATING_KINDS] = { false };
-	double results[RATING_KINDS] = { 0 };
+	size_t count = 0;
 
-	pb->pairs = reallocarray(NULL, p->ngroups ? p->ngroups : 1, sizeof(*pb->pairs));
+	rating_pairs_each(p, count_group, &count);
+	pb->pairs = reallocarray(NULL, count ? count : 1, sizeof(*pb->pairs));
 	if (!pb->pairs)
 		return -ENOMEM;
-	for (size_t t = 0; t < p->ngroups; t++) {
-		const struct rating_group *gr = &p->groups[t];
-		struct met_pair *mp = &pb->pairs[pb->npairs++];
-		*mp = (struct met_pair){ .na = gr->na, .nb = gr->nb, .kind = gr->kind,
-					 .s_ab = gr->s, .s_ba = gr->n - gr->s, .games = gr->n };
-		memcpy(mp->a, gr->a, sizeof(mp->a));
-		memcpy(mp->b, gr->b, sizeof(mp->b));
-		present[gr->kind] |= gr->n > 0;
-		results[gr->kind] += gr->n;
-	}
+	rating_pairs_each(p, add_pair, pb);
 	qsort(pb->pairs, pb->npairs, sizeof(*pb->pairs), pair_cmp);
 	pb->m = pb->n;
 	pb->reference_kind = -1;
 	for (int c = 0; c < RATING_KINDS; c++) {
 		pb->kind_param[c] = -1;
-		if (!present[c])
+		if (!(p->kind_results[c] > 0))
 			continue;
 		if (pb->reference_kind < 0)
 			pb->reference_kind = c;
-		else if (results[c] >= RATING_SCALE_MIN_RESULTS)
+		else if (p->kind_results[c] >= RATING_SCALE_MIN_RESULTS)
 			pb->kind_param[c] = (int)pb->m++;
 	}
 	return 0;
@@ -290,13 +300,10 @@ static int collect_pairs(const struct rating_pairs *p, struct problem *pb)
 
 int rating_kinds(const struct rating_pairs *p)
 {
-	bool present[RATING_KINDS] = { false };
 	int count = 0;
 
-	for (size_t t = 0; t < p->ngroups; t++)
-		present[p->groups[t].kind] |= p->groups[t].n > 0;
 	for (int c = 0; c < RATING_KINDS; c++)
-		count += present[c];
+		count += p->kind_results[c] > 0;
 	return count;
 }
 

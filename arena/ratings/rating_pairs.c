@@ -49,11 +49,27 @@ void rating_pairs_release(struct rating_pairs *p)
 	free(p->games);
 	free(p->groups);
 	free(p->slots);
+	for (int c = 0; c < RATING_KINDS; c++) {
+		free(p->kind_score[c]);
+		free(p->kind_games[c]);
+	}
 	memset(p, 0, sizeof(*p));
 }
 
 /* Double the hash of groups (at least 64 slots) and reinsert them. -ENOMEM. */
 static int grow_slots(struct rating_pairs *p);
+
+/* A copy of the n0 x n0 matrix from as n x n (cut, or padded with zeros); NULL without
+ * memory. */
+static double *copy_matrix(const double *from, size_t n0, size_t n)
+{
+	size_t m = n0 < n ? n0 : n;
+	double *to = calloc(n * n, sizeof(double));
+
+	for (size_t i = 0; to && i < m; i++)
+		memcpy(&to[i * n], &from[i * n0], m * sizeof(double));
+	return to;
+}
 
 int rating_pairs_copy(struct rating_pairs *dst, const struct rating_pairs *src, size_t n)
 {
@@ -65,6 +81,16 @@ int rating_pairs_copy(struct rating_pairs *dst, const struct rating_pairs *src, 
 	for (size_t i = 0; i < m; i++) {
 		memcpy(&dst->score[i * n], &src->score[i * src->n], m * sizeof(double));
 		memcpy(&dst->games[i * n], &src->games[i * src->n], m * sizeof(double));
+	}
+	for (int c = 0; c < RATING_KINDS; c++) {
+		if (!src->kind_score[c])
+			continue;
+		dst->kind_score[c] = copy_matrix(src->kind_score[c], src->n, n);
+		dst->kind_games[c] = copy_matrix(src->kind_games[c], src->n, n);
+		if (!dst->kind_score[c] || !dst->kind_games[c]) {
+			rating_pairs_release(dst);
+			return -ENOMEM;
+		}
 	}
 	dst->results = src->results;
 	dst->ties = src->ties;
@@ -268,13 +294,34 @@ static int add_group(struct rating_pairs *p, const struct rating_result *r, doub
 	return 0;
 }
 
+/* Add count results of kind between single bots i and j, i scoring points. -ENOMEM. */
+static int add_single(struct rating_pairs *p, int kind, size_t i, size_t j, double points,
+		      double count)
+{
+	size_t n = p->n;
+
+	if (!p->kind_score[kind]) {
+		p->kind_score[kind] = calloc(n * n, sizeof(double));
+		p->kind_games[kind] = calloc(n * n, sizeof(double));
+		if (!p->kind_score[kind] || !p->kind_games[kind]) {
+			free(p->kind_score[kind]);
+			free(p->kind_games[kind]);
+			p->kind_score[kind] = p->kind_games[kind] = NULL;
+			return -ENOMEM;
+		}
+	}
+	p->kind_score[kind][i * n + j] += points;
+	p->kind_score[kind][j * n + i] += count - points;
+	p->kind_games[kind][i * n + j] += count;
+	p->kind_games[kind][j * n + i] += count;
+	return 0;
+}
+
 int rating_pairs_add(struct rating_pairs *p, size_t i, size_t j, double score_i, double count)
 {
-	struct rating_result r = { { (unsigned)i }, { (unsigned)j }, 1, 1, 0, 0.0 };
-
 	if (count <= 0)
 		return 0;
-	if (add_group(p, &r, score_i, count) < 0)
+	if (add_single(p, 0, i, j, score_i, count) < 0)
 		return -ENOMEM;
 	add_cross(p, i, j, score_i, count);
 	p->results += count;
@@ -288,7 +335,8 @@ int rating_pairs_add_results(struct rating_pairs *p, const struct rating_result 
 		const struct rating_result *r = &res[k];
 		if (r->kind < 0 || r->kind >= RATING_KINDS)
 			return -EINVAL;
-		if (add_group(p, r, r->score_a, 1.0) < 0)
+		if (r->na == 1 && r->nb == 1 ? add_single(p, r->kind, r->a[0], r->b[0], r->score_a, 1.0)
+					     : add_group(p, r, r->score_a, 1.0) < 0)
 			return -ENOMEM;
 		for (int a = 0; a < r->na; a++)
 			for (int b = 0; b < r->nb; b++)
@@ -322,44 +370,87 @@ static double group_difference(const struct rating_group *gr, const double *elo,
 	return d * scale[gr->kind];
 }
 
-void rating_cross_expected(const struct rating_pairs *p, const double *elo, const double *scale,
-			   double *expect, double *var)
+void rating_pairs_each(const struct rating_pairs *p,
+		       void (*fn)(void *ctx, const struct rating_group *group), void *ctx)
 {
 	size_t n = p->n;
 
-	memset(expect, 0, n * n * sizeof(double));
-	memset(var, 0, n * n * sizeof(double));
-	for (size_t t = 0; t < p->ngroups; t++) {
-		const struct rating_group *gr = &p->groups[t];
-		double e = rating_expected(group_difference(gr, elo, scale));
-		for (int a = 0; a < gr->na; a++)
-			for (int b = 0; b < gr->nb; b++) {
-				size_t i = gr->a[a], j = gr->b[b];
-				expect[i * n + j] += gr->n * e;
-				expect[j * n + i] += gr->n * (1.0 - e);
-				var[i * n + j] += gr->n * e * (1.0 - e);
-				var[j * n + i] = var[i * n + j];
+	for (int c = 0; c < RATING_KINDS; c++)
+		for (size_t i = 0; p->kind_games[c] && i < n; i++)
+			for (size_t j = i + 1; j < n; j++) {
+				struct rating_group gr = {
+					{ (uint32_t)i, UINT32_MAX, UINT32_MAX },
+					{ (uint32_t)j, UINT32_MAX, UINT32_MAX }, 1, 1, (uint8_t)c,
+					p->kind_score[c][i * n + j], p->kind_games[c][i * n + j]
+				};
+				if (gr.n > 0)
+					fn(ctx, &gr);
 			}
-	}
+	for (size_t t = 0; t < p->ngroups; t++)
+		fn(ctx, &p->groups[t]);
+}
+
+struct expectation {
+	size_t n;
+	const double *elo, *scale;
+	double *expect, *var;
+};
+
+static void add_expectation(void *ctx, const struct rating_group *gr)
+{
+	struct expectation *x = ctx;
+	size_t n = x->n;
+	double e = rating_expected(group_difference(gr, x->elo, x->scale));
+
+	for (int a = 0; a < gr->na; a++)
+		for (int b = 0; b < gr->nb; b++) {
+			size_t i = gr->a[a], j = gr->b[b];
+			x->expect[i * n + j] += gr->n * e;
+			x->expect[j * n + i] += gr->n * (1.0 - e);
+			x->var[i * n + j] += gr->n * e * (1.0 - e);
+			x->var[j * n + i] = x->var[i * n + j];
+		}
+}
+
+void rating_cross_expected(const struct rating_pairs *p, const double *elo, const double *scale,
+			   double *expect, double *var)
+{
+	struct expectation x = { p->n, elo, scale, expect, var };
+
+	memset(expect, 0, p->n * p->n * sizeof(double));
+	memset(var, 0, p->n * p->n * sizeof(double));
+	rating_pairs_each(p, add_expectation, &x);
+}
+
+struct extreme {
+	const double *elo, *scale;
+	size_t i;
+	double x, sum;
+	int best;
+};
+
+static void add_extreme(void *ctx, const struct rating_group *gr)
+{
+	struct extreme *x = ctx;
+	double side = 0;
+
+	for (int k = 0; k < gr->na; k++)
+		side += gr->a[k] == x->i;
+	for (int k = 0; k < gr->nb; k++)
+		side -= gr->b[k] == x->i;
+	if (side == 0)
+		return;
+	double d = group_difference(gr, x->elo, x->scale) +
+		   side * (x->x - x->elo[x->i]) * x->scale[gr->kind];
+	double e = rating_expected(side * d); /* i's side's expectation */
+	x->sum += gr->n * log(x->best ? e : 1.0 - e);
 }
 
 double rating_log_extreme(const struct rating_pairs *p, const double *elo, const double *scale,
 			  size_t i, double x, int best)
 {
-	double sum = 0;
+	struct extreme ex = { elo, scale, i, x, 0, best };
 
-	for (size_t t = 0; t < p->ngroups; t++) {
-		const struct rating_group *gr = &p->groups[t];
-		double side = 0;
-		for (int k = 0; k < gr->na; k++)
-			side += gr->a[k] == i;
-		for (int k = 0; k < gr->nb; k++)
-			side -= gr->b[k] == i;
-		if (side == 0)
-			continue;
-		double d = group_difference(gr, elo, scale) + side * (x - elo[i]) * scale[gr->kind];
-		double e = rating_expected(side * d); /* i's side's expectation */
-		sum += gr->n * log(best ? e : 1.0 - e);
-	}
-	return sum;
+	rating_pairs_each(p, add_extreme, &ex);
+	return ex.sum;
 }

@@ -17,9 +17,10 @@
  * by kind, and the fit (rating.h) gives each kind a discrimination.
  *
  * Results are aggregated, so the fit does not depend on the order of games
- * and costs nothing per game: by kind and sides, and into the cross table a
- * reader sees (each result spread over it, every member of a side against
- * every member of the other).
+ * and costs nothing per game: by kind and sides (results between single bots
+ * into an n x n matrix per kind, team results in a hash by their sides), and
+ * into the cross table a reader sees (each result spread over it, every
+ * member of a side against every member of the other).
  *
  * Functions return 0 or a negative errno-style code and never exit.
  */
@@ -72,7 +73,10 @@ struct rating_pairs {
 	 * games[j*n+i]: results between i and j. */
 	double *score;
 	double *games;
-	struct rating_group *groups; /* what the fit reads */
+	/* What the fit reads (rating_pairs_each): results between single bots by kind, n x n
+	 * like the cross table (NULL for a kind without any), and team results. */
+	double *kind_score[RATING_KINDS], *kind_games[RATING_KINDS];
+	struct rating_group *groups;
 	size_t ngroups, capgroups;
 	uint32_t *slots;             /* hash of groups: index + 1, 0 empty; nslots a power of 2 */
 	size_t nslots;
@@ -105,6 +109,14 @@ size_t rating_pairs_add_placings(struct rating_pairs *p, int nseats, const unsig
 
 /* The same for results already made: 0 or -ENOMEM. */
 int rating_pairs_add_results(struct rating_pairs *p, const struct rating_result *res, size_t count);
+
+/*
+ * Call fn(ctx, group) for every group of results of p: the results between
+ * single bots of each kind (i < j), then the team results, in one order
+ * whatever order the games were added in.
+ */
+void rating_pairs_each(const struct rating_pairs *p,
+		       void (*fn)(void *ctx, const struct rating_group *group), void *ctx);
 
 /*
  * What the ratings elo[] (Elo, any anchor) and the kinds' discriminations
