@@ -228,11 +228,6 @@ static void cholesky_solve(const double *l, size_t n, double *x)
 	}
 }
 
-/*
- * The results the fit reads: every team result, and between single bots what
- * the cross table holds beyond the team results spread over it (sums of
- * halves, so the difference is exact).
- */
 /* Groups in one order whatever order the games came in (team results are hashed in the
  * order they first came), so that the sums of the fit are made in one order too. */
 static int pair_cmp(const void *pa, const void *pb)

@@ -57,15 +57,11 @@ static void write_tournament(const char *dir, const int *order, int schedule)
 static cJSON *read_ratings(const char *dir)
 {
 	char path[512];
-	char *text;
 	cJSON *root;
 
 	snprintf(path, sizeof(path), "%s/out/ratings.json", dir);
-	text = e2e_read(path, NULL);
-	assert_non_null(text);
-	root = cJSON_Parse(text);
+	root = e2e_read_json(path);
 	assert_non_null(root);
-	free(text);
 	return root;
 }
 
