@@ -209,9 +209,9 @@ void report_notes(const struct report *r, void (*write_line)(void *ctx, const ch
 
 /*
  * The lines every format prints in its header (report_stats.c), one per call
- * of write_line(ctx, text): the model and the kinds of game it joined
- * (player counts, partnership: one scale, and what that means), and how many
- * rated results were ties.
+ * of write_line(ctx, text): the model, the kinds of game it joined (player
+ * counts, partnership) with each kind's discrimination against the kind of
+ * fewest players (rating.h), and how many rated results were ties.
  */
 void report_model_lines(const struct report *r, void (*write_line)(void *ctx, const char *text),
 			void *ctx);

@@ -213,7 +213,7 @@ void report_model_lines(const struct report *r, void (*write_line)(void *ctx, co
 	int players[2 * GAMELOG_SEATS_MAX], partnership[2 * GAMELOG_SEATS_MAX], any_team = 0;
 	long records[2 * GAMELOG_SEATS_MAX];
 	int kinds = game_kinds(r, players, partnership, records);
-	char line[1024] = "";
+	char line[2048] = "";
 
 	for (int k = 0; k < kinds; k++)
 		any_team |= partnership[k];
