@@ -263,21 +263,25 @@ int schedule_game(const struct schedule *s, uint64_t index, struct schedule_game
 		return -ERANGE;
 	memset(out, 0, sizeof(*out));
 	out->index = index;
-	out->rotation = (uint32_t)(index % s->rotations);
+	out->pairing = (uint32_t)(index % s->rotations / s->seat_rotations);
+	out->rotation = (uint32_t)(index % s->seat_rotations);
 	out->deal = (uint32_t)(index / s->rotations / s->ntables);
 	out->table = s->order[index / s->rotations % s->ntables];
 	out->seed = schedule_deal_seed(s->seed, out->table, out->deal);
 	table = s->tables + (size_t)out->table * s->players;
 	/* one pairing (version 1): the table's order */
 	const uint8_t *pairing = s->rotations == s->seat_rotations ? identity :
-		schedule_pairing_order(s->players, (int)(out->rotation / s->seat_rotations));
-	int turn = (int)(out->rotation % s->seat_rotations);
+		schedule_pairing_order(s->players, (int)out->pairing);
 	for (int seat = 0; seat < s->players; seat++)
-		out->bots[seat] = table[pairing[(seat + turn) % s->players]];
+		out->bots[seat] = table[pairing[(seat + (int)out->rotation) % s->players]];
 	for (int seat = s->players; seat < ENGINE_MAX_PLAYERS; seat++)
 		out->bots[seat] = -1;
-	snprintf(out->id, sizeof(out->id), "t%04" PRIu32 "-d%04" PRIu32 "-r%" PRIu32,
-		 out->table, out->deal, out->rotation);
+	if (s->rotations == s->seat_rotations)
+		snprintf(out->id, sizeof(out->id), "t%04" PRIu32 "-d%04" PRIu32 "-r%" PRIu32,
+			 out->table, out->deal, out->rotation);
+	else
+		snprintf(out->id, sizeof(out->id), "t%04" PRIu32 "-d%04" PRIu32 "-p%" PRIu32
+			 "-r%" PRIu32, out->table, out->deal, out->pairing, out->rotation);
 	return 0;
 }
 
@@ -301,17 +305,22 @@ static const char *parse_number(const char *p, char tag, uint64_t *v)
 
 int schedule_index_of(const struct schedule *s, const char *id, uint64_t *index)
 {
-	uint64_t table, deal, rotation;
+	uint64_t table, deal, pairing = 0, rotation;
 	struct schedule_game g;
 	const char *p = id;
 
 	if (!(p = parse_number(p, 't', &table)) || *p++ != '-' ||
-	    !(p = parse_number(p, 'd', &deal)) || *p++ != '-' ||
-	    !(p = parse_number(p, 'r', &rotation)) || *p)
+	    !(p = parse_number(p, 'd', &deal)) || *p++ != '-')
 		return -ENOENT;
-	if (table >= s->ntables || deal >= s->deals || rotation >= s->rotations)
+	if (*p == 'p' && (!(p = parse_number(p, 'p', &pairing)) || *p++ != '-'))
 		return -ENOENT;
-	*index = (deal * s->ntables + s->slot[table]) * s->rotations + rotation;
+	if (!(p = parse_number(p, 'r', &rotation)) || *p)
+		return -ENOENT;
+	if (table >= s->ntables || deal >= s->deals || rotation >= s->seat_rotations ||
+	    pairing >= s->rotations / s->seat_rotations)
+		return -ENOENT;
+	*index = (deal * s->ntables + s->slot[table]) * s->rotations +
+		 pairing * s->seat_rotations + rotation;
 	/* only the canonical spelling names a game: "t3-d1-r0" is not t0003-d0001-r0 */
 	if (schedule_game(s, *index, &g) < 0 || strcmp(g.id, id) != 0)
 		return -ENOENT;

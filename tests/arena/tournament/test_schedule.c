@@ -297,6 +297,7 @@ static void test_gauntlet(void **state)
  */
 static void check_pairings(int players, int duplicate, uint32_t rotations, int partnered)
 {
+	uint32_t seat_rotations = duplicate ? (uint32_t)players : 1;
 	enum { BOTS = 7, DEALS = 3 };
 	int teams = players / 2;
 	struct schedule *s;
@@ -311,7 +312,10 @@ static void check_pairings(int players, int duplicate, uint32_t rotations, int p
 		assert_int_equal(schedule_game(s, first, &g0), 0);
 		for (uint32_t r = 0; r < rotations; r++) {
 			assert_int_equal(schedule_game(s, first + r, &g), 0);
-			assert_int_equal(g.rotation, r);
+			assert_int_equal(g.pairing, r / seat_rotations);
+			assert_int_equal(g.rotation, r % seat_rotations);
+			/* the pairing is in the id only with pairings */
+			assert_non_null(strstr(g.id, "-p"));
 			assert_int_equal(g.table, g0.table);
 			assert_true(g.seed == g0.seed);
 			for (int a = 0; a < players; a++)
@@ -339,6 +343,15 @@ static void test_partnership_pairings(void **state)
 	assert_int_equal(schedule_pairings(6), 5);
 	assert_int_equal(schedule_pairings(5), 0);
 	assert_int_equal(schedule_new_gauntlet(6, NULL, 5, 1, 1, 1, 5, &s), -EINVAL);
+	/* ids name the pairing: only the canonical spelling of one of this schedule's */
+	uint64_t index;
+	assert_int_equal(schedule_new_gauntlet(4, NULL, 4, 2, 1, 1, 5, &s), 0);
+	assert_int_equal(schedule_index_of(s, "t0000-d0001-p2-r3", &index), 0);
+	assert_true(index == 1 * 12 + 2 * 4 + 3);
+	assert_int_equal(schedule_index_of(s, "t0000-d0001-p3-r0", &index), -ENOENT);
+	assert_int_equal(schedule_index_of(s, "t0000-d0001-r0", &index), -ENOENT);
+	assert_int_equal(schedule_index_of(s, "t0000-d0001-p-r0", &index), -ENOENT);
+	schedule_free(s);
 	/* 4 players: 3 pairings, each pair of bots partners once per deal (twice with 4 rotations:
 	 * a rotation keeps partners, so 4 rotations count each pair 4 times) */
 	check_pairings(4, 0, 3, 1);
@@ -356,6 +369,8 @@ static void test_partnership_pairings(void **state)
 		schedule_game(one, i, &a);
 		schedule_game(two, i, &b);
 		assert_memory_equal(a.bots, b.bots, sizeof(a.bots));
+		assert_string_equal(a.id, b.id);
+		assert_null(strstr(a.id, "-p"));
 		for (int seat = 0; seat < 6; seat++)
 			assert_int_equal(a.bots[seat], (int)(seat + a.rotation) % 6);
 	}
