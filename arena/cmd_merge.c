@@ -163,7 +163,7 @@ static int read_shards(struct merge *m)
 	}
 	t0 = &m->t[0];
 	if (schedule_new_gauntlet(t0->nbots, t0->challenger, t0->players, t0->deals,
-				  t0->duplicate, t0->seed, &m->sched) < 0) {
+				  t0->duplicate, t0->pairings, t0->seed, &m->sched) < 0) {
 		snprintf(m->err, sizeof(m->err), "\"%s/tournament.json\": not a schedule of games",
 			 m->dirs[0]);
 		return -EINVAL;

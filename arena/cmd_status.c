@@ -83,8 +83,8 @@ int status_progress(const char *dir, struct status_progress *p, char *err, size_
 	if (results_read_tournament(dir, &t, err, err_size) < 0)
 		goto out;
 	y.t = &t;
-	if (schedule_new_gauntlet(t.nbots, t.challenger, t.players, t.deals, t.duplicate, t.seed,
-				  &y.sched) < 0) {
+	if (schedule_new_gauntlet(t.nbots, t.challenger, t.players, t.deals, t.duplicate,
+				  t.pairings, t.seed, &y.sched) < 0) {
 		snprintf(err, err_size, "\"%s/tournament.json\": not a schedule of games", dir);
 		goto out;
 	}

@@ -20,53 +20,6 @@
 #define NEWTON_TOL 1e-10   /* nats; far below 0.001 Elo */
 #define SCORE_CLAMP 0.001
 
-int rating_pairs_init(struct rating_pairs *p, size_t n)
-{
-	memset(p, 0, sizeof(*p));
-	if (n == 0 || n > 65536)
-		return -EINVAL;
-	p->score = calloc(n * n, sizeof(double));
-	p->games = calloc(n * n, sizeof(double));
-	if (!p->score || !p->games) {
-		rating_pairs_release(p);
-		return -ENOMEM;
-	}
-	p->n = n;
-	return 0;
-}
-
-void rating_pairs_release(struct rating_pairs *p)
-{
-	free(p->score);
-	free(p->games);
-	memset(p, 0, sizeof(*p));
-}
-
-void rating_pairs_add(struct rating_pairs *p, size_t i, size_t j, double score_i, double count)
-{
-	p->score[i * p->n + j] += score_i;
-	p->score[j * p->n + i] += count - score_i;
-	p->games[i * p->n + j] += count;
-	p->games[j * p->n + i] += count;
-}
-
-size_t rating_pairs_add_placings(struct rating_pairs *p, int nseats, const unsigned *bot,
-				 const int *placing, const unsigned *team)
-{
-	size_t added = 0;
-
-	for (int a = 0; a < nseats; a++) {
-		for (int b = a + 1; b < nseats; b++) {
-			if (team[a] == team[b] || bot[a] == bot[b])
-				continue;
-			double s = placing[a] < placing[b] ? 1.0 : placing[a] > placing[b] ? 0.0 : 0.5;
-			rating_pairs_add(p, bot[a], bot[b], s, 1.0);
-			added++;
-		}
-	}
-	return added;
-}
-
 double rating_expected(double elo_diff)
 {
 	return 1.0 / (1.0 + pow(10.0, -elo_diff / 400.0));
@@ -94,14 +47,23 @@ static double log_sigmoid(double x)
 	return x >= 0 ? -log1p(exp(-x)) : x - log1p(exp(x));
 }
 
-/* The pairs that met, so each Newton step costs O(pairs), not O(n^2) lookups. */
+/* The results that happened, summed by their sides, so each Newton step costs O(results
+ * kinds), not O(n^2) lookups: a pair of single bots or a pair of teams. */
 struct met_pair {
-	size_t i, j;
-	double s_ij, s_ji, games;
+	uint32_t a[RATING_SIDE_MAX], b[RATING_SIDE_MAX];
+	int na, nb, kind;
+	double s_ab, s_ba, games;
 };
 
+/*
+ * The unknowns are x = (g_0 .. g_n-1, then the b of each kind with a
+ * discrimination): m of them. kind_param[c] is the index of kind c's b, or
+ * -1 (the reference kind, and kinds without results: beta 1).
+ */
 struct problem {
-	size_t n;
+	size_t n, m;
+	int kind_param[RATING_KINDS];
+	int reference_kind;
 	double k;
 	/* With k = 0 the objective is flat along the common shift of all ratings:
 	 * a penalty (sum g)^2 / 2n pins it at 0 without moving any difference
@@ -113,17 +75,38 @@ struct problem {
 	size_t npairs;
 };
 
-static double objective(const struct problem *pb, const double *g)
+/* Side a's strength less side b's. */
+static double side_difference(const struct met_pair *mp, const double *g)
+{
+	double d = 0;
+
+	for (int k = 0; k < mp->na; k++)
+		d += g[mp->a[k]];
+	for (int k = 0; k < mp->nb; k++)
+		d -= g[mp->b[k]];
+	return d;
+}
+
+/* Kind c's discrimination at x. */
+static double scale_of(const struct problem *pb, const double *x, int c)
+{
+	return pb->kind_param[c] < 0 ? 1.0 : exp(x[pb->kind_param[c]]);
+}
+
+static double objective(const struct problem *pb, const double *x)
 {
 	double f = 0;
+	const double *g = x;
 
 	for (size_t q = 0; q < pb->npairs; q++) {
 		const struct met_pair *mp = &pb->pairs[q];
-		double d = g[mp->i] - g[mp->j];
-		f += mp->s_ij * log_sigmoid(d) + mp->s_ji * log_sigmoid(-d);
+		double eta = scale_of(pb, x, mp->kind) * side_difference(mp, g);
+		f += mp->s_ab * log_sigmoid(eta) + mp->s_ba * log_sigmoid(-eta);
 	}
 	for (size_t i = 0; i < pb->n; i++)
 		f += pb->k * 0.5 * (log_sigmoid(g[i]) + log_sigmoid(-g[i]));
+	for (size_t j = pb->n; j < pb->m; j++)
+		f -= x[j] * x[j] / (2.0 * RATING_SCALE_PRIOR_SD * RATING_SCALE_PRIOR_SD);
 	if (pb->shift_penalty > 0) {
 		/* g[i] times the sum of its pool, summed: each pool's sum squared. */
 		for (size_t i = 0; i < pb->n; i++)
@@ -134,32 +117,76 @@ static double objective(const struct problem *pb, const double *g)
 	return f;
 }
 
-/* Gradient and the negative Hessian (positive definite thanks to the prior). */
-static void derivatives(const struct problem *pb, const double *g, double *grad, double *h)
+/* A result's bots with the sign of their side: +1 on side a, -1 on side b. Returns the count. */
+static int signed_bots(const struct met_pair *mp, size_t *bot, double *sign)
 {
-	size_t n = pb->n;
+	int m = 0;
 
+	for (int k = 0; k < mp->na; k++, m++) {
+		bot[m] = mp->a[k];
+		sign[m] = 1.0;
+	}
+	for (int k = 0; k < mp->nb; k++, m++) {
+		bot[m] = mp->b[k];
+		sign[m] = -1.0;
+	}
+	return m;
+}
+
+/* The priors' part of the gradient and of the negative Hessian (m x m), which it sets. */
+static void prior_derivatives(const struct problem *pb, const double *x, double *grad, double *h)
+{
+	size_t n = pb->n, m = pb->m;
+	double tau = 1.0 / (RATING_SCALE_PRIOR_SD * RATING_SCALE_PRIOR_SD);
+
+	memset(h, 0, m * m * sizeof(double));
 	for (size_t i = 0; i < n; i++) {
-		double e = sigmoid(g[i]), c = pb->shift_penalty / pb->pool_size[pb->pool[i]];
+		double e = sigmoid(x[i]), c = pb->shift_penalty / pb->pool_size[pb->pool[i]];
 		grad[i] = pb->k * (0.5 - e);
 		for (size_t j = 0; j < n; j++) {
 			double same = pb->pool[i] == pb->pool[j] ? c : 0.0;
-			h[i * n + j] = same;
-			grad[i] -= same * g[j];
+			h[i * m + j] = same;
+			grad[i] -= same * x[j];
 		}
-		h[i * n + i] += pb->k * e * (1.0 - e);
+		h[i * m + i] += pb->k * e * (1.0 - e);
 	}
+	for (size_t j = n; j < m; j++) {
+		grad[j] = -tau * x[j];
+		h[j * m + j] = tau;
+	}
+}
+
+/*
+ * Gradient and the negative Hessian (positive definite thanks to the
+ * priors): the observed one without discriminations, where the model is a
+ * logistic regression and it equals its expectation; the expected one (the
+ * Fisher information) for the b, where Newton is then Fisher scoring.
+ */
+static void derivatives(const struct problem *pb, const double *x, double *grad, double *h)
+{
+	size_t m = pb->m;
+
+	prior_derivatives(pb, x, grad, h);
 	for (size_t q = 0; q < pb->npairs; q++) {
 		const struct met_pair *mp = &pb->pairs[q];
-		double e = sigmoid(g[mp->i] - g[mp->j]);
-		double w = mp->games * e * (1.0 - e);
-		double r = mp->s_ij - mp->games * e;
-		grad[mp->i] += r;
-		grad[mp->j] -= r;
-		h[mp->i * n + mp->i] += w;
-		h[mp->j * n + mp->j] += w;
-		h[mp->i * n + mp->j] -= w;
-		h[mp->j * n + mp->i] -= w;
+		size_t bot[2 * RATING_SIDE_MAX];
+		double sign[2 * RATING_SIDE_MAX];
+		int nb = signed_bots(mp, bot, sign), bp = pb->kind_param[mp->kind];
+		double beta = scale_of(pb, x, mp->kind), eta = beta * side_difference(mp, x);
+		double e = sigmoid(eta), w = mp->games * e * (1.0 - e), r = mp->s_ab - mp->games * e;
+		for (int u = 0; u < nb; u++) {
+			grad[bot[u]] += sign[u] * r * beta;
+			for (int v = 0; v < nb; v++)
+				h[bot[u] * m + bot[v]] += sign[u] * sign[v] * w * beta * beta;
+			if (bp >= 0) {
+				h[bot[u] * m + (size_t)bp] += sign[u] * w * beta * eta;
+				h[(size_t)bp * m + bot[u]] += sign[u] * w * beta * eta;
+			}
+		}
+		if (bp >= 0) {
+			grad[bp] += r * eta;
+			h[(size_t)bp * m + (size_t)bp] += w * eta * eta;
+		}
 	}
 }
 
@@ -201,39 +228,93 @@ static void cholesky_solve(const double *l, size_t n, double *x)
 	}
 }
 
+/* Groups in one order whatever order the games came in (team results are hashed in the
+ * order they first came), so that the sums of the fit are made in one order too. */
+static int pair_cmp(const void *pa, const void *pb)
+{
+	const struct met_pair *x = pa, *y = pb;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->na != y->na)
+		return x->na < y->na ? -1 : 1;
+	if (x->nb != y->nb)
+		return x->nb < y->nb ? -1 : 1;
+	for (int k = 0; k < RATING_SIDE_MAX; k++) {
+		if (x->a[k] != y->a[k])
+			return x->a[k] < y->a[k] ? -1 : 1;
+		if (x->b[k] != y->b[k])
+			return x->b[k] < y->b[k] ? -1 : 1;
+	}
+	return 0;
+}
+
+/* rating_pairs_each: one group into the problem. */
+static void add_pair(void *ctx, const struct rating_group *gr)
+{
+	struct problem *pb = ctx;
+	struct met_pair *mp = &pb->pairs[pb->npairs++];
+
+	*mp = (struct met_pair){ .na = gr->na, .nb = gr->nb, .kind = gr->kind, .s_ab = gr->s,
+				 .s_ba = gr->n - gr->s, .games = gr->n };
+	memcpy(mp->a, gr->a, sizeof(mp->a));
+	memcpy(mp->b, gr->b, sizeof(mp->b));
+}
+
+/* rating_pairs_each: count. */
+static void count_group(void *ctx, const struct rating_group *gr)
+{
+	(void)gr;
+	++*(size_t *)ctx;
+}
+
+/* The groups of p as the fit reads them, and which kinds get a discrimination. -ENOMEM. */
 static int collect_pairs(const struct rating_pairs *p, struct problem *pb)
 {
-	size_t n = p->n, count = 0;
+	size_t count = 0;
 
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)
-			if (p->games[i * n + j] > 0)
-				count++;
+	rating_pairs_each(p, count_group, &count);
 	pb->pairs = reallocarray(NULL, count ? count : 1, sizeof(*pb->pairs));
 	if (!pb->pairs)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)
-			if (p->games[i * n + j] > 0)
-				pb->pairs[pb->npairs++] = (struct met_pair){
-					i, j, p->score[i * n + j], p->score[j * n + i], p->games[i * n + j]
-				};
+	rating_pairs_each(p, add_pair, pb);
+	qsort(pb->pairs, pb->npairs, sizeof(*pb->pairs), pair_cmp);
+	pb->m = pb->n;
+	pb->reference_kind = -1;
+	for (int c = 0; c < RATING_KINDS; c++) {
+		pb->kind_param[c] = -1;
+		if (!(p->kind_results[c] > 0))
+			continue;
+		if (pb->reference_kind < 0)
+			pb->reference_kind = c;
+		else if (p->kind_results[c] >= RATING_SCALE_MIN_RESULTS)
+			pb->kind_param[c] = (int)pb->m++;
+	}
 	return 0;
+}
+
+int rating_kinds(const struct rating_pairs *p)
+{
+	int count = 0;
+
+	for (int c = 0; c < RATING_KINDS; c++)
+		count += p->kind_results[c] > 0;
+	return count;
 }
 
 /* Newton with step halving from g = 0; on success h holds the Cholesky factor at the optimum. */
 static int newton(const struct problem *pb, double *g, double *grad, double *h, double *step,
 		  double *pool_mean, int *iterations)
 {
-	size_t n = pb->n;
+	size_t n = pb->n, m = pb->m;
 	double f = objective(pb, g);
 
 	for (int it = 1; it <= NEWTON_MAX_ITER; it++) {
 		derivatives(pb, g, grad, h);
-		if (cholesky(h, n) < 0)
+		if (cholesky(h, m) < 0)
 			return -EDOM;
-		memcpy(step, grad, n * sizeof(double));
-		cholesky_solve(h, n, step);
+		memcpy(step, grad, m * sizeof(double));
+		cholesky_solve(h, m, step);
 		/* Every figure reported is a difference of ratings, so only the
 		 * step with its mean removed must be small: along the common shift
 		 * a small prior leaves the objective so flat that the step there
@@ -245,20 +326,22 @@ static int newton(const struct problem *pb, double *g, double *grad, double *h, 
 			pool_mean[pb->pool[i]] += step[i] / pb->pool_size[pb->pool[i]];
 		for (size_t i = 0; i < n; i++)
 			maxstep = fmax(maxstep, fabs(step[i] - pool_mean[pb->pool[i]]));
+		for (size_t j = n; j < m; j++)
+			maxstep = fmax(maxstep, fabs(step[j]));
 		if (maxstep < NEWTON_TOL) {
 			*iterations = it;
 			return 0;
 		}
 		/* Far from the optimum a full step can overshoot; halve until the objective does not drop. */
 		for (int half = 0; half < 60; half++, t *= 0.5) {
-			for (size_t i = 0; i < n; i++)
+			for (size_t i = 0; i < m; i++)
 				g[i] += t * step[i];
 			double f_new = objective(pb, g);
 			if (f_new >= f - 1e-12 * fabs(f)) {
 				f = f_new;
 				break;
 			}
-			for (size_t i = 0; i < n; i++)
+			for (size_t i = 0; i < m; i++)
 				g[i] -= t * step[i];
 		}
 	}
@@ -273,13 +356,19 @@ static size_t find_pools(const struct problem *pb, size_t *pool, size_t *parent,
 	for (size_t i = 0; i < n; i++)
 		parent[i] = i;
 	for (size_t q = 0; q < pb->npairs; q++) {
-		size_t a = pb->pairs[q].i, b = pb->pairs[q].j;
-		while (parent[a] != a)
-			a = parent[a] = parent[parent[a]];
-		while (parent[b] != b)
-			b = parent[b] = parent[parent[b]];
-		if (a != b)
-			parent[a > b ? a : b] = a < b ? a : b;
+		size_t bot[2 * RATING_SIDE_MAX];
+		double sign[2 * RATING_SIDE_MAX];
+		int m = signed_bots(&pb->pairs[q], bot, sign);
+		/* Every bot of a result, partners too, joins the pool of its first. */
+		for (int x = 1; x < m; x++) {
+			size_t a = bot[0], b = bot[x];
+			while (parent[a] != a)
+				a = parent[a] = parent[parent[a]];
+			while (parent[b] != b)
+				b = parent[b] = parent[parent[b]];
+			if (a != b)
+				parent[a > b ? a : b] = a < b ? a : b;
+		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		size_t r = i;
@@ -392,36 +481,87 @@ static void project(double *v, const struct problem *pb, long anchor, double *tm
 }
 
 /* model = H^-1 (factor l); robust = H^-1 M H^-1 G / (G - 1) when clusters are given. */
-static int covariances(const double *l, const struct problem *pb, const double *g,
+/* The discriminations at x, every kind (1 where it has none). */
+static void scales(const struct problem *pb, const double *x, double *scale)
+{
+	for (int c = 0; c < RATING_KINDS; c++)
+		scale[c] = scale_of(pb, x, c);
+}
+
+/* M (m x m) = the clusters' sum of U U' at x: the bots' part, and each kind's b. -ENOMEM. */
+static int cluster_meat(const struct problem *pb, const double *x,
+			const struct cluster_sums *clusters, double *meat)
+{
+	size_t n = pb->n, m = pb->m, full = n + RATING_KINDS;
+	double scale[RATING_KINDS], *all = calloc(full * full, sizeof(double));
+	if (!all)
+		return -ENOMEM;
+	scales(pb, x, scale);
+	if (cluster_sums_meat(clusters, n, x, scale, all) < 0) {
+		free(all);
+		return -ENOMEM;
+	}
+	memset(meat, 0, m * m * sizeof(double));
+	/* cluster.h's layout: bots 0..n-1, then kind c at n + c */
+	for (size_t i = 0; i < full; i++) {
+		long pi = i < n ? (long)i : pb->kind_param[i - n];
+		for (size_t j = 0; pi >= 0 && j < full; j++) {
+			long pj = j < n ? (long)j : pb->kind_param[j - n];
+			if (pj >= 0)
+				meat[(size_t)pi * m + (size_t)pj] = all[i * full + j];
+		}
+	}
+	free(all);
+	return 0;
+}
+
+/* model = H^-1 (factor l); robust = H^-1 M H^-1 G / (G - 1) when clusters are given; m x m. */
+static int covariances(const double *l, const struct problem *pb, const double *x,
 		       const struct cluster_sums *clusters, double *model, double *robust,
 		       double *col)
 {
-	size_t n = pb->n;
+	size_t m = pb->m;
 
-	inverse(l, n, model, col);
+	inverse(l, m, model, col);
 	if (clusters) {
-		double *meat = calloc(n * n, sizeof(double)), *half = calloc(n * n, sizeof(double));
-		if (!meat || !half) {
+		double *meat = calloc(m * m, sizeof(double)), *half = calloc(m * m, sizeof(double));
+		if (!meat || !half || cluster_meat(pb, x, clusters, meat) < 0) {
 			free(meat);
 			free(half);
 			return -ENOMEM;
 		}
-		if (cluster_sums_meat(clusters, n, g, meat) < 0) {
-			free(meat);
-			free(half);
-			return -ENOMEM;
-		}
-		multiply(model, meat, n, half);
-		multiply(half, model, n, robust);
+		multiply(model, meat, m, half);
+		multiply(half, model, m, robust);
 		double dof = clusters->clusters > 1 ? clusters->clusters / (clusters->clusters - 1) : 1;
-		for (size_t k = 0; k < n * n; k++)
+		for (size_t k = 0; k < m * m; k++)
 			robust[k] *= dof;
 		free(meat);
 		free(half);
 	} else {
-		memcpy(robust, model, n * n * sizeof(double));
+		memcpy(robust, model, m * m * sizeof(double));
 	}
 	return 0;
+}
+
+/* The ratings' block (n x n) of the m x m matrix v, in place. */
+static void ratings_block(double *v, size_t n, size_t m)
+{
+	for (size_t i = 0; i < n; i++)
+		memmove(&v[i * n], &v[i * m], n * sizeof(double));
+}
+
+/* fit's discriminations at x and their 95% intervals from the m x m covariance v. */
+static void kind_scales(const struct problem *pb, const double *x, const double *v,
+			struct rating_fit *fit)
+{
+	fit->reference_kind = pb->reference_kind;
+	for (int c = 0; c < RATING_KINDS; c++) {
+		int j = pb->kind_param[c];
+		double se = j >= 0 ? sqrt(fmax(v[(size_t)j * pb->m + (size_t)j], 0)) : 0;
+		fit->scale[c] = scale_of(pb, x, c);
+		fit->scale_lo[c] = j >= 0 ? exp(x[j] - RATING_Z95 * se) : 1.0;
+		fit->scale_hi[c] = j >= 0 ? exp(x[j] + RATING_Z95 * se) : 1.0;
+	}
 }
 
 /* clusters->pilot, the natural-log abilities to fold the buffer at: the last pilot's, or a
@@ -439,6 +579,7 @@ static int update_pilot(const struct rating_pairs *p, struct cluster_sums *clust
 		return rc;
 	for (size_t i = 0; i < p->n; i++)
 		fit.elo[i] /= ELO_PER_NAT;
+	memcpy(clusters->pilot_scale, fit.scale, sizeof(clusters->pilot_scale));
 	free(clusters->pilot);
 	clusters->pilot = fit.elo; /* kept: the fit's other arrays are released */
 	fit.elo = NULL;
@@ -453,13 +594,18 @@ int rating_add_clustered(struct rating_pairs *p, struct cluster_sums *clusters, 
 {
 	int rc;
 
-	clusters->results += (double)rating_pairs_add_placings(p, nseats, bot, placing, team);
-	rc = cluster_sums_add_placings(clusters, deal, nseats, bot, placing, team);
+	struct rating_result res[RATING_GAME_RESULTS_MAX];
+	size_t count = rating_game_results(nseats, bot, placing, team, res);
+
+	if ((rc = rating_pairs_add_results(p, res, count)) < 0)
+		return rc;
+	clusters->results += (double)count;
+	rc = cluster_sums_add_results(clusters, deal, res, count);
 	if (rc < 0 || !cluster_sums_full(clusters))
 		return rc;
 	if ((rc = update_pilot(p, clusters)) < 0)
 		return rc;
-	return cluster_sums_fold(clusters, p->n, clusters->pilot);
+	return cluster_sums_fold(clusters, p->n, clusters->pilot, clusters->pilot_scale);
 }
 
 int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
@@ -467,7 +613,7 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 {
 	static const struct rating_options defaults = RATING_OPTIONS_DEFAULT;
 	struct problem pb = { .n = p->n };
-	size_t n = p->n, *pool = NULL, *parent = NULL;
+	size_t n = p->n, m, *pool = NULL, *parent = NULL;
 	double *g = NULL, *grad = NULL, *h = NULL, *step = NULL, *cov = NULL, *model = NULL;
 	double *pool_size = NULL, *work = NULL;
 	int iterations = 0, rc;
@@ -483,17 +629,18 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 	rc = collect_pairs(p, &pb);
 	if (rc < 0)
 		goto out;
+	m = pb.m;
 	rc = -ENOMEM;
-	g = calloc(n, sizeof(double));
-	grad = calloc(n, sizeof(double));
-	step = calloc(n, sizeof(double));
+	g = calloc(m, sizeof(double));
+	grad = calloc(m, sizeof(double));
+	step = calloc(m, sizeof(double));
 	pool_size = calloc(n, sizeof(double));
 	work = calloc(n, sizeof(double));
 	pool = calloc(n, sizeof(size_t));
 	parent = calloc(n, sizeof(size_t));
-	h = calloc(n * n, sizeof(double));
-	cov = calloc(n * n, sizeof(double));
-	model = calloc(n * n, sizeof(double));
+	h = calloc(m * m, sizeof(double));
+	cov = calloc(m * m, sizeof(double));
+	model = calloc(m * m, sizeof(double));
 	if (!g || !grad || !step || !pool_size || !work || !pool || !parent || !h || !cov || !model)
 		goto out;
 	fit->npools = find_pools(&pb, pool, parent, pool_size);
@@ -507,12 +654,15 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 		goto out;
 	/* Factor at the final point, for the information matrix there. */
 	derivatives(&pb, g, grad, h);
-	rc = cholesky(h, n);
+	rc = cholesky(h, m);
 	if (rc < 0)
 		goto out;
 	rc = covariances(h, &pb, g, opt->clusters, model, cov, step);
 	if (rc < 0)
 		goto out;
+	kind_scales(&pb, g, cov, fit);
+	ratings_block(model, n, m);
+	ratings_block(cov, n, m);
 	project(model, &pb, opt->anchor, step);
 	project(cov, &pb, opt->anchor, step);
 
@@ -536,8 +686,10 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 	pool = NULL;
 	rc = 0;
 out:
-	if (rc < 0)
+	if (rc < 0) {
 		fit->npools = 0;
+		fit->reference_kind = -1;
+	}
 	free(pb.pairs);
 	free(g);
 	free(grad);

@@ -1,22 +1,39 @@
 /*
- * rating.h - pairwise outcomes and the maximum-likelihood Elo fit.
+ * rating.h - the maximum-likelihood Elo fit of results between sides
+ * (rating_pairs.h).
  *
- * Outcomes (R7): in a game of n players every pair of seats that are not
- * teammates is one result: the better placing scores 1, the worse 0, equal
- * placings 0.5 each. Partners are never paired, and each seat counts with
- * its own placing: in partnership games R7 places both partners of the
- * winning team first and every other player by the cards left in their own
- * stock, so the partners of a losing team may place differently.
+ * The model is Bradley-Terry on the logistic Elo scale, with a side's
+ * strength the sum of its members' ratings (the team model): side A scores
+ * against side B with expectation E = 1 / (1 + 10^(-(elo_A - elo_B) / 400)),
+ * elo_A the sum over A. In free-for-all every side is one bot and this is
+ * the classic pairwise model; Ordo and BayesElo fit the same model to 2-player
+ * games. A partner is never an opponent, and a team's result is one result,
+ * not one per opponent: the team model is what makes partnership ratings
+ * independent of who was seated with whom.
  *
- * Results are first aggregated into a pairwise score matrix, so the fit does
- * not depend on the order of games and costs nothing per game.
+ * A tie counts as half a point (half a win and half a loss in the
+ * likelihood), as Ordo and BayesElo's default count it. The expected score is
+ * then what the ratings predict; the cost is that a result that ties often
+ * compresses the scale a little (a win is worth less above a tie than above
+ * a loss). rating_pairs counts the ties so a report can say how many there
+ * were.
  *
- * The model is Bradley-Terry on the logistic Elo scale: bot i scores against
- * bot j with expectation E = 1 / (1 + 10^(-(elo_i - elo_j) / 400)), a draw
- * counting as half a point (half a win and half a loss in the likelihood).
+ * Kinds of game (rating_pairs.h): the Elo differences between the same bots
+ * shrink as tables grow, so one scale for every kind would misstate them. The
+ * reference kind is the one of fewest players present (free-for-all before
+ * partnership); every other kind with RATING_SCALE_MIN_RESULTS results or
+ * more has a discrimination beta_c (fewer say next to nothing about it: they
+ * count at beta 1), and its results follow
+ * E = 1 / (1 + 10^(-beta_c (elo_A - elo_B) / 400)). The
+ * ratings are on the reference kind's scale, and with one kind (any
+ * single-kind tournament, 2-player ones included) there is no beta at all.
+ * beta_c = e^b_c, with b_c a normal prior of sd RATING_SCALE_PRIOR_SD so
+ * that a kind whose bots meet no other kind's stays finite.
+ *
  * The ratings maximise
- *     sum over pairs S_ij ln E_ij + (N_ij - S_ij) ln (1 - E_ij)
+ *     sum over results S ln E + (N - S) ln (1 - E)
  *   + sum over bots  (k / 2) [ln E(elo_i - 0) + ln (1 - E(elo_i - 0))]
+ *   - sum over kinds b_c^2 / (2 RATING_SCALE_PRIOR_SD^2)
  * where the second line is the prior: k virtual draws (default
  * RATING_PRIOR_DRAWS) of every bot against a virtual opponent rated 0. It keeps
  * an unbeaten or winless bot finite and makes the problem strictly concave;
@@ -25,18 +42,20 @@
  * only when every bot has a win and a loss (more exactly: when the graph of
  * "i scored against j" is strongly connected inside each pool); otherwise
  * Newton does not converge and the fit fails with -EDOM. It is solved by
- * Newton's method with step halving; convergence is judged on the step with
- * each pool's mean removed, as every figure reported is a difference.
+ * Newton's method (Fisher scoring when kinds have a beta) with step halving;
+ * convergence is judged on the step with each pool's mean removed, as every
+ * figure reported is a difference.
  *
- * Pools: bots linked by results (directly or through other bots). Ratings of
- * bots in different pools are not comparable; each pool is centred on its
- * own (fit->pool, fit->npools), and LOS across pools is NaN.
+ * Pools: bots linked by results (directly, as partners, or through other
+ * bots). Ratings of bots in different pools are not comparable; each pool is
+ * centred on its own (fit->pool, fit->npools), and LOS across pools is NaN.
  *
  * Anchor: each pool's average is 0 (default), or a named bot is 0 (its pool
  * only; other pools keep their average at 0).
  *
- * Intervals: cov_model is the inverse of the observed information (the
- * negative Hessian H of the objective above at the optimum), which treats
+ * Intervals: cov_model is the inverse of the information (the negative
+ * Hessian H of the objective above at the optimum, its expectation where
+ * kinds have a beta), over ratings and b together, which treats
  * every result as independent. With opt->clusters (cluster.h) cov is the
  * cluster-robust sandwich H^-1 M H^-1 G/(G-1), without it cov = cov_model.
  * Both are projected onto the anchor constraint: C V C' where C subtracts
@@ -55,31 +74,12 @@
 #include <stdint.h>
 
 #include "cluster.h"
+#include "rating_pairs.h"
 
 #define RATING_PRIOR_DRAWS 0.5
+#define RATING_SCALE_PRIOR_SD 4.0
+#define RATING_SCALE_MIN_RESULTS 100
 #define RATING_Z95 1.959963984540054
-
-/* Aggregated results: n bots, row-major n x n matrices. */
-struct rating_pairs {
-	size_t n;
-	double *score; /* score[i*n+j]: points of i against j (wins + draws / 2) */
-	double *games; /* games[i*n+j] == games[j*n+i]: results between i and j */
-};
-
-/* Zeroed matrices for n bots. -ENOMEM, -EINVAL if n is 0. */
-int rating_pairs_init(struct rating_pairs *p, size_t n);
-void rating_pairs_release(struct rating_pairs *p);
-
-/* count results between i and j in which i scored score_i points in all (0 <= score_i <= count). */
-void rating_pairs_add(struct rating_pairs *p, size_t i, size_t j, double score_i, double count);
-
-/*
- * One game's R7 results: seats 0..nseats-1 with bot[s] < p->n, placing[s]
- * (lower is better) and team[s]. Pairs of teammates and of seats held by the
- * same bot are skipped. Returns the number of results added.
- */
-size_t rating_pairs_add_placings(struct rating_pairs *p, int nseats, const unsigned *bot,
-				 const int *placing, const unsigned *team);
 
 /*
  * One game as rating_pairs_add_placings counts it, and also into the deal
@@ -106,6 +106,10 @@ struct rating_fit {
 	size_t *pool;      /* n pool numbers, 0 .. npools - 1 in order of first bot */
 	size_t npools;
 	int iterations;
+	int reference_kind;                  /* -1 without results */
+	double scale[RATING_KINDS];          /* beta of each kind: 1 for the reference, absent
+					      * kinds and those of too few results */
+	double scale_lo[RATING_KINDS], scale_hi[RATING_KINDS]; /* 95% interval (as cov) */
 };
 
 /*
@@ -117,6 +121,9 @@ struct rating_fit {
 int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 	       struct rating_fit *fit);
 void rating_fit_release(struct rating_fit *fit);
+
+/* How many kinds of game the fit joined (those with results). */
+int rating_kinds(const struct rating_pairs *p);
 
 /* Half-width of the 95% interval of bot i. */
 double rating_ci95(const struct rating_fit *fit, size_t i);

@@ -95,15 +95,14 @@ static int acc_reserve(struct acc *a, size_t n)
 		cap *= 2;
 	bots = calloc(cap, sizeof(*bots));
 	pent = calloc(cap * cap * 5, sizeof(*pent));
-	if (!bots || !pent || rating_pairs_init(&pairs, cap) < 0) {
+	if (!bots || !pent ||
+	    (a->cap ? rating_pairs_copy(&pairs, &a->pairs, cap) : rating_pairs_init(&pairs, cap)) < 0) {
 		free(bots);
 		free(pent);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < a->cap; i++) {
 		bots[i] = a->bots[i];
-		memcpy(&pairs.score[i * cap], &a->pairs.score[i * a->cap], a->cap * sizeof(double));
-		memcpy(&pairs.games[i * cap], &a->pairs.games[i * a->cap], a->cap * sizeof(double));
 		memcpy(&pent[i * cap * 5], &a->pair_pent[i * a->cap * 5], a->cap * 5 * sizeof(double));
 	}
 	free(a->bots);
@@ -266,6 +265,7 @@ static int acc_add(void *ctx, const struct gamelog *log, const struct gamelog_ga
 	struct acc *a = ctx;
 	int placing[GAMELOG_SEATS_MAX];
 	unsigned team[GAMELOG_SEATS_MAX];
+	struct rating_result res[RATING_GAME_RESULTS_MAX];
 	int rc = acc_reserve(a, log->nbots);
 
 	if (rc < 0)
@@ -288,19 +288,9 @@ static int acc_add(void *ctx, const struct gamelog *log, const struct gamelog_ga
 				  g->players, g->bot, placing, team);
 	if (rc < 0)
 		return rc;
-	for (int x = 0; x < g->players; x++)
-		for (int y = x + 1; y < g->players; y++) {
-			if (team[x] == team[y] || g->bot[x] == g->bot[y])
-				continue;
-			struct report_bot *bx = &a->bots[g->bot[x]], *by = &a->bots[g->bot[y]];
-			if (placing[x] == placing[y]) {
-				bx->rated_d++;
-				by->rated_d++;
-			} else {
-				(placing[x] < placing[y] ? bx : by)->rated_w++;
-				(placing[x] < placing[y] ? by : bx)->rated_l++;
-			}
-		}
+	size_t nres = rating_game_results(g->players, g->bot, placing, team, res);
+	for (size_t k = 0; k < nres; k++)
+		report_count_rated(a->bots, &res[k]);
 	return add_duplicate_half(a, g);
 }
 
@@ -377,13 +367,11 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 	r->bots = calloc(n, sizeof(*r->bots));
 	r->order = calloc(n, sizeof(*r->order));
 	r->pair_pent = calloc(n * n * 5, sizeof(double));
-	if (!r->bots || !r->order || !r->pair_pent || rating_pairs_init(&r->pairs, n) < 0)
+	if (!r->bots || !r->order || !r->pair_pent || rating_pairs_copy(&r->pairs, &a->pairs, n) < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		r->bots[i] = a->bots[i];
 		r->bots[i].name = log->bots[i];
-		memcpy(&r->pairs.score[i * n], &a->pairs.score[i * a->cap], n * sizeof(double));
-		memcpy(&r->pairs.games[i * n], &a->pairs.games[i * a->cap], n * sizeof(double));
 		memcpy(&r->pair_pent[i * n * 5], &a->pair_pent[i * a->cap * 5], n * 5 * sizeof(double));
 	}
 	memcpy(r->seat_games, a->seat_games, sizeof(r->seat_games));
@@ -553,13 +541,18 @@ void report_method_text(const struct report *r, char *buf, size_t size)
 		snprintf(anchor, sizeof(anchor), "each pool's average is 0");
 	snprintf(buf, size,
 		 "Elo: joint maximum-likelihood Bradley-Terry fit on the logistic Elo scale "
-		 "(E = 1/(1+10^(-d/400))) of the pairwise results of every game (R7 placings; "
-		 "teammates not paired; equal placings are draws, worth half a point), with a "
+		 "(E = 1/(1+10^(-d/400))) of the results between the sides of every game (R7 "
+		 "placings; a bot alone is a side; partners are one side, whose rating is the sum "
+		 "of theirs and which places as its best-placed partner; equal placings are ties, "
+		 "worth half a point; several kinds of game, by player count and partnership, "
+		 "on the scale of the kind of fewest players, each other kind's differences "
+		 "multiplied by a fitted discrimination), with a "
 		 "prior of %g virtual draws of each bot against a 0-rated opponent; %s. "
 		 "+-95%%: 1.96 standard errors under the anchor constraint, %s. "
 		 "Next: the Elo difference to the bot ranked next, +- its own 95%% half-width. "
 		 "LOS(A>B) = Phi((Elo_A - Elo_B) / sd(Elo_A - Elo_B)) from the same covariance. "
-		 "Rated W/D/L and rated score: the pairwise results the fit uses (a stalemate "
+		 "Rated W/D/L and rated score: the results the fit uses, a team's counted for "
+		 "each partner (a stalemate "
 		 "places by stock left, so it can be a rated win); real wins: records the bot's "
 		 "side won; points: R8 Skip-Bo points.",
 		 r->prior_draws, anchor, r->plain_intervals ?
@@ -716,6 +709,8 @@ notes:
 		fprintf(out, "field average 0");
 	fprintf(out, "; +-95%%: %s\n", r->plain_intervals ? "plain (results taken as independent)"
 						     : "robust to the grouping of results by deal");
+	/* after the table: the model's sentences are longer than a narrow line */
+	report_model_lines(r, print_line, out);
 	report_notes(r, print_line, out);
 	report_write_gauntlet(r, REPORT_TEXT, out, NULL);
 	if (r->partial) {

@@ -12,8 +12,8 @@
  * the arena writes the rotations of a deal one after the other).
  *
  * What the numbers are:
- * - Elo +- 95%: the joint Bradley-Terry fit of rating.h on R7 pairwise results
- *   (each pair of non-teammates in a record is one result), each pool's
+ * - Elo +- 95%: the joint Bradley-Terry fit of rating.h on R7 results (each
+ *   two sides of a record, a bot alone or a team, are one result), each pool's
  *   average 0 unless an anchor bot is named (then it is rated anchor_elo).
  *   The interval, the chart and LOS are cluster-robust by default (cluster.h:
  *   the cluster is a deal, every rotation of it: the record's source, table
@@ -25,7 +25,8 @@
  *   rating set by the prior alone; it is shown as a bound ("< x" or "> x"),
  *   x the rating at which a result that extreme has a 5% chance given its
  *   opponents' ratings, and no interval.
- * - rated W/D/L and rated score: the pairwise results the fit uses (a
+ * - rated W/D/L and rated score: the results the fit uses, a team's counted
+ *   for each partner (a
  *   stalemate ranks by stock left, so it can be a rated win), score (W +
  *   D/2) / (W + D + L). "real wins" are records whose winners include the
  *   bot's seat; "points" are R8 Skip-Bo points, not the rated score.
@@ -75,7 +76,7 @@ struct report_bot {
 	size_t pool, rank;       /* pool number; rank within it, from 1 */
 	int bound;               /* 0, or -1: "< bound_elo", +1: "> bound_elo" (prior alone) */
 	double bound_elo;
-	double rated_w, rated_d, rated_l; /* pairwise results as rated */
+	double rated_w, rated_d, rated_l; /* results as rated */
 	double next_diff, next_ci95; /* to the next bot in the pool; NAN for the last */
 	long games, wins;
 	long seat_games[GAMELOG_SEATS_MAX], seat_wins[GAMELOG_SEATS_MAX]; /* by its seat */
@@ -260,12 +261,24 @@ void report_method_text(const struct report *r, char *buf, size_t size);
 void report_notes(const struct report *r, void (*write_line)(void *ctx, const char *text),
 		  void *ctx);
 
+/*
+ * The lines every format prints in its header (report_stats.c), one per call
+ * of write_line(ctx, text): the model, the kinds of game it joined (player
+ * counts, partnership) with each kind's discrimination against the kind of
+ * fewest players (rating.h), and how many rated results were ties.
+ */
+void report_model_lines(const struct report *r, void (*write_line)(void *ctx, const char *text),
+			void *ctx);
+
 /* b's Elo for people: "12.3", or "< -1200.0" / "> 830.2" for a bound. */
 const char *report_elo_text(const struct report_bot *b, char *buf, size_t size);
 
 /* The statistics computed after the fit (report_stats.c): pools' ranks,
  * bounds, differences to the next bot, the fit line, the seat tests. */
 void report_compute_stats(struct report *r);
+
+/* Count one rated result (rating.h) into the rated W/D/L of each bot of its sides. */
+void report_count_rated(struct report_bot *bots, const struct rating_result *res);
 
 /*
  * A gauntlet (report_gauntlet.c). report_load finds the challengers named by

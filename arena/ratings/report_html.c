@@ -652,6 +652,7 @@ int report_write_html(const struct report *r, FILE *out)
 	fputs("<p>", out);
 	report_write_sources(r, out, report_html_text);
 	fputs(".</p>\n", out);
+	report_model_lines(r, html_note, out);
 	report_notes(r, html_note, out);
 	report_write_gauntlet(r, REPORT_HTML, out, report_html_text);
 	if (r->duplicate_pairs)

@@ -7,6 +7,9 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A result this extreme has this chance at the bound. */
@@ -14,29 +17,14 @@
 /* Seat warnings below this p-value. */
 #define SEAT_ALPHA 0.01
 
-/* ln P(bot i scores nothing, or everything when best, against its opponents | its rating x). */
-static double log_extreme(const struct report *r, size_t i, double x, int best)
-{
-	size_t n = r->nbots;
-	double sum = 0;
-
-	for (size_t j = 0; j < n; j++) {
-		double games = r->pairs.games[i * n + j];
-		if (j == i || games <= 0)
-			continue;
-		double e = rating_expected(x - r->bots[j].elo);
-		sum += games * log(best ? e : 1.0 - e);
-	}
-	return sum;
-}
-
 /* The rating at which the all-or-nothing result of bot i has BOUND_CHANCE (bisection). */
 static double bound_rating(const struct report *r, size_t i, int best)
 {
 	double lo = -20000, hi = 20000, target = log(BOUND_CHANCE);
 
 	for (int it = 0; it < 100; it++) {
-		double mid = 0.5 * (lo + hi), f = log_extreme(r, i, mid, best);
+		double mid = 0.5 * (lo + hi), f = rating_log_extreme(&r->pairs, r->fit.elo, r->fit.scale, i,
+								     mid, best);
 		/* Losing everything grows less likely as x rises; winning everything more. */
 		if (best ? f < target : f > target)
 			lo = mid;
@@ -88,29 +76,49 @@ static void rank_and_next(struct report *r)
 	}
 }
 
+/* The head-to-head pair furthest from what the ratings expect of it (partners' ratings
+ * included where the results were a team's). Without memory for the expectations, none. */
 static void worst_pair(struct report *r)
 {
 	size_t n = r->nbots;
+	double *expect = calloc(n * n, sizeof(double)), *var = calloc(n * n, sizeof(double));
 
 	r->fit_i = r->fit_j = -1;
 	r->fit_pairs = 0;
-	for (size_t i = 0; i < n; i++)
+	if (expect && var)
+		rating_cross_expected(&r->pairs, r->fit.elo, r->fit.scale, expect, var);
+	for (size_t i = 0; expect && var && i < n; i++)
 		for (size_t j = i + 1; j < n; j++) {
-			double games = r->pairs.games[i * n + j];
-			if (games <= 0 || r->bots[i].bound || r->bots[j].bound)
+			double games = r->pairs.games[i * n + j], v = var[i * n + j];
+			if (games <= 0 || !(v > 0) || r->bots[i].bound || r->bots[j].bound)
 				continue;
 			r->fit_pairs++;
-			double e = rating_expected(r->bots[i].elo - r->bots[j].elo);
-			double z = (r->pairs.score[i * n + j] - games * e) / sqrt(games * e * (1 - e));
+			double z = (r->pairs.score[i * n + j] - expect[i * n + j]) / sqrt(v);
 			if (r->fit_i < 0 || fabs(z) > fabs(r->fit_z)) {
 				r->fit_i = (long)i;
 				r->fit_j = (long)j;
 				r->fit_z = z;
-				r->fit_expected = e;
+				r->fit_expected = expect[i * n + j] / games;
 			}
 		}
 	if (r->fit_i >= 0)
 		r->fit_p = erfc(fabs(r->fit_z) / M_SQRT2);
+	free(expect);
+	free(var);
+}
+
+void report_count_rated(struct report_bot *bots, const struct rating_result *res)
+{
+	for (int side = 0; side < 2; side++) {
+		const unsigned *b = side ? res->b : res->a;
+		double score = side ? 1.0 - res->score_a : res->score_a;
+		for (int k = 0; k < (side ? res->nb : res->na); k++) {
+			struct report_bot *bot = &bots[b[k]];
+			bot->rated_w += score == 1.0;
+			bot->rated_d += score == 0.5;
+			bot->rated_l += score == 0.0;
+		}
+	}
 }
 
 /* P(chi-square with dof degrees of freedom > x), dof from 1 to 5: closed forms. */
@@ -164,6 +172,86 @@ void report_compute_stats(struct report *r)
 	rank_and_next(r);
 	worst_pair(r);
 	seat_tests(r);
+}
+
+/* Append to line (size bytes) what snprintf would write; stops at the end of the buffer. */
+static void append(char *line, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void append(char *line, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(line);
+	va_list ap;
+
+	if (len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
+/* The kinds of game read: player count, and partnership or not. Returns how many. */
+static int game_kinds(const struct report *r, int players[], int partnership[], long records[])
+{
+	int n = 0;
+
+	for (int p = 2; p <= GAMELOG_SEATS_MAX; p++)
+		for (int part = 0; part < 2; part++) {
+			long count = part ? r->seat_partnership[p]
+					  : r->seat_games[p] - r->seat_partnership[p];
+			if (count <= 0)
+				continue;
+			players[n] = p;
+			partnership[n] = part;
+			records[n++] = count;
+		}
+	return n;
+}
+
+void report_model_lines(const struct report *r, void (*write_line)(void *ctx, const char *text),
+			void *ctx)
+{
+	int players[2 * GAMELOG_SEATS_MAX], partnership[2 * GAMELOG_SEATS_MAX], any_team = 0;
+	long records[2 * GAMELOG_SEATS_MAX];
+	int kinds = game_kinds(r, players, partnership, records);
+	char line[2048] = "";
+
+	for (int k = 0; k < kinds; k++)
+		any_team |= partnership[k];
+	append(line, sizeof(line), "Model: %s Bradley-Terry fit of ",
+	       any_team ? "team" : "pairwise");
+	for (int k = 0; k < kinds; k++)
+		append(line, sizeof(line), "%s%d-player%s games (%ld records)",
+		       k == 0 ? "" : k + 1 == kinds ? " and " : ", ", players[k],
+		       partnership[k] ? " partnership" : "", records[k]);
+	append(line, sizeof(line), ": %s.", any_team ?
+	       "one result per two teams (a bot alone is a team of one), a team's strength the "
+	       "sum of its partners' ratings" : "one result per two players");
+	if (kinds > 1 && r->fit.reference_kind >= 0) {
+		/* Skip-Bo's Elo differences shrink as tables grow: one beta per kind (rating.h) */
+		append(line, sizeof(line), " The kinds of game are joined on the Elo scale of "
+		       "%s games: each other kind's Elo differences are multiplied by a fitted "
+		       "discrimination (95%% interval):",
+		       rating_kind_name(r->fit.reference_kind));
+		for (int k = 0, first = 1; k < kinds; k++) {
+			int c = rating_kind(players[k], partnership[k]);
+			if (c == r->fit.reference_kind)
+				continue;
+			if (r->fit.scale_lo[c] == r->fit.scale_hi[c])
+				append(line, sizeof(line), "%s %s x1 (too few results to fit one)",
+				       first ? "" : ",", rating_kind_name(c));
+			else
+				append(line, sizeof(line), "%s %s x%.2f (%.2f-%.2f)", first ? "" : ",",
+				       rating_kind_name(c), r->fit.scale[c], r->fit.scale_lo[c],
+				       r->fit.scale_hi[c]);
+			first = 0;
+		}
+		append(line, sizeof(line), ".");
+	}
+	write_line(ctx, line);
+	snprintf(line, sizeof(line), "Ties: %.0f of %.0f rated results (%.1f%%) were ties, each "
+		 "counted as half a point (as Ordo and BayesElo count a draw).", r->pairs.ties,
+		 r->pairs.results, r->pairs.results > 0 ? 100.0 * r->pairs.ties / r->pairs.results : 0);
+	write_line(ctx, line);
 }
 
 const char *report_elo_text(const struct report_bot *b, char *buf, size_t size)

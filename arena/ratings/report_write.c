@@ -263,6 +263,8 @@ int report_write_json(const struct report *r, FILE *out)
 	cJSON_AddNumberToObject(root, "skipped_invalid", (double)r->log->invalid);
 	cJSON_AddNumberToObject(root, "skipped_repeated", (double)r->log->repeated);
 	cJSON_AddNumberToObject(root, "duplicate_pairs", (double)r->duplicate_pairs);
+	cJSON_AddNumberToObject(root, "rated_results", r->pairs.results);
+	cJSON_AddNumberToObject(root, "rated_ties", r->pairs.ties);
 	if (r->duplicate_pairs)
 		cJSON_AddStringToObject(root, "paired_method", PAIRED_NOTE);
 	bots = cJSON_AddArrayToObject(root, "bots");
@@ -273,6 +275,7 @@ int report_write_json(const struct report *r, FILE *out)
 	json_seats(r, root);
 	json_fit(r, root);
 	json_notes = cJSON_AddArrayToObject(root, "notes");
+	report_model_lines(r, json_note, json_notes);
 	report_notes(r, json_note, json_notes);
 	text = cJSON_Print(root);
 	if (!text)
@@ -571,7 +574,9 @@ int report_write_md(const struct report *r, FILE *out)
 	if (r->reused_processes)
 		fprintf(out, "**%s**.\n\n", REPORT_REUSED_TEXT);
 	report_write_sources(r, out, md_text);
-	fputs(".\n\n## Ranking\n\n", out);
+	fputs(".\n", out);
+	report_model_lines(r, md_note, out);
+	fputs("\n## Ranking\n\n", out);
 	md_ranking(r, out);
 	fputs("\n" REPORT_QUOTE_NOTE "\n", out);
 	report_notes(r, md_note, out);

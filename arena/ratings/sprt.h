@@ -6,6 +6,10 @@
  * 2, so pair outcomes are pentanomial; counting pairs (not games) keeps the
  * correlation between the two games of a deal out of the variance.
  *
+ * It is a test between two bots at 2-player tables, where the pairwise and
+ * the team model of rating.h are one model; partnership and multi-player
+ * tables are rated by report (rating.h), not tested here.
+ *
  * Hypotheses on A's Elo advantage (logistic scale, score s(elo) =
  * 1 / (1 + 10^(-elo/400)) per game): H0: elo <= elo0 against H1: elo >= elo1.
  *

@@ -55,8 +55,8 @@ int serve_dir_info_read(const char *dir, struct serve_dir_info *info, char *err,
 	}
 	if ((rc = results_read_tournament(dir, &t, err, err_size)) < 0)
 		goto out;
-	rc = schedule_new_gauntlet(t.nbots, t.challenger, t.players, t.deals, t.duplicate, t.seed,
-				   &sched);
+	rc = schedule_new_gauntlet(t.nbots, t.challenger, t.players, t.deals, t.duplicate,
+				   t.pairings, t.seed, &sched);
 	if (rc < 0) {
 		snprintf(err, err_size, "\"%s\": not a schedule of games", path);
 		goto out;

@@ -21,6 +21,7 @@
 #include "jsonc.h"
 #include "termsafe.h"
 #include "sandbox.h"
+#include "schedule.h"
 
 #define CONFIG_FILE_MAX (16 * 1024 * 1024)
 
@@ -35,7 +36,7 @@ struct key_spec {
 static const char *const top_keys[] = { "name", "bots", "players", "deals", "duplicate",
 	"rules", "time", "limits", "seed", "concurrency", "pin", "output", "stderr_cap",
 	"stderr_total_cap", "sandbox", "$schema", "format", "challengers", "programs", "replays",
-	"started", "processes", NULL };
+	"started", "processes", "schedule", NULL };
 static const char *const bot_keys[] = { "name", "command", "cwd", "env", "limits", NULL };
 static const char *const rules_keys[] = { "stock_size", "partnership", "mode", NULL };
 static const char *const time_keys[] = { "startup_ms", "move_ms", "game_ms", NULL };
@@ -575,8 +576,8 @@ static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_er
 	const char *name = NULL, *output = NULL, *sandbox = NULL, *replays = NULL;
 	const char *processes = NULL;
 	enum sandbox_mode mode = SANDBOX_AUTO;
-	long long v[5] = { cfg->players, cfg->deals, cfg->concurrency, (long long)cfg->stderr_cap,
-			   (long long)cfg->stderr_total_cap };
+	long long v[6] = { cfg->players, cfg->deals, cfg->concurrency, (long long)cfg->stderr_cap,
+			   (long long)cfg->stderr_total_cap, cfg->schedule };
 	int ret;
 
 	ret = get_string(root, "", "name", &name, e);
@@ -598,6 +599,8 @@ static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_er
 	cfg->concurrency = (int)v[2];
 	cfg->stderr_cap = (size_t)v[3];
 	cfg->stderr_total_cap = (size_t)v[4];
+	ret = worst(ret, get_int(root, "", "schedule", 1, SCHEDULE_VERSION, &v[5], e));
+	cfg->schedule = (int)v[5];
 	ret = worst(ret, get_bool(root, "", "duplicate", &cfg->duplicate, e));
 	ret = worst(ret, get_bool(root, "", "pin", &cfg->pin, e));
 	ret = worst(ret, parse_rules(root, cfg, e));
@@ -680,6 +683,7 @@ static void set_defaults(struct config *cfg, const char *base_dir)
 	cfg->players = 2;
 	cfg->deals = 10;
 	cfg->duplicate = 1;
+	cfg->schedule = SCHEDULE_VERSION;
 	cfg->startup_ms = CONFIG_DEFAULT_STARTUP_MS;
 	cfg->move_ms = CONFIG_DEFAULT_MOVE_MS;
 	cfg->game_ms = CONFIG_DEFAULT_GAME_MS;

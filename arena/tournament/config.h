@@ -41,6 +41,7 @@ struct config {
 	int duplicate;        /* each deal once per seat rotation */
 	int stock_size;       /* resolved (R3 default filled in) */
 	int partnership;      /* R10 */
+	int schedule;         /* schedule version (schedule.h); 2 pairs partnership tables every way */
 	int match;            /* rules.mode "match" (R9) */
 	int startup_ms, move_ms, game_ms;
 	struct bot_limits limits; /* tournament defaults; each bot's limits are resolved */

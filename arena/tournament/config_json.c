@@ -108,6 +108,9 @@ char *config_to_json(const struct config *cfg, int games_only)
 	cJSON_AddNumberToObject(root, "players", cfg->players);
 	cJSON_AddNumberToObject(root, "deals", cfg->deals);
 	cJSON_AddBoolToObject(root, "duplicate", cfg->duplicate);
+	/* only partnership schedules changed: any other tournament.json reads as it always did */
+	if (cfg->partnership && cfg->schedule > 1)
+		cJSON_AddNumberToObject(root, "schedule", cfg->schedule);
 	o = cJSON_AddObjectToObject(root, "rules");
 	cJSON_AddNumberToObject(o, "stock_size", cfg->stock_size);
 	cJSON_AddBoolToObject(o, "partnership", cfg->partnership);

@@ -579,6 +579,14 @@ int results_read_tournament(const char *dir, struct results_tournament *t, char 
 		goto refused;
 	t->deals = (uint32_t)v;
 	t->duplicate = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "duplicate"));
+	v = 1;
+	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(root, "schedule"), NULL, "schedule", 1,
+			    SCHEDULE_VERSION, JSON_STRICT_OPTIONAL, &v, &e) < 0)
+		goto refused;
+	t->schedule = (int)v;
+	t->pairings = t->schedule > 1 &&
+		      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+			      cJSON_GetObjectItemCaseSensitive(root, "rules"), "partnership"));
 	t->nbots = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "bots"));
 	errno = 0;
 	if (!cJSON_IsString(seed) || seed->valuestring[0] < '0' || seed->valuestring[0] > '9' ||

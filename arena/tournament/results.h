@@ -81,6 +81,8 @@ int results_scan_dir(const char *dir, int (*fn)(void *ctx, const struct results_
 struct results_tournament {
 	size_t nbots;
 	int players, duplicate;
+	int pairings;            /* partnership with "schedule" >= 2: every pairing (schedule.h) */
+	int schedule;            /* "schedule", 1 when absent (written before pairings) */
 	uint32_t deals;
 	uint64_t seed;
 	uint32_t shard, nshards; /* "shard": "K/N", K 1-based; nshards 0: the whole tournament */

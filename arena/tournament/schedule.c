@@ -12,11 +12,42 @@
 struct schedule {
 	int players;
 	uint32_t deals, rotations, ntables;
+	uint32_t seat_rotations; /* rotations = pairings * seat_rotations */
 	uint64_t seed, count;
 	uint8_t *tables; /* ntables x players bot indices, lexicographic */
 	uint32_t *order; /* order[slot]: the table played at that place of each deal round */
 	uint32_t *slot;  /* slot[table]: the inverse of order */
 };
+
+/* The pairings of schedule.h: partners are seats 0+2, 1+3 (4 players) and 0+3, 1+4, 2+5 (6). */
+static const uint8_t pairings4[3][4] = {
+	{ 0, 1, 2, 3 }, /* {02|13} */
+	{ 0, 2, 1, 3 }, /* {01|23} */
+	{ 0, 1, 3, 2 }, /* {03|12} */
+};
+/* The round-robin matchings of six: in matching k, k partners 5 and k + i partners k - i (mod 5). */
+static const uint8_t pairings6[5][6] = {
+	{ 0, 1, 2, 5, 4, 3 },
+	{ 1, 2, 3, 5, 0, 4 },
+	{ 2, 3, 4, 5, 1, 0 },
+	{ 3, 4, 0, 5, 2, 1 },
+	{ 4, 0, 1, 5, 3, 2 },
+};
+static const uint8_t identity[ENGINE_MAX_PLAYERS] = { 0, 1, 2, 3, 4, 5 };
+
+int schedule_pairings(int players)
+{
+	return players == 4 ? 3 : players == 6 ? 5 : 0;
+}
+
+const uint8_t *schedule_pairing_order(int players, int k)
+{
+	if (players == 4 && k >= 0 && k < 3)
+		return pairings4[k];
+	if (players == 6 && k >= 0 && k < 5)
+		return pairings6[k];
+	return identity;
+}
 
 /* Candidates weighed for each place of the interleaved order (schedule.h). */
 #define ORDER_WINDOW 256
@@ -122,7 +153,7 @@ static int make_order(struct schedule *s, size_t nbots)
 int schedule_new(size_t nbots, int players, uint32_t deals, int duplicate, uint64_t seed,
 		 struct schedule **out)
 {
-	return schedule_new_gauntlet(nbots, NULL, players, deals, duplicate, seed, out);
+	return schedule_new_gauntlet(nbots, NULL, players, deals, duplicate, 0, seed, out);
 }
 
 /* A table of a gauntlet seats at least one challenger; every table of a round robin counts. */
@@ -135,7 +166,7 @@ static int table_counts(const int *combo, int players, const uint8_t *challenger
 }
 
 int schedule_new_gauntlet(size_t nbots, const uint8_t *challenger, int players, uint32_t deals,
-			  int duplicate, uint64_t seed, struct schedule **out)
+			  int duplicate, int pairings, uint64_t seed, struct schedule **out)
 {
 	struct schedule *s = NULL;
 	int combo[ENGINE_MAX_PLAYERS];
@@ -145,7 +176,7 @@ int schedule_new_gauntlet(size_t nbots, const uint8_t *challenger, int players, 
 
 	*out = NULL;
 	if (players < 2 || players > ENGINE_MAX_PLAYERS || nbots < (size_t)players ||
-	    nbots > 255 || deals < 1)
+	    nbots > 255 || deals < 1 || (pairings && !schedule_pairings(players)))
 		goto out;
 	for (size_t i = 0; challenger && i < nbots; i++)
 		nfield -= challenger[i] != 0;
@@ -161,7 +192,8 @@ int schedule_new_gauntlet(size_t nbots, const uint8_t *challenger, int players, 
 		goto out;
 	s->players = players;
 	s->deals = deals;
-	s->rotations = duplicate ? (uint32_t)players : 1;
+	s->seat_rotations = duplicate ? (uint32_t)players : 1;
+	s->rotations = s->seat_rotations * (pairings ? (uint32_t)schedule_pairings(players) : 1);
 	s->ntables = (uint32_t)ntables;
 	s->seed = seed;
 	s->count = ntables * deals * s->rotations;
@@ -231,17 +263,25 @@ int schedule_game(const struct schedule *s, uint64_t index, struct schedule_game
 		return -ERANGE;
 	memset(out, 0, sizeof(*out));
 	out->index = index;
-	out->rotation = (uint32_t)(index % s->rotations);
+	out->pairing = (uint32_t)(index % s->rotations / s->seat_rotations);
+	out->rotation = (uint32_t)(index % s->seat_rotations);
 	out->deal = (uint32_t)(index / s->rotations / s->ntables);
 	out->table = s->order[index / s->rotations % s->ntables];
 	out->seed = schedule_deal_seed(s->seed, out->table, out->deal);
 	table = s->tables + (size_t)out->table * s->players;
+	/* one pairing (version 1): the table's order */
+	const uint8_t *pairing = s->rotations == s->seat_rotations ? identity :
+		schedule_pairing_order(s->players, (int)out->pairing);
 	for (int seat = 0; seat < s->players; seat++)
-		out->bots[seat] = table[(seat + (int)out->rotation) % s->players];
+		out->bots[seat] = table[pairing[(seat + (int)out->rotation) % s->players]];
 	for (int seat = s->players; seat < ENGINE_MAX_PLAYERS; seat++)
 		out->bots[seat] = -1;
-	snprintf(out->id, sizeof(out->id), "t%04" PRIu32 "-d%04" PRIu32 "-r%" PRIu32,
-		 out->table, out->deal, out->rotation);
+	if (s->rotations == s->seat_rotations)
+		snprintf(out->id, sizeof(out->id), "t%04" PRIu32 "-d%04" PRIu32 "-r%" PRIu32,
+			 out->table, out->deal, out->rotation);
+	else
+		snprintf(out->id, sizeof(out->id), "t%04" PRIu32 "-d%04" PRIu32 "-p%" PRIu32
+			 "-r%" PRIu32, out->table, out->deal, out->pairing, out->rotation);
 	return 0;
 }
 
@@ -265,17 +305,22 @@ static const char *parse_number(const char *p, char tag, uint64_t *v)
 
 int schedule_index_of(const struct schedule *s, const char *id, uint64_t *index)
 {
-	uint64_t table, deal, rotation;
+	uint64_t table, deal, pairing = 0, rotation;
 	struct schedule_game g;
 	const char *p = id;
 
 	if (!(p = parse_number(p, 't', &table)) || *p++ != '-' ||
-	    !(p = parse_number(p, 'd', &deal)) || *p++ != '-' ||
-	    !(p = parse_number(p, 'r', &rotation)) || *p)
+	    !(p = parse_number(p, 'd', &deal)) || *p++ != '-')
 		return -ENOENT;
-	if (table >= s->ntables || deal >= s->deals || rotation >= s->rotations)
+	if (*p == 'p' && (!(p = parse_number(p, 'p', &pairing)) || *p++ != '-'))
 		return -ENOENT;
-	*index = (deal * s->ntables + s->slot[table]) * s->rotations + rotation;
+	if (!(p = parse_number(p, 'r', &rotation)) || *p)
+		return -ENOENT;
+	if (table >= s->ntables || deal >= s->deals || rotation >= s->seat_rotations ||
+	    pairing >= s->rotations / s->seat_rotations)
+		return -ENOENT;
+	*index = (deal * s->ntables + s->slot[table]) * s->rotations +
+		 pairing * s->seat_rotations + rotation;
 	/* only the canonical spelling names a game: "t3-d1-r0" is not t0003-d0001-r0 */
 	if (schedule_game(s, *index, &g) < 0 || strcmp(g.id, id) != 0)
 		return -ENOENT;

@@ -12,11 +12,27 @@
  * the same cards (R3: seat `players-1` deals, seat 0 moves first). Without
  * duplicates each deal is played once, rotation 0.
  *
+ * Pairings (partnership, schedule version 2): a seat rotation keeps every
+ * team together (R2 teams are seats 0+2, 1+3 or 0+3, 1+4, 2+5), so with one
+ * pairing a table's bots would always have the same partner, and a bot's
+ * rating would carry its partner's. With pairings each deal is played once
+ * per pairing of the table's bots, each under every seat rotation. Pairing k
+ * first
+ * reorders the table's bots by schedule_pairing_order (4 players: the three
+ * ways to split four, {02|13}, {01|23}, {03|12}; 6 players: the five
+ * matchings of a round-robin of six, in which every two bots are partners
+ * exactly once), then the seat rotation applies. A 4-player table thus has
+ * 3 pairings, a 6-player one 5, and every bot of a table partners every
+ * other equally often. Version 1 (a directory written before pairings, or
+ * pairings 0) plays one pairing, the table's order.
+ *
  * The order of play is interleaved, so that any prefix of it (what a shard
  * or an interrupted run has played so far) covers every table, rotation and
- * bot evenly. Game index i (0 .. count-1): rotation = i mod rotations, deal
- * group p = i / rotations, deal = p / tables, table = order[p mod tables].
- * So the rotations of a deal are played one after the other, every table
+ * bot evenly. Game index i (0 .. count-1), with R = pairings x seat
+ * rotations the games of a deal: k = i mod R, pairing = k / seat rotations,
+ * rotation = k mod seat rotations, deal group p = i / R, deal = p /
+ * tables, table = order[p mod tables]. So the games of a deal are played one
+ * after the other, every table
  * plays deal d before any table plays deal d + 1, and within a deal round the
  * tables follow `order`: a fixed permutation in which each table is, among
  * the next 256 of a golden-ratio stride through the lexicographic list, the
@@ -39,8 +55,11 @@
  *                  z = (z ^ z>>27) * 0x94d049bb133111eb; return z ^ z>>31
  *   deal_seed = splitmix64(splitmix64(seed ^ table) ^ deal)
  *
- * Game ids: "t%04u-d%04u-r%u" (table, deal, rotation), e.g. t0003-d0001-r1;
- * wider numbers simply use more digits.
+ * Game ids: "t%04u-d%04u-r%u" (table, deal, rotation), e.g. t0003-d0001-r1,
+ * and with pairings "t%04u-d%04u-p%u-r%u" (pairing before rotation), e.g.
+ * t0003-d0001-p2-r0; wider numbers simply use more digits. A game's
+ * rotation stays its seat rotation, so a record's "rotation" is 0 without
+ * duplicate deals whatever the pairing.
  */
 #ifndef SKIPBO_SCHEDULE_H
 #define SKIPBO_SCHEDULE_H
@@ -55,7 +74,7 @@
 
 struct schedule_game {
 	uint64_t index;
-	uint32_t table, deal, rotation;
+	uint32_t table, deal, pairing, rotation; /* pairing 0 without pairings */
 	uint64_t seed;                 /* the deal's seed, shared by its rotations */
 	int bots[ENGINE_MAX_PLAYERS];  /* bot index at each seat */
 	char id[SCHEDULE_ID_MAX];
@@ -73,11 +92,25 @@ int schedule_new(size_t nbots, int players, uint32_t deals, int duplicate, uint6
 
 /*
  * The same for a gauntlet: challenger[b] non-zero for each challenger bot b
- * (challenger NULL: the round robin of schedule_new). -EINVAL also when no
- * table seats a challenger.
+ * (challenger NULL: the round robin of schedule_new), and with pairings
+ * non-zero every pairing of a partnership table (above; players 4 or 6, else
+ * -EINVAL). -EINVAL also when no table seats a challenger.
  */
 int schedule_new_gauntlet(size_t nbots, const uint8_t *challenger, int players, uint32_t deals,
-			  int duplicate, uint64_t seed, struct schedule **out);
+			  int duplicate, int pairings, uint64_t seed, struct schedule **out);
+
+/* The schedule version a new partnership tournament records (tournament.json "schedule"):
+ * 2 plays every pairing; a directory without the field was written with version 1. */
+#define SCHEDULE_VERSION 2
+
+/* The number of pairings of a partnership table of `players`: 3 for 4, 5 for 6, else 0. */
+int schedule_pairings(int players);
+
+/*
+ * Pairing k (0 <= k < schedule_pairings(players)) as an order of the table's
+ * bots: order[s] is the table position seated at s before the seat rotation.
+ */
+const uint8_t *schedule_pairing_order(int players, int k);
 void schedule_free(struct schedule *s);
 
 uint64_t schedule_count(const struct schedule *s);

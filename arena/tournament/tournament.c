@@ -414,9 +414,34 @@ static void release_run(struct run *r)
 	pthread_mutex_destroy(&r->lock);
 }
 
-int tournament_run(const struct config *cfg, const struct tournament_options *opt, char *err,
+/*
+ * A partnership directory started before pairings (its tournament.json has no
+ * "schedule") resumes with the schedule it was started with: cfg, or *copy
+ * with that version.
+ */
+static const struct config *existing_schedule(const struct config *cfg, struct config *copy)
+{
+	struct results_tournament t;
+	char err[PATH_MAX + 256];
+	int version = cfg->schedule;
+
+	if (!cfg->partnership)
+		return cfg;
+	if (results_read_tournament(cfg->output, &t, err, sizeof(err)) == 0)
+		version = t.schedule;
+	results_tournament_release(&t);
+	if (version == cfg->schedule)
+		return cfg;
+	*copy = *cfg;
+	copy->schedule = version;
+	return copy;
+}
+
+int tournament_run(const struct config *given, const struct tournament_options *opt, char *err,
 		   size_t err_size)
 {
+	struct config adopted;
+	const struct config *cfg = existing_schedule(given, &adopted);
 	struct run r = { .cfg = cfg, .opt = opt };
 	struct worker *workers = NULL;
 	char *full = NULL, *games = NULL, path[PATH_MAX];
@@ -429,7 +454,8 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 	stop_requested = 0;
 	find_cpus(&r);
 	ret = schedule_new_gauntlet(cfg->nbots, cfg->challenger, cfg->players, cfg->deals,
-				    cfg->duplicate, cfg->seed, &r.sched);
+				    cfg->duplicate, cfg->partnership && cfg->schedule > 1, cfg->seed,
+				    &r.sched);
 	if (ret < 0) {
 		snprintf(err, err_size, "too many games for one tournament");
 		goto out;

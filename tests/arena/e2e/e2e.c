@@ -235,3 +235,12 @@ void e2e_free_lines(char **lines, size_t n)
 		free(lines[i]);
 	free(lines);
 }
+
+cJSON *e2e_read_json(const char *path)
+{
+	char *text = e2e_read(path, NULL);
+	cJSON *root = text ? cJSON_Parse(text) : NULL;
+
+	free(text);
+	return root;
+}

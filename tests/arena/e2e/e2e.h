@@ -49,4 +49,8 @@ char *e2e_replay(const char *dir, const cJSON *rec, size_t *len);
 /* Contents of a small file (malloc'ed, NUL-terminated) or NULL. */
 char *e2e_read(const char *path, size_t *len);
 
+/* The JSON document in the file at path (free with cJSON_Delete), or NULL when it cannot be
+ * read or is not JSON. */
+cJSON *e2e_read_json(const char *path);
+
 #endif

@@ -85,12 +85,85 @@ static void test_partnership_pairs_skip_teammates(void **state)
 
 	(void)state;
 	assert_int_equal(rating_pairs_init(&p, 4), 0);
-	assert_int_equal(rating_pairs_add_placings(&p, 4, bot, placing, team), 4);
+	/* One result, team against team, spread over the cross table. */
+	assert_int_equal(rating_pairs_add_placings(&p, 4, bot, placing, team), 1);
+	assert_int_equal(p.ngroups, 1);
 	assert_near(p.games[0 * 4 + 2], 0, 0); /* partners never meet */
 	assert_near(p.games[1 * 4 + 3], 0, 0);
 	assert_near(p.score[0 * 4 + 1], 1, 0);
 	assert_near(p.score[2 * 4 + 3], 1, 0);
 	assert_near(p.score[3 * 4 + 0], 0, 0);
+	rating_pairs_release(&p);
+}
+
+/*
+ * The team model (R10 partnership): a team's strength is the sum of its
+ * partners'. Results made to the model's expectation under all three
+ * pairings of four bots give back their ratings; a losing partner's own
+ * placing does not matter, its team's does.
+ */
+static void test_team_model_recovers_ratings(void **state)
+{
+	static const double truth[4] = { 150, 50, -40, -160 };
+	static const unsigned pairing[3][4] = { { 0, 1, 2, 3 }, { 0, 2, 1, 3 }, { 0, 1, 3, 2 } };
+	unsigned team[4] = { 0, 1, 0, 1 };
+	struct rating_pairs p;
+	struct rating_fit fit;
+
+	(void)state;
+	assert_int_equal(rating_pairs_init(&p, 4), 0);
+	for (int k = 0; k < 3; k++) {
+		const unsigned *bot = pairing[k];
+		double e = rating_expected(truth[bot[0]] + truth[bot[2]] - truth[bot[1]] - truth[bot[3]]);
+		int games = 100000, wins = (int)lround(e * games);
+		for (int g = 0; g < games; g++) {
+			/* team 1's partners place 2 and 3 in a loss: still one team result */
+			int won[4] = { 1, 2, 1, 3 }, lost[4] = { 2, 1, 3, 1 };
+			rating_pairs_add_placings(&p, 4, bot, g < wins ? won : lost, team);
+		}
+	}
+	assert_int_equal(p.ngroups, 3);
+	assert_near(p.results, 300000, 0);
+	fit_or_fail(&p, NULL, &fit);
+	for (int i = 0; i < 4; i++)
+		assert_near(fit.elo[i], truth[i], 0.5);
+	rating_fit_release(&fit);
+	rating_pairs_release(&p);
+}
+
+/*
+ * Kinds of game (rating.h): 2-player results at the ratings' expectation and
+ * 3-player results at 0.7 times the Elo difference give back the ratings on
+ * the 2-player scale and 0.7 for the 3-player kind.
+ */
+static void test_kinds_get_a_discrimination(void **state)
+{
+	static const double truth[3] = { 120, 0, -120 };
+	struct rating_pairs p;
+	struct rating_fit fit;
+	int three = rating_kind(3, 0);
+
+	(void)state;
+	assert_int_equal(rating_kind(2, 0), 0);
+	assert_string_equal(rating_kind_name(rating_kind(4, 1)), "4-player partnership");
+	assert_int_equal(rating_pairs_init(&p, 3), 0);
+	for (unsigned i = 0; i < 3; i++)
+		for (unsigned j = i + 1; j < 3; j++) {
+			double d = truth[i] - truth[j];
+			struct rating_result r = { { i }, { j }, 1, 1, three, rating_expected(0.7 * d) };
+			assert_int_equal(rating_pairs_add(&p, i, j, 20000 * rating_expected(d), 20000), 0);
+			for (int k = 0; k < 20000; k++)
+				assert_int_equal(rating_pairs_add_results(&p, &r, 1), 0);
+		}
+	assert_int_equal(rating_kinds(&p), 2);
+	fit_or_fail(&p, NULL, &fit);
+	assert_int_equal(fit.reference_kind, 0);
+	assert_near(fit.scale[0], 1.0, 0);
+	assert_near(fit.scale[three], 0.7, 0.002);
+	assert_true(fit.scale_lo[three] < 0.7 && 0.7 < fit.scale_hi[three]);
+	for (int i = 0; i < 3; i++)
+		assert_near(fit.elo[i], truth[i], 0.5);
+	rating_fit_release(&fit);
 	rating_pairs_release(&p);
 }
 
@@ -334,9 +407,9 @@ static void test_small_and_zero_prior(void **state)
 		    1e-6);
 	rating_fit_release(&fit);
 	/* A bot that never scored has no finite maximum-likelihood rating. */
-	rating_pairs_add(&two, 0, 1, 0, 0);
-	two.score[0 * 2 + 1] = 1000;
-	two.score[1 * 2 + 0] = 0;
+	rating_pairs_release(&two);
+	assert_int_equal(rating_pairs_init(&two, 2), 0);
+	assert_int_equal(rating_pairs_add(&two, 0, 1, 1000, 1000), 0);
 	assert_int_equal(rating_fit(&two, &opt, &fit), -EDOM);
 	rating_pairs_release(&two);
 	rating_pairs_release(&p);
@@ -374,6 +447,8 @@ int main(void)
 		cmocka_unit_test(test_score_75_percent),
 		cmocka_unit_test(test_draws_count_half),
 		cmocka_unit_test(test_partnership_pairs_skip_teammates),
+		cmocka_unit_test(test_team_model_recovers_ratings),
+		cmocka_unit_test(test_kinds_get_a_discrimination),
 		cmocka_unit_test(test_three_bot_cycle_is_equal),
 		cmocka_unit_test(test_unbeaten_bot_stays_finite_and_first),
 		cmocka_unit_test(test_order_does_not_matter),

@@ -305,11 +305,13 @@ static void test_report_files(void **state)
 	buf[got] = '\0';
 	fclose(table);
 	assert_non_null(strstr(buf, "rank"));
-	/* header, 3 bots, where the other columns are, records line, skipped line, the fit
-	 * line; the ranking in 80 columns */
-	assert_int_equal(count(buf, "\n"), 8);
+	/* the verdict, header, 3 bots, where the other columns are, records line, model, ties,
+	 * skipped line, the fit line; the ranking in 80 columns */
+	assert_int_equal(count(buf, "\n"), 10);
 	for (char *line = buf; line < strstr(buf, "(--wide"); line = strchr(line, '\n') + 1)
 		assert_in_range(strcspn(line, "\n"), 1, 80);
+	assert_non_null(strstr(buf, "Model: pairwise Bradley-Terry fit of 2-player games"));
+	assert_non_null(strstr(buf, "Ties: "));
 	assert_non_null(strstr(buf, "Fit: the largest head-to-head residual is "));
 	assert_non_null(strstr(buf, "timeout 1"));
 }
@@ -726,6 +728,74 @@ static void test_matches_bradleyterry2(void **state)
 	gamelog_release(&log);
 }
 
+static void line_into(void *ctx, const char *text)
+{
+	strlcat(ctx, text, 4096);
+	strlcat(ctx, "\n", 4096);
+}
+
+/*
+ * The header of a report of mixed player counts and partnership games names
+ * the team model, every kind of game and that they share one scale; its tie
+ * count is the draws of fixture/pairs.csv (counted by make_fixture.py).
+ */
+static void test_model_and_ties_lines(void **state)
+{
+	struct gamelog log;
+	struct report r;
+	char err[256], line[256], text[4096] = "", expect[128];
+	double draws = 0, results = 0;
+	FILE *f;
+	(void)state;
+
+	gamelog_init(&log);
+	assert_int_equal(gamelog_read(&log, RATING_FIXTURE_DIR "/games.jsonl", err, sizeof(err)), 0);
+	assert_int_equal(report_build(&r, &log, NULL, RATING_PRIOR_DRAWS, err, sizeof(err)), 0);
+	f = fopen(RATING_FIXTURE_DIR "/pairs.csv", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f)); /* header */
+	while (fgets(line, sizeof(line), f)) {
+		double w1, w2, d;
+		char *p = line;
+		for (int field = 0; field < 3; field++) { /* kind, player1, player2 */
+			p = strchr(p, ',');
+			assert_non_null(p);
+			p++;
+		}
+		assert_int_equal(sscanf(p, "%lf,%lf,%lf", &w1, &w2, &d), 3);
+		draws += d;
+		results += w1 + w2 + d;
+	}
+	fclose(f);
+	assert_true(draws > 0);
+	report_model_lines(&r, line_into, text);
+	assert_non_null(strstr(text, "Model: team Bradley-Terry fit of 2-player games (702 records), "
+				     "3-player games (388 records), 4-player games (488 records) and "
+				     "4-player partnership games (222 records)"));
+	assert_non_null(strstr(text, "joined on the Elo scale of 2-player games"));
+	/* the discriminations against the reference kind are those R fits (fit_bradleyterry.R) */
+	assert_int_equal(r.fit.reference_kind, rating_kind(2, 0));
+	f = fopen(RATING_FIXTURE_DIR "/expected_scale.csv", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f)); /* header */
+	int scales = 0;
+	while (fgets(line, sizeof(line), f)) {
+		int players = atoi(line), kind = rating_kind(players, strchr(line, 'p') != NULL);
+		double want = strtod(strchr(line, ',') + 1, NULL);
+		assert_near(r.fit.scale[kind], want, 0.01);
+		snprintf(expect, sizeof(expect), "%s x%.2f", rating_kind_name(kind), r.fit.scale[kind]);
+		assert_non_null(strstr(text, expect));
+		scales++;
+	}
+	fclose(f);
+	assert_int_equal(scales, 3);
+	snprintf(expect, sizeof(expect), "Ties: %.0f of %.0f rated results", draws, results);
+	assert_non_null(strstr(text, expect));
+	assert_near(r.pairs.ties, draws, 0);
+	report_release(&r);
+	gamelog_release(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -743,6 +813,7 @@ int main(void)
 		cmocka_unit_test(test_fault_reasons),
 		cmocka_unit_test(test_big_tournament_page_bounded),
 		cmocka_unit_test(test_matches_bradleyterry2),
+		cmocka_unit_test(test_model_and_ties_lines),
 	};
 	return cmocka_run_group_tests(tests, fixture_dir_make, fixture_dir_remove);
 }

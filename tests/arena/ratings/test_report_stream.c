@@ -169,6 +169,7 @@ static void make_dir(const char *dir, int lo, int hi, int mode, const char *tail
 
 /* The report's sums computed directly from the records held in log. */
 struct reference {
+	const struct gamelog *log; /* the stored records */
 	size_t n;
 	struct report_bot bots[NBOTS];
 	double score[NBOTS][NBOTS], games[NBOTS][NBOTS], pent[NBOTS][NBOTS][5];
@@ -176,9 +177,35 @@ struct reference {
 	size_t duplicate_pairs;
 };
 
+/* A seat's team places as its best-placed member (rating.h). */
+static int team_placing(const struct gamelog_game *g, int s)
+{
+	int best = g->placing[s];
+
+	for (int t = 0; t < g->players; t++)
+		if (g->team[t] == g->team[s] && g->placing[t] < best)
+			best = g->placing[t];
+	return best;
+}
+
+/* A result between the teams of seats a and b counts when no bot sits twice among them. */
+static bool teams_distinct(const struct gamelog_game *g, int a, int b)
+{
+	for (int s = 0; s < g->players; s++)
+		for (int t = s + 1; t < g->players; t++) {
+			bool in_s = g->team[s] == g->team[a] || g->team[s] == g->team[b];
+			bool in_t = g->team[t] == g->team[a] || g->team[t] == g->team[b];
+			if (in_s && in_t && g->bot[s] == g->bot[t])
+				return false;
+		}
+	return true;
+}
+
 static double result(const struct gamelog_game *g, int a, int b)
 {
-	return g->placing[a] < g->placing[b] ? 1.0 : g->placing[a] > g->placing[b] ? 0.0 : 0.5;
+	int pa = team_placing(g, a), pb = team_placing(g, b);
+
+	return pa < pb ? 1.0 : pa > pb ? 0.0 : 0.5;
 }
 
 static bool dup_candidate(const struct gamelog_game *g)
@@ -194,6 +221,7 @@ static bool same_deal(const struct gamelog_game *a, const struct gamelog_game *b
 static void reference_compute(struct reference *ref, const struct gamelog *log)
 {
 	memset(ref, 0, sizeof(*ref));
+	ref->log = log;
 	ref->n = log->nbots;
 	assert_true(ref->n <= NBOTS);
 	for (size_t i = 0; i < log->ngames; i++) {
@@ -220,7 +248,7 @@ static void reference_compute(struct reference *ref, const struct gamelog *log)
 			}
 			for (int t = s + 1; t < g->players; t++) {
 				unsigned x = g->bot[s], y = g->bot[t];
-				if (g->team[s] == g->team[t] || x == y)
+				if (g->team[s] == g->team[t] || !teams_distinct(g, s, t))
 					continue;
 				ref->score[x][y] += result(g, s, t);
 				ref->score[y][x] += result(g, t, s);
@@ -273,6 +301,16 @@ static void check_against_reference(const struct report *r, const struct referen
 	assert_memory_equal(r->seat_games, ref->seat_games, sizeof(ref->seat_games));
 	assert_memory_equal(r->seat_wins, ref->seat_wins, sizeof(ref->seat_wins));
 	assert_int_equal(rating_pairs_init(&pairs, n), 0);
+	for (size_t k = 0; k < ref->log->ngames; k++) {
+		const struct gamelog_game *g = &ref->log->games[k];
+		int placing[GAMELOG_SEATS_MAX];
+		unsigned team[GAMELOG_SEATS_MAX];
+		for (int s = 0; s < g->players; s++) {
+			placing[s] = g->placing[s];
+			team[s] = g->team[s];
+		}
+		rating_pairs_add_placings(&pairs, g->players, g->bot, placing, team);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct report_bot *b = &r->bots[i], *w = &ref->bots[i];
 		assert_int_equal(b->games, w->games);
@@ -292,11 +330,11 @@ static void check_against_reference(const struct report *r, const struct referen
 			assert_true(r->pairs.games[i * n + j] == ref->games[i][j]);
 			assert_memory_equal(&r->pair_pent[(i * n + j) * 5], ref->pent[i][j],
 					    sizeof(ref->pent[i][j]));
-			pairs.score[i * n + j] = ref->score[i][j];
-			pairs.games[i * n + j] = ref->games[i][j];
+			assert_true(pairs.score[i * n + j] == ref->score[i][j]);
+			assert_true(pairs.games[i * n + j] == ref->games[i][j]);
 		}
 	}
-	/* The fit of the reference matrix gives the same ratings, and the ranks follow them. */
+	/* The fit of the stored records' results gives the same ratings, and the ranks follow them. */
 	assert_int_equal(rating_fit(&pairs, NULL, &fit), 0);
 	for (size_t i = 0; i < n; i++) {
 		assert_true(r->bots[i].elo == fit.elo[i]);

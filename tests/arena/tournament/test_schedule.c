@@ -259,12 +259,12 @@ static void test_gauntlet(void **state)
 	struct schedule *s;
 
 	(void)state;
-	assert_int_equal(schedule_new_gauntlet(5, one, 2, 3, 1, 9, &s), 0);
+	assert_int_equal(schedule_new_gauntlet(5, one, 2, 3, 1, 0, 9, &s), 0);
 	assert_int_equal(schedule_tables(s), 4);
 	assert_int_equal(schedule_count(s), 4 * 3 * 2);
 	schedule_free(s);
 	/* C(5,3) - C(3,3): every set of three but the field's own */
-	assert_int_equal(schedule_new_gauntlet(5, two, 3, 2, 1, 9, &s), 0);
+	assert_int_equal(schedule_new_gauntlet(5, two, 3, 2, 1, 0, 9, &s), 0);
 	assert_int_equal(schedule_tables(s), 9);
 	for (uint64_t i = 0; i < schedule_count(s); i++) {
 		int challengers = 0;
@@ -282,10 +282,100 @@ static void test_gauntlet(void **state)
 	for (int b = 0; b < 4; b++)
 		assert_true(met[4][b] > 0);
 	schedule_free(s);
-	assert_int_equal(schedule_new_gauntlet(5, none, 2, 1, 1, 9, &s), -EINVAL);
-	assert_int_equal(schedule_new_gauntlet(5, NULL, 2, 1, 1, 9, &s), 0);
+	assert_int_equal(schedule_new_gauntlet(5, none, 2, 1, 1, 0, 9, &s), -EINVAL);
+	assert_int_equal(schedule_new_gauntlet(5, NULL, 2, 1, 1, 0, 9, &s), 0);
 	assert_int_equal(schedule_tables(s), 10);
 	schedule_free(s);
+}
+
+/*
+ * Partnership pairings (schedule version 2): each deal of a table is played
+ * under every pairing and, with duplicates, every seat rotation of each, with
+ * the deal's seed; partners are seats 0+2, 1+3 or 0+3, 1+4, 2+5 (R2), and
+ * every two bots of a table are partners equally often in each deal. Ids
+ * round-trip.
+ */
+static void check_pairings(int players, int duplicate, uint32_t rotations, int partnered)
+{
+	uint32_t seat_rotations = duplicate ? (uint32_t)players : 1;
+	enum { BOTS = 7, DEALS = 3 };
+	int teams = players / 2;
+	struct schedule *s;
+	struct schedule_game g;
+	uint64_t index;
+
+	assert_int_equal(schedule_new_gauntlet(BOTS, NULL, players, DEALS, duplicate, 1, 5, &s), 0);
+	assert_int_equal(schedule_count(s), (uint64_t)schedule_tables(s) * DEALS * rotations);
+	for (uint64_t first = 0; first < schedule_count(s); first += rotations) {
+		int together[BOTS][BOTS] = { { 0 } };
+		struct schedule_game g0;
+		assert_int_equal(schedule_game(s, first, &g0), 0);
+		for (uint32_t r = 0; r < rotations; r++) {
+			assert_int_equal(schedule_game(s, first + r, &g), 0);
+			assert_int_equal(g.pairing, r / seat_rotations);
+			assert_int_equal(g.rotation, r % seat_rotations);
+			/* the pairing is in the id only with pairings */
+			assert_non_null(strstr(g.id, "-p"));
+			assert_int_equal(g.table, g0.table);
+			assert_true(g.seed == g0.seed);
+			for (int a = 0; a < players; a++)
+				together[g.bots[a]][g.bots[a + teams < players ? a + teams : a]]++;
+			assert_int_equal(schedule_index_of(s, g.id, &index), 0);
+			assert_true(index == first + r);
+		}
+		/* every two bots of the table are partners the same number of times */
+		for (int a = 0; a < players; a++)
+			for (int b = 0; b < players; b++) {
+				int x = g0.bots[a], y = g0.bots[b];
+				if (x != y)
+					assert_int_equal(together[x][y] + together[y][x], partnered);
+			}
+	}
+	schedule_free(s);
+}
+
+static void test_partnership_pairings(void **state)
+{
+	struct schedule *s;
+
+	(void)state;
+	assert_int_equal(schedule_pairings(4), 3);
+	assert_int_equal(schedule_pairings(6), 5);
+	assert_int_equal(schedule_pairings(5), 0);
+	assert_int_equal(schedule_new_gauntlet(6, NULL, 5, 1, 1, 1, 5, &s), -EINVAL);
+	/* ids name the pairing: only the canonical spelling of one of this schedule's */
+	uint64_t index;
+	assert_int_equal(schedule_new_gauntlet(4, NULL, 4, 2, 1, 1, 5, &s), 0);
+	assert_int_equal(schedule_index_of(s, "t0000-d0001-p2-r3", &index), 0);
+	assert_true(index == 1 * 12 + 2 * 4 + 3);
+	assert_int_equal(schedule_index_of(s, "t0000-d0001-p3-r0", &index), -ENOENT);
+	assert_int_equal(schedule_index_of(s, "t0000-d0001-r0", &index), -ENOENT);
+	assert_int_equal(schedule_index_of(s, "t0000-d0001-p-r0", &index), -ENOENT);
+	schedule_free(s);
+	/* 4 players: 3 pairings, each pair of bots partners once per deal (twice with 4 rotations:
+	 * a rotation keeps partners, so 4 rotations count each pair 4 times) */
+	check_pairings(4, 0, 3, 1);
+	check_pairings(4, 1, 12, 4);
+	/* 6 players: 5 matchings, each pair partners once (6 rotations: 6 times) */
+	check_pairings(6, 0, 5, 1);
+	check_pairings(6, 1, 30, 6);
+	/* No pairings: the version-1 schedule, partners fixed by the table's order. */
+	struct schedule *one, *two;
+	struct schedule_game a, b;
+	assert_int_equal(schedule_new(6, 6, 2, 1, 5, &one), 0);
+	assert_int_equal(schedule_new_gauntlet(6, NULL, 6, 2, 1, 0, 5, &two), 0);
+	assert_true(schedule_count(one) == schedule_count(two));
+	for (uint64_t i = 0; i < schedule_count(one); i++) {
+		schedule_game(one, i, &a);
+		schedule_game(two, i, &b);
+		assert_memory_equal(a.bots, b.bots, sizeof(a.bots));
+		assert_string_equal(a.id, b.id);
+		assert_null(strstr(a.id, "-p"));
+		for (int seat = 0; seat < 6; seat++)
+			assert_int_equal(a.bots[seat], (int)(seat + a.rotation) % 6);
+	}
+	schedule_free(one);
+	schedule_free(two);
 }
 
 int main(void)
@@ -299,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_interleaved_prefixes),
 		cmocka_unit_test(test_shards),
+		cmocka_unit_test(test_partnership_pairings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
