@@ -40,10 +40,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "cgroup.h"
 
 #define SANDBOX_UID_BASE 2000000000u
-#define SANDBOX_SCRATCH_MB 128
 
 enum sandbox_mode {
 	SANDBOX_AUTO, /* on where the machine allows it, else off with one line saying why */
@@ -89,47 +87,5 @@ const char *sandbox_describe(const struct sandbox *sb);
 
 /* Remove the cgroups and free. Every bot started with it must be stopped. NULL is fine. */
 void sandbox_close(struct sandbox *sb);
-
-/* ---- for bot_spawn.c: one process start ---- */
-
-struct sandbox_start {
-	const char *bwrap;      /* the program to execute */
-	char **argv;            /* bwrap's options, then the bot's program and arguments */
-	char **envp;            /* the bot's environment */
-	bool drop;              /* change to uid/gid first (the arena is root) */
-	uid_t uid;
-	gid_t gid;
-	int slot;               /* -1: none taken */
-	struct cgroup_leaf leaf;
-	int info_fd;            /* the child's end of bwrap's --info-fd pipe; fd 4 in the child */
-};
-
-/*
- * The child's descriptors: bwrap's own stdin and stdout are /dev/null, so
- * that its launcher and init, which live as long as the sandbox, hold none
- * of the bot's pipes (the arena sees the bot close its stdout, or exit); the
- * pipes go on fds 5 and 6, which bwrap passes on but closes in its own
- * processes, and /bin/sh moves them to 0 and 1 before executing the bot.
- * bwrap's --info-fd is fd 4.
- */
-#define SANDBOX_INFO_FD 4
-#define SANDBOX_STDIN_FD 5
-#define SANDBOX_STDOUT_FD 6
-
-/*
- * Prepare a start of spec (its program resolved to path) in st; info_fd is
- * the write end of a pipe for bwrap's --info-fd. On failure a sentence in why.
- */
-int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const char *path,
-			  int info_fd, struct sandbox_start *st, char *why, size_t why_size);
-
-/*
- * In the child between fork and exec, async-signal-safe: enter the cgroups,
- * drop to the sandbox's uid and gid. 0 or -errno.
- */
-int sandbox_start_enter(const struct sandbox_start *st);
-
-/* After the process is gone (or never started): remove its cgroup, free what st holds. */
-void sandbox_start_release(struct sandbox *sb, struct sandbox_start *st);
 
 #endif

@@ -209,6 +209,11 @@ static void test_identity_and_environment(void **state)
 	bot_stop(b, 100);
 }
 
+/*
+ * The allowlist: its working directory holds a hidden path, so it is an empty
+ * directory but for the files the bot names; the system directories are
+ * there, the rest of the machine is not.
+ */
 static void test_file_system_view(void **state)
 {
 	char script[4 * PATH_MAX];
@@ -216,26 +221,77 @@ static void test_file_system_view(void **state)
 
 	(void)state;
 	snprintf(script, sizeof script,
-		 "cat own.txt; ls '%s' | wc -l; ls '%s' | wc -l; "
+		 "cat own.txt 2>/dev/null || echo not-shown; ls -A | wc -l; ls '%s' 2>&1 | wc -l; "
 		 "cat '%s' 2>/dev/null || echo unreadable; "
 		 "touch own2.txt 2>/dev/null && echo wrote-cwd || echo cwd-read-only; "
 		 "echo x > /tmp/scratch && cat /tmp/scratch; "
 		 "echo y > /dev/shm/scratch && cat /dev/shm/scratch; "
 		 "touch /dev/file 2>/dev/null && echo wrote-dev || echo dev-read-only; "
-		 "ls /run | wc -l; stat -c %%t:%%T /dev/tty",
-		 out, other, secret);
+		 "ls -d /run /sys /home /root /var /opt 2>/dev/null | wc -l; stat -c %%t:%%T /dev/tty; "
+		 "test -x /usr/bin/env && test -r /etc/passwd && echo system",
+		 other, secret);
 	b = start_script(script, NULL);
-	expect_line(b, "my book");        /* its own directory is shown */
-	expect_line(b, "0");              /* the output directory inside it is not */
-	expect_line(b, "0");              /* nor the other bot's directory */
-	expect_line(b, "unreadable");     /* the hidden file (/dev/null on a nodev mount) */
+	expect_line(b, "not-shown");      /* a working directory with tournament files is empty */
+	expect_line(b, "0");
+	expect_line(b, "1");              /* the other bot's directory: "No such file" */
+	expect_line(b, "unreadable");     /* the hidden file */
 	expect_line(b, "cwd-read-only");
 	expect_line(b, "x");
 	expect_line(b, "y");
 	expect_line(b, "dev-read-only");
-	expect_line(b, "0");
+	expect_line(b, "0");              /* no /run, /sys, /home, /root, /var, /opt */
 	expect_line(b, "1:3");            /* /dev/tty is /dev/null: no way to the arena's terminal */
+	expect_line(b, "system");
 	bot_stop(b, 100);
+}
+
+/* Files named as arguments are shown; a directory of its own is shown whole, less what is hidden. */
+static void test_named_files_shown(void **state)
+{
+	char own_txt[PATH_MAX + 16], script[4 * PATH_MAX];
+	char *argv[] = { "/bin/sh", "-c", script, "sh", own_txt, root, NULL };
+	struct bot_spec spec = specs[0];
+	struct bot *b = NULL;
+	char why[512];
+
+	(void)state;
+	snprintf(own_txt, sizeof own_txt, "%s/own.txt", mine);
+	snprintf(script, sizeof script, "cat \"$1\"; ls \"$2\" | tr '\\n' ' '; echo; "
+		 "ls '%s' | wc -l; cat '%s' 2>/dev/null || echo unreadable", out, secret);
+	spec.argv = argv;
+	if (bot_start(&spec, &b, why, sizeof why) < 0)
+		fail_msg("bot_start: %s", why);
+	expect_line(b, "my book");
+	/* root holds the hidden output directory: not a directory of its own, so it
+	 * shows only the way to the named file, not "other" */
+	expect_line(b, "mine ");
+	expect_line(b, "0");
+	expect_line(b, "unreadable");
+	bot_stop(b, 100);
+}
+
+/* A script under /tmp (the arena's /tmp, not the bot's scratch) runs: it is the bot's own file. */
+static void test_script_under_tmp(void **state)
+{
+	char dir[] = "/tmp/skipbo-script.XXXXXX", path[64];
+	char *argv[] = { "/bin/sh", path, NULL };
+	struct bot_spec spec = specs[0];
+	struct bot *b = NULL;
+	char why[512];
+
+	(void)state;
+	if (!mkdtemp(dir) || chmod(dir, 0755) < 0)
+		abort();
+	snprintf(path, sizeof path, "%s/bot.sh", dir);
+	write_file(path, "echo hello from tmp\n");
+	chmod(path, 0644);
+	spec.argv = argv;
+	if (bot_start(&spec, &b, why, sizeof why) < 0)
+		fail_msg("bot_start: %s", why);
+	expect_line(b, "hello from tmp");
+	bot_stop(b, 100);
+	unlink(path);
+	rmdir(dir);
 }
 
 static void test_no_network(void **state)
@@ -399,6 +455,8 @@ int main(void)
 		cmocka_unit_test(test_sees_no_other_process),
 		cmocka_unit_test(test_identity_and_environment),
 		cmocka_unit_test(test_file_system_view),
+		cmocka_unit_test(test_named_files_shown),
+		cmocka_unit_test(test_script_under_tmp),
 		cmocka_unit_test(test_no_network),
 		cmocka_unit_test(test_scratch_is_private),
 		cmocka_unit_test(test_stop_ends_every_process),
