@@ -337,7 +337,9 @@ static void own_mounts(const struct sandbox_view *v, const struct strlist *own, 
 	for (size_t i = 0; i < v->others.n; i++)
 		add_mask(own, v->others.v[i], ops, &n);
 	/* a working directory not its own: an empty read-only tmpfs, its own files bound into it */
-	if (cwd && !sandbox_view_system(v, cwd) && !covered_by_any(own, cwd) && is_dir(cwd)) {
+	if (cwd && depth(cwd) > 0 && strcmp(cwd, "/tmp") && strcmp(cwd, "/dev/shm") &&
+	    !covers("/proc", cwd) && !covers("/dev", cwd) && !sandbox_view_system(v, cwd) &&
+	    !covered_by_any(own, cwd) && is_dir(cwd)) {
 		ops[n] = (struct mount_op){ cwd, true, n };
 		n++;
 	}
