@@ -39,6 +39,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/keyctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -86,7 +88,19 @@ static const struct attack_case cases[] = {
 	{ "read_output", "%D/out/games.jsonl %D/out/tournament.json %D/t.json", BLOCKED, NOT_RUN,
 	  false },
 	{ "write_outside", "%D/planted %D/out/planted %D/planted-in-cwd", BLOCKED, NOT_RUN, false },
+	{ "siblings", "%D", BLOCKED, NOT_RUN, false },
+	{ "keyring", "", BLOCKED, NOT_RUN, false },
+	{ "cgroup_channel", "", BLOCKED, NOT_RUN, false },
+	{ "affinity", "", BLOCKED, NOT_RUN, false },
+	{ "bwrap_argv", "", BLOCKED, NOT_RUN, false },
+	{ "log_bytes", "", ANY, ANY, false },
+	{ "shared_folder", "", BLOCKED, NOT_RUN, false },
 };
+
+/* The key the test puts in its session keyring, which the arena and its bots inherit. */
+#define KEY_DESC "skipbo-attack-secret"
+#define KEY_PAYLOAD "the organiser's secret"
+static long key_id = -1;
 
 /* The user the arena runs as (NULL: the test's own), and what the run found. */
 static const struct passwd *user;
@@ -370,6 +384,52 @@ static void check_report(const char *dir, const char *name, enum verdict v, bool
 	free(log);
 }
 
+/* Other tournaments' results beside this one: what attack_siblings looks for. */
+static void plant_siblings(const char *dir)
+{
+	static const char *const dirs[] = { "out.old-1", "out.old-1/replays", "shard2", "other" };
+	static const char *const files[] = { "out.old-1/games.jsonl", "out.old-1/replays/r.json",
+					     "shard2/games.jsonl", "other/tournament.json" };
+	char path[600];
+
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
+		if (mkdir(path, 0755) < 0)
+			fail_msg("mkdir %s: %s", path, strerror(errno));
+	}
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		e2e_write(dir, files[i], "{\"seed\": 12345, \"deck\": [1, 2, 3]}\n");
+		chmod(path, 0644);
+	}
+}
+
+/* The log holds no control byte of the bot's: every line ends at its newline, nothing else below 0x20. */
+static void check_log_clean(const char *dir)
+{
+	char path[600], *log;
+	size_t len = 0;
+
+	snprintf(path, sizeof path, "%s/out/logs/attacker.stderr", dir);
+	log = e2e_read(path, &len);
+	assert_non_null(log);
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)log[i] < 0x20 && log[i] != '\n')
+			fail_msg("raw control byte 0x%02x at %zu of %s", (unsigned char)log[i], i, path);
+	if (!strstr(log, "\\033]0;owned"))
+		fail_msg("the escape is not in the log, escaped: %.500s", log);
+	free(log);
+}
+
+/* The organiser's key is still there, payload and all. */
+static void check_key_kept(void)
+{
+	char payload[128];
+	long n = syscall(SYS_keyctl, KEYCTL_READ, key_id, (long)payload, (long)sizeof payload, 0L);
+
+	assert_int_equal(n, (long)strlen(KEY_PAYLOAD));
+}
+
 static void run_case(const struct attack_case *c, bool sandbox)
 {
 	char dir[256], text[4096], args[2048], token[96], path[600], *err_text;
@@ -400,6 +460,8 @@ static void run_case(const struct attack_case *c, bool sandbox)
 	snprintf(path, sizeof path, "%s/t.json", dir);
 	if (user)
 		chown(path, user->pw_uid, user->pw_gid);
+	if (strcmp(c->name, "siblings") == 0)
+		plant_siblings(dir);
 	start_arena(dir, &pid);
 	status = wait_arena(pid, &zw);
 	snprintf(path, sizeof path, "%s/stderr.txt", dir);
@@ -438,6 +500,10 @@ static void run_case(const struct attack_case *c, bool sandbox)
 	}
 	if (!sandbox && strcmp(c->name, "forge") == 0)
 		check_forgeries_not_counted(dir);
+	if (strcmp(c->name, "log_bytes") == 0)
+		check_log_clean(dir);
+	if (strcmp(c->name, "keyring") == 0)
+		check_key_kept();
 	if (sandbox && strcmp(c->name, "tcp") == 0) {
 		int conn = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
@@ -528,6 +594,13 @@ int main(int argc, char **argv)
 	}
 	listen_on_loopback();
 	copy_programs();
+	/* a session keyring of the test's own, holding a key readable by its possessor */
+	syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0L, 0L, 0L, 0L);
+	key_id = syscall(SYS_add_key, "user", KEY_DESC, KEY_PAYLOAD, strlen(KEY_PAYLOAD),
+			 KEY_SPEC_SESSION_KEYRING);
+	if (key_id < 0)
+		abort();
+	syscall(SYS_keyctl, KEYCTL_SETPERM, key_id, 0x3f3f3f3fL, 0L, 0L);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		snprintf(names[i], sizeof names[i], "%s%s%s", cases[i].name,
 			 cases[i].args[0] ? " " : "", cases[i].args);
