@@ -55,6 +55,8 @@
 #define STDERR_TOTAL_CAP 65536
 #define MEMORY_MB 64
 #define PROCESSES 32
+#define KILL_ROUNDS 12            /* arenas killed, each KILL_STEP_MS later into its start */
+#define KILL_STEP_MS 15
 
 enum verdict {
 	NOT_RUN,             /* this mode does not run the case */
@@ -384,6 +386,32 @@ static void check_report(const char *dir, const char *name, enum verdict v, bool
 	free(log);
 }
 
+/* dir/t.json: two good bots and the attacker of c (its program at attacker, NULL: in bin). */
+static void write_tournament(const char *dir, const struct attack_case *c, const char *token,
+			     const char *mode, const char *attacker)
+{
+	char text[4096], args[2048], program[600];
+
+	if (attacker)
+		snprintf(program, sizeof program, "%s", attacker);
+	else
+		snprintf(program, sizeof program, "%s/attack_%s", bin, c->name);
+	json_args(c->args, dir, args, sizeof args);
+	snprintf(text, sizeof text,
+		 "{\"name\":\"a\",\"bots\":["
+		 "{\"name\":\"good1\",\"command\":[\"%s\",\"good\"]},"
+		 "{\"name\":\"good2\",\"command\":[\"%s\",\"good\"]},"
+		 "{\"name\":\"attacker\",\"command\":[\"%s\",\"%s\"%s],"
+		 "\"limits\":{\"memory_mb\":%d,\"processes\":%d}}],"
+		 "\"players\":2,\"deals\":1,\"rules\":{\"stock_size\":3},"
+		 "\"time\":{\"startup_ms\":10000,\"move_ms\":10000,\"game_ms\":60000},"
+		 "\"stderr_cap\":%d,\"stderr_total_cap\":%d,\"concurrency\":2,"
+		 "\"output\":\"out\",\"sandbox\":\"%s\"}",
+		 badbot, badbot, program, token, args, MEMORY_MB, PROCESSES,
+		 STDERR_CAP, STDERR_TOTAL_CAP, mode);
+	e2e_write(dir, "t.json", text);
+}
+
 /* Other tournaments' results beside this one: what attack_siblings looks for. */
 static void plant_siblings(const char *dir)
 {
@@ -432,7 +460,7 @@ static void check_key_kept(void)
 
 static void run_case(const struct attack_case *c, bool sandbox)
 {
-	char dir[256], text[4096], args[2048], token[96], path[600], *err_text;
+	char dir[256], token[96], path[600], *err_text;
 	static struct zombie_watch zw;
 	int status;
 	bool cgroups;
@@ -443,20 +471,7 @@ static void run_case(const struct attack_case *c, bool sandbox)
 		fail_msg("chown %s: %s", dir, strerror(errno));
 	snprintf(token, sizeof token, "skipbo-attack-token-%d-%s-%d", (int)getpid(), c->name,
 		 sandbox);
-	json_args(c->args, dir, args, sizeof args);
-	snprintf(text, sizeof text,
-		 "{\"name\":\"a\",\"bots\":["
-		 "{\"name\":\"good1\",\"command\":[\"%s\",\"good\"]},"
-		 "{\"name\":\"good2\",\"command\":[\"%s\",\"good\"]},"
-		 "{\"name\":\"attacker\",\"command\":[\"%s/attack_%s\",\"%s\"%s],"
-		 "\"limits\":{\"memory_mb\":%d,\"processes\":%d}}],"
-		 "\"players\":2,\"deals\":1,\"rules\":{\"stock_size\":3},"
-		 "\"time\":{\"startup_ms\":10000,\"move_ms\":10000,\"game_ms\":60000},"
-		 "\"stderr_cap\":%d,\"stderr_total_cap\":%d,\"concurrency\":2,"
-		 "\"output\":\"out\",\"sandbox\":\"%s\"}",
-		 badbot, badbot, bin, c->name, token, args, MEMORY_MB, PROCESSES,
-		 STDERR_CAP, STDERR_TOTAL_CAP, sandbox ? "on" : "off");
-	e2e_write(dir, "t.json", text);
+	write_tournament(dir, c, token, sandbox ? "on" : "off", NULL);
 	snprintf(path, sizeof path, "%s/t.json", dir);
 	if (user)
 		chown(path, user->pw_uid, user->pw_gid);
@@ -524,6 +539,79 @@ static void test_case(void **state)
 		run_case(c, false);
 }
 
+
+/*
+ * kill -9 of the arena at moments spread over its start (the sandboxes being
+ * made, bots started, games on): no process of the attacker, a daemon that
+ * leaves its group, nor any of its sandbox's, is left a moment later.
+ */
+static void test_kill_arena(void **state)
+{
+	static const struct attack_case daemon = { "daemon", "", ANY, NOT_RUN, false };
+
+	(void)state;
+	for (int round = 0; round < KILL_ROUNDS; round++) {
+		char dir[256], token[96];
+		struct timespec delay = { 0, (long)round * KILL_STEP_MS * 1000000L };
+		struct timespec settle = { 0, 500000000L };
+		int left;
+		pid_t pid;
+
+		e2e_tempdir(dir, sizeof dir, "attack-kill");
+		if (user && chown(dir, user->pw_uid, user->pw_gid) < 0)
+			fail_msg("chown %s: %s", dir, strerror(errno));
+		snprintf(token, sizeof token, "skipbo-attack-token-%d-kill-%d", (int)getpid(), round);
+		write_tournament(dir, &daemon, token, "on", NULL);
+		start_arena(dir, &pid);
+		nanosleep(&delay, NULL);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		nanosleep(&settle, NULL);
+		if ((left = processes_with(token)) > 0)
+			fail_msg("%d process(es) outlived the arena killed after %d ms", left,
+				 round * KILL_STEP_MS);
+		e2e_remove(dir);
+	}
+}
+
+/*
+ * The downgrade: as root, one bot the sandbox's uids cannot reach (its program
+ * in a 0700 folder) must not turn the sandbox off for all; with "auto" the
+ * arena refuses before the first game and names the bot and the path.
+ */
+static void test_unreachable_bot_refused(void **state)
+{
+	static const struct attack_case hidden = { "read_output", "%D/t.json", ANY, NOT_RUN, false };
+	char dir[256], private_dir[300], program[400], cmd[1200], path[600], *err_text;
+	static struct zombie_watch zw;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	if (user || geteuid() != 0)
+		skip();
+	e2e_tempdir(dir, sizeof dir, "attack-downgrade");
+	snprintf(private_dir, sizeof private_dir, "%s/private", dir);
+	snprintf(program, sizeof program, "%s/attack_read_output", private_dir);
+	if (mkdir(private_dir, 0700) < 0)
+		fail_msg("mkdir %s: %s", private_dir, strerror(errno));
+	snprintf(cmd, sizeof cmd, "cp '%s/attack_read_output' '%s'", bin, program);
+	assert_int_equal(system(cmd), 0);
+	write_tournament(dir, &hidden, "skipbo-attack-token-downgrade", "auto", program);
+	start_arena(dir, &pid);
+	status = wait_arena(pid, &zw);
+	snprintf(path, sizeof path, "%s/stderr.txt", dir);
+	err_text = e2e_read(path, NULL);
+	assert_int_not_equal(status, 0);
+	if (!err_text || !strstr(err_text, "attacker") || !strstr(err_text, private_dir))
+		fail_msg("the refusal names neither the bot nor the path: %s",
+			 err_text ? err_text : "(nothing)");
+	free(err_text);
+	snprintf(path, sizeof path, "%s/out/games.jsonl", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	e2e_remove(dir);
+}
+
 /* Without a user, the forged copies must not count twice in the report either. */
 static void listen_on_loopback(void)
 {
@@ -565,7 +653,7 @@ static bool user_can_run(const char *path)
 
 int main(int argc, char **argv)
 {
-	struct CMUnitTest tests[sizeof cases / sizeof cases[0]];
+	struct CMUnitTest tests[sizeof cases / sizeof cases[0] + 2];
 	char names[sizeof cases / sizeof cases[0]][96];
 	int failed;
 
@@ -606,6 +694,10 @@ int main(int argc, char **argv)
 			 cases[i].args[0] ? " " : "", cases[i].args);
 		tests[i] = (struct CMUnitTest){ names[i], test_case, NULL, NULL, (void *)&cases[i] };
 	}
+	tests[sizeof cases / sizeof cases[0]] = (struct CMUnitTest){ "kill -9 of the arena",
+		test_kill_arena, NULL, NULL, NULL };
+	tests[sizeof cases / sizeof cases[0] + 1] = (struct CMUnitTest){ "unreachable bot refused",
+		test_unreachable_bot_refused, NULL, NULL, NULL };
 	failed = _cmocka_run_group_tests(user ? "attacks as an ordinary user" : "attacks", tests,
 					 sizeof tests / sizeof tests[0], NULL, NULL);
 	e2e_remove(bin);
