@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bot.h"
@@ -31,6 +32,8 @@
 
 #define DEADLINE_US (10 * 1000000)
 #define SKIP_STATUS 77
+#define KILL_ROUNDS 40          /* arenas killed while starting sandboxes */
+#define PROBE_SETTLE_MS 60      /* time for sandbox_open before the first kill */
 
 /* TEST_DIR/sandbox.<pid>: mine/ (the bot's cwd), mine/out/ (hidden inside it),
  * other/ (another bot's cwd), secret.json (a hidden file). */
@@ -147,6 +150,34 @@ static int process_with(const char *marker)
 	if (d)
 		closedir(d);
 	return found;
+}
+
+/* SIGKILL every process with marker in its command line (what a failed test left). */
+static void kill_all_with(const char *marker)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[300], cmd[512];
+		ssize_t n;
+		int fd;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+		if ((fd = open(path, O_RDONLY)) < 0)
+			continue;
+		n = read(fd, cmd, sizeof cmd - 1);
+		close(fd);
+		for (ssize_t i = 0; i < n; i++)
+			if (cmd[i] == '\0')
+				cmd[i] = ' ';
+		if (n > 0 && (cmd[n] = '\0', strstr(cmd, marker)))
+			kill(atoi(e->d_name), SIGKILL);
+	}
+	if (d)
+		closedir(d);
 }
 
 static void test_mode_names(void **state)
@@ -333,6 +364,63 @@ static void test_stop_ends_every_process(void **state)
 	assert_false(process_with("sleep 61.75"));
 }
 
+/*
+ * --start-loop MARKER: open a sandbox of its own and start and stop a bot
+ * that sleeps, over and over, until killed. The test kills it at moments
+ * spread over the starts.
+ */
+static int start_loop(const char *marker)
+{
+	char *argv[] = { "/bin/sh", "-c", "sleep 1000", (char *)marker, NULL };
+	struct bot_spec spec = { .name = "loop", .argv = argv, .cwd = "/", .cpu = -1 };
+	struct sandbox_setup setup = { .mode = SANDBOX_ON, .bots = &spec, .nbots = 1 };
+	struct sandbox *own = NULL;
+	char note[1024], why[512];
+
+	if (reaper_start() < 0 || sandbox_open(&setup, &own, note, sizeof note) < 0)
+		return 1;
+	spec.sandbox = own;
+	for (;;) {
+		struct bot *b = NULL;
+
+		if (bot_start(&spec, &b, why, sizeof why) == 0)
+			bot_stop(b, 0);
+	}
+}
+
+/*
+ * An arena killed (SIGKILL) at any moment, a sandbox half made included,
+ * leaves no process of its bots: the guard kills them (guard.h).
+ */
+static void test_killed_arena_leaves_nothing(void **state)
+{
+	char marker[64], self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	int left;
+
+	(void)state;
+	assert_true(n > 0);
+	self[n] = '\0';
+	snprintf(marker, sizeof marker, "skipbo-kill-loop-%d", (int)getpid());
+	for (int round = 0; round < KILL_ROUNDS; round++) {
+		struct timespec delay = { 0, (PROBE_SETTLE_MS + round % 10 * 3) * 1000000L };
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execl(self, self, "--start-loop", marker, (char *)NULL);
+			_exit(127);
+		}
+		nanosleep(&delay, NULL);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	usleep(300000);
+	left = process_with(marker);
+	if (left)
+		kill_all_with(marker);
+	assert_int_equal(left, 0);
+}
+
 /* When the bot exits, the namespace goes with it, daemons included. */
 static void test_exit_ends_every_process(void **state)
 {
@@ -447,7 +535,7 @@ static void test_missing_bwrap(void **state)
 	free(saved);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mode_names),
@@ -461,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_scratch_is_private),
 		cmocka_unit_test(test_stop_ends_every_process),
 		cmocka_unit_test(test_exit_ends_every_process),
+		cmocka_unit_test(test_killed_arena_leaves_nothing),
 		cmocka_unit_test(test_signal_status),
 		cmocka_unit_test(test_processes_limited),
 		cmocka_unit_test(test_memory_limited),
@@ -473,6 +562,8 @@ int main(void)
 	char note[1024];
 	int failed;
 
+	if (argc == 3 && strcmp(argv[1], "--start-loop") == 0)
+		return start_loop(argv[2]);
 	if (reaper_start() < 0)
 		abort();
 	setenv("ARENA_SECRET", "must not reach a bot", 1);
