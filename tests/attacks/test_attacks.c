@@ -14,6 +14,7 @@
  *   file where the bot tried to write, the log within its caps, ...).
  *
  * usage: test_attacks [--user]
+ * SKIPBO_ATTACK=PATTERN runs only the tests whose names match (cmocka's filter).
  * With --user (when run as root), the arena runs as the ordinary user
  * SKIPBO_TEST_USER names, else nobody; the program exits 77 (skipped, for
  * ctest) when there is no such user or it cannot reach the build.
@@ -680,6 +681,8 @@ int main(int argc, char **argv)
 			return SKIP_STATUS;
 		}
 	}
+	if (getenv("SKIPBO_ATTACK"))
+		cmocka_set_test_filter(getenv("SKIPBO_ATTACK"));
 	listen_on_loopback();
 	copy_programs();
 	/* a session keyring of the test's own, holding a key readable by its possessor */
