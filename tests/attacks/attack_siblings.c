@@ -1,9 +1,10 @@
 /*
  * attack_siblings - read the results of other tournaments on the machine:
  * the <output>.old-K that --fresh leaves, another shard's -o directory and
- * another tournament's tournament.json (its seed). attack_siblings TOKEN DIR,
- * DIR the tournament file's folder; the paths are found, not named (a path
- * named in a bot's command is its own file).
+ * another tournament's tournament.json (its seed), in the tournament file's
+ * folder DIR and beside it (DIR-shard2, DIR-other). attack_siblings TOKEN DIR;
+ * the paths are found, not named (a path named in a bot's command is its own
+ * file).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,8 +16,9 @@
 
 void attack_main(int argc, char **argv)
 {
-	static const char *const rel[] = { "out.old-1/games.jsonl", "shard2/games.jsonl",
-					   "other/tournament.json", "out.old-1/replays/r.json" };
+	static const char *const rel[] = { "/out.old-1/games.jsonl", "/shard2/games.jsonl",
+					   "/other/tournament.json", "/out.old-1/replays/r.json",
+					   "-shard2/games.jsonl", "-other/tournament.json" };
 	long bytes = 0;
 	int last_err = 0;
 
@@ -25,7 +27,7 @@ void attack_main(int argc, char **argv)
 		int fd;
 		ssize_t n;
 
-		snprintf(path, sizeof path, "%s/%s", argv[2], rel[i]);
+		snprintf(path, sizeof path, "%s%s", argv[2], rel[i]);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		n = fd >= 0 ? read(fd, buf, sizeof buf) : -1;
 		if (n > 0)

@@ -110,13 +110,27 @@ static const struct passwd *user;
 static int listen_fd = -1, port;
 /* The bots' programs, copied where any uid may run them (the sandbox's uids must reach
  * them, wherever the build directory is). */
-static char bin[64] = "/tmp/skipbo-attack-bin.XXXXXX", badbot[128];
+static char bin[600], badbot[700];
+/*
+ * Where every case's directory is made: beside the build, not under /tmp, so
+ * that a sandbox hiding only /tmp would not pass the tests that look for
+ * other tournaments' files and other bots' programs.
+ */
+static char work[400];
+
+/* A fresh directory under work, mode 0755 (the sandbox's uids must reach it). */
+static void attack_tempdir(char *out, size_t size, const char *tag)
+{
+	snprintf(out, size, "%s/%s.XXXXXX", work, tag);
+	if (!mkdtemp(out) || chmod(out, 0755) < 0)
+		fail_msg("cannot make %s: %s", out, strerror(errno));
+}
 
 /* ---- running the arena ---- */
 
 static void start_arena(const char *dir, pid_t *pid)
 {
-	char out[600], errp[600];
+	char out[800], errp[800];
 	char *const argv[] = { ARENA_PATH, "run", "--quiet", "t.json", NULL };
 
 	snprintf(out, sizeof out, "%s/stdout.txt", dir);
@@ -288,7 +302,7 @@ static const char *str(const cJSON *o, const char *key)
 /* Every scheduled game once, and the good bots' games untouched. */
 static void check_records(const char *dir, bool forged)
 {
-	char out[600];
+	char out[800];
 	cJSON **recs;
 	size_t n, good = 0, unique = 0;
 	const char *ids[64];
@@ -326,7 +340,7 @@ static void check_records(const char *dir, bool forged)
  */
 static void check_forgeries_not_counted(const char *dir)
 {
-	char path[600], *text, *out;
+	char path[800], *text, *out;
 	cJSON **recs, *ratings;
 	static struct zombie_watch zw;
 	size_t n;
@@ -363,7 +377,7 @@ static void check_forgeries_not_counted(const char *dir)
 /* The attacker's report line: blocked when expected so, never SUCCEEDED then. */
 static void check_report(const char *dir, const char *name, enum verdict v, bool cgroups)
 {
-	char path[600], want[128], report_name[64], *log;
+	char path[800], want[128], report_name[64], *log;
 	bool expect_blocked = v == BLOCKED || (v == BLOCKED_IF_NONROOT && (user || geteuid())) ||
 			      (v == BLOCKED_IF_CGROUPS && cgroups);
 
@@ -391,7 +405,7 @@ static void check_report(const char *dir, const char *name, enum verdict v, bool
 static void write_tournament(const char *dir, const struct attack_case *c, const char *token,
 			     const char *mode, const char *attacker)
 {
-	char text[4096], args[2048], program[600];
+	char text[4096], args[2048], program[800];
 
 	if (attacker)
 		snprintf(program, sizeof program, "%s", attacker);
@@ -413,22 +427,28 @@ static void write_tournament(const char *dir, const struct attack_case *c, const
 	e2e_write(dir, "t.json", text);
 }
 
-/* Other tournaments' results beside this one: what attack_siblings looks for. */
+/* Other tournaments' results in this one's folder and beside it: what attack_siblings looks for. */
 static void plant_siblings(const char *dir)
 {
-	static const char *const dirs[] = { "out.old-1", "out.old-1/replays", "shard2", "other" };
-	static const char *const files[] = { "out.old-1/games.jsonl", "out.old-1/replays/r.json",
-					     "shard2/games.jsonl", "other/tournament.json" };
-	char path[600];
+	static const char *const dirs[] = { "/out.old-1", "/out.old-1/replays", "/shard2", "/other",
+					    "-shard2", "-other" };
+	static const char *const files[] = { "/out.old-1/games.jsonl", "/out.old-1/replays/r.json",
+					     "/shard2/games.jsonl", "/other/tournament.json",
+					     "-shard2/games.jsonl", "-other/tournament.json" };
+	char path[800];
 
-	for (size_t i = 0; i < 4; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		snprintf(path, sizeof path, "%s%s", dir, dirs[i]);
 		if (mkdir(path, 0755) < 0)
 			fail_msg("mkdir %s: %s", path, strerror(errno));
 	}
-	for (size_t i = 0; i < 4; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-		e2e_write(dir, files[i], "{\"seed\": 12345, \"deck\": [1, 2, 3]}\n");
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof path, "%s%s", dir, files[i]);
+		if (!(f = fopen(path, "w")) || fputs("{\"seed\": 12345, \"deck\": [1, 2, 3]}\n", f) < 0 ||
+		    fclose(f) != 0)
+			fail_msg("cannot write %s", path);
 		chmod(path, 0644);
 	}
 }
@@ -436,7 +456,7 @@ static void plant_siblings(const char *dir)
 /* The log holds no control byte of the bot's: every line ends at its newline, nothing else below 0x20. */
 static void check_log_clean(const char *dir)
 {
-	char path[600], *log;
+	char path[800], *log;
 	size_t len = 0;
 
 	snprintf(path, sizeof path, "%s/out/logs/attacker.stderr", dir);
@@ -461,13 +481,13 @@ static void check_key_kept(void)
 
 static void run_case(const struct attack_case *c, bool sandbox)
 {
-	char dir[256], token[96], path[600], *err_text;
+	char dir[512], token[96], path[700], *err_text;
 	static struct zombie_watch zw;
 	int status;
 	bool cgroups;
 	pid_t pid;
 
-	e2e_tempdir(dir, sizeof dir, "attack");
+	attack_tempdir(dir, sizeof dir, "attack");
 	if (user && chown(dir, user->pw_uid, user->pw_gid) < 0)
 		fail_msg("chown %s: %s", dir, strerror(errno));
 	snprintf(token, sizeof token, "skipbo-attack-token-%d-%s-%d", (int)getpid(), c->name,
@@ -552,13 +572,13 @@ static void test_kill_arena(void **state)
 
 	(void)state;
 	for (int round = 0; round < KILL_ROUNDS; round++) {
-		char dir[256], token[96];
+		char dir[512], token[96];
 		struct timespec delay = { 0, (long)round * KILL_STEP_MS * 1000000L };
 		struct timespec settle = { 0, 500000000L };
 		int left;
 		pid_t pid;
 
-		e2e_tempdir(dir, sizeof dir, "attack-kill");
+		attack_tempdir(dir, sizeof dir, "attack-kill");
 		if (user && chown(dir, user->pw_uid, user->pw_gid) < 0)
 			fail_msg("chown %s: %s", dir, strerror(errno));
 		snprintf(token, sizeof token, "skipbo-attack-token-%d-kill-%d", (int)getpid(), round);
@@ -583,7 +603,7 @@ static void test_kill_arena(void **state)
 static void test_unreachable_bot_refused(void **state)
 {
 	static const struct attack_case hidden = { "read_output", "%D/t.json", ANY, NOT_RUN, false };
-	char dir[256], private_dir[300], program[400], cmd[1200], path[600], *err_text;
+	char dir[512], private_dir[600], program[700], cmd[1600], path[700], *err_text;
 	static struct zombie_watch zw;
 	int status;
 	pid_t pid;
@@ -591,7 +611,7 @@ static void test_unreachable_bot_refused(void **state)
 	(void)state;
 	if (user || geteuid() != 0)
 		skip();
-	e2e_tempdir(dir, sizeof dir, "attack-downgrade");
+	attack_tempdir(dir, sizeof dir, "attack-downgrade");
 	snprintf(private_dir, sizeof private_dir, "%s/private", dir);
 	snprintf(program, sizeof program, "%s/attack_read_output", private_dir);
 	if (mkdir(private_dir, 0700) < 0)
@@ -632,7 +652,10 @@ static void copy_programs(void)
 {
 	char cmd[1024];
 
-	if (!mkdtemp(bin) || chmod(bin, 0755) < 0)
+	snprintf(work, sizeof work, "%s/work.XXXXXX", ATTACKS_DIR);
+	snprintf(bin, sizeof bin, "%s/bin", work);
+	if (!mkdtemp(work) || chmod(work, 0755) < 0 ||
+	    (snprintf(bin, sizeof bin, "%s/bin", work), mkdir(bin, 0755) < 0))
 		abort();
 	snprintf(cmd, sizeof cmd, "cp '%s' '%s'/attack_* '%s'/", BADBOT_PATH, ATTACKS_DIR, bin);
 	if (system(cmd) != 0)
@@ -703,6 +726,6 @@ int main(int argc, char **argv)
 		test_unreachable_bot_refused, NULL, NULL, NULL };
 	failed = _cmocka_run_group_tests(user ? "attacks as an ordinary user" : "attacks", tests,
 					 sizeof tests / sizeof tests[0], NULL, NULL);
-	e2e_remove(bin);
+	e2e_remove(work);
 	return failed;
 }
