@@ -202,6 +202,22 @@ static int check_program(struct sandbox *sb, const struct bot_spec *spec, const 
 	return 0;
 }
 
+/* The sentence for a path the sandbox's uids cannot reach, with the fix. */
+static void unreachable(const struct sandbox *sb, const char *name, const char *path, int err,
+			char *why, size_t why_size)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char alt[PATH_MAX], instead[PATH_MAX + 64] = "a program under /usr";
+
+	if (in_path(sb->view.path_env, base, alt, sizeof alt))
+		snprintf(instead, sizeof instead, "%.4000s", alt);
+	snprintf(why, why_size, "bot \"%.128s\": \"%.256s\" is out of reach of the sandbox's uids "
+		 "(%u and up): %s; name %.256s instead of a program in a home directory (a pyenv "
+		 "shim, say), make it readable by every user (chmod o+rx on it and every "
+		 "directory above it), or run the arena as an ordinary user", name, path,
+		 SANDBOX_UID_BASE, strerror(err), instead);
+}
+
 /*
  * Can spec run in the sandbox? Its own files go into the view's list of
  * files hidden from the other bots. 0, or -EACCES with the sentence in why.
@@ -235,11 +251,7 @@ static int check_bot(struct sandbox *sb, const struct bot_spec *spec, char *why,
 		snprintf(why, why_size, "cannot change to uid %u: %s", SANDBOX_UID_BASE,
 			 strerror(err));
 	else
-		snprintf(why, why_size, "bot \"%s\": \"%s\" is out of reach of the sandbox's uids "
-			 "(%u and up): %s; make it readable by every user (chmod o+rx on it and "
-			 "every directory above it), name a program under /usr instead of one in a "
-			 "home directory, or run the arena as an ordinary user", name,
-			 r.paths.v[bad], SANDBOX_UID_BASE, strerror(err));
+		unreachable(sb, name, r.paths.v[bad], err, why, why_size);
 out:
 	strlist_free(&r.paths);
 	strlist_free(&own);
@@ -335,7 +347,7 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 		 size_t note_size)
 {
 	struct sandbox *sb = NULL;
-	char why[1200] = "", cg_why[400] = "";
+	char why[2048] = "", cg_why[400] = "";
 	const char *path;
 	int ret, missing = 0;
 
