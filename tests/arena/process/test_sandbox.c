@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,43 +121,15 @@ static void expect_line(struct bot *b, const char *want)
 	free(got);
 }
 
-/* Does any process on the machine have marker in its command line? */
-static int process_with(const char *marker)
+/*
+ * How many processes on the machine have marker in their command line;
+ * with kill_them, SIGKILL each (what a failed test left).
+ */
+static int processes_with(const char *marker, bool kill_them)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	int found = 0;
-
-	while (d && (e = readdir(d)) && !found) {
-		char path[300], cmd[512];
-		ssize_t n;
-		int fd;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
-		if ((fd = open(path, O_RDONLY)) < 0)
-			continue;
-		n = read(fd, cmd, sizeof cmd - 1);
-		close(fd);
-		for (ssize_t i = 0; i < n; i++)
-			if (cmd[i] == '\0')
-				cmd[i] = ' ';
-		if (n > 0) {
-			cmd[n] = '\0';
-			found = strstr(cmd, marker) != NULL;
-		}
-	}
-	if (d)
-		closedir(d);
-	return found;
-}
-
-/* SIGKILL every process with marker in its command line (what a failed test left). */
-static void kill_all_with(const char *marker)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
 
 	while (d && (e = readdir(d))) {
 		char path[300], cmd[512];
@@ -173,11 +146,20 @@ static void kill_all_with(const char *marker)
 		for (ssize_t i = 0; i < n; i++)
 			if (cmd[i] == '\0')
 				cmd[i] = ' ';
-		if (n > 0 && (cmd[n] = '\0', strstr(cmd, marker)))
-			kill(atoi(e->d_name), SIGKILL);
+		if (n > 0 && (cmd[n] = '\0', strstr(cmd, marker))) {
+			found++;
+			if (kill_them)
+				kill(atoi(e->d_name), SIGKILL);
+		}
 	}
 	if (d)
 		closedir(d);
+	return found;
+}
+
+static bool process_with(const char *marker)
+{
+	return processes_with(marker, false) > 0;
 }
 
 static void test_mode_names(void **state)
@@ -415,9 +397,9 @@ static void test_killed_arena_leaves_nothing(void **state)
 		waitpid(pid, NULL, 0);
 	}
 	usleep(300000);
-	left = process_with(marker);
+	left = processes_with(marker, false);
 	if (left)
-		kill_all_with(marker);
+		processes_with(marker, true);
 	assert_int_equal(left, 0);
 }
 
