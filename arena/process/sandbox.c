@@ -374,6 +374,9 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 	}
 	/* the sandbox works: from here on a bot it cannot run is refused, never run without it */
 	for (size_t i = 0; i < setup->nbots; i++)
+		if ((ret = sandbox_view_add_cwd(&sb->view, &setup->bots[i])) < 0)
+			goto out;
+	for (size_t i = 0; i < setup->nbots; i++)
 		if ((ret = check_bot(sb, &setup->bots[i], why, sizeof why)) < 0)
 			goto out;
 	ret = cgroup_open(&sb->cg, cg_why, sizeof cg_why);

@@ -25,9 +25,15 @@ static const char *const system_dirs[] = {
 	"/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 };
 
-/* Files of /proc that tell one process about the whole machine's processes: emptied. */
+/*
+ * Files of /proc that count the whole machine's processes, which partners
+ * could signal each other through by forking: emptied. (/proc/keys and
+ * /proc/key-users move only with keyctl and add_key, which the filter
+ * refuses; /proc/timer_list and /proc/sched_debug are root's.) Each costs a
+ * bind mount per start.
+ */
 static const char *const proc_masked[] = {
-	"/proc/loadavg", "/proc/keys", "/proc/key-users", "/proc/sched_debug", "/proc/timer_list",
+	"/proc/loadavg",
 };
 
 /* ---- paths ---- */
@@ -218,15 +224,40 @@ void sandbox_view_release(struct sandbox_view *v)
 	strlist_free(&v->hide);
 	strlist_free(&v->homes);
 	strlist_free(&v->others);
+	strlist_free(&v->cwds);
 	free(v->path_env);
 	v->path_env = NULL;
 }
 
-/* A directory a bot may see whole: sandbox_view.h. */
-static bool own_dir(const struct sandbox_view *v, const char *dir)
+int sandbox_view_add_cwd(struct sandbox_view *v, const struct bot_spec *spec)
 {
+	char *cwd = spec->cwd ? canonical(spec->cwd, NULL) : NULL;
+
+	if (cwd)
+		strlist_add(&v->cwds, cwd);
+	free(cwd);
+	return v->cwds.error;
+}
+
+/* How many bots' working directories dir holds (its own among them). */
+static size_t cwds_in(const struct sandbox_view *v, const char *dir)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->cwds.n; i++)
+		n += covers(dir, v->cwds.v[i]);
+	return n;
+}
+
+/* A directory a bot whose working directory is cwd may see whole: sandbox_view.h. */
+static bool own_dir(const struct sandbox_view *v, const char *dir, const char *cwd)
+{
+	size_t others = cwds_in(v, dir);
+
+	if (others && cwd && covers(dir, cwd))
+		others--;
 	return depth(dir) >= 2 && !sandbox_view_system(v, dir) && !holds_any(dir, &v->hide) &&
-	       !holds_any(dir, &v->homes) && !covered_by_any(&v->hide, dir);
+	       !holds_any(dir, &v->homes) && !covered_by_any(&v->hide, dir) && others == 0;
 }
 
 /* Add path (canonical) to own unless every bot sees it anyway or it is hidden. */
@@ -268,12 +299,12 @@ int sandbox_view_own(const struct sandbox_view *v, const struct bot_spec *spec,
 	for (size_t i = 1; spec->argv[i]; i++) {
 		char *p = canonical(spec->argv[i], cwd);
 
-		if (p && (!is_dir(p) || own_dir(v, p)))
+		if (p && (!is_dir(p) || own_dir(v, p, spec->cwd ? cwd : NULL)))
 			add_own(v, own, p);
 		free(p);
 	}
 	/* an inherited working directory (play, check) is never the bot's own */
-	if (spec->cwd && cwd && own_dir(v, cwd))
+	if (spec->cwd && cwd && own_dir(v, cwd, cwd))
 		add_own(v, own, cwd);
 	free(interp);
 	*cwd_out = cwd;

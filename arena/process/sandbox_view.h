@@ -17,8 +17,10 @@
  * - a private /tmp and /dev/shm (sandbox_start.h), /proc of its own PID
  *   namespace and a minimal /dev.
  * A directory is "of its own" when it is at least two levels deep, holds no
- * path the arena hides (the output directory, the tournament file), is not
- * a home directory nor holds one, and is not a system directory. Inside
+ * path the arena hides (the output directory, the tournament file) and no
+ * other bot's working directory (a folder two bots share as their working
+ * directory is neither's), is not a home directory nor holds one, and is not
+ * a system directory. Inside
  * what is shown, the paths the arena hides and the other bots' own files
  * (those not the bot's own too) are hidden again. No /sys, /home, /root,
  * /run, /var, /srv, /opt or /mnt.
@@ -44,6 +46,7 @@ struct sandbox_view {
 	struct strlist hide;          /* canonical paths no bot may see */
 	struct strlist homes;         /* home directories: never shown as a directory */
 	struct strlist others;        /* every bot's own files, hidden from the other bots */
+	struct strlist cwds;          /* every bot's working directory, once a bot */
 	char *path_env;               /* "PATH=" the arena's PATH less what a bot does not see */
 };
 
@@ -56,6 +59,9 @@ int sandbox_view_init(struct sandbox_view *v, const char *path, const char *cons
 		      size_t nhide);
 
 void sandbox_view_release(struct sandbox_view *v);
+
+/* Count spec's working directory among the bots' (before sandbox_view_own for any). */
+int sandbox_view_add_cwd(struct sandbox_view *v, const struct bot_spec *spec);
 
 /* Does every bot see path, without it being its own (under a system directory)? */
 bool sandbox_view_system(const struct sandbox_view *v, const char *path);

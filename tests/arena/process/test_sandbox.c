@@ -283,6 +283,28 @@ static void test_named_files_shown(void **state)
 	bot_stop(b, 100);
 }
 
+/* A script in another bot's folder runs, and sees nothing else of that folder. */
+static void test_script_in_other_folder(void **state)
+{
+	char path[PATH_MAX + 16];
+	char *argv[] = { "/bin/sh", path, NULL };
+	struct bot_spec spec = specs[0];
+	struct bot *b = NULL;
+	char why[512];
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/script.sh", other);
+	write_file(path, "echo ran; cat \"$(dirname \"$0\")/theirs.txt\" 2>/dev/null || "
+		   "echo not-theirs\n");
+	spec.argv = argv;
+	if (bot_start(&spec, &b, why, sizeof why) < 0)
+		fail_msg("bot_start: %s", why);
+	expect_line(b, "ran");
+	expect_line(b, "not-theirs");
+	bot_stop(b, 100);
+	unlink(path);
+}
+
 /* A script under /tmp (the arena's /tmp, not the bot's scratch) runs: it is the bot's own file. */
 static void test_script_under_tmp(void **state)
 {
@@ -527,6 +549,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_file_system_view),
 		cmocka_unit_test(test_named_files_shown),
 		cmocka_unit_test(test_script_under_tmp),
+		cmocka_unit_test(test_script_in_other_folder),
 		cmocka_unit_test(test_no_network),
 		cmocka_unit_test(test_scratch_is_private),
 		cmocka_unit_test(test_stop_ends_every_process),
