@@ -137,7 +137,7 @@ static __attribute__((noreturn)) void child_run(struct child_plan *plan)
 	for (int i = 0; i < plan->nlimits; i++)
 		if (setrlimit(plan->limit_res[i], &plan->limits[i]) < 0)
 			child_fail(plan, STEP_LIMITS);
-	/* Sandboxed, bwrap changes directory inside; this checks the uid may. */
+	/* Sandboxed, bwrap changes directory inside: the cwd here is "/". */
 	if (plan->cwd && chdir(plan->cwd) < 0)
 		child_fail(plan, STEP_CHDIR);
 	if (plan->check_path && access(plan->check_path, X_OK) < 0)
@@ -586,7 +586,11 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 		if (r < 0)
 			goto out;
 		plan.sbx = &sbx;
-		plan.check_path = path;
+		plan.check_path = sbx.program;
+		/* bwrap makes the working directory inside (sandbox_view.h); the real one
+		 * need not be open to the sandbox's uid unless the bot sees it, which
+		 * sandbox_open() checked */
+		plan.cwd = "/";
 		plan.path = sbx.bwrap;
 		plan.argv = sbx.argv;
 	}

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -207,14 +208,14 @@ static void unreachable(const struct sandbox *sb, const char *name, const char *
 			char *why, size_t why_size)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	char alt[PATH_MAX], instead[PATH_MAX + 64] = "a program under /usr";
+	char alt[PATH_MAX], instead[PATH_MAX + 128] = "";
 
 	if (in_path(sb->view.path_env, base, alt, sizeof alt))
-		snprintf(instead, sizeof instead, "%.4000s", alt);
+		snprintf(instead, sizeof instead, ", name %.256s instead (not a shim under a home "
+			 "directory)", alt);
 	snprintf(why, why_size, "bot \"%.128s\": \"%.256s\" is out of reach of the sandbox's uids "
-		 "(%u and up): %s; name %.256s instead of a program in a home directory (a pyenv "
-		 "shim, say), make it readable by every user (chmod o+rx on it and every "
-		 "directory above it), or run the arena as an ordinary user", name, path,
+		 "(%u and up): %s; make it readable by every user (chmod o+rx on it and every "
+		 "directory above it)%s, or run the arena as an ordinary user", name, path,
 		 SANDBOX_UID_BASE, strerror(err), instead);
 }
 
@@ -233,18 +234,20 @@ static int check_bot(struct sandbox *sb, const struct bot_spec *spec, char *why,
 	/* a program that is not there is the bot's start fault, not the sandbox's */
 	if (bot_resolve(spec, &path) < 0)
 		return 0;
-	if ((ret = check_program(sb, spec, name, path, why, why_size)) < 0 ||
-	    (ret = sandbox_view_own(&sb->view, spec, path, &own, &cwd, &prog)) < 0)
+	if ((ret = sandbox_view_own(&sb->view, spec, path, &own, &cwd, &prog)) < 0 || !prog ||
+	    (ret = check_program(sb, spec, name, prog, why, why_size)) < 0)
 		goto out;
 	for (size_t i = 0; i < own.n; i++)
 		strlist_add_unique(&sb->view.others, own.v[i]);
 	if ((ret = sb->view.others.error) < 0 || !sb->root)
 		goto out;
-	reach_add(&r, prog ? prog : path, X_OK);
-	if (cwd)
-		reach_add(&r, cwd, X_OK);
-	for (size_t i = 0; i < own.n; i++)
-		reach_add(&r, own.v[i], R_OK);
+	reach_add(&r, prog, X_OK);
+	for (size_t i = 0; i < own.n; i++) {
+		struct stat st;
+
+		reach_add(&r, own.v[i], stat(own.v[i], &st) == 0 && S_ISDIR(st.st_mode) ?
+			  R_OK | X_OK : R_OK);
+	}
 	if ((ret = r.paths.error) < 0 || (ret = check_reach(&r, &bad, &err)) == 0)
 		goto out;
 	if (bad < 0)

@@ -45,8 +45,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "sandbox_start.h" /* SANDBOX_UID_BASE */
 
-#define SANDBOX_UID_BASE 2000000000u
+
 
 enum sandbox_mode {
 	SANDBOX_AUTO, /* on where the machine allows it, else off with one line saying why */

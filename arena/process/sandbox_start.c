@@ -19,9 +19,11 @@
 #include <unistd.h>
 
 #include "bot.h"
-#include "sandbox.h"
 #include "sandbox_internal.h"
 
+#define SANDBOX_KEYRING "skipbo-arena-bots"
+/* Where plan_command puts the program: bwrap --args 7 -- /bin/sh -c SCRIPT PROGRAM */
+#define SANDBOX_PROGRAM_ARG 7
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -228,6 +230,7 @@ int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const
 		goto out;
 	}
 	st->argv = argv.v;
+	st->program = argv.v[SANDBOX_PROGRAM_ARG];
 	argv = (struct strlist){ 0 };
 out:
 	if (ret == -ENOMEM && why_size && !why[0])
@@ -252,9 +255,16 @@ int sandbox_start_enter(const struct sandbox_start *st)
 			 syscall(SYS_setresgid, st->gid, st->gid, st->gid) < 0 ||
 			 syscall(SYS_setresuid, st->uid, st->uid, st->uid) < 0))
 		return -errno;
-	/* A keyring of its own, owned by its uid: the organiser's session keyring
-	 * is out of reach even where the filter would not stop keyctl. */
-	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
+	/*
+	 * A keyring of its own, owned by its uid: the organiser's session keyring
+	 * is out of reach even where the filter would not stop keyctl. Each
+	 * counts against the uid's key quota (200 for a user) until the kernel
+	 * collects it, which lags behind fast restarts: past the quota, the
+	 * uid's one shared keyring, as empty, for no bot can use keyctl.
+	 */
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 &&
+	    (errno != EDQUOT ||
+	     syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, SANDBOX_KEYRING) < 0))
 		return -errno;
 	return guard_register_self(st->guard);
 }

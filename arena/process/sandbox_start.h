@@ -21,9 +21,13 @@
 struct bot_spec;
 struct sandbox;
 
+/* As root, the n-th sandbox alive at once runs as this uid and gid + n (sandbox.h). */
+#define SANDBOX_UID_BASE 2000000000u
+
 struct sandbox_start {
 	const char *bwrap;      /* the program to execute */
-	char **argv;            /* bwrap --args 7 --seccomp... then the bot's program and arguments */
+	char **argv;            /* bwrap --args 7 -- /bin/sh -c ..., then the bot's program and arguments */
+	const char *program;    /* the bot's program in argv: canonical, where the sandbox binds it */
 	char **envp;            /* the bot's environment */
 	bool drop;              /* change to uid/gid first (the arena is root) */
 	uid_t uid;

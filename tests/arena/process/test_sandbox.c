@@ -329,6 +329,22 @@ static void test_script_under_tmp(void **state)
 	rmdir(dir);
 }
 
+/* The seccomp filter: namespaces and affinity changes refused; no machine-wide task count. */
+static void test_system_calls_filtered(void **state)
+{
+	struct bot *b = start_script("grep '^Seccomp:' /proc/self/status; "
+				     "unshare -n true 2>/dev/null && echo unshared || echo refused; "
+				     "taskset -p 1 $$ >/dev/null 2>&1 && echo widened || echo pinned; "
+				     "cat /proc/loadavg 2>/dev/null | wc -c", NULL);
+
+	(void)state;
+	expect_line(b, "Seccomp:\t2");
+	expect_line(b, "refused");
+	expect_line(b, "pinned");
+	expect_line(b, "0");
+	bot_stop(b, 100);
+}
+
 static void test_no_network(void **state)
 {
 	struct bot *b = start_script("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '", NULL);
@@ -550,6 +566,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_named_files_shown),
 		cmocka_unit_test(test_script_under_tmp),
 		cmocka_unit_test(test_script_in_other_folder),
+		cmocka_unit_test(test_system_calls_filtered),
 		cmocka_unit_test(test_no_network),
 		cmocka_unit_test(test_scratch_is_private),
 		cmocka_unit_test(test_stop_ends_every_process),
