@@ -432,6 +432,9 @@ static int spawn(struct child_plan *plan, struct spawn_fds *f, pid_t *pid, struc
 	bot_close_fd(&f->info[1]);
 	if (read_child_report(f->report[0], ce) == 0)
 		return 0;
+	/* it may have registered with the guard before it failed: its group is gone */
+	if (plan->sbx)
+		sandbox_start_killed(plan->sbx, *pid);
 	while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	reaper_forget(*pid);
@@ -720,7 +723,7 @@ void bot_stop(struct bot *b, int grace_ms)
 	/* Also gets what the bot forked, even after the bot itself exited. */
 	kill(-b->pid, SIGKILL);
 	if (b->sandbox)
-		sandbox_start_killed(b->sandbox, b->pid);
+		sandbox_start_killed(&b->sbx, b->pid);
 	/* Reaps the leader, and any orphaned member if we are their subreaper. */
 	for (;;) {
 		got = waitpid(-b->pid, &st, 0);

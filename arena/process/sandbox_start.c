@@ -269,9 +269,9 @@ int sandbox_start_enter(const struct sandbox_start *st)
 	return guard_register_self(st->guard);
 }
 
-void sandbox_start_killed(const struct sandbox *sb, pid_t pgid)
+void sandbox_start_killed(const struct sandbox_start *st, pid_t pgid)
 {
-	guard_forget(sb->guard, pgid);
+	guard_forget(st->guard, pgid);
 }
 
 void sandbox_start_release(struct sandbox *sb, struct sandbox_start *st)

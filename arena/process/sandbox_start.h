@@ -67,8 +67,11 @@ int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const
  */
 int sandbox_start_enter(const struct sandbox_start *st);
 
-/* The process group pgid of a start is killed: the guard may forget it. */
-void sandbox_start_killed(const struct sandbox *sb, pid_t pgid);
+/*
+ * The process group pgid of start st is killed, or its child failed before
+ * exec: the guard may forget it (its number may be reused once reaped).
+ */
+void sandbox_start_killed(const struct sandbox_start *st, pid_t pgid);
 
 /* After the process is gone (or never started): remove its cgroup, free what st holds. */
 void sandbox_start_release(struct sandbox *sb, struct sandbox_start *st);
