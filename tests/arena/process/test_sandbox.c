@@ -345,6 +345,52 @@ static void test_system_calls_filtered(void **state)
 	bot_stop(b, 100);
 }
 
+/* sandbox_open() with one bot: its return value, and the note in note. */
+static int open_with(char **argv, char *note, size_t size)
+{
+	struct bot_spec spec = { .name = "shim", .argv = argv, .cwd = mine, .cpu = -1 };
+	struct sandbox_setup setup = { .mode = SANDBOX_AUTO, .bots = &spec, .nbots = 1 };
+	struct sandbox *one = NULL;
+	int ret = sandbox_open(&setup, &one, note, size);
+
+	sandbox_close(one);
+	return ret;
+}
+
+/*
+ * Fail closed: a program found in PATH outside what a bot sees (a shim
+ * under a home directory), or a script whose "#!/usr/bin/env NAME" names
+ * nothing it sees, is refused in auto too, naming the bot and the path;
+ * the sandbox is never turned off for it.
+ */
+static void test_unrunnable_bot_refused(void **state)
+{
+	char bin[PATH_MAX + 16], tool[PATH_MAX + 64], path[2 * PATH_MAX + 128], note[2048];
+	char *shim_argv[] = { "skipbo-shim-tool", NULL }, *script_argv[] = { tool, NULL };
+	const char *old = getenv("PATH");
+	char *saved = old ? strdup(old) : NULL;
+
+	(void)state;
+	snprintf(bin, sizeof bin, "%s/shims", other);
+	snprintf(tool, sizeof tool, "%s/skipbo-shim-tool", bin);
+	if (mkdir(bin, 0755) < 0)
+		abort();
+	write_file(tool, "#!/usr/bin/env skipbo-no-such-interpreter\n");
+	chmod(tool, 0755);
+	snprintf(path, sizeof path, "%s:%s", bin, old ? old : "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+	assert_int_equal(open_with(shim_argv, note, sizeof note), -EACCES);
+	assert_non_null(strstr(note, "\"shim\""));
+	assert_non_null(strstr(note, tool));
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	assert_int_equal(open_with(script_argv, note, sizeof note), -EACCES);
+	assert_non_null(strstr(note, "skipbo-no-such-interpreter"));
+	unlink(tool);
+	rmdir(bin);
+}
+
 static void test_no_network(void **state)
 {
 	struct bot *b = start_script("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '", NULL);
@@ -567,6 +613,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_script_under_tmp),
 		cmocka_unit_test(test_script_in_other_folder),
 		cmocka_unit_test(test_system_calls_filtered),
+		cmocka_unit_test(test_unrunnable_bot_refused),
 		cmocka_unit_test(test_no_network),
 		cmocka_unit_test(test_scratch_is_private),
 		cmocka_unit_test(test_stop_ends_every_process),
