@@ -391,6 +391,19 @@ static void test_unrunnable_bot_refused(void **state)
 	rmdir(bin);
 }
 
+/* A bot the sandbox's shell could not execute: the fault says the sandbox may be why. */
+static void test_start_fault_names_sandbox(void **state)
+{
+	struct bot *b = start_script("exit 127", NULL);
+	int64_t end = clock_now_us() + DEADLINE_US;
+
+	(void)state;
+	while (!bot_exited(b, NULL) && clock_now_us() < end)
+		usleep(1000);
+	assert_non_null(strstr(bot_exit_hint(b), "it ran in the sandbox"));
+	bot_stop(b, 100);
+}
+
 static void test_no_network(void **state)
 {
 	struct bot *b = start_script("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '", NULL);
@@ -614,6 +627,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_script_in_other_folder),
 		cmocka_unit_test(test_system_calls_filtered),
 		cmocka_unit_test(test_unrunnable_bot_refused),
+		cmocka_unit_test(test_start_fault_names_sandbox),
 		cmocka_unit_test(test_no_network),
 		cmocka_unit_test(test_scratch_is_private),
 		cmocka_unit_test(test_stop_ends_every_process),
