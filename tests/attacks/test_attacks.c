@@ -14,7 +14,8 @@
  *   file where the bot tried to write, the log within its caps, ...).
  *
  * usage: test_attacks [--user]
- * SKIPBO_ATTACK=PATTERN runs only the tests whose names match (cmocka's filter).
+ * SKIPBO_ATTACK=PATTERN runs only the tests whose names match (cmocka's filter);
+ * SKIPBO_KEEP=1 keeps the cases' directories (logs, records) for a look.
  * With --user (when run as root), the arena runs as the ordinary user
  * SKIPBO_TEST_USER names, else nobody; the program exits 77 (skipped, for
  * ctest) when there is no such user or it cannot reach the build.
@@ -726,6 +727,7 @@ int main(int argc, char **argv)
 		test_unreachable_bot_refused, NULL, NULL, NULL };
 	failed = _cmocka_run_group_tests(user ? "attacks as an ordinary user" : "attacks", tests,
 					 sizeof tests / sizeof tests[0], NULL, NULL);
-	e2e_remove(work);
+	if (!getenv("SKIPBO_KEEP"))
+		e2e_remove(work);
 	return failed;
 }
