@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,6 @@
 
 #include "attack.h"
 
-#define WAIT_MS 5000
 
 /* The first complete record of path into *line: its length, or -1 if there is none yet. */
 static ssize_t first_record(const char *path, char **line, size_t *cap)
@@ -26,18 +26,47 @@ static ssize_t first_record(const char *path, char **line, size_t *cap)
 	return len > 0 && (*line)[len - 1] == '\n' ? len : -1;
 }
 
-/*
- * When the file is there: in a child, so that the bot plays on meanwhile,
- * wait up to WAIT_MS for a record (the attacker's own first games may be the
- * first ones played), then append two copies of it.
- */
-void attack_main(int argc, char **argv)
+static const char *target;
+
+/* Append two copies of the first record of target, and say so; false if there is none yet. */
+static bool forge(bool last_chance)
 {
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t len = -1;
+	ssize_t len = first_record(target, &line, &cap);
 	int fd, err;
 
+	if (len < 0) {
+		if (last_chance)
+			attack_report("forge", false, "no complete record to copy in %s", target);
+		free(line);
+		return false;
+	}
+	fd = open(target, O_WRONLY | O_APPEND | O_CLOEXEC);
+	err = errno;
+	if (fd >= 0 && write(fd, line, (size_t)len) == len && write(fd, line, (size_t)len) == len)
+		attack_report("forge", true, "appended two copies of a record to %s", target);
+	else
+		attack_report("forge", false, "cannot write %s: %s", target,
+			      strerror(fd < 0 ? err : errno));
+	if (fd >= 0)
+		close(fd);
+	free(line);
+	return true;
+}
+
+static void forge_at_exit(void)
+{
+	forge(true);
+}
+
+/*
+ * When the file is there: now if it holds a record, else when the bot is
+ * told to quit (the attacker's own first games may be the first ones
+ * played, and by the end other games are recorded).
+ */
+void attack_main(int argc, char **argv)
+{
 	if (argc <= 2) {
 		attack_report("forge", false, "no path given");
 		return;
@@ -46,22 +75,7 @@ void attack_main(int argc, char **argv)
 		attack_report("forge", false, "cannot reach %s: %s", argv[2], strerror(errno));
 		return;
 	}
-	if (fork() != 0)
-		return;
-	for (int waited = 0; waited < WAIT_MS && (len = first_record(argv[2], &line, &cap)) < 0;
-	     waited += 20)
-		attack_sleep_ms(20);
-	if (len < 0) {
-		attack_report("forge", false, "no complete record to copy in %s: %s", argv[2],
-			      strerror(errno));
-		_exit(0);
-	}
-	fd = open(argv[2], O_WRONLY | O_APPEND | O_CLOEXEC);
-	err = errno;
-	if (fd >= 0 && write(fd, line, (size_t)len) == len && write(fd, line, (size_t)len) == len)
-		attack_report("forge", true, "appended two copies of a record to %s", argv[2]);
-	else
-		attack_report("forge", false, "cannot write %s: %s", argv[2],
-			      strerror(fd < 0 ? err : errno));
-	_exit(0);
+	target = argv[2];
+	if (!forge(false))
+		atexit(forge_at_exit);
 }
