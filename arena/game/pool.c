@@ -146,8 +146,8 @@ static void describe_end(struct bot *b, char *out, size_t size)
 		snprintf(out, size, "was killed by signal %d (%s) before its hello",
 			 WTERMSIG(status), strsignal(WTERMSIG(status)));
 	else
-		snprintf(out, size, "exited with status %d before its hello",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		snprintf(out, size, "exited with status %d before its hello%s",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1, bot_exit_hint(b));
 }
 
 /*

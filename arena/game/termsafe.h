@@ -6,7 +6,8 @@
  * could clear the screen, retitle the window or rewrite what the person
  * debugging the bot reads. Every byte outside printable ASCII (0x20 to 0x7e)
  * is written as a three-digit octal escape, "\033" for ESC, "\012" for a
- * newline, by libbsd's vis(3) (VIS_OCTAL, C locale). That covers the C0 and
+ * newline, by libbsd's vis(3) (VIS_OCTAL, C locale; process/textesc.h, which
+ * the bots' stderr logs share). That covers the C0 and
  * C1 controls, DEL, and bytes of UTF-8 text (shown as their octal bytes: safe
  * over pretty). A backslash is left as it is, so JSON lines stay readable.
  * Printable ASCII passes unchanged, which is every line a correct bot sends.
@@ -17,8 +18,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "textesc.h"
+
 /* Longest escape of one byte, "\ooo". */
-#define TERMSAFE_BYTE_MAX 4
+#define TERMSAFE_BYTE_MAX TEXTESC_BYTE_MAX
 
 /* Write len bytes of s to out, escaped. */
 void termsafe_write(FILE *out, const char *s, size_t len);

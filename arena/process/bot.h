@@ -39,6 +39,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "clock.h"
+
 /*
  * Applied in the child before exec, as soft limits; a hard limit is never
  * raised above the arena's own (only root may). RLIMIT_CPU's hard limit is one
@@ -196,7 +198,18 @@ void bot_poll_stderr(struct bot *b);
 /* The process started, also its process group id: bwrap when sandboxed. */
 pid_t bot_pid(const struct bot *b);
 
-/* Monotonic clock in microseconds. */
-int64_t clock_now_us(void);
+/*
+ * After a start fault: " (it ran in the sandbox, which shows ...)" when the
+ * bot ran sandboxed and exited with 126 or 127 (its shell could not execute
+ * something), else "". Static text.
+ */
+const char *bot_exit_hint(struct bot *b);
+
+/*
+ * The program bot_start() would execute for spec: argv[0] when it holds a
+ * '/', else its PATH lookup (the PATH of spec->env, else the arena's). 0 and
+ * *path (malloc'ed), or -ENOENT, -EACCES (found but not executable), -ENOMEM.
+ */
+int bot_resolve(const struct bot_spec *spec, char **path);
 
 #endif

@@ -1,6 +1,8 @@
 /*
- * bot_internal.h - what bot_spawn.c and bot_io.c share of a bot process:
- * the struct itself and the end of its stderr. Not part of the arena's API.
+ * bot_internal.h - what bot_status.c, bot_io.c and bot_spawn.c share of a
+ * bot process: the struct itself, its state and the end of its stderr. Not
+ * part of the arena's API. The three read top-down: bot_spawn.c uses
+ * bot_io.c and bot_status.c, bot_io.c uses bot_status.c, which uses neither.
  */
 #ifndef SKIPBO_BOT_INTERNAL_H
 #define SKIPBO_BOT_INTERNAL_H
@@ -11,7 +13,7 @@
 #include <time.h>
 
 #include "bot.h"
-#include "sandbox.h"
+#include "sandbox_start.h"
 
 struct bot {
 	pid_t pid;              /* also the process group id */
@@ -54,6 +56,13 @@ void bot_close_fd(int *fd);
 /* stderr is done with: pass on a last line without its newline, write
  * what the log still holds. */
 void bot_finish_stderr(struct bot *b);
+
+/*
+ * Has the process exited? Peeked with WNOWAIT: the zombie stays until
+ * bot_stop, so its pid - which is the process group id - cannot be reused
+ * by another process before the group is killed. (bot_status.c)
+ */
+bool bot_peek_exited(struct bot *b);
 
 /*
  * Sandboxed: find the bot's own process (the first child of the sandbox's

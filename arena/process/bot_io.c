@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "textesc.h"
+
 #define READ_CHUNK (64 * 1024)
 /* One maximal line, its newline, a NUL, and room for a chunk of what follows. */
 #define READ_BUF_MAX (BOT_LINE_MAX + 2 + READ_CHUNK)
@@ -23,14 +25,6 @@
 #define TRUNCATED_MARK "[log truncated]\n"
 /* Room kept under the total cap for a line break and the mark. */
 #define MARK_RESERVE 64
-
-int64_t clock_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 void bot_close_fd(int *fd)
 {
@@ -120,18 +114,22 @@ static void log_flush(struct bot *b)
 	b->log_out_len = 0;
 }
 
-/* One whole stderr line: to the handler, and tagged into the log. */
+/*
+ * One whole stderr line: to the handler as it is, and tagged and escaped
+ * (textesc.h) into the log, so that no control byte of the bot's (a CR
+ * forging a line, a terminal escape) reaches whoever reads the log.
+ */
 static void stderr_line(struct bot *b, const char *p, size_t n)
 {
 	if (b->handler.line)
 		b->handler.line(b->handler.ctx, p, n);
 	if (b->log_fd < 0 || b->log_truncated)
 		return;
-	if (b->log_out_len + b->log_prefix_len + n + 1 > sizeof b->log_out)
+	if (b->log_out_len + b->log_prefix_len + n * TEXTESC_BYTE_MAX + 2 > sizeof b->log_out)
 		log_flush(b);
 	memcpy(b->log_out + b->log_out_len, b->log_prefix, b->log_prefix_len);
-	memcpy(b->log_out + b->log_out_len + b->log_prefix_len, p, n);
-	b->log_out_len += b->log_prefix_len + n;
+	b->log_out_len += b->log_prefix_len;
+	b->log_out_len += textesc_escape(b->log_out + b->log_out_len, p, n);
 	b->log_out[b->log_out_len++] = '\n';
 }
 
@@ -429,18 +427,6 @@ long bot_unread_output(struct bot *b)
 			return (long)n;
 	}
 	return b->buf ? (long)(b->buf_len - b->buf_start) : 0;
-}
-
-int64_t bot_cpu_us(const struct bot *b)
-{
-	struct timespec ts;
-
-	/* A sandboxed bot's clock is found once it runs; b is not const underneath. */
-	if (!b->have_cpu_clock && b->sandbox)
-		bot_find_cpu_clock((struct bot *)b);
-	if (!b->have_cpu_clock || clock_gettime(b->cpu_clock, &ts) < 0)
-		return -1;
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 void bot_free(struct bot *b)

@@ -37,7 +37,7 @@
 extern char **environ;
 
 /* Every descriptor of the child's is moved to this or above before fork (raise_fd). */
-#define FIRST_HIGH_FD 7
+#define FIRST_HIGH_FD 9
 /* How long bwrap may take to make the sandbox's init. */
 #define SANDBOX_START_MS 10000
 /* How long a killed sandbox may take to end every process in it. */
@@ -73,11 +73,6 @@ struct child_plan {
 	bool pin;
 	cpu_set_t cpus;
 };
-
-pid_t bot_pid(const struct bot *b)
-{
-	return b->pid;
-}
 
 /* ---- the child, between fork and exec: async-signal-safe calls only ---- */
 
@@ -120,7 +115,9 @@ static __attribute__((noreturn)) void child_run(struct child_plan *plan)
 		/* bwrap's stdin and stdout are /dev/null; the pipes go on 5 and 6 (sandbox.h) */
 		if (dup2(plan->null_fd, 0) < 0 || dup2(plan->null_fd, 1) < 0 ||
 		    dup2(plan->info_fd, SANDBOX_INFO_FD) < 0 ||
-		    dup2(plan->in_fd, SANDBOX_STDIN_FD) < 0 || dup2(plan->out_fd, SANDBOX_STDOUT_FD) < 0)
+		    dup2(plan->in_fd, SANDBOX_STDIN_FD) < 0 || dup2(plan->out_fd, SANDBOX_STDOUT_FD) < 0 ||
+		    dup2(plan->sbx->args_fd, SANDBOX_ARGS_FD) < 0 ||
+		    dup2(plan->sbx->seccomp_fd, SANDBOX_SECCOMP_FD) < 0)
 			child_fail(plan, STEP_SETUP);
 	} else if (dup2(plan->in_fd, 0) < 0 || dup2(plan->out_fd, 1) < 0) {
 		child_fail(plan, STEP_SETUP);
@@ -134,13 +131,13 @@ static __attribute__((noreturn)) void child_run(struct child_plan *plan)
 	plan->report_fd = 3;
 	/* close_range is a plain system call; libbsd's closefrom may fall back
 	 * to opendir(), which allocates and is not async-signal-safe. */
-	if (close_range(plan->sbx ? SANDBOX_STDOUT_FD + 1 : 4, ~0U, 0) < 0)
-		closefrom(plan->sbx ? SANDBOX_STDOUT_FD + 1 : 4);
+	if (close_range(plan->sbx ? SANDBOX_SECCOMP_FD + 1 : 4, ~0U, 0) < 0)
+		closefrom(plan->sbx ? SANDBOX_SECCOMP_FD + 1 : 4);
 
 	for (int i = 0; i < plan->nlimits; i++)
 		if (setrlimit(plan->limit_res[i], &plan->limits[i]) < 0)
 			child_fail(plan, STEP_LIMITS);
-	/* Sandboxed, bwrap changes directory inside; this checks the uid may. */
+	/* Sandboxed, bwrap changes directory inside: the cwd here is "/". */
 	if (plan->cwd && chdir(plan->cwd) < 0)
 		child_fail(plan, STEP_CHDIR);
 	if (plan->check_path && access(plan->check_path, X_OK) < 0)
@@ -435,6 +432,9 @@ static int spawn(struct child_plan *plan, struct spawn_fds *f, pid_t *pid, struc
 	bot_close_fd(&f->info[1]);
 	if (read_child_report(f->report[0], ce) == 0)
 		return 0;
+	/* it may have registered with the guard before it failed: its group is gone */
+	if (plan->sbx)
+		sandbox_start_killed(plan->sbx, *pid);
 	while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	reaper_forget(*pid);
@@ -532,6 +532,17 @@ static void sandbox_failure(struct bot *b, const char *name, char *why, size_t w
 		 n > 0 ? text : "bwrap failed");
 }
 
+int bot_resolve(const struct bot_spec *spec, char **path)
+{
+	char **envp = NULL;
+	int r = build_envp(spec->env, &envp);
+
+	if (r == 0)
+		r = resolve_path(spec->argv[0], envp, path);
+	free(envp);
+	return r;
+}
+
 int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t why_size)
 {
 	struct spawn_fds f = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, -1, -1 };
@@ -571,11 +582,18 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 		goto out;
 	}
 	if (spec->sandbox) {
-		r = sandbox_start_prepare(spec->sandbox, spec, path, f.info[1], &sbx, why, why_size);
+		r = sandbox_start_prepare(spec->sandbox, spec, path, &sbx, why, why_size);
+		if (r == 0 && ((r = raise_fd(&sbx.args_fd)) < 0 || (r = raise_fd(&sbx.seccomp_fd)) < 0))
+			snprintf(why, why_size, "bot \"%s\": cannot pass bwrap its options: %s", name,
+				 strerror(-r));
 		if (r < 0)
 			goto out;
 		plan.sbx = &sbx;
-		plan.check_path = path;
+		plan.check_path = sbx.program;
+		/* bwrap makes the working directory inside (sandbox_view.h); the real one
+		 * need not be open to the sandbox's uid unless the bot sees it, which
+		 * sandbox_open() checked */
+		plan.cwd = "/";
 		plan.path = sbx.bwrap;
 		plan.argv = sbx.argv;
 	}
@@ -610,6 +628,7 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 		sbx.leaf.n = 0;
 		sbx.argv = NULL;
 		sbx.envp = NULL;
+		sbx.args_fd = sbx.seccomp_fd = -1;
 		b->init_pid = read_init_pid(f.info[0]);
 		/* bwrap exits as soon as the bot does, while its init is still killing the
 		 * rest: the pidfd lets bot_stop() wait for the init itself. */
@@ -639,65 +658,7 @@ out:
 	return r;
 }
 
-void bot_find_cpu_clock(struct bot *b)
-{
-	char path[64], buf[64];
-	ssize_t n;
-	long child;
-	int fd;
-
-	if (b->init_pid <= 0 || b->exited)
-		return;
-	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)b->init_pid,
-		 (int)b->init_pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	/* The init's first child is the bot: what it orphans comes later in the list. */
-	child = strtol(buf, NULL, 10);
-	if (child > 0 && isdigit((unsigned char)buf[0]))
-		b->have_cpu_clock = clock_getcpuclockid((pid_t)child, &b->cpu_clock) == 0;
-}
-
 /* ---- process state and shutdown ---- */
-
-/*
- * Peek with WNOWAIT: the zombie stays until bot_stop, so its pid - which is
- * the process group id - cannot be reused by another process before the
- * group is killed.
- */
-static bool peek_exited(struct bot *b)
-{
-	siginfo_t si;
-
-	if (b->exited)
-		return true;
-	memset(&si, 0, sizeof si);
-	if (waitid(P_PID, (id_t)b->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == 0)
-		return false;
-	b->exited = true;
-	if (si.si_code == CLD_EXITED && b->sandbox && si.si_status > 128 &&
-	    si.si_status < 128 + NSIG)
-		b->status = W_EXITCODE(0, si.si_status - 128); /* bwrap's report of a signal */
-	else if (si.si_code == CLD_EXITED)
-		b->status = W_EXITCODE(si.si_status & 0xff, 0);
-	else
-		b->status = W_EXITCODE(0, si.si_status) | (si.si_code == CLD_DUMPED ? WCOREFLAG : 0);
-	return true;
-}
-
-int bot_exited(struct bot *b, int *status)
-{
-	if (!peek_exited(b))
-		return 0;
-	if (status)
-		*status = b->status;
-	return 1;
-}
 
 /* Wait up to grace_ms for the process to exit, keeping its stderr flowing. */
 static bool wait_exit(struct bot *b, int grace_ms)
@@ -705,7 +666,7 @@ static bool wait_exit(struct bot *b, int grace_ms)
 	int64_t end = clock_now_us() + (int64_t)grace_ms * 1000;
 	int64_t step_us = 100;
 
-	while (!peek_exited(b)) {
+	while (!bot_peek_exited(b)) {
 		int64_t now = clock_now_us();
 		struct pollfd pfd = { .fd = b->err_fd, .events = POLLIN };
 		struct timespec ts;
@@ -739,7 +700,7 @@ static void stop_sandbox(struct bot *b)
 		syscall(SYS_pidfd_send_signal, b->init_fd, SIGKILL, NULL, 0);
 		while (poll(&pfd, 1, SANDBOX_END_MS) < 0 && errno == EINTR)
 			;
-	} else if (!peek_exited(b)) {
+	} else if (!bot_peek_exited(b)) {
 		kill(b->init_pid > 0 ? b->init_pid : b->pid, SIGKILL);
 	}
 	if (!wait_exit(b, SANDBOX_END_MS))
@@ -755,12 +716,14 @@ void bot_stop(struct bot *b, int grace_ms)
 		return;
 	if (b->sandbox) {
 		stop_sandbox(b);
-	} else if (!peek_exited(b)) {
+	} else if (!bot_peek_exited(b)) {
 		kill(-b->pid, SIGTERM);
 		wait_exit(b, grace_ms);
 	}
 	/* Also gets what the bot forked, even after the bot itself exited. */
 	kill(-b->pid, SIGKILL);
+	if (b->sandbox)
+		sandbox_start_killed(&b->sbx, b->pid);
 	/* Reaps the leader, and any orphaned member if we are their subreaper. */
 	for (;;) {
 		got = waitpid(-b->pid, &st, 0);

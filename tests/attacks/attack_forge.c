@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,39 +15,68 @@
 
 #include "attack.h"
 
-void attack_main(int argc, char **argv)
+
+/* The first complete record of path into *line: its length, or -1 if there is none yet. */
+static ssize_t first_record(const char *path, char **line, size_t *cap)
+{
+	FILE *f = fopen(path, "re");
+	ssize_t len = f ? getline(line, cap, f) : -1;
+
+	if (f)
+		fclose(f);
+	return len > 0 && (*line)[len - 1] == '\n' ? len : -1;
+}
+
+static const char *target;
+
+/* Append two copies of the first record of target, and say so; false if there is none yet. */
+static bool forge(bool last_chance)
 {
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t len = -1;
-	FILE *f = NULL;
+	ssize_t len = first_record(target, &line, &cap);
 	int fd, err;
 
-	for (int tries = 0; tries < 200 && len <= 0; tries++) {
-		if (tries)
-			attack_sleep_ms(10);
-		if (!(f = argc > 2 ? fopen(argv[2], "re") : NULL)) {
-			attack_report("forge", false, "cannot read %s: %s",
-				      argc > 2 ? argv[2] : "?", strerror(errno));
-			free(line);
-			return;
-		}
-		len = getline(&line, &cap, f);
-		fclose(f);
-	}
-	if (len <= 0 || line[len - 1] != '\n') {
-		attack_report("forge", false, "no complete record to copy yet");
+	if (len < 0) {
+		if (last_chance)
+			attack_report("forge", false, "no complete record to copy in %s", target);
 		free(line);
-		return;
+		return false;
 	}
-	fd = open(argv[2], O_WRONLY | O_APPEND | O_CLOEXEC);
+	fd = open(target, O_WRONLY | O_APPEND | O_CLOEXEC);
 	err = errno;
 	if (fd >= 0 && write(fd, line, (size_t)len) == len && write(fd, line, (size_t)len) == len)
-		attack_report("forge", true, "appended two copies of a record to %s", argv[2]);
+		attack_report("forge", true, "appended two copies of a record to %s", target);
 	else
-		attack_report("forge", false, "cannot write %s: %s", argv[2],
+		attack_report("forge", false, "cannot write %s: %s", target,
 			      strerror(fd < 0 ? err : errno));
 	if (fd >= 0)
 		close(fd);
 	free(line);
+	return true;
+}
+
+static void forge_at_exit(void)
+{
+	forge(true);
+}
+
+/*
+ * When the file is there: now if it holds a record, else when the bot is
+ * told to quit (the attacker's own first games may be the first ones
+ * played, and by the end other games are recorded).
+ */
+void attack_main(int argc, char **argv)
+{
+	if (argc <= 2) {
+		attack_report("forge", false, "no path given");
+		return;
+	}
+	if (access(argv[2], R_OK | W_OK) < 0) {
+		attack_report("forge", false, "cannot reach %s: %s", argv[2], strerror(errno));
+		return;
+	}
+	target = argv[2];
+	if (!forge(false))
+		atexit(forge_at_exit);
 }

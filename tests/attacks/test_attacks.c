@@ -14,6 +14,8 @@
  *   file where the bot tried to write, the log within its caps, ...).
  *
  * usage: test_attacks [--user]
+ * SKIPBO_ATTACK=PATTERN runs only the tests whose names match (cmocka's filter);
+ * SKIPBO_KEEP=1 keeps the cases' directories (logs, records) for a look.
  * With --user (when run as root), the arena runs as the ordinary user
  * SKIPBO_TEST_USER names, else nobody; the program exits 77 (skipped, for
  * ctest) when there is no such user or it cannot reach the build.
@@ -39,6 +41,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/keyctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,6 +57,8 @@
 #define STDERR_TOTAL_CAP 65536
 #define MEMORY_MB 64
 #define PROCESSES 32
+#define KILL_ROUNDS 12            /* arenas killed, each KILL_STEP_MS later into its start */
+#define KILL_STEP_MS 15
 
 enum verdict {
 	NOT_RUN,             /* this mode does not run the case */
@@ -86,20 +92,46 @@ static const struct attack_case cases[] = {
 	{ "read_output", "%D/out/games.jsonl %D/out/tournament.json %D/t.json", BLOCKED, NOT_RUN,
 	  false },
 	{ "write_outside", "%D/planted %D/out/planted %D/planted-in-cwd", BLOCKED, NOT_RUN, false },
+	{ "siblings", "%D", BLOCKED, NOT_RUN, false },
+	{ "keyring", "", BLOCKED, NOT_RUN, false },
+	{ "cgroup_channel", "", BLOCKED, NOT_RUN, false },
+	{ "affinity", "", BLOCKED, NOT_RUN, false },
+	{ "bwrap_argv", "", BLOCKED, NOT_RUN, false },
+	{ "log_bytes", "", ANY, ANY, false },
+	{ "shared_folder", "", BLOCKED, NOT_RUN, false },
 };
+
+/* The key the test puts in its session keyring, which the arena and its bots inherit. */
+#define KEY_DESC "skipbo-attack-secret"
+#define KEY_PAYLOAD "the organiser's secret"
+static long key_id = -1;
 
 /* The user the arena runs as (NULL: the test's own), and what the run found. */
 static const struct passwd *user;
 static int listen_fd = -1, port;
 /* The bots' programs, copied where any uid may run them (the sandbox's uids must reach
  * them, wherever the build directory is). */
-static char bin[64] = "/tmp/skipbo-attack-bin.XXXXXX", badbot[128];
+static char bin[600], badbot[700];
+/*
+ * Where every case's directory is made: beside the build, not under /tmp, so
+ * that a sandbox hiding only /tmp would not pass the tests that look for
+ * other tournaments' files and other bots' programs.
+ */
+static char work[400];
+
+/* A fresh directory under work, mode 0755 (the sandbox's uids must reach it). */
+static void attack_tempdir(char *out, size_t size, const char *tag)
+{
+	snprintf(out, size, "%s/%s.XXXXXX", work, tag);
+	if (!mkdtemp(out) || chmod(out, 0755) < 0)
+		fail_msg("cannot make %s: %s", out, strerror(errno));
+}
 
 /* ---- running the arena ---- */
 
 static void start_arena(const char *dir, pid_t *pid)
 {
-	char out[600], errp[600];
+	char out[800], errp[800];
 	char *const argv[] = { ARENA_PATH, "run", "--quiet", "t.json", NULL };
 
 	snprintf(out, sizeof out, "%s/stdout.txt", dir);
@@ -271,7 +303,7 @@ static const char *str(const cJSON *o, const char *key)
 /* Every scheduled game once, and the good bots' games untouched. */
 static void check_records(const char *dir, bool forged)
 {
-	char out[600];
+	char out[800];
 	cJSON **recs;
 	size_t n, good = 0, unique = 0;
 	const char *ids[64];
@@ -309,7 +341,7 @@ static void check_records(const char *dir, bool forged)
  */
 static void check_forgeries_not_counted(const char *dir)
 {
-	char path[600], *text, *out;
+	char path[800], *text, *out;
 	cJSON **recs, *ratings;
 	static struct zombie_watch zw;
 	size_t n;
@@ -346,7 +378,7 @@ static void check_forgeries_not_counted(const char *dir)
 /* The attacker's report line: blocked when expected so, never SUCCEEDED then. */
 static void check_report(const char *dir, const char *name, enum verdict v, bool cgroups)
 {
-	char path[600], want[128], report_name[64], *log;
+	char path[800], want[128], report_name[64], *log;
 	bool expect_blocked = v == BLOCKED || (v == BLOCKED_IF_NONROOT && (user || geteuid())) ||
 			      (v == BLOCKED_IF_CGROUPS && cgroups);
 
@@ -370,36 +402,103 @@ static void check_report(const char *dir, const char *name, enum verdict v, bool
 	free(log);
 }
 
-static void run_case(const struct attack_case *c, bool sandbox)
+/* dir/t.json: two good bots and the attacker of c (its program at attacker, NULL: in bin). */
+static void write_tournament(const char *dir, const struct attack_case *c, const char *token,
+			     const char *mode, const char *attacker)
 {
-	char dir[256], text[4096], args[2048], token[96], path[600], *err_text;
-	static struct zombie_watch zw;
-	int status;
-	bool cgroups;
-	pid_t pid;
+	char text[4096], args[2048], program[800];
 
-	e2e_tempdir(dir, sizeof dir, "attack");
-	if (user && chown(dir, user->pw_uid, user->pw_gid) < 0)
-		fail_msg("chown %s: %s", dir, strerror(errno));
-	snprintf(token, sizeof token, "skipbo-attack-token-%d-%s-%d", (int)getpid(), c->name,
-		 sandbox);
+	if (attacker)
+		snprintf(program, sizeof program, "%s", attacker);
+	else
+		snprintf(program, sizeof program, "%s/attack_%s", bin, c->name);
 	json_args(c->args, dir, args, sizeof args);
 	snprintf(text, sizeof text,
 		 "{\"name\":\"a\",\"bots\":["
 		 "{\"name\":\"good1\",\"command\":[\"%s\",\"good\"]},"
 		 "{\"name\":\"good2\",\"command\":[\"%s\",\"good\"]},"
-		 "{\"name\":\"attacker\",\"command\":[\"%s/attack_%s\",\"%s\"%s],"
+		 "{\"name\":\"attacker\",\"command\":[\"%s\",\"%s\"%s],"
 		 "\"limits\":{\"memory_mb\":%d,\"processes\":%d}}],"
 		 "\"players\":2,\"deals\":1,\"rules\":{\"stock_size\":3},"
 		 "\"time\":{\"startup_ms\":10000,\"move_ms\":10000,\"game_ms\":60000},"
 		 "\"stderr_cap\":%d,\"stderr_total_cap\":%d,\"concurrency\":2,"
 		 "\"seed\":1,\"output\":\"out\",\"sandbox\":\"%s\"}",
-		 badbot, badbot, bin, c->name, token, args, MEMORY_MB, PROCESSES,
-		 STDERR_CAP, STDERR_TOTAL_CAP, sandbox ? "on" : "off");
+		 badbot, badbot, program, token, args, MEMORY_MB, PROCESSES,
+		 STDERR_CAP, STDERR_TOTAL_CAP, mode);
 	e2e_write(dir, "t.json", text);
+}
+
+/* Other tournaments' results in this one's folder and beside it: what attack_siblings looks for. */
+static void plant_siblings(const char *dir)
+{
+	static const char *const dirs[] = { "/out.old-1", "/out.old-1/replays", "/shard2", "/other",
+					    "-shard2", "-other" };
+	static const char *const files[] = { "/out.old-1/games.jsonl", "/out.old-1/replays/r.json",
+					     "/shard2/games.jsonl", "/other/tournament.json",
+					     "-shard2/games.jsonl", "-other/tournament.json" };
+	char path[800];
+
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		snprintf(path, sizeof path, "%s%s", dir, dirs[i]);
+		if (mkdir(path, 0755) < 0)
+			fail_msg("mkdir %s: %s", path, strerror(errno));
+	}
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof path, "%s%s", dir, files[i]);
+		if (!(f = fopen(path, "w")) || fputs("{\"seed\": 12345, \"deck\": [1, 2, 3]}\n", f) < 0 ||
+		    fclose(f) != 0)
+			fail_msg("cannot write %s", path);
+		chmod(path, 0644);
+	}
+}
+
+/* The log holds no control byte of the bot's: every line ends at its newline, nothing else below 0x20. */
+static void check_log_clean(const char *dir)
+{
+	char path[800], *log;
+	size_t len = 0;
+
+	snprintf(path, sizeof path, "%s/out/logs/attacker.stderr", dir);
+	log = e2e_read(path, &len);
+	assert_non_null(log);
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)log[i] < 0x20 && log[i] != '\n')
+			fail_msg("raw control byte 0x%02x at %zu of %s", (unsigned char)log[i], i, path);
+	if (!strstr(log, "\\033]0;owned"))
+		fail_msg("the escape is not in the log, escaped: %.500s", log);
+	free(log);
+}
+
+/* The organiser's key is still there, payload and all. */
+static void check_key_kept(void)
+{
+	char payload[128];
+	long n = syscall(SYS_keyctl, KEYCTL_READ, key_id, (long)payload, (long)sizeof payload, 0L);
+
+	assert_int_equal(n, (long)strlen(KEY_PAYLOAD));
+}
+
+static void run_case(const struct attack_case *c, bool sandbox)
+{
+	char dir[512], token[96], path[700], *err_text;
+	static struct zombie_watch zw;
+	int status;
+	bool cgroups;
+	pid_t pid;
+
+	attack_tempdir(dir, sizeof dir, "attack");
+	if (user && chown(dir, user->pw_uid, user->pw_gid) < 0)
+		fail_msg("chown %s: %s", dir, strerror(errno));
+	snprintf(token, sizeof token, "skipbo-attack-token-%d-%s-%d", (int)getpid(), c->name,
+		 sandbox);
+	write_tournament(dir, c, token, sandbox ? "on" : "off", NULL);
 	snprintf(path, sizeof path, "%s/t.json", dir);
 	if (user)
 		chown(path, user->pw_uid, user->pw_gid);
+	if (strcmp(c->name, "siblings") == 0)
+		plant_siblings(dir);
 	start_arena(dir, &pid);
 	status = wait_arena(pid, &zw);
 	snprintf(path, sizeof path, "%s/stderr.txt", dir);
@@ -438,6 +537,10 @@ static void run_case(const struct attack_case *c, bool sandbox)
 	}
 	if (!sandbox && strcmp(c->name, "forge") == 0)
 		check_forgeries_not_counted(dir);
+	if (strcmp(c->name, "log_bytes") == 0)
+		check_log_clean(dir);
+	if (strcmp(c->name, "keyring") == 0)
+		check_key_kept();
 	if (sandbox && strcmp(c->name, "tcp") == 0) {
 		int conn = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
@@ -456,6 +559,79 @@ static void test_case(void **state)
 		run_case(c, true);
 	if (c->off != NOT_RUN)
 		run_case(c, false);
+}
+
+
+/*
+ * kill -9 of the arena at moments spread over its start (the sandboxes being
+ * made, bots started, games on): no process of the attacker, a daemon that
+ * leaves its group, nor any of its sandbox's, is left a moment later.
+ */
+static void test_kill_arena(void **state)
+{
+	static const struct attack_case daemon = { "daemon", "", ANY, NOT_RUN, false };
+
+	(void)state;
+	for (int round = 0; round < KILL_ROUNDS; round++) {
+		char dir[512], token[96];
+		struct timespec delay = { 0, (long)round * KILL_STEP_MS * 1000000L };
+		struct timespec settle = { 0, 500000000L };
+		int left;
+		pid_t pid;
+
+		attack_tempdir(dir, sizeof dir, "attack-kill");
+		if (user && chown(dir, user->pw_uid, user->pw_gid) < 0)
+			fail_msg("chown %s: %s", dir, strerror(errno));
+		snprintf(token, sizeof token, "skipbo-attack-token-%d-kill-%d", (int)getpid(), round);
+		write_tournament(dir, &daemon, token, "on", NULL);
+		start_arena(dir, &pid);
+		nanosleep(&delay, NULL);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		nanosleep(&settle, NULL);
+		if ((left = processes_with(token)) > 0)
+			fail_msg("%d process(es) outlived the arena killed after %d ms", left,
+				 round * KILL_STEP_MS);
+		e2e_remove(dir);
+	}
+}
+
+/*
+ * The downgrade: as root, one bot the sandbox's uids cannot reach (its program
+ * in a 0700 folder) must not turn the sandbox off for all; with "auto" the
+ * arena refuses before the first game and names the bot and the path.
+ */
+static void test_unreachable_bot_refused(void **state)
+{
+	static const struct attack_case hidden = { "read_output", "%D/t.json", ANY, NOT_RUN, false };
+	char dir[512], private_dir[600], program[700], cmd[1600], path[700], *err_text;
+	static struct zombie_watch zw;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	if (user || geteuid() != 0)
+		skip();
+	attack_tempdir(dir, sizeof dir, "attack-downgrade");
+	snprintf(private_dir, sizeof private_dir, "%s/private", dir);
+	snprintf(program, sizeof program, "%s/attack_read_output", private_dir);
+	if (mkdir(private_dir, 0700) < 0)
+		fail_msg("mkdir %s: %s", private_dir, strerror(errno));
+	snprintf(cmd, sizeof cmd, "cp '%s/attack_read_output' '%s'", bin, program);
+	assert_int_equal(system(cmd), 0);
+	write_tournament(dir, &hidden, "skipbo-attack-token-downgrade", "auto", program);
+	start_arena(dir, &pid);
+	status = wait_arena(pid, &zw);
+	snprintf(path, sizeof path, "%s/stderr.txt", dir);
+	err_text = e2e_read(path, NULL);
+	assert_int_not_equal(status, 0);
+	if (!err_text || !strstr(err_text, "attacker") || !strstr(err_text, private_dir))
+		fail_msg("the refusal names neither the bot nor the path: %s",
+			 err_text ? err_text : "(nothing)");
+	free(err_text);
+	snprintf(path, sizeof path, "%s/out/games.jsonl", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	e2e_remove(dir);
 }
 
 /* Without a user, the forged copies must not count twice in the report either. */
@@ -477,7 +653,10 @@ static void copy_programs(void)
 {
 	char cmd[1024];
 
-	if (!mkdtemp(bin) || chmod(bin, 0755) < 0)
+	snprintf(work, sizeof work, "%s/work.XXXXXX", ATTACKS_DIR);
+	snprintf(bin, sizeof bin, "%s/bin", work);
+	if (!mkdtemp(work) || chmod(work, 0755) < 0 ||
+	    (snprintf(bin, sizeof bin, "%s/bin", work), mkdir(bin, 0755) < 0))
 		abort();
 	snprintf(cmd, sizeof cmd, "cp '%s' '%s'/attack_* '%s'/", BADBOT_PATH, ATTACKS_DIR, bin);
 	if (system(cmd) != 0)
@@ -499,7 +678,7 @@ static bool user_can_run(const char *path)
 
 int main(int argc, char **argv)
 {
-	struct CMUnitTest tests[sizeof cases / sizeof cases[0]];
+	struct CMUnitTest tests[sizeof cases / sizeof cases[0] + 2];
 	char names[sizeof cases / sizeof cases[0]][96];
 	int failed;
 
@@ -526,15 +705,29 @@ int main(int argc, char **argv)
 			return SKIP_STATUS;
 		}
 	}
+	if (getenv("SKIPBO_ATTACK"))
+		cmocka_set_test_filter(getenv("SKIPBO_ATTACK"));
 	listen_on_loopback();
 	copy_programs();
+	/* a session keyring of the test's own, holding a key readable by its possessor */
+	syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0L, 0L, 0L, 0L);
+	key_id = syscall(SYS_add_key, "user", KEY_DESC, KEY_PAYLOAD, strlen(KEY_PAYLOAD),
+			 KEY_SPEC_SESSION_KEYRING);
+	if (key_id < 0)
+		abort();
+	syscall(SYS_keyctl, KEYCTL_SETPERM, key_id, 0x3f3f3f3fL, 0L, 0L);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		snprintf(names[i], sizeof names[i], "%s%s%s", cases[i].name,
 			 cases[i].args[0] ? " " : "", cases[i].args);
 		tests[i] = (struct CMUnitTest){ names[i], test_case, NULL, NULL, (void *)&cases[i] };
 	}
+	tests[sizeof cases / sizeof cases[0]] = (struct CMUnitTest){ "kill -9 of the arena",
+		test_kill_arena, NULL, NULL, NULL };
+	tests[sizeof cases / sizeof cases[0] + 1] = (struct CMUnitTest){ "unreachable bot refused",
+		test_unreachable_bot_refused, NULL, NULL, NULL };
 	failed = _cmocka_run_group_tests(user ? "attacks as an ordinary user" : "attacks", tests,
 					 sizeof tests / sizeof tests[0], NULL, NULL);
-	e2e_remove(bin);
+	if (!getenv("SKIPBO_KEEP"))
+		e2e_remove(work);
 	return failed;
 }

@@ -7,6 +7,8 @@ set -eu
 prefix=$1 pcdir=$1/$2/pkgconfig starter=$3 cc=$4
 arena=$prefix/bin/skipbo-arena
 work=$(mktemp -d)
+# As root the sandbox runs the bot as another uid, which must reach it.
+chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
 
 fail() { echo "starter_against: $*" >&2; exit 1; }

@@ -10,6 +10,8 @@ for tool in dpkg-buildpackage dh dpkg-architecture; do
 	command -v "$tool" >/dev/null || { echo "test_deb: skipped: no $tool (apt-get install dpkg-dev debhelper)"; exit 77; }
 done
 work=$(mktemp -d)
+# As root the sandbox runs the installed bots as other uids, which must reach them.
+chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
 
 fail() { echo "test_deb: $*" >&2; exit 1; }

@@ -6,6 +6,8 @@
 set -eu
 build=$1 starter=$2 cc=$3 libdir=$4 man=$5
 work=$(mktemp -d)
+# As root the sandbox runs the installed bots as other uids, which must reach them.
+chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 

@@ -18,11 +18,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bot.h"
@@ -31,6 +33,8 @@
 
 #define DEADLINE_US (10 * 1000000)
 #define SKIP_STATUS 77
+#define KILL_ROUNDS 40          /* arenas killed while starting sandboxes */
+#define PROBE_SETTLE_MS 60      /* time for sandbox_open before the first kill */
 
 /* TEST_DIR/sandbox.<pid>: mine/ (the bot's cwd), mine/out/ (hidden inside it),
  * other/ (another bot's cwd), secret.json (a hidden file). */
@@ -117,14 +121,17 @@ static void expect_line(struct bot *b, const char *want)
 	free(got);
 }
 
-/* Does any process on the machine have marker in its command line? */
-static int process_with(const char *marker)
+/*
+ * How many processes on the machine have marker in their command line;
+ * with kill_them, SIGKILL each (what a failed test left).
+ */
+static int processes_with(const char *marker, bool kill_them)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	int found = 0;
 
-	while (d && (e = readdir(d)) && !found) {
+	while (d && (e = readdir(d))) {
 		char path[300], cmd[512];
 		ssize_t n;
 		int fd;
@@ -139,14 +146,20 @@ static int process_with(const char *marker)
 		for (ssize_t i = 0; i < n; i++)
 			if (cmd[i] == '\0')
 				cmd[i] = ' ';
-		if (n > 0) {
-			cmd[n] = '\0';
-			found = strstr(cmd, marker) != NULL;
+		if (n > 0 && (cmd[n] = '\0', strstr(cmd, marker))) {
+			found++;
+			if (kill_them)
+				kill(atoi(e->d_name), SIGKILL);
 		}
 	}
 	if (d)
 		closedir(d);
 	return found;
+}
+
+static bool process_with(const char *marker)
+{
+	return processes_with(marker, false) > 0;
 }
 
 static void test_mode_names(void **state)
@@ -209,6 +222,11 @@ static void test_identity_and_environment(void **state)
 	bot_stop(b, 100);
 }
 
+/*
+ * The allowlist: its working directory holds a hidden path, so it is an empty
+ * directory but for the files the bot names; the system directories are
+ * there, the rest of the machine is not.
+ */
 static void test_file_system_view(void **state)
 {
 	char script[4 * PATH_MAX];
@@ -216,25 +234,173 @@ static void test_file_system_view(void **state)
 
 	(void)state;
 	snprintf(script, sizeof script,
-		 "cat own.txt; ls '%s' | wc -l; ls '%s' | wc -l; "
+		 "cat own.txt 2>/dev/null || echo not-shown; ls -A | wc -l; ls '%s' 2>&1 | wc -l; "
 		 "cat '%s' 2>/dev/null || echo unreadable; "
 		 "touch own2.txt 2>/dev/null && echo wrote-cwd || echo cwd-read-only; "
 		 "echo x > /tmp/scratch && cat /tmp/scratch; "
 		 "echo y > /dev/shm/scratch && cat /dev/shm/scratch; "
 		 "touch /dev/file 2>/dev/null && echo wrote-dev || echo dev-read-only; "
-		 "ls /run | wc -l; stat -c %%t:%%T /dev/tty",
-		 out, other, secret);
+		 "ls -d /run /sys /home /root /var /opt 2>/dev/null | wc -l; stat -c %%t:%%T /dev/tty; "
+		 "test -x /usr/bin/env && test -r /etc/passwd && echo system",
+		 other, secret);
 	b = start_script(script, NULL);
-	expect_line(b, "my book");        /* its own directory is shown */
-	expect_line(b, "0");              /* the output directory inside it is not */
-	expect_line(b, "0");              /* nor the other bot's directory */
-	expect_line(b, "unreadable");     /* the hidden file (/dev/null on a nodev mount) */
+	expect_line(b, "not-shown");      /* a working directory with tournament files is empty */
+	expect_line(b, "0");
+	expect_line(b, "1");              /* the other bot's directory: "No such file" */
+	expect_line(b, "unreadable");     /* the hidden file */
 	expect_line(b, "cwd-read-only");
 	expect_line(b, "x");
 	expect_line(b, "y");
 	expect_line(b, "dev-read-only");
-	expect_line(b, "0");
+	expect_line(b, "0");              /* no /run, /sys, /home, /root, /var, /opt */
 	expect_line(b, "1:3");            /* /dev/tty is /dev/null: no way to the arena's terminal */
+	expect_line(b, "system");
+	bot_stop(b, 100);
+}
+
+/* Files named as arguments are shown; a directory of its own is shown whole, less what is hidden. */
+static void test_named_files_shown(void **state)
+{
+	char own_txt[PATH_MAX + 16], script[4 * PATH_MAX];
+	char *argv[] = { "/bin/sh", "-c", script, "sh", own_txt, root, NULL };
+	struct bot_spec spec = specs[0];
+	struct bot *b = NULL;
+	char why[512];
+
+	(void)state;
+	snprintf(own_txt, sizeof own_txt, "%s/own.txt", mine);
+	snprintf(script, sizeof script, "cat \"$1\"; ls \"$2\" | tr '\\n' ' '; echo; "
+		 "ls '%s' | wc -l; cat '%s' 2>/dev/null || echo unreadable", out, secret);
+	spec.argv = argv;
+	if (bot_start(&spec, &b, why, sizeof why) < 0)
+		fail_msg("bot_start: %s", why);
+	expect_line(b, "my book");
+	/* root holds the hidden output directory: not a directory of its own, so it
+	 * shows only the way to the named file, not "other" */
+	expect_line(b, "mine ");
+	expect_line(b, "0");
+	expect_line(b, "unreadable");
+	bot_stop(b, 100);
+}
+
+/* A script in another bot's folder runs, and sees nothing else of that folder. */
+static void test_script_in_other_folder(void **state)
+{
+	char path[PATH_MAX + 16];
+	char *argv[] = { "/bin/sh", path, NULL };
+	struct bot_spec spec = specs[0];
+	struct bot *b = NULL;
+	char why[512];
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/script.sh", other);
+	write_file(path, "echo ran; cat \"$(dirname \"$0\")/theirs.txt\" 2>/dev/null || "
+		   "echo not-theirs\n");
+	spec.argv = argv;
+	if (bot_start(&spec, &b, why, sizeof why) < 0)
+		fail_msg("bot_start: %s", why);
+	expect_line(b, "ran");
+	expect_line(b, "not-theirs");
+	bot_stop(b, 100);
+	unlink(path);
+}
+
+/* A script under /tmp (the arena's /tmp, not the bot's scratch) runs: it is the bot's own file. */
+static void test_script_under_tmp(void **state)
+{
+	char dir[] = "/tmp/skipbo-script.XXXXXX", path[64];
+	char *argv[] = { "/bin/sh", path, NULL };
+	struct bot_spec spec = specs[0];
+	struct bot *b = NULL;
+	char why[512];
+
+	(void)state;
+	if (!mkdtemp(dir) || chmod(dir, 0755) < 0)
+		abort();
+	snprintf(path, sizeof path, "%s/bot.sh", dir);
+	write_file(path, "echo hello from tmp\n");
+	chmod(path, 0644);
+	spec.argv = argv;
+	if (bot_start(&spec, &b, why, sizeof why) < 0)
+		fail_msg("bot_start: %s", why);
+	expect_line(b, "hello from tmp");
+	bot_stop(b, 100);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* The seccomp filter: namespaces and affinity changes refused; no machine-wide task count. */
+static void test_system_calls_filtered(void **state)
+{
+	struct bot *b = start_script("grep '^Seccomp:' /proc/self/status; "
+				     "unshare -n true 2>/dev/null && echo unshared || echo refused; "
+				     "taskset -p 1 $$ >/dev/null 2>&1 && echo widened || echo pinned; "
+				     "cat /proc/loadavg 2>/dev/null | wc -c", NULL);
+
+	(void)state;
+	expect_line(b, "Seccomp:\t2");
+	expect_line(b, "refused");
+	expect_line(b, "pinned");
+	expect_line(b, "0");
+	bot_stop(b, 100);
+}
+
+/* sandbox_open() with one bot: its return value, and the note in note. */
+static int open_with(char **argv, char *note, size_t size)
+{
+	struct bot_spec spec = { .name = "shim", .argv = argv, .cwd = mine, .cpu = -1 };
+	struct sandbox_setup setup = { .mode = SANDBOX_AUTO, .bots = &spec, .nbots = 1 };
+	struct sandbox *one = NULL;
+	int ret = sandbox_open(&setup, &one, note, size);
+
+	sandbox_close(one);
+	return ret;
+}
+
+/*
+ * Fail closed: a program found in PATH outside what a bot sees (a shim
+ * under a home directory), or a script whose "#!/usr/bin/env NAME" names
+ * nothing it sees, is refused in auto too, naming the bot and the path;
+ * the sandbox is never turned off for it.
+ */
+static void test_unrunnable_bot_refused(void **state)
+{
+	char bin[PATH_MAX + 16], tool[PATH_MAX + 64], path[2 * PATH_MAX + 128], note[2048];
+	char *shim_argv[] = { "skipbo-shim-tool", NULL }, *script_argv[] = { tool, NULL };
+	const char *old = getenv("PATH");
+	char *saved = old ? strdup(old) : NULL;
+
+	(void)state;
+	snprintf(bin, sizeof bin, "%s/shims", other);
+	snprintf(tool, sizeof tool, "%s/skipbo-shim-tool", bin);
+	if (mkdir(bin, 0755) < 0)
+		abort();
+	write_file(tool, "#!/usr/bin/env skipbo-no-such-interpreter\n");
+	chmod(tool, 0755);
+	snprintf(path, sizeof path, "%s:%s", bin, old ? old : "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+	assert_int_equal(open_with(shim_argv, note, sizeof note), -EACCES);
+	assert_non_null(strstr(note, "\"shim\""));
+	assert_non_null(strstr(note, tool));
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	assert_int_equal(open_with(script_argv, note, sizeof note), -EACCES);
+	assert_non_null(strstr(note, "skipbo-no-such-interpreter"));
+	unlink(tool);
+	rmdir(bin);
+}
+
+/* A bot the sandbox's shell could not execute: the fault says the sandbox may be why. */
+static void test_start_fault_names_sandbox(void **state)
+{
+	struct bot *b = start_script("exit 127", NULL);
+	int64_t end = clock_now_us() + DEADLINE_US;
+
+	(void)state;
+	while (!bot_exited(b, NULL) && clock_now_us() < end)
+		usleep(1000);
+	assert_non_null(strstr(bot_exit_hint(b), "it ran in the sandbox"));
 	bot_stop(b, 100);
 }
 
@@ -255,8 +421,9 @@ static void test_scratch_is_private(void **state)
 
 	(void)state;
 	expect_line(a, "written");
-	b = start_script("ls /tmp | wc -l", NULL);
-	expect_line(b, "0");
+	/* (not an empty /tmp: a working directory under /tmp has its mount point there) */
+	b = start_script("test -e /tmp/mark && echo seen || echo unseen", NULL);
+	expect_line(b, "unseen");
 	bot_stop(b, 100);
 	bot_stop(a, 100);
 }
@@ -275,6 +442,63 @@ static void test_stop_ends_every_process(void **state)
 	assert_false(process_with("sleep 61.25"));
 	assert_false(process_with("sleep 61.5"));
 	assert_false(process_with("sleep 61.75"));
+}
+
+/*
+ * --start-loop MARKER: open a sandbox of its own and start and stop a bot
+ * that sleeps, over and over, until killed. The test kills it at moments
+ * spread over the starts.
+ */
+static int start_loop(const char *marker)
+{
+	char *argv[] = { "/bin/sh", "-c", "sleep 1000", (char *)marker, NULL };
+	struct bot_spec spec = { .name = "loop", .argv = argv, .cwd = "/", .cpu = -1 };
+	struct sandbox_setup setup = { .mode = SANDBOX_ON, .bots = &spec, .nbots = 1 };
+	struct sandbox *own = NULL;
+	char note[1024], why[512];
+
+	if (reaper_start() < 0 || sandbox_open(&setup, &own, note, sizeof note) < 0)
+		return 1;
+	spec.sandbox = own;
+	for (;;) {
+		struct bot *b = NULL;
+
+		if (bot_start(&spec, &b, why, sizeof why) == 0)
+			bot_stop(b, 0);
+	}
+}
+
+/*
+ * An arena killed (SIGKILL) at any moment, a sandbox half made included,
+ * leaves no process of its bots: the guard kills them (guard.h).
+ */
+static void test_killed_arena_leaves_nothing(void **state)
+{
+	char marker[64], self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	int left;
+
+	(void)state;
+	assert_true(n > 0);
+	self[n] = '\0';
+	snprintf(marker, sizeof marker, "skipbo-kill-loop-%d", (int)getpid());
+	for (int round = 0; round < KILL_ROUNDS; round++) {
+		struct timespec delay = { 0, (PROBE_SETTLE_MS + round % 10 * 3) * 1000000L };
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execl(self, self, "--start-loop", marker, (char *)NULL);
+			_exit(127);
+		}
+		nanosleep(&delay, NULL);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	usleep(300000);
+	left = processes_with(marker, false);
+	if (left)
+		processes_with(marker, true);
+	assert_int_equal(left, 0);
 }
 
 /* When the bot exits, the namespace goes with it, daemons included. */
@@ -391,7 +615,7 @@ static void test_missing_bwrap(void **state)
 	free(saved);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mode_names),
@@ -399,10 +623,17 @@ int main(void)
 		cmocka_unit_test(test_sees_no_other_process),
 		cmocka_unit_test(test_identity_and_environment),
 		cmocka_unit_test(test_file_system_view),
+		cmocka_unit_test(test_named_files_shown),
+		cmocka_unit_test(test_script_under_tmp),
+		cmocka_unit_test(test_script_in_other_folder),
+		cmocka_unit_test(test_system_calls_filtered),
+		cmocka_unit_test(test_unrunnable_bot_refused),
+		cmocka_unit_test(test_start_fault_names_sandbox),
 		cmocka_unit_test(test_no_network),
 		cmocka_unit_test(test_scratch_is_private),
 		cmocka_unit_test(test_stop_ends_every_process),
 		cmocka_unit_test(test_exit_ends_every_process),
+		cmocka_unit_test(test_killed_arena_leaves_nothing),
 		cmocka_unit_test(test_signal_status),
 		cmocka_unit_test(test_processes_limited),
 		cmocka_unit_test(test_memory_limited),
@@ -415,6 +646,8 @@ int main(void)
 	char note[1024];
 	int failed;
 
+	if (argc == 3 && strcmp(argv[1], "--start-loop") == 0)
+		return start_loop(argv[2]);
 	if (reaper_start() < 0)
 		abort();
 	setenv("ARENA_SECRET", "must not reach a bot", 1);

@@ -11,6 +11,8 @@ weak=$3
 fail=0
 out=$(mktemp)
 dir=$(mktemp -d)
+# As root the sandbox runs bots as other uids, which must reach the probe below.
+chmod 755 "$dir"
 trap 'rm -f "$out"; rm -rf "$dir"' EXIT
 
 "$driver" sprt --elo0 0 --elo1 50 --max-pairs 400 --move-ms 5000 --memory-mb 0 "$strong" "$weak" >"$out" 2>&1

@@ -1,0 +1,103 @@
+/*
+ * bot_status.c - what state a bot process is in: its pid, whether it has
+ * exited and how, its CPU time (contract in bot.h). A leaf of the process
+ * room below line I/O (bot_io.c) and starting and stopping (bot_spawn.c),
+ * which both ask it.
+ */
+#include "bot_internal.h"
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+pid_t bot_pid(const struct bot *b)
+{
+	return b->pid;
+}
+
+void bot_find_cpu_clock(struct bot *b)
+{
+	char path[64], buf[64];
+	ssize_t n;
+	long child;
+	int fd;
+
+	if (b->init_pid <= 0 || b->exited)
+		return;
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)b->init_pid,
+		 (int)b->init_pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	/* The init's first child is the bot: what it orphans comes later in the list. */
+	child = strtol(buf, NULL, 10);
+	if (child > 0 && isdigit((unsigned char)buf[0]))
+		b->have_cpu_clock = clock_getcpuclockid((pid_t)child, &b->cpu_clock) == 0;
+}
+
+/*
+ * Peek with WNOWAIT: the zombie stays until bot_stop, so its pid - which is
+ * the process group id - cannot be reused by another process before the
+ * group is killed.
+ */
+bool bot_peek_exited(struct bot *b)
+{
+	siginfo_t si;
+
+	if (b->exited)
+		return true;
+	memset(&si, 0, sizeof si);
+	if (waitid(P_PID, (id_t)b->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == 0)
+		return false;
+	b->exited = true;
+	if (si.si_code == CLD_EXITED && b->sandbox && si.si_status > 128 &&
+	    si.si_status < 128 + NSIG)
+		b->status = W_EXITCODE(0, si.si_status - 128); /* bwrap's report of a signal */
+	else if (si.si_code == CLD_EXITED)
+		b->status = W_EXITCODE(si.si_status & 0xff, 0);
+	else
+		b->status = W_EXITCODE(0, si.si_status) | (si.si_code == CLD_DUMPED ? WCOREFLAG : 0);
+	return true;
+}
+
+int bot_exited(struct bot *b, int *status)
+{
+	if (!bot_peek_exited(b))
+		return 0;
+	if (status)
+		*status = b->status;
+	return 1;
+}
+
+int64_t bot_cpu_us(const struct bot *b)
+{
+	struct timespec ts;
+
+	/* A sandboxed bot's clock is found once it runs; b is not const underneath. */
+	if (!b->have_cpu_clock && b->sandbox)
+		bot_find_cpu_clock((struct bot *)b);
+	if (!b->have_cpu_clock || clock_gettime(b->cpu_clock, &ts) < 0)
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+const char *bot_exit_hint(struct bot *b)
+{
+	int status;
+
+	if (!b->sandbox || !bot_exited(b, &status) || !WIFEXITED(status) ||
+	    (WEXITSTATUS(status) != 126 && WEXITSTATUS(status) != 127))
+		return "";
+	return " (it ran in the sandbox, which shows a bot only /usr, /etc, /bin, /lib, its "
+	       "own program and the files its arguments name: SECURITY.md)";
+}

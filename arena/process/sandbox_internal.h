@@ -1,0 +1,33 @@
+/*
+ * sandbox_internal.h - what sandbox.c (opening, checks) and sandbox_start.c
+ * (each process start) share: the sandbox itself. Not the arena's API.
+ */
+#ifndef SKIPBO_SANDBOX_INTERNAL_H
+#define SKIPBO_SANDBOX_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cgroup.h"
+#include "guard.h"
+#include "sandbox_view.h"
+
+#define SANDBOX_MAX_SLOTS 65536
+
+struct sandbox {
+	char *bwrap;
+	struct sandbox_view view;
+	char *lang_env;
+	void *bpf;              /* the seccomp filter (seccomp_filter.h), bpf_len bytes */
+	size_t bpf_len;
+	struct guard *guard;
+	bool root;
+	struct cgroups *cg;
+	pthread_mutex_t lock;   /* slots, next_leaf */
+	unsigned char *slots;   /* 1: the uid SANDBOX_UID_BASE + index is in use */
+	unsigned next_leaf;
+	char desc[192];
+};
+
+#endif

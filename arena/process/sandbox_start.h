@@ -1,0 +1,79 @@
+/*
+ * sandbox_start.h - one process start in the sandbox (sandbox.h): bwrap's
+ * arguments, the seccomp filter, the uid, the cgroup and the guard's
+ * registration. For bot_spawn.c; not the arena's API.
+ *
+ * bwrap's own command line holds no more than "--args 7 -- /bin/sh -c ...
+ * PROGRAM ARGS": its options (the mounts, which name the paths it hides) are
+ * read from a memfd on descriptor 7, which bwrap closes, so the sandbox's
+ * /proc/1/cmdline names nothing but the bot's own command. The filter comes
+ * the same way on descriptor 8.
+ */
+#ifndef SKIPBO_SANDBOX_START_H
+#define SKIPBO_SANDBOX_START_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "cgroup.h"
+
+struct bot_spec;
+struct sandbox;
+
+/* As root, the n-th sandbox alive at once runs as this uid and gid + n (sandbox.h). */
+#define SANDBOX_UID_BASE 2000000000u
+
+struct sandbox_start {
+	const char *bwrap;      /* the program to execute */
+	char **argv;            /* bwrap --args 7 -- /bin/sh -c ..., then the bot's program and arguments */
+	const char *program;    /* the bot's program in argv: canonical, where the sandbox binds it */
+	char **envp;            /* the bot's environment */
+	bool drop;              /* change to uid/gid first (the arena is root) */
+	uid_t uid;
+	gid_t gid;
+	int slot;               /* -1: none taken */
+	struct cgroup_leaf leaf;
+	const struct guard *guard;
+	int args_fd;            /* memfds, the arena's: bwrap's options and the filter; -1 = none */
+	int seccomp_fd;
+};
+
+/*
+ * The child's descriptors: bwrap's own stdin and stdout are /dev/null, so
+ * that its launcher and init, which live as long as the sandbox, hold none
+ * of the bot's pipes (the arena sees the bot close its stdout, or exit); the
+ * pipes go on fds 5 and 6, which bwrap passes on but closes in its own
+ * processes, and /bin/sh moves them to 0 and 1 before executing the bot.
+ * bwrap's --info-fd is fd 4, --args 7, --seccomp 8.
+ */
+#define SANDBOX_INFO_FD 4
+#define SANDBOX_STDIN_FD 5
+#define SANDBOX_STDOUT_FD 6
+#define SANDBOX_ARGS_FD 7
+#define SANDBOX_SECCOMP_FD 8
+
+/*
+ * Prepare a start of spec (its program resolved to path) in st. On failure a
+ * sentence in why.
+ */
+int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const char *path,
+			  struct sandbox_start *st, char *why, size_t why_size);
+
+/*
+ * In the child between fork and exec, async-signal-safe: enter the cgroups,
+ * drop to the sandbox's uid and gid, join a fresh session keyring, register
+ * with the guard. 0 or -errno.
+ */
+int sandbox_start_enter(const struct sandbox_start *st);
+
+/*
+ * The process group pgid of start st is killed, or its child failed before
+ * exec: the guard may forget it (its number may be reused once reaped).
+ */
+void sandbox_start_killed(const struct sandbox_start *st, pid_t pgid);
+
+/* After the process is gone (or never started): remove its cgroup, free what st holds. */
+void sandbox_start_release(struct sandbox *sb, struct sandbox_start *st);
+
+#endif

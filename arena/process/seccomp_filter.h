@@ -1,0 +1,34 @@
+/*
+ * seccomp_filter.h - the system call filter every sandboxed bot runs under,
+ * in the spirit of Docker's default profile: everything a program needs to
+ * compute, allocate, read its files, make threads and processes and talk over
+ * pipes is allowed; what reaches far into the kernel or out of the sandbox is
+ * refused with EPERM (ENOSYS for clone3, so that libc falls back to clone,
+ * whose flags the filter can see):
+ * - kernel keyrings (keyctl, add_key, request_key): the organiser's keys;
+ * - tracing and other processes' memory (ptrace, process_vm_readv/writev,
+ *   kcmp), perf_event_open, bpf, userfaultfd, io_uring;
+ * - namespaces and mounts (unshare, setns, clone with CLONE_NEW* flags, mount,
+ *   umount2, pivot_root, chroot, the new mount API, open_by_handle_at);
+ * - CPU affinity and NUMA policy (sched_setaffinity, set_mempolicy, mbind,
+ *   migrate_pages, move_pages): a bot stays on the CPU it was pinned to;
+ * - the machine (reboot, kexec, modules, swap, clock and time setting, acct,
+ *   quotactl, syslog, sethostname/setdomainname, personality, ioperm/iopl),
+ *   and TIOCSTI/TIOCLINUX on any descriptor.
+ * System calls of another architecture (a 32-bit int 0x80) kill the process.
+ *
+ * The filter is compiled once (libseccomp) into classic BPF, which bwrap
+ * loads with --seccomp just before it executes the bot.
+ */
+#ifndef SKIPBO_SECCOMP_FILTER_H
+#define SKIPBO_SECCOMP_FILTER_H
+
+#include <stddef.h>
+
+/*
+ * The compiled filter: 0 and *bpf (malloc'ed, *len bytes, a multiple of 8),
+ * or a negative errno-style code.
+ */
+int seccomp_filter_build(void **bpf, size_t *len);
+
+#endif
