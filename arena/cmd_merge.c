@@ -3,7 +3,7 @@
  * the shards of one tournament (run --shard K/N, arena/CLUSTER.md) made into
  * one, as if the tournament had been run on one machine.
  *
- * The directories must hold the same tournament (results_read_tournament:
+ * The directories must hold the same tournament (records_read_tournament:
  * tournament.json alike apart from paths, output and shard). Every record is
  * found by its id; a game recorded twice must agree in every field but the
  * timings, or nothing is written. OUT gets the records in schedule order,
@@ -34,8 +34,10 @@
 #include "idset.h"
 #include "options.h"
 #include "replay_find.h"
+#include "records.h"
 #include "results.h"
 #include "schedule.h"
+#include "tournament_file.h"
 
 #define MISSING_LISTED 20
 
@@ -66,12 +68,13 @@ struct merge {
 	size_t ndirs;
 	int *fds;                 /* each DIR's games.jsonl */
 	int any_io;               /* some DIR has io/ transcripts */
-	struct results_tournament *t;
+	struct records_tournament *t;
 	struct schedule *sched;
 	struct place *places;     /* by game index */
 	uint32_t current;         /* the directory being scanned */
 	uint64_t duplicates, foreign;
 	struct idset *linked;     /* the replay files already in OUT/replays */
+	struct record_reader rd;  /* for the records OUT gets */
 	char err[PATH_MAX + 512];
 };
 
@@ -144,12 +147,12 @@ static int on_record(void *ctx, const struct results_record *rec)
 static int read_shards(struct merge *m)
 {
 	char err[PATH_MAX + 512], path[PATH_MAX];
-	const struct results_tournament *t0;
+	const struct records_tournament *t0;
 	uint64_t count;
 	int ret;
 
 	for (size_t d = 0; d < m->ndirs; d++) {
-		if ((ret = results_read_tournament(m->dirs[d], &m->t[d], err, sizeof(err))) < 0) {
+		if ((ret = records_read_tournament(m->dirs[d], &m->t[d], err, sizeof(err))) < 0) {
 			snprintf(m->err, sizeof(m->err), "%s", err);
 			return ret;
 		}
@@ -183,7 +186,7 @@ static int read_shards(struct merge *m)
 		snprintf(path, sizeof(path), "%s/io", m->dirs[d]);
 		m->any_io |= access(path, F_OK) == 0;
 		m->current = (uint32_t)d;
-		if ((ret = results_scan_dir(m->dirs[d], on_record, m, err, sizeof(err))) < 0) {
+		if ((ret = records_scan_dir(m->dirs[d], on_record, m, err, sizeof(err))) < 0) {
 			if (ret != -EEXIST)
 				snprintf(m->err, sizeof(m->err), "%s", err);
 			return ret;
@@ -270,28 +273,28 @@ static int link_replay(struct merge *m, const char *dir, const char *line, size_
 {
 	char why[PATH_MAX + 256], to[PATH_MAX];
 	struct replay_ref ref = { 0 };
-	cJSON *rec = NULL;
-	int ret;
+	struct record r;
+	struct results_record rec = { .record = &r, .reader = &m->rd, .line = line,
+				      .length = len };
+	int ret = record_parse(&m->rd, line, len - 1, RECORD_KEYS, &r);
 
-	json_strict_parse(line, len, &rec, NULL);
-	if ((ret = replay_ref_of(dir, rec, &ref, why, sizeof(why))) < 0)
+	if (ret == 0)
+		ret = replay_ref_of_record(dir, &rec, &ref, why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "%s", m->rd.why);
+	if (ret < 0)
 		snprintf(m->err, sizeof(m->err), "\"%s/games.jsonl\", game %s: %s", dir,
-			 ref.id, why);
+			 ref.id ? ref.id : "?", why);
 	if (ret <= 0 || (ret = idset_add(m->linked, 0, ref.file)) != 0)
-		goto out;
+		return ret < 0 ? ret : 0;
 	snprintf(to, sizeof(to), "%s/%s", out, ref.file);
-	if (link(ref.path, to) == 0) {
-		ret = 0;
-	} else if (errno == ENOENT) {
-		ret = -ENOENT;
-		snprintf(m->err, sizeof(m->err), "game %s: its replay \"%s\" is missing (OUT would "
-			 "record a game without it)", ref.id, ref.path);
-	} else {
-		ret = append_file(ref.path, to, O_TRUNC);
-	}
-out:
-	cJSON_Delete(rec);
-	return ret < 0 ? ret : 0;
+	if (link(ref.path, to) == 0)
+		return 0;
+	if (errno != ENOENT)
+		return append_file(ref.path, to, O_TRUNC);
+	snprintf(m->err, sizeof(m->err), "game %s: its replay \"%s\" is missing (OUT would "
+		 "record a game without it)", ref.id, ref.path);
+	return -ENOENT;
 }
 
 /* Every bot's stderr log: the directories' logs one after the other. */
@@ -460,6 +463,7 @@ int cmd_merge(int argc, char **argv)
 	out = argv[optind];
 	m.dirs = (const char *const *)(argv + optind + 1);
 	m.ndirs = (size_t)(argc - optind - 1);
+	record_reader_init(&m.rd);
 	m.fds = malloc(m.ndirs * sizeof(*m.fds));
 	m.t = calloc(m.ndirs, sizeof(*m.t));
 	if (!m.fds || !m.t || idset_new(&m.linked) < 0) {
@@ -495,11 +499,12 @@ out:
 		if (m.fds[d] >= 0)
 			close(m.fds[d]);
 	for (size_t d = 0; m.t && d < m.ndirs; d++)
-		results_tournament_release(&m.t[d]);
+		records_tournament_release(&m.t[d]);
 	free(m.fds);
 	free(m.t);
 	free(m.places);
 	idset_free(m.linked);
+	record_reader_release(&m.rd);
 	schedule_free(m.sched);
 	return ret;
 }

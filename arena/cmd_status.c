@@ -15,8 +15,9 @@
 
 #include "commands.h"
 #include "options.h"
-#include "results.h"
+#include "records.h"
 #include "schedule.h"
+#include "tournament_file.h"
 
 static const char status_usage[] =
 	"usage: skipbo-arena status DIR...\n"
@@ -30,7 +31,7 @@ static const char status_usage[] =
 
 struct tally {
 	struct schedule *sched;
-	const struct results_tournament *t;
+	const struct records_tournament *t;
 	uint8_t *seen;      /* bitmap over game indices */
 	uint64_t recorded;  /* distinct games of the directory's share */
 };
@@ -55,14 +56,14 @@ static int on_record(void *ctx, const struct results_record *rec)
 /* Print one directory's line; 0 complete, 1 not, -1 unreadable. Adds to the totals. */
 static int status_one(const char *dir, uint64_t *recorded, uint64_t *total, char **same)
 {
-	struct results_tournament t;
+	struct records_tournament t;
 	struct tally y = { 0 };
 	char err[PATH_MAX + 512], path[PATH_MAX], share[64], age[64] = "";
 	struct stat st;
 	uint64_t games;
 	int ret = -1;
 
-	if (results_read_tournament(dir, &t, err, sizeof(err)) < 0) {
+	if (records_read_tournament(dir, &t, err, sizeof(err)) < 0) {
 		warnx("status: %s", err);
 		goto out;
 	}
@@ -80,7 +81,7 @@ static int status_one(const char *dir, uint64_t *recorded, uint64_t *total, char
 	}
 	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
 	if (stat(path, &st) == 0) {
-		if (results_scan_dir(dir, on_record, &y, err, sizeof(err)) < 0) {
+		if (records_scan_dir(dir, on_record, &y, err, sizeof(err)) < 0) {
 			warnx("status: %s", err);
 			goto out;
 		}
@@ -108,7 +109,7 @@ static int status_one(const char *dir, uint64_t *recorded, uint64_t *total, char
 out:
 	free(y.seen);
 	schedule_free(y.sched);
-	results_tournament_release(&t);
+	records_tournament_release(&t);
 	return ret;
 }
 

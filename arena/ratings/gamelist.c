@@ -4,7 +4,6 @@
  */
 #include "gamelist.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,8 +12,8 @@
 #include <sys/types.h>
 
 #include "gamelog.h"
+#include "records.h"
 #include "report_html.h"
-#include "json_strict.h"
 
 /* Tables beyond this index are not sampled (their faulted games still are). */
 #define TABLES_MAX (1 << 20)
@@ -24,21 +23,6 @@ struct sampler {
 	size_t ntables;
 	long listed, skipped;
 };
-
-static const char *str(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static long num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 1e15 ?
-		(long)v->valuedouble : -1;
-}
 
 /* An id safe to put in a URL as it is: the arena's ids are t0001-d0002-r0. */
 static int id_is_plain(const char *id)
@@ -53,9 +37,9 @@ static int id_is_plain(const char *id)
 }
 
 /* 1 if the record is listed: the first few of its table, or any with a fault. */
-static int sample(struct sampler *s, const cJSON *rec, int faulted)
+static int sample(struct sampler *s, const struct record *rec, int faulted)
 {
-	long table = num(rec, "table");
+	long table = (long)rec->table;
 
 	if (s->listed >= GAMELIST_MAX)
 		return 0;
@@ -93,122 +77,90 @@ static void write_game_link(FILE *out, const char *id, const char *dir)
 		report_html_text(out, id);
 }
 
-static void write_row(FILE *out, const cJSON *rec, const char *dir)
+/* Names separated by sep: the bots of seats, or of the winners' seats. */
+static int write_names(FILE *out, const struct record *rec, const int *seats, int n,
+		       const char *sep)
 {
-	const cJSON *bots = cJSON_GetObjectItemCaseSensitive(rec, "bots"), *b, *f;
-	const cJSON *winners = cJSON_GetObjectItemCaseSensitive(rec, "winners"), *w;
-	const cJSON *faults = cJSON_GetObjectItemCaseSensitive(rec, "faults");
-	const char *id = str(rec, "id"), *reason = str(rec, "reason");
-	int n = 0;
+	for (int i = 0; i < n; i++) {
+		fputs(i ? sep : "", out);
+		report_html_text(out, rec->bots[seats ? seats[i] : i]);
+	}
+	return n;
+}
 
+static void write_row(FILE *out, const struct record *rec, const char *dir)
+{
 	/* data-* attributes for the filter: space-separated, names are printable ASCII */
 	fputs("<tr data-bots=\" ", out);
-	cJSON_ArrayForEach(b, bots)
-		if (cJSON_IsString(b)) {
-			report_html_text(out, b->valuestring);
-			fputc(' ', out);
-		}
-	fputs("\" data-winners=\" ", out);
-	cJSON_ArrayForEach(w, winners) {
-		const cJSON *name = cJSON_IsNumber(w) ? cJSON_GetArrayItem(bots, w->valueint) : NULL;
-
-		if (cJSON_IsString(name)) {
-			report_html_text(out, name->valuestring);
-			fputc(' ', out);
-		}
-	}
-	fputs("\" data-faults=\" ", out);
-	cJSON_ArrayForEach(f, faults)
-		if (str(f, "kind")) {
-			report_html_text(out, str(f, "kind"));
+	write_names(out, rec, NULL, rec->players, " ");
+	fputs(rec->players ? " \" data-winners=\" " : "\" data-winners=\" ", out);
+	write_names(out, rec, rec->winners, rec->nwinners, " ");
+	fputs(rec->nwinners ? " \" data-faults=\" " : "\" data-faults=\" ", out);
+	for (size_t i = 0; i < rec->nfaults; i++)
+		if (rec->faults[i].kind) {
+			report_html_text(out, rec->faults[i].kind);
 			fputc(' ', out);
 		}
 	fputs("\"><td class=\"name\">", out);
-	write_game_link(out, id, dir);
+	write_game_link(out, rec->id, dir);
 	fputs("</td><td class=\"name\">", out);
-	cJSON_ArrayForEach(b, bots)
-		if (cJSON_IsString(b)) {
-			fputs(n++ ? ", " : "", out);
-			report_html_text(out, b->valuestring);
-		}
+	write_names(out, rec, NULL, rec->players, ", ");
 	fputs("</td><td class=\"name\">", out);
-	n = 0;
-	cJSON_ArrayForEach(w, winners) {
-		const cJSON *name = cJSON_IsNumber(w) ? cJSON_GetArrayItem(bots, w->valueint) : NULL;
+	fputs(write_names(out, rec, rec->winners, rec->nwinners, ", ") ? " won" : "no winner", out);
+	fputs("</td><td class=\"name\">", out);
+	report_html_text(out, rec->reason ? rec->reason : "?");
+	fprintf(out, "</td><td>%ld</td><td class=\"name\">", (long)rec->turns);
+	for (size_t i = 0; i < rec->nfaults; i++) {
+		const struct record_fault *f = &rec->faults[i];
 
-		if (cJSON_IsString(name)) {
-			fputs(n++ ? ", " : "", out);
-			report_html_text(out, name->valuestring);
-		}
-	}
-	fputs(n ? " won" : "no winner", out);
-	fputs("</td><td class=\"name\">", out);
-	report_html_text(out, reason ? reason : "?");
-	fprintf(out, "</td><td>%ld</td><td class=\"name\">", num(rec, "turns"));
-	n = 0;
-	cJSON_ArrayForEach(f, faults) {
-		const char *bot = str(f, "bot"), *kind = str(f, "kind"), *why = str(f, "reason");
-
-		fputs(n++ ? "; " : "", out);
-		report_html_text(out, bot ? bot : "?");
+		fputs(i ? "; " : "", out);
+		report_html_text(out, f->bot ? f->bot : "?");
 		fputs(": <b>", out);
-		report_html_text(out, kind ? kind : "?");
+		report_html_text(out, f->kind ? f->kind : "?");
 		fputs("</b> ", out);
-		report_html_text(out, why ? why : "");
-		if (num(f, "turn") > 0)
-			fprintf(out, " (turn %ld, move %ld)", num(f, "turn"), num(f, "move"));
+		report_html_text(out, f->reason ? f->reason : "");
+		if (f->turn > 0)
+			fprintf(out, " (turn %ld, move %ld)", (long)f->turn, (long)f->move);
 	}
 	fputs("</td></tr>\n", out);
 }
 
-/*
- * Most records of a big tournament are neither faulted nor among the first of
- * their table: skip them without parsing. Text a bot sent is inside JSON
- * strings, where every '"' is escaped, so `"faults":[]` and `"table":` match
- * only the record's own keys.
- */
-static int obviously_skipped(const struct sampler *s, const char *line)
-{
-	const char *t = strstr(line, "\"table\":");
-	long table;
+/* Each record of one directory's games.jsonl, read at RECORD_FULL (invalid lines are passed over). */
+struct each {
+	struct record_reader rd;
+	int (*use)(void *, const struct record *, const char *);
+	void *arg;
+	const char *dir;
+};
 
-	if (!t || !strstr(line, "\"faults\":[]"))
+static int each_line(void *ctx, const struct records_line *line)
+{
+	struct each *x = ctx;
+	struct record rec;
+	int rc = record_parse(&x->rd, line->text, line->len, RECORD_FULL, &rec);
+
+	if (rc == -EBADMSG)
 		return 0;
-	table = strtol(t + strlen("\"table\":"), NULL, 10);
-	return table >= 0 && (size_t)table < s->ntables && s->seen[table] >= GAMELIST_PER_TABLE;
+	return rc < 0 ? rc : x->use(x->arg, &rec, x->dir);
 }
 
 /*
- * Call use(arg, rec, dir) for each valid record of dir/games.jsonl that
- * skip(arg, line) does not pass over unparsed; skip also counts what it skips.
- * A missing file has no records. Returns 0 or use()'s negative errno.
+ * Call use(arg, rec, dir) for each valid record of dir/games.jsonl. A
+ * missing file has no records. Returns 0 or use()'s negative errno.
  */
-static int each_record(const char *dir, int (*skip)(void *, const char *),
-		       int (*use)(void *, const cJSON *, const char *), void *arg)
+static int each_record(const char *dir, int (*use)(void *, const struct record *, const char *),
+		       void *arg)
 {
-	char path[4096], *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int rc = 0;
-	FILE *f;
+	struct each x = { .use = use, .arg = arg, .dir = dir };
+	char path[4096];
+	int rc;
 
-	if (snprintf(path, sizeof(path), "%s/games.jsonl", dir) >= (int)sizeof(path) ||
-	    !(f = fopen(path, "r")))
+	if (snprintf(path, sizeof(path), "%s/games.jsonl", dir) >= (int)sizeof(path))
 		return 0;
-	while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
-		cJSON *rec = NULL;
-
-		if (line[len - 1] != '\n')
-			break; /* a torn last line */
-		if (skip(arg, line))
-			continue;
-		if (json_strict_parse(line, (size_t)len - 1, &rec, NULL) == 0 && cJSON_IsObject(rec))
-			rc = use(arg, rec, dir);
-		cJSON_Delete(rec);
-	}
-	free(line);
-	fclose(f);
-	return rc;
+	record_reader_init(&x.rd);
+	rc = records_read_lines(path, each_line, &x, NULL, NULL);
+	record_reader_release(&x.rd);
+	return rc == -ENOENT ? 0 : rc;
 }
 
 /* The game list's reading of the records: rows for those sampled. */
@@ -218,22 +170,11 @@ struct listing {
 	FILE *out;
 };
 
-static int list_skip(void *arg, const char *line)
+static int list_use(void *arg, const struct record *rec, const char *dir)
 {
 	struct listing *l = arg;
 
-	if (!obviously_skipped(&l->s, line))
-		return 0;
-	l->s.skipped++;
-	return 1;
-}
-
-static int list_use(void *arg, const cJSON *rec, const char *dir)
-{
-	struct listing *l = arg;
-	const cJSON *faults = cJSON_GetObjectItemCaseSensitive(rec, "faults");
-
-	if (sample(&l->s, rec, cJSON_GetArraySize(faults) > 0)) {
+	if (sample(&l->s, rec, rec->nfaults > 0)) {
 		write_row(l->out, rec, l->links ? dir : NULL);
 		l->s.listed++;
 	} else {
@@ -291,7 +232,7 @@ int gamelist_write_html(const char *const *dirs, size_t ndirs, FILE *out)
 	      "<th class=\"name\">reason</th><th>turns</th><th class=\"name\">faults</th>"
 	      "</tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < ndirs && rc == 0; i++)
-		rc = each_record(dirs[i], list_skip, list_use, &l);
+		rc = each_record(dirs[i], list_use, &l);
 	fputs("</tbody>\n</table></div>\n", out);
 	fprintf(out, "<p class=\"note\" id=\"games-note\">%ld games listed: the first %d of each "
 		"table (set of bots) and every game with a fault (at most %d rows); %ld more "
@@ -320,13 +261,6 @@ struct reasons {
 	long others; /* faults whose reason came after GAMELIST_REASONS_MAX others */
 	const char *link_dir;
 };
-
-/* Only records with a fault matter here: `"faults":[]` is the record's own key (see above). */
-static int reasons_skip(void *arg, const char *line)
-{
-	(void)arg;
-	return strstr(line, "\"faults\":[]") != NULL;
-}
 
 static int reasons_add(struct reasons *rs, const char *bot, const char *kind, const char *why,
 		       const char *id)
@@ -365,19 +299,17 @@ static int reasons_add(struct reasons *rs, const char *bot, const char *kind, co
 	return 0;
 }
 
-static int reasons_use(void *arg, const cJSON *rec, const char *dir)
+static int reasons_use(void *arg, const struct record *rec, const char *dir)
 {
 	struct reasons *rs = arg;
-	const char *id = str(rec, "id");
-	const cJSON *f;
 	int rc = 0;
 
 	(void)dir;
-	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(rec, "faults")) {
-		const char *bot = str(f, "bot"), *kind = str(f, "kind"), *why = str(f, "reason");
+	for (size_t i = 0; i < rec->nfaults && rc == 0; i++) {
+		const struct record_fault *f = &rec->faults[i];
 
-		if (bot && kind && why && id && (rc = reasons_add(rs, bot, kind, why, id)) < 0)
-			break;
+		if (f->bot && f->kind && f->reason && rec->id)
+			rc = reasons_add(rs, f->bot, f->kind, f->reason, rec->id);
 	}
 	return rc;
 }
@@ -429,7 +361,7 @@ int gamelist_write_fault_reasons(const char *const *dirs, size_t ndirs, FILE *ou
 	int rc = 0;
 
 	for (size_t i = 0; i < ndirs && rc == 0; i++)
-		rc = each_record(dirs[i], reasons_skip, reasons_use, &rs);
+		rc = each_record(dirs[i], reasons_use, &rs);
 	if (rc == 0) {
 		qsort(rs.v, rs.n, sizeof(*rs.v), reason_cmp);
 		reasons_write(&rs, out);

@@ -235,10 +235,6 @@ enum report_style { REPORT_TEXT, REPORT_MD, REPORT_HTML };
 void report_write_gauntlet(const struct report *r, enum report_style style, FILE *out,
 			   void (*write_text)(FILE *out, const char *s));
 
-/* dir/tournament.json (results/README.md) as a tree, or NULL when there is none
- * (a games.jsonl copied alone) or it is not JSON. */
-struct cJSON *report_read_tournament(const char *dir);
-
 /* Formatting helpers shared by the writers. */
 double report_win_rate(const struct report_bot *b);
 double report_rated_score(const struct report_bot *b); /* (W + D/2) / (W + D + L) */

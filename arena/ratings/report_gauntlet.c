@@ -1,7 +1,6 @@
 /*
- * report_gauntlet.c - a gauntlet's challengers ranked against the field, and
- * the tournament.json a report reads beside games.jsonl (contract in
- * report.h).
+ * report_gauntlet.c - a gauntlet's challengers ranked against the field
+ * (contract in report.h).
  */
 #include "report.h"
 
@@ -12,31 +11,12 @@
 
 #include <cjson/cJSON.h>
 
-cJSON *report_read_tournament(const char *dir)
-{
-	char path[4096], *text;
-	size_t len;
-	FILE *f;
-	cJSON *root = NULL;
-
-	if (snprintf(path, sizeof(path), "%s/tournament.json", dir) >= (int)sizeof(path) ||
-	    !(f = fopen(path, "r")))
-		return NULL;
-	/* the arena writes a few KiB; a bigger file is not its tournament.json */
-	if ((text = malloc(1 << 20)) != NULL) {
-		len = fread(text, 1, (1 << 20) - 1, f);
-		if (!ferror(f) && feof(f))
-			root = cJSON_ParseWithLengthOpts(text, len, NULL, 0);
-		free(text);
-	}
-	fclose(f);
-	return root;
-}
+#include "tournament_file.h"
 
 int report_find_challengers(struct report *r)
 {
 	for (size_t d = 0; d < r->ndirs; d++) {
-		cJSON *t = report_read_tournament(r->dirs[d]);
+		cJSON *t = records_tournament_tree(r->dirs[d]);
 		const cJSON *name;
 
 		cJSON_ArrayForEach(name, cJSON_GetObjectItemCaseSensitive(t, "challengers")) {

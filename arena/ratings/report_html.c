@@ -7,6 +7,7 @@
  */
 #include "report_html.h"
 #include "gamelist.h"
+#include "tournament_file.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -617,7 +618,7 @@ static void html_faults(const struct report *r, FILE *out)
 int report_write_html(const struct report *r, FILE *out)
 {
 	char method[2048];
-	cJSON *t = r->ndirs && r->dirs ? report_read_tournament(r->dirs[0]) : NULL;
+	cJSON *t = r->ndirs && r->dirs ? records_tournament_tree(r->dirs[0]) : NULL;
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
 
 	report_method_text(r, method, sizeof(method));

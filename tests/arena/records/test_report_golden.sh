@@ -5,7 +5,7 @@
 # `skipbo-arena report` of each case (GOLDEN_DIR/faults: a round robin with
 # faults; GOLDEN_DIR/gauntlet: a 3-player gauntlet; the rating fixture: 1,800
 # records of 2 to 4 players) gives GOLDEN_DIR/expected/CASE/{report.md,
-# report.html,ratings.csv,ratings.json}. Only the two lines of report.html that
+# report.html,ratings.csv,ratings.json}.expected. Only the two lines of report.html that
 # name the clock and the version ("last game recorded", "report made") are
 # masked. After a deliberate change to a report, regenerate the expected files
 # with --update and review the diff:
@@ -36,10 +36,10 @@ for case in faults gauntlet fixture; do
 	for f in report.md report.html ratings.csv ratings.json; do
 		mask "$dir/$f" >"$work/$case/$f.masked"
 		if [ "$update" = --update ]; then
-			cp "$work/$case/$f.masked" "$golden/expected/$case/$f"
-		elif ! cmp -s "$work/$case/$f.masked" "$golden/expected/$case/$f"; then
+			cp "$work/$case/$f.masked" "$golden/expected/$case/$f.expected"
+		elif ! cmp -s "$work/$case/$f.masked" "$golden/expected/$case/$f.expected"; then
 			echo "$case/$f differs from the golden file:"
-			diff "$golden/expected/$case/$f" "$work/$case/$f.masked" | head -20
+			diff "$golden/expected/$case/$f.expected" "$work/$case/$f.masked" | head -20
 			fail=1
 		fi
 	done
