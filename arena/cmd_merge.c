@@ -75,6 +75,12 @@ struct merge {
 	uint64_t duplicates, foreign;
 	struct idset *linked;     /* the replay files already in OUT/replays */
 	struct record_reader rd;  /* for the records OUT gets */
+	struct window {           /* a block of one DIR's games.jsonl, read ahead */
+		char *buf;
+		size_t cap, len;
+		uint32_t dir;
+		uint64_t start;
+	} win;
 	char err[PATH_MAX + 512];
 };
 
@@ -91,6 +97,37 @@ static char *read_line(const struct merge *m, const struct place *p)
 	}
 	line[p->length] = '\0';
 	return line;
+}
+
+/*
+ * Line place of dir (p->length bytes, its newline included, not
+ * NUL-terminated), valid until the next call; NULL on a read error. OUT's
+ * records come in schedule order, mostly the order of each DIR's file, so
+ * one read serves many lines.
+ */
+static const char *window_line(struct merge *m, const struct place *p)
+{
+	struct window *w = &m->win;
+	ssize_t n;
+
+	if (w->buf && w->dir == p->dir && p->offset >= w->start &&
+	    p->offset + p->length <= w->start + w->len)
+		return w->buf + (p->offset - w->start);
+	if (p->length > w->cap) {
+		size_t cap = p->length > (1 << 20) ? p->length : (1 << 20);
+
+		free(w->buf);
+		if (!(w->buf = malloc(cap))) {
+			w->cap = 0;
+			return NULL;
+		}
+		w->cap = cap;
+	}
+	n = pread(m->fds[p->dir], w->buf, w->cap, (off_t)p->offset);
+	w->len = n < 0 ? 0 : (size_t)n;
+	w->dir = p->dir;
+	w->start = p->offset;
+	return w->len >= p->length ? w->buf : NULL;
 }
 
 /* Two records of one game agree when they are equal without their timings. */
@@ -385,20 +422,21 @@ static int write_out(struct merge *m, const char *out, uint64_t *written)
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	for (uint64_t i = 0; i < count; i++) {
 		const struct place *p = &m->places[i];
-		char *line;
+		const char *line;
 
 		if (p->dir == UINT32_MAX)
 			continue;
-		schedule_game(m->sched, i, &g);
-		if (m->any_io && (ret = link_or_copy(m->dirs[p->dir], out, "io", g.id, "log")) < 0)
-			goto fail;
-		if (!(line = read_line(m, p))) {
+		if (m->any_io) {
+			schedule_game(m->sched, i, &g);
+			if ((ret = link_or_copy(m->dirs[p->dir], out, "io", g.id, "log")) < 0)
+				goto fail;
+		}
+		if (!(line = window_line(m, p))) {
 			ret = -EIO;
 			goto fail;
 		}
 		if ((ret = link_replay(m, m->dirs[p->dir], line, p->length, out)) == 0)
 			ret = fwrite(line, 1, p->length, f) == p->length ? 0 : -EIO;
-		free(line);
 		if (ret < 0)
 			goto fail;
 		(*written)++;
@@ -505,6 +543,7 @@ out:
 	free(m.places);
 	idset_free(m.linked);
 	record_reader_release(&m.rd);
+	free(m.win.buf);
 	schedule_free(m.sched);
 	return ret;
 }

@@ -12,8 +12,7 @@
 #include <sys/types.h>
 
 #include "gamelog.h"
-#include "records.h"
-#include "report_html.h"
+#include "report_html_text.h"
 
 /* Tables beyond this index are not sampled (their faulted games still are). */
 #define TABLES_MAX (1 << 20)
@@ -125,63 +124,30 @@ static void write_row(FILE *out, const struct record *rec, const char *dir)
 	fputs("</td></tr>\n", out);
 }
 
-/* Each record of one directory's games.jsonl, read at RECORD_FULL (invalid lines are passed over). */
-struct each {
-	struct record_reader rd;
-	int (*use)(void *, const struct record *, const char *);
-	void *arg;
-	const char *dir;
+/* Up to this many reasons are shown unfolded. */
+#define REASONS_OPEN_MAX 10
+
+/* One distinct reason of the faults section and the first game it was given in. */
+struct reason {
+	char *bot, *kind, *why, *id;
+	long count;
 };
 
-static int each_line(void *ctx, const struct records_line *line)
-{
-	struct each *x = ctx;
-	struct record rec;
-	int rc = record_parse(&x->rd, line->text, line->len, RECORD_FULL, &rec);
+struct reasons {
+	struct reason *v;
+	size_t n, cap;
+	long others; /* faults whose reason came after GAMELIST_REASONS_MAX others */
+};
 
-	if (rc == -EBADMSG)
-		return 0;
-	return rc < 0 ? rc : x->use(x->arg, &rec, x->dir);
-}
-
-/*
- * Call use(arg, rec, dir) for each valid record of dir/games.jsonl. A
- * missing file has no records. Returns 0 or use()'s negative errno.
- */
-static int each_record(const char *dir, int (*use)(void *, const struct record *, const char *),
-		       void *arg)
-{
-	struct each x = { .use = use, .arg = arg, .dir = dir };
-	char path[4096];
-	int rc;
-
-	if (snprintf(path, sizeof(path), "%s/games.jsonl", dir) >= (int)sizeof(path))
-		return 0;
-	record_reader_init(&x.rd);
-	rc = records_read_lines(path, each_line, &x, NULL, NULL);
-	record_reader_release(&x.rd);
-	return rc == -ENOENT ? 0 : rc;
-}
-
-/* The game list's reading of the records: rows for those sampled. */
-struct listing {
+/* What the report's one reading of the records leaves for the game list and the fault reasons. */
+struct gamelist {
+	const char *link_dir;  /* where replays/<id>.html pages are, or NULL */
 	struct sampler s;
-	int links;
-	FILE *out;
+	FILE *rows_stream;     /* the listed rows, written as they come */
+	char *rows;
+	size_t rows_len;
+	struct reasons reasons;
 };
-
-static int list_use(void *arg, const struct record *rec, const char *dir)
-{
-	struct listing *l = arg;
-
-	if (sample(&l->s, rec, rec->nfaults > 0)) {
-		write_row(l->out, rec, l->links ? dir : NULL);
-		l->s.listed++;
-	} else {
-		l->s.skipped++;
-	}
-	return 0;
-}
 
 static const char filter_script[] =
 	"<script>\n"
@@ -212,10 +178,8 @@ static const char filter_script[] =
 	"})();\n"
 	"</script>\n";
 
-int gamelist_write_html(const char *const *dirs, size_t ndirs, FILE *out)
+int gamelist_write_html(const struct gamelist *gl, FILE *out)
 {
-	struct listing l = { .links = ndirs == 1, .out = out };
-	int rc = 0;
 
 	fputs("<h2 id=\"game-list\">Games</h2>\n", out);
 	fputs("<p class=\"filters\"><label>bot <input id=\"f-bot\" size=\"12\"></label> "
@@ -231,36 +195,19 @@ int gamelist_write_html(const char *const *dirs, size_t ndirs, FILE *out)
 	      "<th class=\"name\">bots (by seat)</th><th class=\"name\">result</th>"
 	      "<th class=\"name\">reason</th><th>turns</th><th class=\"name\">faults</th>"
 	      "</tr></thead>\n<tbody>\n", out);
-	for (size_t i = 0; i < ndirs && rc == 0; i++)
-		rc = each_record(dirs[i], list_use, &l);
+	if (gl->rows_len && fwrite(gl->rows, 1, gl->rows_len, out) != gl->rows_len)
+		return -EIO;
 	fputs("</tbody>\n</table></div>\n", out);
 	fprintf(out, "<p class=\"note\" id=\"games-note\">%ld games listed: the first %d of each "
 		"table (set of bots) and every game with a fault (at most %d rows); %ld more "
 		"are in games.jsonl. A game links to its replay viewer page when "
 		"<code>replays/ID.html</code> exists: <code>skipbo-arena replay --html --id ID "
 		"DIR</code> makes it, <code>skipbo-arena report --replays DIR</code> every "
-		"game's.</p>\n", l.s.listed, GAMELIST_PER_TABLE,
-		GAMELIST_MAX, l.s.skipped);
+		"game's.</p>\n", gl->s.listed, GAMELIST_PER_TABLE,
+		GAMELIST_MAX, gl->s.skipped);
 	fputs(filter_script, out);
-	free(l.s.seen);
-	return rc ? rc : ferror(out) ? -EIO : 0;
+	return ferror(out) ? -EIO : 0;
 }
-
-/* Up to this many reasons are shown unfolded. */
-#define REASONS_OPEN_MAX 10
-
-/* One distinct reason of the faults section and the first game it was given in. */
-struct reason {
-	char *bot, *kind, *why, *id;
-	long count;
-};
-
-struct reasons {
-	struct reason *v;
-	size_t n, cap;
-	long others; /* faults whose reason came after GAMELIST_REASONS_MAX others */
-	const char *link_dir;
-};
 
 static int reasons_add(struct reasons *rs, const char *bot, const char *kind, const char *why,
 		       const char *id)
@@ -299,12 +246,10 @@ static int reasons_add(struct reasons *rs, const char *bot, const char *kind, co
 	return 0;
 }
 
-static int reasons_use(void *arg, const struct record *rec, const char *dir)
+static int reasons_use(struct reasons *rs, const struct record *rec)
 {
-	struct reasons *rs = arg;
 	int rc = 0;
 
-	(void)dir;
 	for (size_t i = 0; i < rec->nfaults && rc == 0; i++) {
 		const struct record_fault *f = &rec->faults[i];
 
@@ -325,7 +270,7 @@ static int reason_cmp(const void *a, const void *b)
 	return c ? c : (x->count < y->count) - (x->count > y->count);
 }
 
-static void reasons_write(const struct reasons *rs, FILE *out)
+static void reasons_write(const struct reasons *rs, const char *link_dir, FILE *out)
 {
 	/* a long list starts folded, so that the charts below stay near the top */
 	fprintf(out, "<details id=\"fault-reasons-box\"%s><summary>%zu distinct reason%s, each "
@@ -345,7 +290,7 @@ static void reasons_write(const struct reasons *rs, FILE *out)
 		fprintf(out, "</td><td>%ld</td><td class=\"name\">", r->count);
 		report_html_text(out, r->why);
 		fputs("</td><td class=\"name\">", out);
-		write_game_link(out, r->id, rs->link_dir);
+		write_game_link(out, r->id, link_dir);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody>\n</table></div>\n</details>\n", out);
@@ -355,23 +300,65 @@ static void reasons_write(const struct reasons *rs, FILE *out)
 			"them all.</p>\n", rs->others, GAMELIST_REASONS_MAX);
 }
 
-int gamelist_write_fault_reasons(const char *const *dirs, size_t ndirs, FILE *out)
+int gamelist_write_fault_reasons(const struct gamelist *gl, FILE *out)
 {
-	struct reasons rs = { .link_dir = ndirs == 1 ? dirs[0] : NULL };
+	reasons_write(&gl->reasons, gl->link_dir, out);
+	return ferror(out) ? -EIO : 0;
+}
+
+int gamelist_new(const char *link_dir, struct gamelist **out)
+{
+	struct gamelist *gl = calloc(1, sizeof(*gl));
+
+	*out = NULL;
+	if (!gl)
+		return -ENOMEM;
+	gl->link_dir = link_dir;
+	if (!(gl->rows_stream = open_memstream(&gl->rows, &gl->rows_len))) {
+		free(gl);
+		return -ENOMEM;
+	}
+	*out = gl;
+	return 0;
+}
+
+int gamelist_add(struct gamelist *gl, const struct record *rec)
+{
+	if (sample(&gl->s, rec, rec->nfaults > 0)) {
+		write_row(gl->rows_stream, rec, gl->link_dir);
+		gl->s.listed++;
+	} else {
+		gl->s.skipped++;
+	}
+	if (ferror(gl->rows_stream))
+		return -ENOMEM;
+	return reasons_use(&gl->reasons, rec);
+}
+
+int gamelist_finish(struct gamelist *gl)
+{
 	int rc = 0;
 
-	for (size_t i = 0; i < ndirs && rc == 0; i++)
-		rc = each_record(dirs[i], reasons_use, &rs);
-	if (rc == 0) {
-		qsort(rs.v, rs.n, sizeof(*rs.v), reason_cmp);
-		reasons_write(&rs, out);
+	if (gl->rows_stream && fclose(gl->rows_stream) != 0)
+		rc = -ENOMEM;
+	gl->rows_stream = NULL;
+	qsort(gl->reasons.v, gl->reasons.n, sizeof(*gl->reasons.v), reason_cmp);
+	return rc;
+}
+
+void gamelist_free(struct gamelist *gl)
+{
+	if (!gl)
+		return;
+	gamelist_finish(gl);
+	for (size_t i = 0; i < gl->reasons.n; i++) {
+		free(gl->reasons.v[i].bot);
+		free(gl->reasons.v[i].kind);
+		free(gl->reasons.v[i].why);
+		free(gl->reasons.v[i].id);
 	}
-	for (size_t i = 0; i < rs.n; i++) {
-		free(rs.v[i].bot);
-		free(rs.v[i].kind);
-		free(rs.v[i].why);
-		free(rs.v[i].id);
-	}
-	free(rs.v);
-	return rc ? rc : ferror(out) ? -EIO : 0;
+	free(gl->reasons.v);
+	free(gl->rows);
+	free(gl->s.seen);
+	free(gl);
 }

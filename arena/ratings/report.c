@@ -14,6 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
+#include "gamelist.h"
 #include "report_html.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -69,6 +72,7 @@ struct acc {
 	uint32_t source;              /* of the last record */
 	struct dup_slot *slots;    /* open addressing with linear probing; nslots is 0 or a power of 2 */
 	size_t nslots, npending;
+	struct gamelist *games;    /* fed the whole records too, when reading files */
 };
 
 static void acc_release(struct acc *a)
@@ -301,6 +305,8 @@ static int acc_add(void *ctx, const struct gamelog *log, const struct gamelog_ga
 				(placing[x] < placing[y] ? by : bx)->rated_l++;
 			}
 		}
+	if (a->games && log->current && (rc = gamelist_add(a->games, log->current)) < 0)
+		return rc;
 	return add_duplicate_half(a, g);
 }
 
@@ -466,9 +472,14 @@ int report_load_opts(struct report *r, struct gamelog *log, const char *const *d
 		     size_t ndirs, const struct report_options *opt, char *err, size_t errsz)
 {
 	struct acc a = { 0 };
-	int rc = 0;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
+	/* links to replay pages only for a report that sits in the one directory it reads */
+	if ((rc = gamelist_new(ndirs == 1 ? dirs[0] : NULL, &a.games)) < 0) {
+		snprintf(err, errsz, "out of memory");
+		return rc;
+	}
 	gamelog_set_sink(log, acc_add, &a);
 	log->stop = &stop_requested;
 	for (size_t i = 0; i < ndirs; i++) {
@@ -485,10 +496,16 @@ int report_load_opts(struct report *r, struct gamelog *log, const char *const *d
 			goto out;
 		dup_clear(&a);
 	}
+	if ((rc = gamelist_finish(a.games)) < 0) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
 	rc = acc_finish(r, &a, log, opt, err, errsz);
 	if (rc == 0) {
 		r->dirs = dirs;
 		r->ndirs = ndirs;
+		r->games = a.games;
+		a.games = NULL;
 		if ((rc = report_find_challengers(r)) < 0) {
 			snprintf(err, errsz, "out of memory");
 			report_release(r);
@@ -497,6 +514,7 @@ int report_load_opts(struct report *r, struct gamelog *log, const char *const *d
 out:
 	gamelog_set_sink(log, NULL, NULL);
 	log->stop = NULL;
+	gamelist_free(a.games);
 	acc_release(&a);
 	return rc;
 }
@@ -507,6 +525,10 @@ void report_release(struct report *r)
 	free(r->order);
 	free(r->pair_pent);
 	free(r->challenger);
+	for (size_t d = 0; r->tournaments && d < r->ndirs; d++)
+		cJSON_Delete(r->tournaments[d]);
+	free(r->tournaments);
+	gamelist_free(r->games);
 	rating_fit_release(&r->fit);
 	rating_pairs_release(&r->pairs);
 	memset(r, 0, sizeof(*r));

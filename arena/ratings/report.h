@@ -117,6 +117,12 @@ struct report {
 	size_t ndirs;
 	bool *challenger;        /* a gauntlet's challengers (tournament.json); NULL: none */
 	bool partial;            /* the tournament was stopped before every game was played */
+	/* Kept by report_load from its one reading of each directory, for
+	 * report.html (NULL from report_build): each directory's tournament.json
+	 * (records_tournament_tree(), NULL when it has none), and the game list
+	 * and fault reasons (gamelist.h). */
+	struct cJSON **tournaments;
+	struct gamelist *games;
 };
 
 /* What a report is asked for (REPORT_OPTIONS_DEFAULT: field average, default prior, robust). */
@@ -226,7 +232,8 @@ struct report_challenger {
 	double score, results;   /* rated points and results against field bots */
 	double field_diff;       /* Elo - the field's mean Elo */
 };
-int report_find_challengers(struct report *r); /* 0 or -ENOMEM */
+/* Reads r->tournaments, then finds the challengers. 0 or -ENOMEM. */
+int report_find_challengers(struct report *r);
 size_t report_challengers(const struct report *r, struct report_challenger *out);
 
 enum report_style { REPORT_TEXT, REPORT_MD, REPORT_HTML };

@@ -15,22 +15,23 @@
 
 int report_find_challengers(struct report *r)
 {
-	for (size_t d = 0; d < r->ndirs; d++) {
-		cJSON *t = records_tournament_tree(r->dirs[d]);
-		const cJSON *name;
+	/* each directory's tournament.json, read once for every part of the report */
+	if (!(r->tournaments = calloc(r->ndirs, sizeof(*r->tournaments))))
+		return -ENOMEM;
+	for (size_t d = 0; d < r->ndirs; d++)
+		r->tournaments[d] = records_tournament_tree(r->dirs[d]);
+	for (size_t d = 0; r->tournaments && d < r->ndirs; d++) {
+		const cJSON *t = r->tournaments[d], *name;
 
 		cJSON_ArrayForEach(name, cJSON_GetObjectItemCaseSensitive(t, "challengers")) {
 			long b = cJSON_IsString(name) ? gamelog_find_bot(r->log, name->valuestring) : -1;
 
 			if (b < 0)
 				continue;
-			if (!r->challenger && !(r->challenger = calloc(r->nbots, sizeof(bool)))) {
-				cJSON_Delete(t);
+			if (!r->challenger && !(r->challenger = calloc(r->nbots, sizeof(bool))))
 				return -ENOMEM;
-			}
 			r->challenger[b] = true;
 		}
-		cJSON_Delete(t);
 	}
 	return 0;
 }

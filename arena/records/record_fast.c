@@ -39,19 +39,19 @@ static bool peek(const struct cursor *c, char ch)
 /* An unsigned integer as the arena writes it (no sign, no leading zero), at most max. */
 static bool unsigned_int(struct cursor *c, uint64_t max, uint64_t *out)
 {
-	const char *p = c->p;
+	const char *p = c->p, *start = p;
 	uint64_t v = 0;
 
 	if (c->failed || p == c->end || *p < '0' || *p > '9' || (*p == '0' && p + 1 < c->end &&
 								   p[1] >= '0' && p[1] <= '9'))
 		return !(c->failed = 1);
-	for (; p < c->end && *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return !(c->failed = 1);
-		v = v * 10 + d;
-	}
+	/* wraps past 2^64; the digit count below finds that */
+	for (; p < c->end && *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	/* 20 digits fit only from 10^19 to 2^64 - 1, where a wrapped value would be below 10^19 */
+	if (p - start > 20 ||
+	    (p - start == 20 && (*start != '1' || v < UINT64_C(10000000000000000000))))
+		return !(c->failed = 1);
 	if (v > max || (p < c->end && (*p == '.' || *p == 'e' || *p == 'E')))
 		return !(c->failed = 1);
 	c->p = p;
