@@ -31,7 +31,6 @@
 #include "commands.h"
 #include "durable.h"
 #include "json_strict.h"
-#include "idset.h"
 #include "options.h"
 #include "replay_find.h"
 #include "records.h"
@@ -61,7 +60,10 @@ static const char merge_usage[] =
 struct place {
 	uint64_t offset;
 	uint32_t dir, length;
+	uint32_t replay;          /* its replay file (merge.files), or one of these: */
 };
+#define REPLAY_NONE UINT32_MAX           /* the record has no replay */
+#define REPLAY_CHECK (UINT32_MAX - 1)    /* its replay keys are wrong: read again to say why */
 
 struct merge {
 	const char *const *dirs;
@@ -73,8 +75,14 @@ struct merge {
 	struct place *places;     /* by game index */
 	uint32_t current;         /* the directory being scanned */
 	uint64_t duplicates, foreign;
-	struct idset *linked;     /* the replay files already in OUT/replays */
 	struct record_reader rd;  /* for the records OUT gets */
+	/* The distinct replay files the records name (a pack serves many games),
+	 * found by hash; linked[k] once file k is in OUT/replays. */
+	char **files;
+	uint8_t *file_linked;
+	size_t nfiles, files_cap;
+	uint32_t *slots;          /* file index + 1, 0 for empty; nslots a power of 2 */
+	size_t nslots;
 	struct window {           /* a block of one DIR's games.jsonl, read ahead */
 		char *buf;
 		size_t cap, len;
@@ -146,6 +154,76 @@ static int same_record(const char *a, const char *b)
 	return same;
 }
 
+static size_t name_hash(const char *s)
+{
+	size_t h = 14695981039346656037u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* Room for one more file: the list and a hash twice its size. 0 or -ENOMEM. */
+static int files_reserve(struct merge *m)
+{
+	size_t cap = m->files_cap ? 2 * m->files_cap : 64;
+	char **files;
+	uint8_t *linked;
+
+	if (m->nfiles < m->files_cap)
+		return 0;
+	if (!(files = reallocarray(m->files, cap, sizeof(*files))))
+		return -ENOMEM;
+	m->files = files;
+	if (!(linked = realloc(m->file_linked, cap)))
+		return -ENOMEM;
+	m->file_linked = linked;
+	free(m->slots);
+	if (!(m->slots = calloc(2 * cap, sizeof(*m->slots))))
+		return -ENOMEM;
+	m->files_cap = cap;
+	m->nslots = 2 * cap;
+	for (size_t k = 0; k < m->nfiles; k++) {
+		size_t h = name_hash(m->files[k]) & (m->nslots - 1);
+
+		while (m->slots[h])
+			h = (h + 1) & (m->nslots - 1);
+		m->slots[h] = (uint32_t)k + 1;
+	}
+	return 0;
+}
+
+/* The index of replay file name in m->files, added if new; -ENOMEM. */
+static int64_t file_index(struct merge *m, const char *name)
+{
+	size_t h;
+
+	if (files_reserve(m) < 0)
+		return -ENOMEM;
+	for (h = name_hash(name) & (m->nslots - 1); m->slots[h]; h = (h + 1) & (m->nslots - 1))
+		if (strcmp(m->files[m->slots[h] - 1], name) == 0)
+			return m->slots[h] - 1;
+	if (m->nfiles >= REPLAY_CHECK || !(m->files[m->nfiles] = strdup(name)))
+		return -ENOMEM;
+	m->file_linked[m->nfiles] = 0;
+	m->slots[h] = (uint32_t)m->nfiles + 1;
+	return (int64_t)m->nfiles++;
+}
+
+/* Which replay file a record names, as struct place keeps it. */
+static int64_t replay_of(struct merge *m, const struct results_record *rec)
+{
+	struct replay_ref ref;
+	char why[PATH_MAX + 256];
+	int ret = replay_ref_of_record(m->dirs[m->current], rec, &ref, why, sizeof(why));
+
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret <= 0)
+		return ret == 0 ? REPLAY_NONE : REPLAY_CHECK;
+	return file_index(m, ref.file);
+}
+
 static int on_record(void *ctx, const struct results_record *rec)
 {
 	struct merge *m = ctx;
@@ -161,6 +239,11 @@ static int on_record(void *ctx, const struct results_record *rec)
 	if (rec->length > UINT32_MAX)
 		return -EFBIG;
 	if (m->places[i].dir == UINT32_MAX) {
+		int64_t replay = replay_of(m, rec);
+
+		if (replay < 0)
+			return (int)replay;
+		now.replay = (uint32_t)replay;
 		m->places[i] = now;
 		return 0;
 	}
@@ -305,10 +388,10 @@ static int link_or_copy(const char *dir, const char *out, const char *kind, cons
  * random, so one name in two directories is one pack) or, from older runs, a
  * file of the game's own. A record without a replay has none to bring.
  */
-static int link_replay(struct merge *m, const char *dir, const char *line, size_t len,
-		       const char *out)
+/* Why a record's replay keys are wrong, into m->err; the negative code. */
+static int replay_refused(struct merge *m, const char *dir, const char *line, size_t len)
 {
-	char why[PATH_MAX + 256], to[PATH_MAX];
+	char why[PATH_MAX + 256];
 	struct replay_ref ref = { 0 };
 	struct record r;
 	struct results_record rec = { .record = &r, .reader = &m->rd, .line = line,
@@ -319,18 +402,37 @@ static int link_replay(struct merge *m, const char *dir, const char *line, size_
 		ret = replay_ref_of_record(dir, &rec, &ref, why, sizeof(why));
 	else
 		snprintf(why, sizeof(why), "%s", m->rd.why);
-	if (ret < 0)
-		snprintf(m->err, sizeof(m->err), "\"%s/games.jsonl\", game %s: %s", dir,
-			 ref.id ? ref.id : "?", why);
-	if (ret <= 0 || (ret = idset_add(m->linked, 0, ref.file)) != 0)
-		return ret < 0 ? ret : 0;
-	snprintf(to, sizeof(to), "%s/%s", out, ref.file);
-	if (link(ref.path, to) == 0)
+	snprintf(m->err, sizeof(m->err), "\"%s/games.jsonl\", game %s: %s", dir,
+		 ref.id ? ref.id : "?", why);
+	return ret < 0 ? ret : -EBADMSG;
+}
+
+/*
+ * The replay file game i's record names, into OUT/replays once: a pack (named
+ * at random, so one name in two directories is one pack) or, from older runs,
+ * a file of the game's own. A record without a replay has none to bring.
+ */
+static int link_replay(struct merge *m, uint64_t i, const char *line, const char *out)
+{
+	const struct place *p = &m->places[i];
+	const char *dir = m->dirs[p->dir];
+	char from[PATH_MAX], to[PATH_MAX];
+	struct schedule_game g;
+
+	if (p->replay == REPLAY_NONE || (p->replay != REPLAY_CHECK && m->file_linked[p->replay]))
+		return 0;
+	if (p->replay == REPLAY_CHECK)
+		return replay_refused(m, dir, line, p->length);
+	m->file_linked[p->replay] = 1;
+	snprintf(from, sizeof(from), "%s/%s", dir, m->files[p->replay]);
+	snprintf(to, sizeof(to), "%s/%s", out, m->files[p->replay]);
+	if (link(from, to) == 0)
 		return 0;
 	if (errno != ENOENT)
-		return append_file(ref.path, to, O_TRUNC);
+		return append_file(from, to, O_TRUNC);
+	schedule_game(m->sched, i, &g);
 	snprintf(m->err, sizeof(m->err), "game %s: its replay \"%s\" is missing (OUT would "
-		 "record a game without it)", ref.id, ref.path);
+		 "record a game without it)", g.id, from);
 	return -ENOENT;
 }
 
@@ -435,7 +537,7 @@ static int write_out(struct merge *m, const char *out, uint64_t *written)
 			ret = -EIO;
 			goto fail;
 		}
-		if ((ret = link_replay(m, m->dirs[p->dir], line, p->length, out)) == 0)
+		if ((ret = link_replay(m, i, line, out)) == 0)
 			ret = fwrite(line, 1, p->length, f) == p->length ? 0 : -EIO;
 		if (ret < 0)
 			goto fail;
@@ -504,7 +606,7 @@ int cmd_merge(int argc, char **argv)
 	record_reader_init(&m.rd);
 	m.fds = malloc(m.ndirs * sizeof(*m.fds));
 	m.t = calloc(m.ndirs, sizeof(*m.t));
-	if (!m.fds || !m.t || idset_new(&m.linked) < 0) {
+	if (!m.fds || !m.t) {
 		warnx("merge: out of memory");
 		goto out;
 	}
@@ -541,7 +643,11 @@ out:
 	free(m.fds);
 	free(m.t);
 	free(m.places);
-	idset_free(m.linked);
+	for (size_t k = 0; k < m.nfiles; k++)
+		free(m.files[k]);
+	free(m.files);
+	free(m.file_linked);
+	free(m.slots);
 	record_reader_release(&m.rd);
 	free(m.win.buf);
 	schedule_free(m.sched);
