@@ -357,7 +357,7 @@ static int none_started(const struct referee_outcome *o)
 	int started = o->players;
 
 	for (size_t i = 0; i < o->nfaults; i++)
-		started -= strcmp(o->faults[i].kind, "start") == 0;
+		started -= o->faults[i].kind == PROTOCOL_FAULT_START;
 	return started <= 0;
 }
 
@@ -392,7 +392,8 @@ static void print_outcome(const struct referee_outcome *o, const char *const *na
 		const struct referee_fault *f = &o->faults[i];
 
 		printf("fault: seat %d %s: %s at game %d, turn %" PRIu32 ", move %" PRIu32 ": ",
-		       f->seat, names[f->seat], f->kind, f->game, f->turn, f->move);
+		       f->seat, names[f->seat], protocol_fault_kind_names[f->kind], f->game, f->turn,
+		       f->move);
 		termsafe_puts(stdout, f->reason);
 		if (f->line[0]) {
 			fputs("\n       line: ", stdout);

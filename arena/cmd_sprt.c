@@ -180,7 +180,7 @@ static int play_game(const struct sprt_run *run, struct pool *pool, uint64_t pai
 	*faults += (long)out.nfaults;
 	for (size_t f = 0; f < out.nfaults && !run->quiet; f++) {
 		printf("fault in %s: %s (seat %d) %s: ", id, setup.seats[out.faults[f].seat].name,
-		       out.faults[f].seat, out.faults[f].kind);
+		       out.faults[f].seat, protocol_fault_kind_names[out.faults[f].kind]);
 		termsafe_puts(stdout, out.faults[f].reason);
 		putchar('\n');
 	}

@@ -43,6 +43,7 @@
 
 #include "bot.h"
 #include "engine.h"
+#include "protocol.h"
 
 #define REFEREE_ARENA_VERSION "0.1.0"
 #define REFEREE_ARENA_NAME "skipbo-arena " REFEREE_ARENA_VERSION /* in the arena's hello */
@@ -63,7 +64,7 @@ enum referee_dir {
 struct referee_fault {
 	int seat;
 	int game;                      /* 1-based game within a match; 1 in game mode */
-	const char *kind;              /* static string: timeout, exit, closed, malformed, protocol, illegal, start */
+	enum protocol_fault_kind kind; /* protocol.h: timeout, exit, closed, malformed, protocol, illegal, start */
 	uint32_t turn;                 /* turn number when it happened (0: before the first turn) */
 	uint32_t move;                 /* decisions made so far in that game, the faulty one included */
 	char reason[REFEREE_REASON_MAX];   /* a sentence for a bot author */
@@ -102,7 +103,7 @@ struct referee_seat {
 struct referee_step {
 	struct move move;         /* the decision, when removed is -1 */
 	int removed;              /* the seat removed here (R11), or -1 */
-	const char *kind;         /* with removed: its fault kind, a static string as in referee_fault */
+	enum protocol_fault_kind kind; /* with removed: its fault kind */
 };
 
 struct referee_setup {

@@ -41,8 +41,6 @@ static const struct {
 #define NKINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
 
 static const char *const source_names[] = { "", "hand", "stock", "discard" };
-static const char *const fault_kinds[] = { "timeout", "exit", "closed", "malformed", "protocol",
-	"illegal", "start" };
 static const char *const refill_names[] = { "", "completed", "building" };
 
 static int is_decision(int kind)
@@ -55,7 +53,7 @@ static const char *fault_kind_of(const struct referee_outcome *o, int game, int 
 {
 	for (size_t i = 0; i < o->nfaults; i++)
 		if (o->faults[i].game <= game && o->faults[i].seat == seat)
-			return o->faults[i].kind;
+			return protocol_fault_kind_names[o->faults[i].kind];
 	return "unknown";
 }
 
@@ -224,7 +222,8 @@ int replay_format(struct jsonw *w, const struct replay_info *info)
 		const struct referee_fault *f = &o->faults[i];
 
 		jsonw_printf(w, "%s{\"seat\":%d,\"kind\":\"%s\",\"game\":%d,\"turn\":%" PRIu32
-			     ",\"move\":%" PRIu32 ",\"reason\":", i ? "," : "", f->seat, f->kind,
+			     ",\"move\":%" PRIu32 ",\"reason\":", i ? "," : "", f->seat,
+			     protocol_fault_kind_names[f->kind],
 			     f->game, f->turn, f->move);
 		jsonw_string(w, f->reason);
 		jsonw_text(w, ",\"line\":");
@@ -651,10 +650,11 @@ static int compare_result(struct checker *c, const cJSON *j, const struct game_r
 }
 
 /* The observer's fault callback for seat's removal, from the replay's "faults". */
-static void tell_fault(struct checker *c, int seat, const struct game *g)
+static int tell_fault(struct checker *c, int seat, const struct game *g)
 {
-	struct referee_fault f = { .seat = seat, .game = c->game_no, .kind = "fault" };
+	struct referee_fault f = { .seat = seat, .game = c->game_no };
 	const cJSON *jf;
+	int kind = -1;
 
 	cJSON_ArrayForEach(jf, c->faults) {
 		int s = -1, game = 0;
@@ -663,15 +663,18 @@ static void tell_fault(struct checker *c, int seat, const struct game *g)
 		    json_int(c, jf, "game", 1, INT32_MAX, &game) < 0 || game > c->game_no)
 			continue;
 		f.game = game;
-		/* the kinds a replay can hold are the referee's static strings */
-		for (size_t k = 0; k < sizeof(fault_kinds) / sizeof(fault_kinds[0]); k++)
-			if (json_str(jf, "kind") && !strcmp(json_str(jf, "kind"), fault_kinds[k]))
-				f.kind = fault_kinds[k];
+		kind = protocol_fault_kind_from_name(json_str(jf, "kind"));
 		strlcpy(f.reason, json_str(jf, "reason") ? json_str(jf, "reason") : "",
 			sizeof(f.reason));
 		break;
 	}
+	/* the observer is told what removed the seat: a replay must say it */
+	if (kind < 0)
+		return mismatch(c, "seat %d is removed without a fault of a known kind in \"faults\"",
+				seat);
+	f.kind = (enum protocol_fault_kind)kind;
 	c->obs->fault(c->obs->ctx, &f, g);
+	return 0;
 }
 
 /* Apply one recorded event (when the engine needs it) and compare it with the engine's. */
@@ -712,7 +715,7 @@ static int check_event(struct checker *c, struct game *g, const cJSON *j, size_t
 	if (c->obs && is_decision(rec.kind) && c->obs->move)
 		c->obs->move(c->obs->ctx, rec.seat, &m, recorded_us(j) < 0 ? 0 : recorded_us(j), g);
 	else if (c->obs && rec.kind == EVENT_REMOVED && c->obs->fault)
-		tell_fault(c, rec.seat, g);
+		return tell_fault(c, rec.seat, g);
 	return 0;
 }
 

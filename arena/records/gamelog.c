@@ -11,8 +11,9 @@
 
 #include "records.h"
 
+#define GAMELOG_FAULT_NAME_(id, name) name,
 const char *const gamelog_fault_names[GAMELOG_FAULT_KINDS] = {
-	"timeout", "exit", "closed", "malformed", "protocol", "illegal", "start", "other",
+	PROTOCOL_FAULT_KIND_LIST(GAMELOG_FAULT_NAME_) "other",
 };
 
 void gamelog_init(struct gamelog *log)
@@ -64,10 +65,9 @@ static long intern_bot(struct gamelog *log, const char *name)
 /* The kind's number; GAMELOG_FAULT_OTHER for a kind this reader does not know. */
 static int8_t fault_kind(const char *kind)
 {
-	for (int n = 0; kind && n < GAMELOG_FAULT_OTHER; n++)
-		if (strcmp(kind, gamelog_fault_names[n]) == 0)
-			return (int8_t)n;
-	return GAMELOG_FAULT_OTHER;
+	int k = protocol_fault_kind_from_name(kind);
+
+	return (int8_t)(k < 0 ? GAMELOG_FAULT_OTHER : k);
 }
 
 /* What a rating keeps of a record, bot names interned into log. 0 or -ENOMEM. */

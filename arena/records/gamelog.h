@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "idset.h"
+#include "protocol.h"
 #include "record.h"
 
 #define GAMELOG_SEATS_MAX RECORD_SEATS_MAX
@@ -44,15 +45,11 @@
 #define GAMELOG_NAME_MAX RECORD_NAME_MAX
 #define GAMELOG_WHY_MAX RECORD_WHY_MAX
 
+/* The fault kinds of protocol.h, by the same numbers, and one for a kind this reader does not know. */
+#define GAMELOG_FAULT_ENUM_(id, name) GAMELOG_FAULT_##id = PROTOCOL_FAULT_##id,
 enum gamelog_fault_kind {
-	GAMELOG_FAULT_TIMEOUT,
-	GAMELOG_FAULT_EXIT,
-	GAMELOG_FAULT_CLOSED,
-	GAMELOG_FAULT_MALFORMED,
-	GAMELOG_FAULT_PROTOCOL,
-	GAMELOG_FAULT_ILLEGAL,
-	GAMELOG_FAULT_START,
-	GAMELOG_FAULT_OTHER, /* a kind this reader does not know */
+	PROTOCOL_FAULT_KIND_LIST(GAMELOG_FAULT_ENUM_)
+	GAMELOG_FAULT_OTHER = PROTOCOL_FAULT_KINDS,
 	GAMELOG_FAULT_KINDS
 };
 

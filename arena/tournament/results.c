@@ -443,7 +443,8 @@ int results_format_record(struct jsonw *w, const struct results_game *rg)
 	for (size_t i = 0; i < o->nfaults; i++) {
 		const struct referee_fault *f = &o->faults[i];
 
-		faults[i] = (struct record_fault){ f->seat, rg->bots[f->seat], f->kind, f->game,
+		faults[i] = (struct record_fault){ f->seat, rg->bots[f->seat],
+						   protocol_fault_kind_names[f->kind], f->game,
 						   f->turn, f->move, f->reason, f->line };
 	}
 	if (rg->replay) {
