@@ -211,24 +211,22 @@ static void winners(struct cursor *c, struct record *g)
 	LIT(c, "]");
 }
 
+/* The key (a literal with its quotes, colon and the comma before it) and its value. */
+#define KEY_INT(c, key, max) (LIT(c, key), int_in(c, max))
+#define KEY_DECIMAL(c, key, max) (LIT(c, key), decimal(c, max))
+#define KEY_STRING(c, key) (LIT(c, key), string(c, NULL))
+
 static void seat_time(struct cursor *c, struct record_time *t)
 {
-	LIT(c, "{\"moves\":");
-	t->moves = (uint32_t)int_in(c, UINT32_MAX);
-	LIT(c, ",\"mean_us\":");
-	t->mean_us = decimal(c, RECORD_TIME_MAX_US);
-	LIT(c, ",\"median_us\":");
-	t->median_us = int_in(c, JSON_STRICT_INT_MAX);
-	LIT(c, ",\"p99_us\":");
-	t->p99_us = decimal(c, RECORD_TIME_MAX_US);
-	LIT(c, ",\"max_us\":");
-	t->max_us = decimal(c, RECORD_TIME_MAX_US);
+	t->moves = (uint32_t)KEY_INT(c, "{\"moves\":", UINT32_MAX);
+	t->mean_us = KEY_DECIMAL(c, ",\"mean_us\":", RECORD_TIME_MAX_US);
+	t->median_us = KEY_INT(c, ",\"median_us\":", JSON_STRICT_INT_MAX);
+	t->p99_us = KEY_DECIMAL(c, ",\"p99_us\":", RECORD_TIME_MAX_US);
+	t->max_us = KEY_DECIMAL(c, ",\"max_us\":", RECORD_TIME_MAX_US);
 	if (peek(c, ',')) {
 		t->has_cpu = true;
-		LIT(c, ",\"cpu_mean_us\":");
-		t->cpu_mean_us = decimal(c, RECORD_TIME_MAX_US);
-		LIT(c, ",\"cpu_max_us\":");
-		t->cpu_max_us = int_in(c, JSON_STRICT_INT_MAX);
+		t->cpu_mean_us = KEY_DECIMAL(c, ",\"cpu_mean_us\":", RECORD_TIME_MAX_US);
+		t->cpu_max_us = KEY_INT(c, ",\"cpu_max_us\":", JSON_STRICT_INT_MAX);
 	}
 	LIT(c, "}");
 }
@@ -246,22 +244,14 @@ static int faults(struct cursor *c, struct record_reader *rd, struct record *g)
 		if (record_reserve_faults(rd, n + 1) < 0)
 			return -ENOMEM;
 		f = &rd->faults[n++];
-		LIT(c, "{\"seat\":");
-		f->seat = (int)int_in(c, g->players - 1);
-		LIT(c, ",\"bot\":");
-		f->bot = string(c, NULL);
-		LIT(c, ",\"kind\":");
-		f->kind = string(c, NULL);
-		LIT(c, ",\"game\":");
-		f->game = int_in(c, JSON_STRICT_INT_MAX);
-		LIT(c, ",\"turn\":");
-		f->turn = int_in(c, JSON_STRICT_INT_MAX);
-		LIT(c, ",\"move\":");
-		f->move = int_in(c, JSON_STRICT_INT_MAX);
-		LIT(c, ",\"reason\":");
-		f->reason = string(c, NULL);
-		LIT(c, ",\"line\":");
-		f->line = string(c, NULL);
+		f->seat = (int)KEY_INT(c, "{\"seat\":", g->players - 1);
+		f->bot = KEY_STRING(c, ",\"bot\":");
+		f->kind = KEY_STRING(c, ",\"kind\":");
+		f->game = KEY_INT(c, ",\"game\":", JSON_STRICT_INT_MAX);
+		f->turn = KEY_INT(c, ",\"turn\":", JSON_STRICT_INT_MAX);
+		f->move = KEY_INT(c, ",\"move\":", JSON_STRICT_INT_MAX);
+		f->reason = KEY_STRING(c, ",\"reason\":");
+		f->line = KEY_STRING(c, ",\"line\":");
 		LIT(c, "}");
 	}
 	LIT(c, "]");
@@ -275,14 +265,10 @@ static void head(struct cursor *c, struct record *g)
 {
 	uint64_t v = 0;
 
-	LIT(c, "{\"id\":");
-	g->id = string(c, NULL);
-	LIT(c, ",\"table\":");
-	g->table = (uint32_t)int_in(c, INT32_MAX);
-	LIT(c, ",\"deal\":");
-	g->deal = (uint32_t)int_in(c, INT32_MAX);
-	LIT(c, ",\"rotation\":");
-	g->rotation = (uint32_t)int_in(c, INT32_MAX);
+	g->id = KEY_STRING(c, "{\"id\":");
+	g->table = (uint32_t)KEY_INT(c, ",\"table\":", INT32_MAX);
+	g->deal = (uint32_t)KEY_INT(c, ",\"deal\":", INT32_MAX);
+	g->rotation = (uint32_t)KEY_INT(c, ",\"rotation\":", INT32_MAX);
 	LIT(c, ",\"seed\":");
 	unsigned_int(c, UINT64_MAX, &g->seed);
 	LIT(c, ",\"players\":");
@@ -296,8 +282,7 @@ static void head(struct cursor *c, struct record *g)
 		teams(c, g);
 	LIT(c, ",\"match\":");
 	boolean(c, &g->match);
-	LIT(c, ",\"games\":");
-	g->games = (int)int_in(c, INT32_MAX);
+	g->games = (int)KEY_INT(c, ",\"games\":", INT32_MAX);
 	if (g->games < 1)
 		c->failed = 1;
 }
@@ -308,8 +293,7 @@ static void replay(struct cursor *c, struct record *g)
 	g->replay_known = true;
 	if (!peek(c, ','))
 		return;
-	LIT(c, ",\"replay\":");
-	g->replay = string(c, NULL);
+	g->replay = KEY_STRING(c, ",\"replay\":");
 	if (!peek(c, ','))
 		return;
 	g->has_replay_at = true;
@@ -331,18 +315,15 @@ int record_parse_fast(struct record_reader *rd, const char *line, size_t len, st
 	bots(&c, g);
 	LIT(&c, ",\"winners\":");
 	winners(&c, g);
-	LIT(&c, ",\"reason\":");
-	g->reason = string(&c, NULL);
+	g->reason = KEY_STRING(&c, ",\"reason\":");
 	LIT(&c, ",\"placings\":");
 	int_array(&c, n, 1, n, g->placings);
 	LIT(&c, ",\"stock_left\":");
 	int_array(&c, n, 0, 162, g->stock_left);
 	LIT(&c, ",\"scores\":");
 	int_array(&c, n, 0, INT32_MAX, g->scores);
-	LIT(&c, ",\"turns\":");
-	g->turns = int_in(&c, JSON_STRICT_INT_MAX);
-	LIT(&c, ",\"moves\":");
-	g->moves = int_in(&c, JSON_STRICT_INT_MAX);
+	g->turns = KEY_INT(&c, ",\"turns\":", JSON_STRICT_INT_MAX);
+	g->moves = KEY_INT(&c, ",\"moves\":", JSON_STRICT_INT_MAX);
 	LIT(&c, ",\"time\":[");
 	for (int s = 0; s < n; s++) {
 		if (s)
