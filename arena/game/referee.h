@@ -45,7 +45,8 @@
 #include "engine.h"
 #include "protocol.h"
 
-#define REFEREE_ARENA_VERSION "0.1.0"
+/* the version of project() in CMakeLists.txt, its one source */
+#define REFEREE_ARENA_VERSION SKIPBO_VERSION
 #define REFEREE_ARENA_NAME "skipbo-arena " REFEREE_ARENA_VERSION /* in the arena's hello */
 #define REFEREE_LINE_KEEP 200   /* bytes of an offending line kept in a fault */
 #define REFEREE_REASON_MAX 256

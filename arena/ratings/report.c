@@ -730,17 +730,6 @@ static int write_atomically(const struct report *r, const char *dir, const char 
 	return rc;
 }
 
-int report_generate_with(const char *const *dirs, size_t ndirs, const char *outdir,
-			 const char *anchor, double prior_draws, FILE *table,
-			 char *err, size_t errsz)
-{
-	struct report_options opt = REPORT_OPTIONS_DEFAULT;
-
-	opt.anchor = anchor;
-	opt.prior_draws = prior_draws;
-	return report_generate_opts(dirs, ndirs, outdir, &opt, table, err, errsz);
-}
-
 int report_generate_opts(const char *const *dirs, size_t ndirs, const char *outdir,
 			 const struct report_options *opt, FILE *table, char *err, size_t errsz)
 {
@@ -791,6 +780,7 @@ out:
 int report_generate(const char *const *dirs, size_t ndirs, const char *outdir, FILE *table,
 		    char *err, size_t errsz)
 {
-	return report_generate_with(dirs, ndirs, outdir, NULL, RATING_PRIOR_DRAWS, table,
-				    err, errsz);
+	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+
+	return report_generate_opts(dirs, ndirs, outdir, &opt, table, err, errsz);
 }

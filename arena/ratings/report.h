@@ -194,10 +194,7 @@ int report_generate(const char *const *dirs, size_t ndirs, const char *outdir, F
  */
 void report_request_stop(void);
 
-/* Same with options: anchor bot name (NULL = field average) and prior draws (> 0). */
-int report_generate_with(const char *const *dirs, size_t ndirs, const char *outdir,
-			 const char *anchor, double prior_draws, FILE *table,
-			 char *err, size_t errsz);
+/* report_generate() with options (struct report_options). */
 int report_generate_opts(const char *const *dirs, size_t ndirs, const char *outdir,
 			 const struct report_options *opt, FILE *table, char *err, size_t errsz);
 

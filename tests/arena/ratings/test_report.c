@@ -355,11 +355,14 @@ static void test_errors_and_anchor(void **state)
 
 	assert_int_equal(report_generate(&missing, 1, NULL, NULL, err, sizeof(err)), -ENOENT);
 	assert_int_equal(report_generate(&empty, 1, NULL, NULL, err, sizeof(err)), -ENODATA);
-	assert_int_equal(report_generate_with(&dir, 1, NULL, "Z", RATING_PRIOR_DRAWS, NULL, err,
-					      sizeof(err)), -ENOENT);
+	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+
+	opt.anchor = "Z";
+	assert_int_equal(report_generate_opts(&dir, 1, NULL, &opt, NULL, err, sizeof(err)),
+			 -ENOENT);
 	assert_non_null(strstr(err, "\"Z\""));
-	assert_int_equal(report_generate_with(&dir, 1, NULL, "B", RATING_PRIOR_DRAWS, NULL, err,
-					      sizeof(err)), 0);
+	opt.anchor = "B";
+	assert_int_equal(report_generate_opts(&dir, 1, NULL, &opt, NULL, err, sizeof(err)), 0);
 	cJSON *root = load_json(dir);
 	assert_near(num(json_bot(root, "B"), "elo"), 0, 1e-9);
 	assert_near(num(json_bot(root, "B"), "ci95"), 0, 1e-9);
