@@ -455,6 +455,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 {
 	struct bot_spec specs[ENGINE_MAX_PLAYERS] = { 0 };
 	struct referee_setup setup = { 0 };
+	struct game_rules rules;
 	struct referee_outcome out = { 0 };
 	struct pool_config pc = { 0 };
 	struct pool *pool = NULL;
@@ -510,15 +511,12 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	}
 	if (pool_new(&pc, &pool) < 0)
 		goto out;
-	setup.id = o->game_id ? o->game_id : "play";
-	setup.rules.players = n;
-	setup.rules.stock_size = (int)o->common.stock;
-	setup.rules.partnership = o->partnership;
-	setup.rules.dealer = n - 1;
-	setup.rules.seed = o->common.seed;
+	rules = (struct game_rules){ .players = n, .stock_size = (int)o->common.stock,
+				     .partnership = o->partnership, .seed = o->common.seed };
+	referee_setup_init(&setup, o->game_id ? o->game_id : "play", &rules,
+			   o->no_timeout ? 0 : (int)o->common.move_ms,
+			   o->no_timeout ? 0 : (int)o->common.game_ms);
 	setup.match = o->match;
-	setup.move_ms = o->no_timeout ? 0 : (int)o->common.move_ms;
-	setup.game_ms = o->no_timeout ? 0 : (int)o->common.game_ms;
 	setup.observer = &tee.observer;
 	if (from) {
 		setup.rules = from->rules;

@@ -722,6 +722,22 @@ static void match_outcome(struct ref *r, const struct match_state *ms)
 	}
 }
 
+int referee_dealer(int players)
+{
+	return players - 1;
+}
+
+void referee_setup_init(struct referee_setup *s, const char *id, const struct game_rules *rules,
+			int move_ms, int game_ms)
+{
+	memset(s, 0, sizeof(*s));
+	s->id = id;
+	s->rules = *rules;
+	s->rules.dealer = referee_dealer(rules->players);
+	s->move_ms = move_ms;
+	s->game_ms = game_ms;
+}
+
 int referee_play(const struct referee_setup *setup, struct referee_outcome *out, char *err,
 		 size_t err_size)
 {

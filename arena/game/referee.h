@@ -173,6 +173,18 @@ struct referee_outcome {
 	struct referee_time_stats time[ENGINE_MAX_PLAYERS];
 };
 
+/* R3's dealer as the arena deals: the last seat, so that seat 0 moves first in every game. */
+int referee_dealer(int players);
+
+/*
+ * An ordinary game's setup in *s: all zero (no seats yet, no observer, no
+ * start steps, the default margin, a game and not a match) but the id, the
+ * rules with referee_dealer() as their dealer, and the time control (move_ms
+ * and game_ms, both 0 for none).
+ */
+void referee_setup_init(struct referee_setup *s, const char *id, const struct game_rules *rules,
+			int move_ms, int game_ms);
+
 /*
  * Play the game or match described by setup. Returns 0 and fills *out (the
  * caller releases it with referee_outcome_release) whatever the bots did:

@@ -161,6 +161,7 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 	struct run *r = w->run;
 	const struct config *cfg = r->cfg;
 	struct referee_setup setup = { 0 };
+	struct game_rules rules;
 	struct referee_outcome out = { 0 };
 	struct schedule_game g;
 	const char *names[ENGINE_MAX_PLAYERS];
@@ -176,15 +177,10 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 			return ret;
 		}
 	}
-	setup.id = g.id;
-	setup.rules.players = cfg->players;
-	setup.rules.stock_size = cfg->stock_size;
-	setup.rules.partnership = cfg->partnership;
-	setup.rules.dealer = cfg->players - 1; /* R3: seat 0 moves first in every rotation */
-	setup.rules.seed = g.seed;
+	rules = (struct game_rules){ .players = cfg->players, .stock_size = cfg->stock_size,
+				     .partnership = cfg->partnership, .seed = g.seed };
+	referee_setup_init(&setup, g.id, &rules, cfg->move_ms, cfg->game_ms);
 	setup.match = cfg->match;
-	setup.move_ms = cfg->move_ms;
-	setup.game_ms = cfg->game_ms;
 	setup.observer = r->opt->log_io ? &tr->observer : NULL;
 	setup.keep_stderr = r->opt->log_io;
 	for (int s = 0; s < cfg->players; s++) {

@@ -613,6 +613,37 @@ static void test_unterminated_hello_hint(void **state)
 	check_start_hint(no_newline_argv, "without a newline: end each line with \\n");
 }
 
+/* One initialiser for every command's setup: the arena deals so that seat 0 moves first (R3). */
+static void test_setup_init(void **state)
+{
+	struct game_rules rules = { .players = 4, .stock_size = 5, .seed = 7 };
+	struct referee_setup s;
+	struct game *g;
+	int err = 0;
+
+	(void)state;
+	memset(&s, 0xff, sizeof(s));
+	referee_setup_init(&s, "g1", &rules, 100, 2000);
+	assert_string_equal(s.id, "g1");
+	assert_int_equal(s.rules.dealer, 3);
+	assert_int_equal(s.rules.stock_size, 5);
+	assert_int_equal(s.move_ms, 100);
+	assert_int_equal(s.game_ms, 2000);
+	assert_int_equal(s.match, 0);
+	assert_int_equal(s.margin_ms, 0);
+	assert_null(s.observer);
+	assert_null(s.start);
+	assert_int_equal(s.nstart, 0);
+	for (int players = 2; players <= ENGINE_MAX_PLAYERS; players++) {
+		rules.players = players;
+		referee_setup_init(&s, "g", &rules, 0, 0);
+		g = game_new(&s.rules, &err);
+		assert_non_null(g);
+		assert_int_equal(game_to_move(g), 0);
+		game_free(g);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -637,6 +668,7 @@ int main(void)
 		cmocka_unit_test(test_exit_with_output_held),
 		cmocka_unit_test(test_no_hello_hint),
 		cmocka_unit_test(test_unterminated_hello_hint),
+		cmocka_unit_test(test_setup_init),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
