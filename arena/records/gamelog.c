@@ -104,7 +104,8 @@ static int narrow(struct gamelog *log, const struct record *r, struct gamelog_ga
 	return 0;
 }
 
-/* Room for one more stored record: grow by half (a million records should not need twice their size while copying). */
+/* Room for one more stored record, grown by half: a million records should not need twice
+ * their size while copying. */
 static int reserve_game(struct gamelog *log)
 {
 	size_t cap = log->games_cap ? log->games_cap + log->games_cap / 2 : 256;

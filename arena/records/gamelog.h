@@ -92,7 +92,8 @@ struct gamelog;
 /*
  * Receives each valid record when set (gamelog_set_sink). g and its bot
  * indexes are valid for the call only; log->nbots already counts every bot g
- * names; log->current is the whole record (record.h), for the call only. Returns 0, or a negative errno-style code other than -EBADMSG (which
+ * names; log->current is the whole record (record.h), for the call only.
+ * Returns 0, or a negative errno-style code other than -EBADMSG (which
  * marks an invalid line) that stops the reading and is returned by
  * gamelog_add_line / gamelog_read.
  */

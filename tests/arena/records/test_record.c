@@ -62,7 +62,8 @@ static void same_string(const char *a, const char *b)
 		assert_string_equal(a, b);
 }
 
-/* What both paths read at RECORD_FULL is the same (seed, median_us, cpu_max_us and replay are the fast path's alone). */
+/* What both paths read at RECORD_FULL is the same (seed, median_us, cpu_max_us and replay
+ * are the fast path's alone). */
 static void same_record(const struct record *a, const struct record *b)
 {
 	same_string(a->id, b->id);
@@ -109,7 +110,8 @@ static void same_record(const struct record *a, const struct record *b)
 	}
 }
 
-/* Both paths on one line: when the fast one reads it, the strict one reads the same. Returns the fast path's answer. */
+/* Both paths on one line: when the fast one reads it, the strict one reads the same.
+ * Returns the fast path's answer. */
 static int both_paths(const char *line, size_t len)
 {
 	struct record_reader fast, strict;
