@@ -342,7 +342,8 @@ int gamelist_finish(struct gamelist *gl)
 	if (gl->rows_stream && fclose(gl->rows_stream) != 0)
 		rc = -ENOMEM;
 	gl->rows_stream = NULL;
-	qsort(gl->reasons.v, gl->reasons.n, sizeof(*gl->reasons.v), reason_cmp);
+	if (gl->reasons.n)
+		qsort(gl->reasons.v, gl->reasons.n, sizeof(*gl->reasons.v), reason_cmp);
 	return rc;
 }
 
