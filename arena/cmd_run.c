@@ -439,7 +439,7 @@ static void print_ranking(void *ctx, uint64_t played)
 	char err[1024];
 
 	gamelog_init(&log);
-	if (report_load(&r, &log, &dir, 1, NULL, RATING_PRIOR_DRAWS, err, sizeof(err)) == 0) {
+	if (report_load_opts(&r, &log, &dir, 1, &report_defaults, err, sizeof(err)) == 0) {
 		printf("ranking after %llu games played:\n", (unsigned long long)played);
 		report_print_table(&r, stdout);
 		report_release(&r);

@@ -19,6 +19,8 @@
 #include "gamelist.h"
 #include "report_html.h"
 
+const struct report_options report_defaults = REPORT_OPTIONS_DEFAULT;
+
 static volatile sig_atomic_t stop_requested;
 
 void report_request_stop(void)
@@ -430,16 +432,6 @@ out:
 	return rc;
 }
 
-int report_build(struct report *r, const struct gamelog *log, const char *anchor,
-		 double prior_draws, char *err, size_t errsz)
-{
-	struct report_options opt = REPORT_OPTIONS_DEFAULT;
-
-	opt.anchor = anchor;
-	opt.prior_draws = prior_draws;
-	return report_build_opts(r, log, &opt, err, errsz);
-}
-
 int report_build_opts(struct report *r, const struct gamelog *log,
 		      const struct report_options *opt, char *err, size_t errsz)
 {
@@ -456,16 +448,6 @@ int report_build_opts(struct report *r, const struct gamelog *log,
 	}
 	acc_release(&a);
 	return rc;
-}
-
-int report_load(struct report *r, struct gamelog *log, const char *const *dirs, size_t ndirs,
-		const char *anchor, double prior_draws, char *err, size_t errsz)
-{
-	struct report_options opt = REPORT_OPTIONS_DEFAULT;
-
-	opt.anchor = anchor;
-	opt.prior_draws = prior_draws;
-	return report_load_opts(r, log, dirs, ndirs, &opt, err, errsz);
 }
 
 int report_load_opts(struct report *r, struct gamelog *log, const char *const *dirs,

@@ -117,8 +117,8 @@ struct report {
 	size_t ndirs;
 	bool *challenger;        /* a gauntlet's challengers (tournament.json); NULL: none */
 	bool partial;            /* the tournament was stopped before every game was played */
-	/* Kept by report_load from its one reading of each directory, for
-	 * report.html (NULL from report_build): each directory's tournament.json
+	/* Kept by report_load_opts from its one reading of each directory, for
+	 * report.html (NULL from report_build_opts): each directory's tournament.json
 	 * (records_tournament_tree(), NULL when it has none), and the game list
 	 * and fault reasons (gamelist.h). */
 	struct cJSON **tournaments;
@@ -135,28 +135,25 @@ struct report_options {
 };
 
 #define REPORT_OPTIONS_DEFAULT { NULL, 0.0, RATING_PRIOR_DRAWS, false, false }
+extern const struct report_options report_defaults; /* REPORT_OPTIONS_DEFAULT */
 
 /*
- * Compute a report from the records stored in log (which must outlive it).
- * anchor: bot rated 0 or NULL for each pool's average; -ENOENT if that bot is
- * not in the log (report_build_opts: the options of struct report_options).
- * -EDOM (with a sentence) for prior 0 when a bot has no finite rating. -ENODATA if the log holds no records. -ENOMEM. err gets a
- * sentence on failure.
+ * Compute a report from the records stored in log (which must outlive it),
+ * with the options of struct report_options: -ENOENT if the anchor bot is not
+ * in the log; -EDOM (with a sentence) for prior 0 when a bot has no finite
+ * rating; -ENODATA if the log holds no records; -ENOMEM. err gets a sentence
+ * on failure.
  */
-int report_build(struct report *r, const struct gamelog *log, const char *anchor,
-		 double prior_draws, char *err, size_t errsz);
 int report_build_opts(struct report *r, const struct gamelog *log,
 		      const struct report_options *opt, char *err, size_t errsz);
 
 /*
  * Read dirs[i]/games.jsonl for every i (source i) into the empty gamelog log
  * through a sink, so log ends up with the bot names and counters but no
- * records, and compute the report as report_build would from the same records
- * stored. log must outlive r. Errors as report_build, and those of
- * gamelog_read (-ENOENT: a games.jsonl is missing).
+ * records, and compute the report as report_build_opts would from the same
+ * records stored. log must outlive r. Errors as report_build_opts, and those
+ * of gamelog_read (-ENOENT: a games.jsonl is missing).
  */
-int report_load(struct report *r, struct gamelog *log, const char *const *dirs, size_t ndirs,
-		const char *anchor, double prior_draws, char *err, size_t errsz);
 int report_load_opts(struct report *r, struct gamelog *log, const char *const *dirs,
 		     size_t ndirs, const struct report_options *opt, char *err, size_t errsz);
 void report_release(struct report *r);
@@ -188,7 +185,7 @@ int report_generate(const char *const *dirs, size_t ndirs, const char *outdir, F
 		    char *err, size_t errsz);
 
 /*
- * From now on report_load and report_generate stop at the next record or file
+ * From now on report_load_opts and report_generate stop at the next record or file
  * with -EINTR ("stopped" in err), leaving no temporary file behind: for a
  * SIGINT or SIGTERM handler (async-signal-safe; it only sets a flag).
  */
@@ -217,7 +214,7 @@ const char *report_elo_text(const struct report_bot *b, char *buf, size_t size);
 void report_compute_stats(struct report *r);
 
 /*
- * A gauntlet (report_gauntlet.c). report_load finds the challengers named by
+ * A gauntlet (report_gauntlet.c). report_load_opts finds the challengers named by
  * the "challengers" of each directory's tournament.json (bots by name);
  * report_challengers fills out (r->nbots entries) with them in ranking order
  * and returns how many: each with its rated score and number of results

@@ -57,7 +57,7 @@ static void write_report(const struct gamelog *log)
 	FILE *out = fopen("/dev/null", "w");
 
 	FUZZ_CHECK(out != NULL);
-	if (report_build(&r, log, NULL, RATING_PRIOR_DRAWS, err, sizeof(err)) == 0) {
+	if (report_build_opts(&r, log, &report_defaults, err, sizeof(err)) == 0) {
 		FUZZ_CHECK(report_write_html(&r, out) == 0);
 		FUZZ_CHECK(report_write_md(&r, out) == 0);
 		FUZZ_CHECK(report_write_json(&r, out) == 0);
