@@ -331,6 +331,7 @@ static int play_one(struct check_run *run, int k)
 	int seat = seat_order(run, k, index);
 	const char *names[ENGINE_MAX_PLAYERS];
 	struct referee_setup setup = { 0 };
+	struct game_rules rules;
 	struct referee_outcome out = { 0 };
 	char id[32], err[256];
 	int ret;
@@ -338,12 +339,9 @@ static int play_one(struct check_run *run, int k)
 	for (int s = 0; s < players; s++)
 		names[s] = run->names[index[s]];
 	snprintf(id, sizeof(id), "check-%d", k + 1);
-	setup.id = id;
-	setup.rules = run->rules;
-	setup.rules.dealer = players - 1;
-	setup.rules.seed = match_game_seed(o->common.seed, k);
-	setup.move_ms = (int)o->common.move_ms;
-	setup.game_ms = (int)o->common.game_ms;
+	rules = run->rules;
+	rules.seed = match_game_seed(o->common.seed, k);
+	referee_setup_init(&setup, id, &rules, (int)o->common.move_ms, (int)o->common.game_ms);
 	setup.observer = &run->check.observer;
 	/* the replay kept shows each decision's stderr, as play --replay's does */
 	setup.keep_stderr = 1;

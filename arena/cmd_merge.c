@@ -1,41 +1,17 @@
 /*
  * cmd_merge.c - `skipbo-arena merge OUT DIR...`: the output directories of
  * the shards of one tournament (run --shard K/N, arena/CLUSTER.md) made into
- * one, as if the tournament had been run on one machine.
- *
- * The directories must hold the same tournament (results_read_tournament:
- * tournament.json alike apart from paths, output and shard). Every record is
- * found by its id; a game recorded twice must agree in every field but the
- * timings, or nothing is written. OUT gets the records in schedule order,
- * byte for byte, with the replay file each names (a pack, hard-linked once,
- * or an older run's file of the game's own) and its I/O transcript when there
- * is one, the bots' stderr logs of every directory one after the other, and tournament.json
- * without the shard: `run` with the same tournament file and -o OUT finds
- * every game played, and `report OUT` ranks the bots.
+ * one, as if the tournament had been run on one machine (tournament/merge.h
+ * does it; this file reads the options and says what happened).
  */
-#include <dirent.h>
 #include <err.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cjson/cJSON.h>
 
 #include "commands.h"
-#include "durable.h"
-#include "json_strict.h"
-#include "idset.h"
+#include "merge.h"
 #include "options.h"
-#include "replay_find.h"
-#include "results.h"
-#include "schedule.h"
 
 #define MISSING_LISTED 20
 
@@ -55,375 +31,17 @@ static const char merge_usage[] =
 	"Exit status: 0 merged, 1 not shards of one tournament, games missing, records\n"
 	"that disagree, or trouble with the files; 2 bad usage.\n";
 
-/* Where a game's record is: directory and line; dir == UINT32_MAX for none yet. */
-struct place {
-	uint64_t offset;
-	uint32_t dir, length;
-};
-
-struct merge {
-	const char *const *dirs;
-	size_t ndirs;
-	int *fds;                 /* each DIR's games.jsonl */
-	int any_io;               /* some DIR has io/ transcripts */
-	struct results_tournament *t;
-	struct schedule *sched;
-	struct place *places;     /* by game index */
-	uint32_t current;         /* the directory being scanned */
-	uint64_t duplicates, foreign;
-	struct idset *linked;     /* the replay files already in OUT/replays */
-	char err[PATH_MAX + 512];
-};
-
-/* Line place of dir as text (malloc'ed, NUL-terminated) or NULL. */
-static char *read_line(const struct merge *m, const struct place *p)
+/* Each missing game, up to MISSING_LISTED of them. */
+static void say_missing(void *ctx, const char *id, int shard, uint32_t nshards)
 {
-	char *line = malloc((size_t)p->length + 1);
+	uint64_t *listed = ctx;
 
-	if (!line)
-		return NULL;
-	if (pread(m->fds[p->dir], line, p->length, (off_t)p->offset) != (ssize_t)p->length) {
-		free(line);
-		return NULL;
-	}
-	line[p->length] = '\0';
-	return line;
-}
-
-/* Two records of one game agree when they are equal without their timings. */
-static int same_record(const char *a, const char *b)
-{
-	cJSON *ra = NULL, *rb = NULL;
-	int same;
-
-	json_strict_parse(a, strlen(a), &ra, NULL);
-	json_strict_parse(b, strlen(b), &rb, NULL);
-	cJSON_DeleteItemFromObjectCaseSensitive(ra, "time");
-	cJSON_DeleteItemFromObjectCaseSensitive(rb, "time");
-	same = ra && rb && cJSON_Compare(ra, rb, 1);
-	cJSON_Delete(ra);
-	cJSON_Delete(rb);
-	return same;
-}
-
-static int on_record(void *ctx, const struct results_record *rec)
-{
-	struct merge *m = ctx;
-	struct place now = { rec->offset, m->current, (uint32_t)rec->length };
-	char *a, *b;
-	uint64_t i;
-	int same;
-
-	if (schedule_index_of(m->sched, rec->id, &i) < 0 || rec->players != m->t[0].players) {
-		m->foreign++;
-		return 0;
-	}
-	if (rec->length > UINT32_MAX)
-		return -EFBIG;
-	if (m->places[i].dir == UINT32_MAX) {
-		m->places[i] = now;
-		return 0;
-	}
-	a = read_line(m, &m->places[i]);
-	b = read_line(m, &now);
-	same = a && b && same_record(a, b);
-	free(a);
-	free(b);
-	if (!same) {
-		snprintf(m->err, sizeof(m->err), "game %s is recorded differently in \"%s\" and "
-			 "\"%s\" (not only in its timings): these are not runs of one tournament, "
-			 "or a bot's moves depend on more than its game", rec->id,
-			 m->dirs[m->places[i].dir], m->dirs[m->current]);
-		return -EEXIST;
-	}
-	m->duplicates++;
-	return 0;
-}
-
-/* Read every DIR's tournament.json and games.jsonl; 0 or a negative code with m->err. */
-static int read_shards(struct merge *m)
-{
-	char err[PATH_MAX + 512], path[PATH_MAX];
-	const struct results_tournament *t0;
-	uint64_t count;
-	int ret;
-
-	for (size_t d = 0; d < m->ndirs; d++) {
-		if ((ret = results_read_tournament(m->dirs[d], &m->t[d], err, sizeof(err))) < 0) {
-			snprintf(m->err, sizeof(m->err), "%s", err);
-			return ret;
-		}
-		if (d && strcmp(m->t[d].same, m->t[0].same) != 0) {
-			snprintf(m->err, sizeof(m->err), "\"%s\" is not a shard of the tournament in "
-				 "\"%s\": their tournament.json files differ in more than paths, "
-				 "output and shard (bots, rules, time, limits, seed or deals)",
-				 m->dirs[d], m->dirs[0]);
-			return -EINVAL;
-		}
-	}
-	t0 = &m->t[0];
-	if (schedule_new_gauntlet(t0->nbots, t0->challenger, t0->players, t0->deals,
-				  t0->duplicate, t0->pairings, t0->seed, &m->sched) < 0) {
-		snprintf(m->err, sizeof(m->err), "\"%s/tournament.json\": not a schedule of games",
-			 m->dirs[0]);
-		return -EINVAL;
-	}
-	count = schedule_count(m->sched);
-	if (!(m->places = calloc(count, sizeof(*m->places))))
-		return -ENOMEM;
-	for (uint64_t i = 0; i < count; i++)
-		m->places[i].dir = UINT32_MAX;
-	for (size_t d = 0; d < m->ndirs; d++) {
-		snprintf(path, sizeof(path), "%s/games.jsonl", m->dirs[d]);
-		if ((m->fds[d] = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-			ret = -errno;
-			snprintf(m->err, sizeof(m->err), "\"%s\": %s", path, strerror(errno));
-			return ret;
-		}
-		snprintf(path, sizeof(path), "%s/io", m->dirs[d]);
-		m->any_io |= access(path, F_OK) == 0;
-		m->current = (uint32_t)d;
-		if ((ret = results_scan_dir(m->dirs[d], on_record, m, err, sizeof(err))) < 0) {
-			if (ret != -EEXIST)
-				snprintf(m->err, sizeof(m->err), "%s", err);
-			return ret;
-		}
-	}
-	return 0;
-}
-
-/* Say which games no directory holds; their number. */
-static uint64_t list_missing(const struct merge *m)
-{
-	uint64_t count = schedule_count(m->sched), missing = 0;
-	uint32_t n = m->t[0].nshards;
-	struct schedule_game g;
-
-	for (uint64_t i = 0; i < count; i++) {
-		if (m->places[i].dir != UINT32_MAX)
-			continue;
-		if (++missing <= MISSING_LISTED) {
-			schedule_game(m->sched, i, &g);
-			if (n)
-				fprintf(stderr, "merge: missing %s (shard %d of %u)\n", g.id,
-					schedule_shard_of(m->sched, i, n) + 1, n);
-			else
-				fprintf(stderr, "merge: missing %s\n", g.id);
-		}
-	}
-	if (missing > MISSING_LISTED)
-		fprintf(stderr, "merge: ... %llu games missing in all\n", (unsigned long long)missing);
-	return missing;
-}
-
-/* Copy from to the end of the file at to (created if need be); a missing from is no error. */
-static int append_file(const char *from, const char *to, int flags)
-{
-	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out, ret = 0;
-	ssize_t n;
-
-	if (in < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if ((out = open(to, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0644)) < 0) {
-		ret = -errno;
-		close(in);
-		return ret;
-	}
-	while ((n = read(in, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || write(out, buf, (size_t)n) != n) {
-			ret = n < 0 ? -errno : -EIO;
-			break;
-		}
-	}
-	if (!ret && fsync(out) < 0 && errno != EINVAL)
-		ret = -errno;
-	close(in);
-	if (close(out) < 0 && !ret)
-		ret = -errno;
-	return ret;
-}
-
-/* One file of a game, hard-linked (copied across file systems); a missing one is no error. */
-static int link_or_copy(const char *dir, const char *out, const char *kind, const char *id,
-			const char *ext)
-{
-	char from[PATH_MAX], to[PATH_MAX];
-
-	snprintf(from, sizeof(from), "%s/%s/%s.%s", dir, kind, id, ext);
-	snprintf(to, sizeof(to), "%s/%s/%s.%s", out, kind, id, ext);
-	/* ENOENT is from's: to's directory exists */
-	if (link(from, to) == 0 || errno == ENOENT)
-		return 0;
-	return append_file(from, to, O_TRUNC);
-}
-
-/*
- * The replay file a record names, into OUT/replays once: a pack (named at
- * random, so one name in two directories is one pack) or, from older runs, a
- * file of the game's own. A record without a replay has none to bring.
- */
-static int link_replay(struct merge *m, const char *dir, const char *line, size_t len,
-		       const char *out)
-{
-	char why[PATH_MAX + 256], to[PATH_MAX];
-	struct replay_ref ref = { 0 };
-	cJSON *rec = NULL;
-	int ret;
-
-	json_strict_parse(line, len, &rec, NULL);
-	if ((ret = replay_ref_of(dir, rec, &ref, why, sizeof(why))) < 0)
-		snprintf(m->err, sizeof(m->err), "\"%s/games.jsonl\", game %s: %s", dir,
-			 ref.id, why);
-	if (ret <= 0 || (ret = idset_add(m->linked, 0, ref.file)) != 0)
-		goto out;
-	snprintf(to, sizeof(to), "%s/%s", out, ref.file);
-	if (link(ref.path, to) == 0) {
-		ret = 0;
-	} else if (errno == ENOENT) {
-		ret = -ENOENT;
-		snprintf(m->err, sizeof(m->err), "game %s: its replay \"%s\" is missing (OUT would "
-			 "record a game without it)", ref.id, ref.path);
-	} else {
-		ret = append_file(ref.path, to, O_TRUNC);
-	}
-out:
-	cJSON_Delete(rec);
-	return ret < 0 ? ret : 0;
-}
-
-/* Every bot's stderr log: the directories' logs one after the other. */
-static int merge_logs(const struct merge *m, const char *out)
-{
-	char from[PATH_MAX], to[PATH_MAX];
-	struct dirent *e;
-	int ret = 0;
-
-	for (size_t d = 0; d < m->ndirs && !ret; d++) {
-		DIR *logs;
-
-		snprintf(from, sizeof(from), "%s/logs", m->dirs[d]);
-		if (!(logs = opendir(from)))
-			continue;
-		while (!ret && (e = readdir(logs))) {
-			if (e->d_name[0] == '.')
-				continue;
-			snprintf(from, sizeof(from), "%s/logs/%s", m->dirs[d], e->d_name);
-			snprintf(to, sizeof(to), "%s/logs/%s", out, e->d_name);
-			ret = append_file(from, to, O_APPEND);
-		}
-		closedir(logs);
-	}
-	return ret;
-}
-
-/* tournament.json of the whole tournament: the first shard's without "shard", output OUT. */
-static int write_tournament(const struct merge *m, const char *out)
-{
-	cJSON *root = cJSON_Parse(m->t[0].text);
-	char path[PATH_MAX], *text = NULL, *line = NULL;
-	int ret = -ENOMEM;
-
-	if (!root)
-		goto out;
-	cJSON_DeleteItemFromObjectCaseSensitive(root, "shard");
-	cJSON_DeleteItemFromObjectCaseSensitive(root, "output");
-	if (!cJSON_AddStringToObject(root, "output", out) || !(text = cJSON_Print(root)) ||
-	    asprintf(&line, "%s\n", text) < 0) {
-		line = NULL;
-		goto out;
-	}
-	snprintf(path, sizeof(path), "%s/tournament.json", out);
-	ret = durable_write(path, line, strlen(line));
-out:
-	free(line);
-	free(text);
-	cJSON_Delete(root);
-	return ret;
-}
-
-/* Write OUT: files first, games.jsonl last (renamed into place), so OUT never lists a game without its replay. */
-static int write_out(struct merge *m, const char *out, uint64_t *written)
-{
-	char path[PATH_MAX], tmp[PATH_MAX];
-	uint64_t count = schedule_count(m->sched);
-	struct schedule_game g;
-	FILE *f = NULL;
-	int fd = -1, ret;
-
-	*written = 0;
-	if (mkdir(out, 0755) < 0) {
-		ret = -errno;
-		snprintf(m->err, sizeof(m->err), "\"%s\": %s%s", out, strerror(errno),
-			 errno == EEXIST ? " (merge writes a new directory)" : "");
-		return ret;
-	}
-	snprintf(path, sizeof(path), "%s/replays", out);
-	snprintf(tmp, sizeof(tmp), "%s/logs", out);
-	if (mkdir(path, 0755) < 0 || mkdir(tmp, 0755) < 0) {
-		ret = -errno;
-		goto fail;
-	}
-	snprintf(path, sizeof(path), "%s/io", out);
-	if (m->any_io && mkdir(path, 0755) < 0) {
-		ret = -errno;
-		goto fail;
-	}
-	if ((ret = merge_logs(m, out)) < 0 || (ret = write_tournament(m, out)) < 0)
-		goto fail;
-	snprintf(tmp, sizeof(tmp), "%s/games.jsonl.tmp", out);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0 ||
-	    !(f = fdopen(fd, "w"))) {
-		ret = -errno;
-		goto fail;
-	}
-	setvbuf(f, NULL, _IOFBF, 1 << 20);
-	for (uint64_t i = 0; i < count; i++) {
-		const struct place *p = &m->places[i];
-		char *line;
-
-		if (p->dir == UINT32_MAX)
-			continue;
-		schedule_game(m->sched, i, &g);
-		if (m->any_io && (ret = link_or_copy(m->dirs[p->dir], out, "io", g.id, "log")) < 0)
-			goto fail;
-		if (!(line = read_line(m, p))) {
-			ret = -EIO;
-			goto fail;
-		}
-		if ((ret = link_replay(m, m->dirs[p->dir], line, p->length, out)) == 0)
-			ret = fwrite(line, 1, p->length, f) == p->length ? 0 : -EIO;
-		free(line);
-		if (ret < 0)
-			goto fail;
-		(*written)++;
-	}
-	snprintf(path, sizeof(path), "%s/games.jsonl", out);
-	snprintf(tmp, sizeof(tmp), "%s/replays", out);
-	ret = fflush(f) == 0 && (fsync(fd) == 0 || errno == EINVAL) ? 0 : -errno;
-	if (fclose(f) < 0 && !ret)
-		ret = -errno;
-	f = NULL;
-	fd = -1;
-	if (ret < 0 || (ret = durable_sync_dir(tmp)) < 0)
-		goto fail;
-	snprintf(tmp, sizeof(tmp), "%s/games.jsonl.tmp", out);
-	if (rename(tmp, path) < 0 || (ret = durable_sync_dir(out)) < 0 ||
-	    (ret = durable_sync_parent(out)) < 0) {
-		ret = ret < 0 ? ret : -errno;
-		goto fail;
-	}
-	return 0;
-fail:
-	if (f)
-		fclose(f);
-	else if (fd >= 0)
-		close(fd);
-	if (!m->err[0])
-		snprintf(m->err, sizeof(m->err), "writing \"%s\": %s", out, strerror(-ret));
-	return ret;
+	if (++*listed > MISSING_LISTED)
+		return;
+	if (nshards)
+		fprintf(stderr, "merge: missing %s (shard %d of %u)\n", id, shard, nshards);
+	else
+		fprintf(stderr, "merge: missing %s\n", id);
 }
 
 int cmd_merge(int argc, char **argv)
@@ -434,10 +52,12 @@ int cmd_merge(int argc, char **argv)
 		OPTIONS_VERSION_ENTRY,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct merge m = { 0 };
-	uint64_t missing, written;
+	struct merge *m = NULL;
+	uint64_t missing, written, listed = 0;
 	int partial = 0, c, ret = 1;
-	const char *out;
+	const char *out, *const *dirs;
+	size_t ndirs;
+	char err[4096 + 512];
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
@@ -458,48 +78,33 @@ int cmd_merge(int argc, char **argv)
 		return 2;
 	}
 	out = argv[optind];
-	m.dirs = (const char *const *)(argv + optind + 1);
-	m.ndirs = (size_t)(argc - optind - 1);
-	m.fds = malloc(m.ndirs * sizeof(*m.fds));
-	m.t = calloc(m.ndirs, sizeof(*m.t));
-	if (!m.fds || !m.t || idset_new(&m.linked) < 0) {
-		warnx("merge: out of memory");
+	dirs = (const char *const *)(argv + optind + 1);
+	ndirs = (size_t)(argc - optind - 1);
+	if (merge_open(dirs, ndirs, &m, err, sizeof(err)) < 0) {
+		warnx("merge: %s", err);
 		goto out;
 	}
-	for (size_t d = 0; d < m.ndirs; d++)
-		m.fds[d] = -1;
-	if (read_shards(&m) < 0) {
-		warnx("merge: %s", m.err[0] ? m.err : "out of memory");
-		goto out;
-	}
-	if (m.foreign)
+	if (merge_foreign(m))
 		warnx("merge: %llu record(s) not of this tournament's schedule are left out",
-		      (unsigned long long)m.foreign);
-	if ((missing = list_missing(&m)) && !partial) {
+		      (unsigned long long)merge_foreign(m));
+	missing = merge_missing(m, say_missing, &listed);
+	if (missing > MISSING_LISTED)
+		fprintf(stderr, "merge: ... %llu games missing in all\n", (unsigned long long)missing);
+	if (missing && !partial) {
 		warnx("merge: %llu of %llu games are missing; nothing written (run the shards that "
 		      "hold them again, or give --partial)", (unsigned long long)missing,
-		      (unsigned long long)schedule_count(m.sched));
+		      (unsigned long long)merge_count(m));
 		goto out;
 	}
-	if (write_out(&m, out, &written) < 0) {
-		warnx("merge: %s", m.err);
+	if (merge_write(m, out, &written, err, sizeof(err)) < 0) {
+		warnx("merge: %s", err);
 		goto out;
 	}
 	printf("merged %llu of %llu games from %zu directories into %s (%llu recorded twice "
-	       "and alike)\n", (unsigned long long)written,
-	       (unsigned long long)schedule_count(m.sched), m.ndirs, out,
-	       (unsigned long long)m.duplicates);
+	       "and alike)\n", (unsigned long long)written, (unsigned long long)merge_count(m),
+	       ndirs, out, (unsigned long long)merge_duplicates(m));
 	ret = 0;
 out:
-	for (size_t d = 0; m.fds && d < m.ndirs; d++)
-		if (m.fds[d] >= 0)
-			close(m.fds[d]);
-	for (size_t d = 0; m.t && d < m.ndirs; d++)
-		results_tournament_release(&m.t[d]);
-	free(m.fds);
-	free(m.t);
-	free(m.places);
-	idset_free(m.linked);
-	schedule_free(m.sched);
+	merge_free(m);
 	return ret;
 }

@@ -359,7 +359,7 @@ static int none_started(const struct referee_outcome *o)
 	int started = o->players;
 
 	for (size_t i = 0; i < o->nfaults; i++)
-		started -= strcmp(o->faults[i].kind, "start") == 0;
+		started -= o->faults[i].kind == PROTOCOL_FAULT_START;
 	return started <= 0;
 }
 
@@ -394,7 +394,8 @@ static void print_outcome(const struct referee_outcome *o, const char *const *na
 		const struct referee_fault *f = &o->faults[i];
 
 		printf("fault: seat %d %s: %s at game %d, turn %" PRIu32 ", move %" PRIu32 ": ",
-		       f->seat, names[f->seat], f->kind, f->game, f->turn, f->move);
+		       f->seat, names[f->seat], protocol_fault_kind_names[f->kind], f->game, f->turn,
+		       f->move);
 		termsafe_puts(stdout, f->reason);
 		if (f->line[0]) {
 			fputs("\n       line: ", stdout);
@@ -456,6 +457,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 {
 	struct bot_spec specs[ENGINE_MAX_PLAYERS] = { 0 };
 	struct referee_setup setup = { 0 };
+	struct game_rules rules;
 	struct referee_outcome out = { 0 };
 	struct pool_config pc = { 0 };
 	struct pool *pool = NULL;
@@ -513,15 +515,12 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	pc.fresh = 1;
 	if (pool_new(&pc, &pool) < 0)
 		goto out;
-	setup.id = o->game_id ? o->game_id : "play";
-	setup.rules.players = n;
-	setup.rules.stock_size = (int)o->common.stock;
-	setup.rules.partnership = o->partnership;
-	setup.rules.dealer = n - 1;
-	setup.rules.seed = o->common.seed;
+	rules = (struct game_rules){ .players = n, .stock_size = (int)o->common.stock,
+				     .partnership = o->partnership, .seed = o->common.seed };
+	referee_setup_init(&setup, o->game_id ? o->game_id : "play", &rules,
+			   o->no_timeout ? 0 : (int)o->common.move_ms,
+			   o->no_timeout ? 0 : (int)o->common.game_ms);
 	setup.match = o->match;
-	setup.move_ms = o->no_timeout ? 0 : (int)o->common.move_ms;
-	setup.game_ms = o->no_timeout ? 0 : (int)o->common.game_ms;
 	setup.observer = &tee.observer;
 	if (from) {
 		setup.rules = from->rules;

@@ -165,7 +165,8 @@ static void show_fault(void *ctx, const struct referee_fault *f, const struct ga
 	struct show *s = ctx;
 
 	if (s->next) {
-		printf("    seat %d (%s) removed: %s: ", f->seat, s->rd.names[f->seat], f->kind);
+		printf("    seat %d (%s) removed: %s: ", f->seat, s->rd.names[f->seat],
+		       protocol_fault_kind_names[f->kind]);
 		termsafe_puts(stdout, f->reason);
 		putchar('\n');
 	}

@@ -21,6 +21,7 @@
 #include "gamelog.h"
 #include "report.h"
 #include "results.h"
+#include "tournament_file.h"
 #include "tournament.h"
 
 static const char run_usage[] =
@@ -437,16 +438,16 @@ static int open_sandbox(struct config *cfg, int shards_below, struct sandbox **o
  */
 static int seed_of_resume(struct config *cfg, int shard)
 {
-	struct results_tournament t;
+	struct records_tournament t;
 	char err[PATH_MAX + 128];
 	int found;
 
 	if (cfg->has_seed)
 		return -1;
 	/* an unreadable tournament.json is refused by the run itself, with its reason */
-	if ((found = results_read_tournament(cfg->output, &t, err, sizeof(err)) == 0))
+	if ((found = records_read_tournament(cfg->output, &t, err, sizeof(err)) == 0))
 		cfg->seed = t.seed;
-	results_tournament_release(&t);
+	records_tournament_release(&t);
 	if (shard && !found) {
 		warnx("run: --shard: the shards of a tournament deal with one seed: give it in the "
 		      "file (\"seed\"), with --seed-file FILE or %s, the same for every shard",
@@ -485,7 +486,7 @@ static void print_ranking(void *ctx, uint64_t played)
 	char err[1024];
 
 	gamelog_init(&log);
-	if (report_load(&r, &log, &dir, 1, NULL, RATING_PRIOR_DRAWS, err, sizeof(err)) == 0) {
+	if (report_load_opts(&r, &log, &dir, 1, &report_defaults, err, sizeof(err)) == 0) {
 		printf("ranking after %llu games played:\n", (unsigned long long)played);
 		report_print_table(&r, stdout);
 		report_release(&r);

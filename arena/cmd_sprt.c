@@ -152,6 +152,7 @@ static int play_game(const struct sprt_run *run, struct pool *pool, uint64_t pai
 		     int rotation, double *score, long *faults)
 {
 	struct referee_setup setup = { 0 };
+	struct game_rules rules;
 	struct referee_outcome out = { 0 };
 	char id[64], err[512], told[REFEREE_OPAQUE_ID_SIZE];
 	int ret;
@@ -159,14 +160,10 @@ static int play_game(const struct sprt_run *run, struct pool *pool, uint64_t pai
 	snprintf(id, sizeof(id), "sprt-d%04llu-r%d", (unsigned long long)pair, rotation);
 	/* the bots are told an id that names no pair or rotation */
 	referee_opaque_id(run->common.seed, id, told);
-	setup.id = id;
+	rules = (struct game_rules){ .players = 2, .stock_size = (int)run->common.stock,
+				     .seed = schedule_deal_seed(run->common.seed, 0, (uint32_t)pair) };
+	referee_setup_init(&setup, id, &rules, (int)run->common.move_ms, (int)run->common.game_ms);
 	setup.bot_id = told;
-	setup.rules.players = 2;
-	setup.rules.stock_size = (int)run->common.stock;
-	setup.rules.dealer = 1; /* R3: seat 0 moves first */
-	setup.rules.seed = schedule_deal_seed(run->common.seed, 0, (uint32_t)pair);
-	setup.move_ms = (int)run->common.move_ms;
-	setup.game_ms = (int)run->common.game_ms;
 	setup.observer = run->observer;
 	/* rotation 0: A (bot 0) in seat 0; rotation 1: B in seat 0. */
 	for (int s = 0; s < 2; s++) {
@@ -193,7 +190,7 @@ static int play_game(const struct sprt_run *run, struct pool *pool, uint64_t pai
 	*faults += (long)out.nfaults;
 	for (size_t f = 0; f < out.nfaults && !run->quiet; f++) {
 		printf("fault in %s: %s (seat %d) %s: ", id, setup.seats[out.faults[f].seat].name,
-		       out.faults[f].seat, out.faults[f].kind);
+		       out.faults[f].seat, protocol_fault_kind_names[out.faults[f].kind]);
 		termsafe_puts(stdout, out.faults[f].reason);
 		putchar('\n');
 	}

@@ -17,8 +17,9 @@
 
 #include "commands.h"
 #include "options.h"
-#include "results.h"
+#include "records.h"
 #include "schedule.h"
+#include "tournament_file.h"
 
 static const char status_usage[] =
 	"usage: skipbo-arena status DIR...\n"
@@ -32,7 +33,7 @@ static const char status_usage[] =
 
 struct tally {
 	struct schedule *sched;
-	const struct results_tournament *t;
+	const struct records_tournament *t;
 	uint8_t *seen;      /* bitmap over game indices */
 	uint64_t recorded;  /* distinct games of the directory's share */
 };
@@ -70,7 +71,7 @@ static long since_started(const char *text)
 
 int status_progress(const char *dir, struct status_progress *p, char *err, size_t err_size)
 {
-	struct results_tournament t;
+	struct records_tournament t;
 	struct tally y = { 0 };
 	char path[PATH_MAX];
 	struct stat st;
@@ -80,7 +81,7 @@ int status_progress(const char *dir, struct status_progress *p, char *err, size_
 	memset(p, 0, sizeof(*p));
 	p->eta_s = -1;
 	p->age_s = -1;
-	if (results_read_tournament(dir, &t, err, err_size) < 0)
+	if (records_read_tournament(dir, &t, err, err_size) < 0)
 		goto out;
 	y.t = &t;
 	if (schedule_new_gauntlet(t.nbots, t.challenger, t.players, t.deals, t.duplicate,
@@ -98,7 +99,7 @@ int status_progress(const char *dir, struct status_progress *p, char *err, size_
 	}
 	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
 	if (stat(path, &st) == 0) {
-		if (results_scan_dir(dir, on_record, &y, err, err_size) < 0)
+		if (records_scan_dir(dir, on_record, &y, err, err_size) < 0)
 			goto out;
 		p->age_s = (long)(time(NULL) - st.st_mtime);
 	} else if (errno != ENOENT) {
@@ -117,7 +118,7 @@ int status_progress(const char *dir, struct status_progress *p, char *err, size_
 out:
 	free(y.seen);
 	schedule_free(y.sched);
-	results_tournament_release(&t);
+	records_tournament_release(&t);
 	return ret;
 }
 

@@ -82,10 +82,34 @@ enum protocol_errcode {
 const char *protocol_strerror(int code);
 
 /*
- * The fault kind (PROTOCOL.md section 8, "Faults") a decode error
- * stands for: "malformed", "protocol" or "illegal"; NULL for codes that are
+ * The R11 fault kinds (PROTOCOL.md section 8, "Faults"), in one list that
+ * makes both the enum and its name table: a new kind is added here, and the
+ * compiler names every switch on a kind that does not handle it (they have
+ * no default case).
+ */
+#define PROTOCOL_FAULT_KIND_LIST(X) \
+	X(TIMEOUT, "timeout") X(EXIT, "exit") X(CLOSED, "closed") X(MALFORMED, "malformed") \
+	X(PROTOCOL, "protocol") X(ILLEGAL, "illegal") X(START, "start")
+#define PROTOCOL_FAULT_KIND_ENUM_(id, name) PROTOCOL_FAULT_##id,
+enum protocol_fault_kind {
+	PROTOCOL_FAULT_KIND_LIST(PROTOCOL_FAULT_KIND_ENUM_)
+	PROTOCOL_FAULT_KINDS
+};
+
+/* "timeout", "exit", ... indexed by enum protocol_fault_kind. */
+extern const char *const protocol_fault_kind_names[PROTOCOL_FAULT_KINDS];
+
+/* The kind called name, or -1 when name is none of them. */
+int protocol_fault_kind_from_name(const char *name);
+
+/*
+ * The fault kind a decode error stands for: PROTOCOL_FAULT_MALFORMED,
+ * PROTOCOL_FAULT_PROTOCOL or PROTOCOL_FAULT_ILLEGAL; -1 for codes that are
  * not a bot's fault (ENOMEM, EINVAL, EEOF, EIO, OK).
  */
+int protocol_fault_kind_of(int code);
+
+/* The name of protocol_fault_kind_of(code), NULL when it is -1. */
 const char *protocol_fault_kind(int code);
 
 /* What was wrong with a bot's line. */

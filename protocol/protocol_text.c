@@ -224,7 +224,20 @@ const char *protocol_strerror(int code)
 	}
 }
 
-const char *protocol_fault_kind(int code)
+#define PROTOCOL_FAULT_KIND_NAME_(id, name) [PROTOCOL_FAULT_##id] = name,
+const char *const protocol_fault_kind_names[PROTOCOL_FAULT_KINDS] = {
+	PROTOCOL_FAULT_KIND_LIST(PROTOCOL_FAULT_KIND_NAME_)
+};
+
+int protocol_fault_kind_from_name(const char *name)
+{
+	for (int k = 0; name && k < PROTOCOL_FAULT_KINDS; k++)
+		if (strcmp(name, protocol_fault_kind_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+int protocol_fault_kind_of(int code)
 {
 	switch (code) {
 	case PROTOCOL_ENOTJSON:
@@ -233,16 +246,23 @@ const char *protocol_fault_kind(int code)
 	case PROTOCOL_ETOOLONG:
 	case PROTOCOL_EUTF8:
 	case PROTOCOL_EDUPKEY:
-		return "malformed";
+		return PROTOCOL_FAULT_MALFORMED;
 	case PROTOCOL_ETYPE:
 	case PROTOCOL_EMISSING:
 	case PROTOCOL_EFIELD:
 	case PROTOCOL_EVALUE:
 	case PROTOCOL_EVERSION:
-		return "protocol";
+		return PROTOCOL_FAULT_PROTOCOL;
 	case PROTOCOL_EILLEGAL:
-		return "illegal";
+		return PROTOCOL_FAULT_ILLEGAL;
 	default:
-		return NULL;
+		return -1;
 	}
+}
+
+const char *protocol_fault_kind(int code)
+{
+	int k = protocol_fault_kind_of(code);
+
+	return k < 0 ? NULL : protocol_fault_kind_names[k];
 }

@@ -247,15 +247,15 @@ static void on_move(void *ctx, int seat, const struct move *m, int64_t elapsed_u
 static void print_expected(struct check *c, const struct referee_fault *f)
 {
 	FILE *out = c->out;
-	const char *k = f->kind;
-
-	if (!strcmp(k, "start")) {
+	switch (f->kind) {
+	case PROTOCOL_FAULT_START:
 		if (c->have_hello)
 			print_text(out, "    line:     ", c->hello);
 		fprintf(out, "    expected: a first line {\"type\":\"hello\",\"protocol\":1,"
 			"\"name\":\"<1 to 63 bytes>\"} within %d ms of the start\n",
 			c->limits.startup_ms);
-	} else if (!strcmp(k, "timeout")) {
+		break;
+	case PROTOCOL_FAULT_TIMEOUT:
 		fprintf(out, "    expected: an answer within %d ms per move and within the "
 			"%d ms game bank (read each request as it arrives)\n", c->limits.move_ms,
 			c->limits.game_ms);
@@ -267,10 +267,14 @@ static void print_expected(struct check *c, const struct referee_fault *f)
 		else if (!c->answers && !strstr(f->reason, "flush"))
 			fprintf(out, "    hint:     it answered nothing in this game: did it flush "
 				"stdout after each line?\n");
-	} else if (!strcmp(k, "exit") || !strcmp(k, "closed")) {
+		break;
+	case PROTOCOL_FAULT_EXIT:
+	case PROTOCOL_FAULT_CLOSED:
 		fprintf(out, "    expected: the process running with stdin and stdout open until "
 			"\"quit\" or the end of its input\n");
-	} else if (!strcmp(k, "malformed") || !strcmp(k, "protocol")) {
+		break;
+	case PROTOCOL_FAULT_MALFORMED:
+	case PROTOCOL_FAULT_PROTOCOL:
 		if (f->line[0])
 			print_text(out, "    line:     ", f->line);
 		fprintf(out, "    expected: %s\n", expected_move);
@@ -280,9 +284,13 @@ static void print_expected(struct check *c, const struct referee_fault *f)
 			check_format_move(&c->legal[0], mv, sizeof(mv));
 			fprintf(out, "    such as:  {\"type\":\"move\",\"move\":%s}\n", mv);
 		}
-	} else if (!strcmp(k, "illegal")) {
+		break;
+	case PROTOCOL_FAULT_ILLEGAL:
 		print_text(out, "    sent:     ", f->line);
 		fprintf(out, "    expected: one of the request's \"legal\" moves\n");
+		break;
+	case PROTOCOL_FAULT_KINDS:
+		break;
 	}
 }
 
@@ -304,7 +312,7 @@ static int fault_group(struct check *c, const struct referee_fault *f, int *is_n
 	char key[sizeof(c->groups[0].key)];
 	size_t n = 0;
 
-	n = (size_t)snprintf(key, sizeof(key), "%s: ", f->kind);
+	n = (size_t)snprintf(key, sizeof(key), "%s: ", protocol_fault_kind_names[f->kind]);
 	for (const char *r = f->reason; *r && n + 1 < sizeof(key); r++) {
 		if (isdigit((unsigned char)*r) && n && key[n - 1] == '#')
 			continue;
@@ -340,8 +348,8 @@ static void on_fault(void *ctx, const struct referee_fault *f, const struct game
 		c->opponent_faults++;
 	}
 	fprintf(c->out, "  %s %d: %s fault", own ? "PROBLEM" : "OPPONENT FAULT",
-		c->problems + c->opponent_faults, f->kind);
-	if (strcmp(f->kind, "start"))
+		c->problems + c->opponent_faults, protocol_fault_kind_names[f->kind]);
+	if (f->kind != PROTOCOL_FAULT_START)
 		fprintf(c->out, " at turn %" PRIu32 ", decision %" PRIu32, f->turn, f->move);
 	fprintf(c->out, "%s: ", own ? "" : " (not the checked bot)");
 	print_text(c->out, "", f->reason);
@@ -351,11 +359,12 @@ static void on_fault(void *ctx, const struct referee_fault *f, const struct game
 			c->groups[group].first, c->groups[group].count);
 	else if (own) {
 		print_expected(c, f);
-		if (c->have_position && (!strcmp(f->kind, "illegal") || !strcmp(f->kind, "timeout"))) {
+		if (c->have_position &&
+		    (f->kind == PROTOCOL_FAULT_ILLEGAL || f->kind == PROTOCOL_FAULT_TIMEOUT)) {
 			fprintf(c->out, "    position:\n");
 			check_print_position(c->out, &c->view, "      ");
 		}
-		if (c->have_position && !strcmp(f->kind, "illegal"))
+		if (c->have_position && f->kind == PROTOCOL_FAULT_ILLEGAL)
 			print_alternatives(c);
 		print_stderr_tail(c);
 	}
@@ -412,7 +421,7 @@ void check_end_game(struct check *c, const struct referee_outcome *o,
 	if (c->game_us > c->max_game_us)
 		c->max_game_us = c->game_us;
 	for (size_t i = 0; i < o->nfaults; i++)
-		no_start |= o->faults[i].seat == s && !strcmp(o->faults[i].kind, "start");
+		no_start |= o->faults[i].seat == s && o->faults[i].kind == PROTOCOL_FAULT_START;
 	c->failed_starts = no_start ? c->failed_starts + 1 : 0;
 	fprintf(c->out, "  result: %s after %" PRIu32 " turns, %" PRIu32 " decisions; %s placed "
 		"%d of %d, score %d", o->reason ? end_reason_name(o->reason) : "none", o->turns,

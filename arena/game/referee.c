@@ -138,12 +138,12 @@ static void keep_line(char *dst, const char *line, size_t len)
 	strcpy(dst + n, len > n ? "..." : "");
 }
 
-static int add_fault(struct ref *r, int seat, const char *kind, const char *line, size_t len,
-		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static int add_fault(struct ref *r, int seat, enum protocol_fault_kind kind, const char *line,
+		     size_t len, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* Record a fault for seat, remove it from the game and the match (R11). */
-static int add_fault(struct ref *r, int seat, const char *kind, const char *line, size_t len,
-		     const char *fmt, ...)
+static int add_fault(struct ref *r, int seat, enum protocol_fault_kind kind, const char *line,
+		     size_t len, const char *fmt, ...)
 {
 	struct referee_outcome *out = r->out;
 	const struct referee_observer *o = r->setup->observer;
@@ -164,20 +164,28 @@ static int add_fault(struct ref *r, int seat, const char *kind, const char *line
 	f->seat = seat;
 	f->game = r->game_no;
 	f->kind = kind;
-	f->turn = strcmp(kind, "start") ? res.turns : 0;
-	f->move = strcmp(kind, "start") ? res.moves + 1 : 0;
+	f->turn = kind != PROTOCOL_FAULT_START ? res.turns : 0;
+	f->move = kind != PROTOCOL_FAULT_START ? res.moves + 1 : 0;
 	va_start(ap, fmt);
 	vsnprintf(f->reason, sizeof(f->reason), fmt, ap);
 	va_end(ap);
 	keep_line(f->line, line ? line : "", line ? len : 0);
 	out->faulted[seat] = 1;
 	r->removed[seat] = 1;
-	r->fault_kind[seat] = kind;
+	r->fault_kind[seat] = protocol_fault_kind_names[kind];
 	if (game_status(r->g) == GAME_RUNNING)
 		game_remove_seat(r->g, seat);
 	if (o && o->fault)
 		o->fault(o->ctx, f, r->g);
 	return 0;
+}
+
+/* The kind of a decode error: malformed, protocol or illegal. */
+static enum protocol_fault_kind decode_fault(int code)
+{
+	int k = protocol_fault_kind_of(code);
+
+	return k < 0 ? PROTOCOL_FAULT_PROTOCOL : (enum protocol_fault_kind)k;
 }
 
 /* EOF or a broken pipe: did the bot exit, or just close its end? */
@@ -190,15 +198,15 @@ static int pipe_fault(struct ref *r, int seat, int writing)
 
 	while (!bot_exited(b, &status)) {
 		if (clock_now_us() >= until)
-			return add_fault(r, seat, "closed", NULL, 0, writing ?
+			return add_fault(r, seat, PROTOCOL_FAULT_CLOSED, NULL, 0, writing ?
 					 "closed its standard input while still running" :
 					 "closed its standard output while still running");
 		nanosleep(&pause, NULL);
 	}
 	if (WIFSIGNALED(status))
-		return add_fault(r, seat, "exit", NULL, 0, "killed by signal %d (%s)",
+		return add_fault(r, seat, PROTOCOL_FAULT_EXIT, NULL, 0, "killed by signal %d (%s)",
 				 WTERMSIG(status), strsignal(WTERMSIG(status)));
-	return add_fault(r, seat, "exit", NULL, 0, "exited with status %d",
+	return add_fault(r, seat, PROTOCOL_FAULT_EXIT, NULL, 0, "exited with status %d",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
@@ -212,7 +220,7 @@ static int send_line(struct ref *r, int seat, int64_t deadline_us, int64_t limit
 	if (ret == 0)
 		return 0;
 	if (ret == -ETIMEDOUT)
-		ret = add_fault(r, seat, "timeout", NULL, 0,
+		ret = add_fault(r, seat, PROTOCOL_FAULT_TIMEOUT, NULL, 0,
 				"did not read its input within %lld ms", (long long)limit_ms);
 	else
 		ret = pipe_fault(r, seat, 1);
@@ -256,7 +264,8 @@ static int send_game_end(struct ref *r, const struct game_result *res)
 		if (f->game != r->game_no || ge.n_faults == ENGINE_MAX_PLAYERS)
 			continue;
 		ge.faults[ge.n_faults].seat = f->seat;
-		strlcpy(ge.faults[ge.n_faults].kind, f->kind, sizeof(ge.faults[0].kind));
+		strlcpy(ge.faults[ge.n_faults].kind, protocol_fault_kind_names[f->kind],
+			sizeof(ge.faults[0].kind));
 		strlcpy(ge.faults[ge.n_faults].reason, f->reason, sizeof(ge.faults[0].reason));
 		ge.n_faults++;
 	}
@@ -399,12 +408,12 @@ static int check_unasked_output(struct ref *r, int seat)
 	else
 		notify_line(r, seat, REFEREE_FROM_BOT, line, len);
 	if (r->answered[seat])
-		ret = add_fault(r, seat, "protocol", line, len,
+		ret = add_fault(r, seat, PROTOCOL_FAULT_PROTOCOL, line, len,
 				"a second answer to move %" PRIu32 ": it wrote %s after its answer "
 				"and before the next request (one line per request)",
 				r->answered[seat], line ? "a line" : "more output");
 	else
-		ret = add_fault(r, seat, "protocol", line, len,
+		ret = add_fault(r, seat, PROTOCOL_FAULT_PROTOCOL, line, len,
 				"answered before the request: it wrote %s before it was asked "
 				"for a move (answer only after reading a request)",
 				line ? "a line" : "output");
@@ -517,7 +526,7 @@ static int play_decision(struct ref *r, int seat)
 	if (r->bank_us[seat] < limit_us)
 		limit_us = r->bank_us[seat];
 	if (timed && limit_us <= 0)
-		return add_fault(r, seat, "timeout", NULL, 0, "its game bank of %d ms is used up",
+		return add_fault(r, seat, PROTOCOL_FAULT_TIMEOUT, NULL, 0, "its game bank of %d ms is used up",
 				 s->game_ms) < 0 ? -ENOMEM : 0;
 	if ((ret = check_unasked_output(r, seat)) != 0)
 		return ret < 0 ? ret : 0;
@@ -549,18 +558,18 @@ static int play_decision(struct ref *r, int seat)
 	ret = wait_answer(r, seat, t0, limit_us, stops0, &line, &len, &wall, &cpu, &late);
 	if (ret == -ECHILD && bot_exited(b, &status))
 		/* its output stays open only because a child of it still holds the pipe */
-		return add_fault(r, seat, "exit", NULL, 0, "exited (status %d) without answering; "
+		return add_fault(r, seat, PROTOCOL_FAULT_EXIT, NULL, 0, "exited (status %d) without answering; "
 				 "a process it left behind holds its output open",
 				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	if (ret == -ETIMEDOUT) {
 		char hint[128];
 
 		referee_unflushed_hint(b, 0, hint, sizeof(hint));
-		return add_fault(r, seat, "timeout", NULL, 0, "no answer within %lld ms%s%s",
+		return add_fault(r, seat, PROTOCOL_FAULT_TIMEOUT, NULL, 0, "no answer within %lld ms%s%s",
 				 (long long)(limit_us / 1000), bank_note(r, limit_us), hint);
 	}
 	if (ret == -EMSGSIZE)
-		return add_fault(r, seat, "malformed", NULL, 0,
+		return add_fault(r, seat, PROTOCOL_FAULT_MALFORMED, NULL, 0,
 				 "line longer than %d bytes", BOT_LINE_MAX);
 	if (ret < 0)
 		return pipe_fault(r, seat, 0);
@@ -571,7 +580,7 @@ static int play_decision(struct ref *r, int seat)
 		bot_poll_stderr(b);
 	r->answered[seat] = req.move;
 	if (late)
-		return add_fault(r, seat, "timeout", line, len,
+		return add_fault(r, seat, PROTOCOL_FAULT_TIMEOUT, line, len,
 				 "answered after %lld ms (%lld ms of CPU time), past its limit of %lld ms%s%s",
 				 (long long)(wall / 1000), (long long)(cpu / 1000),
 				 (long long)(limit_us / 1000), bank_note(r, limit_us),
@@ -586,10 +595,9 @@ static int play_decision(struct ref *r, int seat)
 	if (ret == PROTOCOL_ENOMEM)
 		return -ENOMEM;
 	if (ret < 0)
-		return add_fault(r, seat, protocol_fault_kind(ret) ? protocol_fault_kind(ret) :
-				 "protocol", line, len, "%s", diag.message);
+		return add_fault(r, seat, decode_fault(ret), line, len, "%s", diag.message);
 	if ((ret = game_apply(r->g, &m)) < 0)
-		return add_fault(r, seat, "illegal", line, len, "%s", engine_strerror(ret));
+		return add_fault(r, seat, PROTOCOL_FAULT_ILLEGAL, line, len, "%s", engine_strerror(ret));
 	if ((ret = log_decision(r, seat, charged, cpu)) < 0)
 		return ret;
 	if (o && o->move)
@@ -686,7 +694,7 @@ static int play_game(struct ref *r, const struct game_rules *rules, struct game_
 		r->bank_us[seat] = (int64_t)s->game_ms * 1000;
 		r->cpu_us[seat] = s->seats[seat].bot ? bot_cpu_us(s->seats[seat].bot) : -1;
 		if (!s->seats[seat].bot && !r->removed[seat]) {
-			ret = add_fault(r, seat, "start", NULL, 0, "%s", s->seats[seat].start_error ?
+			ret = add_fault(r, seat, PROTOCOL_FAULT_START, NULL, 0, "%s", s->seats[seat].start_error ?
 					s->seats[seat].start_error : "could not start");
 			if (ret < 0)
 				goto out;
@@ -743,6 +751,22 @@ static void match_outcome(struct ref *r, const struct match_state *ms)
 				place++;
 		out->placings[s] = place;
 	}
+}
+
+int referee_dealer(int players)
+{
+	return players - 1;
+}
+
+void referee_setup_init(struct referee_setup *s, const char *id, const struct game_rules *rules,
+			int move_ms, int game_ms)
+{
+	memset(s, 0, sizeof(*s));
+	s->id = id;
+	s->rules = *rules;
+	s->rules.dealer = referee_dealer(rules->players);
+	s->move_ms = move_ms;
+	s->game_ms = game_ms;
 }
 
 int referee_play(const struct referee_setup *setup, struct referee_outcome *out, char *err,

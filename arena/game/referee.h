@@ -43,8 +43,10 @@
 
 #include "bot.h"
 #include "engine.h"
+#include "protocol.h"
 
-#define REFEREE_ARENA_VERSION "0.1.0"
+/* the version of project() in CMakeLists.txt, its one source */
+#define REFEREE_ARENA_VERSION SKIPBO_VERSION
 #define REFEREE_ARENA_NAME "skipbo-arena " REFEREE_ARENA_VERSION /* in the arena's hello */
 #define REFEREE_LINE_KEEP 200   /* bytes of an offending line kept in a fault */
 #define REFEREE_REASON_MAX 256
@@ -77,7 +79,7 @@ enum referee_dir {
 struct referee_fault {
 	int seat;
 	int game;                      /* 1-based game within a match; 1 in game mode */
-	const char *kind;              /* static string: timeout, exit, closed, malformed, protocol, illegal, start */
+	enum protocol_fault_kind kind; /* protocol.h: timeout, exit, closed, malformed, protocol, illegal, start */
 	uint32_t turn;                 /* turn number when it happened (0: before the first turn) */
 	uint32_t move;                 /* decisions made so far in that game, the faulty one included */
 	char reason[REFEREE_REASON_MAX];   /* a sentence for a bot author */
@@ -116,7 +118,7 @@ struct referee_seat {
 struct referee_step {
 	struct move move;         /* the decision, when removed is -1 */
 	int removed;              /* the seat removed here (R11), or -1 */
-	const char *kind;         /* with removed: its fault kind, a static string as in referee_fault */
+	enum protocol_fault_kind kind; /* with removed: its fault kind */
 };
 
 struct referee_setup {
@@ -187,6 +189,18 @@ struct referee_outcome {
 	int faulted[ENGINE_MAX_PLAYERS];  /* 1: that seat's bot faulted; do not reuse its process */
 	struct referee_time_stats time[ENGINE_MAX_PLAYERS];
 };
+
+/* R3's dealer as the arena deals: the last seat, so that seat 0 moves first in every game. */
+int referee_dealer(int players);
+
+/*
+ * An ordinary game's setup in *s: all zero (no seats yet, no observer, no
+ * start steps, the default margin, a game and not a match) but the id, the
+ * rules with referee_dealer() as their dealer, and the time control (move_ms
+ * and game_ms, both 0 for none).
+ */
+void referee_setup_init(struct referee_setup *s, const char *id, const struct game_rules *rules,
+			int move_ms, int game_ms);
 
 /*
  * Play the game or match described by setup. Returns 0 and fills *out (the

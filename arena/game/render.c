@@ -117,7 +117,8 @@ static void on_fault(void *ctx, const struct referee_fault *f, const struct game
 {
 	struct render *r = ctx;
 
-	fprintf(r->out, "    seat %d (%s) removed: %s: ", f->seat, r->names[f->seat], f->kind);
+	fprintf(r->out, "    seat %d (%s) removed: %s: ", f->seat, r->names[f->seat],
+		protocol_fault_kind_names[f->kind]);
 	termsafe_puts(r->out, f->reason);
 	if (f->line[0]) {
 		fputs("\n      its line: ", r->out);

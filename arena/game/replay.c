@@ -1,5 +1,6 @@
 /*
- * replay.c - writing and re-checking replay documents (contract in replay.h).
+ * replay.c - re-checking replay documents, and walking them for an observer
+ * (contract in replay.h); replay_write.c writes them.
  */
 #include "replay.h"
 
@@ -11,259 +12,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "durable.h"
 #include "engine.h"
 #include "json_strict.h"
+#include "replay_kinds.h"
 #include "termsafe.h"
-
-
-/* Which struct event fields each kind carries in a replay (and is compared on). */
-enum {
-	F_TURN = 1, F_SOURCE = 2, F_OWNER = 4, F_PILE = 8, F_CARD = 16, F_TARGET = 32,
-	F_VALUE = 64, F_COUNT = 128,
-};
-
-static const struct {
-	const char *name;
-	unsigned fields;
-} kinds[] = {
-	[EVENT_TURN] = { "turn", F_TURN },
-	[EVENT_DRAW] = { "draw", F_CARD },
-	[EVENT_PLAY] = { "play", F_SOURCE | F_OWNER | F_PILE | F_CARD | F_TARGET | F_VALUE },
-	[EVENT_STOCK_TOP] = { "stock_top", F_OWNER | F_CARD },
-	[EVENT_COMPLETE] = { "complete", F_TARGET },
-	[EVENT_DISCARD] = { "discard", F_CARD | F_TARGET },
-	[EVENT_PASS] = { "pass", 0 },
-	[EVENT_REFILL] = { "refill", F_SOURCE | F_COUNT },
-	[EVENT_REMOVED] = { "removed", 0 },
-	[EVENT_END] = { "end", F_VALUE },
-};
-#define NKINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
-
-static const char *const source_names[] = { "", "hand", "stock", "discard" };
-static const char *const fault_kinds[] = { "timeout", "exit", "closed", "malformed", "protocol",
-	"illegal", "start" };
-static const char *const refill_names[] = { "", "completed", "building" };
-
-static int is_decision(int kind)
-{
-	return kind == EVENT_PLAY || kind == EVENT_DISCARD || kind == EVENT_PASS;
-}
-
-/* The fault that removed seat by game `game` (in a match it stays removed for later games). */
-static const char *fault_kind_of(const struct referee_outcome *o, int game, int seat)
-{
-	for (size_t i = 0; i < o->nfaults; i++)
-		if (o->faults[i].game <= game && o->faults[i].seat == seat)
-			return o->faults[i].kind;
-	return "unknown";
-}
-
-/* ,"key":value: the replay has tens of thousands of these, so no printf. */
-static void write_key_int(struct jsonw *w, const char *key, long long v)
-{
-	jsonw_text(w, ",\"");
-	jsonw_text(w, key);
-	jsonw_text(w, "\":");
-	jsonw_int(w, v);
-}
-
-/* ,"key":"word" for words that need no escaping. */
-static void write_key_word(struct jsonw *w, const char *key, const char *word)
-{
-	jsonw_text(w, ",\"");
-	jsonw_text(w, key);
-	jsonw_text(w, "\":\"");
-	jsonw_text(w, word);
-	jsonw_text(w, "\"");
-}
-
-static void write_card(struct jsonw *w, const char *key, int card)
-{
-	if (card == CARD_NONE) {
-		jsonw_text(w, ",\"");
-		jsonw_text(w, key);
-		jsonw_text(w, "\":null");
-	} else {
-		write_key_int(w, key, card);
-	}
-}
-
-static void write_event(struct jsonw *w, const struct event *ev, const uint32_t *us,
-			const char *err, const char *fault)
-{
-	jsonw_text(w, "{\"type\":\"");
-	jsonw_text(w, kinds[ev->kind].name);
-	jsonw_text(w, "\",\"seat\":");
-	if (ev->seat == 0xff)
-		jsonw_text(w, "null");
-	else
-		jsonw_int(w, ev->seat);
-	switch (ev->kind) {
-	case EVENT_TURN:
-		write_key_int(w, "turn", ev->turn);
-		break;
-	case EVENT_DRAW:
-		write_card(w, "card", ev->card);
-		break;
-	case EVENT_PLAY:
-		write_key_word(w, "from", ev->source < 4 ? source_names[ev->source] : "");
-		write_key_int(w, "owner", ev->owner);
-		if (ev->source == SOURCE_DISCARD)
-			write_key_int(w, "pile", ev->pile);
-		write_key_int(w, "card", ev->card);
-		write_key_int(w, "value", ev->value);
-		write_key_int(w, "to", ev->target);
-		break;
-	case EVENT_STOCK_TOP:
-		write_key_int(w, "owner", ev->owner);
-		write_card(w, "card", ev->card);
-		break;
-	case EVENT_COMPLETE:
-		write_key_int(w, "pile", ev->target);
-		break;
-	case EVENT_DISCARD:
-		write_key_int(w, "card", ev->card);
-		write_key_int(w, "pile", ev->target);
-		break;
-	case EVENT_REFILL:
-		write_key_word(w, "source", ev->source < 3 ? refill_names[ev->source] : "");
-		write_key_int(w, "count", ev->count);
-		break;
-	case EVENT_REMOVED:
-		write_key_word(w, "fault", fault);
-		break;
-	case EVENT_END:
-		write_key_word(w, "reason", end_reason_name(ev->value));
-		break;
-	}
-	if (us)
-		write_key_int(w, "us", *us);
-	if (err) {
-		jsonw_text(w, ",\"stderr\":");
-		jsonw_string(w, err);
-	}
-	jsonw_text(w, "}");
-}
-
-static void write_result(struct jsonw *w, int players, const struct game_result *r)
-{
-	int winners[ENGINE_MAX_PLAYERS], n = 0;
-
-	for (int s = 0; s < players; s++)
-		if (r->winners[s])
-			winners[n++] = s;
-	jsonw_printf(w, "{\"reason\":\"%s\",\"winners\":",
-		     r->reason ? end_reason_name(r->reason) : "none");
-	jsonw_int_array(w, winners, (size_t)n);
-	jsonw_text(w, ",\"placings\":");
-	jsonw_int_array(w, r->placing, (size_t)players);
-	jsonw_text(w, ",\"stock_left\":");
-	jsonw_int_array(w, r->stock_left, (size_t)players);
-	jsonw_text(w, ",\"scores\":");
-	jsonw_int_array(w, r->score, (size_t)players);
-	jsonw_printf(w, ",\"turns\":%" PRIu32 ",\"moves\":%" PRIu32 "}", r->turns, r->moves);
-}
-
-static void write_game(struct jsonw *w, const struct referee_outcome *o, int k)
-{
-	const struct referee_game_log *gl = &o->log[k];
-	int deck[ENGINE_DECK_SIZE];
-	size_t move = 0;
-
-	for (int i = 0; i < ENGINE_DECK_SIZE; i++)
-		deck[i] = gl->deck[i];
-	jsonw_printf(w, "%s{\"game\":%d,\"seed\":\"%" PRIu64 "\",\"dealer\":%d,\"stock_size\":%d,"
-		     "\"deck\":", k ? "," : "", k + 1, gl->rules.seed, gl->rules.dealer,
-		     gl->rules.stock_size);
-	jsonw_int_array(w, deck, ENGINE_DECK_SIZE);
-	jsonw_text(w, ",\"events\":[");
-	for (size_t i = 0; i < gl->nevents; i++) {
-		const struct event *ev = &gl->events[i];
-		const uint32_t *us = NULL;
-		const char *err = NULL;
-
-		if (ev->kind < 1 || ev->kind >= NKINDS)
-			continue;
-		if (is_decision(ev->kind) && move < gl->nmoves) {
-			err = gl->move_stderr ? gl->move_stderr[move] : NULL;
-			us = &gl->move_us[move++];
-		}
-		if (i)
-			jsonw_text(w, ",");
-		write_event(w, ev, us, err, fault_kind_of(o, k + 1, ev->seat));
-	}
-	jsonw_text(w, "],\"result\":");
-	write_result(w, o->players, &gl->result);
-	jsonw_text(w, "}");
-}
-
-int replay_format(struct jsonw *w, const struct replay_info *info)
-{
-	const struct referee_outcome *o = info->outcome;
-	int winners[ENGINE_MAX_PLAYERS];
-
-	jsonw_reset(w);
-	jsonw_printf(w, "{\"format\":\"%s\",\"version\":%d,\"id\":", REPLAY_FORMAT, REPLAY_VERSION);
-	jsonw_string(w, info->id);
-	jsonw_printf(w, ",\"players\":%d,\"partnership\":%s,\"match\":%s,\"seed\":\"%" PRIu64
-		     "\",\"dealer\":%d,\"stock_size\":%d,\"bots\":[", o->players,
-		     o->partnership ? "true" : "false", o->match ? "true" : "false", o->rules.seed,
-		     o->rules.dealer, o->rules.stock_size);
-	for (int s = 0; s < o->players; s++) {
-		if (s)
-			jsonw_text(w, ",");
-		jsonw_string(w, info->bots[s]);
-	}
-	jsonw_printf(w, "],\"time\":{\"move_ms\":%d,\"game_ms\":%d},\"games\":[", info->move_ms,
-		     info->game_ms);
-	for (int k = 0; k < o->games; k++)
-		write_game(w, o, k);
-	jsonw_text(w, "],\"faults\":[");
-	for (size_t i = 0; i < o->nfaults; i++) {
-		const struct referee_fault *f = &o->faults[i];
-
-		jsonw_printf(w, "%s{\"seat\":%d,\"kind\":\"%s\",\"game\":%d,\"turn\":%" PRIu32
-			     ",\"move\":%" PRIu32 ",\"reason\":", i ? "," : "", f->seat, f->kind,
-			     f->game, f->turn, f->move);
-		jsonw_string(w, f->reason);
-		jsonw_text(w, ",\"line\":");
-		jsonw_string(w, f->line);
-		jsonw_text(w, "}");
-	}
-	for (int i = 0; i < o->nwinners; i++)
-		winners[i] = o->winners[i];
-	jsonw_printf(w, "],\"result\":{\"reason\":\"%s\",\"winners\":",
-		     o->reason ? end_reason_name(o->reason) : "none");
-	jsonw_int_array(w, winners, (size_t)o->nwinners);
-	jsonw_text(w, ",\"placings\":");
-	jsonw_int_array(w, o->placings, (size_t)o->players);
-	jsonw_text(w, ",\"stock_left\":");
-	jsonw_int_array(w, o->stock_left, (size_t)o->players);
-	jsonw_text(w, ",\"scores\":");
-	jsonw_int_array(w, o->scores, (size_t)o->players);
-	jsonw_printf(w, ",\"turns\":%" PRIu32 ",\"moves\":%" PRIu32 "}}", o->turns, o->moves);
-	return jsonw_error(w);
-}
-
-int replay_format_line(struct jsonw *w, const struct replay_info *info)
-{
-	int ret = replay_format(w, info);
-
-	if (ret < 0)
-		return ret;
-	jsonw_text(w, "\n");
-	return jsonw_error(w);
-}
-
-int replay_write(const char *path, const struct replay_info *info, struct jsonw *scratch)
-{
-	int ret = replay_format_line(scratch, info);
-
-	return ret < 0 ? ret : durable_write(path, scratch->data, scratch->len);
-}
-
-/* ---- re-checking ---------------------------------------------------------- */
 
 struct checker {
 	char *err;
@@ -374,8 +126,8 @@ static int parse_event(struct checker *c, const cJSON *j, struct event *ev)
 	int kind = -1, v = 0;
 
 	memset(ev, 0, sizeof(*ev));
-	for (int k = 1; type && k < NKINDS; k++)
-		if (kinds[k].name && strcmp(type, kinds[k].name) == 0)
+	for (int k = 1; type && k < REPLAY_KINDS; k++)
+		if (replay_kinds[k].name && strcmp(type, replay_kinds[k].name) == 0)
 			kind = k;
 	if (kind < 0) {
 		snprintf(c->why, sizeof(c->why), "unknown or missing \"type\"");
@@ -406,7 +158,7 @@ static int parse_event(struct checker *c, const cJSON *j, struct event *ev)
 		ev->card = (uint8_t)v;
 		break;
 	case EVENT_PLAY:
-		if ((v = name_index(json_str(j, "from"), source_names, 4)) < 0)
+		if ((v = name_index(json_str(j, "from"), replay_source_names, 4)) < 0)
 			return -1;
 		ev->source = (uint8_t)v;
 		if (json_int(c, j, "owner", 0, ENGINE_MAX_PLAYERS - 1, &v) < 0)
@@ -449,7 +201,7 @@ static int parse_event(struct checker *c, const cJSON *j, struct event *ev)
 		ev->target = (uint8_t)v;
 		break;
 	case EVENT_REFILL:
-		if ((v = name_index(json_str(j, "source"), refill_names, 3)) < 0)
+		if ((v = name_index(json_str(j, "source"), replay_refill_names, 3)) < 0)
 			return -1;
 		ev->source = (uint8_t)v;
 		if (json_int(c, j, "count", 0, ENGINE_DECK_SIZE, &v) < 0)
@@ -475,7 +227,7 @@ static const char *event_differs(const struct event *a, const struct event *b)
 
 	if (a->kind != b->kind)
 		return "type";
-	f = kinds[a->kind].fields;
+	f = replay_kinds[a->kind].fields;
 	if (a->seat != b->seat)
 		return "seat";
 	if ((f & F_TURN) && a->turn != b->turn)
@@ -537,7 +289,7 @@ static void print_event(struct checker *c, const struct event *ev, const cJSON *
 		fprintf(f, "  seat %d draws %s\n", ev->seat, card_text(ev->card, b1));
 		break;
 	case EVENT_PLAY:
-		fprintf(f, "  plays %s from %s", card_text(ev->card, b1), source_names[ev->source]);
+		fprintf(f, "  plays %s from %s", card_text(ev->card, b1), replay_source_names[ev->source]);
 		if (ev->source != SOURCE_HAND)
 			fprintf(f, " of seat %d", ev->owner);
 		if (ev->source == SOURCE_DISCARD)
@@ -600,7 +352,7 @@ static int find_move(struct checker *c, const struct game *g, const struct event
 		return 0;
 	}
 	code = game_check_move(g, &m);
-	return mismatch(c, "illegal %s by seat %d: %s", kinds[ev->kind].name, ev->seat,
+	return mismatch(c, "illegal %s by seat %d: %s", replay_kinds[ev->kind].name, ev->seat,
 			code ? engine_strerror(code) : "not among the legal moves");
 }
 
@@ -651,10 +403,11 @@ static int compare_result(struct checker *c, const cJSON *j, const struct game_r
 }
 
 /* The observer's fault callback for seat's removal, from the replay's "faults". */
-static void tell_fault(struct checker *c, int seat, const struct game *g)
+static int tell_fault(struct checker *c, int seat, const struct game *g)
 {
-	struct referee_fault f = { .seat = seat, .game = c->game_no, .kind = "fault" };
+	struct referee_fault f = { .seat = seat, .game = c->game_no };
 	const cJSON *jf;
+	int kind = -1;
 
 	cJSON_ArrayForEach(jf, c->faults) {
 		int s = -1, game = 0;
@@ -663,15 +416,18 @@ static void tell_fault(struct checker *c, int seat, const struct game *g)
 		    json_int(c, jf, "game", 1, INT32_MAX, &game) < 0 || game > c->game_no)
 			continue;
 		f.game = game;
-		/* the kinds a replay can hold are the referee's static strings */
-		for (size_t k = 0; k < sizeof(fault_kinds) / sizeof(fault_kinds[0]); k++)
-			if (json_str(jf, "kind") && !strcmp(json_str(jf, "kind"), fault_kinds[k]))
-				f.kind = fault_kinds[k];
+		kind = protocol_fault_kind_from_name(json_str(jf, "kind"));
 		strlcpy(f.reason, json_str(jf, "reason") ? json_str(jf, "reason") : "",
 			sizeof(f.reason));
 		break;
 	}
+	/* the observer is told what removed the seat: a replay must say it */
+	if (kind < 0)
+		return mismatch(c, "seat %d is removed without a fault of a known kind in \"faults\"",
+				seat);
+	f.kind = (enum protocol_fault_kind)kind;
 	c->obs->fault(c->obs->ctx, &f, g);
+	return 0;
 }
 
 /* Apply one recorded event (when the engine needs it) and compare it with the engine's. */
@@ -688,7 +444,7 @@ static int check_event(struct checker *c, struct game *g, const cJSON *j, size_t
 		return mismatch(c, "unreadable event: %s", c->why);
 	events = game_events(g, &n);
 	if (*engine_pos == n) {
-		if (is_decision(rec.kind)) {
+		if (replay_is_decision(rec.kind)) {
 			if ((ret = find_move(c, g, &rec, &m)) != 0)
 				return ret;
 			if ((ret = game_apply(g, &m)) < 0)
@@ -699,20 +455,20 @@ static int check_event(struct checker *c, struct game *g, const cJSON *j, size_t
 				return mismatch(c, "seat %d cannot be removed", rec.seat);
 		} else {
 			return mismatch(c, "recorded %s event, but the rules produce no event here",
-					kinds[rec.kind].name);
+					replay_kinds[rec.kind].name);
 		}
 		events = game_events(g, &n);
 	}
 	if ((field = event_differs(&rec, &events[*engine_pos])) != NULL)
 		return mismatch(c, "recorded %s differs from the engine's %s in \"%s\"",
-				kinds[rec.kind].name, kinds[events[*engine_pos].kind].name, field);
+				replay_kinds[rec.kind].name, replay_kinds[events[*engine_pos].kind].name, field);
 	(*engine_pos)++;
 	if (c->print)
 		print_event(c, &rec, j);
-	if (c->obs && is_decision(rec.kind) && c->obs->move)
+	if (c->obs && replay_is_decision(rec.kind) && c->obs->move)
 		c->obs->move(c->obs->ctx, rec.seat, &m, recorded_us(j) < 0 ? 0 : recorded_us(j), g);
 	else if (c->obs && rec.kind == EVENT_REMOVED && c->obs->fault)
-		tell_fault(c, rec.seat, g);
+		return tell_fault(c, rec.seat, g);
 	return 0;
 }
 

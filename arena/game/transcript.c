@@ -31,7 +31,7 @@ static void on_fault(void *ctx, const struct referee_fault *f, const struct game
 	if (!t->f)
 		return;
 	fprintf(t->f, "%.6f # seat %d fault %s: ", (double)(clock_now_us() - t->t0_us) / 1e6,
-		f->seat, f->kind);
+		f->seat, protocol_fault_kind_names[f->kind]);
 	termsafe_puts(t->f, f->reason);
 	fputc('\n', t->f);
 }

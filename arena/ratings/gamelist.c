@@ -4,7 +4,6 @@
  */
 #include "gamelist.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,8 +12,7 @@
 #include <sys/types.h>
 
 #include "gamelog.h"
-#include "report_html.h"
-#include "json_strict.h"
+#include "report_html_text.h"
 
 /* Tables beyond this index are not sampled (their faulted games still are). */
 #define TABLES_MAX (1 << 20)
@@ -24,21 +22,6 @@ struct sampler {
 	size_t ntables;
 	long listed, skipped;
 };
-
-static const char *str(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static long num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 1e15 ?
-		(long)v->valuedouble : -1;
-}
 
 /* An id safe to put in a URL as it is: the arena's ids are t0001-d0002-r0. */
 static int id_is_plain(const char *id)
@@ -53,9 +36,9 @@ static int id_is_plain(const char *id)
 }
 
 /* 1 if the record is listed: the first few of its table, or any with a fault. */
-static int sample(struct sampler *s, const cJSON *rec, int faulted)
+static int sample(struct sampler *s, const struct record *rec, int faulted)
 {
-	long table = num(rec, "table");
+	long table = (long)rec->table;
 
 	if (s->listed >= GAMELIST_MAX)
 		return 0;
@@ -93,154 +76,78 @@ static void write_game_link(FILE *out, const char *id, const char *dir)
 		report_html_text(out, id);
 }
 
-static void write_row(FILE *out, const cJSON *rec, const char *dir)
+/* Names separated by sep: the bots of seats, or of the winners' seats. */
+static int write_names(FILE *out, const struct record *rec, const int *seats, int n,
+		       const char *sep)
 {
-	const cJSON *bots = cJSON_GetObjectItemCaseSensitive(rec, "bots"), *b, *f;
-	const cJSON *winners = cJSON_GetObjectItemCaseSensitive(rec, "winners"), *w;
-	const cJSON *faults = cJSON_GetObjectItemCaseSensitive(rec, "faults");
-	const char *id = str(rec, "id"), *reason = str(rec, "reason");
-	int n = 0;
+	for (int i = 0; i < n; i++) {
+		fputs(i ? sep : "", out);
+		report_html_text(out, rec->bots[seats ? seats[i] : i]);
+	}
+	return n;
+}
 
+static void write_row(FILE *out, const struct record *rec, const char *dir)
+{
 	/* data-* attributes for the filter: space-separated, names are printable ASCII */
 	fputs("<tr data-bots=\" ", out);
-	cJSON_ArrayForEach(b, bots)
-		if (cJSON_IsString(b)) {
-			report_html_text(out, b->valuestring);
-			fputc(' ', out);
-		}
-	fputs("\" data-winners=\" ", out);
-	cJSON_ArrayForEach(w, winners) {
-		const cJSON *name = cJSON_IsNumber(w) ? cJSON_GetArrayItem(bots, w->valueint) : NULL;
-
-		if (cJSON_IsString(name)) {
-			report_html_text(out, name->valuestring);
-			fputc(' ', out);
-		}
-	}
-	fputs("\" data-faults=\" ", out);
-	cJSON_ArrayForEach(f, faults)
-		if (str(f, "kind")) {
-			report_html_text(out, str(f, "kind"));
+	write_names(out, rec, NULL, rec->players, " ");
+	fputs(rec->players ? " \" data-winners=\" " : "\" data-winners=\" ", out);
+	write_names(out, rec, rec->winners, rec->nwinners, " ");
+	fputs(rec->nwinners ? " \" data-faults=\" " : "\" data-faults=\" ", out);
+	for (size_t i = 0; i < rec->nfaults; i++)
+		if (rec->faults[i].kind) {
+			report_html_text(out, rec->faults[i].kind);
 			fputc(' ', out);
 		}
 	fputs("\"><td class=\"name\">", out);
-	write_game_link(out, id, dir);
+	write_game_link(out, rec->id, dir);
 	fputs("</td><td class=\"name\">", out);
-	cJSON_ArrayForEach(b, bots)
-		if (cJSON_IsString(b)) {
-			fputs(n++ ? ", " : "", out);
-			report_html_text(out, b->valuestring);
-		}
+	write_names(out, rec, NULL, rec->players, ", ");
 	fputs("</td><td class=\"name\">", out);
-	n = 0;
-	cJSON_ArrayForEach(w, winners) {
-		const cJSON *name = cJSON_IsNumber(w) ? cJSON_GetArrayItem(bots, w->valueint) : NULL;
+	fputs(write_names(out, rec, rec->winners, rec->nwinners, ", ") ? " won" : "no winner", out);
+	fputs("</td><td class=\"name\">", out);
+	report_html_text(out, rec->reason ? rec->reason : "?");
+	fprintf(out, "</td><td>%ld</td><td class=\"name\">", (long)rec->turns);
+	for (size_t i = 0; i < rec->nfaults; i++) {
+		const struct record_fault *f = &rec->faults[i];
 
-		if (cJSON_IsString(name)) {
-			fputs(n++ ? ", " : "", out);
-			report_html_text(out, name->valuestring);
-		}
-	}
-	fputs(n ? " won" : "no winner", out);
-	fputs("</td><td class=\"name\">", out);
-	report_html_text(out, reason ? reason : "?");
-	fprintf(out, "</td><td>%ld</td><td class=\"name\">", num(rec, "turns"));
-	n = 0;
-	cJSON_ArrayForEach(f, faults) {
-		const char *bot = str(f, "bot"), *kind = str(f, "kind"), *why = str(f, "reason");
-
-		fputs(n++ ? "; " : "", out);
-		report_html_text(out, bot ? bot : "?");
+		fputs(i ? "; " : "", out);
+		report_html_text(out, f->bot ? f->bot : "?");
 		fputs(": <b>", out);
-		report_html_text(out, kind ? kind : "?");
+		report_html_text(out, f->kind ? f->kind : "?");
 		fputs("</b> ", out);
-		report_html_text(out, why ? why : "");
-		if (num(f, "turn") > 0)
-			fprintf(out, " (turn %ld, move %ld)", num(f, "turn"), num(f, "move"));
+		report_html_text(out, f->reason ? f->reason : "");
+		if (f->turn > 0)
+			fprintf(out, " (turn %ld, move %ld)", (long)f->turn, (long)f->move);
 	}
 	fputs("</td></tr>\n", out);
 }
 
-/*
- * Most records of a big tournament are neither faulted nor among the first of
- * their table: skip them without parsing. Text a bot sent is inside JSON
- * strings, where every '"' is escaped, so `"faults":[]` and `"table":` match
- * only the record's own keys.
- */
-static int obviously_skipped(const struct sampler *s, const char *line)
-{
-	const char *t = strstr(line, "\"table\":");
-	long table;
+/* Up to this many reasons are shown unfolded. */
+#define REASONS_OPEN_MAX 10
 
-	if (!t || !strstr(line, "\"faults\":[]"))
-		return 0;
-	table = strtol(t + strlen("\"table\":"), NULL, 10);
-	return table >= 0 && (size_t)table < s->ntables && s->seen[table] >= GAMELIST_PER_TABLE;
-}
-
-/*
- * Call use(arg, rec, dir) for each valid record of dir/games.jsonl that
- * skip(arg, line) does not pass over unparsed; skip also counts what it skips.
- * A missing file has no records. Returns 0 or use()'s negative errno.
- */
-static int each_record(const char *dir, int (*skip)(void *, const char *),
-		       int (*use)(void *, const cJSON *, const char *), void *arg)
-{
-	char path[4096], *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int rc = 0;
-	FILE *f;
-
-	if (snprintf(path, sizeof(path), "%s/games.jsonl", dir) >= (int)sizeof(path) ||
-	    !(f = fopen(path, "r")))
-		return 0;
-	while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
-		cJSON *rec = NULL;
-
-		if (line[len - 1] != '\n')
-			break; /* a torn last line */
-		if (skip(arg, line))
-			continue;
-		if (json_strict_parse(line, (size_t)len - 1, &rec, NULL) == 0 && cJSON_IsObject(rec))
-			rc = use(arg, rec, dir);
-		cJSON_Delete(rec);
-	}
-	free(line);
-	fclose(f);
-	return rc;
-}
-
-/* The game list's reading of the records: rows for those sampled. */
-struct listing {
-	struct sampler s;
-	int links;
-	FILE *out;
+/* One distinct reason of the faults section and the first game it was given in. */
+struct reason {
+	char *bot, *kind, *why, *id;
+	long count;
 };
 
-static int list_skip(void *arg, const char *line)
-{
-	struct listing *l = arg;
+struct reasons {
+	struct reason *v;
+	size_t n, cap;
+	long others; /* faults whose reason came after GAMELIST_REASONS_MAX others */
+};
 
-	if (!obviously_skipped(&l->s, line))
-		return 0;
-	l->s.skipped++;
-	return 1;
-}
-
-static int list_use(void *arg, const cJSON *rec, const char *dir)
-{
-	struct listing *l = arg;
-	const cJSON *faults = cJSON_GetObjectItemCaseSensitive(rec, "faults");
-
-	if (sample(&l->s, rec, cJSON_GetArraySize(faults) > 0)) {
-		write_row(l->out, rec, l->links ? dir : NULL);
-		l->s.listed++;
-	} else {
-		l->s.skipped++;
-	}
-	return 0;
-}
+/* What the report's one reading of the records leaves for the game list and the fault reasons. */
+struct gamelist {
+	const char *link_dir;  /* where replays/<id>.html pages are, or NULL */
+	struct sampler s;
+	FILE *rows_stream;     /* the listed rows, written as they come */
+	char *rows;
+	size_t rows_len;
+	struct reasons reasons;
+};
 
 static const char filter_script[] =
 	"<script>\n"
@@ -271,10 +178,8 @@ static const char filter_script[] =
 	"})();\n"
 	"</script>\n";
 
-int gamelist_write_html(const char *const *dirs, size_t ndirs, FILE *out)
+int gamelist_write_html(const struct gamelist *gl, FILE *out)
 {
-	struct listing l = { .links = ndirs == 1, .out = out };
-	int rc = 0;
 
 	fputs("<h2 id=\"game-list\">Games</h2>\n", out);
 	fputs("<p class=\"filters\"><label>bot <input id=\"f-bot\" size=\"12\"></label> "
@@ -290,42 +195,18 @@ int gamelist_write_html(const char *const *dirs, size_t ndirs, FILE *out)
 	      "<th class=\"name\">bots (by seat)</th><th class=\"name\">result</th>"
 	      "<th class=\"name\">reason</th><th>turns</th><th class=\"name\">faults</th>"
 	      "</tr></thead>\n<tbody>\n", out);
-	for (size_t i = 0; i < ndirs && rc == 0; i++)
-		rc = each_record(dirs[i], list_skip, list_use, &l);
+	if (gl->rows_len && fwrite(gl->rows, 1, gl->rows_len, out) != gl->rows_len)
+		return -EIO;
 	fputs("</tbody>\n</table></div>\n", out);
 	fprintf(out, "<p class=\"note\" id=\"games-note\">%ld games listed: the first %d of each "
 		"table (set of bots) and every game with a fault (at most %d rows); %ld more "
 		"are in games.jsonl. A game links to its replay viewer page when "
 		"<code>replays/ID.html</code> exists: <code>skipbo-arena replay --html --id ID "
 		"DIR</code> makes it, <code>skipbo-arena report --replays DIR</code> every "
-		"game's.</p>\n", l.s.listed, GAMELIST_PER_TABLE,
-		GAMELIST_MAX, l.s.skipped);
+		"game's.</p>\n", gl->s.listed, GAMELIST_PER_TABLE,
+		GAMELIST_MAX, gl->s.skipped);
 	fputs(filter_script, out);
-	free(l.s.seen);
-	return rc ? rc : ferror(out) ? -EIO : 0;
-}
-
-/* Up to this many reasons are shown unfolded. */
-#define REASONS_OPEN_MAX 10
-
-/* One distinct reason of the faults section and the first game it was given in. */
-struct reason {
-	char *bot, *kind, *why, *id;
-	long count;
-};
-
-struct reasons {
-	struct reason *v;
-	size_t n, cap;
-	long others; /* faults whose reason came after GAMELIST_REASONS_MAX others */
-	const char *link_dir;
-};
-
-/* Only records with a fault matter here: `"faults":[]` is the record's own key (see above). */
-static int reasons_skip(void *arg, const char *line)
-{
-	(void)arg;
-	return strstr(line, "\"faults\":[]") != NULL;
+	return ferror(out) ? -EIO : 0;
 }
 
 static int reasons_add(struct reasons *rs, const char *bot, const char *kind, const char *why,
@@ -365,19 +246,15 @@ static int reasons_add(struct reasons *rs, const char *bot, const char *kind, co
 	return 0;
 }
 
-static int reasons_use(void *arg, const cJSON *rec, const char *dir)
+static int reasons_use(struct reasons *rs, const struct record *rec)
 {
-	struct reasons *rs = arg;
-	const char *id = str(rec, "id");
-	const cJSON *f;
 	int rc = 0;
 
-	(void)dir;
-	cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(rec, "faults")) {
-		const char *bot = str(f, "bot"), *kind = str(f, "kind"), *why = str(f, "reason");
+	for (size_t i = 0; i < rec->nfaults && rc == 0; i++) {
+		const struct record_fault *f = &rec->faults[i];
 
-		if (bot && kind && why && id && (rc = reasons_add(rs, bot, kind, why, id)) < 0)
-			break;
+		if (f->bot && f->kind && f->reason && rec->id)
+			rc = reasons_add(rs, f->bot, f->kind, f->reason, rec->id);
 	}
 	return rc;
 }
@@ -393,7 +270,7 @@ static int reason_cmp(const void *a, const void *b)
 	return c ? c : (x->count < y->count) - (x->count > y->count);
 }
 
-static void reasons_write(const struct reasons *rs, FILE *out)
+static void reasons_write(const struct reasons *rs, const char *link_dir, FILE *out)
 {
 	/* a long list starts folded, so that the charts below stay near the top */
 	fprintf(out, "<details id=\"fault-reasons-box\"%s><summary>%zu distinct reason%s, each "
@@ -413,7 +290,7 @@ static void reasons_write(const struct reasons *rs, FILE *out)
 		fprintf(out, "</td><td>%ld</td><td class=\"name\">", r->count);
 		report_html_text(out, r->why);
 		fputs("</td><td class=\"name\">", out);
-		write_game_link(out, r->id, rs->link_dir);
+		write_game_link(out, r->id, link_dir);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody>\n</table></div>\n</details>\n", out);
@@ -423,23 +300,66 @@ static void reasons_write(const struct reasons *rs, FILE *out)
 			"them all.</p>\n", rs->others, GAMELIST_REASONS_MAX);
 }
 
-int gamelist_write_fault_reasons(const char *const *dirs, size_t ndirs, FILE *out)
+int gamelist_write_fault_reasons(const struct gamelist *gl, FILE *out)
 {
-	struct reasons rs = { .link_dir = ndirs == 1 ? dirs[0] : NULL };
+	reasons_write(&gl->reasons, gl->link_dir, out);
+	return ferror(out) ? -EIO : 0;
+}
+
+int gamelist_new(const char *link_dir, struct gamelist **out)
+{
+	struct gamelist *gl = calloc(1, sizeof(*gl));
+
+	*out = NULL;
+	if (!gl)
+		return -ENOMEM;
+	gl->link_dir = link_dir;
+	if (!(gl->rows_stream = open_memstream(&gl->rows, &gl->rows_len))) {
+		free(gl);
+		return -ENOMEM;
+	}
+	*out = gl;
+	return 0;
+}
+
+int gamelist_add(struct gamelist *gl, const struct record *rec)
+{
+	if (sample(&gl->s, rec, rec->nfaults > 0)) {
+		write_row(gl->rows_stream, rec, gl->link_dir);
+		gl->s.listed++;
+	} else {
+		gl->s.skipped++;
+	}
+	if (ferror(gl->rows_stream))
+		return -ENOMEM;
+	return reasons_use(&gl->reasons, rec);
+}
+
+int gamelist_finish(struct gamelist *gl)
+{
 	int rc = 0;
 
-	for (size_t i = 0; i < ndirs && rc == 0; i++)
-		rc = each_record(dirs[i], reasons_skip, reasons_use, &rs);
-	if (rc == 0) {
-		qsort(rs.v, rs.n, sizeof(*rs.v), reason_cmp);
-		reasons_write(&rs, out);
+	if (gl->rows_stream && fclose(gl->rows_stream) != 0)
+		rc = -ENOMEM;
+	gl->rows_stream = NULL;
+	if (gl->reasons.n)
+		qsort(gl->reasons.v, gl->reasons.n, sizeof(*gl->reasons.v), reason_cmp);
+	return rc;
+}
+
+void gamelist_free(struct gamelist *gl)
+{
+	if (!gl)
+		return;
+	gamelist_finish(gl);
+	for (size_t i = 0; i < gl->reasons.n; i++) {
+		free(gl->reasons.v[i].bot);
+		free(gl->reasons.v[i].kind);
+		free(gl->reasons.v[i].why);
+		free(gl->reasons.v[i].id);
 	}
-	for (size_t i = 0; i < rs.n; i++) {
-		free(rs.v[i].bot);
-		free(rs.v[i].kind);
-		free(rs.v[i].why);
-		free(rs.v[i].id);
-	}
-	free(rs.v);
-	return rc ? rc : ferror(out) ? -EIO : 0;
+	free(gl->reasons.v);
+	free(gl->rows);
+	free(gl->s.seen);
+	free(gl);
 }

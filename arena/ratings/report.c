@@ -14,7 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
+#include "gamelist.h"
 #include "report_html.h"
+
+const struct report_options report_defaults = REPORT_OPTIONS_DEFAULT;
 
 static volatile sig_atomic_t stop_requested;
 
@@ -69,6 +74,7 @@ struct acc {
 	uint32_t source;              /* of the last record */
 	struct dup_slot *slots;    /* open addressing with linear probing; nslots is 0 or a power of 2 */
 	size_t nslots, npending;
+	struct gamelist *games;    /* fed the whole records too, when reading files */
 };
 
 static void acc_release(struct acc *a)
@@ -291,6 +297,8 @@ static int acc_add(void *ctx, const struct gamelog *log, const struct gamelog_ga
 	size_t nres = rating_game_results(g->players, g->bot, placing, team, res);
 	for (size_t k = 0; k < nres; k++)
 		report_count_rated(a->bots, &res[k]);
+	if (a->games && log->current && (rc = gamelist_add(a->games, log->current)) < 0)
+		return rc;
 	return add_duplicate_half(a, g);
 }
 
@@ -415,16 +423,6 @@ out:
 	return rc;
 }
 
-int report_build(struct report *r, const struct gamelog *log, const char *anchor,
-		 double prior_draws, char *err, size_t errsz)
-{
-	struct report_options opt = REPORT_OPTIONS_DEFAULT;
-
-	opt.anchor = anchor;
-	opt.prior_draws = prior_draws;
-	return report_build_opts(r, log, &opt, err, errsz);
-}
-
 int report_build_opts(struct report *r, const struct gamelog *log,
 		      const struct report_options *opt, char *err, size_t errsz)
 {
@@ -443,23 +441,18 @@ int report_build_opts(struct report *r, const struct gamelog *log,
 	return rc;
 }
 
-int report_load(struct report *r, struct gamelog *log, const char *const *dirs, size_t ndirs,
-		const char *anchor, double prior_draws, char *err, size_t errsz)
-{
-	struct report_options opt = REPORT_OPTIONS_DEFAULT;
-
-	opt.anchor = anchor;
-	opt.prior_draws = prior_draws;
-	return report_load_opts(r, log, dirs, ndirs, &opt, err, errsz);
-}
-
 int report_load_opts(struct report *r, struct gamelog *log, const char *const *dirs,
 		     size_t ndirs, const struct report_options *opt, char *err, size_t errsz)
 {
 	struct acc a = { 0 };
-	int rc = 0;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
+	/* links to replay pages only for a report that sits in the one directory it reads */
+	if ((rc = gamelist_new(ndirs == 1 ? dirs[0] : NULL, &a.games)) < 0) {
+		snprintf(err, errsz, "out of memory");
+		return rc;
+	}
 	gamelog_set_sink(log, acc_add, &a);
 	log->stop = &stop_requested;
 	for (size_t i = 0; i < ndirs; i++) {
@@ -476,10 +469,16 @@ int report_load_opts(struct report *r, struct gamelog *log, const char *const *d
 			goto out;
 		dup_clear(&a);
 	}
+	if ((rc = gamelist_finish(a.games)) < 0) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
 	rc = acc_finish(r, &a, log, opt, err, errsz);
 	if (rc == 0) {
 		r->dirs = dirs;
 		r->ndirs = ndirs;
+		r->games = a.games;
+		a.games = NULL;
 		if ((rc = report_find_challengers(r)) < 0) {
 			snprintf(err, errsz, "out of memory");
 			report_release(r);
@@ -488,6 +487,7 @@ int report_load_opts(struct report *r, struct gamelog *log, const char *const *d
 out:
 	gamelog_set_sink(log, NULL, NULL);
 	log->stop = NULL;
+	gamelist_free(a.games);
 	acc_release(&a);
 	return rc;
 }
@@ -525,6 +525,10 @@ void report_release(struct report *r)
 	free(r->order);
 	free(r->pair_pent);
 	free(r->challenger);
+	for (size_t d = 0; r->tournaments && d < r->ndirs; d++)
+		cJSON_Delete(r->tournaments[d]);
+	free(r->tournaments);
+	gamelist_free(r->games);
 	rating_fit_release(&r->fit);
 	rating_pairs_release(&r->pairs);
 	memset(r, 0, sizeof(*r));
@@ -775,17 +779,6 @@ static int write_atomically(const struct report *r, const char *dir, const char 
 	return rc;
 }
 
-int report_generate_with(const char *const *dirs, size_t ndirs, const char *outdir,
-			 const char *anchor, double prior_draws, FILE *table,
-			 char *err, size_t errsz)
-{
-	struct report_options opt = REPORT_OPTIONS_DEFAULT;
-
-	opt.anchor = anchor;
-	opt.prior_draws = prior_draws;
-	return report_generate_opts(dirs, ndirs, outdir, &opt, table, err, errsz);
-}
-
 int report_generate_opts(const char *const *dirs, size_t ndirs, const char *outdir,
 			 const struct report_options *opt, FILE *table, char *err, size_t errsz)
 {
@@ -836,6 +829,7 @@ out:
 int report_generate(const char *const *dirs, size_t ndirs, const char *outdir, FILE *table,
 		    char *err, size_t errsz)
 {
-	return report_generate_with(dirs, ndirs, outdir, NULL, RATING_PRIOR_DRAWS, table,
-				    err, errsz);
+	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+
+	return report_generate_opts(dirs, ndirs, outdir, &opt, table, err, errsz);
 }

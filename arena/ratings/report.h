@@ -121,6 +121,12 @@ struct report {
 	uint64_t games_recorded, games_expected; /* report_options' */
 	long eta_s;
 	bool reused_processes;   /* a tournament.json says "processes": "reuse" */
+	/* Kept by report_load_opts from its one reading of each directory, for
+	 * report.html (NULL from report_build_opts): each directory's tournament.json
+	 * (records_tournament_tree(), NULL when it has none), and the game list
+	 * and fault reasons (gamelist.h). */
+	struct cJSON **tournaments;
+	struct gamelist *games;
 };
 
 /* Said by every format when a tournament reused bot processes (TOURNAMENT.md, "Processes"). */
@@ -142,6 +148,7 @@ struct report_options {
 };
 
 #define REPORT_OPTIONS_DEFAULT { NULL, 0.0, RATING_PRIOR_DRAWS, false, false, false, 0, 0, -1 }
+extern const struct report_options report_defaults; /* REPORT_OPTIONS_DEFAULT */
 
 /*
  * What a partial report says of itself, one sentence into buf: "Partial: 67 of
@@ -152,26 +159,22 @@ struct report_options {
 void report_partial_text(const struct report *r, char *buf, size_t size);
 
 /*
- * Compute a report from the records stored in log (which must outlive it).
- * anchor: bot rated 0 or NULL for each pool's average; -ENOENT if that bot is
- * not in the log (report_build_opts: the options of struct report_options).
- * -EDOM (with a sentence) for prior 0 when a bot has no finite rating. -ENODATA if the log holds no records. -ENOMEM. err gets a
- * sentence on failure.
+ * Compute a report from the records stored in log (which must outlive it),
+ * with the options of struct report_options: -ENOENT if the anchor bot is not
+ * in the log; -EDOM (with a sentence) for prior 0 when a bot has no finite
+ * rating; -ENODATA if the log holds no records; -ENOMEM. err gets a sentence
+ * on failure.
  */
-int report_build(struct report *r, const struct gamelog *log, const char *anchor,
-		 double prior_draws, char *err, size_t errsz);
 int report_build_opts(struct report *r, const struct gamelog *log,
 		      const struct report_options *opt, char *err, size_t errsz);
 
 /*
  * Read dirs[i]/games.jsonl for every i (source i) into the empty gamelog log
  * through a sink, so log ends up with the bot names and counters but no
- * records, and compute the report as report_build would from the same records
- * stored. log must outlive r. Errors as report_build, and those of
- * gamelog_read (-ENOENT: a games.jsonl is missing).
+ * records, and compute the report as report_build_opts would from the same
+ * records stored. log must outlive r. Errors as report_build_opts, and those
+ * of gamelog_read (-ENOENT: a games.jsonl is missing).
  */
-int report_load(struct report *r, struct gamelog *log, const char *const *dirs, size_t ndirs,
-		const char *anchor, double prior_draws, char *err, size_t errsz);
 int report_load_opts(struct report *r, struct gamelog *log, const char *const *dirs,
 		     size_t ndirs, const struct report_options *opt, char *err, size_t errsz);
 void report_release(struct report *r);
@@ -237,16 +240,13 @@ int report_generate(const char *const *dirs, size_t ndirs, const char *outdir, F
 		    char *err, size_t errsz);
 
 /*
- * From now on report_load and report_generate stop at the next record or file
+ * From now on report_load_opts and report_generate stop at the next record or file
  * with -EINTR ("stopped" in err), leaving no temporary file behind: for a
  * SIGINT or SIGTERM handler (async-signal-safe; it only sets a flag).
  */
 void report_request_stop(void);
 
-/* Same with options: anchor bot name (NULL = field average) and prior draws (> 0). */
-int report_generate_with(const char *const *dirs, size_t ndirs, const char *outdir,
-			 const char *anchor, double prior_draws, FILE *table,
-			 char *err, size_t errsz);
+/* report_generate() with options (struct report_options). */
 int report_generate_opts(const char *const *dirs, size_t ndirs, const char *outdir,
 			 const struct report_options *opt, FILE *table, char *err, size_t errsz);
 
@@ -281,7 +281,7 @@ void report_compute_stats(struct report *r);
 void report_count_rated(struct report_bot *bots, const struct rating_result *res);
 
 /*
- * A gauntlet (report_gauntlet.c). report_load finds the challengers named by
+ * A gauntlet (report_gauntlet.c). report_load_opts finds the challengers named by
  * the "challengers" of each directory's tournament.json (bots by name), and
  * there whether its "processes" were reused (reused_processes);
  * report_challengers fills out (r->nbots entries) with them in ranking order
@@ -294,7 +294,8 @@ struct report_challenger {
 	double score, results;   /* rated points and results against field bots */
 	double field_diff;       /* Elo - the field's mean Elo */
 };
-int report_find_challengers(struct report *r); /* 0 or -ENOMEM */
+/* Reads r->tournaments, then finds the challengers. 0 or -ENOMEM. */
+int report_find_challengers(struct report *r);
 size_t report_challengers(const struct report *r, struct report_challenger *out);
 
 enum report_style { REPORT_TEXT, REPORT_MD, REPORT_HTML };
@@ -302,10 +303,6 @@ enum report_style { REPORT_TEXT, REPORT_MD, REPORT_HTML };
  * escapes a name for it (unused for REPORT_TEXT). */
 void report_write_gauntlet(const struct report *r, enum report_style style, FILE *out,
 			   void (*write_text)(FILE *out, const char *s));
-
-/* dir/tournament.json (results/README.md) as a tree, or NULL when there is none
- * (a games.jsonl copied alone) or it is not JSON. */
-struct cJSON *report_read_tournament(const char *dir);
 
 /* Formatting helpers shared by the writers. */
 double report_win_rate(const struct report_bot *b);

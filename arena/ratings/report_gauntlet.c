@@ -1,7 +1,6 @@
 /*
- * report_gauntlet.c - a gauntlet's challengers ranked against the field, and
- * the tournament.json a report reads beside games.jsonl (contract in
- * report.h).
+ * report_gauntlet.c - a gauntlet's challengers ranked against the field
+ * (contract in report.h).
  */
 #include "report.h"
 
@@ -12,32 +11,18 @@
 
 #include <cjson/cJSON.h>
 
-cJSON *report_read_tournament(const char *dir)
-{
-	char path[4096], *text;
-	size_t len;
-	FILE *f;
-	cJSON *root = NULL;
-
-	if (snprintf(path, sizeof(path), "%s/tournament.json", dir) >= (int)sizeof(path) ||
-	    !(f = fopen(path, "r")))
-		return NULL;
-	/* the arena writes a few KiB; a bigger file is not its tournament.json */
-	if ((text = malloc(1 << 20)) != NULL) {
-		len = fread(text, 1, (1 << 20) - 1, f);
-		if (!ferror(f) && feof(f))
-			root = cJSON_ParseWithLengthOpts(text, len, NULL, 0);
-		free(text);
-	}
-	fclose(f);
-	return root;
-}
+#include "tournament_file.h"
 
 int report_find_challengers(struct report *r)
 {
-	for (size_t d = 0; d < r->ndirs; d++) {
-		cJSON *t = report_read_tournament(r->dirs[d]);
-		const cJSON *name, *processes = cJSON_GetObjectItemCaseSensitive(t, "processes");
+	/* each directory's tournament.json, read once for every part of the report */
+	if (!(r->tournaments = calloc(r->ndirs, sizeof(*r->tournaments))))
+		return -ENOMEM;
+	for (size_t d = 0; d < r->ndirs; d++)
+		r->tournaments[d] = records_tournament_tree(r->dirs[d]);
+	for (size_t d = 0; r->tournaments && d < r->ndirs; d++) {
+		const cJSON *t = r->tournaments[d], *name;
+		const cJSON *processes = cJSON_GetObjectItemCaseSensitive(t, "processes");
 
 		/* read here, with the tournament.json read anyway */
 		if (cJSON_IsString(processes) && strcmp(processes->valuestring, "reuse") == 0)
@@ -47,13 +32,10 @@ int report_find_challengers(struct report *r)
 
 			if (b < 0)
 				continue;
-			if (!r->challenger && !(r->challenger = calloc(r->nbots, sizeof(bool)))) {
-				cJSON_Delete(t);
+			if (!r->challenger && !(r->challenger = calloc(r->nbots, sizeof(bool))))
 				return -ENOMEM;
-			}
 			r->challenger[b] = true;
 		}
-		cJSON_Delete(t);
 	}
 	return 0;
 }

@@ -21,20 +21,6 @@
 #define ROW_H 24.0
 #define CELL 44.0
 
-void report_html_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
-
 static const char page_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -574,7 +560,7 @@ static void html_never_started(const struct report *r, FILE *out)
 	}
 }
 
-static void html_faults(const struct report *r, FILE *out)
+static int html_faults(const struct report *r, FILE *out)
 {
 	long total[GAMELOG_FAULT_KINDS] = { 0 }, all = 0;
 
@@ -586,7 +572,7 @@ static void html_faults(const struct report *r, FILE *out)
 	fputs("<h2 id=\"faults\">Faults</h2>\n", out);
 	if (!all) {
 		fputs("<p>No bot faulted (R11).</p>\n", out);
-		return;
+		return 0;
 	}
 	fputs("<p class=\"note\">R11 faults by bot and kind: each removed the bot from its game "
 	      "(and in a match from the rest of it). games.jsonl records each fault's reason, "
@@ -611,15 +597,15 @@ static void html_faults(const struct report *r, FILE *out)
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody>\n</table></div>\n", out);
-	if (r->dirs && r->ndirs)
-		gamelist_write_fault_reasons(r->dirs, r->ndirs, out);
+	return r->games ? gamelist_write_fault_reasons(r->games, out) : 0;
 }
 
 int report_write_html(const struct report *r, FILE *out)
 {
 	char method[2048], verdict[256], partial[256];
-	cJSON *t = r->ndirs && r->dirs ? report_read_tournament(r->dirs[0]) : NULL;
+	const cJSON *t = r->tournaments && r->ndirs ? r->tournaments[0] : NULL;
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
+	int rc;
 
 	report_method_text(r, method, sizeof(method));
 	fputs(page_head, out);
@@ -648,7 +634,6 @@ int report_write_html(const struct report *r, FILE *out)
 	html_ranking(r, out);
 	if (t)
 		html_settings(t, r->dirs[0], out);
-	cJSON_Delete(t);
 	fputs("<p>", out);
 	report_write_sources(r, out, report_html_text);
 	fputs(".</p>\n", out);
@@ -670,7 +655,8 @@ int report_write_html(const struct report *r, FILE *out)
 	report_html_text(out, method);
 	fputs(" Move times: mean and max over all moves; p99 is the moves-weighted mean of "
 	      "the per-game p99s.</p>\n", out);
-	html_faults(r, out);
+	if ((rc = html_faults(r, out)) < 0)
+		return rc;
 	html_elo_chart(r, out);
 	html_heatmap(r, out);
 	html_time_chart(r, out);
@@ -678,8 +664,8 @@ int report_write_html(const struct report *r, FILE *out)
 		html_paired(r, out);
 	html_los_and_seats(r, out);
 	html_per_bot(r, out);
-	if (r->dirs && r->ndirs)
-		gamelist_write_html(r->dirs, r->ndirs, out);
+	if (r->games && (rc = gamelist_write_html(r->games, out)) < 0)
+		return rc;
 	fputs("</body>\n</html>\n", out);
 	return ferror(out) ? -EIO : 0;
 }

@@ -24,9 +24,7 @@
 #include <stdio.h>
 
 #include "report.h"
-
-/* s as HTML text or attribute value: & < > " ' escaped. */
-void report_html_text(FILE *out, const char *s);
+#include "report_html_text.h"
 
 /* Write the page; 0 or a negative errno from the stream. */
 int report_write_html(const struct report *r, FILE *out);

@@ -16,6 +16,7 @@
 
 #include "replay_find.h"
 #include "results.h"
+#include "tournament_file.h"
 #include "schedule.h"
 
 #define READ_CHUNK (1u << 20)
@@ -32,7 +33,7 @@ static char *tournament_name(const char *text)
 
 int serve_dir_info_read(const char *dir, struct serve_dir_info *info, char *err, size_t err_size)
 {
-	struct results_tournament t;
+	struct records_tournament t;
 	struct schedule *sched = NULL;
 	char path[PATH_MAX];
 	struct stat st;
@@ -53,7 +54,7 @@ int serve_dir_info_read(const char *dir, struct serve_dir_info *info, char *err,
 		snprintf(err, err_size, "\"%s\": not a regular file", path);
 		return -EINVAL;
 	}
-	if ((rc = results_read_tournament(dir, &t, err, err_size)) < 0)
+	if ((rc = records_read_tournament(dir, &t, err, err_size)) < 0)
 		goto out;
 	rc = schedule_new_gauntlet(t.nbots, t.challenger, t.players, t.deals, t.duplicate,
 				   t.pairings, t.seed, &sched);
@@ -77,7 +78,7 @@ int serve_dir_info_read(const char *dir, struct serve_dir_info *info, char *err,
 	}
 out:
 	schedule_free(sched);
-	results_tournament_release(&t);
+	records_tournament_release(&t);
 	if (rc < 0)
 		serve_dir_info_release(info);
 	return rc;

@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "json_strict.h"
 #include "jsonc.h"
+#include "referee.h"
 #include "termsafe.h"
 #include "sandbox.h"
 #include "schedule.h"
@@ -465,7 +466,7 @@ static int parse_rules(const cJSON *root, struct config *cfg, struct jsonc_error
 	gr.players = cfg->players;
 	gr.stock_size = (int)v;
 	gr.partnership = cfg->partnership;
-	gr.dealer = cfg->players - 1;
+	gr.dealer = referee_dealer(cfg->players);
 	if (game_rules_check(&gr, reason, sizeof(reason)) < 0)
 		return jsonc_error(e, "rules", "impossible rules for %d players: %s", cfg->players,
 				   reason);

@@ -14,6 +14,7 @@
 #include "json_strict.h"
 #include "replay_file.h"
 #include "results.h"
+#include "tournament_file.h"
 
 #define PACK_SUFFIX ".jsonl.zst"
 
@@ -24,22 +25,17 @@ static int ends_with(const char *s, const char *suffix)
 	return n > k && strcmp(s + n - k, suffix) == 0;
 }
 
-int replay_ref_of(const char *dir, const cJSON *record, struct replay_ref *ref, char *err,
-		  size_t err_size)
+/*
+ * The checks of a record's "replay" name (name "" when it is not a string),
+ * has_at when it gives replay_offset or replay_line: 1 with *ref complete (a
+ * file of its own), 2 when ref is a pack's and its frame is still to be
+ * read, or -EBADMSG with err.
+ */
+static int ref_file(const char *dir, const char *id, const char *name, int has_at,
+		    struct replay_ref *ref, char *err, size_t err_size)
 {
-	const cJSON *file = cJSON_GetObjectItemCaseSensitive(record, "replay");
-	const cJSON *offset = cJSON_GetObjectItemCaseSensitive(record, "replay_offset");
-	const cJSON *line = cJSON_GetObjectItemCaseSensitive(record, "replay_line");
-	struct json_strict_error e;
-	const char *name;
-	int64_t v;
-
-	if (!file && !offset && !line)
-		return 0;
 	memset(ref, 0, sizeof(*ref));
-	ref->id = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(record, "id")) ?
-		cJSON_GetObjectItemCaseSensitive(record, "id")->valuestring : "?";
-	name = cJSON_IsString(file) ? file->valuestring : "";
+	ref->id = id ? id : "?";
 	/* a file directly under replays/: a record cannot send a reader elsewhere */
 	if (strncmp(name, "replays/", 8) != 0 || !name[8] || name[8] == '.' ||
 	    strchr(name + 8, '/')) {
@@ -53,23 +49,70 @@ int replay_ref_of(const char *dir, const cJSON *record, struct replay_ref *ref, 
 		return -EBADMSG;
 	}
 	if (!ends_with(name, PACK_SUFFIX)) {
-		if (!offset && !line)
+		if (!has_at)
 			return 1;
 		snprintf(err, err_size, "replay_offset and replay_line: expected only with a pack "
 			 "(\"replays/<16 hex digits>" PACK_SUFFIX "\"), not with \"%s\"", name);
 		return -EBADMSG;
 	}
+	ref->packed = 1;
+	return 2;
+}
+
+int replay_ref_of(const char *dir, const cJSON *record, struct replay_ref *ref, char *err,
+		  size_t err_size)
+{
+	const cJSON *file = cJSON_GetObjectItemCaseSensitive(record, "replay");
+	const cJSON *offset = cJSON_GetObjectItemCaseSensitive(record, "replay_offset");
+	const cJSON *line = cJSON_GetObjectItemCaseSensitive(record, "replay_line");
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(record, "id");
+	struct json_strict_error e;
+	int64_t v;
+	int ret;
+
+	if (!file && !offset && !line)
+		return 0;
+	ret = ref_file(dir, cJSON_IsString(id) ? id->valuestring : NULL,
+		       cJSON_IsString(file) ? file->valuestring : "", offset || line, ref, err,
+		       err_size);
+	if (ret != 2)
+		return ret;
 	if (json_strict_int(offset, NULL, "replay_offset", 0, JSON_STRICT_INT_MAX, 0, &v, &e) < 0)
 		goto refused;
 	ref->offset = (uint64_t)v;
 	if (json_strict_int(line, NULL, "replay_line", 0, JSON_STRICT_INT_MAX, 0, &v, &e) < 0)
 		goto refused;
 	ref->line = (uint64_t)v;
-	ref->packed = 1;
 	return 1;
 refused:
-	snprintf(err, err_size, "%s (where the frame of \"%s\" is)", e.message, name);
+	snprintf(err, err_size, "%s (where the frame of \"%s\" is)", e.message, ref->file);
 	return -EBADMSG;
+}
+
+int replay_ref_of_record(const char *dir, const struct results_record *rec,
+			 struct replay_ref *ref, char *err, size_t err_size)
+{
+	const struct record *r = rec->record;
+	const cJSON *tree;
+	int ret;
+
+	if (!r->replay_known || (r->replay && !r->has_replay_at)) {
+		/* the strict reader's record, or one its fast path does not answer for */
+		if (!(tree = record_tree(rec->reader, rec->line, rec->length - 1))) {
+			snprintf(err, err_size, "%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		return replay_ref_of(dir, tree, ref, err, err_size);
+	}
+	if (!r->replay)
+		return 0;
+	ret = ref_file(dir, r->id, r->replay, 1, ref, err, err_size);
+	if (ret == 2) {
+		ref->offset = r->replay_offset;
+		ref->line = r->replay_line;
+		ret = 1;
+	}
+	return ret;
 }
 
 char *replay_ref_read(const struct replay_ref *ref, struct replay_reader *rd, size_t *len,
@@ -109,7 +152,7 @@ static int each_record(void *ctx, const struct results_record *rec)
 {
 	struct each *x = ctx;
 	struct replay_ref ref;
-	int ret = replay_ref_of(x->dir, rec->json, &ref, x->err, x->err_size);
+	int ret = replay_ref_of_record(x->dir, rec, &ref, x->err, x->err_size);
 
 	if (ret < 0) {
 		char why[512];
@@ -129,7 +172,7 @@ int replay_each(const char *dir, int (*fn)(void *ctx, const struct replay_ref *r
 {
 	struct each x = { dir, fn, ctx, err, err_size, 0 };
 	char scan_err[1024];
-	int ret = results_scan_dir(dir, each_record, &x, scan_err, sizeof(scan_err));
+	int ret = records_scan_dir(dir, each_record, &x, scan_err, sizeof(scan_err));
 
 	if (ret < 0 && !x.failed)
 		snprintf(err, err_size, "%s", scan_err);
@@ -148,22 +191,11 @@ struct find {
 /* The tournament's "replays" setting, which decides which games keep a replay. */
 static const char *replays_setting(const char *dir, char *buf, size_t size)
 {
-	char path[PATH_MAX];
-	size_t len;
-	char *text;
-	cJSON *root = NULL;
-	const cJSON *v;
+	cJSON *root = records_tournament_tree(dir);
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "replays");
 
-	snprintf(buf, size, "all");
-	snprintf(path, sizeof(path), "%s/tournament.json", dir);
-	if (!(text = replay_read_file(path, &len)))
-		return buf;
-	json_strict_parse(text, len, &root, NULL);
-	v = cJSON_GetObjectItemCaseSensitive(root, "replays");
-	if (cJSON_IsString(v))
-		snprintf(buf, size, "%s", v->valuestring);
+	snprintf(buf, size, "%s", cJSON_IsString(v) ? v->valuestring : "all");
 	cJSON_Delete(root);
-	free(text);
 	return buf;
 }
 
@@ -178,7 +210,7 @@ static int find_record(void *ctx, const struct results_record *rec)
 	if (strcmp(rec->id, f->id) != 0)
 		return 0;
 	f->found = 1;
-	ret = replay_ref_of(f->dir, rec->json, &ref, why, sizeof(why));
+	ret = replay_ref_of_record(f->dir, rec, &ref, why, sizeof(why));
 	if (ret < 0) {
 		snprintf(f->err, f->err_size, "\"%s/games.jsonl\", game %s: %s", f->dir, f->id, why);
 	} else if (ret == 0) {
@@ -200,7 +232,7 @@ char *replay_find(const char *dir, const char *id, size_t *len, int *code, char 
 {
 	struct find f = { dir, id, NULL, 0, 0, 0, err, err_size };
 	char scan_err[1024];
-	int ret = results_scan_dir(dir, find_record, &f, scan_err, sizeof(scan_err));
+	int ret = records_scan_dir(dir, find_record, &f, scan_err, sizeof(scan_err));
 
 	*code = 0;
 	if (!f.found) {

@@ -20,6 +20,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "records.h"
 #include "replay_file.h"
 
 /* Where one game's replay is. */
@@ -41,6 +42,14 @@ int replay_ref_of(const char *dir, const cJSON *record, struct replay_ref *ref, 
 		  size_t err_size);
 
 /*
+ * replay_ref_of() of a record as records_scan_dir() hands it over: from the
+ * fields its fast path read, or from its tree. The same answers and
+ * messages; -ENOMEM too.
+ */
+int replay_ref_of_record(const char *dir, const struct results_record *rec,
+			 struct replay_ref *ref, char *err, size_t err_size);
+
+/*
  * The text of the replay at ref (replay_read_at(), through rd when not NULL:
  * records read in order then decompress each frame once), NUL-terminated,
  * owned by the caller, its length in *len; NULL with err naming the file,
@@ -52,7 +61,7 @@ char *replay_ref_read(const struct replay_ref *ref, struct replay_reader *rd, si
 /*
  * Call fn for every record of dir/games.jsonl that has a replay, in order
  * (ref valid during the call). The records are read strictly
- * (results_scan_dir()). fn returns 0 to go on or a negative code that ends
+ * (records_scan_dir()). fn returns 0 to go on or a negative code that ends
  * the iteration and is returned (err is then fn's to fill). 0, or a negative
  * code with err.
  */

@@ -18,6 +18,7 @@
 #include "durable.h"
 #include "json_strict.h"
 #include "programs.h"
+#include "tournament_file.h"
 
 struct results {
 	char *dir;
@@ -45,26 +46,6 @@ static int make_dir(const char *path)
 	return 0;
 }
 
-/* Read a whole small file; NULL with errno set. */
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	long size;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) < 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0)
-		goto out;
-	if (!(text = malloc((size_t)size + 1)))
-		goto out;
-	*len = fread(text, 1, (size_t)size, f);
-	text[*len] = '\0';
-out:
-	fclose(f);
-	return text;
-}
-
 /* text and a newline, durably: on the disk before any record refers to it. */
 static int write_file(const char *path, const char *text)
 {
@@ -79,27 +60,6 @@ static int write_file(const char *path, const char *text)
 	ret = durable_write(path, line, len + 1);
 	free(line);
 	return ret;
-}
-
-/* The games-only form of an existing tournament.json, printed like config_to_json(). */
-static char *games_only(const char *text, size_t len)
-{
-	static const char *const run_keys[] = { "concurrency", "pin", "output", "stderr_cap",
-						"stderr_total_cap", "sandbox", "programs",
-						"replays", "started" };
-	cJSON *root = NULL;
-	char *out;
-
-	json_strict_parse(text, len, &root, NULL);
-	if (!cJSON_IsObject(root)) {
-		cJSON_Delete(root);
-		return NULL;
-	}
-	for (size_t i = 0; i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
-		cJSON_DeleteItemFromObjectCaseSensitive(root, run_keys[i]);
-	out = cJSON_Print(root);
-	cJSON_Delete(root);
-	return out;
 }
 
 /*
@@ -230,14 +190,14 @@ static int check_tournament(const char *dir, const char *tournament_json, const 
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/tournament.json", dir);
-	old = read_file(path, &len);
+	old = records_read_file(path, &len);
 	if (!old) {
 		ret = errno == ENOENT ? write_new_tournament(path, tournament_json) : -errno;
 		if (ret < 0)
 			snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
 		goto out;
 	}
-	old_games = games_only(old, len);
+	old_games = records_tournament_games_only(old, len);
 	ret = -EEXIST;
 	if (!old_games || strcmp(old_games, games_json) != 0) {
 		char what[1024] = "";
@@ -398,238 +358,10 @@ out:
 	return ret;
 }
 
-/* Check the fields a resume relies on; 0, or -EBADMSG with why. */
-static int read_record(const cJSON *root, struct results_record *rec, char *why, size_t why_size)
-{
-	const cJSON *id = cJSON_GetObjectItemCaseSensitive(root, "id");
-	const cJSON *placings = cJSON_GetObjectItemCaseSensitive(root, "placings"), *v;
-	struct json_strict_error e;
-	int64_t n, p;
-	char where[32];
-	int s = 0;
-
-	if (!cJSON_IsObject(root) || !cJSON_IsString(id)) {
-		snprintf(why, why_size, "not a game record (an object with a string \"id\")");
-		return -EBADMSG;
-	}
-	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(root, "players"), NULL, "players", 2,
-			    ENGINE_MAX_PLAYERS, 0, &n, &e) < 0)
-		goto refused;
-	if (!cJSON_IsArray(placings) || cJSON_GetArraySize(placings) != n) {
-		snprintf(why, why_size, "placings: expected an array of %d integers", (int)n);
-		return -EBADMSG;
-	}
-	cJSON_ArrayForEach(v, placings) {
-		snprintf(where, sizeof(where), "placings[%d]", s);
-		if (json_strict_int(v, where, NULL, 1, n, 0, &p, &e) < 0)
-			goto refused;
-		rec->placings[s++] = (int)p;
-	}
-	rec->id = id->valuestring;
-	rec->players = (int)n;
-	rec->json = root;
-	return 0;
-refused:
-	snprintf(why, why_size, "%s", e.message);
-	return -EBADMSG;
-}
-
 int results_scan(struct results *r, int (*fn)(void *ctx, const struct results_record *rec),
 		 void *ctx, char *err, size_t err_size)
 {
-	return results_scan_dir(r->dir, fn, ctx, err, err_size);
-}
-
-int results_scan_dir(const char *dir, int (*fn)(void *ctx, const struct results_record *rec),
-		     void *ctx, char *err, size_t err_size)
-{
-	char path[PATH_MAX], *line = NULL, why[JSON_STRICT_MESSAGE_MAX + 32];
-	size_t cap = 0, lineno = 0;
-	uint64_t offset = 0;
-	ssize_t n;
-	FILE *f;
-	int ret = 0;
-
-	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
-	if (!(f = fopen(path, "r"))) {
-		snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
-		return -errno;
-	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		struct results_record rec = { 0 };
-		struct json_strict_error e;
-		cJSON *root = NULL;
-
-		lineno++;
-		if (line[n - 1] != '\n')
-			break; /* torn: a writer is still at it */
-		if (json_strict_parse(line, (size_t)n, &root, &e) < 0) {
-			ret = e.code == JSON_STRICT_ENOMEM ? -ENOMEM : -EBADMSG;
-			snprintf(why, sizeof(why), "column %lu: %s", e.column, e.message);
-		} else if ((ret = read_record(root, &rec, why, sizeof(why))) == 0) {
-			rec.offset = offset;
-			rec.length = (size_t)n;
-			ret = fn(ctx, &rec);
-			snprintf(why, sizeof(why), "%s", strerror(-ret));
-		}
-		cJSON_Delete(root);
-		if (ret < 0) {
-			snprintf(err, err_size, "\"%s\", line %zu: %s", path, lineno, why);
-			break;
-		}
-		offset += (uint64_t)n;
-	}
-	free(line);
-	fclose(f);
-	return ret;
-}
-
-/* Drop what differs between machines playing the same games: see results.h. */
-static int drop_paths(cJSON *root)
-{
-	cJSON *bot, *first;
-
-	cJSON_DeleteItemFromObjectCaseSensitive(root, "shard");
-	cJSON_ArrayForEach(bot, cJSON_GetObjectItemCaseSensitive(root, "bots")) {
-		cJSON_DeleteItemFromObjectCaseSensitive(bot, "cwd");
-		first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(bot, "command"), 0);
-		if (cJSON_IsString(first) && strrchr(first->valuestring, '/')) {
-			cJSON *base = cJSON_CreateString(strrchr(first->valuestring, '/') + 1);
-
-			if (!base)
-				return -ENOMEM;
-			cJSON_ReplaceItemInArray(cJSON_GetObjectItemCaseSensitive(bot, "command"), 0,
-						 base);
-		}
-	}
-	return 0;
-}
-
-static int read_shard(const cJSON *item, struct results_tournament *t)
-{
-	unsigned k, n;
-	int end = 0;
-
-	if (!item)
-		return 0;
-	if (!cJSON_IsString(item) || sscanf(item->valuestring, "%u/%u%n", &k, &n, &end) != 2 ||
-	    item->valuestring[end] || k < 1 || k > n)
-		return -EBADMSG;
-	t->shard = k;
-	t->nshards = n;
-	return 0;
-}
-
-/* A gauntlet's "challengers" as flags over "bots" (t->challenger stays NULL for a round robin). */
-static int read_challengers(const cJSON *root, struct results_tournament *t)
-{
-	const cJSON *names = cJSON_GetObjectItemCaseSensitive(root, "challengers"), *name, *bot;
-
-	if (!names)
-		return 0;
-	if (!cJSON_IsArray(names) || !(t->challenger = calloc(t->nbots + 1, 1)))
-		return -1;
-	cJSON_ArrayForEach(name, names) {
-		size_t b = 0;
-
-		cJSON_ArrayForEach(bot, cJSON_GetObjectItemCaseSensitive(root, "bots")) {
-			const cJSON *n = cJSON_GetObjectItemCaseSensitive(bot, "name");
-
-			if (cJSON_IsString(name) && cJSON_IsString(n) &&
-			    strcmp(n->valuestring, name->valuestring) == 0)
-				break;
-			b++;
-		}
-		if (b >= t->nbots)
-			return -1;
-		t->challenger[b] = 1;
-	}
-	return 0;
-}
-
-int results_read_tournament(const char *dir, struct results_tournament *t, char *err,
-			    size_t err_size)
-{
-	struct json_strict_error e = { 0 };
-	const cJSON *seed;
-	cJSON *root = NULL;
-	char path[PATH_MAX], *games = NULL, *end;
-	int64_t v;
-	size_t len = 0;
-	int ret = -EBADMSG;
-
-	memset(t, 0, sizeof(*t));
-	snprintf(path, sizeof(path), "%s/tournament.json", dir);
-	if (!(t->text = read_file(path, &len))) {
-		ret = -errno;
-		snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
-		return ret;
-	}
-	if (json_strict_parse(t->text, len, &root, &e) < 0) {
-		snprintf(err, err_size, "\"%s\", line %lu: %s", path, e.line, e.message);
-		goto out;
-	}
-	seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
-	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(root, "players"), NULL, "players", 2,
-			    ENGINE_MAX_PLAYERS, 0, &v, &e) < 0)
-		goto refused;
-	t->players = (int)v;
-	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(root, "deals"), NULL, "deals", 1,
-			    UINT32_MAX, 0, &v, &e) < 0)
-		goto refused;
-	t->deals = (uint32_t)v;
-	t->duplicate = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "duplicate"));
-	v = 1;
-	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(root, "schedule"), NULL, "schedule", 1,
-			    SCHEDULE_VERSION, JSON_STRICT_OPTIONAL, &v, &e) < 0)
-		goto refused;
-	t->schedule = (int)v;
-	t->pairings = t->schedule > 1 &&
-		      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-			      cJSON_GetObjectItemCaseSensitive(root, "rules"), "partnership"));
-	t->nbots = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "bots"));
-	errno = 0;
-	if (!cJSON_IsString(seed) || seed->valuestring[0] < '0' || seed->valuestring[0] > '9' ||
-	    (t->seed = strtoull(seed->valuestring, &end, 10), *end) || errno) {
-		snprintf(err, err_size, "\"%s\": seed: expected a decimal string", path);
-		goto out;
-	}
-	if (read_shard(cJSON_GetObjectItemCaseSensitive(root, "shard"), t) < 0) {
-		snprintf(err, err_size, "\"%s\": shard: expected \"K/N\" with 1 <= K <= N", path);
-		goto out;
-	}
-	if (read_challengers(root, t) < 0) {
-		snprintf(err, err_size, "\"%s\": challengers: expected names of bots", path);
-		goto out;
-	}
-	ret = -ENOMEM;
-	if (!(games = cJSON_Print(root)) || !(t->same = games_only(games, strlen(games))))
-		goto out;
-	cJSON_Delete(root);
-	root = NULL;
-	json_strict_parse(t->same, strlen(t->same), &root, NULL);
-	free(t->same);
-	t->same = NULL;
-	if (!root || drop_paths(root) < 0 || !(t->same = cJSON_Print(root)))
-		goto out;
-	ret = 0;
-	goto out;
-refused:
-	snprintf(err, err_size, "\"%s\": %s", path, e.message);
-out:
-	if (ret == -ENOMEM)
-		snprintf(err, err_size, "out of memory");
-	cJSON_Delete(root);
-	free(games);
-	return ret;
-}
-
-void results_tournament_release(struct results_tournament *t)
-{
-	free(t->text);
-	free(t->same);
-	free(t->challenger);
-	memset(t, 0, sizeof(*t));
+	return records_scan_dir(r->dir, fn, ctx, err, err_size);
 }
 
 int results_append(struct results *r, const char *line, size_t len)
@@ -672,88 +404,56 @@ void results_close(struct results *r)
 	free(r);
 }
 
-static void write_time(struct jsonw *w, const struct referee_time_stats *t)
+/* A referee's time summary as a record's (record.h). */
+static struct record_time record_time_of(const struct referee_time_stats *t)
 {
-	jsonw_printf(w, "{\"moves\":%" PRIu32 ",\"mean_us\":%.1f,\"median_us\":%" PRId64
-		     ",\"p99_us\":%" PRId64 ",\"max_us\":%" PRId64 ",\"cpu_mean_us\":%.1f"
-		     ",\"cpu_max_us\":%" PRId64 "}",
-		     t->moves, t->mean_us, t->median_us, t->p99_us, t->max_us, t->cpu_mean_us,
-		     t->cpu_max_us);
-}
-
-static void write_teams(struct jsonw *w, int players, int partnership)
-{
-	int teams = partnership ? players / 2 : players;
-
-	jsonw_text(w, "[");
-	for (int t = 0; t < teams; t++) {
-		jsonw_text(w, t ? ",[" : "[");
-		for (int s = t, first = 1; s < players; s += teams, first = 0)
-			jsonw_printf(w, first ? "%d" : ",%d", s);
-		jsonw_text(w, "]");
-	}
-	jsonw_text(w, "]");
+	return (struct record_time){ .moves = t->moves, .mean_us = t->mean_us,
+				     .median_us = t->median_us, .p99_us = (double)t->p99_us,
+				     .max_us = (double)t->max_us, .has_cpu = true,
+				     .cpu_mean_us = t->cpu_mean_us, .cpu_max_us = t->cpu_max_us };
 }
 
 int results_format_record(struct jsonw *w, const struct results_game *rg)
 {
 	const struct schedule_game *g = rg->game;
 	const struct referee_outcome *o = rg->outcome;
-	int n = o->players;
+	struct record_fault *faults = calloc(o->nfaults + 1, sizeof(*faults));
+	struct record rec = {
+		.id = g->id, .table = g->table, .deal = g->deal, .rotation = g->rotation,
+		.seed = g->seed, .players = o->players, .partnership = o->partnership,
+		.match = o->match, .games = o->games, .nwinners = o->nwinners,
+		.reason = o->reason ? end_reason_name(o->reason) : "none",
+		.turns = o->turns, .moves = o->moves, .has_time = true, .faults = faults,
+		.nfaults = o->nfaults,
+	};
+	int teams = o->partnership ? o->players / 2 : o->players, ret;
 
-	jsonw_reset(w);
-	jsonw_text(w, "{\"id\":");
-	jsonw_string(w, g->id);
-	jsonw_printf(w, ",\"table\":%" PRIu32 ",\"deal\":%" PRIu32 ",\"rotation\":%" PRIu32
-		     ",\"seed\":%" PRIu64 ",\"players\":%d,\"partnership\":%s,\"teams\":",
-		     g->table, g->deal, g->rotation, g->seed, n, o->partnership ? "true" : "false");
-	write_teams(w, n, o->partnership);
-	jsonw_printf(w, ",\"match\":%s,\"games\":%d,\"bots\":[", o->match ? "true" : "false",
-		     o->games);
-	for (int s = 0; s < n; s++) {
-		if (s)
-			jsonw_text(w, ",");
-		jsonw_string(w, rg->bots[s]);
+	if (!faults)
+		return -ENOMEM;
+	for (int s = 0; s < o->players; s++) {
+		/* partners sit opposite: team t holds seats t, t + teams, ... */
+		rec.team[s] = (uint8_t)(s % teams);
+		rec.bots[s] = rg->bots[s];
+		rec.placings[s] = o->placings[s];
+		rec.stock_left[s] = o->stock_left[s];
+		rec.scores[s] = o->scores[s];
+		rec.time[s] = record_time_of(&o->time[s]);
 	}
-	jsonw_text(w, "],\"winners\":");
-	jsonw_int_array(w, o->winners, (size_t)o->nwinners);
-	jsonw_text(w, ",\"reason\":");
-	jsonw_string(w, o->reason ? end_reason_name(o->reason) : "none");
-	jsonw_text(w, ",\"placings\":");
-	jsonw_int_array(w, o->placings, (size_t)n);
-	jsonw_text(w, ",\"stock_left\":");
-	jsonw_int_array(w, o->stock_left, (size_t)n);
-	jsonw_text(w, ",\"scores\":");
-	jsonw_int_array(w, o->scores, (size_t)n);
-	jsonw_printf(w, ",\"turns\":%" PRIu32 ",\"moves\":%" PRIu32 ",\"time\":[", o->turns,
-		     o->moves);
-	for (int s = 0; s < n; s++) {
-		if (s)
-			jsonw_text(w, ",");
-		write_time(w, &o->time[s]);
-	}
-	jsonw_text(w, "],\"faults\":[");
+	memcpy(rec.winners, o->winners, (size_t)o->nwinners * sizeof(*o->winners));
 	for (size_t i = 0; i < o->nfaults; i++) {
 		const struct referee_fault *f = &o->faults[i];
 
-		jsonw_printf(w, "%s{\"seat\":%d,\"bot\":", i ? "," : "", f->seat);
-		jsonw_string(w, rg->bots[f->seat]);
-		jsonw_text(w, ",\"kind\":");
-		jsonw_string(w, f->kind);
-		jsonw_printf(w, ",\"game\":%d,\"turn\":%" PRIu32 ",\"move\":%" PRIu32 ",\"reason\":",
-			     f->game, f->turn, f->move);
-		jsonw_string(w, f->reason);
-		jsonw_text(w, ",\"line\":");
-		jsonw_string(w, f->line);
-		jsonw_text(w, "}");
+		faults[i] = (struct record_fault){ f->seat, rg->bots[f->seat],
+						   protocol_fault_kind_names[f->kind], f->game,
+						   f->turn, f->move, f->reason, f->line };
 	}
-	jsonw_text(w, "]");
 	if (rg->replay) {
-		jsonw_text(w, ",\"replay\":");
-		jsonw_string(w, rg->replay->file);
-		jsonw_printf(w, ",\"replay_offset\":%" PRIu64 ",\"replay_line\":%" PRIu64,
-			     rg->replay->offset, rg->replay->line);
+		rec.replay = rg->replay->file;
+		rec.has_replay_at = true;
+		rec.replay_offset = rg->replay->offset;
+		rec.replay_line = rg->replay->line;
 	}
-	jsonw_text(w, "}");
-	return jsonw_error(w);
+	ret = record_format(w, &rec);
+	free(faults);
+	return ret;
 }

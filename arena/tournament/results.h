@@ -13,9 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
-
 #include "jsonw.h"
+#include "records.h"
 #include "referee.h"
 #include "replay_pack.h"
 #include "schedule.h"
@@ -49,58 +48,12 @@ int results_open(const char *dir, const char *tournament_json, const char *games
  */
 int results_move_aside(const char *dir, char *moved, size_t size);
 
-/* What a resume reads of one record, checked. */
-struct results_record {
-	const char *id;
-	int players;                         /* 2 to ENGINE_MAX_PLAYERS */
-	int placings[ENGINE_MAX_PLAYERS];    /* each 1 to players */
-	const cJSON *json;                   /* the whole record */
-	uint64_t offset;                     /* where its line starts in games.jsonl */
-	size_t length;                       /* the line's bytes with its newline */
-};
-
 /*
- * Call fn for every complete record of games.jsonl in order (rec and what it
- * points to are owned by results_scan, valid during the call). Each line is
- * read strictly (json_strict.h: no key twice, integers written as integers)
- * and must be an object with a string "id", "players" an integer from 2 to
- * ENGINE_MAX_PLAYERS and "placings" that many integers from 1 to players; a
- * line that is not is an error, -EBADMSG with the line number and the field
- * in err, so a damaged record is never taken for a played game. fn returns 0
- * to go on, or a negative code that ends the scan and is returned (err names
- * the line).
+ * records_scan_dir() (records.h) of r's directory: every complete record of
+ * games.jsonl in order, read at RECORD_KEYS; a damaged one is an error.
  */
 int results_scan(struct results *r, int (*fn)(void *ctx, const struct results_record *rec),
 		 void *ctx, char *err, size_t err_size);
-
-/* results_scan() of directory dir's games.jsonl, read only (a torn last line is left as it is). */
-int results_scan_dir(const char *dir, int (*fn)(void *ctx, const struct results_record *rec),
-		     void *ctx, char *err, size_t err_size);
-
-/* What `merge` and `status` read of a directory's tournament.json. */
-struct results_tournament {
-	size_t nbots;
-	int players, duplicate;
-	int pairings;            /* partnership with "schedule" >= 2: every pairing (schedule.h) */
-	int schedule;            /* "schedule", 1 when absent (written before pairings) */
-	uint32_t deals;
-	uint64_t seed;
-	uint32_t shard, nshards; /* "shard": "K/N", K 1-based; nshards 0: the whole tournament */
-	uint8_t *challenger;     /* a gauntlet's challengers, flags over the bots; NULL otherwise */
-	char *text;              /* the whole file */
-	char *same;              /* what shards of one tournament share (results_read_tournament) */
-};
-
-/*
- * Read dir/tournament.json strictly. t->same is its games-only form without
- * "shard" and without the bots' paths (each "cwd", and the directories of
- * each command's first word), so that shards run at different paths compare
- * equal when they play the same games. 0, or a negative errno with a
- * sentence in err naming the file and the key; release t in either case.
- */
-int results_read_tournament(const char *dir, struct results_tournament *t, char *err,
-			    size_t err_size);
-void results_tournament_release(struct results_tournament *t);
 
 /* Append one record (a line without '\n'); thread-safe. 0 or a negative errno. */
 int results_append(struct results *r, const char *line, size_t len);

@@ -28,6 +28,7 @@
 #include "replay_file.h"
 #include "committer.h"
 #include "results.h"
+#include "tournament_file.h"
 #include "schedule.h"
 #include "transcript.h"
 
@@ -207,6 +208,7 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 	struct run *r = w->run;
 	const struct config *cfg = r->cfg;
 	struct referee_setup setup = { 0 };
+	struct game_rules rules;
 	struct referee_outcome out = { 0 };
 	struct schedule_game g;
 	const char *names[ENGINE_MAX_PLAYERS];
@@ -224,16 +226,11 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 			return ret;
 		}
 	}
-	setup.id = g.id;
+	rules = (struct game_rules){ .players = cfg->players, .stock_size = cfg->stock_size,
+				     .partnership = cfg->partnership, .seed = g.seed };
+	referee_setup_init(&setup, g.id, &rules, cfg->move_ms, cfg->game_ms);
 	setup.bot_id = told;
-	setup.rules.players = cfg->players;
-	setup.rules.stock_size = cfg->stock_size;
-	setup.rules.partnership = cfg->partnership;
-	setup.rules.dealer = cfg->players - 1; /* R3: seat 0 moves first in every rotation */
-	setup.rules.seed = g.seed;
 	setup.match = cfg->match;
-	setup.move_ms = cfg->move_ms;
-	setup.game_ms = cfg->game_ms;
 	setup.observer = r->opt->log_io ? &tr->observer : NULL;
 	setup.keep_stderr = r->opt->log_io;
 	for (int s = 0; s < cfg->players; s++) {
@@ -421,15 +418,15 @@ static void release_run(struct run *r)
  */
 static const struct config *existing_schedule(const struct config *cfg, struct config *copy)
 {
-	struct results_tournament t;
+	struct records_tournament t;
 	char err[PATH_MAX + 256];
 	int version = cfg->schedule;
 
 	if (!cfg->partnership)
 		return cfg;
-	if (results_read_tournament(cfg->output, &t, err, sizeof(err)) == 0)
+	if (records_read_tournament(cfg->output, &t, err, sizeof(err)) == 0)
 		version = t.schedule;
-	results_tournament_release(&t);
+	records_tournament_release(&t);
 	if (version == cfg->schedule)
 		return cfg;
 	*copy = *cfg;

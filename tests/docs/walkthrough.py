@@ -195,7 +195,10 @@ def main():
         script = PRELUDE + FIRST_MINUTES + 'export PATH="$SAVED_PATH"\n' + plan(tree, build) + \
             "\necho 'walkthrough: every command ran'\n"
         env = dict(os.environ, WORK=work, HOME=os.path.join(work, "home"), TMPDIR=work,
-                   SAVED_PATH=os.environ.get("PATH", "/usr/bin:/bin"))
+                   # the system's interpreters first, as on a fresh Debian machine: an
+                   # interpreter under a home directory (a pyenv shim) is refused by the
+                   # sandbox as root, with the system's one named as the fix
+                   SAVED_PATH="/usr/bin:/bin:" + os.environ.get("PATH", ""))
         return subprocess.run(["bash", "-c", script], cwd=tree, env=env).returncode
     finally:
         shutil.rmtree(work, ignore_errors=True)

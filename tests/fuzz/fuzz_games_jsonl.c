@@ -1,6 +1,6 @@
 /*
  * fuzz_games_jsonl - the two readers of games.jsonl on any bytes: the
- * report's (arena/ratings/gamelog.h, each line) and the resume's
+ * report's (arena/records/gamelog.h, each line) and the resume's
  * (results_scan() in arena/tournament/results.h, the whole file).
  *
  * gamelog: a line is a record or refused with a one-line printable reason; a
@@ -8,7 +8,7 @@
  * (every file format, report.html's charts included) is written in bounded
  * time and size. results_scan: every record it hands over has "players" 2 to
  * 6 and that many placings from 1 to players; a refusal names a line. The
- * record's replay (replay_ref_of()) is a file directly under replays/, or
+ * record's replay (replay_ref_of_record()) is a file directly under replays/, or
  * refused with a reason: no record leads a reader elsewhere.
  */
 #include <errno.h>
@@ -57,7 +57,7 @@ static void write_report(const struct gamelog *log)
 	FILE *out = fopen("/dev/null", "w");
 
 	FUZZ_CHECK(out != NULL);
-	if (report_build(&r, log, NULL, RATING_PRIOR_DRAWS, err, sizeof(err)) == 0) {
+	if (report_build_opts(&r, log, &report_defaults, err, sizeof(err)) == 0) {
 		FUZZ_CHECK(report_write_html(&r, out) == 0);
 		FUZZ_CHECK(report_write_md(&r, out) == 0);
 		FUZZ_CHECK(report_write_json(&r, out) == 0);
@@ -108,11 +108,11 @@ static int check_record(void *ctx, const struct results_record *rec)
 	int rc;
 
 	(void)ctx;
-	FUZZ_CHECK(rec->id && rec->json);
+	FUZZ_CHECK(rec->id && rec->record && rec->line);
 	FUZZ_CHECK(rec->players >= 2 && rec->players <= ENGINE_MAX_PLAYERS);
 	for (int s = 0; s < rec->players; s++)
 		FUZZ_CHECK(rec->placings[s] >= 1 && rec->placings[s] <= rec->players);
-	rc = replay_ref_of("D", rec->json, &ref, why, sizeof(why));
+	rc = replay_ref_of_record("D", rec, &ref, why, sizeof(why));
 	FUZZ_CHECK(rc == 0 || rc == 1 || rc == -EBADMSG);
 	if (rc == 1) {
 		FUZZ_CHECK(strncmp(ref.path, "D/replays/", 10) == 0 && ref.path[10] != '.');

@@ -647,6 +647,26 @@ static void test_bot_side_numbers(void **state)
 	protocol_message_release(&m);
 }
 
+/* The fault kinds are one list: the enum, the names, the decode errors' kinds agree (R11). */
+static void test_fault_kind_table(void **state)
+{
+	static const char *const names[] = { "timeout", "exit", "closed", "malformed", "protocol",
+					     "illegal", "start" };
+
+	(void)state;
+	assert_int_equal(PROTOCOL_FAULT_KINDS, sizeof(names) / sizeof(names[0]));
+	for (int k = 0; k < PROTOCOL_FAULT_KINDS; k++) {
+		assert_string_equal(protocol_fault_kind_names[k], names[k]);
+		assert_int_equal(protocol_fault_kind_from_name(names[k]), k);
+	}
+	assert_int_equal(protocol_fault_kind_from_name("other"), -1);
+	assert_int_equal(protocol_fault_kind_from_name(NULL), -1);
+	assert_int_equal(protocol_fault_kind_of(PROTOCOL_ENOTJSON), PROTOCOL_FAULT_MALFORMED);
+	assert_int_equal(protocol_fault_kind_of(PROTOCOL_EMISSING), PROTOCOL_FAULT_PROTOCOL);
+	assert_int_equal(protocol_fault_kind_of(PROTOCOL_EILLEGAL), PROTOCOL_FAULT_ILLEGAL);
+	assert_int_equal(protocol_fault_kind_of(PROTOCOL_ENOMEM), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -674,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_integer_beyond_double),
 		cmocka_unit_test(test_huge_integer),
 		cmocka_unit_test(test_bot_side_numbers),
+		cmocka_unit_test(test_fault_kind_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,11 +12,12 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 fail() { echo "test_e2e_env: $*" >&2; exit 1; }
 
-# a bot that says what it was given, then plays
-cat >envbot <<EOF
+# a bot that says what it was given, then plays: badbot named in its arguments,
+# as a sandbox shows a bot the files its arguments name
+cat >envbot <<'EOF'
 #!/bin/sh
-echo "MYBOT_DEBUG=[\${MYBOT_DEBUG-unset}] OTHER=[\${OTHER-unset}]" >&2
-exec $badbot good
+echo "MYBOT_DEBUG=[${MYBOT_DEBUG-unset}] OTHER=[${OTHER-unset}]" >&2
+exec "$1" good
 EOF
 chmod 755 envbot
 export OTHER=from-the-caller
@@ -24,20 +25,20 @@ export TMPDIR=$work   # check's replays
 
 for sandbox in auto off; do
 	"$arena" play --sandbox $sandbox --stock 3 --seed 1 --env MYBOT_DEBUG=1 --env 'X=a b' \
-		./envbot ./envbot >out 2>&1 || fail "play --sandbox $sandbox: $(cat out)"
+		"./envbot $badbot" "./envbot $badbot" >out 2>&1 || fail "play --sandbox $sandbox: $(cat out)"
 	grep -q 'MYBOT_DEBUG=\[1\]' out || fail "play --sandbox $sandbox: no MYBOT_DEBUG: $(cat out)"
 	"$arena" sprt --sandbox $sandbox --stock 3 --max-pairs 1 --env MYBOT_DEBUG=3 \
-		./envbot ./envbot >out 2>&1 || fail "sprt --sandbox $sandbox: $(cat out)"
+		"./envbot $badbot" "./envbot $badbot" >out 2>&1 || fail "sprt --sandbox $sandbox: $(cat out)"
 	[ "$(grep -c 'MYBOT_DEBUG=\[3\]' out)" -ge 2 ] || fail "sprt: not both bots: $(cat out)"
 	"$arena" check --sandbox $sandbox --games 1 --stock 3 --env MYBOT_DEBUG=2 \
-		--opponent ./envbot ./envbot >out 2>&1 || fail "check --sandbox $sandbox: $(cat out)"
+		--opponent "./envbot $badbot" "./envbot $badbot" >out 2>&1 || fail "check --sandbox $sandbox: $(cat out)"
 	grep -q '^\[envbot\] MYBOT_DEBUG=\[2\]' out || fail "check: the bot has no MYBOT_DEBUG: $(cat out)"
 	grep -q 'MYBOT_DEBUG=\[unset\]' out || fail "check: the opponent got --env too: $(cat out)"
 done
 # the caller's environment reaches a bot without a sandbox only
-"$arena" play --sandbox off --stock 3 --seed 1 ./envbot ./envbot >out 2>&1
+"$arena" play --sandbox off --stock 3 --seed 1 "./envbot $badbot" "./envbot $badbot" >out 2>&1
 grep -q 'OTHER=\[from-the-caller\]' out || fail "--sandbox off: the caller's environment is lost"
-if "$arena" play --sandbox on --stock 3 --seed 1 ./envbot ./envbot >out 2>&1; then
+if "$arena" play --sandbox on --stock 3 --seed 1 "./envbot $badbot" "./envbot $badbot" >out 2>&1; then
 	grep -q 'OTHER=\[unset\]' out || fail "a sandbox passed the caller's environment: $(cat out)"
 fi
 

@@ -134,7 +134,7 @@ static void test_illegal_move_report(void **state)
 	struct fixture *f = *state;
 	int seat = game_to_move(f->g), n;
 	struct move legal[ENGINE_MAX_MOVES];
-	struct referee_fault fault = { .seat = seat, .game = 1, .kind = "illegal", .turn = 1,
+	struct referee_fault fault = { .seat = seat, .game = 1, .kind = PROTOCOL_FAULT_ILLEGAL, .turn = 1,
 		.move = 1 };
 	char expect[160], mv[CHECK_MOVE_MAX];
 	const char *text;
@@ -224,7 +224,7 @@ static void test_slow_move_warns(void **state)
 static void test_opponent_fault_fails_the_check(void **state)
 {
 	struct fixture *f = *state;
-	struct referee_fault fault = { .seat = 1, .game = 1, .kind = "timeout", .turn = 2 };
+	struct referee_fault fault = { .seat = 1, .game = 1, .kind = PROTOCOL_FAULT_TIMEOUT, .turn = 2 };
 
 	strlcpy(fault.reason, "no answer within 1000 ms", sizeof(fault.reason));
 	check_begin_game(&f->c, 1, 0);
@@ -239,7 +239,7 @@ static void test_opponent_fault_fails_the_check(void **state)
 static void test_machine_delay_hint(void **state)
 {
 	struct fixture *f = *state;
-	struct referee_fault fault = { .seat = 0, .game = 1, .kind = "timeout", .turn = 2 };
+	struct referee_fault fault = { .seat = 0, .game = 1, .kind = PROTOCOL_FAULT_TIMEOUT, .turn = 2 };
 
 	snprintf(fault.reason, sizeof(fault.reason), "answered after 1275 ms (0 ms of CPU time), "
 		 "past its limit of 1000 ms; %s: it used under half its limit", REFEREE_MACHINE_NOTE);
@@ -257,7 +257,7 @@ static void test_machine_delay_hint(void **state)
 static void test_repeated_faults_grouped(void **state)
 {
 	struct fixture *f = *state;
-	struct referee_fault fault = { .seat = 0, .game = 1, .kind = "timeout", .turn = 2 };
+	struct referee_fault fault = { .seat = 0, .game = 1, .kind = PROTOCOL_FAULT_TIMEOUT, .turn = 2 };
 	const char *text;
 
 	for (int game = 1; game <= 3; game++) {
@@ -282,7 +282,7 @@ static void test_start_fault_quotes_the_hello(void **state)
 	static const char bad[] = "{\"type\":\"hello\",\"protocol\":2,\"name\":\"x\"}";
 	static const char other[] = "{\"type\":\"hello\",\"from\":\"the opponent\"}";
 	char same_name[] = "mybot";
-	struct referee_fault fault = { .seat = 0, .game = 1, .kind = "start" };
+	struct referee_fault fault = { .seat = 0, .game = 1, .kind = PROTOCOL_FAULT_START };
 	const char *text;
 
 	strlcpy(fault.reason, "bad hello: the bot speaks protocol 2", sizeof(fault.reason));
@@ -305,7 +305,7 @@ static void test_protocol_fault_shows_a_correct_answer(void **state)
 	struct fixture *f = *state;
 	int seat = game_to_move(f->g);
 	struct move legal[ENGINE_MAX_MOVES];
-	struct referee_fault fault = { .seat = seat, .game = 1, .kind = "protocol", .turn = 1,
+	struct referee_fault fault = { .seat = seat, .game = 1, .kind = PROTOCOL_FAULT_PROTOCOL, .turn = 1,
 		.move = 1 };
 	char mv[CHECK_MOVE_MAX], expect[200];
 

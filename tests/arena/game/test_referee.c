@@ -123,7 +123,7 @@ static void test_illegal_move_fault(void **state)
 	assert_int_equal(t.out.nfaults, 1);
 	f = &t.out.faults[0];
 	assert_int_equal(f->seat, 1);
-	assert_string_equal(f->kind, "illegal");
+	assert_string_equal(protocol_fault_kind_names[f->kind], "illegal");
 	assert_true(f->turn >= 1);
 	assert_true(f->move >= 1);
 	assert_true(f->reason[0] != '\0');
@@ -204,7 +204,7 @@ static void test_timeout_fault(void **state)
 	t.setup.move_ms = 100;
 	table_play(&t);
 	assert_int_equal(t.out.nfaults, 1);
-	assert_string_equal(t.out.faults[0].kind, "timeout");
+	assert_string_equal(protocol_fault_kind_names[t.out.faults[0].kind], "timeout");
 	assert_non_null(strstr(t.out.faults[0].reason, "100 ms"));
 	assert_true(clock_now_us() - start < 3000000);
 	table_close(&t);
@@ -218,7 +218,7 @@ static void test_start_fault(void **state)
 	table_open(&t, good_argv, missing_argv, 4);
 	table_play(&t);
 	assert_int_equal(t.out.nfaults, 1);
-	assert_string_equal(t.out.faults[0].kind, "start");
+	assert_string_equal(protocol_fault_kind_names[t.out.faults[0].kind], "start");
 	assert_int_equal(t.out.faults[0].turn, 0);
 	assert_int_equal(t.out.faults[0].move, 0);
 	assert_non_null(strstr(t.out.faults[0].reason, "could not start"));
@@ -415,7 +415,7 @@ static void test_thinking_past_limit(void **state)
 	table_play(&t);
 	assert_int_equal(t.out.nfaults, 1);
 	assert_int_equal(t.out.faults[0].seat, 0);
-	assert_string_equal(t.out.faults[0].kind, "timeout");
+	assert_string_equal(protocol_fault_kind_names[t.out.faults[0].kind], "timeout");
 	if (!strstr(t.out.faults[0].reason, "ms of CPU time), past its limit of 200 ms"))
 		fail_msg("reason: %s", t.out.faults[0].reason);
 	/* the late line is quoted: it was read, and refused */
@@ -450,7 +450,7 @@ static void test_answer_past_limit(void **state)
 	t.setup.move_ms = 200;
 	table_play(&t);
 	assert_int_equal(t.out.nfaults, 1);
-	assert_string_equal(t.out.faults[0].kind, "timeout");
+	assert_string_equal(protocol_fault_kind_names[t.out.faults[0].kind], "timeout");
 	assert_int_equal(t.out.faults[0].seat, 0);
 	assert_int_equal(t.out.faults[0].move, 1);
 	assert_int_equal(t.out.time[0].moves, 0);
@@ -478,7 +478,7 @@ static void test_bank_never_negative(void **state)
 	table_play(&t);
 	assert_int_equal(t.out.nfaults, 1);
 	assert_int_equal(t.out.faults[0].seat, 0);
-	assert_string_equal(t.out.faults[0].kind, "timeout");
+	assert_string_equal(protocol_fault_kind_names[t.out.faults[0].kind], "timeout");
 	assert_non_null(strstr(t.out.faults[0].reason, "game bank"));
 	assert_true(t.out.time[0].moves >= 1 && t.out.time[0].moves <= 2);
 	assert_true(b.requests >= 2);
@@ -534,7 +534,7 @@ static void test_answer_before_request(void **state)
 	table_play(&t);
 	assert_int_equal(t.out.nfaults, 1);
 	assert_int_equal(t.out.faults[0].seat, 0);
-	assert_string_equal(t.out.faults[0].kind, "protocol");
+	assert_string_equal(protocol_fault_kind_names[t.out.faults[0].kind], "protocol");
 	assert_non_null(strstr(t.out.faults[0].reason, "answered before the request"));
 	/* the stale line is quoted, and was never played */
 	assert_non_null(strstr(t.out.faults[0].line, "\"from\":\"stock\""));
@@ -548,7 +548,7 @@ static void check_second_answer(const struct table *t, uint32_t answered, const 
 {
 	assert_int_equal(t->out.nfaults, 1);
 	assert_int_equal(t->out.faults[0].seat, 0);
-	assert_string_equal(t->out.faults[0].kind, "protocol");
+	assert_string_equal(protocol_fault_kind_names[t->out.faults[0].kind], "protocol");
 	assert_non_null(strstr(t->out.faults[0].reason, last));
 	assert_non_null(strstr(t->out.faults[0].line, "\"type\":\"move\""));
 	assert_int_equal(t->out.time[0].moves, answered);
@@ -596,7 +596,7 @@ static void test_exit_with_output_held(void **state)
 	table_open(&t, good_argv, holder_argv, 4);
 	table_play(&t);
 	assert_int_equal(t.out.nfaults, 1);
-	assert_string_equal(t.out.faults[0].kind, "start");
+	assert_string_equal(protocol_fault_kind_names[t.out.faults[0].kind], "start");
 	assert_non_null(strstr(t.out.faults[0].reason, "exited with status 4 before its hello"));
 	assert_non_null(strstr(t.out.faults[0].reason, "holds its output open"));
 	/* the start-up limit is 2000 ms */
@@ -612,7 +612,7 @@ static void check_start_hint(char **argv, const char *hint)
 	table_open(&t, good_argv, argv, 4);
 	table_play(&t);
 	assert_int_equal(t.out.nfaults, 1);
-	assert_string_equal(t.out.faults[0].kind, "start");
+	assert_string_equal(protocol_fault_kind_names[t.out.faults[0].kind], "start");
 	assert_non_null(strstr(t.out.faults[0].reason, "no hello within 2000 ms"));
 	if (!strstr(t.out.faults[0].reason, hint))
 		fail_msg("reason: %s", t.out.faults[0].reason);
@@ -629,6 +629,37 @@ static void test_unterminated_hello_hint(void **state)
 {
 	(void)state;
 	check_start_hint(no_newline_argv, "without a newline: end each line with \\n");
+}
+
+/* One initialiser for every command's setup: the arena deals so that seat 0 moves first (R3). */
+static void test_setup_init(void **state)
+{
+	struct game_rules rules = { .players = 4, .stock_size = 5, .seed = 7 };
+	struct referee_setup s;
+	struct game *g;
+	int err = 0;
+
+	(void)state;
+	memset(&s, 0xff, sizeof(s));
+	referee_setup_init(&s, "g1", &rules, 100, 2000);
+	assert_string_equal(s.id, "g1");
+	assert_int_equal(s.rules.dealer, 3);
+	assert_int_equal(s.rules.stock_size, 5);
+	assert_int_equal(s.move_ms, 100);
+	assert_int_equal(s.game_ms, 2000);
+	assert_int_equal(s.match, 0);
+	assert_int_equal(s.margin_ms, 0);
+	assert_null(s.observer);
+	assert_null(s.start);
+	assert_int_equal(s.nstart, 0);
+	for (int players = 2; players <= ENGINE_MAX_PLAYERS; players++) {
+		rules.players = players;
+		referee_setup_init(&s, "g", &rules, 0, 0);
+		g = game_new(&s.rules, &err);
+		assert_non_null(g);
+		assert_int_equal(game_to_move(g), 0);
+		game_free(g);
+	}
 }
 
 int main(void)
@@ -656,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_exit_with_output_held),
 		cmocka_unit_test(test_no_hello_hint),
 		cmocka_unit_test(test_unterminated_hello_hint),
+		cmocka_unit_test(test_setup_init),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -89,7 +89,8 @@ static void test_copy(void **state)
 
 static struct referee_fault hostile_fault(void)
 {
-	struct referee_fault f = { .seat = 1, .game = 1, .kind = "malformed", .turn = 1, .move = 1 };
+	struct referee_fault f = { .seat = 1, .game = 1, .kind = PROTOCOL_FAULT_MALFORMED, .turn = 1,
+				   .move = 1 };
 
 	snprintf(f.reason, sizeof(f.reason), "bad JSON: %s", hostile);
 	snprintf(f.line, sizeof(f.line), "%s", hostile);

@@ -124,8 +124,8 @@ static int play_for(struct bot_spec *specs, int cpu, double seconds, struct tota
 			fprintf(stderr, "bench_sandbox: %s\n", err);
 			ret = -1;
 		} else if (ret == 0 && out.nfaults) {
-			fprintf(stderr, "bench_sandbox: a %s fault: %s\n", out.faults[0].kind,
-				out.faults[0].reason);
+			fprintf(stderr, "bench_sandbox: a %s fault: %s\n",
+				protocol_fault_kind_names[out.faults[0].kind], out.faults[0].reason);
 			referee_outcome_release(&out);
 			ret = -1;
 		}

@@ -360,11 +360,14 @@ static void test_errors_and_anchor(void **state)
 
 	assert_int_equal(report_generate(&missing, 1, NULL, NULL, err, sizeof(err)), -ENOENT);
 	assert_int_equal(report_generate(&empty, 1, NULL, NULL, err, sizeof(err)), -ENODATA);
-	assert_int_equal(report_generate_with(&dir, 1, NULL, "Z", RATING_PRIOR_DRAWS, NULL, err,
-					      sizeof(err)), -ENOENT);
+	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+
+	opt.anchor = "Z";
+	assert_int_equal(report_generate_opts(&dir, 1, NULL, &opt, NULL, err, sizeof(err)),
+			 -ENOENT);
 	assert_non_null(strstr(err, "\"Z\""));
-	assert_int_equal(report_generate_with(&dir, 1, NULL, "B", RATING_PRIOR_DRAWS, NULL, err,
-					      sizeof(err)), 0);
+	opt.anchor = "B";
+	assert_int_equal(report_generate_opts(&dir, 1, NULL, &opt, NULL, err, sizeof(err)), 0);
 	cJSON *root = load_json(dir);
 	assert_near(num(json_bot(root, "B"), "elo"), 0, 1e-9);
 	assert_near(num(json_bot(root, "B"), "ci95"), 0, 1e-9);
@@ -470,7 +473,7 @@ static void test_chart_axes_bounded(void **state)
 	gamelog_init(&log);
 	for (int i = 0; i < 6; i++)
 		assert_int_equal(gamelog_add_line(&log, records[i], strlen(records[i]), 0), 0);
-	assert_int_equal(report_build(&r, &log, NULL, RATING_PRIOR_DRAWS, err, sizeof(err)), 0);
+	assert_int_equal(report_build_opts(&r, &log, &report_defaults, err, sizeof(err)), 0);
 	for (size_t k = 0; k < sizeof(extremes) / sizeof(extremes[0]); k++) {
 		FILE *f = tmpfile();
 		long size;
@@ -708,7 +711,7 @@ static void test_matches_bradleyterry2(void **state)
 	gamelog_init(&log);
 	assert_int_equal(gamelog_read(&log, RATING_FIXTURE_DIR "/games.jsonl", err, sizeof(err)), 0);
 	assert_int_equal(log.invalid, 0);
-	assert_int_equal(report_build(&r, &log, NULL, RATING_PRIOR_DRAWS, err, sizeof(err)), 0);
+	assert_int_equal(report_build_opts(&r, &log, &report_defaults, err, sizeof(err)), 0);
 	f = fopen(RATING_FIXTURE_DIR "/expected_elo.csv", "r");
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof(line), f)); /* header */
@@ -750,7 +753,7 @@ static void test_model_and_ties_lines(void **state)
 
 	gamelog_init(&log);
 	assert_int_equal(gamelog_read(&log, RATING_FIXTURE_DIR "/games.jsonl", err, sizeof(err)), 0);
-	assert_int_equal(report_build(&r, &log, NULL, RATING_PRIOR_DRAWS, err, sizeof(err)), 0);
+	assert_int_equal(report_build_opts(&r, &log, &report_defaults, err, sizeof(err)), 0);
 	f = fopen(RATING_FIXTURE_DIR "/pairs.csv", "r");
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof(line), f)); /* header */

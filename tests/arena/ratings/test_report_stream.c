@@ -1,5 +1,5 @@
 /*
- * test_report_stream.c - the report read as a stream (report_load, which keeps
+ * test_report_stream.c - the report read as a stream (report_load_opts, which keeps
  * no record) against a straightforward reference computed here from every
  * record held in memory, on a generated fixture: eleven bots appearing over
  * two directories, 2-player duplicate deals in order, reversed, interleaved,
@@ -390,7 +390,7 @@ static void test_stream_matches_reference(void **state)
 	assert_true(ref->duplicate_pairs > 500);
 
 	gamelog_init(&streamed);
-	assert_int_equal(report_load(&r, &streamed, dirs, 2, NULL, RATING_PRIOR_DRAWS,
+	assert_int_equal(report_load_opts(&r, &streamed, dirs, 2, &report_defaults,
 				     err, sizeof(err)), 0);
 	assert_int_equal(streamed.ngames, 0); /* nothing was kept */
 	assert_null(streamed.games);
@@ -403,7 +403,7 @@ static void test_stream_matches_reference(void **state)
 	check_against_reference(&r, ref);
 
 	/* The files are byte for byte those of the report made from the stored records. */
-	assert_int_equal(report_build(&rs, &stored, NULL, RATING_PRIOR_DRAWS, err, sizeof(err)), 0);
+	assert_int_equal(report_build_opts(&rs, &stored, &report_defaults, err, sizeof(err)), 0);
 	check_against_reference(&rs, ref);
 	rs.dirs = r.dirs;
 	rs.ndirs = r.ndirs;
@@ -426,8 +426,12 @@ static void test_reversed_rotations_and_anchor(void **state)
 	const char *dirs[1] = { dir };
 	struct gamelog stored, streamed;
 	struct reference *ref = calloc(1, sizeof(*ref));
+	struct report_options anchored = REPORT_OPTIONS_DEFAULT, nobody = REPORT_OPTIONS_DEFAULT;
 	struct report r;
 	(void)state;
+
+	anchored.anchor = "b3";
+	nobody.anchor = "nobody";
 
 	assert_non_null(ref);
 	rng_state = 0x2545f4914f6cdd1dull;
@@ -440,7 +444,7 @@ static void test_reversed_rotations_and_anchor(void **state)
 	assert_true(ref->duplicate_pairs > 300);
 
 	gamelog_init(&streamed);
-	assert_int_equal(report_load(&r, &streamed, dirs, 1, "b3", RATING_PRIOR_DRAWS,
+	assert_int_equal(report_load_opts(&r, &streamed, dirs, 1, &anchored,
 				     err, sizeof(err)), 0);
 	assert_int_equal(r.anchor, gamelog_find_bot(&streamed, "b3"));
 	assert_near(r.bots[r.anchor].elo, 0, 1e-9);
@@ -453,7 +457,7 @@ static void test_reversed_rotations_and_anchor(void **state)
 	gamelog_release(&streamed);
 
 	gamelog_init(&streamed);
-	assert_int_equal(report_load(&r, &streamed, dirs, 1, "nobody", RATING_PRIOR_DRAWS,
+	assert_int_equal(report_load_opts(&r, &streamed, dirs, 1, &nobody,
 				     err, sizeof(err)), -ENOENT);
 	gamelog_release(&streamed);
 	gamelog_release(&stored);

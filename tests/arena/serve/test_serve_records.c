@@ -87,8 +87,8 @@ static void same_ranking(const struct serve_records *s)
 
 	gamelog_init(&log);
 	assert_int_equal(serve_records_report(s, &inc, err, sizeof(err)), 0);
-	assert_int_equal(report_load(&full, &log, dirs, 1, NULL, RATING_PRIOR_DRAWS, err,
-				     sizeof(err)), 0);
+	assert_int_equal(report_load_opts(&full, &log, dirs, 1, &report_defaults, err,
+					  sizeof(err)), 0);
 	assert_int_equal(inc.nbots, full.nbots);
 	assert_int_equal(inc.log->records, full.log->records);
 	for (size_t i = 0; i < full.nbots; i++) {

@@ -335,7 +335,7 @@ static void test_record_format(void **state)
 	o.faults = calloc(1, sizeof(*o.faults));
 	o.faults[0].seat = 1;
 	o.faults[0].game = 1;
-	o.faults[0].kind = "malformed";
+	o.faults[0].kind = PROTOCOL_FAULT_MALFORMED;
 	o.faults[0].turn = 12;
 	o.faults[0].move = 40;
 	strcpy(o.faults[0].reason, "not JSON");

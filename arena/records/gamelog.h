@@ -6,7 +6,8 @@
  * reading a file of any length takes the same memory (the bot names and the
  * counters below are all that stays).
  *
- * The record shape is the one in results/README.md. Only complete lines (ending
+ * The record shape is the one in results/README.md, read by record.h at
+ * RECORD_FULL and through the scan of records.h. Only complete lines (ending
  * in '\n') are read, so a file that a running tournament is appending to can be
  * read at any moment: its torn last line is skipped and counted. A complete line
  * that is not a valid record is skipped and counted too, so one damaged line
@@ -36,23 +37,19 @@
 #include <stdint.h>
 
 #include "idset.h"
+#include "protocol.h"
+#include "record.h"
 
-#define GAMELOG_SEATS_MAX 6
-/* The longest move time a record may carry: 10^13 us, 116 days. */
-#define GAMELOG_TIME_MAX_US 1e13
-/* The longest bot name a record may carry (a tournament file allows 64 bytes). */
-#define GAMELOG_NAME_MAX 255
-#define GAMELOG_WHY_MAX 192
+#define GAMELOG_SEATS_MAX RECORD_SEATS_MAX
+#define GAMELOG_TIME_MAX_US RECORD_TIME_MAX_US
+#define GAMELOG_NAME_MAX RECORD_NAME_MAX
+#define GAMELOG_WHY_MAX RECORD_WHY_MAX
 
+/* The fault kinds of protocol.h, by the same numbers, and one for a kind this reader does not know. */
+#define GAMELOG_FAULT_ENUM_(id, name) GAMELOG_FAULT_##id = PROTOCOL_FAULT_##id,
 enum gamelog_fault_kind {
-	GAMELOG_FAULT_TIMEOUT,
-	GAMELOG_FAULT_EXIT,
-	GAMELOG_FAULT_CLOSED,
-	GAMELOG_FAULT_MALFORMED,
-	GAMELOG_FAULT_PROTOCOL,
-	GAMELOG_FAULT_ILLEGAL,
-	GAMELOG_FAULT_START,
-	GAMELOG_FAULT_OTHER, /* a kind this reader does not know */
+	PROTOCOL_FAULT_KIND_LIST(GAMELOG_FAULT_ENUM_)
+	GAMELOG_FAULT_OTHER = PROTOCOL_FAULT_KINDS,
 	GAMELOG_FAULT_KINDS
 };
 
@@ -95,7 +92,8 @@ struct gamelog;
 /*
  * Receives each valid record when set (gamelog_set_sink). g and its bot
  * indexes are valid for the call only; log->nbots already counts every bot g
- * names. Returns 0, or a negative errno-style code other than -EBADMSG (which
+ * names; log->current is the whole record (record.h), for the call only.
+ * Returns 0, or a negative errno-style code other than -EBADMSG (which
  * marks an invalid line) that stops the reading and is returned by
  * gamelog_add_line / gamelog_read.
  */
@@ -124,6 +122,8 @@ struct gamelog {
 	const volatile sig_atomic_t *stop;
 	gamelog_sink_fn sink;
 	void *sink_ctx;
+	const struct record *current; /* the record handed to the sink, during the call */
+	struct record_reader reader;
 };
 
 void gamelog_init(struct gamelog *log);
@@ -147,7 +147,7 @@ int gamelog_read(struct gamelog *log, const char *path, char *err, size_t errsz)
 
 /*
  * Parse one record with the given source and append it (or hand it to the
- * sink). line holds len bytes without the newline and line[len] must be '\0'.
+ * sink). line holds len bytes without the newline.
  * -EBADMSG if it is not a valid record (log unchanged but for log->why, which
  * says why), -ENOMEM, or the sink's error. A repeated id is 0, counted in
  * log->repeated, the record dropped.
