@@ -13,7 +13,7 @@
 
 #include <cjson/cJSON.h>
 
-/* The newest "schedule" a tournament.json may name (SCHEDULE_VERSION, schedule.h). */
+/* The newest "schedule" a tournament.json may name: SCHEDULE_VERSION (schedule.h, which checks it). */
 #define RECORDS_SCHEDULE_MAX 2
 
 /* What `merge` and `status` read of a directory's tournament.json. */

@@ -9,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tournament_file.h"
+
+/* tournament.json's reader accepts every schedule this module writes */
+_Static_assert(SCHEDULE_VERSION == RECORDS_SCHEDULE_MAX, "RECORDS_SCHEDULE_MAX in tournament_file.h");
+
 struct schedule {
 	int players;
 	uint32_t deals, rotations, ntables;
