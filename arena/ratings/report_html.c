@@ -3,7 +3,10 @@
  *
  * Charts are plain SVG computed here, so they need no script, and the page
  * works from a file:// URL with the network off; only the game list's filter
- * (gamelist.c) is a few lines of inline script.
+ * (gamelist.c) is a few lines of inline script. A chart keeps its size, so
+ * that its labels stay 11 px or more on a phone, and scrolls sideways in its
+ * own box where the page is narrower (div.chart); shrunk to a 400 px page
+ * they were 5 px.
  */
 #include "report_html.h"
 #include "gamelist.h"
@@ -49,7 +52,8 @@ static const char page_head[] =
 	"th,td{border:1px solid #bbb;padding:3px 7px;text-align:right}\n"
 	"th{background:#eef}\ntd.name,th.name{text-align:left}\n"
 	"p.note{max-width:60em;font-size:90%;color:#444}\n"
-	"svg{display:block;margin:0.5em 0 1.5em;font-size:12px;max-width:100%;height:auto}\n"
+	"div.chart{overflow-x:auto;max-width:100%;margin:0.5em 0 1.5em}\n"
+	"svg{display:block;font-size:12px}\n"
 	"svg text{fill:#222}\nsvg text.light{fill:#fff}\n"
 	"</style>\n</head>\n<body>\n";
 
@@ -187,7 +191,7 @@ static void html_elo_chart(const struct report *r, FILE *out)
 		hi = lo + step;
 	double plot_w = CHART_W - LABEL_W - 20, height = ROW_H * (double)r->nbots + 40;
 #define ELO_X(e) (LABEL_W + (fmin(fmax((e), lo), hi) - lo) / (hi - lo) * plot_w)
-	fprintf(out, "<h2>Elo with 95%% intervals</h2>\n<svg id=\"elo-chart\" "
+	fprintf(out, "<h2>Elo with 95%% intervals</h2>\n<div class=\"chart\"><svg id=\"elo-chart\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"Elo with 95%% intervals\">\n",
 		CHART_W, height, CHART_W, height);
@@ -231,7 +235,7 @@ static void html_elo_chart(const struct report *r, FILE *out)
 			ELO_X(b->elo), y, b->elo, b->ci95);
 	}
 #undef ELO_X
-	fputs("</svg>\n", out);
+	fputs("</svg></div>\n", out);
 	if (clipped)
 		fputs("<p class=\"note\">A bot far from the others is drawn at the end of the axis "
 		      "with an arrow and its value, so that it does not squeeze the rest.</p>\n", out);
@@ -261,7 +265,7 @@ static void html_heatmap(const struct report *r, FILE *out)
 	fprintf(out, "<h2>Head to head</h2>\n<p class=\"note\">Each cell: the row bot's score "
 		"against the column bot (wins + draws/2 over results) and the number of results; "
 		"columns are numbered by rank. Blue: the row bot scored more, orange: less, grey: "
-		"even.</p>\n<svg id=\"cross-heatmap\" "
+		"even.</p>\n<div class=\"chart\"><svg id=\"cross-heatmap\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"head to head heat map\">\n",
 		size_w, size_h, size_w, size_h);
@@ -295,12 +299,12 @@ static void html_heatmap(const struct report *r, FILE *out)
 			if (games > 0)
 				fprintf(out, "<text%s x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f%%"
 					"</text><text%s x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-					"font-size=\"9\">%g</text>", ink, x + CELL / 2 - 1, y + 18, 100 * f,
+					"font-size=\"11\">%g</text>", ink, x + CELL / 2 - 1, y + 18, 100 * f,
 					ink, x + CELL / 2 - 1, y + 32, games);
 			fputc('\n', out);
 		}
 	}
-	fputs("</svg>\n", out);
+	fputs("</svg></div>\n", out);
 }
 
 static void html_time_chart(const struct report *r, FILE *out)
@@ -325,7 +329,7 @@ static void html_time_chart(const struct report *r, FILE *out)
 	double plot_w = CHART_W - LABEL_W - 20, height = 30.0 * (double)rows + 60;
 #define TIME_X(us) (LABEL_W + (log10(fmax((us), 1)) - dlo) / (dhi - dlo) * plot_w)
 	fprintf(out, "<h2>Move time</h2>\n<p class=\"note\">Bar: mean; tick: p99; dot: max "
-		"(&micro;s, log scale).</p>\n<svg id=\"time-chart\" "
+		"(&micro;s, log scale).</p>\n<div class=\"chart\"><svg id=\"time-chart\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"move time chart\">\n",
 		CHART_W, height, CHART_W, height);
@@ -355,7 +359,7 @@ static void html_time_chart(const struct report *r, FILE *out)
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">&micro;s per move</text>\n",
 		LABEL_W + plot_w / 2, height - 4);
 #undef TIME_X
-	fputs("</svg>\n", out);
+	fputs("</svg></div>\n", out);
 }
 
 static void html_paired(const struct report *r, FILE *out)
