@@ -3,10 +3,10 @@
  *
  * Charts are plain SVG computed here, so they need no script, and the page
  * works from a file:// URL with the network off; only the game list's filter
- * (gamelist.c) is a few lines of inline script. A chart keeps its size, so
- * that its labels stay 11 px or more on a phone, and scrolls sideways in its
- * own box where the page is narrower (div.chart); shrunk to a 400 px page
- * they were 5 px.
+ * (gamelist.c) is a few lines of inline script. No chart is shrunk to the
+ * page (at 400 px its labels were 5 px): the Elo and move time charts are
+ * as wide as the page (below), the heat map keeps its size and scrolls
+ * sideways in its own box (div.chart) where the page is narrower.
  */
 #include "report_html.h"
 #include "gamelist.h"
