@@ -66,6 +66,8 @@ static const char run_usage[] =
 	"                        and keep each decision's stderr lines in its replay\n"
 	"      --no-report       no ranking table and no report files at the end\n"
 	"  -q, --quiet           no progress line and no ranking table\n"
+	"      --wide            print every column of the ranking (default: the\n"
+	"                        columns that fit 80 characters)\n"
 	"      --rating-interval N  print the ranking every N games played\n"
 	"      --serve ADDR:PORT serve the output directory live over HTTP while it runs\n"
 	"                        (skipbo-arena serve; port 0: any free port)\n"
@@ -73,8 +75,8 @@ static const char run_usage[] =
 	"\n"
 	"A resume must use the same tournament file and game-changing options (seed, deals,\n"
 	"rules, time, limits) and the same bot programs (by SHA-256 of each bot's executable\n"
-	"and script, arena/TOURNAMENT.md); -j, --no-pin, --quiet, --log-io and --no-report\n"
-	"may change.\n"
+	"and script, arena/TOURNAMENT.md); -j, --no-pin, --quiet, --wide, --log-io and\n"
+	"--no-report may change.\n"
 	"Ctrl-C or SIGTERM: the games in flight are finished, the report of the games\n"
 	"played is written marked partial, and the command that resumes is printed.\n"
 	"Exit status: 0 all games recorded, 1 stopped early or failed, 2 bad usage,\n"
@@ -86,7 +88,7 @@ static const char run_usage[] =
 enum {
 	OPT_DEALS = OPTIONS_OWN, OPT_NO_TIMEOUT, OPT_NO_PIN, OPT_LOG_IO, OPT_NO_REPORT, OPT_SHARD,
 	OPT_FRESH, OPT_BOT, OPT_NAME, OPT_PLAYERS, OPT_GAUNTLET, OPT_RATING_INTERVAL, OPT_SERVE,
-	OPT_REUSE,
+	OPT_REUSE, OPT_WIDE,
 };
 
 /* --bot and --gauntlet at most this many times */
@@ -111,6 +113,7 @@ static const struct option run_options[] = {
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "fresh", no_argument, NULL, OPT_FRESH },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "wide", no_argument, NULL, OPT_WIDE },
 	{ "serve", required_argument, NULL, OPT_SERVE },
 	{ NULL, 0, NULL, 0 },
 };
@@ -120,6 +123,7 @@ struct run_overrides {
 	struct options_common common; /* -1 or has_seed 0: keep the file's */
 	long long jobs, deals;        /* -1 = keep */
 	int no_timeout, no_pin, quiet, log_io, no_report, fresh, reuse;
+	bool wide;                    /* --wide: every column of the ranking */
 	const char *output;
 	long long shard, nshards;     /* --shard K/N, 1-based; nshards 0 = the whole tournament */
 	const char *bots[RUN_MAX_BOTS], *challengers[RUN_MAX_BOTS]; /* --bot, --gauntlet */
@@ -195,6 +199,7 @@ static int run_option(void *ctx, int c, const char *arg)
 	case OPT_RATING_INTERVAL:
 		return options_number("--rating-interval", arg, 1, 1000000000, &o->rating_interval);
 	case 'q': o->quiet = 1; break;
+	case OPT_WIDE: o->wide = true; break;
 	case OPT_SERVE: o->serve = arg; break;
 	}
 	return 0;
@@ -477,10 +482,17 @@ static int start_over(const char *dir)
 	return -1;
 }
 
+/* What --rating-interval prints: the ranking of dir's games.jsonl, 80 columns or wide. */
+struct interval_ranking {
+	const char *dir;
+	bool wide;
+};
+
 /* --rating-interval: the ranking of what games.jsonl holds so far. */
 static void print_ranking(void *ctx, uint64_t played)
 {
-	const char *dir = ctx;
+	const struct interval_ranking *ir = ctx;
+	const char *dir = ir->dir;
 	struct gamelog log;
 	struct report r;
 	char err[1024];
@@ -488,7 +500,7 @@ static void print_ranking(void *ctx, uint64_t played)
 	gamelog_init(&log);
 	if (report_load_opts(&r, &log, &dir, 1, &report_defaults, err, sizeof(err)) == 0) {
 		printf("ranking after %llu games played:\n", (unsigned long long)played);
-		report_print_table(&r, stdout);
+		report_print_table_wide(&r, stdout, ir->wide);
 		report_release(&r);
 	} else {
 		warnx("run: ranking after %llu games played: %s", (unsigned long long)played, err);
@@ -540,6 +552,7 @@ static int stopped(const struct config *cfg, const struct run_overrides *o, int 
 	int ret = -ENODATA;
 
 	ropt.partial = true;
+	ropt.wide = o->wide;
 	reporting = 1;
 	if (!o->no_report)
 		ret = report_generate_opts(dirs, 1, NULL, &ropt, o->quiet ? NULL : stdout, err,
@@ -561,10 +574,12 @@ static int stopped(const struct config *cfg, const struct run_overrides *o, int 
 int cmd_run(int argc, char **argv)
 {
 	struct tournament_options topt = { 0 };
+	struct interval_ranking interval;
 	struct run_overrides o;
 	struct config cfg;
 	struct sigaction sa = { 0 };
 	struct server *server = NULL;
+	struct report_options ropt = REPORT_OPTIONS_DEFAULT;
 	char err[CONFIG_ERR_MAX + 256];
 	const char *dirs[1];
 	int ret;
@@ -591,7 +606,9 @@ int cmd_run(int argc, char **argv)
 	topt.log_io = o.log_io;
 	topt.rating_interval = (uint64_t)o.rating_interval;
 	topt.on_interval = print_ranking;
-	topt.interval_ctx = cfg.output;
+	interval.dir = cfg.output;
+	interval.wide = o.wide;
+	topt.interval_ctx = &interval;
 	if (o.nshards) {
 		topt.shard = (uint32_t)(o.shard - 1);
 		topt.nshards = (uint32_t)o.nshards;
@@ -623,8 +640,10 @@ int cmd_run(int argc, char **argv)
 	reporting = 1;
 	/* the summary: ranking table and report files, from games.jsonl */
 	dirs[0] = cfg.output;
+	ropt.wide = o.wide;
 	if (!o.no_report &&
-	    (ret = report_generate(dirs, 1, NULL, o.quiet ? NULL : stdout, err, sizeof(err))) < 0) {
+	    (ret = report_generate_opts(dirs, 1, NULL, &ropt, o.quiet ? NULL : stdout, err,
+					sizeof(err))) < 0) {
 		if (ret == -EINTR) {
 			warnx("run: stopped during the report; every game is recorded: "
 			      "\"%s report %s\" writes it", options_program(), cfg.output);

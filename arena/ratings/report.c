@@ -637,6 +637,56 @@ void report_print_table(const struct report *r, FILE *out)
 	report_print_table_wide(r, out, false);
 }
 
+/*
+ * A name in exactly width columns (width >= 8): a longer one keeps its start
+ * and its end around "...", as versions ("expert-v2-2024") differ at the end.
+ */
+static void narrow_name(const char *name, int width, char *buf, size_t size)
+{
+	int len = (int)strlen(name), tail = (width - 3) / 2, head = width - 3 - tail;
+
+	if (len <= width)
+		snprintf(buf, size, "%-*s", width, name);
+	else
+		snprintf(buf, size, "%.*s...%s", head, name, name + len - tail);
+}
+
+/*
+ * The faults column from column `at` on: kinds that would pass column 80 go
+ * on lines of their own, under the column, broken after a comma.
+ */
+static void narrow_faults(const struct report_bot *b, FILE *out, int at)
+{
+	char text[512];
+	FILE *mem = fmemopen(text, sizeof(text), "w");
+	const char *p = text;
+	int col = at;
+
+	if (!mem || !report_write_faults(b, mem)) {
+		if (mem)
+			fclose(mem);
+		fputs("-\n", out);
+		return;
+	}
+	fclose(mem);
+	while (*p) {
+		const char *comma = strstr(p, ", ");
+		int len = comma ? (int)(comma - p) + 1 : (int)strlen(p);
+
+		if (col > at && col + 1 + len > 80) {
+			fprintf(out, "\n%*s", at, "");
+			col = at;
+		} else if (col > at) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", len, p);
+		col += len;
+		p += comma ? len + 1 : len;
+	}
+	fputc('\n', out);
+}
+
 /* The ranking in 80 columns: rank, bot, Elo, interval, score, games, win rate, faults. */
 static void print_narrow(const struct report *r, FILE *out, int width)
 {
@@ -644,20 +694,18 @@ static void print_narrow(const struct report *r, FILE *out, int width)
 		"score", "games", "win%", "faults");
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
-		char elo[48], ci[16];
+		char elo[48], ci[16], name[64];
 
 		if (r->fit.npools > 1 && b->rank == 1)
 			fprintf(out, "pool %zu:\n", b->pool + 1);
 		snprintf(ci, sizeof(ci), b->bound ? "-" : "%.1f", b->ci95);
-		fprintf(out, "%4zu  %-*.*s %8s %7s %5.1f%% %7ld %5.1f%%  ", b->rank, width, width,
-			b->name, report_elo_text(b, elo, sizeof(elo)), ci,
-			100.0 * report_rated_score(b), b->games, 100.0 * report_win_rate(b));
-		if (!report_write_faults(b, out))
-			fputs("-", out);
-		fputc('\n', out);
+		narrow_name(b->name, width, name, sizeof(name));
+		fprintf(out, "%4zu  %s %8s %7s %5.1f%% %7ld %5.1f%%  ", b->rank, name,
+			report_elo_text(b, elo, sizeof(elo)), ci, 100.0 * report_rated_score(b),
+			b->games, 100.0 * report_win_rate(b));
+		narrow_faults(b, out, 47 + width);
 	}
-	fprintf(out, "(--wide: every column, with the gap to the next bot, W/D/L, points and move "
-		"times)\n");
+	fputs("(--wide: every column: gap to the next bot, W/D/L, points, move times)\n", out);
 }
 
 void report_print_table_wide(const struct report *r, FILE *out, bool wide)

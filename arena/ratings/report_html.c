@@ -3,7 +3,10 @@
  *
  * Charts are plain SVG computed here, so they need no script, and the page
  * works from a file:// URL with the network off; only the game list's filter
- * (gamelist.c) is a few lines of inline script.
+ * (gamelist.c) is a few lines of inline script. No chart is shrunk to the
+ * page (at 400 px its labels were 5 px): the Elo and move time charts are
+ * as wide as the page (below), the heat map keeps its size and scrolls
+ * sideways in its own box (div.chart) where the page is narrower.
  */
 #include "report_html.h"
 #include "gamelist.h"
@@ -18,8 +21,18 @@
 
 #define CHART_W 760.0
 #define LABEL_W 170.0
-#define ROW_H 24.0
 #define CELL 44.0
+
+/*
+ * The Elo and move time charts are fluid: as wide as the page up to CHART_W
+ * px, x in percent of that width and text in px, so their labels keep 12 px
+ * at any width. Each bot's name stands above its row, so the plot has the
+ * whole width; it runs from PLOT_PAD to 100 - PLOT_PAD percent, which leaves
+ * room for half a tick label at each end at 400 px. FLUID_ROW_H: px per bot.
+ */
+#define PLOT_PAD 6.0
+#define FLUID_ROW_H 36.0
+#define PLOT_PCT(f) (PLOT_PAD + (f) * (100.0 - 2 * PLOT_PAD))
 
 static const char page_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -35,8 +48,10 @@ static const char page_head[] =
 	"th,td{border:1px solid #bbb;padding:3px 7px;text-align:right}\n"
 	"th{background:#eef}\ntd.name,th.name{text-align:left}\n"
 	"p.note{max-width:60em;font-size:90%;color:#444}\n"
-	"svg{display:block;margin:0.5em 0 1.5em;font-size:12px;max-width:100%;height:auto}\n"
+	"div.chart{overflow-x:auto;max-width:100%;margin:0.5em 0 1.5em}\n"
+	"svg{display:block;font-size:12px}\nsvg.fluid{max-width:760px}\n"
 	"svg text{fill:#222}\nsvg text.light{fill:#fff}\n"
+	"svg text.halo{stroke:#fff;stroke-width:4px;paint-order:stroke}\n"
 	"</style>\n</head>\n<body>\n";
 
 static void html_ranking(const struct report *r, FILE *out)
@@ -171,53 +186,61 @@ static void html_elo_chart(const struct report *r, FILE *out)
 	hi = ceil(hi / step) * step;
 	if (hi <= lo)
 		hi = lo + step;
-	double plot_w = CHART_W - LABEL_W - 20, height = ROW_H * (double)r->nbots + 40;
-#define ELO_X(e) (LABEL_W + (fmin(fmax((e), lo), hi) - lo) / (hi - lo) * plot_w)
-	fprintf(out, "<h2>Elo with 95%% intervals</h2>\n<svg id=\"elo-chart\" "
-		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"Elo with 95%% intervals\">\n",
-		CHART_W, height, CHART_W, height);
+	double height = FLUID_ROW_H * (double)r->nbots + 40;
+#define ELO_X(e) PLOT_PCT((fmin(fmax((e), lo), hi) - lo) / (hi - lo))
+	fprintf(out, "<h2>Elo with 95%% intervals</h2>\n<div class=\"chart\"><svg id=\"elo-chart\" "
+		"class=\"fluid\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%%\" "
+		"height=\"%.0f\" role=\"img\" aria-label=\"Elo with 95%% intervals\">\n", height);
 	for (int i = 0, n = axis_ticks(lo, hi, step); i < n; i++) {
 		double t = lo + step * i, x = ELO_X(t);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
+		fprintf(out, "<line x1=\"%.2f%%\" y1=\"10\" x2=\"%.2f%%\" y2=\"%.1f\" stroke=\"%s\"/>"
+			"<text x=\"%.2f%%\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
 			x, x, height - 25, fabs(t) < step / 2 ? "#888" : "#ddd", x, height - 10,
 			fabs(t) < step / 2 ? 0.0 : t);
 	}
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
-		double y = 10 + ROW_H * ((double)k + 0.5);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 8, y + 4);
+		double y = 10 + FLUID_ROW_H * (double)k + 26;
+		char elo[48];
+
+		/* the value in words too: a phone shows no tooltip */
+		fprintf(out, "<text class=\"name\" x=\"0\" y=\"%.1f\">", y - 12);
 		report_html_text(out, b->name);
+		fprintf(out, "</text><text class=\"value\" x=\"100%%\" y=\"%.1f\" "
+			"text-anchor=\"end\">", y - 12);
+		report_html_text(out, report_elo_text(b, elo, sizeof(elo)));
+		if (!b->bound)
+			fprintf(out, " &#177; %.1f", b->ci95);
+		fputs("</text>", out);
 		if (bot_elo(b) < lo || bot_elo(b) > hi) {
 			/* Clipped: an arrow at the axis end pointing off it, and the value. */
 			int low = bot_elo(b) < lo;
-			double x = ELO_X(bot_elo(b));
 
 			clipped = 1;
-			fprintf(out, "</text><path class=\"clipped\" d=\"M%.1f %.1fl%d -7v14z\" "
-				"fill=\"#d55e00\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">"
-				"%.0f off the axis", x + (low ? -2 : 2), y, low ? 10 : -10,
-				x + (low ? 14 : -14), y - 6, low ? "start" : "end", bot_elo(b));
+			fprintf(out, "<svg x=\"%.2f%%\" y=\"%.1f\" overflow=\"visible\">"
+				"<path class=\"clipped\" d=\"M%d 0l%d -7v14z\" fill=\"#d55e00\"/>"
+				"<text class=\"halo\" x=\"%d\" y=\"4\" text-anchor=\"%s\">%.0f off the axis</text>"
+				"</svg>", ELO_X(bot_elo(b)), y, low ? -2 : 2, low ? 10 : -10,
+				low ? 14 : -14, low ? "start" : "end", bot_elo(b));
 		}
 		if (b->bound) {
 			/* A bound: a hollow marker at it and a line running off the chart. */
-			double x = ELO_X(b->bound_elo), end = b->bound < 0 ? LABEL_W : CHART_W - 20;
-			fprintf(out, "</text><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			double x = ELO_X(b->bound_elo), end = b->bound < 0 ? 0 : 100;
+			fprintf(out, "<line x1=\"%.2f%%\" y1=\"%.1f\" x2=\"%.2f%%\" y2=\"%.1f\" "
 				"stroke=\"#999\" stroke-width=\"3\" stroke-dasharray=\"4 3\"/>"
-				"<circle class=\"elo\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#fff\" "
+				"<circle class=\"elo\" cx=\"%.2f%%\" cy=\"%.1f\" r=\"5\" fill=\"#fff\" "
 				"stroke=\"#204a87\"><title>%s %.1f (prior alone)</title></circle>\n",
 				x, y, end, y, x, y, b->bound < 0 ? "&lt;" : "&gt;", b->bound_elo);
 			continue;
 		}
-		fprintf(out, "</text><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"#3465a4\" stroke-width=\"3\"/><circle class=\"elo\" cx=\"%.1f\" "
+		fprintf(out, "<line x1=\"%.2f%%\" y1=\"%.1f\" x2=\"%.2f%%\" y2=\"%.1f\" "
+			"stroke=\"#3465a4\" stroke-width=\"3\"/><circle class=\"elo\" cx=\"%.2f%%\" "
 			"cy=\"%.1f\" r=\"5\" fill=\"#204a87\"><title>%.1f &#177; %.1f</title>"
 			"</circle>\n", ELO_X(b->elo - b->ci95), y, ELO_X(b->elo + b->ci95), y,
 			ELO_X(b->elo), y, b->elo, b->ci95);
 	}
 #undef ELO_X
-	fputs("</svg>\n", out);
+	fputs("</svg></div>\n", out);
 	if (clipped)
 		fputs("<p class=\"note\">A bot far from the others is drawn at the end of the axis "
 		      "with an arrow and its value, so that it does not squeeze the rest.</p>\n", out);
@@ -247,7 +270,7 @@ static void html_heatmap(const struct report *r, FILE *out)
 	fprintf(out, "<h2>Head to head</h2>\n<p class=\"note\">Each cell: the row bot's score "
 		"against the column bot (wins + draws/2 over results) and the number of results; "
 		"columns are numbered by rank. Blue: the row bot scored more, orange: less, grey: "
-		"even.</p>\n<svg id=\"cross-heatmap\" "
+		"even.</p>\n<div class=\"chart\"><svg id=\"cross-heatmap\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"head to head heat map\">\n",
 		size_w, size_h, size_w, size_h);
@@ -281,12 +304,12 @@ static void html_heatmap(const struct report *r, FILE *out)
 			if (games > 0)
 				fprintf(out, "<text%s x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f%%"
 					"</text><text%s x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-					"font-size=\"9\">%g</text>", ink, x + CELL / 2 - 1, y + 18, 100 * f,
+					"font-size=\"11\">%g</text>", ink, x + CELL / 2 - 1, y + 18, 100 * f,
 					ink, x + CELL / 2 - 1, y + 32, games);
 			fputc('\n', out);
 		}
 	}
-	fputs("</svg>\n", out);
+	fputs("</svg></div>\n", out);
 }
 
 static void html_time_chart(const struct report *r, FILE *out)
@@ -308,40 +331,43 @@ static void html_time_chart(const struct report *r, FILE *out)
 	double dlo = floor(log10(lo)), dhi = ceil(log10(hi));
 	if (dhi <= dlo)
 		dhi = dlo + 1;
-	double plot_w = CHART_W - LABEL_W - 20, height = 30.0 * (double)rows + 60;
-#define TIME_X(us) (LABEL_W + (log10(fmax((us), 1)) - dlo) / (dhi - dlo) * plot_w)
+	double height = FLUID_ROW_H * (double)rows + 60;
+#define TIME_X(us) PLOT_PCT((log10(fmax((us), 1)) - dlo) / (dhi - dlo))
 	fprintf(out, "<h2>Move time</h2>\n<p class=\"note\">Bar: mean; tick: p99; dot: max "
-		"(&micro;s, log scale).</p>\n<svg id=\"time-chart\" "
-		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"move time chart\">\n",
-		CHART_W, height, CHART_W, height);
+		"(&micro;s, log scale).</p>\n<div class=\"chart\"><svg id=\"time-chart\" "
+		"class=\"fluid\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%%\" "
+		"height=\"%.0f\" role=\"img\" aria-label=\"move time chart\">\n", height);
 	for (int i = 0, n = axis_ticks(dlo, dhi, 1); i < n; i++) {
-		double d = dlo + i, x = LABEL_W + (d - dlo) / (dhi - dlo) * plot_w;
-		fprintf(out, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
-			x, x, height - 35, x, height - 20, pow(10.0, d));
+		double d = dlo + i, x = PLOT_PCT((d - dlo) / (dhi - dlo));
+		fprintf(out, "<line x1=\"%.2f%%\" y1=\"10\" x2=\"%.2f%%\" y2=\"%.1f\" "
+			"stroke=\"#ddd\"/><text x=\"%.2f%%\" y=\"%.1f\" text-anchor=\"middle\">%g"
+			"</text>\n", x, x, height - 35, x, height - 20, pow(10.0, d));
 	}
 	size_t row = 0;
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
 		if (b->time_moves <= 0)
 			continue;
-		double y = 10 + 30.0 * (double)row++;
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 8, y + 15);
+		double y = 10 + FLUID_ROW_H * (double)row++ + 14;
+		/* the name above its bar, its figures at the right: a phone shows no tooltip */
+		fprintf(out, "<text class=\"name\" x=\"0\" y=\"%.1f\">", y - 2);
 		report_html_text(out, b->name);
-		fprintf(out, "</text><rect class=\"mean\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			"height=\"16\" fill=\"#73d216\"><title>mean %.1f</title></rect>"
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#f57900\" "
+		fprintf(out, "</text><text class=\"value\" x=\"100%%\" y=\"%.1f\" "
+			"text-anchor=\"end\">%.1f / %.0f / %.0f</text>", y - 2, b->time_mean_us,
+			b->time_p99_us, b->time_max_us);
+		fprintf(out, "<rect class=\"mean\" x=\"%.2f%%\" y=\"%.1f\" width=\"%.2f%%\" "
+			"height=\"12\" fill=\"#73d216\"><title>mean %.1f</title></rect>"
+			"<line x1=\"%.2f%%\" y1=\"%.1f\" x2=\"%.2f%%\" y2=\"%.1f\" stroke=\"#f57900\" "
 			"stroke-width=\"3\"><title>p99 %.0f</title></line>"
-			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#cc0000\"><title>max %.0f</title>"
-			"</circle>\n", LABEL_W, y + 3, TIME_X(b->time_mean_us) - LABEL_W,
-			b->time_mean_us, TIME_X(b->time_p99_us), y, TIME_X(b->time_p99_us), y + 22,
-			b->time_p99_us, TIME_X(b->time_max_us), y + 11, b->time_max_us);
+			"<circle cx=\"%.2f%%\" cy=\"%.1f\" r=\"4\" fill=\"#cc0000\"><title>max %.0f"
+			"</title></circle>\n", PLOT_PCT(0), y + 4, TIME_X(b->time_mean_us) - PLOT_PCT(0),
+			b->time_mean_us, TIME_X(b->time_p99_us), y + 2, TIME_X(b->time_p99_us), y + 18,
+			b->time_p99_us, TIME_X(b->time_max_us), y + 10, b->time_max_us);
 	}
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">&micro;s per move</text>\n",
-		LABEL_W + plot_w / 2, height - 4);
+	fprintf(out, "<text x=\"50%%\" y=\"%.1f\" text-anchor=\"middle\">&micro;s per move "
+		"(mean / p99 / max at the right)</text>\n", height - 4);
 #undef TIME_X
-	fputs("</svg>\n", out);
+	fputs("</svg></div>\n", out);
 }
 
 static void html_paired(const struct report *r, FILE *out)

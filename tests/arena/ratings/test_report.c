@@ -625,6 +625,68 @@ static void test_fault_reasons(void **state)
 }
 
 /*
+ * The 80-column table: B's six fault kinds ("timeout 1, exit 1, closed 1,
+ * malformed 1, protocol 1, illegal 1", 57 characters) pass column 80 after
+ * its 50 columns, so they continue on lines of their own under the column,
+ * broken after a comma; the wide table keeps them on B's line.
+ */
+static void test_narrow_table_wraps_faults(void **state)
+{
+	static const char *const kinds[] = { "exit", "closed", "malformed", "protocol", "illegal" };
+	const char *dir = make_dir("wrapped", 0, 6, NULL);
+	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+	char path[256], err[256], buf[8192], *line, *next;
+	static const char *const continued[] = { "malformed 1, protocol 1,\n", "illegal 1\n" };
+	int b_lines = 0, under = 0;
+	FILE *f, *table;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
+	f = fopen(path, "a");
+	assert_non_null(f);
+	for (int k = 0; k < 5; k++) {
+		char id[32];
+
+		snprintf(id, sizeof(id), "t0002-d%04d-r0", k);
+		faulted_record(f, id, 2, kinds[k], "why");
+	}
+	assert_int_equal(fclose(f), 0);
+	table = tmpfile();
+	assert_non_null(table);
+	assert_int_equal(report_generate_opts(&dir, 1, NULL, &opt, table, err, sizeof(err)), 0);
+	rewind(table);
+	buf[fread(buf, 1, sizeof(buf) - 1, table)] = '\0';
+	*strstr(buf, "(--wide") = '\0';
+	for (line = strstr(buf, "\nrank ") + 1; *line; line = next + 1) {
+		next = strchr(line, '\n');
+		assert_non_null(next);
+		assert_in_range(next - line, 1, 80);
+		if (strncmp(line, "   2  B ", 8) == 0 || strncmp(line, "   3  B ", 8) == 0) {
+			b_lines++;
+			assert_non_null(strstr(line, "  timeout 1, exit 1, closed 1,\n"));
+		} else if (line[0] == ' ' && strspn(line, " ") == 50) {
+			assert_in_range(under, 0, 1);
+			assert_int_equal(strncmp(line + 50, continued[under],
+						 strlen(continued[under])), 0);
+			under++;
+		}
+	}
+	assert_int_equal(b_lines, 1);
+	assert_int_equal(under, 2);
+	fclose(table);
+	/* wide: the whole list on B's line */
+	opt.wide = true;
+	table = tmpfile();
+	assert_non_null(table);
+	assert_int_equal(report_generate_opts(&dir, 1, NULL, &opt, table, err, sizeof(err)), 0);
+	rewind(table);
+	buf[fread(buf, 1, sizeof(buf) - 1, table)] = '\0';
+	assert_non_null(strstr(buf, "  timeout 1, exit 1, closed 1, malformed 1, protocol 1, "
+				    "illegal 1\n"));
+	fclose(table);
+}
+
+/*
  * 100,000 games, 4,000 of them faulted with as many reasons: report.html
  * stays small, listing GAMELIST_MAX games and GAMELIST_REASONS_MAX reasons
  * and saying how many it left out.
@@ -814,6 +876,7 @@ int main(void)
 		cmocka_unit_test(test_header_dates),
 		cmocka_unit_test(test_per_bot_by_seat),
 		cmocka_unit_test(test_fault_reasons),
+		cmocka_unit_test(test_narrow_table_wraps_faults),
 		cmocka_unit_test(test_big_tournament_page_bounded),
 		cmocka_unit_test(test_matches_bradleyterry2),
 		cmocka_unit_test(test_model_and_ties_lines),

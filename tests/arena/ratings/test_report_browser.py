@@ -2,7 +2,9 @@
 """test_report_browser.py ARENA MEDIUM EASY BADBOT FIXTURE_DIR ARTEFACTS
 
 report.html in headless Chromium at 400 and 1400 px: no sideways overflow of
-the page, every chart drawn and no wider than the page; for a tournament
+the page, every chart drawn, its box no wider than the page (a wider chart
+scrolls inside it), every chart label 11 px or more, and at 400 x 800 px the
+ranking on the first screen; for a tournament
 where one bot never starts (badbot exit-at-start): the tournament's name and
 settings in the header, the boxed warning naming that bot, its start faults
 in the faults table and their reason with an example game, the game list (every faulted game, a sample of the
@@ -29,27 +31,44 @@ def fail(msg):
     print("FAIL: " + msg)
 
 
+# Each chart's box (the element that scrolls it sideways, else the chart), the
+# smallest label on screen in px (font size times the chart's scale), and
+# where the ranking starts.
 LAYOUT = r"""(function () {
   var de = document.documentElement, out = {overflow: de.scrollWidth - de.clientWidth, charts: []};
   document.querySelectorAll('svg').forEach(function (s) {
-    var b = s.getBoundingClientRect();
-    out.charts.push({id: s.id, width: b.width, right: b.right, height: b.height});
+    var b = s.getBoundingClientRect(), box = s.parentElement, scale = s.getScreenCTM().a,
+      small = Infinity;
+    if (getComputedStyle(box).overflowX !== 'auto')
+      box = s;
+    s.querySelectorAll('text').forEach(function (t) {
+      small = Math.min(small, parseFloat(getComputedStyle(t).fontSize) * scale);
+    });
+    out.charts.push({id: s.id, width: b.width, right: box.getBoundingClientRect().right,
+                     height: b.height, label_px: small});
   });
   out.viewport = de.clientWidth;
+  out.ranking_top = document.getElementById('ranking').getBoundingClientRect().top + scrollY;
   return out;
 })()"""
 
-# x of each Elo circle, and the plot's extent, in the chart's own units
+LABEL_PX_MIN = 11
+FIRST_SCREEN_PX = 800
+
+# x of each Elo circle in percent of the chart's width (the plot runs from 6 to 94)
 ELO_X = r"""(function () {
   var c = document.querySelectorAll('#elo-chart circle.elo');
-  return Array.prototype.map.call(c, function (e) { return +e.getAttribute('cx'); });
+  return Array.prototype.map.call(c, function (e) { return parseFloat(e.getAttribute('cx')); });
 })()"""
 
 
 def layout(b, name, shots, charts_expected):
     for width in (400, 1400):
-        b.width(width)
+        b.width(width, FIRST_SCREEN_PX)
         got = b.eval(LAYOUT)
+        if got["ranking_top"] >= FIRST_SCREEN_PX:
+            fail("%s at %d px: the ranking starts at %.0f px, below the first screen (%d px)" %
+                 (name, width, got["ranking_top"], FIRST_SCREEN_PX))
         if got["overflow"] > 0:
             fail("%s at %d px: the page overflows sideways by %d px" % (name, width, got["overflow"]))
         ids = [c["id"] for c in got["charts"]]
@@ -62,6 +81,9 @@ def layout(b, name, shots, charts_expected):
             elif c["right"] > got["viewport"] + 0.5:
                 fail("%s at %d px: chart #%s ends at %.0f px, past the page's %d" %
                      (name, width, c["id"], c["right"], got["viewport"]))
+            if c["label_px"] < LABEL_PX_MIN:
+                fail("%s at %d px: chart #%s has a label of %.1f px, under %d px" %
+                     (name, width, c["id"], c["label_px"], LABEL_PX_MIN))
         b.screenshot(os.path.join(shots, "%s-%d.png" % (name, width)))
 
 
@@ -199,7 +221,7 @@ def main():
             if marks != ["%.0f off the axis" % float(weak)]:
                 fail("outlier: weak (%s) is not marked off the axis: %r" % (weak, marks))
             xs = sorted(b.eval(ELO_X))
-            if len(xs) != 4 or xs[-1] - xs[1] < 50:
+            if len(xs) != 4 or xs[-1] - xs[1] < 9:
                 fail("outlier: the three others are squeezed together: circles at %r" % xs)
             b.open("file://" + os.path.join(out, "report.html"), 1400)
             layout(b, "never-started", shots, ["elo-chart", "cross-heatmap", "time-chart"])
@@ -246,16 +268,17 @@ def main():
                     dead != [["medium 0.0%", "good 0.0%", "easy 0.0%"]]:
                 fail("per-bot sections: %r" % per_bot)
             xs = sorted(b.eval(ELO_X))
-            # plot from 170 to 740 in chart units: the three that played must use a third of it
-            if len(xs) != 4 or xs[-1] - xs[1] < 190:
+            # the three that played must use a third of the plot's 88%
+            if len(xs) != 4 or xs[-1] - xs[1] < 29:
                 fail("the Elo chart squeezes the bots that played: circles at %r" % xs)
         finally:
             b.close()
     if failures:
         print("%d failures" % len(failures))
         return 1
-    print("report.html: no overflow at 400 and 1400 px, charts visible, the bot that never "
-          "started named first")
+    print("report.html: no overflow at 400 and 1400 px, charts visible with labels of %d px or "
+          "more, the ranking on the first screen, the bot that never started named first" %
+          LABEL_PX_MIN)
     return 0
 
 
