@@ -520,6 +520,27 @@ static int read_shard(const cJSON *item, struct results_tournament *t)
 	return 0;
 }
 
+/* "sprt": an object of four numbers, or absent. */
+static int read_sprt(const cJSON *item, struct results_sprt *s)
+{
+	const char *const keys[] = { "elo0", "elo1", "alpha", "beta" };
+	double *values[] = { &s->elo0, &s->elo1, &s->alpha, &s->beta };
+
+	if (!item)
+		return 0;
+	if (!cJSON_IsObject(item) || cJSON_GetArraySize(item) != 4)
+		return -EBADMSG;
+	for (int k = 0; k < 4; k++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(item, keys[k]);
+
+		if (!cJSON_IsNumber(v))
+			return -EBADMSG;
+		*values[k] = v->valuedouble;
+	}
+	s->on = 1;
+	return 0;
+}
+
 /* A gauntlet's "challengers" as flags over "bots" (t->challenger stays NULL for a round robin). */
 static int read_challengers(const cJSON *root, struct results_tournament *t)
 {
@@ -588,6 +609,10 @@ int results_read_tournament(const char *dir, struct results_tournament *t, char 
 	}
 	if (read_shard(cJSON_GetObjectItemCaseSensitive(root, "shard"), t) < 0) {
 		snprintf(err, err_size, "\"%s\": shard: expected \"K/N\" with 1 <= K <= N", path);
+		goto out;
+	}
+	if (read_sprt(cJSON_GetObjectItemCaseSensitive(root, "sprt"), &t->sprt) < 0) {
+		snprintf(err, err_size, "\"%s\": sprt: expected elo0, elo1, alpha and beta", path);
 		goto out;
 	}
 	if (read_challengers(root, t) < 0) {

@@ -78,6 +78,16 @@ int results_scan_dir(const char *dir, int (*fn)(void *ctx, const struct results_
 		     void *ctx, char *err, size_t err_size);
 
 /* What `merge` and `status` read of a directory's tournament.json. */
+/*
+ * "sprt": {"elo0": E0, "elo1": E1, "alpha": A, "beta": B} in tournament.json:
+ * the directory is the sequential test of `skipbo-arena sprt` (sprt.h), a
+ * two-bot duplicate tournament stopped once the test decides.
+ */
+struct results_sprt {
+	int on;
+	double elo0, elo1, alpha, beta;
+};
+
 struct results_tournament {
 	size_t nbots;
 	int players, duplicate;
@@ -85,6 +95,7 @@ struct results_tournament {
 	uint64_t seed;
 	uint32_t shard, nshards; /* "shard": "K/N", K 1-based; nshards 0: the whole tournament */
 	uint8_t *challenger;     /* a gauntlet's challengers, flags over the bots; NULL otherwise */
+	struct results_sprt sprt; /* its "sprt", when it has one */
 	char *text;              /* the whole file */
 	char *same;              /* what shards of one tournament share (results_read_tournament) */
 };
