@@ -95,6 +95,9 @@ static int add_dir(struct catalog *c, const char *dir, struct serve_dir_info *in
 	if (infos) {
 		e->info = infos;
 		if ((rc = serve_records_add_dir(&e->rec, dir)) == 0) {
+			/* an SPRT whose bounds cannot be a test shows no test */
+			if (info->sprt.on && !e->shards)
+				serve_records_set_sprt(&e->rec, &info->sprt);
 			infos[e->rec.ndirs - 1] = *info;
 			memset(info, 0, sizeof(*info));
 			e->refreshed = -1e9;
