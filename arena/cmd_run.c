@@ -382,11 +382,7 @@ static int apply_overrides(struct config *cfg, const struct run_overrides *o)
 		cfg->move_ms = cfg->game_ms = 0;
 	if (o->no_pin)
 		cfg->pin = 0;
-	if (o->common.sandbox >= 0)
-		cfg->sandbox = o->common.sandbox;
-	options_apply_limits(&o->common, &cfg->limits);
-	for (size_t i = 0; i < cfg->nbots; i++)
-		options_apply_limits(&o->common, &cfg->bots[i].limits);
+	options_apply_to_config(&o->common, cfg);
 	return 0;
 }
 

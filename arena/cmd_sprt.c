@@ -277,11 +277,7 @@ static int sprt_config(const struct sprt_run *run, char **const argv[2], char *c
 	}
 	cfg->concurrency = (int)run->jobs;
 	cfg->pin = 0;
-	if (run->common.sandbox >= 0)
-		cfg->sandbox = run->common.sandbox;
-	options_apply_limits(&run->common, &cfg->limits);
-	for (size_t i = 0; i < cfg->nbots; i++)
-		options_apply_limits(&run->common, &cfg->bots[i].limits);
+	options_apply_to_config(&run->common, cfg);
 	if (run->output) {
 		free(cfg->output);
 		if (!(cfg->output = strdup(run->output))) {

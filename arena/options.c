@@ -264,6 +264,15 @@ int options_open_sandbox(const struct options_common *common, struct bot_spec *s
 	return -1;
 }
 
+void options_apply_to_config(const struct options_common *common, struct config *cfg)
+{
+	if (common->sandbox >= 0)
+		cfg->sandbox = common->sandbox;
+	options_apply_limits(common, &cfg->limits);
+	for (size_t i = 0; i < cfg->nbots; i++)
+		options_apply_limits(common, &cfg->bots[i].limits);
+}
+
 int options_open_config_sandbox(struct config *cfg, const char *const *hide, size_t nhide,
 				struct sandbox **out)
 {

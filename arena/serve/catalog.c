@@ -333,7 +333,9 @@ enum catalog_state catalog_dir_state(const struct catalog_entry *e, size_t k)
 {
 	const struct serve_dir *d = &e->rec.dirs[k];
 
-	if (d->records >= e->info[k].scheduled)
+	/* an SPRT ends at its decision, before its last scheduled deal */
+	if (d->records >= e->info[k].scheduled ||
+	    (e->rec.sprt && sprt_status(&e->rec.sprt->test) != SPRT_CONTINUE))
 		return CATALOG_FINISHED;
 	if (d->mtime && time(NULL) - d->mtime <= CATALOG_RUNNING_S)
 		return CATALOG_RUNNING;

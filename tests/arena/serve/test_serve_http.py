@@ -293,6 +293,8 @@ def test_sprt(arena, tmp):
               abs(got["upper"] - 2.944439) < 1e-5 and abs(got["lower"] + 2.944439) < 1e-5,
               "the SPRT as sprt printed it (%d pairs, LLR %g, %s): %r" % (pairs, llr, decision,
                                                                          got))
+        check(byname["full"]["state"] == "finished",
+              "a decided SPRT is finished before its last deal: %r" % byname["full"])
         gid = byname["growing"]["id"]
         early = fx.get_json("%s/api/t/%d" % (server.url, gid))["sprt"]
         check(early["pairs"] == 1 and early["pending_games"] == 1 and early["decision"] is None,
