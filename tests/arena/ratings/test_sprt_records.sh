@@ -16,7 +16,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 sprt() {
-	"$driver" sprt -q -j 2 --seed 11 --elo0 0 --elo1 10 --max-pairs 400 --move-ms 5000 \
+	"$driver" sprt -q -j 2 --seed 11 --elo0 0 --elo1 30 --max-pairs 400 --move-ms 5000 \
 		--memory-mb 0 --sandbox off --stock 10 --name-a a --name-b b "$@"
 }
 final() { grep -E '^(final|result:)' "$1"; }
@@ -31,14 +31,14 @@ replays=$(find "$dir/whole/replays" -type f | wc -l)
 [ "$games" -ge $((2 * pairs)) ] && [ "$games" -le $((2 * pairs + 40)) ] ||
 	{ echo "games.jsonl holds $games records for $pairs pairs"; fail=1; }
 [ "$replays" -ge 1 ] || { echo "no replays in $dir/whole/replays"; fail=1; }
-grep -q '"sprt"' "$dir/whole/tournament.json" && grep -q '"elo1":	10' "$dir/whole/tournament.json" ||
+grep -q '"sprt"' "$dir/whole/tournament.json" && grep -q '"elo1":	30' "$dir/whole/tournament.json" ||
 	{ echo "tournament.json does not say sprt"; cat "$dir/whole/tournament.json"; fail=1; }
 
 # the same test killed once a few games are recorded, then resumed
 sprt -o "$dir/killed" "$a" "$b" >"$dir/killed.out" 2>&1 &
 pid=$!
 n=0
-while [ "$(cat "$dir/killed/games.jsonl" 2>/dev/null | wc -l)" -lt 40 ] && [ "$n" -lt 600 ]; do
+while [ "$(cat "$dir/killed/games.jsonl" 2>/dev/null | wc -l)" -lt 20 ] && [ "$n" -lt 600 ]; do
 	sleep 0.05
 	n=$((n + 1))
 done
@@ -56,7 +56,7 @@ if [ "$(final "$dir/resumed.out")" != "$(final "$dir/whole.out")" ]; then
 	fail=1
 fi
 # without --seed a resume plays on with the seed the directory recorded
-"$driver" sprt -q --elo0 0 --elo1 10 --max-pairs 400 --move-ms 5000 --memory-mb 0 --sandbox off \
+"$driver" sprt -q --elo0 0 --elo1 30 --max-pairs 400 --move-ms 5000 --memory-mb 0 --sandbox off \
 	--stock 10 --name-a a --name-b b -o "$dir/killed" "$a" "$b" >"$dir/again.out" 2>&1
 [ "$(final "$dir/again.out")" = "$(final "$dir/whole.out")" ] && grep -q 'seed 11$' "$dir/again.out" ||
 	{ echo "a resume without --seed"; cat "$dir/again.out"; fail=1; }
