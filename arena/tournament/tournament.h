@@ -38,10 +38,11 @@ struct tournament_options {
 	uint64_t rating_interval;
 	void (*on_interval)(void *ctx, uint64_t played);
 	void *interval_ctx;
-	/* Every game counted, a record found on resume or a game just made
-	 * durable (then in the order of games.jsonl), under the run's lock:
-	 * on_game(game_ctx, the game, placings by seat, its number of faults).
-	 * NULL: none. It may call tournament_request_stop(). */
+	/* Every game counted, one call at a time: each record found by a resume
+	 * (before any worker starts), then each game made durable, in the order
+	 * of games.jsonl, under the run's lock: on_game(game_ctx, the game,
+	 * placings by seat, its number of faults). NULL: none. It may call
+	 * tournament_request_stop(). */
 	void (*on_game)(void *ctx, const struct schedule_game *g, const int *placings,
 			int faults);
 	void *game_ctx;
