@@ -388,11 +388,7 @@ static int apply_overrides(struct config *cfg, const struct run_overrides *o)
 		cfg->move_ms = cfg->game_ms = 0;
 	if (o->no_pin)
 		cfg->pin = 0;
-	if (o->common.sandbox >= 0)
-		cfg->sandbox = o->common.sandbox;
-	options_apply_limits(&o->common, &cfg->limits);
-	for (size_t i = 0; i < cfg->nbots; i++)
-		options_apply_limits(&o->common, &cfg->bots[i].limits);
+	options_apply_to_config(&o->common, cfg);
 	return 0;
 }
 
@@ -404,32 +400,19 @@ static int apply_overrides(struct config *cfg, const struct run_overrides *o)
  */
 static int open_sandbox(struct config *cfg, int shards_below, struct sandbox **out)
 {
-	struct bot_spec *specs = calloc(cfg->nbots, sizeof(*specs));
 	char *parent = strdup(cfg->output), *slash = parent ? strrchr(parent, '/') : NULL;
 	const char *hide[] = { cfg->output, cfg->file, parent };
-	struct options_common common;
 	int ret;
 
+	if (!parent) {
+		warnx("run: out of memory");
+		return 1;
+	}
 	if (slash && shards_below)
 		*slash = '\0';
 	else
 		hide[2] = NULL;
-	if (!specs || !parent) {
-		free(specs);
-		free(parent);
-		warnx("run: out of memory");
-		return 1;
-	}
-	for (size_t i = 0; i < cfg->nbots; i++) {
-		specs[i].name = cfg->bots[i].name;
-		specs[i].argv = cfg->bots[i].argv;
-		specs[i].cwd = cfg->bots[i].cwd;
-	}
-	options_common_init(&common, 0);
-	common.sandbox = cfg->sandbox;
-	ret = options_open_sandbox(&common, specs, cfg->nbots, hide, hide[2] ? 3 : 2, out);
-	cfg->sandbox = *out ? SANDBOX_ON : SANDBOX_OFF;
-	free(specs);
+	ret = options_open_config_sandbox(cfg, hide, hide[2] ? 3 : 2, out);
 	free(parent);
 	return ret;
 }

@@ -4,39 +4,53 @@
  * stronger by at least elo1 (H1) or by at most elo0 (H0), printing the
  * log-likelihood ratio and its bounds after every pair.
  *
- * Pair k deals seed_k = schedule_deal_seed(seed, 0, k) twice: A in seat 0,
- * then B in seat 0, seat 0 moving first in both (R3, as in tournaments).
+ * The games are a two-bot duplicate tournament (tournament.h) of
+ * --max-pairs deals, A its first bot: -j workers, games.jsonl, replays and
+ * a resume like `run`. Its tournament.json says "sprt" (results.h), so
+ * `report` and `serve` can tell. The test folds each game as it is counted
+ * (sprt_fold.h: pairs in deal order), and stops the tournament once it
+ * decides; the records found by a resume are folded first.
  */
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cjson/cJSON.h>
 
 #include "commands.h"
 #include "config.h"
 #include "echo.h"
 #include "options.h"
-#include "pool.h"
 #include "rating.h"
-#include "referee.h"
-#include "schedule.h"
-#include "sprt.h"
-#include "termsafe.h"
+#include "results.h"
+#include "tournament_file.h"
+#include "sprt_fold.h"
+#include "tournament.h"
 
 struct sprt_run {
 	struct options_common common;
 	double elo0, elo1, alpha, beta;
 	long long max_pairs;
+	long long jobs;         /* -j; 1 by default */
+	const char *output;     /* -o; NULL: results/sprt-A-B */
 	const char *name[2];
 	int quiet;
 	char *argv_cmd[2];
-	const struct referee_observer *observer; /* the bots' stderr shown, or NULL */
+};
+
+/* The test as the tournament counts games. */
+struct sprt_watch {
+	struct sprt_fold fold;
+	long faults;
+	int quiet;
+	int error;              /* a game the fold could not take (no memory) */
 };
 
 static const char sprt_usage[] =
@@ -55,6 +69,10 @@ static const char sprt_usage[] =
 	"      --seed N          deal seed (decimal or 0x hex; default: random, printed)\n"
 	"      --seed-file FILE  the seed from FILE (or SKIPBO_SEED in the environment)\n"
 	"      --stock N         stock size (default: R3, 30 for two players)\n"
+	"  -j, --jobs N          games at once (default 1); also --concurrency N\n"
+	"  -o, --output DIR      output directory: games.jsonl, replays/, logs/ (default:\n"
+	"                        results/sprt-NAME_A-NAME_B); run the same command again to\n"
+	"                        resume: the pairs recorded there count\n"
 	OPTIONS_TIME_HELP
 	OPTIONS_LIMITS_HELP
 	OPTIONS_SANDBOX_HELP
@@ -66,14 +84,20 @@ static const char sprt_usage[] =
 	"  -q, --quiet           print only the result, not every pair\n"
 	"  -h, --help            this text\n"
 	"\n"
+	"A resume must use the same bots, seed and game-changing options; without\n"
+	"--seed it plays on with the seed the output directory recorded.\n"
+	"Ctrl-C or SIGTERM: the games in flight are finished and recorded.\n"
 	"Exit status: 0 when the test finished (decided or at --max-pairs), 1 on an\n"
-	"arena error, 2 on bad usage.\n";
+	"arena error or a stop, 2 on bad usage.\n";
 
 enum { OPT_ELO0 = OPTIONS_OWN, OPT_ELO1, OPT_ALPHA, OPT_BETA, OPT_MAX_PAIRS, OPT_NAME_A,
 	OPT_NAME_B };
 
 /* The options of sprt alone; options.h adds the seed, stock, time and limits. */
 static const struct option sprt_options[] = {
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "concurrency", required_argument, NULL, 'j' },
+	{ "output", required_argument, NULL, 'o' },
 	{ "elo0", required_argument, NULL, OPT_ELO0 },
 	{ "elo1", required_argument, NULL, OPT_ELO1 },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
@@ -112,6 +136,8 @@ static int sprt_option(void *ctx, int c, const char *arg)
 	case OPT_NAME_A: run->name[0] = arg; break;
 	case OPT_NAME_B: run->name[1] = arg; break;
 	case 'q': run->quiet = 1; break;
+	case 'j': return options_number("--jobs", arg, 1, 1024, &run->jobs);
+	case 'o': run->output = arg; break;
 	}
 	return 0;
 }
@@ -119,7 +145,7 @@ static int sprt_option(void *ctx, int c, const char *arg)
 /* Returns -1 to go on, or the exit status (0 after --help, 2 for bad usage). */
 static int sprt_parse(int argc, char **argv, struct sprt_run *run)
 {
-	const struct options_command cmd = { sprt_usage, "q", sprt_options,
+	const struct options_command cmd = { sprt_usage, "j:o:q", sprt_options,
 		OPTIONS_SEED | OPTIONS_STOCK | OPTIONS_TIME | OPTIONS_LIMITS | OPTIONS_SANDBOX |
 		OPTIONS_BOT_STDERR | OPTIONS_ENV, sprt_option, run };
 	int ret;
@@ -139,65 +165,6 @@ static int sprt_parse(int argc, char **argv, struct sprt_run *run)
 	return -1;
 }
 
-/* Bot A's R7 result in one game where it sat at seat_a. */
-static double result_of(const struct referee_outcome *out, int seat_a)
-{
-	int a = out->placings[seat_a], b = out->placings[1 - seat_a];
-
-	return a < b ? 1.0 : a > b ? 0.0 : 0.5;
-}
-
-/* Play one game; *score gets A's result, *faults counts faults. 0 or negative (arena error). */
-static int play_game(const struct sprt_run *run, struct pool *pool, uint64_t pair,
-		     int rotation, double *score, long *faults)
-{
-	struct referee_setup setup = { 0 };
-	struct game_rules rules;
-	struct referee_outcome out = { 0 };
-	char id[64], err[512], told[REFEREE_OPAQUE_ID_SIZE];
-	int ret;
-
-	snprintf(id, sizeof(id), "sprt-d%04llu-r%d", (unsigned long long)pair, rotation);
-	/* the bots are told an id that names no pair or rotation */
-	referee_opaque_id(run->common.seed, id, told);
-	rules = (struct game_rules){ .players = 2, .stock_size = (int)run->common.stock,
-				     .seed = schedule_deal_seed(run->common.seed, 0, (uint32_t)pair) };
-	referee_setup_init(&setup, id, &rules, (int)run->common.move_ms, (int)run->common.game_ms);
-	setup.bot_id = told;
-	setup.observer = run->observer;
-	/* rotation 0: A (bot 0) in seat 0; rotation 1: B in seat 0. */
-	for (int s = 0; s < 2; s++) {
-		ret = pool_acquire(pool, (size_t)((s + rotation) % 2), &setup.seats[s]);
-		if (ret < 0) {
-			warnx("sprt: starting bots: %s", strerror(-ret));
-			return ret;
-		}
-	}
-	/* the next game's processes start during this one */
-	for (int b = 0; b < 2; b++)
-		if ((ret = pool_prepare(pool, (size_t)b)) < 0) {
-			warnx("sprt: starting bots: %s", strerror(-ret));
-			return ret;
-		}
-	ret = referee_play(&setup, &out, err, sizeof(err));
-	if (ret < 0) {
-		warnx("sprt: %s: %s", id, err);
-		return ret;
-	}
-	for (int s = 0; s < 2; s++)
-		pool_release(pool, (size_t)((s + rotation) % 2), out.faulted[s]);
-	*score = result_of(&out, rotation);
-	*faults += (long)out.nfaults;
-	for (size_t f = 0; f < out.nfaults && !run->quiet; f++) {
-		printf("fault in %s: %s (seat %d) %s: ", id, setup.seats[out.faults[f].seat].name,
-		       out.faults[f].seat, protocol_fault_kind_names[out.faults[f].kind]);
-		termsafe_puts(stdout, out.faults[f].reason);
-		putchar('\n');
-	}
-	referee_outcome_release(&out);
-	return 0;
-}
-
 static void print_status(const struct sprt *t, const char *prefix)
 {
 	struct rating_paired st;
@@ -211,66 +178,194 @@ static void print_status(const struct sprt *t, const char *prefix)
 	printf("  LLR %+.3f  bounds [%.3f, %.3f]\n", t->llr, t->lower, t->upper);
 }
 
-static int sprt_play(struct sprt_run *run, struct bot_spec *specs)
+/* tournament_options.on_game: fold the game; print each pair counted; stop at a decision. */
+static void on_game(void *ctx, const struct schedule_game *g, const int *placings, int faults)
 {
-	struct pool_config pc = { .specs = specs, .nbots = 2, .cpu = -1,
-				  .startup_ms = (int)run->common.startup_ms, .fresh = 1 };
-	struct pool *pool = NULL;
+	struct sprt_watch *w = ctx;
+	/* rotation r puts bot A in seat r (schedule.h) */
+	int a = placings[g->rotation], b = placings[1 - g->rotation];
+
+	w->faults += faults;
+	if (sprt_fold_add(&w->fold, g->deal, (int)g->rotation, a < b ? 2 : a > b ? 0 : 1) < 0) {
+		w->error = 1;
+		tournament_request_stop();
+		return;
+	}
+	while (sprt_fold_next(&w->fold))
+		if (!w->quiet) {
+			print_status(&w->fold.test, "pair ");
+			fflush(stdout);
+		}
+	if (sprt_status(&w->fold.test) != SPRT_CONTINUE)
+		tournament_request_stop();
+}
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	tournament_request_stop();
+}
+
+/*
+ * The two-bot duplicate tournament of the options as the text of a
+ * tournament file (TOURNAMENT.md); config_parse checks it like any file.
+ * NULL without memory.
+ */
+static char *tournament_text(const struct sprt_run *run, char **const argv[2],
+			     char *const names[2])
+{
+	cJSON *root = cJSON_CreateObject(), *bots, *time;
+	char name[512], *text = NULL;
+
+	if (!root)
+		return NULL;
+	snprintf(name, sizeof(name), "sprt-%s-%s", names[0], names[1]);
+	cJSON_AddStringToObject(root, "name", name);
+	bots = cJSON_AddArrayToObject(root, "bots");
+	for (int i = 0; i < 2; i++) {
+		cJSON *bot = cJSON_CreateObject(), *command, *env;
+
+		cJSON_AddItemToArray(bots, bot);
+		cJSON_AddStringToObject(bot, "name", names[i]);
+		command = cJSON_AddArrayToObject(bot, "command");
+		for (size_t k = 0; argv[i][k]; k++)
+			cJSON_AddItemToArray(command, cJSON_CreateString(argv[i][k]));
+		env = cJSON_AddObjectToObject(bot, "env");
+		for (int k = 0; k < run->common.nenv; k++) {
+			const char *eq = strchr(run->common.env[k], '=');
+			char *key = strndup(run->common.env[k], (size_t)(eq - run->common.env[k]));
+
+			if (key)
+				cJSON_AddStringToObject(env, key, eq + 1);
+			free(key);
+		}
+	}
+	cJSON_AddNumberToObject(root, "players", 2);
+	cJSON_AddNumberToObject(root, "deals", (double)run->max_pairs);
+	cJSON_AddBoolToObject(root, "duplicate", 1);
+	if (run->common.stock)
+		cJSON_AddNumberToObject(cJSON_AddObjectToObject(root, "rules"), "stock_size",
+					(double)run->common.stock);
+	time = cJSON_AddObjectToObject(root, "time");
+	cJSON_AddNumberToObject(time, "startup_ms", (double)run->common.startup_ms);
+	cJSON_AddNumberToObject(time, "move_ms", (double)run->common.move_ms);
+	cJSON_AddNumberToObject(time, "game_ms", (double)run->common.game_ms);
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	return text;
+}
+
+/* The tournament of the options into *cfg: 0, or the exit status after the message. */
+static int sprt_config(const struct sprt_run *run, char **const argv[2], char *const names[2],
+		       const char *cwd, struct config *cfg)
+{
+	static char err[CONFIG_ERR_MAX];
+	struct records_tournament t;
+	char *text = tournament_text(run, argv, names);
+	int ret;
+
+	if (!text) {
+		warnx("sprt: out of memory");
+		return 1;
+	}
+	ret = config_parse(text, strlen(text), cwd, cfg, err, sizeof(err));
+	free(text);
+	if (ret < 0) {
+		fprintf(stderr, "skipbo-arena: sprt: the bots:\n%s", err);
+		return 2;
+	}
+	cfg->concurrency = (int)run->jobs;
+	cfg->pin = 0;
+	options_apply_to_config(&run->common, cfg);
+	if (run->output) {
+		free(cfg->output);
+		if (!(cfg->output = strdup(run->output))) {
+			warnx("sprt: out of memory");
+			return 1;
+		}
+	}
+	/* no seed given: a resume plays on with the one recorded */
+	cfg->seed = run->common.seed;
+	cfg->has_seed = 1;
+	if (!run->common.has_seed) {
+		if (records_read_tournament(cfg->output, &t, err, sizeof(err)) == 0)
+			cfg->seed = t.seed;
+		records_tournament_release(&t);
+	}
+	return 0;
+}
+
+static const char *verdict(const struct sprt *t)
+{
+	switch (sprt_status(t)) {
+	case SPRT_ACCEPT_H1: return "H1 accepted (A is stronger by elo1 or more)";
+	case SPRT_ACCEPT_H0: return "H0 accepted (A is not stronger by more than elo0)";
+	default: return "undecided at --max-pairs";
+	}
+}
+
+/* Run the tournament of cfg with the test watching: the exit status. */
+static int sprt_play(struct sprt_run *run, struct config *cfg, struct sandbox *sb)
+{
+	struct records_sprt params = { 1, run->elo0, run->elo1, run->alpha, run->beta };
+	struct tournament_options topt = { .quiet = 1, .on_game = on_game, .sandbox = sb,
+					   .stderr_dir = run->common.stderr_dir, .sprt = &params };
+	struct sigaction sa = { 0 };
+	struct sprt_watch w = { .quiet = run->quiet };
+	char err[CONFIG_ERR_MAX + 256];
 	struct echo echo;
-	struct sprt t;
-	long faults = 0;
 	int ret;
 
 	echo_init(&echo, stderr);
 	if (OPTIONS_SHOW_BOTS(&run->common))
-		run->observer = pc.observer = &echo.observer;
-
+		topt.observer = &echo.observer;
+	topt.game_ctx = &w;
 	/* the options' ranges are checked as they are read; what is left is their order */
-	if (sprt_init(&t, run->elo0, run->elo1, run->alpha, run->beta) < 0) {
+	if (sprt_fold_init(&w.fold, run->elo0, run->elo1, run->alpha, run->beta) < 0) {
 		warnx("sprt: --elo0 %g and --elo1 %g: --elo0 must be below --elo1", run->elo0,
 		      run->elo1);
 		return 2;
 	}
-	if (pool_new(&pc, &pool) < 0) {
-		warnx("sprt: out of memory");
-		return 1;
-	}
 	printf("SPRT %s vs %s: H0 elo <= %g, H1 elo >= %g, alpha %g, beta %g, "
-	       "bounds [%.3f, %.3f], seed %llu\n", specs[0].name, specs[1].name, run->elo0,
-	       run->elo1, run->alpha, run->beta, t.lower, t.upper, run->common.seed);
+	       "bounds [%.3f, %.3f], seed %llu\n", cfg->bots[0].name, cfg->bots[1].name, run->elo0,
+	       run->elo1, run->alpha, run->beta, w.fold.test.lower, w.fold.test.upper,
+	       (unsigned long long)cfg->seed);
 	fflush(stdout);
-	for (long long pair = 0; pair < run->max_pairs && sprt_status(&t) == SPRT_CONTINUE; pair++) {
-		double first, second;
-		if ((ret = play_game(run, pool, (uint64_t)pair, 0, &first, &faults)) < 0 ||
-		    (ret = play_game(run, pool, (uint64_t)pair, 1, &second, &faults)) < 0) {
-			pool_free(pool);
-			return 1;
-		}
-		sprt_add_pair(&t, first + second);
-		if (!run->quiet) {
-			print_status(&t, "pair ");
-			fflush(stdout);
-		}
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	ret = tournament_run(cfg, &topt, err, sizeof(err));
+	if (ret < 0) {
+		warnx("sprt: %s", err);
+		if (ret == -EEXIST || ret == -ESTALE)
+			warnx("sprt: -o DIR chooses another output directory");
+	} else if (w.error) {
+		warnx("sprt: out of memory");
+	} else if (ret == 1 && sprt_status(&w.fold.test) == SPRT_CONTINUE) {
+		warnx("sprt: stopped; the games played are in %s: run the same command to resume",
+		      cfg->output);
+	} else {
+		print_status(&w.fold.test, "final ");
+		printf("faults: %ld\nresult: %s\nresults in %s\n", w.faults, verdict(&w.fold.test),
+		       cfg->output);
+		ret = 0;
 	}
-	pool_free(pool);
-	print_status(&t, "final ");
-	printf("faults: %ld\nresult: %s\n", faults,
-	       sprt_status(&t) == SPRT_ACCEPT_H1 ? "H1 accepted (A is stronger by elo1 or more)" :
-	       sprt_status(&t) == SPRT_ACCEPT_H0 ? "H0 accepted (A is not stronger by more than elo0)" :
-	       "undecided at --max-pairs");
-	return 0;
+	sprt_fold_release(&w.fold);
+	return ret == 0 ? 0 : 1;
 }
 
 int cmd_sprt(int argc, char **argv)
 {
 	struct sprt_run run = { .elo0 = 0, .elo1 = 20, .alpha = 0.05, .beta = 0.05,
-				.max_pairs = 20000 };
+				.max_pairs = 20000, .jobs = 1 };
 	struct bot_spec specs[2] = { 0 };
 	char *bot_argv[2] = { NULL, NULL }, *log_path[2] = { NULL, NULL }, *names[2] = { NULL, NULL };
 	char **split[2] = { NULL, NULL };
 	char cwd[4096], resolved[4096], why[512];
+	struct config cfg;
 	struct sandbox *sb = NULL;
-	int ret = sprt_parse(argc, argv, &run);
+	int ret = sprt_parse(argc, argv, &run), have_cfg = 0;
 
 	if (ret >= 0)
 		return ret;
@@ -308,20 +403,27 @@ int cmd_sprt(int argc, char **argv)
 		if (!names[i])
 			goto out;
 		specs[i].name = names[i];
-		specs[i].argv = split[i];
-		specs[i].stderr_cap = CONFIG_DEFAULT_STDERR_CAP;
-		specs[i].cpu = -1;
-		specs[i].limits = run.common.limits;
-		specs[i].env = run.common.env;
 	}
+	if ((ret = sprt_config(&run, split, names, cwd, &cfg)) != 0)
+		goto out;
+	have_cfg = 1;
+	ret = 1;
+	/* creates the --stderr directory; the tournament names the files alike */
 	if (options_stderr_files(&run.common, specs, 2, log_path) < 0)
 		goto out;
-	/* the bots' logs are the arena's to write, not theirs to read */
-	if (options_open_sandbox(&run.common, specs, 2, &run.common.stderr_dir,
-				 run.common.stderr_dir ? 1 : 0, &sb) < 0)
-		ret = sprt_play(&run, specs);
-	sandbox_close(sb);
+	{
+		/* the bots' logs and records are the arena's to write, not theirs to read */
+		const char *hide[] = { cfg.output, run.common.stderr_dir };
+
+		if (options_open_config_sandbox(&cfg, hide, run.common.stderr_dir ? 2 : 1, &sb) >= 0)
+			goto out;
+	}
+	options_warn_seed(&run.common, sb);
+	ret = sprt_play(&run, &cfg, sb);
 out:
+	sandbox_close(sb);
+	if (have_cfg)
+		config_release(&cfg);
 	for (int i = 0; i < 2; i++) {
 		free(bot_argv[i]);
 		free(log_path[i]);

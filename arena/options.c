@@ -264,6 +264,39 @@ int options_open_sandbox(const struct options_common *common, struct bot_spec *s
 	return -1;
 }
 
+void options_apply_to_config(const struct options_common *common, struct config *cfg)
+{
+	if (common->sandbox >= 0)
+		cfg->sandbox = common->sandbox;
+	options_apply_limits(common, &cfg->limits);
+	for (size_t i = 0; i < cfg->nbots; i++)
+		options_apply_limits(common, &cfg->bots[i].limits);
+}
+
+int options_open_config_sandbox(struct config *cfg, const char *const *hide, size_t nhide,
+				struct sandbox **out)
+{
+	struct bot_spec *specs = calloc(cfg->nbots, sizeof(*specs));
+	struct options_common common;
+	int ret;
+
+	if (!specs) {
+		warnx("out of memory");
+		return 1;
+	}
+	for (size_t i = 0; i < cfg->nbots; i++) {
+		specs[i].name = cfg->bots[i].name;
+		specs[i].argv = cfg->bots[i].argv;
+		specs[i].cwd = cfg->bots[i].cwd;
+	}
+	options_common_init(&common, 0);
+	common.sandbox = cfg->sandbox;
+	ret = options_open_sandbox(&common, specs, cfg->nbots, hide, nhide, out);
+	cfg->sandbox = *out ? SANDBOX_ON : SANDBOX_OFF;
+	free(specs);
+	return ret;
+}
+
 int options_check_no_timeout(const char *command, int no_timeout,
 			     const struct options_common *common)
 {

@@ -182,6 +182,21 @@ int options_open_sandbox(const struct options_common *common, struct bot_spec *s
 			 size_t nspecs, const char *const *hide, size_t nhide,
 			 struct sandbox **out);
 
+struct config;
+
+/* common's --sandbox (when given) and limits (each that is not -1) onto tournament cfg and
+ * each of its bots. */
+void options_apply_to_config(const struct options_common *common, struct config *cfg);
+
+/*
+ * options_open_sandbox() for the bots of tournament cfg (struct config,
+ * config.h) in the mode cfg->sandbox names, without options_warn_seed();
+ * cfg->sandbox becomes the mode in use, which tournament.json records.
+ * Returns -1 to go on, or the exit status 1 after the message.
+ */
+int options_open_config_sandbox(struct config *cfg, const char *const *hide, size_t nhide,
+				struct sandbox **out);
+
 /*
  * After getopt_long refused an option of argv (it has printed why): "did you
  * mean --X?" when the refused long option is near one of table's names

@@ -87,6 +87,24 @@ static int read_shard(const cJSON *item, struct records_tournament *t)
 	return 0;
 }
 
+/* "sprt": an object of four finite numbers, or absent. */
+static int read_sprt(const cJSON *item, struct records_sprt *s)
+{
+	static const char *const keys[] = { "elo0", "elo1", "alpha", "beta" };
+	double *values[] = { &s->elo0, &s->elo1, &s->alpha, &s->beta };
+
+	if (!item)
+		return 0;
+	if (!cJSON_IsObject(item) || cJSON_GetArraySize(item) != 4)
+		return -EBADMSG;
+	for (int k = 0; k < 4; k++)
+		if (json_strict_double(cJSON_GetObjectItemCaseSensitive(item, keys[k]), "sprt",
+				       keys[k], -1e9, 1e9, 0, values[k], NULL) < 0)
+			return -EBADMSG;
+	s->on = 1;
+	return 0;
+}
+
 /* A gauntlet's "challengers" as flags over "bots" (t->challenger stays NULL for a round robin). */
 static int read_challengers(const cJSON *root, struct records_tournament *t)
 {
@@ -163,6 +181,10 @@ int records_read_tournament(const char *dir, struct records_tournament *t, char 
 	}
 	if (read_shard(cJSON_GetObjectItemCaseSensitive(root, "shard"), t) < 0) {
 		snprintf(err, err_size, "\"%s\": shard: expected \"K/N\" with 1 <= K <= N", path);
+		goto out;
+	}
+	if (read_sprt(cJSON_GetObjectItemCaseSensitive(root, "sprt"), &t->sprt) < 0) {
+		snprintf(err, err_size, "\"%s\": sprt: expected elo0, elo1, alpha and beta", path);
 		goto out;
 	}
 	if (read_challengers(root, t) < 0) {

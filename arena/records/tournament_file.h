@@ -16,6 +16,16 @@
 /* The newest "schedule" a tournament.json may name: SCHEDULE_VERSION (schedule.h, which checks it). */
 #define RECORDS_SCHEDULE_MAX 2
 
+/*
+ * "sprt": {"elo0": E0, "elo1": E1, "alpha": A, "beta": B} in tournament.json:
+ * the directory is the sequential test of `skipbo-arena sprt` (sprt.h), a
+ * two-bot duplicate tournament stopped once the test decides.
+ */
+struct records_sprt {
+	int on;
+	double elo0, elo1, alpha, beta;
+};
+
 /* What `merge` and `status` read of a directory's tournament.json. */
 struct records_tournament {
 	size_t nbots;
@@ -26,6 +36,7 @@ struct records_tournament {
 	uint64_t seed;
 	uint32_t shard, nshards; /* "shard": "K/N", K 1-based; nshards 0: the whole tournament */
 	uint8_t *challenger;     /* a gauntlet's challengers, flags over the bots; NULL otherwise */
+	struct records_sprt sprt; /* its "sprt", when it has one */
 	char *text;              /* the whole file */
 	char *same;              /* what shards of one tournament share (records_read_tournament) */
 };

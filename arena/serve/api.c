@@ -92,6 +92,34 @@ static void shards_array(const struct catalog_entry *e, struct jsonw *w)
 	jsonw_text(w, "]");
 }
 
+/* ,"sprt": the test of an SPRT directory as its records stand, or null. */
+static void sprt_field(const struct catalog_entry *e, struct jsonw *w)
+{
+	const struct sprt_fold *f = e->rec.sprt;
+	const struct sprt *t = f ? &f->test : NULL;
+	enum sprt_state st;
+
+	jsonw_text(w, ",\"sprt\":");
+	if (!t) {
+		jsonw_text(w, "null");
+		return;
+	}
+	st = sprt_status(t);
+	jsonw_text(w, "{\"elo0\":");
+	number(w, t->elo0);
+	number_field(w, "elo1", t->elo1);
+	number_field(w, "alpha", t->alpha);
+	number_field(w, "beta", t->beta);
+	number_field(w, "lower", t->lower);
+	number_field(w, "upper", t->upper);
+	number_field(w, "llr", t->llr);
+	jsonw_printf(w, ",\"decision\":%s,\"pairs\":%.0f,\"pentanomial\":[%.0f,%.0f,%.0f,%.0f,%.0f],"
+		     "\"pending_games\":%llu}",
+		     st == SPRT_ACCEPT_H1 ? "\"H1\"" : st == SPRT_ACCEPT_H0 ? "\"H0\"" : "null",
+		     t->pairs, t->pent[0], t->pent[1], t->pent[2], t->pent[3], t->pent[4],
+		     (unsigned long long)sprt_fold_pending(f));
+}
+
 int api_summary(const struct catalog_entry *e, struct jsonw *w)
 {
 	const struct serve_dir_info *info = e->rec.ndirs ? &e->info[0] : NULL;
@@ -108,6 +136,7 @@ int api_summary(const struct catalog_entry *e, struct jsonw *w)
 			     info->nbots);
 	jsonw_printf(w, ",\"skipped\":{\"invalid\":%zu,\"repeated\":%zu}",
 		     e->rec.log.invalid, e->rec.log.repeated);
+	sprt_field(e, w);
 	jsonw_text(w, ",\"shards\":");
 	shards_array(e, w);
 	jsonw_text(w, "}");

@@ -95,6 +95,9 @@ static int add_dir(struct catalog *c, const char *dir, struct serve_dir_info *in
 	if (infos) {
 		e->info = infos;
 		if ((rc = serve_records_add_dir(&e->rec, dir)) == 0) {
+			/* an SPRT whose bounds cannot be a test shows no test */
+			if (info->sprt.on && !e->shards)
+				serve_records_set_sprt(&e->rec, &info->sprt);
 			infos[e->rec.ndirs - 1] = *info;
 			memset(info, 0, sizeof(*info));
 			e->refreshed = -1e9;
@@ -330,7 +333,9 @@ enum catalog_state catalog_dir_state(const struct catalog_entry *e, size_t k)
 {
 	const struct serve_dir *d = &e->rec.dirs[k];
 
-	if (d->records >= e->info[k].scheduled)
+	/* an SPRT ends at its decision, before its last scheduled deal */
+	if (d->records >= e->info[k].scheduled ||
+	    (e->rec.sprt && sprt_status(&e->rec.sprt->test) != SPRT_CONTINUE))
 		return CATALOG_FINISHED;
 	if (d->mtime && time(NULL) - d->mtime <= CATALOG_RUNNING_S)
 		return CATALOG_RUNNING;

@@ -70,6 +70,7 @@ int serve_dir_info_read(const char *dir, struct serve_dir_info *info, char *err,
 	info->duplicate = t.duplicate;
 	info->deals = t.deals;
 	info->nbots = t.nbots;
+	info->sprt = t.sprt;
 	info->name = tournament_name(t.text);
 	info->same = strdup(t.same);
 	if (!info->name || !info->same) {
@@ -91,6 +92,49 @@ void serve_dir_info_release(struct serve_dir_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
+/* An SPRT's game into its test: rotation r seats bot A at r (schedule.h). */
+static int fold_sprt(struct serve_records *s, const struct gamelog_game *g)
+{
+	int a, b, rc;
+
+	if (!s->sprt || g->players != 2 || g->rotation < 0 || g->rotation > 1 || g->deal < 0)
+		return 0;
+	a = g->placing[g->rotation];
+	b = g->placing[1 - g->rotation];
+	if ((rc = sprt_fold_add(s->sprt, (uint32_t)g->deal, g->rotation,
+				a < b ? 2 : a > b ? 0 : 1)) < 0)
+		return rc == -EINVAL ? 0 : rc;
+	while (sprt_fold_next(s->sprt))
+		;
+	return 0;
+}
+
+/* The test started again, empty. */
+static int start_sprt(struct serve_records *s)
+{
+	const struct records_sprt *p = &s->sprt_params;
+
+	if (!p->on)
+		return 0;
+	if (!s->sprt && !(s->sprt = calloc(1, sizeof(*s->sprt))))
+		return -ENOMEM;
+	sprt_fold_release(s->sprt);
+	return sprt_fold_init(s->sprt, p->elo0, p->elo1, p->alpha, p->beta);
+}
+
+int serve_records_set_sprt(struct serve_records *s, const struct records_sprt *sprt)
+{
+	int rc;
+
+	s->sprt_params = *sprt;
+	if ((rc = start_sprt(s)) < 0) {
+		free(s->sprt);
+		s->sprt = NULL;
+		s->sprt_params.on = 0;
+	}
+	return rc;
+}
+
 /* gamelog_sink_fn: fold a record into the ranking's sums and index it. */
 static int on_record(void *ctx, const struct gamelog *log, const struct gamelog_game *g)
 {
@@ -106,7 +150,7 @@ static int on_record(void *ctx, const struct gamelog *log, const struct gamelog_
 		s->games = games;
 		s->games_cap = cap;
 	}
-	if ((rc = report_fold_add(s->fold, log, g)) < 0)
+	if ((rc = report_fold_add(s->fold, log, g)) < 0 || (rc = fold_sprt(s, g)) < 0)
 		return rc;
 	e = &s->games[s->ngames++];
 	memset(e, 0, sizeof(*e));
@@ -157,6 +201,9 @@ void serve_records_release(struct serve_records *s)
 	free(s->dirs);
 	free(s->games);
 	report_fold_free(s->fold);
+	if (s->sprt)
+		sprt_fold_release(s->sprt);
+	free(s->sprt);
 	gamelog_release(&s->log);
 	memset(s, 0, sizeof(*s));
 }
@@ -198,6 +245,8 @@ static int restart(struct serve_records *s)
 		d->records = d->invalid = 0;
 		d->skipping = false;
 	}
+	if (start_sprt(s) < 0)
+		return -ENOMEM;
 	return start_sums(s);
 }
 

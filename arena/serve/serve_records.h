@@ -34,6 +34,9 @@
 
 #include "gamelog.h"
 #include "report.h"
+#include "results.h"
+#include "tournament_file.h"
+#include "sprt_fold.h"
 
 #define SERVE_SEATS_MAX GAMELOG_SEATS_MAX
 
@@ -46,6 +49,7 @@ struct serve_dir_info {
 	int players, duplicate;
 	uint32_t deals;
 	size_t nbots;
+	struct records_sprt sprt; /* an SPRT's test (sprt.on), from `skipbo-arena sprt` */
 };
 
 /* Read dir/tournament.json (a regular file, not a link). 0, or a negative errno with err. */
@@ -84,6 +88,8 @@ struct serve_dir {
 struct serve_records {
 	struct gamelog log;         /* bot names, counters; no records stored */
 	struct report_fold *fold;   /* the sums behind the ranking */
+	struct records_sprt sprt_params; /* set by serve_records_set_sprt */
+	struct sprt_fold *sprt;     /* the SPRT's test, NULL unless an SPRT */
 	struct serve_game *games;   /* the index, in reading order */
 	size_t ngames, games_cap;
 	struct serve_dir *dirs;
@@ -100,6 +106,14 @@ void serve_records_release(struct serve_records *s);
 
 /* Add directory path to the set (read at the next update). 0 or -ENOMEM. */
 int serve_records_add_dir(struct serve_records *s, const char *path);
+
+/*
+ * The directory is an SPRT (serve_dir_info.sprt): fold its records into the
+ * test too (sprt_fold.h: bot A is the tournament's first bot, pairs in deal
+ * order, nothing counted after a decision), from the start. 0, -EINVAL
+ * (bounds sprt_init refuses), or -ENOMEM.
+ */
+int serve_records_set_sprt(struct serve_records *s, const struct records_sprt *sprt);
 
 /*
  * Read what every directory's games.jsonl gained. Returns the number of new

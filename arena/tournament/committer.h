@@ -31,6 +31,8 @@
 
 /* A finished game as the counting sees it. */
 struct committed_game {
+	uint64_t index;               /* its schedule index */
+	int faults;
 	int bots[ENGINE_MAX_PLAYERS];
 	int placings[ENGINE_MAX_PLAYERS];
 	int players;

@@ -104,6 +104,13 @@ static int on_record(void *ctx, const struct results_record *rec)
 	r->done[i / 8] |= (uint8_t)(1u << (i % 8));
 	schedule_game(r->sched, i, &g);
 	progress_game(r->progress, g.bots, rec->placings, rec->players, 0);
+	if (r->opt->on_game) {
+		/* the resume reads only the keys; the faults from the record's tree */
+		const cJSON *tree = record_tree(rec->reader, rec->line, rec->length - 1);
+
+		r->opt->on_game(r->opt->game_ctx, &g, rec->placings,
+				cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(tree, "faults")));
+	}
 	return 0;
 }
 
@@ -155,6 +162,12 @@ static void on_counted(void *ctx, const struct committed_game *games, int n)
 	pthread_mutex_lock(&r->lock);
 	for (int i = 0; i < n; i++) {
 		progress_game(r->progress, games[i].bots, games[i].placings, games[i].players, 1);
+		if (r->opt->on_game) {
+			struct schedule_game g;
+
+			schedule_game(r->sched, games[i].index, &g);
+			r->opt->on_game(r->opt->game_ctx, &g, games[i].placings, games[i].faults);
+		}
 		if (r->opt->rating_interval && ++r->played % r->opt->rating_interval == 0 &&
 		    r->opt->on_interval) {
 			progress_break(r->progress);
@@ -231,7 +244,7 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 	referee_setup_init(&setup, g.id, &rules, cfg->move_ms, cfg->game_ms);
 	setup.bot_id = told;
 	setup.match = cfg->match;
-	setup.observer = r->opt->log_io ? &tr->observer : NULL;
+	setup.observer = r->opt->log_io ? &tr->observer : r->opt->observer;
 	setup.keep_stderr = r->opt->log_io;
 	for (int s = 0; s < cfg->players; s++) {
 		if ((ret = pool_acquire(pool, (size_t)g.bots[s], &setup.seats[s])) < 0) {
@@ -252,7 +265,8 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 		struct replay_info info = { g.id, names, cfg->move_ms, cfg->game_ms, &out };
 		struct results_game rg = { &g, names, &out, replay ? &at : NULL };
 
-		struct committed_game cg = { .players = out.players };
+		struct committed_game cg = { .index = index, .faults = (int)out.nfaults,
+					     .players = out.players };
 
 		/* the replay first: where it will be goes into the record */
 		if (replay && (ret = replay_format_line(doc, &info)) < 0) {
@@ -296,7 +310,7 @@ static void *worker_main(void *arg)
 	pc.nbots = r->cfg->nbots;
 	pc.cpu = -1;
 	pc.startup_ms = r->cfg->startup_ms;
-	pc.observer = r->opt->log_io ? &tr.observer : NULL;
+	pc.observer = r->opt->log_io ? &tr.observer : r->opt->observer;
 	pc.fresh = r->cfg->processes == CONFIG_PROCESSES_FRESH;
 	if (r->cfg->pin && r->ncpus > 0) {
 		cpu_set_t set;
@@ -350,7 +364,10 @@ static int make_specs(struct run *r)
 		const struct config_bot *b = &cfg->bots[i];
 		struct bot_spec *s = &r->specs[i];
 
-		if (asprintf(&r->log_paths[i], "%s/logs/%s.stderr", cfg->output, b->name) < 0) {
+		if ((r->opt->stderr_dir ? asprintf(&r->log_paths[i], "%s/%s.stderr",
+						   r->opt->stderr_dir, b->name)
+					: asprintf(&r->log_paths[i], "%s/logs/%s.stderr", cfg->output,
+						   b->name)) < 0) {
 			r->log_paths[i] = NULL;
 			return -ENOMEM;
 		}
@@ -381,16 +398,32 @@ static void find_cpus(struct run *r)
 			r->cpus[r->ncpus++] = c;
 }
 
-/* text with "shard": "K/N" added (a new string), or text itself when the run is not a shard. */
-static char *with_shard(char *text, const struct tournament_options *opt)
+/* "sprt": the test's parameters, as records_read_tournament() reads them. */
+static cJSON *sprt_json(const struct records_sprt *t)
 {
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "elo0", t->elo0);
+	cJSON_AddNumberToObject(o, "elo1", t->elo1);
+	cJSON_AddNumberToObject(o, "alpha", t->alpha);
+	cJSON_AddNumberToObject(o, "beta", t->beta);
+	return o;
+}
+
+/* text with "shard": "K/N" and "sprt" added as the run has them (a new string), or text
+ * itself when it has neither. */
+static char *with_run_keys(char *text, const struct tournament_options *opt)
+{
+	const struct records_sprt *sprt = opt->sprt && opt->sprt->on ? opt->sprt : NULL;
 	cJSON *root = NULL;
 	char value[32], *out = NULL;
 
-	if (!text || !opt->nshards)
+	if (!text || (!opt->nshards && !sprt))
 		return text;
 	snprintf(value, sizeof(value), "%" PRIu32 "/%" PRIu32, opt->shard + 1, opt->nshards);
-	if ((root = cJSON_Parse(text)) && cJSON_AddStringToObject(root, "shard", value))
+	if ((root = cJSON_Parse(text)) &&
+	    (!opt->nshards || cJSON_AddStringToObject(root, "shard", value)) &&
+	    (!sprt || cJSON_AddItemToObject(root, "sprt", sprt_json(sprt))))
 		out = cJSON_Print(root);
 	cJSON_Delete(root);
 	free(text);
@@ -459,8 +492,8 @@ int tournament_run(const struct config *given, const struct tournament_options *
 	}
 	count = schedule_count(r.sched);
 	ret = -ENOMEM;
-	full = programs_add(with_shard(config_to_json(cfg, 0), opt), cfg);
-	games = with_shard(config_to_json(cfg, 1), opt);
+	full = programs_add(with_run_keys(config_to_json(cfg, 0), opt), cfg);
+	games = with_run_keys(config_to_json(cfg, 1), opt);
 	r.done = calloc(count / 8 + 1, 1);
 	if (!full || !games || !r.done || make_specs(&r) < 0)
 		goto out;

@@ -20,6 +20,11 @@
 #include <stdio.h>
 
 #include "config.h"
+#include "results.h"
+#include "tournament_file.h"
+#include "schedule.h"
+
+struct referee_observer;
 
 struct tournament_options {
 	int quiet;      /* no progress output */
@@ -34,6 +39,20 @@ struct tournament_options {
 	uint64_t rating_interval;
 	void (*on_interval)(void *ctx, uint64_t played);
 	void *interval_ctx;
+	/* Every game counted, one call at a time: each record found by a resume
+	 * (before any worker starts), then each game made durable, in the order
+	 * of games.jsonl, under the run's lock: on_game(game_ctx, the game,
+	 * placings by seat, its number of faults). NULL: none. It may call
+	 * tournament_request_stop(). */
+	void (*on_game)(void *ctx, const struct schedule_game *g, const int *placings,
+			int faults);
+	void *game_ctx;
+	/* Each bot's stderr lines shown (echo.h) when log_io is off; NULL: none. */
+	const struct referee_observer *observer;
+	/* The bots' logs in stderr_dir/NAME.stderr, not <output>/logs; NULL: there. */
+	const char *stderr_dir;
+	/* Non-NULL with on set: tournament.json says "sprt" (results.h), after any "shard". */
+	const struct records_sprt *sprt;
 };
 
 /*

@@ -27,7 +27,7 @@ for sandbox in auto off; do
 	"$arena" play --sandbox $sandbox --stock 3 --seed 1 --env MYBOT_DEBUG=1 --env 'X=a b' \
 		"./envbot $badbot" "./envbot $badbot" >out 2>&1 || fail "play --sandbox $sandbox: $(cat out)"
 	grep -q 'MYBOT_DEBUG=\[1\]' out || fail "play --sandbox $sandbox: no MYBOT_DEBUG: $(cat out)"
-	"$arena" sprt --sandbox $sandbox --stock 3 --max-pairs 1 --env MYBOT_DEBUG=3 \
+	"$arena" sprt --sandbox $sandbox --stock 3 --max-pairs 1 --env MYBOT_DEBUG=3 -o sprt-$sandbox \
 		"./envbot $badbot" "./envbot $badbot" >out 2>&1 || fail "sprt --sandbox $sandbox: $(cat out)"
 	[ "$(grep -c 'MYBOT_DEBUG=\[3\]' out)" -ge 2 ] || fail "sprt: not both bots: $(cat out)"
 	"$arena" check --sandbox $sandbox --games 1 --stock 3 --env MYBOT_DEBUG=2 \

@@ -273,13 +273,11 @@ static void test_version_and_concurrency(void **state)
 	};
 	const char *one_at_a_time[][6] = {
 		{ "play", "--concurrency", "4", "a", "b", NULL },
-		{ "sprt", "-concurrency", "2", "a", "b", NULL },
 		{ "check", "-j", "2", "a", NULL },
 	};
 	const char *expected[] = {
 		"play: --concurrency: play plays its games one at a time; only run plays several "
 		"at once (run -j N)\n",
-		"sprt: --concurrency: sprt plays its games one at a time;",
 		"check: -j: check plays its games one at a time;",
 	};
 	const char *top[] = { "--version", NULL };

@@ -8,6 +8,7 @@ usage: check_serve_schemas.py ARENA EASY MEDIUM BADBOT SCHEMA_DIR PROTOCOL_SCHEM
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -72,6 +73,24 @@ def main():
         for e in validator(by_name["replay.schema.json"]).iter_errors(
                 fx.get_json(base + "/game/0/replay")):
             failures.append("replay: %s" % e.message)
+        # an SPRT's directory: its summary with "sprt", its tournament.json with "sprt"
+        sprt_dir = os.path.join(tmp, "b", "sprt")
+        subprocess.run([arena.arena, "sprt", "-q", "--seed", "5", "--max-pairs", "3", "--stock",
+                        "3", "--sandbox", "off", "-o", sprt_dir, arena.medium, arena.easy],
+                       stdout=subprocess.DEVNULL, timeout=60, check=True)
+        sprt_server = fx.Server(arena.arena, [os.path.join(tmp, "b")])
+        try:
+            doc = fx.get_json(sprt_server.url + "/api/t/0")
+        finally:
+            sprt_server.stop()
+        if not doc.get("sprt"):
+            failures.append("the SPRT's summary has no \"sprt\": %r" % doc)
+        for e in validator(api_id + "#/$defs/tournament").iter_errors(doc):
+            failures.append("sprt summary: %s at %s" % (e.message, list(e.absolute_path)))
+        with open(os.path.join(sprt_dir, "tournament.json")) as f:
+            for e in validator(by_name["tournament-resolved.schema.json"]).iter_errors(
+                    json.load(f)):
+                failures.append("sprt tournament.json: %s" % e.message)
         for name, what, path, value in BROKEN:
             if validator(api_id + "#/$defs/" + name).is_valid(mutate(docs[name], path, value)):
                 failures.append("%s with %s is accepted" % (name, what))

@@ -8,11 +8,13 @@ encoded slashes and dots, a replays/ that links outside: 403); a Host of
 another name refused (DNS rebinding: 403); a torn last
 line is left out until it is whole, then counted; the status of each shard;
 the game list paged and filtered; the JSON-lines stream; one replay and its
-viewer page; 50 clients at once; 1,000 idle connections held open while it
+viewer page; an SPRT's LLR, bounds, decision and pairs, as `sprt` printed
+them, growing as its records arrive; 50 clients at once; 1,000 idle connections held open while it
 still answers; the command's refusals; `run --serve` serving its own
 directory while it runs, with the replay of its newest game. Bounded to about a minute."""
 import json
 import os
+import re
 import resource
 import shutil
 import socket
@@ -260,6 +262,54 @@ def test_run_serve(arena, tmp):
         proc.wait(timeout=30)
 
 
+def sprt_final(text):
+    """(pairs, llr, decision) of the "final" and "result" lines `sprt` prints."""
+    m = re.search(r"^final +(\d+) .* LLR ([-+][0-9.]+) ", text, re.M)
+    r = re.search(r"^result: (H0|H1|undecided)", text, re.M)
+    return int(m.group(1)), float(m.group(2)), {"undecided": None}.get(r.group(1), r.group(1))
+
+
+def test_sprt(arena, tmp):
+    """An SPRT directory: the summary's "sprt" says what `sprt` printed; a copy whose
+    games.jsonl grows line by line shows the test growing to the same end."""
+    full, growing = os.path.join(tmp, "sprt", "full"), os.path.join(tmp, "sprt", "growing")
+    r = subprocess.run([arena.arena, "sprt", "-q", "--seed", "3", "--elo0", "0", "--elo1", "50",
+                        "--max-pairs", "100", "--stock", "5", "-o", full, "--sandbox", "off",
+                        "--memory-mb", "0", arena.medium, arena.easy],
+                       capture_output=True, text=True, timeout=120)
+    pairs, llr, decision = sprt_final(r.stdout)
+    os.makedirs(growing)
+    shutil.copy(os.path.join(full, "tournament.json"), growing)
+    with open(os.path.join(full, "games.jsonl")) as f:
+        lines = f.readlines()
+    with open(os.path.join(growing, "games.jsonl"), "w") as f:
+        f.writelines(lines[:3])
+    server = fx.Server(arena.arena, [os.path.join(tmp, "sprt")])
+    try:
+        byname = entries_by_dir(server.url)
+        got = fx.get_json("%s/api/t/%d" % (server.url, byname["full"]["id"]))["sprt"]
+        check(got is not None and got["pairs"] == pairs and abs(got["llr"] - llr) < 5e-4 and
+              got["decision"] == decision and got["elo1"] == 50 and
+              abs(got["upper"] - 2.944439) < 1e-5 and abs(got["lower"] + 2.944439) < 1e-5,
+              "the SPRT as sprt printed it (%d pairs, LLR %g, %s): %r" % (pairs, llr, decision,
+                                                                         got))
+        check(byname["full"]["state"] == "finished",
+              "a decided SPRT is finished before its last deal: %r" % byname["full"])
+        gid = byname["growing"]["id"]
+        early = fx.get_json("%s/api/t/%d" % (server.url, gid))["sprt"]
+        check(early["pairs"] == 1 and early["pending_games"] == 1 and early["decision"] is None,
+              "three games: one pair counted, one game waiting: %r" % early)
+        with open(os.path.join(growing, "games.jsonl"), "a") as f:
+            f.writelines(lines[3:])
+        late = fx.wait_for("the growing SPRT to reach the end", lambda: (lambda t: t if
+                           t["pairs"] == pairs else None)(
+            fx.get_json("%s/api/t/%d" % (server.url, gid))["sprt"]), timeout=10)
+        check(late and abs(late["llr"] - llr) < 5e-4 and late["decision"] == decision,
+              "the growing SPRT ends as sprt did: %r" % late)
+    finally:
+        server.stop()
+
+
 def test_cli(arena_path, tmp, port):
     """Refusals: no directory (2), one that is none (1), a bad address (1), a port in use (1)."""
     for args, want, says in [([], 2, "expected at least one DIR"),
@@ -284,6 +334,8 @@ def main():
         tid = byname["t1"]["id"]
         test_codes(server.url, server.port, tid)
         test_games(server.url, tid)
+        check(fx.get_json("%s/api/t/%d" % (server.url, tid))["sprt"] is None,
+              "a tournament that is no SPRT has \"sprt\": null")
         test_evil_and_hostile(server.url, byname)
         test_torn(server.url, byname, torn, rest)
         test_concurrent(server.url, tid)
@@ -292,6 +344,7 @@ def main():
         check(server.stop() == 0, "serve exits 0 on SIGTERM")
         server = None
         test_run_serve(arena, tmp)
+        test_sprt(arena, tmp)
     finally:
         if server:
             server.stop()
