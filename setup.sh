@@ -17,7 +17,8 @@ test) packages+=(libcmocka-dev help2man build-essential dpkg-dev debhelper pytho
 	default-jdk-headless cargo librust-serde-json-dev tmux) ;;
 *) usage ;;
 esac
-command -v node >/dev/null || packages+=(nodejs)
+# the demo names /usr/bin/node: a node elsewhere (nvm under a home directory) is out of the sandbox's reach as root
+[ -x /usr/bin/node ] || packages+=(nodejs)
 
 missing=()
 for p in "${packages[@]}"; do
