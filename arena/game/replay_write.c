@@ -9,6 +9,7 @@
 
 #include "durable.h"
 #include "replay_kinds.h"
+#include "result_json.h"
 
 const struct replay_kind replay_kinds[REPLAY_KINDS] = {
 	[EVENT_TURN] = { "turn", F_TURN },
@@ -121,6 +122,7 @@ static void write_event(struct jsonw *w, const struct event *ev, const uint32_t 
 	jsonw_text(w, "}");
 }
 
+/* A game's result: the same keys, in the same order, as a games.jsonl record's. */
 static void write_result(struct jsonw *w, int players, const struct game_result *r)
 {
 	int winners[ENGINE_MAX_PLAYERS], n = 0;
@@ -128,16 +130,13 @@ static void write_result(struct jsonw *w, int players, const struct game_result 
 	for (int s = 0; s < players; s++)
 		if (r->winners[s])
 			winners[n++] = s;
-	jsonw_printf(w, "{\"reason\":\"%s\",\"winners\":",
-		     r->reason ? end_reason_name(r->reason) : "none");
-	jsonw_int_array(w, winners, (size_t)n);
-	jsonw_text(w, ",\"placings\":");
-	jsonw_int_array(w, r->placing, (size_t)players);
-	jsonw_text(w, ",\"stock_left\":");
-	jsonw_int_array(w, r->stock_left, (size_t)players);
-	jsonw_text(w, ",\"scores\":");
-	jsonw_int_array(w, r->score, (size_t)players);
-	jsonw_printf(w, ",\"turns\":%" PRIu32 ",\"moves\":%" PRIu32 "}", r->turns, r->moves);
+	jsonw_text(w, "{");
+	result_json_write(w, &(struct result_json){
+		.winners = winners, .nwinners = (size_t)n,
+		.reason = r->reason ? end_reason_name(r->reason) : "none", .players = players,
+		.placings = r->placing, .stock_left = r->stock_left, .scores = r->score,
+		.turns = r->turns, .moves = r->moves });
+	jsonw_text(w, "}");
 }
 
 static void write_game(struct jsonw *w, const struct referee_outcome *o, int k)
@@ -176,7 +175,6 @@ static void write_game(struct jsonw *w, const struct referee_outcome *o, int k)
 int replay_format(struct jsonw *w, const struct replay_info *info)
 {
 	const struct referee_outcome *o = info->outcome;
-	int winners[ENGINE_MAX_PLAYERS];
 
 	jsonw_reset(w);
 	jsonw_printf(w, "{\"format\":\"%s\",\"version\":%d,\"id\":", REPLAY_FORMAT, REPLAY_VERSION);
@@ -207,18 +205,13 @@ int replay_format(struct jsonw *w, const struct replay_info *info)
 		jsonw_string(w, f->line);
 		jsonw_text(w, "}");
 	}
-	for (int i = 0; i < o->nwinners; i++)
-		winners[i] = o->winners[i];
-	jsonw_printf(w, "],\"result\":{\"reason\":\"%s\",\"winners\":",
-		     o->reason ? end_reason_name(o->reason) : "none");
-	jsonw_int_array(w, winners, (size_t)o->nwinners);
-	jsonw_text(w, ",\"placings\":");
-	jsonw_int_array(w, o->placings, (size_t)o->players);
-	jsonw_text(w, ",\"stock_left\":");
-	jsonw_int_array(w, o->stock_left, (size_t)o->players);
-	jsonw_text(w, ",\"scores\":");
-	jsonw_int_array(w, o->scores, (size_t)o->players);
-	jsonw_printf(w, ",\"turns\":%" PRIu32 ",\"moves\":%" PRIu32 "}}", o->turns, o->moves);
+	jsonw_text(w, "],\"result\":{");
+	result_json_write(w, &(struct result_json){
+		.winners = o->winners, .nwinners = (size_t)o->nwinners,
+		.reason = o->reason ? end_reason_name(o->reason) : "none", .players = o->players,
+		.placings = o->placings, .stock_left = o->stock_left, .scores = o->scores,
+		.turns = o->turns, .moves = o->moves });
+	jsonw_text(w, "}}");
 	return jsonw_error(w);
 }
 

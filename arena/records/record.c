@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result_json.h"
+
 void record_reader_init(struct record_reader *rd)
 {
 	memset(rd, 0, sizeof(*rd));
@@ -150,18 +152,13 @@ int record_format(struct jsonw *w, const struct record *rec)
 			jsonw_text(w, ",");
 		jsonw_string(w, rec->bots[s]);
 	}
-	jsonw_text(w, "],\"winners\":");
-	jsonw_int_array(w, rec->winners, (size_t)rec->nwinners);
-	jsonw_text(w, ",\"reason\":");
-	jsonw_string(w, rec->reason);
-	jsonw_text(w, ",\"placings\":");
-	jsonw_int_array(w, rec->placings, (size_t)n);
-	jsonw_text(w, ",\"stock_left\":");
-	jsonw_int_array(w, rec->stock_left, (size_t)n);
-	jsonw_text(w, ",\"scores\":");
-	jsonw_int_array(w, rec->scores, (size_t)n);
-	jsonw_printf(w, ",\"turns\":%" PRId64 ",\"moves\":%" PRId64 ",\"time\":[", rec->turns,
-		     rec->moves);
+	jsonw_text(w, "],");
+	result_json_write(w, &(struct result_json){
+		.winners = rec->winners, .nwinners = (size_t)rec->nwinners,
+		.reason = rec->reason, .players = n, .placings = rec->placings,
+		.stock_left = rec->stock_left, .scores = rec->scores,
+		.turns = rec->turns, .moves = rec->moves });
+	jsonw_text(w, ",\"time\":[");
 	for (int s = 0; s < n; s++) {
 		if (s)
 			jsonw_text(w, ",");

@@ -116,6 +116,39 @@ static void test_fault_game_rechecks(void **state)
 	free(text);
 }
 
+/* A result object with "reason" moved to the front, as replays were written
+ * before the result fragment had one writer (result_json.h). */
+static void reason_first(cJSON *result)
+{
+	cJSON *reason = cJSON_DetachItemFromObjectCaseSensitive(result, "reason");
+
+	assert_non_null(reason);
+	assert_true(cJSON_InsertItemInArray(result, 0, reason));
+}
+
+static void test_result_key_order(void **state)
+{
+	char **argvs[] = { good_argv, illegal_argv };
+	char *text = play_replay(argvs, 2, 5, 0, 0), *old;
+	cJSON *doc = cJSON_Parse(text);
+
+	(void)state;
+	/* the games.jsonl record's order: winners, then reason (record.h) */
+	assert_non_null(strstr(text, "\"result\":{\"winners\":[0],\"reason\":\"forfeit\",\"placings\":"));
+	assert_null(strstr(text, "\"result\":{\"reason\""));
+	/* a replay written with the older order still re-checks */
+	assert_non_null(doc);
+	reason_first(cJSON_GetObjectItem(doc, "result"));
+	reason_first(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "games"), 0),
+					 "result"));
+	old = cJSON_PrintUnformatted(doc);
+	assert_non_null(strstr(old, "\"result\":{\"reason\":\"forfeit\",\"winners\":[0],"));
+	expect_ok(old);
+	free(old);
+	cJSON_Delete(doc);
+	free(text);
+}
+
 static void test_match_and_partnership_recheck(void **state)
 {
 	char **two[] = { good_argv, good_argv };
@@ -331,6 +364,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_game_rechecks),
 		cmocka_unit_test(test_fault_game_rechecks),
+		cmocka_unit_test(test_result_key_order),
 		cmocka_unit_test(test_match_and_partnership_recheck),
 		cmocka_unit_test(test_tampering_is_named),
 		cmocka_unit_test(test_strict_numbers),
