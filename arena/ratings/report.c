@@ -423,24 +423,6 @@ out:
 	return rc;
 }
 
-int report_build_opts(struct report *r, const struct gamelog *log,
-		      const struct report_options *opt, char *err, size_t errsz)
-{
-	struct acc a = { 0 };
-	int rc = 0;
-
-	for (size_t i = 0; i < log->ngames && rc == 0; i++)
-		rc = acc_add(&a, log, &log->games[i]);
-	if (rc < 0) {
-		memset(r, 0, sizeof(*r));
-		snprintf(err, errsz, "computing ratings: %s", strerror(-rc));
-	} else {
-		rc = acc_finish(r, &a, log, opt, err, errsz);
-	}
-	acc_release(&a);
-	return rc;
-}
-
 int report_load_opts(struct report *r, struct gamelog *log, const char *const *dirs,
 		     size_t ndirs, const struct report_options *opt, char *err, size_t errsz)
 {

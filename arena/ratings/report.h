@@ -122,7 +122,7 @@ struct report {
 	long eta_s;
 	bool reused_processes;   /* a tournament.json says "processes": "reuse" */
 	/* Kept by report_load_opts from its one reading of each directory, for
-	 * report.html (NULL from report_build_opts): each directory's tournament.json
+	 * report.html (NULL from report_fold_build): each directory's tournament.json
 	 * (records_tournament_tree(), NULL when it has none), and the game list
 	 * and fault reasons (gamelist.h). */
 	struct cJSON **tournaments;
@@ -159,36 +159,29 @@ extern const struct report_options report_defaults; /* REPORT_OPTIONS_DEFAULT */
 void report_partial_text(const struct report *r, char *buf, size_t size);
 
 /*
- * Compute a report from the records stored in log (which must outlive it),
- * with the options of struct report_options: -ENOENT if the anchor bot is not
- * in the log; -EDOM (with a sentence) for prior 0 when a bot has no finite
- * rating; -ENODATA if the log holds no records; -ENOMEM. err gets a sentence
- * on failure.
- */
-int report_build_opts(struct report *r, const struct gamelog *log,
-		      const struct report_options *opt, char *err, size_t errsz);
-
-/*
  * Read dirs[i]/games.jsonl for every i (source i) into the empty gamelog log
  * through a sink, so log ends up with the bot names and counters but no
- * records, and compute the report as report_build_opts would from the same
- * records stored. log must outlive r. Errors as report_build_opts, and those
- * of gamelog_read (-ENOENT: a games.jsonl is missing).
+ * records, and compute the report from them. log must outlive r. Errors: -ENOENT
+ * if the anchor bot is not in the log, or a games.jsonl is missing (and the
+ * other errors of gamelog_read); -EDOM (with a sentence) for prior 0 when a
+ * bot has no finite rating; -ENODATA if the log holds no records; -ENOMEM.
+ * err gets a sentence on failure.
  */
 int report_load_opts(struct report *r, struct gamelog *log, const char *const *dirs,
 		     size_t ndirs, const struct report_options *opt, char *err, size_t errsz);
 void report_release(struct report *r);
 
 /*
- * An incremental fold: the sums report_load keeps, fed one record at a time
+ * An incremental fold: the sums report_load_opts keeps, fed one record at a time
  * by report_fold_add (a gamelog_sink_fn: gamelog_set_sink(log,
  * report_fold_add, fold)) and turned into a report at any moment by
  * report_fold_build, which leaves the fold as it was, so a reader of a file
  * that grows folds only its new records. A record of another source than the
  * last closes every open deal (cluster.h), as a new file does for
- * report_load. report_fold_new: 0 and *out, or -ENOMEM.
- * report_fold_build: as report_build, from the records folded so far (log
- * the gamelog that handed them; r->dirs is left NULL).
+ * report_load_opts. report_fold_new: 0 and *out, or -ENOMEM.
+ * report_fold_build: the report of the records folded so far, as
+ * report_load_opts makes it from the same records, with its errors (log the
+ * gamelog that handed them; r->dirs is left NULL).
  */
 struct report_fold;
 int report_fold_new(struct report_fold **out);

@@ -52,12 +52,16 @@ static void check_game(const struct gamelog *log, const struct gamelog_game *g)
 /* Every report format of the one record in log, to a sink: bounded whatever the record. */
 static void write_report(const struct gamelog *log)
 {
+	struct report_fold *fold;
 	struct report r;
 	char err[256];
 	FILE *out = fopen("/dev/null", "w");
 
 	FUZZ_CHECK(out != NULL);
-	if (report_build_opts(&r, log, &report_defaults, err, sizeof(err)) == 0) {
+	/* through the fold, the public path serve uses for records read one by one */
+	FUZZ_CHECK(report_fold_new(&fold) == 0);
+	FUZZ_CHECK(report_fold_add(fold, log, &log->games[0]) == 0);
+	if (report_fold_build(&r, fold, log, &report_defaults, err, sizeof(err)) == 0) {
 		FUZZ_CHECK(report_write_html(&r, out) == 0);
 		FUZZ_CHECK(report_write_md(&r, out) == 0);
 		FUZZ_CHECK(report_write_json(&r, out) == 0);
@@ -67,6 +71,7 @@ static void write_report(const struct gamelog *log)
 			FUZZ_CHECK(isfinite(r.bots[i].time_max_us) && isfinite(r.bots[i].time_mean_us));
 		report_release(&r);
 	}
+	report_fold_free(fold);
 	fclose(out);
 }
 

@@ -1,5 +1,6 @@
 /*
- * rating_fixture.c - the rating tests' scratch directory (rating_fixture.h).
+ * rating_fixture.c - the rating tests' scratch directory and in-memory
+ * reports (rating_fixture.h).
  */
 #include "rating_fixture.h"
 
@@ -54,4 +55,25 @@ FILE *fixture_games_create(const char *dir)
 	f = fopen(path, "w");
 	assert_non_null(f);
 	return f;
+}
+
+int fixture_report_build(struct report *r, const struct gamelog *log,
+			 const struct report_options *opt, char *err, size_t errsz)
+{
+	struct report_fold *fold;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if ((rc = report_fold_new(&fold)) < 0) {
+		snprintf(err, errsz, "out of memory");
+		return rc;
+	}
+	for (size_t i = 0; i < log->ngames && rc == 0; i++)
+		rc = report_fold_add(fold, log, &log->games[i]);
+	if (rc < 0)
+		snprintf(err, errsz, "computing ratings: %s", strerror(-rc));
+	else
+		rc = report_fold_build(r, fold, log, opt, err, errsz);
+	report_fold_free(fold);
+	return rc;
 }

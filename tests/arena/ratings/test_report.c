@@ -473,7 +473,7 @@ static void test_chart_axes_bounded(void **state)
 	gamelog_init(&log);
 	for (int i = 0; i < 6; i++)
 		assert_int_equal(gamelog_add_line(&log, records[i], strlen(records[i]), 0), 0);
-	assert_int_equal(report_build_opts(&r, &log, &report_defaults, err, sizeof(err)), 0);
+	assert_int_equal(fixture_report_build(&r, &log, &report_defaults, err, sizeof(err)), 0);
 	for (size_t k = 0; k < sizeof(extremes) / sizeof(extremes[0]); k++) {
 		FILE *f = tmpfile();
 		long size;
@@ -773,7 +773,7 @@ static void test_matches_bradleyterry2(void **state)
 	gamelog_init(&log);
 	assert_int_equal(gamelog_read(&log, RATING_FIXTURE_DIR "/games.jsonl", err, sizeof(err)), 0);
 	assert_int_equal(log.invalid, 0);
-	assert_int_equal(report_build_opts(&r, &log, &report_defaults, err, sizeof(err)), 0);
+	assert_int_equal(fixture_report_build(&r, &log, &report_defaults, err, sizeof(err)), 0);
 	f = fopen(RATING_FIXTURE_DIR "/expected_elo.csv", "r");
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof(line), f)); /* header */
@@ -815,7 +815,7 @@ static void test_model_and_ties_lines(void **state)
 
 	gamelog_init(&log);
 	assert_int_equal(gamelog_read(&log, RATING_FIXTURE_DIR "/games.jsonl", err, sizeof(err)), 0);
-	assert_int_equal(report_build_opts(&r, &log, &report_defaults, err, sizeof(err)), 0);
+	assert_int_equal(fixture_report_build(&r, &log, &report_defaults, err, sizeof(err)), 0);
 	f = fopen(RATING_FIXTURE_DIR "/pairs.csv", "r");
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof(line), f)); /* header */

@@ -20,6 +20,7 @@
 #include "assert_near.h"
 #include "gamelog.h"
 #include "rating.h"
+#include "rating_fixture.h"
 #include "report.h"
 #include "report_html.h"
 
@@ -85,8 +86,8 @@ static void build(struct built *b, const struct report_options *opt)
 	char err[256];
 	struct report_options defaults = REPORT_OPTIONS_DEFAULT;
 
-	if (report_build_opts(&b->r, &b->log, opt ? opt : &defaults, err, sizeof(err)) != 0)
-		fail_msg("report_build_opts: %s", err);
+	if (fixture_report_build(&b->r, &b->log, opt ? opt : &defaults, err, sizeof(err)) != 0)
+		fail_msg("fixture_report_build: %s", err);
 }
 
 static void release(struct built *b)

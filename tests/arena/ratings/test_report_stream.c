@@ -403,7 +403,7 @@ static void test_stream_matches_reference(void **state)
 	check_against_reference(&r, ref);
 
 	/* The files are byte for byte those of the report made from the stored records. */
-	assert_int_equal(report_build_opts(&rs, &stored, &report_defaults, err, sizeof(err)), 0);
+	assert_int_equal(fixture_report_build(&rs, &stored, &report_defaults, err, sizeof(err)), 0);
 	check_against_reference(&rs, ref);
 	rs.dirs = r.dirs;
 	rs.ndirs = r.ndirs;
