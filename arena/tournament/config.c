@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "json_strict.h"
 #include "jsonc.h"
+#include "jsonc_strip.h"
 #include "referee.h"
 #include "termsafe.h"
 #include "sandbox.h"

@@ -2,7 +2,7 @@
  * config.h - the tournament file (arena/TOURNAMENT.md documents every key).
  *
  * The file is JSONC: JSON with line (//) and block (slash-star) comments and
- * trailing commas allowed (jsonc.h). Everything is checked before anything
+ * trailing commas allowed (protocol/jsonc_strip.h; messages: jsonc.h). Everything is checked before anything
  * runs: syntax, unknown keys (with the nearest known one), types (with what
  * was found), ranges, the rules (the engine's game_rules_check), bot names (unique, safe
  * as file names) and bot commands (must exist and be executable). Relative

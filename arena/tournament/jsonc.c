@@ -1,6 +1,6 @@
 /*
- * jsonc.c - JSONC comments and trailing commas; positions for messages
- * (contract in jsonc.h).
+ * jsonc.c - the tournament file's error messages: places, lines and carets,
+ * the nearest key (contract in jsonc.h).
  */
 #include "jsonc.h"
 
@@ -10,86 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonc_strip.h"
 #include "termsafe.h"
 
 #define EXCERPT_WIDTH 160
-
-/* The offset just past the string starting at text[i] == '"'. */
-static size_t skip_string(const char *text, size_t len, size_t i)
-{
-	for (i++; i < len && text[i] != '"'; i++)
-		if (text[i] == '\\' && i + 1 < len)
-			i++;
-	return i < len ? i + 1 : len;
-}
-
-static size_t skip_space(const char *text, size_t len, size_t i)
-{
-	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
-		i++;
-	return i;
-}
-
-/*
- * The comma at i ends a value and is followed by nothing but white space
- * and a closing bracket. One after another comma or an opening bracket
- * stays, for the reader to refuse at the right place.
- */
-static int trailing_comma(const char *text, size_t len, size_t i)
-{
-	size_t before = i;
-
-	while (before > 0 && strchr(" \t\r\n", text[before - 1]))
-		before--;
-	if (before == 0 || strchr(",[{:", text[before - 1]))
-		return 0;
-	i = skip_space(text, len, i + 1);
-	return i < len && (text[i] == ']' || text[i] == '}');
-}
-
-void jsonc_strip(char *text, size_t len)
-{
-	size_t i = 0;
-
-	/* comments first: a comment may stand between a comma and its bracket */
-	while (i < len) {
-		if (text[i] == '"') {
-			i = skip_string(text, len, i);
-		} else if (text[i] == '/' && i + 1 < len && text[i + 1] == '/') {
-			while (i < len && text[i] != '\n')
-				text[i++] = ' ';
-		} else if (text[i] == '/' && i + 1 < len && text[i + 1] == '*') {
-			text[i++] = ' ';
-			text[i++] = ' ';
-			while (i < len && !(text[i] == '*' && i + 1 < len && text[i + 1] == '/')) {
-				if (text[i] != '\n')
-					text[i] = ' ';
-				i++;
-			}
-			for (int k = 0; k < 2 && i < len; k++)
-				text[i++] = ' ';
-		} else {
-			i++;
-		}
-	}
-	for (i = 0; i < len;) {
-		if (text[i] == '"')
-			i = skip_string(text, len, i);
-		else if (text[i] == ',' && trailing_comma(text, len, i))
-			text[i++] = ' ';
-		else
-			i++;
-	}
-}
 
 /* The offset just past the value starting at or after i. */
 static size_t skip_value(const char *text, size_t len, size_t i)
 {
 	int depth = 0;
 
-	i = skip_space(text, len, i);
+	i = jsonc_skip_space(text, len, i);
 	if (i < len && text[i] == '"')
-		return skip_string(text, len, i);
+		return jsonc_skip_string(text, len, i);
 	if (i < len && text[i] != '{' && text[i] != '[') {
 		while (i < len && !strchr(",]} \t\r\n", text[i]))
 			i++;
@@ -97,7 +30,7 @@ static size_t skip_value(const char *text, size_t len, size_t i)
 	}
 	while (i < len) {
 		if (text[i] == '"') {
-			i = skip_string(text, len, i);
+			i = jsonc_skip_string(text, len, i);
 			continue;
 		}
 		if (text[i] == '{' || text[i] == '[')
@@ -112,7 +45,7 @@ static size_t skip_value(const char *text, size_t len, size_t i)
 /* After a member or element: past white space and one comma. */
 static size_t next_item(const char *text, size_t len, size_t i)
 {
-	i = skip_space(text, len, i);
+	i = jsonc_skip_space(text, len, i);
 	return i < len && text[i] == ',' ? i + 1 : i;
 }
 
@@ -123,15 +56,15 @@ static int find_member(const char *text, size_t len, size_t i, const char *name,
 	if (i >= len || text[i] != '{')
 		return -1;
 	for (i++;;) {
-		size_t start = skip_space(text, len, i), end;
+		size_t start = jsonc_skip_space(text, len, i), end;
 
 		if (start >= len || text[start] != '"')
 			return -1;
-		end = skip_string(text, len, start);
-		i = skip_space(text, len, end);
+		end = jsonc_skip_string(text, len, start);
+		i = jsonc_skip_space(text, len, end);
 		if (i >= len || text[i] != ':')
 			return -1;
-		i = skip_space(text, len, i + 1);
+		i = jsonc_skip_space(text, len, i + 1);
 		if (end - start - 2 == n && memcmp(text + start + 1, name, n) == 0) {
 			*key = start;
 			*value = i;
@@ -149,7 +82,7 @@ static int find_element(const char *text, size_t len, size_t i, unsigned long in
 		return -1;
 	i++;
 	for (unsigned long k = 0;; k++) {
-		i = skip_space(text, len, i);
+		i = jsonc_skip_space(text, len, i);
 		if (i >= len || text[i] == ']')
 			return -1;
 		if (k == index) {
@@ -162,7 +95,7 @@ static int find_element(const char *text, size_t len, size_t i, unsigned long in
 
 size_t jsonc_locate(const char *text, size_t len, const char *path, int at_key)
 {
-	size_t at = skip_space(text, len, 0), value = at;
+	size_t at = jsonc_skip_space(text, len, 0), value = at;
 
 	while (*path) {
 		size_t key;

@@ -1,15 +1,11 @@
 /*
- * jsonc.h - what makes the tournament file JSONC rather than JSON, and what
- * points a person at a place in it.
+ * jsonc.h - what points a person at a place in a tournament file.
  *
- * The file may hold line (//) and block (slash-star) comments and trailing
- * commas (`[1, 2,]`, `{"a": 1,}`: the natural edit after commenting out a
- * last element). jsonc_strip() blanks both with spaces, keeping every other
- * byte, newline and offset, so the strict JSON reader (json_strict.h) reads
- * the result and its line and column are those of the file.
- *
- * The rest serves error messages: where a key path is in the text, the
- * line and caret under a position, and the nearest of a list of words.
+ * The file is JSONC: protocol/jsonc_strip.h blanks its comments and trailing
+ * commas, keeping every offset, and the strict reader reads the result. What
+ * is here serves the error messages about it: where a key path is in the
+ * text, the line and caret under a position, the nearest of a list of words,
+ * and the errors gathered and formatted for a terminal (termsafe.h).
  */
 #ifndef SKIPBO_JSONC_H
 #define SKIPBO_JSONC_H
@@ -29,11 +25,8 @@ struct jsonc_errors {
 	} at[JSONC_ERRORS_MAX];
 };
 
-/* Blank comments and trailing commas outside strings (see above). */
-void jsonc_strip(char *text, size_t len);
-
 /*
- * The offset in text (valid JSON after jsonc_strip) of the value that path
+ * The offset in text (valid JSON after jsonc_strip(), jsonc_strip.h) of the value that path
  * names: "time.move_ms", "bots[1].command", "challengers[2]", "" (the root
  * value); with at_key, of a member's key rather than its value. When the
  * path goes further than the text (a missing key), the offset of the

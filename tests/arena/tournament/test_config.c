@@ -17,6 +17,7 @@
 
 #include "config.h"
 #include "jsonc.h"
+#include "jsonc_strip.h"
 #include "sandbox.h"
 
 static char dir[64];

@@ -1,7 +1,7 @@
 /*
- * test_jsonc.c - the JSONC blanking (comments, trailing commas, strings left
- * alone), where a key path is in a text, the line and caret under a place,
- * and the nearest known key.
+ * test_jsonc.c - where a key path is in a text, the line and caret under a
+ * place, the nearest known key, and the errors in file order
+ * (tests/protocol/test_jsonc_strip.c has the blanking).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,31 +12,6 @@
 #include <string.h>
 
 #include "jsonc.h"
-
-static void strip(char *text, const char *want)
-{
-	jsonc_strip(text, strlen(text));
-	assert_string_equal(text, want);
-}
-
-static void test_strip(void **state)
-{
-	char comments[] = "a/*x\ny*/b//z\n\"//s\"";
-	char trailing[] = "{\"a\": [1, 2,], \"b\": 3,\n}";
-	char commented_last[] = "[1,\n // 2\n]";
-	char in_string[] = "[\",]\", \",}\"]";
-	char doubled[] = "[1,,]";
-	char empty[] = "[,]";
-
-	(void)state;
-	strip(comments, "a   \n   b   \n\"//s\"");
-	strip(trailing, "{\"a\": [1, 2 ], \"b\": 3 \n}");
-	strip(commented_last, "[1 \n     \n]");
-	strip(in_string, "[\",]\", \",}\"]");
-	/* not a trailing comma: left for the reader to refuse where it is */
-	strip(doubled, "[1,,]");
-	strip(empty, "[,]");
-}
 
 static void test_locate(void **state)
 {
@@ -110,7 +85,6 @@ static void test_errors_in_file_order(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_strip),
 		cmocka_unit_test(test_locate),
 		cmocka_unit_test(test_excerpt),
 		cmocka_unit_test(test_nearest),
