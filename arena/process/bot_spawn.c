@@ -10,7 +10,8 @@
  * shootdowns a multi-threaded parent pays for each) and exec has no copy to
  * tear down, which was most of what a fork cost the arena. The starting
  * thread waits until the exec; the child runs on a stack in that thread's
- * frame and writes no memory but that stack. An exec failure travels back
+ * frame and writes no memory but that stack and errno (the waiting
+ * thread's, which reads it only after). An exec failure travels back
  * as {step, errno} over a close-on-exec pipe; EOF on that pipe means the
  * exec succeeded. A sandboxed bot is started the same way, with bwrap as the
  * program (sandbox.h), after the child has entered the sandbox's cgroups and
