@@ -9,8 +9,8 @@
  * no page tables are copied, no page is copied on write (with the TLB
  * shootdowns a multi-threaded parent pays for each) and exec has no copy to
  * tear down, which was most of what a fork cost the arena. The starting
- * thread waits until the exec; the child runs on a stack in that thread's
- * frame and writes no memory but that stack and errno (the waiting
+ * thread waits until the exec; the child runs on a stack of its own on the
+ * heap and writes no memory but that stack and errno (the waiting
  * thread's, which reads it only after). An exec failure travels back
  * as {step, errno} over a close-on-exec pipe; EOF on that pipe means the
  * exec succeeded. A sandboxed bot is started the same way, with bwrap as the
@@ -417,24 +417,36 @@ static int read_child_report(int fd, struct child_error *ce)
 /* Clone, and exec per plan: 0 and *pid, or -errno with the failed step in *ce. */
 static int spawn(struct child_plan *plan, struct spawn_fds *f, pid_t *pid, struct child_error *ce)
 {
-	/* this thread is suspended while the child runs on it (CLONE_VFORK) */
-	_Alignas(16) char stack[CHILD_STACK_SIZE];
+	/*
+	 * This thread is suspended while the child runs on this stack
+	 * (CLONE_VFORK). On the heap, not in this frame: under AddressSanitizer
+	 * the child's frames leave their redzones marked in the shadow memory
+	 * both share, which the allocator clears on the block's next use and
+	 * nothing clears on this thread's stack.
+	 */
+	char *stack = malloc(CHILD_STACK_SIZE);
 	sigset_t all, old;
 	int r = 0;
 
 	ce->step = STEP_SETUP;
+	if (!stack) {
+		ce->err = ENOMEM;
+		return -ENOMEM;
+	}
 	/* No handler of ours may run in the child before it resets them. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	/* The reaper must not see the child before it is known as a bot. */
 	reaper_hold();
-	*pid = clone(child_main, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, plan);
+	/* malloc's alignment (16) is what the ABI asks of a stack */
+	*pid = clone(child_main, stack + CHILD_STACK_SIZE, CLONE_VM | CLONE_VFORK | SIGCHLD, plan);
 	if (*pid < 0)
 		r = -errno;
 	else if (reaper_track(*pid) < 0)
 		r = -ENOMEM;
 	reaper_release();
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	free(stack);
 	if (r < 0) {
 		if (*pid > 0) {
 			kill(*pid, SIGKILL);
