@@ -76,8 +76,8 @@ int cgroup_leaf_make(struct cgroups *cg, unsigned id, const struct cgroup_limits
 
 /*
  * Move the calling process into every directory of the leaf. Only
- * async-signal-safe calls: meant for the child between fork and exec. 0 or
- * -errno.
+ * async-signal-safe calls and no writes to memory: meant for the child
+ * between clone and exec, which shares the arena's memory. 0 or -errno.
  */
 int cgroup_leaf_enter(const struct cgroup_leaf *leaf);
 

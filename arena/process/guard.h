@@ -31,7 +31,8 @@ struct guard;
 int guard_start(struct guard **out);
 
 /*
- * In the child of a bot start, between fork and exec (async-signal-safe):
+ * In the child of a bot start, between clone and exec (async-signal-safe,
+ * no writes to the memory it shares with the arena):
  * register the child's own process group. The guard's pipe end is
  * close-on-exec, so the program the child executes does not hold it.
  * 0 or -errno.

@@ -36,7 +36,7 @@ int reaper_start(void);
 void reaper_kill_orphans(int timeout_ms);
 
 /*
- * For bot_spawn.c: reaper_hold() before fork and reaper_release() after
+ * For bot_spawn.c: reaper_hold() before fork or clone and reaper_release() after
  * reaper_track(), so the thread never takes a bot for an orphan; then
  * reaper_forget() once bot_stop() has reaped it. reaper_track() returns 0 or
  * -ENOMEM.

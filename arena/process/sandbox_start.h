@@ -61,9 +61,9 @@ int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const
 			  struct sandbox_start *st, char *why, size_t why_size);
 
 /*
- * In the child between fork and exec, async-signal-safe: enter the cgroups,
- * drop to the sandbox's uid and gid, join a fresh session keyring, register
- * with the guard. 0 or -errno.
+ * In the child between clone and exec, async-signal-safe, writing no memory
+ * (it shares the arena's): enter the cgroups, drop to the sandbox's uid and
+ * gid, join a fresh session keyring, register with the guard. 0 or -errno.
  */
 int sandbox_start_enter(const struct sandbox_start *st);
 

@@ -1,12 +1,14 @@
 #!/bin/sh
-# bench_processes.sh BUILD_DIR [ROUNDS] [DEALS30] [DEALS5] [SANDBOX] - what fresh bot
-# processes cost a tournament: games/s of 4 skipbo-hard bots with a fresh
-# process per game ("processes": "fresh", the default) against one process
-# per bot and worker ("reuse"), at stock 30 and at stock 5, in alternating
-# rounds (-j 2, pinned, SANDBOX auto, on or off, default auto: on where the
-# machine allows it), the median of each and their ratio.
+# bench_processes.sh BUILD_DIR [ROUNDS] [DEALS30] [DEALS5] [SANDBOX] [BEFORE_DIR] - what
+# fresh bot processes cost a tournament: games/s of 4 skipbo-hard bots with a
+# fresh process per game ("processes": "fresh", the default) against one
+# process per bot and worker ("reuse"), at stock 30 and at stock 5, in
+# alternating rounds (-j 2, pinned, SANDBOX auto, on or off, default auto: on
+# where the machine allows it), the median of each and their ratio. With
+# BEFORE_DIR, the arena of that build also plays the fresh runs, in the same
+# rounds (the bots are BUILD_DIR's), and its median and ratio come too.
 #
-#   sh tests/arena/bench_processes.sh build [5] [4] [30] [auto]
+#   sh tests/arena/bench_processes.sh build [5] [4] [30] [auto] [before/build]
 #
 # 6 tables x DEALS x 2 rotations games per run. A program to run by hand for
 # the README's performance table, not a test.
@@ -16,6 +18,7 @@ rounds=${2:-5}
 deals30=${3:-4}
 deals5=${4:-30}
 sandbox=${5:-auto}
+before=${6:+$(cd "$6" && pwd)}
 work=$(mktemp -d /tmp/bench_processes.XXXXXX)
 chmod 755 "$work" # the sandbox's uids must reach the bots
 arena=$build/arena/skipbo-arena
@@ -39,10 +42,12 @@ for r in $(seq "$rounds"); do
 	for stock in 30 5; do
 		deals=$deals30
 		[ "$stock" = 5 ] && deals=$deals5
-		for mode in fresh reuse; do
-			rm -rf "$work/out-$mode-$stock"
+		for mode in fresh reuse ${before:+before}; do
+			run=$arena config=$mode
+			[ "$mode" = before ] && run=$before/arena/skipbo-arena config=fresh
+			rm -rf "$work/out-$config-$stock"
 			start=$(date +%s.%N)
-			"$arena" run --quiet --no-report "$work/$mode-$stock.json" 2>/dev/null
+			"$run" run --quiet --no-report "$work/$config-$stock.json" 2>/dev/null
 			end=$(date +%s.%N)
 			echo "$mode $stock $start $end" |
 				awk -v g="$((6 * deals * 2))" '{printf "%s %s %.1f\n", $1, $2, g / ($4 - $3)}' \
@@ -57,5 +62,10 @@ for stock in 30 5; do
 	echo "sandbox $sandbox, stock $stock: games/s, median of $rounds rounds: fresh $fresh, reuse $reuse" \
 	     "= $(echo "$fresh $reuse" | awk '{printf "%.1f%%", 100 * $1 / $2}')" \
 	     "(rounds: $(awk -v s="$stock" '$2 == s {printf "%s %s; ", $1, $3}' "$work/rates.txt"))"
+	if [ -n "$before" ]; then
+		old=$(awk -v s="$stock" '$1 == "before" && $2 == s {print $3}' "$work/rates.txt" | median)
+		echo "  the build before, fresh: $old = $(echo "$old $reuse" |
+			awk '{printf "%.1f%%", 100 * $1 / $2}') of reuse"
+	fi
 done
 rm -rf "$work"
