@@ -190,6 +190,10 @@ int report_fold_add(void *fold, const struct gamelog *log, const struct gamelog_
 int report_fold_build(struct report *r, const struct report_fold *f, const struct gamelog *log,
 		      const struct report_options *opt, char *err, size_t errsz);
 
+/* "The first invalid line: ..." of r's records into buf (size >= 4200 +
+ * GAMELOG_WHY_MAX): the directory, the line and why; returns buf. */
+const char *report_first_invalid_text(const struct report *r, char *buf, size_t size);
+
 /* The ranking table as aligned text (what `run` and `report` print): the
  * verdict line, then rank, bot, Elo, its interval, score, games, win rate and
  * faults in 80 columns; with wide every column (report_print_table_wide). */
