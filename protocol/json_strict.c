@@ -1,6 +1,6 @@
 /*
- * json_strict.c - a strict JSON parser that builds cJSON trees, and the
- * number readers. One pass over the text: it checks the grammar, finds
+ * json_strict.c - a strict JSON parser that builds cJSON trees (the number
+ * readers are in json_strict_get.c). One pass over the text: it checks the grammar, finds
  * duplicate keys and reads plain integers without strtod(), which is also
  * what makes it faster than cJSON's own parser on the protocol's messages.
  */
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "json_strict.h"
+#include "json_strict_internal.h"
 #include "protocol_text.h"
 
 /* Objects with more members than this find duplicates with a hash set. */
@@ -23,7 +24,7 @@
 /* Objects nested up to this deep keep their keys' prefixes (key_prefix()). */
 #define PREFIX_DEPTH 8
 /* Longest key, string or literal quoted in a message. */
-#define QUOTE_MAX 32
+#define QUOTE_MAX JSON_STRICT_QUOTE_MAX
 #define PATH_SHOWN_MAX 120
 /* The first block of a pool: a typical request's tree fits in it. */
 #define POOL_FIRST_BLOCK (32 * 1024)
@@ -56,10 +57,7 @@ static void fill_error(struct json_strict_error *err, int code, const char *fmt,
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 }
 
-static int set_error(struct json_strict_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int set_error(struct json_strict_error *err, int code, const char *fmt, ...)
+int json_strict_set_error(struct json_strict_error *err, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -74,7 +72,7 @@ static int set_error(struct json_strict_error *err, int code, const char *fmt, .
 static int parse_error(struct parser *ps, int code, size_t at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* set_error() with the position of byte at: line and column (1-based, the
+/* json_strict_set_error() with the position of byte at: line and column (1-based, the
  * column in UTF-8 characters). */
 static int parse_error(struct parser *ps, int code, size_t at, const char *fmt, ...)
 {
@@ -99,8 +97,7 @@ static int parse_error(struct parser *ps, int code, size_t at, const char *fmt, 
 	return code;
 }
 
-/* s cut to QUOTE_MAX bytes, printable ASCII only, for quoting in a message. */
-static const char *quote(const char *s, size_t n, char out[QUOTE_MAX + 4])
+const char *json_strict_quote(const char *s, size_t n, char out[JSON_STRICT_QUOTE_MAX + 4])
 {
 	size_t k = 0;
 
@@ -130,7 +127,7 @@ static const char *path_of(const struct parser *ps, int levels, char *out, size_
 
 		if (f->key)
 			n += (size_t)snprintf(full + n, sizeof(full) - n, "%s%s", n ? "." : "",
-					      quote(f->key, strlen(f->key), key));
+					      json_strict_quote(f->key, strlen(f->key), key));
 		else
 			n += (size_t)snprintf(full + n, sizeof(full) - n, "[%ld]", f->index);
 	}
@@ -395,7 +392,7 @@ static int unescape(struct parser *ps, size_t start, size_t end, char *o)
 			char q[QUOTE_MAX + 4];
 
 			return parse_error(ps, JSON_STRICT_ESYNTAX, i, "invalid escape \"\\%s\" in a string",
-					   quote((const char *)s + i + 1, 1, q));
+					   json_strict_quote((const char *)s + i + 1, 1, q));
 		}
 		}
 		i += 2;
@@ -629,7 +626,7 @@ static int __attribute__((noinline)) duplicate_error(struct parser *ps, size_t a
 	char path[PATH_SHOWN_MAX + 8], q[QUOTE_MAX + 4];
 
 	return parse_error(ps, JSON_STRICT_EDUPKEY, at, "duplicate key \"%s\" in %s",
-			   quote(key, strlen(key), q), path_of(ps, ps->depth - 1, path, sizeof(path)));
+			   json_strict_quote(key, strlen(key), q), path_of(ps, ps->depth - 1, path, sizeof(path)));
 }
 
 static int parse_object(struct parser *ps, cJSON *obj)
@@ -797,7 +794,7 @@ static int parse_text(const char *text, size_t len, struct json_pool *pool, cJSO
 	if (out)
 		*out = NULL;
 	if (!text || !out)
-		return set_error(err, JSON_STRICT_EINVAL, "json_strict_parse: NULL argument");
+		return json_strict_set_error(err, JSON_STRICT_EINVAL, "json_strict_parse: NULL argument");
 	/* The frames are written before they are read: not cleared. */
 	ps->pos = 0;
 	ps->depth = 0;
@@ -854,114 +851,7 @@ int json_strict_parse_pooled(const char *text, size_t len, struct json_pool *poo
 	if (!pool) {
 		if (out)
 			*out = NULL;
-		return set_error(err, JSON_STRICT_EINVAL, "json_strict_parse_pooled: NULL pool");
+		return json_strict_set_error(err, JSON_STRICT_EINVAL, "json_strict_parse_pooled: NULL pool");
 	}
 	return parse_text(text, len, pool, out, err);
-}
-
-/* ---- the number readers ---------------------------------------------------- */
-
-/* "move.card", from prefix and name; NULL when both are empty. */
-static const char *field_name(const char *prefix, const char *name, char *out, size_t size)
-{
-	prefix = prefix ? prefix : "";
-	name = name ? name : "";
-	if (!*prefix && !*name)
-		return NULL;
-	snprintf(out, size, "%s%s", prefix, name);
-	return out;
-}
-
-/* What item is, for "found ...": a number as written, else its kind. */
-static const char *found(const cJSON *item, char *out, size_t size)
-{
-	char q[QUOTE_MAX + 4];
-
-	if (cJSON_IsNumber(item) && item->valuestring)
-		snprintf(out, size, "%s", quote(item->valuestring, strlen(item->valuestring), q));
-	else if (cJSON_IsNumber(item))
-		snprintf(out, size, "%.17g", item->valuedouble);
-	else if (cJSON_IsString(item) && item->valuestring)
-		snprintf(out, size, "the string \"%s\"", quote(item->valuestring, strlen(item->valuestring), q));
-	else
-		snprintf(out, size, "%s", cJSON_IsTrue(item) ? "true" : cJSON_IsFalse(item) ? "false"
-				   : cJSON_IsNull(item) ? "null" : cJSON_IsArray(item) ? "an array"
-				   : cJSON_IsObject(item) ? "an object" : "an unknown value");
-	return out;
-}
-
-/* The refusal of item (NULL: missing) for a field that expects what. */
-static int refuse(const cJSON *item, const char *prefix, const char *name, const char *what,
-		  unsigned flags, struct json_strict_error *err)
-{
-	char buf[160], got[64];
-	const char *field = field_name(prefix, name, buf, sizeof(buf));
-	const char *or_null = flags & JSON_STRICT_NULLABLE ? " or null" : "";
-
-	if (!item && field)
-		return set_error(err, JSON_STRICT_EMISSING, "missing field \"%s\": expected %s%s", field,
-				 what, or_null);
-	if (!item)
-		return set_error(err, JSON_STRICT_EMISSING, "missing value: expected %s%s", what, or_null);
-	return set_error(err, JSON_STRICT_EVALUE, "%s%sexpected %s%s, found %s", field ? field : "",
-			 field ? ": " : "", what, or_null, found(item, got, sizeof(got)));
-}
-
-/* 1 when item is absent or null and flags allow it. */
-static int allowed_absent(const cJSON *item, unsigned flags)
-{
-	if (!item)
-		return (flags & JSON_STRICT_OPTIONAL) != 0;
-	return cJSON_IsNull(item) && (flags & JSON_STRICT_NULLABLE);
-}
-
-int json_strict_int(const cJSON *item, const char *prefix, const char *name, int64_t min,
-		    int64_t max, unsigned flags, int64_t *out, struct json_strict_error *err)
-{
-	char what[96];
-	double d;
-
-	if (!out || min > max || min < -JSON_STRICT_INT_MAX || max > JSON_STRICT_INT_MAX)
-		return set_error(err, JSON_STRICT_EINVAL, "json_strict_int: invalid range or output");
-	if (allowed_absent(item, flags))
-		return 1;
-	/* A number with a literal kept is not a plain integer; min and max are
-	 * exact doubles, and the range test (false for NaN) comes before the cast. */
-	if (cJSON_IsNumber(item) && !item->valuestring) {
-		d = item->valuedouble;
-		if (d >= (double)min && d <= (double)max && (double)(int64_t)d == d) {
-			*out = (int64_t)d;
-			return 0;
-		}
-	}
-	snprintf(what, sizeof(what), "an integer from %" PRId64 " to %" PRId64, min, max);
-	return refuse(item, prefix, name, what, flags, err);
-}
-
-int json_strict_double(const cJSON *item, const char *prefix, const char *name, double min,
-		       double max, unsigned flags, double *out, struct json_strict_error *err)
-{
-	char what[96];
-	double d;
-
-	if (!out || isnan(min) || isnan(max) || min > max)
-		return set_error(err, JSON_STRICT_EINVAL, "json_strict_double: invalid range or output");
-	if (allowed_absent(item, flags))
-		return 1;
-	if (cJSON_IsNumber(item)) {
-		d = item->valuedouble;
-		if (isfinite(d) && d >= min && d <= max) {
-			*out = d;
-			return 0;
-		}
-	}
-	if (isinf(min) && isinf(max))
-		snprintf(what, sizeof(what), "a finite number");
-	else if (isinf(max))
-		snprintf(what, sizeof(what), "a number of at least %.15g", min);
-	else if (isinf(min))
-		snprintf(what, sizeof(what), "a number of at most %.15g", max);
-	else
-		snprintf(what, sizeof(what), "a number from %.15g to %.15g", min, max);
-	return refuse(item, prefix, name, what, flags, err);
 }
