@@ -5,6 +5,7 @@
 #include "bot_internal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <poll.h>
 #include <stdint.h>
 #include <signal.h>
@@ -74,12 +75,26 @@ static size_t total_room(const struct bot *b)
 		b->log_total_cap - MARK_RESERVE - size;
 }
 
+/* Held from measuring a log to writing it: processes of one bot, read by
+ * different threads, append to the same file, and each must see the
+ * others' lines under the total cap. */
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void log_keep_locked(struct bot *b, const char *p, size_t n);
+
 static void log_keep(struct bot *b, const char *p, size_t n)
+{
+	if (b->log_truncated)
+		return;
+	pthread_mutex_lock(&log_lock);
+	log_keep_locked(b, p, n);
+	pthread_mutex_unlock(&log_lock);
+}
+
+static void log_keep_locked(struct bot *b, const char *p, size_t n)
 {
 	size_t room, total, mark_len = strlen(TRUNCATED_MARK);
 
-	if (b->log_truncated)
-		return;
 	room = b->log_cap - b->log_kept;
 	total = total_room(b);
 	if (total < room)
