@@ -327,6 +327,8 @@ static int prepare(struct sandbox *sb, const struct sandbox_setup *setup, const 
 
 	*path = getenv("PATH") && *getenv("PATH") ? getenv("PATH") : DEFAULT_PATH;
 	sb->root = geteuid() == 0;
+	sb->uid_base = (uid_t)(SANDBOX_UID_BASE +
+			       (unsigned)getpid() % SANDBOX_UID_BLOCKS * SANDBOX_UID_BLOCK_SIZE);
 	if (asprintf(&sb->lang_env, "LANG=%s", lang && *lang ? lang : "C.UTF-8") < 0)
 		return -ENOMEM;
 	if ((ret = sandbox_view_init(&sb->view, *path, setup->hide, setup->nhide)) < 0 ||

@@ -26,8 +26,8 @@
  *   would also make the bot a scheduling group of its own under the
  *   kernel's autogroups, which costs about 2 µs of CPU per decision);
  * - when the arena runs as root, runs as a uid and gid of its own,
- *   SANDBOX_UID_BASE + n for the n-th sandbox alive at once (reused once it
- *   stops), so that RLIMIT_NPROC counts its processes alone and it owns no
+ *   the n-th uid of the arena's block (sandbox_start.h) for the n-th sandbox
+ *   alive at once (reused once it stops), so that RLIMIT_NPROC counts its processes alone and it owns no
  *   file of the arena's; as an ordinary user the arena's uid is mapped into
  *   bwrap's user namespace;
  * - where cgroups can be made (cgroup.h), has its whole process tree counted

@@ -25,7 +25,8 @@ struct sandbox {
 	bool root;
 	struct cgroups *cg;
 	pthread_mutex_t lock;   /* slots, next_leaf */
-	unsigned char *slots;   /* 1: the uid SANDBOX_UID_BASE + index is in use */
+	uid_t uid_base;         /* this arena's block of uids (sandbox_start.h) */
+	unsigned char *slots;   /* 1: the uid uid_base + index is in use */
 	unsigned next_leaf;
 	char desc[192];
 };

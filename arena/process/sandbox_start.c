@@ -21,6 +21,9 @@
 #include "bot.h"
 #include "sandbox_internal.h"
 
+/* an arena's slots are its block of uids */
+_Static_assert(SANDBOX_MAX_SLOTS == SANDBOX_UID_BLOCK_SIZE, "SANDBOX_MAX_SLOTS");
+
 #define SANDBOX_KEYRING "skipbo-arena-bots"
 /* Where plan_command puts the program: bwrap --args 7 -- /bin/sh -c SCRIPT PROGRAM */
 #define SANDBOX_PROGRAM_ARG 7
@@ -222,7 +225,7 @@ int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const
 			goto out;
 		}
 		st->drop = true;
-		st->uid = (uid_t)(SANDBOX_UID_BASE + (unsigned)st->slot);
+		st->uid = sb->uid_base + (uid_t)st->slot;
 		st->gid = (gid_t)st->uid;
 	}
 	if (sb->cg && (ret = take_leaf(sb, spec, st)) < 0) {

@@ -21,8 +21,12 @@
 struct bot_spec;
 struct sandbox;
 
-/* As root, the n-th sandbox alive at once runs as this uid and gid + n (sandbox.h). */
+/* As root, the n-th sandbox alive at once runs as uid and gid SANDBOX_UID_BASE +
+ * block * SANDBOX_UID_BLOCK_SIZE + n, block the arena's pid modulo
+ * SANDBOX_UID_BLOCKS (sandbox.h): two arenas on one machine rarely share a uid. */
 #define SANDBOX_UID_BASE 2000000000u
+#define SANDBOX_UID_BLOCK_SIZE 65536u
+#define SANDBOX_UID_BLOCKS 2048u /* the last uid 2,134,217,727: bwrap could not map uids near 4e9 */
 
 struct sandbox_start {
 	const char *bwrap;      /* the program to execute */
