@@ -5,8 +5,11 @@
 #include "seccomp_filter.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
 #include <sched.h>
 #include <seccomp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -29,6 +32,60 @@ static const char *const refused[] = {
 	"uselib", "ustat", "sysfs", "_sysctl", "vhangup", "nfsservctl", "vm86", "vm86old",
 };
 
+/*
+ * State every sandbox of a file shares, which one process can set and
+ * another read: a channel between a bot's processes alive at once (one
+ * started ahead for the next game, another rotation of the deal played at
+ * the same time). Each entry: a system call, and the argument that must
+ * match (arg NO_ARG: any call), and the answer. Every argument here is an
+ * int, of which the kernel reads the low 32 bits, so those are compared
+ * (INT) whatever a raw call puts above them.
+ */
+#define NO_ARG 6u
+#define INT 0xffffffffu
+
+struct shared_state_rule {
+	const char *name;
+	unsigned arg;
+	uint64_t value, mask; /* arg & mask == value */
+	int errno_value;      /* 0: pretend it worked */
+};
+
+static const struct shared_state_rule shared_state[] = {
+	/* file locks: a lock on a file shown to every sandbox is seen by all */
+	{ "flock", NO_ARG, 0, 0, ENOLCK },
+	{ "fcntl", 1, F_GETLK, INT, ENOLCK },
+	{ "fcntl", 1, F_SETLK, INT, ENOLCK },
+	{ "fcntl", 1, F_SETLKW, INT, ENOLCK },
+	{ "fcntl", 1, F_OFD_GETLK, INT, ENOLCK },
+	{ "fcntl", 1, F_OFD_SETLK, INT, ENOLCK },
+	{ "fcntl", 1, F_OFD_SETLKW, INT, ENOLCK },
+	/* who reads what: notices of another process's access to a shared file */
+	{ "fcntl", 1, F_NOTIFY, INT, EPERM },
+	{ "inotify_init", NO_ARG, 0, 0, ENOSYS },
+	{ "inotify_init1", NO_ARG, 0, 0, ENOSYS },
+	/* the page cache as a bit store: evicting a shared file's pages, and
+	 * asking whether they are cached without the time a read takes */
+	{ "fadvise64", 3, POSIX_FADV_DONTNEED, INT, 0 },
+	{ "preadv2", 5, RWF_NOWAIT, RWF_NOWAIT, EOPNOTSUPP },
+	{ "pwritev2", 5, RWF_NOWAIT, RWF_NOWAIT, EOPNOTSUPP },
+	{ "cachestat", NO_ARG, 0, 0, ENOSYS },
+};
+
+static int add_shared_state_rule(scmp_filter_ctx ctx, const struct shared_state_rule *s)
+{
+	int nr = seccomp_syscall_resolve_name(s->name);
+	uint32_t action = SCMP_ACT_ERRNO((uint32_t)s->errno_value);
+	struct scmp_arg_cmp cmp = { s->arg, SCMP_CMP_MASKED_EQ, s->mask, s->value };
+
+	/* a name this architecture does not have is nothing to refuse */
+	if (nr == __NR_SCMP_ERROR)
+		return 0;
+	if (s->arg == NO_ARG)
+		return seccomp_rule_add(ctx, action, nr, 0);
+	return seccomp_rule_add_array(ctx, action, nr, 1, &cmp);
+}
+
 /* clone with any of these makes a namespace. */
 static const unsigned long namespaces[] = {
 	CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET,
@@ -50,6 +107,8 @@ static int add_rules(scmp_filter_ctx ctx)
 	for (size_t i = 0; i < sizeof namespaces / sizeof namespaces[0] && r == 0; i++)
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
 				     SCMP_A0(SCMP_CMP_MASKED_EQ, namespaces[i], namespaces[i]));
+	for (size_t i = 0; i < sizeof shared_state / sizeof shared_state[0] && r == 0; i++)
+		r = add_shared_state_rule(ctx, &shared_state[i]);
 	if (r == 0)
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
 	if (r == 0)

@@ -14,7 +14,15 @@
  *   migrate_pages, move_pages): a bot stays on the CPU it was pinned to;
  * - the machine (reboot, kexec, modules, swap, clock and time setting, acct,
  *   quotactl, syslog, sethostname/setdomainname, personality, ioperm/iopl),
- *   and TIOCSTI/TIOCLINUX on any descriptor.
+ *   and TIOCSTI/TIOCLINUX on any descriptor;
+ * - state that sandboxes share through a file they all see, which one
+ *   process sets and another reads, a channel between processes alive at
+ *   once: file locks (flock, fcntl's POSIX and open-file locks: ENOLCK),
+ *   notices of access (inotify: ENOSYS, fcntl F_NOTIFY), and the page cache
+ *   as a bit store (fadvise DONTNEED does nothing, preadv2/pwritev2 with
+ *   RWF_NOWAIT: EOPNOTSUPP, cachestat: ENOSYS). Futexes keyed by a shared
+ *   file cannot be refused without breaking threads (glibc's pthread_join
+ *   waits on a shared futex); SECURITY.md lists them as open.
  * System calls of another architecture (a 32-bit int 0x80) kill the process.
  *
  * The filter is compiled once (libseccomp) into classic BPF, which bwrap

@@ -99,6 +99,7 @@ static const struct attack_case cases[] = {
 	{ "bwrap_argv", "", BLOCKED, NOT_RUN, false },
 	{ "log_bytes", "", ANY, ANY, false },
 	{ "shared_folder", "", BLOCKED, NOT_RUN, false },
+	{ "shared_state", "", BLOCKED, NOT_RUN, false },
 };
 
 /* The key the test puts in its session keyring, which the arena and its bots inherit. */

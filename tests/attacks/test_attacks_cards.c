@@ -13,6 +13,9 @@
  * - rotation_memory: what rotation r0 showed, remembered in the process and
  *   in /tmp, predicts r1. Defeated by a fresh process per game (and, for the
  *   file, the sandbox's private /tmp); memory-only also runs unsandboxed.
+ * - twin_locks: every card shown, published as byte-range locks on the bot's
+ *   own program to its processes alive at once (those started ahead for the
+ *   next games). Defeated by the filter refusing file locks.
  *
  * usage: test_attacks_cards [--user]
  * With --user (when run as root) the arena runs as the ordinary user
@@ -58,6 +61,7 @@ static const struct cards_case cases[] = {
 	{ "deck_rebuild", "", "on" },
 	{ "rotation_memory", "", "on" },
 	{ "rotation_memory", "memory-only", "off" },
+	{ "twin_locks", "", "on" },
 };
 
 /* The user the arena runs as (NULL: the test's own). */
@@ -184,7 +188,8 @@ static void copy_programs(void)
 	if (!mkdtemp(bin) || chmod(bin, 0755) < 0)
 		abort();
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/attack_deck_rebuild' '%s/attack_rotation_memory' "
-		 "'%s'/", BADBOT_PATH, ATTACKS_DIR, ATTACKS_DIR, bin);
+		 "'%s/attack_twin_locks' '%s'/", BADBOT_PATH, ATTACKS_DIR, ATTACKS_DIR, ATTACKS_DIR,
+		 bin);
 	if (system(cmd) != 0)
 		abort();
 }

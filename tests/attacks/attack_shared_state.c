@@ -1,0 +1,81 @@
+/*
+ * attack_shared_state - the kernel objects two sandboxes share through a
+ * file both see, which one process sets and another reads: a channel
+ * between a bot's processes alive at once (attack_twin_locks uses the
+ * first). It tries each on its own program and reports those that worked:
+ * a POSIX, open-file or flock lock, a notice of another process reading
+ * (inotify, dnotify), evicting the file's pages, and asking whether a page
+ * is cached without the time a read takes (RWF_NOWAIT, cachestat).
+ * attack_shared_state TOKEN
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "attack.h"
+
+#ifndef SYS_cachestat
+#define SYS_cachestat 451
+#endif
+
+static int lock_with(int fd, int cmd)
+{
+	struct flock l = { .l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 1L << 40,
+			   .l_len = 1 };
+
+	return fcntl(fd, cmd, &l);
+}
+
+static int nowait_read(int fd)
+{
+	char byte;
+	struct iovec iov = { &byte, 1 };
+
+	/* EAGAIN would answer "not cached": an answer too */
+	return preadv2(fd, &iov, 1, 0, RWF_NOWAIT) >= 0 || errno == EAGAIN ? 0 : -1;
+}
+
+static int cache_stat(int fd)
+{
+	struct { unsigned long long off, len; } range = { 0, 4096 };
+	unsigned long long stat[8];
+
+	return (int)syscall(SYS_cachestat, fd, &range, stat, 0);
+}
+
+void attack_main(int argc, char **argv)
+{
+	int fd = open("/proc/self/exe", O_RDONLY), dir = open("/usr", O_RDONLY | O_DIRECTORY);
+	char worked[256] = "";
+	int ino;
+
+	(void)argc;
+	(void)argv;
+	if (lock_with(fd, F_SETLK) == 0)
+		strcat(worked, " posix-lock");
+	if (lock_with(fd, F_OFD_SETLK) == 0)
+		strcat(worked, " ofd-lock");
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+		strcat(worked, " flock");
+	if ((ino = inotify_init1(IN_CLOEXEC)) >= 0) {
+		if (inotify_add_watch(ino, "/proc/self/exe", IN_ACCESS | IN_OPEN) >= 0)
+			strcat(worked, " inotify");
+		close(ino);
+	}
+	if (dir >= 0 && fcntl(dir, F_NOTIFY, DN_ACCESS) == 0)
+		strcat(worked, " dnotify");
+	if (nowait_read(fd) == 0)
+		strcat(worked, " nowait-read");
+	if (cache_stat(fd) == 0)
+		strcat(worked, " cachestat");
+	if (worked[0])
+		attack_report("shared-state", true, "worked on a shared file:%s", worked);
+	else
+		attack_report("shared-state", false, "locks, notices and page-cache probes refused");
+}
