@@ -10,8 +10,13 @@
 #
 #   sh tests/arena/bench_processes.sh build [5] [4] [30] [auto] [before/build]
 #
-# 6 tables x DEALS x 2 rotations games per run. A program to run by hand for
-# the README's performance table, not a test.
+# 6 tables x DEALS x 2 rotations games per run. Where perf is on PATH, one
+# more run of each comes after the rounds under `perf stat -e task-clock`:
+# the CPU time of the whole process tree per game (arena, bwrap, bots), which
+# a loaded machine leaves alone, and the ratio it alone allows (reuse's CPU
+# per game over fresh's); the kernel's own threads (a network namespace's
+# clean-up) are not in it. A program to run by hand for the README's
+# performance table, not a test.
 set -eu
 build=$(cd "$1" && pwd)
 rounds=${2:-5}
@@ -67,5 +72,25 @@ for stock in 30 5; do
 		echo "  the build before, fresh: $old = $(echo "$old $reuse" |
 			awk '{printf "%.1f%%", 100 * $1 / $2}') of reuse"
 	fi
+done
+command -v perf >/dev/null 2>&1 || { rm -rf "$work"; exit 0; }
+for stock in 30 5; do
+	deals=$deals30
+	[ "$stock" = 5 ] && deals=$deals5
+	for mode in fresh reuse ${before:+before}; do
+		run=$arena config=$mode
+		[ "$mode" = before ] && run=$before/arena/skipbo-arena config=fresh
+		rm -rf "$work/out-$config-$stock"
+		perf stat -x, -e task-clock -o "$work/cpu.txt" -- \
+			"$run" run --quiet --no-report "$work/$config-$stock.json" 2>/dev/null
+		awk -F, -v g="$((6 * deals * 2))" -v m="$mode" -v s="$stock" \
+			'/task-clock/ {printf "%s %s %.2f\n", m, s, $1 / g}' "$work/cpu.txt" >> "$work/cpus.txt"
+	done
+	awk -v s="$stock" '$2 == s {c[$1] = $3} END {
+		printf "stock %s: CPU per game (perf stat task-clock, ms): fresh %s, reuse %s", s, c["fresh"], c["reuse"]
+		if ("before" in c) printf ", the build before %s", c["before"]
+		printf "; the CPU alone allows fresh %.1f%% of reuse", 100 * c["reuse"] / c["fresh"]
+		if ("before" in c) printf " (the build before %.1f%%)", 100 * c["reuse"] / c["before"]
+		printf "\n" }' "$work/cpus.txt"
 done
 rm -rf "$work"
