@@ -281,9 +281,9 @@ static int resolve_path(const char *file, char **envp, char **out)
 
 /*
  * A file the kernel can execute starts with "#!" or is a binary (ELF). A
- * script without a #! line would fail with ENOEXEC, or, through execvp(3) in
- * the sandbox, run under /bin/sh whatever its language: refused before
- * the start. A file that cannot be read (execute-only) is left to exec.
+ * script without a #! line would fail with ENOEXEC, or, where the sandbox
+ * starts it through /bin/sh (launcher.h), run under /bin/sh whatever its
+ * language: refused before the start. A file that cannot be read (execute-only) is left to exec.
  */
 static int check_format(const char *path, const char *name, char *why, size_t why_size)
 {

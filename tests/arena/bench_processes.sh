@@ -10,8 +10,8 @@
 #
 #   sh tests/arena/bench_processes.sh build [5] [4] [30] [auto] [before/build]
 #
-# 6 tables x DEALS x 2 rotations games per run. Where perf is on PATH, one
-# more run of each comes after the rounds under `perf stat -e task-clock`:
+# 6 tables x DEALS x 2 rotations games per run. Where perf is on PATH, as many
+# rounds again follow under `perf stat -e task-clock`, with their medians:
 # the CPU time of the whole process tree per game (arena, bwrap, bots), which
 # a loaded machine leaves alone, and the ratio it alone allows (reuse's CPU
 # per game over fresh's); the kernel's own threads (a network namespace's
@@ -74,23 +74,32 @@ for stock in 30 5; do
 	fi
 done
 command -v perf >/dev/null 2>&1 || { rm -rf "$work"; exit 0; }
-for stock in 30 5; do
-	deals=$deals30
-	[ "$stock" = 5 ] && deals=$deals5
-	for mode in fresh reuse ${before:+before}; do
-		run=$arena config=$mode
-		[ "$mode" = before ] && run=$before/arena/skipbo-arena config=fresh
-		rm -rf "$work/out-$config-$stock"
-		perf stat -x, -e task-clock -o "$work/cpu.txt" -- \
-			"$run" run --quiet --no-report "$work/$config-$stock.json" 2>/dev/null
-		awk -F, -v g="$((6 * deals * 2))" -v m="$mode" -v s="$stock" \
-			'/task-clock/ {printf "%s %s %.2f\n", m, s, $1 / g}' "$work/cpu.txt" >> "$work/cpus.txt"
+for r in $(seq "$rounds"); do
+	for stock in 30 5; do
+		deals=$deals30
+		[ "$stock" = 5 ] && deals=$deals5
+		for mode in fresh reuse ${before:+before}; do
+			run=$arena config=$mode
+			[ "$mode" = before ] && run=$before/arena/skipbo-arena config=fresh
+			rm -rf "$work/out-$config-$stock"
+			perf stat -x, -e task-clock -o "$work/cpu.txt" -- \
+				"$run" run --quiet --no-report "$work/$config-$stock.json" 2>/dev/null
+			awk -F, -v g="$((6 * deals * 2))" -v m="$mode" -v s="$stock" \
+				'/task-clock/ {printf "%s %s %.2f\n", m, s, $1 / g}' "$work/cpu.txt" \
+				>> "$work/cpus.txt"
+		done
 	done
-	awk -v s="$stock" '$2 == s {c[$1] = $3} END {
-		printf "stock %s: CPU per game (perf stat task-clock, ms): fresh %s, reuse %s", s, c["fresh"], c["reuse"]
+done
+for stock in 30 5; do
+	for mode in fresh reuse ${before:+before}; do
+		echo "$mode $stock $(awk -v s="$stock" -v m="$mode" '$1 == m && $2 == s {print $3}' \
+			"$work/cpus.txt" | median)"
+	done > "$work/cpu-medians.txt"
+	awk -v s="$stock" '{c[$1] = $3} END {
+		printf "stock %s: CPU per game (perf stat task-clock, ms), median of '"$rounds"': fresh %s, reuse %s", s, c["fresh"], c["reuse"]
 		if ("before" in c) printf ", the build before %s", c["before"]
 		printf "; the CPU alone allows fresh %.1f%% of reuse", 100 * c["reuse"] / c["fresh"]
 		if ("before" in c) printf " (the build before %.1f%%)", 100 * c["reuse"] / c["before"]
-		printf "\n" }' "$work/cpus.txt"
+		printf "\n" }' "$work/cpu-medians.txt"
 done
 rm -rf "$work"
