@@ -43,19 +43,26 @@ JSON
 	done
 done
 
+# games STOCK: the games of a run at that stock
+games() { if [ "$1" = 5 ]; then echo $((6 * deals5 * 2)); else echo $((6 * deals30 * 2)); fi; }
+# run_one MODE STOCK [PREFIX...]: one run of MODE (fresh, reuse, before), under PREFIX
+run_one() {
+	mode=$1 stock=$2
+	shift 2
+	run=$arena config=$mode
+	[ "$mode" = before ] && run=$before/arena/skipbo-arena config=fresh
+	rm -rf "$work/out-$config-$stock"
+	"$@" "$run" run --quiet --no-report "$work/$config-$stock.json" 2>/dev/null
+}
+
 for r in $(seq "$rounds"); do
 	for stock in 30 5; do
-		deals=$deals30
-		[ "$stock" = 5 ] && deals=$deals5
 		for mode in fresh reuse ${before:+before}; do
-			run=$arena config=$mode
-			[ "$mode" = before ] && run=$before/arena/skipbo-arena config=fresh
-			rm -rf "$work/out-$config-$stock"
 			start=$(date +%s.%N)
-			"$run" run --quiet --no-report "$work/$config-$stock.json" 2>/dev/null
+			run_one "$mode" "$stock"
 			end=$(date +%s.%N)
 			echo "$mode $stock $start $end" |
-				awk -v g="$((6 * deals * 2))" '{printf "%s %s %.1f\n", $1, $2, g / ($4 - $3)}' \
+				awk -v g="$(games "$stock")" '{printf "%s %s %.1f\n", $1, $2, g / ($4 - $3)}' \
 				>> "$work/rates.txt"
 		done
 	done
@@ -76,15 +83,9 @@ done
 command -v perf >/dev/null 2>&1 || { rm -rf "$work"; exit 0; }
 for r in $(seq "$rounds"); do
 	for stock in 30 5; do
-		deals=$deals30
-		[ "$stock" = 5 ] && deals=$deals5
 		for mode in fresh reuse ${before:+before}; do
-			run=$arena config=$mode
-			[ "$mode" = before ] && run=$before/arena/skipbo-arena config=fresh
-			rm -rf "$work/out-$config-$stock"
-			perf stat -x, -e task-clock -o "$work/cpu.txt" -- \
-				"$run" run --quiet --no-report "$work/$config-$stock.json" 2>/dev/null
-			awk -F, -v g="$((6 * deals * 2))" -v m="$mode" -v s="$stock" \
+			run_one "$mode" "$stock" perf stat -x, -e task-clock -o "$work/cpu.txt" --
+			awk -F, -v g="$(games "$stock")" -v m="$mode" -v s="$stock" \
 				'/task-clock/ {printf "%s %s %.2f\n", m, s, $1 / g}' "$work/cpu.txt" \
 				>> "$work/cpus.txt"
 		done
