@@ -44,7 +44,7 @@
 extern char **environ;
 
 /* Every descriptor of the child's is moved to this or above before the clone (raise_fd). */
-#define FIRST_HIGH_FD 9
+#define FIRST_HIGH_FD (SANDBOX_LAUNCHER_FD + 1)
 /* How long bwrap may take to make the sandbox's init. */
 #define SANDBOX_START_MS 10000
 /* The child's stack until its exec (child_run uses a few hundred bytes). */
@@ -97,6 +97,17 @@ static __attribute__((noreturn)) void child_fail(int report_fd, int step)
 	_exit(127);
 }
 
+/* The sandbox's launcher onto its descriptor, kept open across the exec; none: 0. */
+static int pass_launcher(int fd)
+{
+	if (fd < 0)
+		return 0;
+	/* dup2 onto itself would leave it close-on-exec */
+	if (fd == SANDBOX_LAUNCHER_FD)
+		return fcntl(fd, F_SETFD, 0);
+	return dup2(fd, SANDBOX_LAUNCHER_FD);
+}
+
 static __attribute__((noreturn)) void child_run(const struct child_plan *plan)
 {
 	struct sigaction dfl;
@@ -121,10 +132,12 @@ static __attribute__((noreturn)) void child_run(const struct child_plan *plan)
 	for (int sig = 1; sig < NSIG; sig++)
 		sigaction(sig, &dfl, NULL);
 
-	/* Every source fd is >= FIRST_HIGH_FD (see raise_fd), so these cannot clobber each other. */
+	/* Every source fd is >= FIRST_HIGH_FD (see raise_fd), so these cannot clobber each
+	 * other; the launcher's, the sandbox's and not raised, goes first. */
 	if (plan->sbx) {
-		/* bwrap's stdin and stdout are /dev/null; the pipes go on 5 and 6 (sandbox.h) */
-		if (dup2(plan->null_fd, 0) < 0 || dup2(plan->null_fd, 1) < 0 ||
+		/* bwrap's stdin and stdout are /dev/null; the pipes go on 5 and 6 (sandbox_start.h) */
+		if (pass_launcher(plan->sbx->launcher_fd) < 0 ||
+		    dup2(plan->null_fd, 0) < 0 || dup2(plan->null_fd, 1) < 0 ||
 		    dup2(plan->info_fd, SANDBOX_INFO_FD) < 0 ||
 		    dup2(plan->in_fd, SANDBOX_STDIN_FD) < 0 || dup2(plan->out_fd, SANDBOX_STDOUT_FD) < 0 ||
 		    dup2(plan->sbx->args_fd, SANDBOX_ARGS_FD) < 0 ||
@@ -142,8 +155,8 @@ static __attribute__((noreturn)) void child_run(const struct child_plan *plan)
 	report_fd = 3;
 	/* close_range is a plain system call; libbsd's closefrom may fall back
 	 * to opendir(), which allocates and is not async-signal-safe. */
-	if (close_range(plan->sbx ? SANDBOX_SECCOMP_FD + 1 : 4, ~0U, 0) < 0)
-		closefrom(plan->sbx ? SANDBOX_SECCOMP_FD + 1 : 4);
+	if (close_range(plan->sbx ? SANDBOX_LAUNCHER_FD + 1 : 4, ~0U, 0) < 0)
+		closefrom(plan->sbx ? SANDBOX_LAUNCHER_FD + 1 : 4);
 
 	for (int i = 0; i < plan->nlimits; i++)
 		if (setrlimit(plan->limit_res[i], &plan->limits[i]) < 0)
@@ -268,9 +281,9 @@ static int resolve_path(const char *file, char **envp, char **out)
 
 /*
  * A file the kernel can execute starts with "#!" or is a binary (ELF). A
- * script without a #! line would fail with ENOEXEC, or, through execvp(3) in
- * the sandbox, run under /bin/sh whatever its language: refused before
- * the start. A file that cannot be read (execute-only) is left to exec.
+ * script without a #! line would fail with ENOEXEC, or, where the sandbox
+ * starts it through /bin/sh (launcher.h), run under /bin/sh whatever its
+ * language: refused before the start. A file that cannot be read (execute-only) is left to exec.
  */
 static int check_format(const char *path, const char *name, char *why, size_t why_size)
 {

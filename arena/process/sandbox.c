@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "bot.h"
+#include "launcher.h"
 #include "sandbox_internal.h"
 #include "seccomp_filter.h"
 
@@ -312,6 +313,21 @@ static int probe(struct sandbox *sb, char *why, size_t why_size)
 	return ret;
 }
 
+/*
+ * The probe with the launcher (launcher.h), and where it fails, with
+ * /bin/sh instead: 0, or -ENOTSUP with bwrap's complaint in why.
+ */
+static int probe_launchers(struct sandbox *sb, char *why, size_t why_size)
+{
+	if ((sb->launcher_fd = launcher_open()) >= 0) {
+		if (probe(sb, why, why_size) == 0)
+			return 0;
+		close(sb->launcher_fd);
+		sb->launcher_fd = -1;
+	}
+	return probe(sb, why, why_size);
+}
+
 static const char *how_to_enable(int err)
 {
 	return err == ENOENT ? "install bubblewrap (apt-get install bubblewrap)" :
@@ -365,6 +381,7 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&sb->lock, NULL);
+	sb->launcher_fd = -1;
 	if ((ret = prepare(sb, setup, &path)) < 0)
 		goto out;
 	ret = -ENOTSUP;
@@ -373,7 +390,7 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 		missing = ENOENT;
 		goto out;
 	}
-	if (probe(sb, why, sizeof why) < 0) {
+	if (probe_launchers(sb, why, sizeof why) < 0) {
 		missing = EPERM;
 		goto out;
 	}
@@ -416,6 +433,8 @@ void sandbox_close(struct sandbox *sb)
 		return;
 	cgroup_close(sb->cg);
 	guard_stop(sb->guard);
+	if (sb->launcher_fd >= 0)
+		close(sb->launcher_fd);
 	free(sb->bwrap);
 	sandbox_view_release(&sb->view);
 	free(sb->bpf);

@@ -22,6 +22,7 @@ struct sandbox {
 	void *bpf;              /* the seccomp filter (seccomp_filter.h), bpf_len bytes */
 	size_t bpf_len;
 	struct guard *guard;
+	int launcher_fd;        /* launcher.h; -1: none, /bin/sh launches */
 	bool root;
 	struct cgroups *cg;
 	pthread_mutex_t lock;   /* slots, next_leaf */

@@ -25,8 +25,6 @@
 _Static_assert(SANDBOX_MAX_SLOTS == SANDBOX_UID_BLOCK_SIZE, "SANDBOX_MAX_SLOTS");
 
 #define SANDBOX_KEYRING "skipbo-arena-bots"
-/* Where plan_command puts the program: bwrap --args 7 -- /bin/sh -c SCRIPT PROGRAM */
-#define SANDBOX_PROGRAM_ARG 7
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -163,16 +161,22 @@ out:
 	return ret;
 }
 
+/* bwrap's command line; *at: where the program is in it */
 static int plan_command(struct sandbox *sb, const struct bot_spec *spec, const char *program,
-			struct strlist *argv)
+			struct strlist *argv, size_t *at)
 {
 	strlist_add(argv, sb->bwrap);
 	add2(argv, "--args", STR(SANDBOX_ARGS_FD));
 	strlist_add(argv, "--");
-	/* sandbox_start.h: the pipes to 0 and 1, then the bot as $0 with its arguments, unquoted */
-	add2(argv, "/bin/sh", "-c");
-	strlist_add(argv, "exec 0<&" STR(SANDBOX_STDIN_FD) " 1>&" STR(SANDBOX_STDOUT_FD) " "
-		    STR(SANDBOX_STDIN_FD) "<&- " STR(SANDBOX_STDOUT_FD) ">&- && exec \"$0\" \"$@\"");
+	if (sb->launcher_fd >= 0) {
+		strlist_add(argv, "/proc/self/fd/" STR(SANDBOX_LAUNCHER_FD));
+	} else {
+		/* sandbox_start.h: the pipes to 0 and 1, then the bot as $0 with its arguments, unquoted */
+		add2(argv, "/bin/sh", "-c");
+		strlist_add(argv, "exec 0<&" STR(SANDBOX_STDIN_FD) " 1>&" STR(SANDBOX_STDOUT_FD) " "
+			    STR(SANDBOX_STDIN_FD) "<&- " STR(SANDBOX_STDOUT_FD) ">&- && exec \"$0\" \"$@\"");
+	}
+	*at = argv->n;
 	strlist_add(argv, program);
 	for (size_t i = 1; spec->argv[i]; i++)
 		strlist_add(argv, spec->argv[i]);
@@ -199,16 +203,18 @@ int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const
 	const char *name = spec->name ? spec->name : spec->argv[0];
 	struct strlist opts = { 0 }, argv = { 0 };
 	char *program = NULL;
+	size_t at = 0;
 	int ret;
 
 	memset(st, 0, sizeof *st);
 	st->slot = -1;
 	st->args_fd = st->seccomp_fd = -1;
+	st->launcher_fd = sb->launcher_fd;
 	st->bwrap = sb->bwrap;
 	st->guard = sb->guard;
 	if ((ret = build_env(sb, spec->env, &st->envp)) < 0 ||
 	    (ret = plan_options(sb, spec, path, &opts, &program)) < 0 ||
-	    (ret = plan_command(sb, spec, program, &argv)) < 0)
+	    (ret = plan_command(sb, spec, program, &argv, &at)) < 0)
 		goto out;
 	if ((st->args_fd = options_fd(&opts)) < 0 ||
 	    (st->seccomp_fd = memfd_with("skipbo-seccomp", sb->bpf, sb->bpf_len)) < 0) {
@@ -233,7 +239,7 @@ int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const
 		goto out;
 	}
 	st->argv = argv.v;
-	st->program = argv.v[SANDBOX_PROGRAM_ARG];
+	st->program = argv.v[at];
 	argv = (struct strlist){ 0 };
 out:
 	if (ret == -ENOMEM && why_size && !why[0])

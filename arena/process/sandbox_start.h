@@ -3,11 +3,13 @@
  * arguments, the seccomp filter, the uid, the cgroup and the guard's
  * registration. For bot_spawn.c; not the arena's API.
  *
- * bwrap's own command line holds no more than "--args 7 -- /bin/sh -c ...
- * PROGRAM ARGS": its options (the mounts, which name the paths it hides) are
- * read from a memfd on descriptor 7, which bwrap closes, so the sandbox's
- * /proc/1/cmdline names nothing but the bot's own command. The filter comes
- * the same way on descriptor 8.
+ * bwrap's own command line holds no more than "--args 7 -- /proc/self/fd/9
+ * PROGRAM ARGS" (the launcher, launcher.h; where there is none, "/bin/sh -c
+ * SCRIPT PROGRAM ARGS", the script doing the launcher's work): its options
+ * (the mounts, which name the paths it hides) are read from a memfd on
+ * descriptor 7, which bwrap closes, so the sandbox's /proc/1/cmdline names
+ * nothing but the bot's own command. The filter comes the same way on
+ * descriptor 8.
  */
 #ifndef SKIPBO_SANDBOX_START_H
 #define SKIPBO_SANDBOX_START_H
@@ -30,7 +32,7 @@ struct sandbox;
 
 struct sandbox_start {
 	const char *bwrap;      /* the program to execute */
-	char **argv;            /* bwrap --args 7 -- /bin/sh -c ..., then the bot's program and arguments */
+	char **argv;            /* bwrap --args 7 -- LAUNCHER, then the bot's program and arguments */
 	const char *program;    /* the bot's program in argv: canonical, where the sandbox binds it */
 	char **envp;            /* the bot's environment */
 	bool drop;              /* change to uid/gid first (the arena is root) */
@@ -41,6 +43,7 @@ struct sandbox_start {
 	const struct guard *guard;
 	int args_fd;            /* memfds, the arena's: bwrap's options and the filter; -1 = none */
 	int seccomp_fd;
+	int launcher_fd;        /* the sandbox's (launcher.h), borrowed; -1: /bin/sh launches */
 };
 
 /*
@@ -48,14 +51,16 @@ struct sandbox_start {
  * that its launcher and init, which live as long as the sandbox, hold none
  * of the bot's pipes (the arena sees the bot close its stdout, or exit); the
  * pipes go on fds 5 and 6, which bwrap passes on but closes in its own
- * processes, and /bin/sh moves them to 0 and 1 before executing the bot.
- * bwrap's --info-fd is fd 4, --args 7, --seccomp 8.
+ * processes, and the launcher (or /bin/sh) moves them to 0 and 1 before
+ * executing the bot. bwrap's --info-fd is fd 4, --args 7, --seccomp 8; the
+ * launcher is on 9, and closes it.
  */
 #define SANDBOX_INFO_FD 4
 #define SANDBOX_STDIN_FD 5
 #define SANDBOX_STDOUT_FD 6
 #define SANDBOX_ARGS_FD 7
 #define SANDBOX_SECCOMP_FD 8
+#define SANDBOX_LAUNCHER_FD 9
 
 /*
  * Prepare a start of spec (its program resolved to path) in st. On failure a

@@ -10,8 +10,13 @@
 #
 #   sh tests/arena/bench_processes.sh build [5] [4] [30] [auto] [before/build]
 #
-# 6 tables x DEALS x 2 rotations games per run. A program to run by hand for
-# the README's performance table, not a test.
+# 6 tables x DEALS x 2 rotations games per run. Where perf is on PATH, as many
+# rounds again follow under `perf stat -e task-clock`, with their medians:
+# the CPU time of the whole process tree per game (arena, bwrap, bots), which
+# a loaded machine leaves alone, and the ratio it alone allows (reuse's CPU
+# per game over fresh's); the kernel's own threads (a network namespace's
+# clean-up) are not in it. A program to run by hand for the README's
+# performance table, not a test.
 set -eu
 build=$(cd "$1" && pwd)
 rounds=${2:-5}
@@ -38,19 +43,26 @@ JSON
 	done
 done
 
+# games STOCK: the games of a run at that stock
+games() { if [ "$1" = 5 ]; then echo $((6 * deals5 * 2)); else echo $((6 * deals30 * 2)); fi; }
+# run_one MODE STOCK [PREFIX...]: one run of MODE (fresh, reuse, before), under PREFIX
+run_one() {
+	mode=$1 stock=$2
+	shift 2
+	run=$arena config=$mode
+	[ "$mode" = before ] && run=$before/arena/skipbo-arena config=fresh
+	rm -rf "$work/out-$config-$stock"
+	"$@" "$run" run --quiet --no-report "$work/$config-$stock.json" 2>/dev/null
+}
+
 for r in $(seq "$rounds"); do
 	for stock in 30 5; do
-		deals=$deals30
-		[ "$stock" = 5 ] && deals=$deals5
 		for mode in fresh reuse ${before:+before}; do
-			run=$arena config=$mode
-			[ "$mode" = before ] && run=$before/arena/skipbo-arena config=fresh
-			rm -rf "$work/out-$config-$stock"
 			start=$(date +%s.%N)
-			"$run" run --quiet --no-report "$work/$config-$stock.json" 2>/dev/null
+			run_one "$mode" "$stock"
 			end=$(date +%s.%N)
 			echo "$mode $stock $start $end" |
-				awk -v g="$((6 * deals * 2))" '{printf "%s %s %.1f\n", $1, $2, g / ($4 - $3)}' \
+				awk -v g="$(games "$stock")" '{printf "%s %s %.1f\n", $1, $2, g / ($4 - $3)}' \
 				>> "$work/rates.txt"
 		done
 	done
@@ -67,5 +79,28 @@ for stock in 30 5; do
 		echo "  the build before, fresh: $old = $(echo "$old $reuse" |
 			awk '{printf "%.1f%%", 100 * $1 / $2}') of reuse"
 	fi
+done
+command -v perf >/dev/null 2>&1 || { rm -rf "$work"; exit 0; }
+for r in $(seq "$rounds"); do
+	for stock in 30 5; do
+		for mode in fresh reuse ${before:+before}; do
+			run_one "$mode" "$stock" perf stat -x, -e task-clock -o "$work/cpu.txt" --
+			awk -F, -v g="$(games "$stock")" -v m="$mode" -v s="$stock" \
+				'/task-clock/ {printf "%s %s %.2f\n", m, s, $1 / g}' "$work/cpu.txt" \
+				>> "$work/cpus.txt"
+		done
+	done
+done
+for stock in 30 5; do
+	for mode in fresh reuse ${before:+before}; do
+		echo "$mode $stock $(awk -v s="$stock" -v m="$mode" '$1 == m && $2 == s {print $3}' \
+			"$work/cpus.txt" | median)"
+	done > "$work/cpu-medians.txt"
+	awk -v s="$stock" '{c[$1] = $3} END {
+		printf "stock %s: CPU per game (perf stat task-clock, ms), median of '"$rounds"': fresh %s, reuse %s", s, c["fresh"], c["reuse"]
+		if ("before" in c) printf ", the build before %s", c["before"]
+		printf "; the CPU alone allows fresh %.1f%% of reuse", 100 * c["reuse"] / c["fresh"]
+		if ("before" in c) printf " (the build before %.1f%%)", 100 * c["reuse"] / c["before"]
+		printf "\n" }' "$work/cpu-medians.txt"
 done
 rm -rf "$work"

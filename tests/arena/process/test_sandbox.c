@@ -409,6 +409,82 @@ static void test_start_fault_names_sandbox(void **state)
 	bot_stop(b, 100);
 }
 
+/* Where the launcher can run (launcher.h): not on other machines, nor with vm.memfd_noexec = 2. */
+static bool launcher_expected(void)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	FILE *f = fopen("/proc/sys/vm/memfd_noexec", "re");
+	int level = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 0;
+		fclose(f);
+	}
+	return level < 2;
+#else
+	return false;
+#endif
+}
+
+/*
+ * The launcher starts the bot (bwrap's command names it), and the bot holds
+ * no descriptor but stdin, stdout and stderr: the pipes moved, the
+ * launcher's own closed.
+ */
+static void test_launcher_leaves_only_the_pipes(void **state)
+{
+	struct bot *b = start_script("ls /proc/self/fd | tr '\\n' ' '; echo; "
+				     "tr '\\0' ' ' < /proc/1/cmdline; echo", NULL);
+	char *cmdline;
+
+	(void)state;
+	/* what ls inherited from the bot's shell, and its own directory */
+	expect_line(b, "0 1 2 3 ");
+	cmdline = next_line(b);
+	if (launcher_expected())
+		if (!strstr(cmdline, " -- /proc/self/fd/9 "))
+			fail_msg("bwrap ran no launcher: %s", cmdline);
+	free(cmdline);
+	bot_stop(b, 100);
+}
+
+/* An exec that fails in the sandbox (its interpreter is not there): 127, as from a shell, and the path in the log. */
+static void test_exec_failure_in_sandbox(void **state)
+{
+	char path[PATH_MAX + 32], log[PATH_MAX + 32], text[1024] = "";
+	char *argv[] = { path, NULL };
+	struct bot_spec spec = specs[0];
+	struct bot *b = NULL;
+	int64_t end = clock_now_us() + DEADLINE_US;
+	int status = 0;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/no-interpreter.sh", mine);
+	snprintf(log, sizeof log, "%s/launch.log", root);
+	write_file(path, "#!/nonexistent/interpreter\n");
+	chmod(path, 0755);
+	spec.argv = argv;
+	spec.stderr_path = log;
+	spec.stderr_cap = sizeof text;
+	if (bot_start(&spec, &b, text, sizeof text) < 0)
+		fail_msg("bot_start: %s", text);
+	while (!bot_exited(b, &status) && clock_now_us() < end)
+		usleep(1000);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 127);
+	assert_non_null(strstr(bot_exit_hint(b), "it ran in the sandbox"));
+	bot_stop(b, 100);
+	f = fopen(log, "re");
+	assert_non_null(f);
+	text[fread(text, 1, sizeof text - 1, f)] = '\0';
+	fclose(f);
+	assert_non_null(strstr(text, path));
+	unlink(path);
+	unlink(log);
+}
+
 static void test_no_network(void **state)
 {
 	struct bot *b = start_script("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '", NULL);
@@ -634,6 +710,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_system_calls_filtered),
 		cmocka_unit_test(test_unrunnable_bot_refused),
 		cmocka_unit_test(test_start_fault_names_sandbox),
+		cmocka_unit_test(test_launcher_leaves_only_the_pipes),
+		cmocka_unit_test(test_exec_failure_in_sandbox),
 		cmocka_unit_test(test_no_network),
 		cmocka_unit_test(test_scratch_is_private),
 		cmocka_unit_test(test_stop_ends_every_process),
