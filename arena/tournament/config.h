@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 #include "bot.h"
 
 #define CONFIG_ERR_MAX 16384
@@ -107,6 +109,24 @@ void config_default_limits(struct bot_limits *limits);
  * (-EISDIR for a directory, -errno when unreadable).
  */
 int config_load(const char *path, struct config *cfg, char *err, size_t err_size);
+
+/*
+ * A file of another kind built on the tournament file (a league's
+ * league.jsonc, league_config.h): one more top-level key, and a check of the
+ * whole object by the key's owner, which reports through jsonc_error() (jsonc.h)
+ * so that its errors come with the others, each at its FILE:LINE:COLUMN.
+ * parse returns 0 or a negative errno (-EINVAL after errors).
+ */
+struct jsonc_errors;
+struct config_extension {
+	const char *key;
+	int (*parse)(void *ctx, const cJSON *root, struct jsonc_errors *e);
+	void *ctx;
+};
+
+/* config_load() of a file with ext's key too (ext NULL: config_load). */
+int config_load_extended(const char *path, const struct config_extension *ext,
+			 struct config *cfg, char *err, size_t err_size);
 
 /* Same from text in memory; base_dir resolves relative paths. The errors are
  * the messages alone, one a line, without position or excerpt (a syntax
