@@ -1,0 +1,185 @@
+/*
+ * test_league_fit.c - the league's background refit (league_fit.c): the
+ * same ratings and intervals as rating_fit over the same games, anchors
+ * frozen at their values, the stop rule, and sums that do not grow with
+ * the number of games.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "league_fit.h"
+#include "xorshift.h"
+
+/* A 2-player duplicate deal between a and b of known Elo: both rotations (R7: the winner
+ * places 1st), the result drawn from the Elo expectation. */
+struct sim {
+	uint64_t rng;
+	const double *elo;
+};
+
+static int draw_placing(struct sim *sim, uint32_t a, uint32_t b)
+{
+	double u = (double)(xorshift64s(&sim->rng) >> 11) / 9007199254740992.0;
+	return u < rating_expected(sim->elo[a] - sim->elo[b]) ? 0 : 1;
+}
+
+/* Play deal number deal between a and b into the fit and into the reference sums. */
+static void play(struct sim *sim, struct league_fit *f, struct rating_pairs *p,
+		 struct cluster_sums *c, uint64_t deal, uint32_t a, uint32_t b)
+{
+	for (int rot = 0; rot < 2; rot++) {
+		uint32_t bot[2] = { rot ? b : a, rot ? a : b }, team[2] = { 0, 1 };
+		int w = draw_placing(sim, bot[0], bot[1]), placing[2] = { w, 1 - w };
+		assert_int_equal(league_fit_add(f, deal, 2, bot, placing, team), 0);
+		if (p)
+			assert_int_equal(rating_add_clustered(p, c, deal, 2, bot, placing, team), 0);
+	}
+}
+
+static const double strengths[6] = { 300, 150, 100, 0, -120, -300 };
+
+static void same_as_rating_fit(void **state)
+{
+	struct sim sim = { 0x1234567ull, strengths };
+	struct league_fit f;
+	struct rating_pairs p;
+	struct cluster_sums *c = calloc(1, sizeof(*c));
+	struct rating_options opt = RATING_OPTIONS_DEFAULT;
+	struct rating_fit fit;
+	struct league_standings st;
+
+	(void)state;
+	assert_non_null(c);
+	cluster_sums_init(c);
+	assert_int_equal(rating_pairs_init(&p, 6), 0);
+	assert_int_equal(league_fit_init(&f, NULL), 0);
+	/* enough deals that cluster.h's buffer is folded at a pilot fit several times */
+	for (uint64_t d = 0; d < 3000; d++)
+		play(&sim, &f, &p, c, d, (uint32_t)(d % 6), (uint32_t)((d / 6 + d + 1) % 6));
+	league_fit_request(&f);
+	assert_int_equal(league_fit_wait(&f), 0);
+	assert_int_equal(league_fit_latest(&f, &st), 0);
+	opt.clusters = c;
+	assert_int_equal(rating_fit(&p, &opt, &fit), 0);
+	assert_int_equal(st.n, 6);
+	assert_int_equal(st.generation, 1);
+	assert_int_equal(st.games_counted, 6000);
+	for (size_t e = 0; e < 6; e++) {
+		assert_true(fabs(st.elo[e] - fit.elo[e]) < 1e-6);
+		assert_true(fabs(st.ci95[e] - rating_ci95(&fit, e)) < 1e-6);
+		assert_int_equal(st.games[e], 2000);
+	}
+	/* ranked best first */
+	for (size_t k = 0; k + 1 < st.nranked; k++)
+		assert_true(st.elo[st.order[k]] >= st.elo[st.order[k + 1]]);
+	league_standings_release(&st);
+	rating_fit_release(&fit);
+	rating_pairs_release(&p);
+	cluster_sums_release(c);
+	free(c);
+	league_fit_release(&f);
+}
+
+static void anchors_frozen(void **state)
+{
+	struct sim sim = { 0x99ull, strengths };
+	struct league_fit_anchor anchors[1] = { { 3, 1500 } };
+	struct league_fit_options opt = { anchors, 1 };
+	struct league_fit f;
+	struct league_standings st;
+
+	(void)state;
+	assert_int_equal(league_fit_init(&f, &opt), 0);
+	for (uint64_t d = 0; d < 600; d++)
+		play(&sim, &f, NULL, NULL, d, (uint32_t)(d % 6), (uint32_t)((d + 1 + d / 6) % 6));
+	league_fit_request(&f);
+	assert_int_equal(league_fit_wait(&f), 0);
+	assert_int_equal(league_fit_latest(&f, &st), 0);
+	assert_true(fabs(st.elo[3] - 1500) < 1e-9);
+	assert_true(st.ci95[3] == 0);
+	assert_true(st.elo[0] > 1500 && st.elo[5] < 1500);
+	league_standings_release(&st);
+	league_fit_release(&f);
+}
+
+static void bad_anchors_refused(void **state)
+{
+	struct league_fit_anchor twice[2] = { { 1, 0 }, { 1, 10 } };
+	struct league_fit_options opt = { twice, 2 };
+	struct league_fit f;
+
+	(void)state;
+	assert_int_equal(league_fit_init(&f, &opt), -EINVAL);
+}
+
+/* Far apart bots: every adjacent pair separated; two equal bots: not. */
+static void stop_rule(void **state)
+{
+	static const double apart[4] = { 600, 200, -200, -600 };
+	static const double close[4] = { 600, 0, 0, -600 };
+	struct league_fit f;
+	struct league_standings st;
+
+	(void)state;
+	for (int t = 0; t < 2; t++) {
+		struct sim sim = { 0x777ull, t ? close : apart };
+		assert_int_equal(league_fit_init(&f, NULL), 0);
+		league_fit_request(&f);
+		assert_int_equal(league_fit_wait(&f), 0);
+		assert_int_equal(league_fit_latest(&f, &st), 0);
+		assert_false(league_standings_all_separated(&st)); /* no fit yet */
+		league_standings_release(&st);
+		for (uint64_t d = 0; d < 1200; d++)
+			play(&sim, &f, NULL, NULL, d, (uint32_t)(d % 4), (uint32_t)((d + 1 + d / 4) % 4));
+		league_fit_request(&f);
+		assert_int_equal(league_fit_wait(&f), 0);
+		assert_int_equal(league_fit_latest(&f, &st), 0);
+		assert_int_equal(st.adjacent, 3);
+		assert_int_equal(league_standings_all_separated(&st), t == 0);
+		league_standings_release(&st);
+		league_fit_release(&f);
+	}
+}
+
+/* The sums' allocations are the same after 20,000 and after 200,000 games. */
+static void memory_flat(void **state)
+{
+	struct sim sim = { 0x4242ull, strengths };
+	struct league_fit f;
+	size_t capbuf, capgroups, cap;
+
+	(void)state;
+	assert_int_equal(league_fit_init(&f, NULL), 0);
+	for (uint64_t d = 0; d < 10000; d++)
+		play(&sim, &f, NULL, NULL, d, (uint32_t)(d % 6), (uint32_t)((d + 1 + d / 6) % 6));
+	capbuf = f.clusters->capbuf;
+	capgroups = f.pairs.capgroups;
+	cap = f.cap_games;
+	for (uint64_t d = 10000; d < 100000; d++)
+		play(&sim, &f, NULL, NULL, d, (uint32_t)(d % 6), (uint32_t)((d + 1 + d / 6) % 6));
+	assert_int_equal(f.clusters->capbuf, capbuf);
+	assert_int_equal(f.pairs.capgroups, capgroups);
+	assert_int_equal(f.cap_games, cap);
+	assert_int_equal(f.games_counted, 200000);
+	league_fit_release(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(same_as_rating_fit),
+		cmocka_unit_test(anchors_frozen),
+		cmocka_unit_test(bad_anchors_refused),
+		cmocka_unit_test(stop_rule),
+		cmocka_unit_test(memory_flat),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
