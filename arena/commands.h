@@ -39,6 +39,9 @@ int cmd_merge(int argc, char **argv);
 /* status DIR...: how far each tournament or shard directory is (cmd_status.c). */
 int cmd_status(int argc, char **argv);
 
+/* league DIR, league add|retire|challenge: a league that runs until stopped (cmd_league.c). */
+int cmd_league(int argc, char **argv);
+
 /* serve [--listen ADDR:PORT] DIR...: the tournaments under DIR live over HTTP (cmd_serve.c). */
 int cmd_serve(int argc, char **argv);
 

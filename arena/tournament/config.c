@@ -561,7 +561,8 @@ static int parse_top(const cJSON *root, const struct config_extension *ext, stru
 	if (ret == -ENOMEM)
 		return ret;
 	bots = cJSON_GetObjectItemCaseSensitive(root, "bots");
-	if (!cJSON_IsArray(bots) || cJSON_GetArraySize(bots) < 1)
+	/* a league's bots may come later, and its anchors play too */
+	if (!cJSON_IsArray(bots) || (cJSON_GetArraySize(bots) < 1 && !ext))
 		return jsonc_error(e, bots ? "bots" : "", "%sexpected a non-empty array of bot "
 				   "objects, found %s", bots ? "" : "bots: ", !bots ? "nothing" :
 				   cJSON_IsArray(bots) ? "an empty array" : found(bots, what,
@@ -569,7 +570,7 @@ static int parse_top(const cJSON *root, const struct config_extension *ext, stru
 	cfg->nbots = (size_t)cJSON_GetArraySize(bots);
 	if (cfg->nbots > CONFIG_MAX_BOTS)
 		return jsonc_error(e, "bots", "expected at most %d bots", CONFIG_MAX_BOTS);
-	if (!(cfg->bots = calloc(cfg->nbots, sizeof(*cfg->bots))))
+	if (!(cfg->bots = calloc(cfg->nbots + 1, sizeof(*cfg->bots))))
 		return -ENOMEM;
 	cJSON_ArrayForEach(item, bots) {
 		int one = parse_bot(item, i, cfg, &cfg->bots[i], e);
@@ -585,7 +586,7 @@ static int parse_top(const cJSON *root, const struct config_extension *ext, stru
 		ret = worst(ret, one);
 		i++;
 	}
-	if (cfg->nbots < (size_t)cfg->players)
+	if (!ext && cfg->nbots < (size_t)cfg->players)
 		ret = jsonc_error(e, "bots", "expected at least %d bots for %d players per game, "
 				  "found %zu", cfg->players, cfg->players, cfg->nbots);
 	return worst(ret, parse_format(root, cfg, e));

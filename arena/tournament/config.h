@@ -115,6 +115,7 @@ int config_load(const char *path, struct config *cfg, char *err, size_t err_size
  * league.jsonc, league_config.h): one more top-level key, and a check of the
  * whole object by the key's owner, which reports through jsonc_error() (jsonc.h)
  * so that its errors come with the others, each at its FILE:LINE:COLUMN.
+ * With an extension "bots" may be empty or fewer than "players".
  * parse returns 0 or a negative errno (-EINVAL after errors).
  */
 struct jsonc_errors;

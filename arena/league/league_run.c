@@ -1,0 +1,355 @@
+/*
+ * league_run.c - the league's loop (contract in league_run.h): segments of
+ * play, each a tournament_run() over the current entries with the league as
+ * its source of games, and between them the changes taken in.
+ */
+#include "league_run.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "durable.h"
+#include "league_config.h"
+#include "league_deals.h"
+#include "league_entries.h"
+#include "programs.h"
+#include "sandbox.h"
+#include "tournament.h"
+#include "tournament_file.h"
+
+static volatile sig_atomic_t league_stop_requested;
+
+struct league {
+	const char *dir;               /* absolute: cfg.base.output */
+	FILE *out;
+	int jobs;
+	struct league_config cfg;      /* the last good league.jsonc */
+	struct timespec config_time;   /* league.jsonc's mtime when last read */
+	struct timespec entries_time;  /* entries.jsonl's when last read */
+	struct league_entries es;
+	struct league_deals deals;
+	int sandbox_said;
+};
+
+void league_request_stop(void)
+{
+	league_stop_requested = 1;
+	tournament_request_stop();
+}
+
+void league_seed(const char *dir, int has_seed, uint64_t *seed)
+{
+	struct records_tournament t;
+	char err[PATH_MAX + 256];
+
+	if (!has_seed && records_read_tournament(dir, &t, err, sizeof(err)) == 0)
+		*seed = t.seed;
+	records_tournament_release(&t);
+}
+
+/* When a file last changed, or zeros when it does not exist. */
+static struct timespec changed_at(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (stat(path, &st) < 0)
+		return (struct timespec){ 0 };
+	return st.st_mtim;
+}
+
+static int same_time(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/* league.jsonc or entries.jsonl changed since the league last read them. */
+static int files_changed(void *ctx)
+{
+	struct league *lg = ctx;
+
+	return !same_time(changed_at(lg->dir, LEAGUE_CONFIG_FILE), lg->config_time) ||
+	       !same_time(changed_at(lg->dir, LEAGUE_ENTRIES_FILE), lg->entries_time);
+}
+
+/*
+ * league.jsonc read again: taken when it loads, else refused with its
+ * errors, said once per edit, and the last good settings kept.
+ */
+static int reload_config(struct league *lg, char *err, size_t err_size)
+{
+	struct league_config next;
+	struct timespec at = changed_at(lg->dir, LEAGUE_CONFIG_FILE);
+	int ret;
+
+	if (same_time(at, lg->config_time))
+		return 0;
+	lg->config_time = at;
+	if ((ret = league_config_load(lg->dir, &next, err, err_size)) == 0 &&
+	    next.base.players != lg->cfg.base.players) {
+		snprintf(err, err_size, "players: %d in the edit, %d in the league: a league keeps "
+			 "its table size\n", next.base.players, lg->cfg.base.players);
+		league_config_release(&next);
+		ret = -EINVAL;
+	}
+	if (ret < 0) {
+		if (ret == -ENOMEM)
+			return ret;
+		fprintf(lg->out, "league: %s/%s: the edit is refused; the league goes on with its "
+			"last good settings:\n%s", lg->dir, LEAGUE_CONFIG_FILE, err);
+		fflush(lg->out);
+		err[0] = '\0';
+		return 0;
+	}
+	league_config_release(&lg->cfg);
+	lg->cfg = next;
+	return 1;
+}
+
+/* Each entry's files checked again: a changed one is held out, said once. */
+static void check_programs(struct league *lg)
+{
+	char why[PATH_MAX + 512];
+
+	for (size_t i = 0; i < lg->es.n; i++) {
+		const struct league_entry *e = &lg->es.e[i];
+		const struct config_bot *declared = NULL;
+		int changed;
+
+		if (e->retired || e->suspended)
+			continue;
+		for (size_t b = 0; e->declared && b < lg->cfg.base.nbots; b++)
+			if (strcmp(lg->cfg.base.bots[b].name, e->name) == 0)
+				declared = &lg->cfg.base.bots[b];
+		changed = league_entries_changed(&lg->es, i, declared, why, sizeof(why));
+		if (changed && !lg->deals.held[i]) {
+			char base[LEAGUE_ENTRY_NAME_MAX];
+
+			snprintf(base, sizeof(base), "%.*s", (int)strcspn(e->name, "@"), e->name);
+			fprintf(lg->out, "league: %s; \"%s\" is held out of play: enter the new "
+				"version with `skipbo-arena league add %s %s=COMMAND` (it becomes a "
+				"new entry, %s@%d, and \"%s\" retires), or put the old files back\n",
+				why, e->name, lg->dir, base, base, e->version + 1, e->name);
+			fflush(lg->out);
+		}
+		lg->deals.held[i] = changed;
+	}
+}
+
+/* The entries brought in line with league.jsonc, and the scheduler with the entries. */
+static int take_changes(struct league *lg, char *err, size_t err_size)
+{
+	int ret;
+
+	if ((ret = reload_config(lg, err, err_size)) < 0)
+		return ret;
+	if ((ret = league_entries_refresh(&lg->es, err, err_size)) < 0)
+		return ret;
+	ret = league_entries_declare(&lg->es, &lg->cfg.base, lg->cfg.anchors, lg->cfg.nanchors,
+				     err, err_size);
+	if (ret < 0) {
+		/* an anchor that cannot be found is the file's error, not the league's end */
+		fprintf(lg->out, "league: %s\n", err);
+		err[0] = '\0';
+	}
+	lg->entries_time = changed_at(lg->dir, LEAGUE_ENTRIES_FILE);
+	if ((ret = league_deals_entries(&lg->deals, &lg->es, &lg->cfg)) < 0) {
+		snprintf(err, err_size, "out of memory");
+		return ret;
+	}
+	check_programs(lg);
+	return league_deals_update(&lg->deals);
+}
+
+/*
+ * tournament.json for this segment: the tournament as run writes it, with
+ * every entry as a bot, "deals" 1 (a league has no fixed number), the
+ * league's settings under "league", and the start the directory recorded
+ * first.
+ */
+static int write_tournament_json(struct league *lg, const struct config *seg, char *err,
+				 size_t err_size)
+{
+	char path[PATH_MAX], stamp[32], *text = NULL;
+	cJSON *root = NULL, *old, *league, *started = NULL;
+	time_t now = time(NULL);
+	struct tm tm;
+	int ret = -ENOMEM;
+
+	snprintf(path, sizeof(path), "%s/tournament.json", lg->dir);
+	old = records_tournament_tree(lg->dir);
+	started = cJSON_DetachItemFromObjectCaseSensitive(old, "started");
+	if (!started && gmtime_r(&now, &tm) &&
+	    strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		started = cJSON_CreateString(stamp);
+	text = programs_add(config_to_json(seg, 0), seg);
+	if (!text || !(root = cJSON_Parse(text)) || !(league = cJSON_CreateObject()))
+		goto out;
+	cJSON_AddItemToObject(root, "league", league);
+	cJSON_AddNumberToObject(league, "floor", (double)lg->cfg.floor_deals);
+	cJSON_AddNumberToObject(league, "max_games", (double)lg->cfg.max_games);
+	cJSON_AddNumberToObject(league, "max_minutes", (double)lg->cfg.max_minutes);
+	cJSON_AddNumberToObject(league, "suspend_after", lg->cfg.suspend_after);
+	cJSON_AddBoolToObject(league, "stop_when_separated", lg->cfg.stop_when_separated);
+	if (started)
+		cJSON_AddItemToObject(root, "started", started);
+	started = NULL;
+	free(text);
+	if (!(text = cJSON_Print(root)))
+		goto out;
+	ret = durable_write(path, text, strlen(text));
+	if (ret < 0)
+		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
+out:
+	if (ret == -ENOMEM)
+		snprintf(err, err_size, "out of memory");
+	cJSON_Delete(started);
+	cJSON_Delete(old);
+	cJSON_Delete(root);
+	free(text);
+	return ret;
+}
+
+/* The sandbox of this segment's active entries, its directory hidden from them. */
+static int open_sandbox(struct league *lg, const struct config *seg, struct sandbox **sb,
+			char *err, size_t err_size)
+{
+	struct bot_spec *specs = calloc(seg->nbots + 1, sizeof(*specs));
+	const char *hide[] = { lg->dir };
+	struct sandbox_setup setup = { seg->sandbox, specs, 0, hide, 1 };
+	char note[1024] = "";
+	int ret;
+
+	*sb = NULL;
+	if (!specs)
+		return -ENOMEM;
+	for (size_t i = 0; i < seg->nbots; i++)
+		if (lg->deals.entry[i].active)
+			specs[setup.nbots++] = (struct bot_spec){ .name = seg->bots[i].name,
+								  .argv = seg->bots[i].argv,
+								  .cwd = seg->bots[i].cwd };
+	ret = sandbox_open(&setup, sb, note, sizeof(note));
+	if (ret < 0)
+		snprintf(err, err_size, "sandbox: %s", note[0] ? note : strerror(-ret));
+	else if (note[0] && !lg->sandbox_said++)
+		fprintf(lg->out, "league: %s\n", note);
+	free(specs);
+	return ret;
+}
+
+/* One segment: the current entries play until a change, a stop or a wait. */
+static int play_segment(struct league *lg, char *err, size_t err_size)
+{
+	struct tournament_source src = { league_deals_recorded, league_deals_next,
+					 league_deals_counted, &lg->deals };
+	struct tournament_options topt = { .quiet = 1, .source = &src };
+	struct config seg = lg->cfg.base;
+	struct sandbox *sb = NULL;
+	struct config_bot *bots = calloc(lg->es.n + 1, sizeof(*bots));
+	int ret = -ENOMEM;
+
+	if (!bots)
+		goto out;
+	for (size_t i = 0; i < lg->es.n; i++)
+		bots[i] = lg->es.e[i].bot;
+	seg.bots = bots;
+	seg.nbots = lg->es.n;
+	seg.challenger = NULL;
+	seg.deals = 1;
+	seg.seed = lg->deals.seed;
+	seg.has_seed = 1;
+	seg.partnership = 0;
+	if (lg->jobs)
+		seg.concurrency = lg->jobs;
+	if ((ret = write_tournament_json(lg, &seg, err, err_size)) < 0 ||
+	    (ret = open_sandbox(lg, &seg, &sb, err, err_size)) < 0)
+		goto out;
+	seg.sandbox = sb ? SANDBOX_ON : SANDBOX_OFF;
+	topt.sandbox = sb;
+	league_deals_segment(&lg->deals);
+	ret = tournament_run(&seg, &topt, err, err_size);
+out:
+	if (ret == -ENOMEM && !err[0])
+		snprintf(err, err_size, "out of memory");
+	sandbox_close(sb);
+	free(bots);
+	return ret;
+}
+
+static void on_refit(void *ctx, const struct league_standings *st)
+{
+	struct league *lg = ctx;
+
+	fprintf(lg->out, "league: %" PRIu64 " games, refit %" PRIu64 ": %zu of %zu adjacent "
+		"pairs apart at 95%%\n", st->games_counted, st->generation, st->separated,
+		st->adjacent);
+	fflush(lg->out);
+}
+
+/* Wait (a second at a time) until the files change or a stop comes. */
+static void wait_for_entries(struct league *lg)
+{
+	fprintf(lg->out, "league: fewer than %d entries can play; waiting for `skipbo-arena "
+		"league add` or an edit of %s\n", lg->cfg.base.players, LEAGUE_CONFIG_FILE);
+	fflush(lg->out);
+	while (!league_stop_requested && !files_changed(lg))
+		sleep(1);
+}
+
+int league_run(const struct league_run_options *opt, enum league_stop *why, char *err,
+	       size_t err_size)
+{
+	struct league lg = { .out = opt->out ? opt->out : stdout, .jobs = opt->jobs };
+	int ret;
+
+	err[0] = '\0';
+	league_stop_requested = 0;
+	*why = LEAGUE_STOP_REQUEST;
+	if ((ret = league_config_load(opt->dir, &lg.cfg, err, err_size)) < 0)
+		return ret;
+	lg.dir = lg.cfg.base.output;
+	lg.config_time = changed_at(lg.dir, LEAGUE_CONFIG_FILE);
+	if (lg.cfg.base.partnership) {
+		snprintf(err, err_size, "%s/%s: rules.partnership: a league plays without "
+			 "partnerships", lg.dir, LEAGUE_CONFIG_FILE);
+		ret = -EINVAL;
+		goto out;
+	}
+	league_seed(lg.dir, lg.cfg.base.has_seed, &lg.cfg.base.seed);
+	if ((ret = league_entries_open(&lg.es, lg.dir, err, err_size)) < 0)
+		goto out;
+	if ((ret = league_deals_init(&lg.deals, &lg.cfg, lg.cfg.base.seed, err, err_size)) < 0)
+		goto out;
+	lg.deals.changed = files_changed;
+	lg.deals.on_refit = on_refit;
+	lg.deals.ctx = &lg;
+	lg.deals.out = lg.out;
+	while (!league_stop_requested) {
+		if ((ret = take_changes(&lg, err, err_size)) < 0)
+			break;
+		ret = play_segment(&lg, err, err_size);
+		if (ret < 0 || league_stop_requested || lg.deals.stop != LEAGUE_STOP_REQUEST)
+			break;
+		if (lg.deals.waiting)
+			wait_for_entries(&lg);
+	}
+	*why = league_stop_requested ? LEAGUE_STOP_REQUEST : lg.deals.stop;
+	if (ret >= 0)
+		ret = league_deals_finish(&lg.deals, lg.out);
+out:
+	league_deals_release(&lg.deals);
+	league_entries_release(&lg.es);
+	league_config_release(&lg.cfg);
+	return ret < 0 ? ret : 0;
+}
