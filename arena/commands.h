@@ -56,6 +56,7 @@ int serve_run_output(const char *dir, const char *listen, struct server **out);
 struct status_progress {
 	uint64_t recorded, total;  /* distinct games recorded of those its share must play */
 	uint32_t shard, nshards;   /* nshards 0: the whole tournament */
+	int league;                /* a league's directory: total is what is recorded */
 	long eta_s;                /* seconds left at the mean rate since "started"; -1 unknown */
 	long age_s;                /* since games.jsonl last grew; -1 none yet */
 	char *same;                /* results_tournament.same, the caller's to free */

@@ -362,9 +362,9 @@ int league_entries_add(struct league_entries *es, const struct config_bot *bot, 
 	cJSON *files, *ev;
 	char why[PATH_MAX + 256];
 
-	if (strchr(bot->name, '@') || strlen(bot->name) + 8 >= LEAGUE_ENTRY_NAME_MAX) {
-		snprintf(err, err_size, "\"%s\": a bot's name, without '@' (the league numbers "
-			 "versions itself) and under %d bytes", bot->name, LEAGUE_ENTRY_NAME_MAX - 8);
+	if (!config_valid_name(bot->name)) {
+		snprintf(err, err_size, "\"%.80s\": expected a name of 1 to 64 letters, digits, '-', "
+			 "'_' or '.' (the league adds \"@K\" to new versions itself)", bot->name);
 		return -EINVAL;
 	}
 	if (!(files = programs_of_bot(bot, es->dir))) {
@@ -462,4 +462,18 @@ int league_entries_declare(struct league_entries *es, const struct config *decla
 		changes++;
 	}
 	return changes;
+}
+
+void league_entries_summary(const struct league_entries *es, FILE *out)
+{
+	size_t playing = 0;
+
+	for (size_t i = 0; i < es->n; i++)
+		playing += !es->e[i].retired && !es->e[i].suspended;
+	fprintf(out, "  entries: %zu, %zu in play\n", es->n, playing);
+	for (size_t i = 0; i < es->n; i++)
+		if (es->e[i].retired || es->e[i].suspended)
+			fprintf(out, "  %s: %s (%s)\n", es->e[i].name,
+				es->e[i].suspended ? "suspended" : "retired",
+				es->e[i].why ? es->e[i].why : "no reason given");
 }

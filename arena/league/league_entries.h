@@ -30,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <cjson/cJSON.h>
@@ -91,6 +92,12 @@ int league_entries_suspend(struct league_entries *es, size_t i, const char *why,
  */
 int league_entries_changed(const struct league_entries *es, size_t i, const struct config_bot *bot,
 			   char *why, size_t size);
+
+/*
+ * The entries in a few lines on out: how many there are, how many play,
+ * and each retired or suspended one with why.
+ */
+void league_entries_summary(const struct league_entries *es, FILE *out);
 
 /*
  * Bring the entries in line with league.jsonc's bots and anchors: a bot not

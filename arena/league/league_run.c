@@ -30,7 +30,7 @@
 static volatile sig_atomic_t league_stop_requested;
 
 struct league {
-	const char *dir;               /* absolute: cfg.base.output */
+	char dir[PATH_MAX];            /* absolute: the first cfg.base.output */
 	FILE *out;
 	int jobs;
 	struct league_config cfg;      /* the last good league.jsonc */
@@ -60,7 +60,7 @@ void league_seed(const char *dir, int has_seed, uint64_t *seed)
 /* When a file last changed, or zeros when it does not exist. */
 static struct timespec changed_at(const char *dir, const char *name)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX + 64];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -181,7 +181,7 @@ static int take_changes(struct league *lg, char *err, size_t err_size)
 static int write_tournament_json(struct league *lg, const struct config *seg, char *err,
 				 size_t err_size)
 {
-	char path[PATH_MAX], stamp[32], *text = NULL;
+	char path[PATH_MAX + 64], stamp[32], *text = NULL;
 	cJSON *root = NULL, *old, *league, *started = NULL;
 	time_t now = time(NULL);
 	struct tm tm;
@@ -318,7 +318,7 @@ int league_run(const struct league_run_options *opt, enum league_stop *why, char
 	*why = LEAGUE_STOP_REQUEST;
 	if ((ret = league_config_load(opt->dir, &lg.cfg, err, err_size)) < 0)
 		return ret;
-	lg.dir = lg.cfg.base.output;
+	snprintf(lg.dir, sizeof(lg.dir), "%s", lg.cfg.base.output);
 	lg.config_time = changed_at(lg.dir, LEAGUE_CONFIG_FILE);
 	if (lg.cfg.base.partnership) {
 		snprintf(err, err_size, "%s/%s: rules.partnership: a league plays without "

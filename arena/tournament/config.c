@@ -178,8 +178,7 @@ static int get_string(const cJSON *obj, const char *where, const char *key, cons
 	return 0;
 }
 
-/* Names become file names (logs/<bot>.stderr, results/<name>/). */
-static int valid_name(const char *s)
+int config_valid_name(const char *s)
 {
 	if (!*s || strlen(s) > 64 || *s == '.')
 		return 0;
@@ -324,7 +323,7 @@ static int parse_bot(const cJSON *obj, size_t index, const struct config *cfg,
 	if (!cJSON_IsObject(obj))
 		return ret;
 	ret = worst(ret, get_string(obj, where, "name", &name, e));
-	if (name && !valid_name(name))
+	if (name && !config_valid_name(name))
 		ret = jsonc_error(e, key_path(path, sizeof(path), where, "name"), "expected a name "
 				  "of letters, digits, '-', '_' or '.' (at most 64, not starting "
 				  "with '.'), found \"%.80s\"", name);
@@ -489,7 +488,7 @@ static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_er
 	int ret;
 
 	ret = get_string(root, "", "name", &name, e);
-	if (name && !valid_name(name))
+	if (name && !config_valid_name(name))
 		ret = jsonc_error(e, "name", "expected a tournament name of letters, digits, '-', "
 				  "'_' or '.', found \"%.80s\"", name);
 	else if (!name && !cJSON_GetObjectItemCaseSensitive(root, "name"))
