@@ -43,7 +43,7 @@ static int get_count(const cJSON *league, const char *key, int64_t max, int64_t 
 	char path[64];
 
 	snprintf(path, sizeof(path), "league.%s", key);
-	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(league, key), "league", key, 0, max,
+	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(league, key), "league.", key, 0, max,
 			    JSON_STRICT_OPTIONAL, out, &why) < 0)
 		return jsonc_error_text(e, path, 0, why.message);
 	return 0;
@@ -69,7 +69,7 @@ static int parse_anchors(const cJSON *list, struct league_config *lc, struct jso
 				   "names and their Elo, {\"NAME\": ELO, ...}", LEAGUE_ANCHORS_MAX);
 	cJSON_ArrayForEach(item, list) {
 		snprintf(path, sizeof(path), "league.anchors.%.100s", item->string);
-		if (json_strict_double(item, "league.anchors", item->string, -10000, 10000, 0,
+		if (json_strict_double(item, "league.anchors.", item->string, -10000, 10000, 0,
 				       &lc->anchor_elo[lc->nanchors], &why) < 0) {
 			ret = jsonc_error_text(e, path, 0, why.message);
 			continue;

@@ -114,6 +114,7 @@ void league_deals_segment(struct league_deals *d)
 	d->scanned = 0;
 	d->handed = 0;
 	d->waiting = false;
+	d->over = false;
 	for (size_t k = 0; k < d->nopen; k++)
 		d->open[k].handed = d->open[k].recorded;
 }
@@ -148,23 +149,39 @@ static struct league_open_deal *open_deal(struct league_deals *d, uint64_t deal,
 	return o;
 }
 
-/* An entry with suspend_after games with a start fault is suspended, said once. */
+/*
+ * An entry with suspend_after games with a start fault ends the segment: the
+ * caller first looks whether its files changed (a bot replaced while it runs
+ * fails to start too), then suspends it (league_deals_suspend).
+ */
 static void count_start_fault(struct league_deals *d, uint32_t entry)
+{
+	if (entry < d->n && ++d->start_faults[entry] >= (uint32_t)d->cfg->suspend_after &&
+	    d->cfg->suspend_after && !d->es->e[entry].suspended)
+		d->suspend_due = true;
+}
+
+int league_deals_suspend(struct league_deals *d)
 {
 	char why[128], err[512];
 
-	if (entry >= d->n || ++d->start_faults[entry] < (uint32_t)d->cfg->suspend_after ||
-	    !d->cfg->suspend_after || d->es->e[entry].suspended)
-		return;
-	snprintf(why, sizeof(why), "%u games with a start fault (suspend_after %d)",
-		 d->start_faults[entry], d->cfg->suspend_after);
-	if (league_entries_suspend(d->es, entry, why, err, sizeof(err)) < 0)
-		fprintf(d->out, "league: %s\n", err);
-	else
-		fprintf(d->out, "league: \"%s\" is suspended: %s\n", d->es->e[entry].name, why);
-	fflush(d->out);
-	d->entry[entry].active = false;
-	league_sched_update(&d->sched, d->entry, d->n);
+	d->suspend_due = false;
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->held[i])
+			d->start_faults[i] = 0;
+		if (d->held[i] || !d->cfg->suspend_after || d->es->e[i].suspended ||
+		    d->start_faults[i] < (uint32_t)d->cfg->suspend_after)
+			continue;
+		snprintf(why, sizeof(why), "%u games with a start fault (suspend_after %d)",
+			 d->start_faults[i], d->cfg->suspend_after);
+		if (league_entries_suspend(d->es, i, why, err, sizeof(err)) < 0) {
+			fprintf(d->out, "league: %s\n", err);
+			return -EIO;
+		}
+		fprintf(d->out, "league: \"%s\" is suspended: %s\n", d->es->e[i].name, why);
+		fflush(d->out);
+	}
+	return 0;
 }
 
 /*
@@ -285,7 +302,7 @@ static int before_deal(struct league_deals *d)
 {
 	uint64_t generation = d->st.generation;
 
-	if (d->error)
+	if (d->error || d->suspend_due)
 		return 0;
 	if (d->changed && d->changed(d->ctx))
 		return 0;
@@ -321,10 +338,14 @@ static struct league_open_deal *deal_to_hand(struct league_deals *d)
 	for (size_t k = 0; k < d->nopen; k++)
 		if (d->open[k].handed != all)
 			return &d->open[k];
-	if (!before_deal(d))
+	/* once over, over for every worker until the next segment */
+	if (d->over || !before_deal(d)) {
+		d->over = true;
 		return NULL;
+	}
 	if ((ret = league_sched_next(&d->sched, table)) < 0) {
 		d->waiting = ret == -EAGAIN;
+		d->over = true;
 		return NULL;
 	}
 	return open_deal(d, d->next_deal, table);

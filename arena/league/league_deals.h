@@ -60,6 +60,8 @@ struct league_deals {
 	uint64_t scanned;                  /* records read back by this segment */
 	time_t started;
 	bool waiting;                      /* fewer than players entries could play */
+	bool suspend_due;                  /* an entry reached suspend_after start faults */
+	bool over;                         /* this segment hands out no new deal */
 	enum league_stop stop;             /* LEAGUE_STOP_REQUEST: none of its own */
 	int error;
 };
@@ -78,6 +80,13 @@ int league_deals_update(struct league_deals *d);
 
 /* A new segment: its scan skips the records counted already; open deals are handed again. */
 void league_deals_segment(struct league_deals *d);
+
+/*
+ * Suspend each entry (not held) with suspend_after games with a start
+ * fault, said on out and in entries.jsonl; a held entry's count starts
+ * over. 0, or -EIO when entries.jsonl cannot be written.
+ */
+int league_deals_suspend(struct league_deals *d);
 
 /* tournament_source hooks, ctx a struct league_deals. */
 int league_deals_recorded(void *ctx, const struct results_record *rec);

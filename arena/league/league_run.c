@@ -39,7 +39,15 @@ struct league {
 	struct league_entries es;
 	struct league_deals deals;
 	int sandbox_said;
+	time_t programs_checked;       /* when the entries' files were last looked at */
+	struct timespec *programs_time; /* per entry: its files' latest mtime then */
+	size_t nprograms;
+	time_t refit_said;             /* when a refit was last printed */
 };
+
+/* How often the entries' files are looked at for a change (s), and refits printed. */
+#define LEAGUE_PROGRAMS_EVERY 1
+#define LEAGUE_REFIT_EVERY 10
 
 void league_request_stop(void)
 {
@@ -74,13 +82,64 @@ static int same_time(struct timespec a, struct timespec b)
 	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
 }
 
-/* league.jsonc or entries.jsonl changed since the league last read them. */
+/* The latest modification time of the files entry i was entered with. */
+static struct timespec programs_time(const struct league_entry *e)
+{
+	struct timespec latest = { 0 };
+	const cJSON *f;
+	struct stat st;
+
+	cJSON_ArrayForEach(f, e->programs) {
+		const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "file"));
+
+		if (path && stat(path, &st) == 0 &&
+		    (st.st_mtim.tv_sec > latest.tv_sec ||
+		     (st.st_mtim.tv_sec == latest.tv_sec && st.st_mtim.tv_nsec > latest.tv_nsec)))
+			latest = st.st_mtim;
+	}
+	return latest;
+}
+
+/* Whether some entry in play has files changed since they were looked at; records the times. */
+static int programs_changed_since(struct league *lg, int record)
+{
+	int changed = 0;
+
+	if (record) {
+		struct timespec *t = reallocarray(lg->programs_time, lg->es.n + 1, sizeof(*t));
+
+		if (!t)
+			return 0;
+		lg->programs_time = t;
+		lg->nprograms = lg->es.n;
+	}
+	for (size_t i = 0; i < lg->nprograms; i++) {
+		struct timespec now;
+
+		if (lg->es.e[i].retired || lg->es.e[i].suspended)
+			continue;
+		now = programs_time(&lg->es.e[i]);
+		if (record)
+			lg->programs_time[i] = now;
+		else
+			changed |= !same_time(now, lg->programs_time[i]);
+	}
+	lg->programs_checked = time(NULL);
+	return changed;
+}
+
+/*
+ * league.jsonc or entries.jsonl changed since the league last read them, or
+ * (looked at every LEAGUE_PROGRAMS_EVERY seconds) the files of an entry.
+ */
 static int files_changed(void *ctx)
 {
 	struct league *lg = ctx;
 
 	return !same_time(changed_at(lg->dir, LEAGUE_CONFIG_FILE), lg->config_time) ||
-	       !same_time(changed_at(lg->dir, LEAGUE_ENTRIES_FILE), lg->entries_time);
+	       !same_time(changed_at(lg->dir, LEAGUE_ENTRIES_FILE), lg->entries_time) ||
+	       (time(NULL) - lg->programs_checked >= LEAGUE_PROGRAMS_EVERY &&
+		programs_changed_since(lg, 0));
 }
 
 /*
@@ -169,6 +228,11 @@ static int take_changes(struct league *lg, char *err, size_t err_size)
 		return ret;
 	}
 	check_programs(lg);
+	programs_changed_since(lg, 1);
+	if ((ret = league_deals_suspend(&lg->deals)) < 0) {
+		snprintf(err, err_size, "%s/%s: cannot be written", lg->dir, LEAGUE_ENTRIES_FILE);
+		return ret;
+	}
 	return league_deals_update(&lg->deals);
 }
 
@@ -291,6 +355,9 @@ static void on_refit(void *ctx, const struct league_standings *st)
 {
 	struct league *lg = ctx;
 
+	if (time(NULL) - lg->refit_said < LEAGUE_REFIT_EVERY)
+		return;
+	lg->refit_said = time(NULL);
 	fprintf(lg->out, "league: %" PRIu64 " games, refit %" PRIu64 ": %zu of %zu adjacent "
 		"pairs apart at 95%%\n", st->games_counted, st->generation, st->separated,
 		st->adjacent);
@@ -350,6 +417,7 @@ int league_run(const struct league_run_options *opt, enum league_stop *why, char
 out:
 	league_deals_release(&lg.deals);
 	league_entries_release(&lg.es);
+	free(lg.programs_time);
 	league_config_release(&lg.cfg);
 	return ret < 0 ? ret : 0;
 }
