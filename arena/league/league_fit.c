@@ -135,28 +135,6 @@ static int snapshot_take(struct league_fit *f, struct snapshot *s)
 	return clusters_copy(s->clusters, f->clusters);
 }
 
-/*
- * Move each pool that holds anchors so that the anchors' mean Elo is their given values'
- * mean: with one anchor it sits exactly at its value.
- */
-static void pin_anchors(const struct league_fit *f, const struct snapshot *s,
-			struct rating_fit *fit)
-{
-	for (size_t pool = 0; pool < fit->npools; pool++) {
-		double shift = 0, count = 0;
-		for (size_t e = 0; e < s->n; e++) {
-			const struct league_fit_anchor *a = anchor_of(f->anchors, f->nanchors, e);
-			if (a && fit->pool[e] == pool && s->games[e] > 0) {
-				shift += a->elo - fit->elo[e];
-				count += 1;
-			}
-		}
-		for (size_t e = 0; count > 0 && e < s->n; e++)
-			if (fit->pool[e] == pool)
-				fit->elo[e] += shift / count;
-	}
-}
-
 /* Whether entry a ranks above b: pool, then Elo descending, then number. */
 static bool ranks_above(const struct rating_fit *fit, uint32_t a, uint32_t b)
 {
@@ -192,7 +170,8 @@ static void rank_standings(const struct league_fit *f, const struct rating_fit *
 	}
 }
 
-/* The standings of the snapshot s: rating_fit as report runs it, anchors pinned. */
+/* The standings of the snapshot s: rating_fit as report runs it, the anchors' ratings
+ * fixed. */
 static int refit(const struct league_fit *f, const struct snapshot *s,
 		 struct league_standings *st)
 {
@@ -202,12 +181,17 @@ static int refit(const struct league_fit *f, const struct snapshot *s,
 
 	if ((rc = standings_alloc(st, s->n)) < 0 || s->n == 0)
 		return rc;
+	/* the anchors' values, in st->elo until the fit overwrites it */
+	for (size_t e = 0; e < s->n; e++) {
+		const struct league_fit_anchor *a = anchor_of(f->anchors, f->nanchors, e);
+		st->elo[e] = a ? a->elo : NAN;
+	}
 	opt.clusters = s->clusters;
+	opt.fixed = st->elo;
 	if ((rc = rating_fit(&s->pairs, &opt, &fit)) < 0) {
 		league_standings_release(st);
 		return rc;
 	}
-	pin_anchors(f, s, &fit);
 	for (size_t e = 0; e < s->n; e++) {
 		bool played = s->games[e] > 0;
 		st->games[e] = s->games[e];

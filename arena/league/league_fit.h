@@ -9,8 +9,10 @@
  * deal, over every game added so far, the order of games irrelevant.
  *
  * Anchors: entries whose Elo is fixed at a given value (the bundled
- * reference bots by default), so a league's Elo means the same from week
- * to week. Without anchors each pool's average is 0, as in `report`.
+ * reference bots by default; rating.h's fixed ratings), so a league's Elo
+ * means the same from week to week: the other entries are fitted against
+ * them and an anchor's interval is 0. Without anchors each pool's average
+ * is 0, as in `report`.
  *
  * Threads: league_fit_add takes the fit's lock only to add a game to the
  * sums. A refit copies the sums under the lock (O(n^2), no fitting), then

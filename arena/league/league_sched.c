@@ -12,6 +12,10 @@
 #include <string.h>
 
 #define Z95 1.959963984540054
+#define ELO_PER_NAT (400.0 / M_LN10)
+/* bounds of the fit's variance over the model's: the model is off by a factor, not more */
+#define SCALE2_MIN (1.0 / 64)
+#define SCALE2_MAX 64.0
 
 int league_sched_init(struct league_sched *s, int players, uint64_t floor_deals, uint64_t seed)
 {
@@ -21,6 +25,8 @@ int league_sched_init(struct league_sched *s, int players, uint64_t floor_deals,
 	s->players = players;
 	s->floor_deals = floor_deals;
 	s->seed = seed;
+	s->scale2 = 1.0;
+	league_info_init(&s->info);
 	return 0;
 }
 
@@ -28,7 +34,9 @@ void league_sched_release(struct league_sched *s)
 {
 	free(s->entry);
 	free(s->deals);
-	free(s->deals_at_update);
+	free(s->g);
+	free(s->anchor);
+	league_info_release(&s->info);
 	free(s->met);
 	free(s->pending);
 	free(s->order);
@@ -50,21 +58,24 @@ static int reserve(struct league_sched *s, size_t n)
 	uint64_t *deals = reallocarray(s->deals, cap, sizeof(*deals));
 	if (deals)
 		s->deals = deals;
-	uint64_t *at = reallocarray(s->deals_at_update, cap, sizeof(*at));
-	if (at)
-		s->deals_at_update = at;
+	double *g = reallocarray(s->g, cap, sizeof(*g));
+	if (g)
+		s->g = g;
+	bool *anchor = reallocarray(s->anchor, cap, sizeof(*anchor));
+	if (anchor)
+		s->anchor = anchor;
 	uint32_t *order = reallocarray(s->order, cap, sizeof(*order));
 	if (order)
 		s->order = order;
 	uint32_t *met = calloc(cap * cap, sizeof(*met));
-	if (!entry || !deals || !at || !order || !met) {
+	if (!entry || !deals || !g || !anchor || !order || !met) {
 		free(met);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < s->n; i++)
 		memcpy(&met[i * cap], &s->met[i * s->cap], s->n * sizeof(*met));
 	for (size_t i = s->n; i < cap; i++)
-		s->deals[i] = s->deals_at_update[i] = 0;
+		s->deals[i] = 0;
 	free(s->met);
 	s->met = met;
 	s->cap = cap;
@@ -101,6 +112,40 @@ static void rank_entries(struct league_sched *s)
 	}
 }
 
+/* The model built anew from the deals counted, at the last update's ratings. */
+static int rebuild(struct league_sched *s)
+{
+	int rc = league_info_rebuild(&s->info, s->n, s->met, s->cap, s->players, s->g, s->anchor);
+
+	if (rc == 0)
+		s->rebuilt_at = s->total;
+	return rc;
+}
+
+/* s->scale2: the fit's variances (ci95) over the model's, summed over the rated entries that
+ * are not anchors, so that the model's differences are on the fit's scale. -ENOMEM. */
+static int calibrate(struct league_sched *s)
+{
+	double fit = 0, model = 0, *var = calloc(s->n ? s->n : 1, sizeof(*var));
+	bool anchored = false;
+
+	if (!var)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n; i++)
+		anchored |= s->anchor[i] && !isnan(s->g[i]);
+	league_info_variances(&s->info, anchored, var);
+	for (size_t i = 0; i < s->n; i++) {
+		double sd = s->entry[i].ci95 / Z95 / ELO_PER_NAT;
+		if (s->anchor[i] || isnan(s->g[i]) || !isfinite(sd) || !(sd > 0))
+			continue;
+		fit += sd * sd;
+		model += var[i];
+	}
+	free(var);
+	s->scale2 = fit > 0 && model > 0 ? fmin(fmax(fit / model, SCALE2_MIN), SCALE2_MAX) : 1.0;
+	return 0;
+}
+
 int league_sched_update(struct league_sched *s, const struct league_sched_entry *entries,
 			size_t n)
 {
@@ -112,10 +157,14 @@ int league_sched_update(struct league_sched *s, const struct league_sched_entry 
 		return rc;
 	memcpy(s->entry, entries, n * sizeof(*entries));
 	s->n = n;
-	for (size_t i = 0; i < n; i++)
-		s->deals_at_update[i] = s->deals[i];
+	for (size_t i = 0; i < n; i++) {
+		s->g[i] = entries[i].elo / ELO_PER_NAT;
+		s->anchor[i] = entries[i].anchor;
+	}
 	rank_entries(s);
-	return 0;
+	if ((rc = rebuild(s)) < 0)
+		return rc;
+	return calibrate(s);
 }
 
 uint64_t league_sched_met(const struct league_sched *s, uint32_t a, uint32_t b)
@@ -210,49 +259,54 @@ static void seat_random(const struct league_sched *s, uint32_t *table, int k,
 	}
 }
 
-/* Variance of entry e's rating now: the update's, shrunk by the deals played since. */
-static double current_variance(const struct league_sched *s, uint32_t e)
+/* How much one more deal between the adjacent entries a and b is worth, in tiers (higher
+ * first): 2 with an unrated entry; 1 while unresolved, by how far it raises z towards Z95;
+ * 0 once resolved, by -z; -1 for two anchors (never chosen). */
+static void pair_value(const struct league_sched *s, uint32_t a, uint32_t b, int *tier,
+		       double *value)
 {
-	const struct league_sched_entry *x = &s->entry[e];
-	double sd = x->ci95 / Z95, d0 = (double)s->deals_at_update[e] + 1.0;
-	double fresh = (double)(s->deals[e] - s->deals_at_update[e]);
+	double d = fabs(s->g[a] - s->g[b]);
 
-	if (isnan(x->elo) || isnan(x->ci95))
-		return INFINITY;
-	return sd * sd * d0 / (d0 + fresh);
+	*value = 0;
+	if (s->anchor[a] && s->anchor[b]) {
+		*tier = -1;
+		return;
+	}
+	if (isnan(d)) {
+		*tier = 2;
+		return;
+	}
+	double w = league_info_weight(s->g, a, b, s->players);
+	double z = d / sqrt(s->scale2 * league_info_resistance(&s->info, a, b));
+	double after = d / sqrt(s->scale2 * league_info_resistance_after(&s->info, a, b, w));
+
+	*tier = z < Z95;
+	*value = z < Z95 ? fmin(after, Z95) - z : -z;
 }
 
-/* How well the adjacent entries a and b are told apart: |difference| / its sd; 0 for an
- * unrated entry, infinite for two anchors. */
-static double resolution(const struct league_sched *s, uint32_t a, uint32_t b)
-{
-	double va = current_variance(s, a), vb = current_variance(s, b);
-
-	if (isinf(va) || isinf(vb))
-		return 0;
-	if (!(va + vb > 0))
-		return INFINITY;
-	return fabs(s->entry[a].elo - s->entry[b].elo) / sqrt(va + vb);
-}
-
-/* The rank of the adjacent pair (k, k + 1) least resolved (fewest deals between them, then
- * at random on a tie), or -1 when every pair is of two anchors. */
+/* The rank of the adjacent pair (k, k + 1) worth most (pair_value; then fewest deals between
+ * them, then at random on a tie), or -1 when every pair is of two anchors. */
 static long least_resolved(const struct league_sched *s)
 {
 	long best = -1;
-	double best_z = INFINITY;
+	int best_tier = -1;
+	double best_value = 0;
 	uint64_t best_met = 0, best_tie = 0;
 
 	for (size_t k = 0; k + 1 < s->nactive; k++) {
 		uint32_t a = s->order[k], b = s->order[k + 1];
-		double z = resolution(s, a, b);
+		int tier;
+		double value;
+		pair_value(s, a, b, &tier, &value);
 		uint64_t m = league_sched_met(s, a, b), tie = draw(s, k);
-		if (isinf(z))
+		if (tier < 0)
 			continue;
-		if (best < 0 || z < best_z ||
-		    (z == best_z && (m < best_met || (m == best_met && tie < best_tie)))) {
+		if (best < 0 || tier > best_tier || (tier == best_tier && value > best_value) ||
+		    (tier == best_tier && value == best_value &&
+		     (m < best_met || (m == best_met && tie < best_tie)))) {
 			best = (long)k;
-			best_z = z;
+			best_tier = tier;
+			best_value = value;
 			best_met = m;
 			best_tie = tie;
 		}
@@ -276,16 +330,25 @@ static void seat_around(const struct league_sched *s, uint32_t *table, size_t k)
 	}
 }
 
-/* Count a deal of table: per entry, per pair, in all; or uncount it (sign -1). */
+/* Count a deal of table: per entry, per pair, in all, and into the model; or uncount it
+ * (sign -1). */
 static void count_deal(struct league_sched *s, const uint32_t *table, int sign)
 {
 	for (int a = 0; a < s->players; a++) {
 		s->deals[table[a]] += (uint64_t)(int64_t)sign;
-		for (int b = 0; b < s->players; b++)
-			if (a != b)
-				s->met[(size_t)table[a] * s->cap + table[b]] += (uint32_t)sign;
+		for (int b = 0; b < s->players; b++) {
+			if (a == b)
+				continue;
+			s->met[(size_t)table[a] * s->cap + table[b]] += (uint32_t)sign;
+			if (a < b)
+				league_info_add(&s->info, table[a], table[b],
+						sign * league_info_weight(s->g, table[a], table[b],
+									  s->players));
+		}
 	}
 	s->total += (uint64_t)(int64_t)sign;
+	if (s->total - s->rebuilt_at >= LEAGUE_SCHED_REBUILD_EVERY)
+		rebuild(s); /* on failure the updated model stays: only rounding is lost */
 }
 
 int league_sched_next(struct league_sched *s, uint32_t *table)

@@ -88,25 +88,33 @@ static void same_as_rating_fit(void **state)
 	league_fit_release(&f);
 }
 
+/* Two anchors stay at their values as games come; the others fall around them. */
 static void anchors_frozen(void **state)
 {
 	struct sim sim = { 0x99ull, strengths };
-	struct league_fit_anchor anchors[1] = { { 3, 1500 } };
-	struct league_fit_options opt = { anchors, 1 };
+	struct league_fit_anchor anchors[2] = { { 3, 1500 }, { 1, 1650 } };
+	struct league_fit_options opt = { anchors, 2 };
 	struct league_fit f;
 	struct league_standings st;
 
 	(void)state;
 	assert_int_equal(league_fit_init(&f, &opt), 0);
-	for (uint64_t d = 0; d < 600; d++)
-		play(&sim, &f, NULL, NULL, d, (uint32_t)(d % 6), (uint32_t)((d + 1 + d / 6) % 6));
-	league_fit_request(&f);
-	assert_int_equal(league_fit_wait(&f), 0);
-	assert_int_equal(league_fit_latest(&f, &st), 0);
-	assert_true(fabs(st.elo[3] - 1500) < 1e-9);
-	assert_true(st.ci95[3] == 0);
-	assert_true(st.elo[0] > 1500 && st.elo[5] < 1500);
-	league_standings_release(&st);
+	for (int round = 0; round < 3; round++) {
+		for (uint64_t d = 0; d < 600; d++)
+			play(&sim, &f, NULL, NULL, 600 * (uint64_t)round + d, (uint32_t)(d % 6),
+			     (uint32_t)((d + 1 + d / 6) % 6));
+		league_fit_request(&f);
+		assert_int_equal(league_fit_wait(&f), 0);
+		assert_int_equal(league_fit_latest(&f, &st), 0);
+		assert_int_equal(st.generation, (uint64_t)round + 1);
+		assert_true(st.elo[3] == 1500 && st.ci95[3] == 0);
+		assert_true(st.elo[1] == 1650 && st.ci95[1] == 0);
+		assert_true(st.elo[0] > 1650 && st.elo[5] < 1500);
+		assert_true(st.elo[2] < 1650 && st.elo[2] > 1500 && st.ci95[2] > 0);
+		/* the two anchors are not an adjacent pair of the stop rule */
+		assert_int_equal(st.adjacent, 5);
+		league_standings_release(&st);
+	}
 	league_fit_release(&f);
 }
 
