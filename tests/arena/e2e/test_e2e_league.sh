@@ -6,7 +6,7 @@
 # plays on with its last good settings; a bot that never starts suspended;
 # kill -9 and the same command resuming with no finished game lost and every
 # deal whole; a challenge recorded apart and never rated; status and report
-# over the league's directory. Uses badbot and the bundled skipbo-medium.
+# over the league's directory, and merge refusing it. Uses badbot and the bundled skipbo-medium.
 #   test_e2e_league.sh ARENA BADBOT
 set -euo pipefail
 arena=$1 badbot=$2
@@ -108,6 +108,10 @@ grep -q 'c: retired (replaced by c@2)' status.txt || fail "status: $(cat status.
 "$arena" report L >report.txt 2>&1 || fail "report: $(cat report.txt)"
 grep -q 'c@2' L/report.md || fail "report.md without c@2"
 grep -q 'Partial' report.txt && fail "a league's report called partial"
+
+# merge takes shards of one tournament: a league's directory is refused, saying so.
+"$arena" merge merged L 2>err.txt && fail "merge of a league's directory succeeded"
+grep -q "is a league's directory" err.txt || fail "merge: $(cat err.txt)"
 
 # A challenge: its own directory, the league's games untouched, resumable.
 n=$(games)
