@@ -98,7 +98,7 @@ static int parse_league(void *ctx, const cJSON *root, struct jsonc_errors *e)
 	if (!cJSON_IsObject(league))
 		return jsonc_error(e, "league", "expected an object");
 	for (const cJSON *item = league->child; item; item = item->next) {
-		char path[160];
+		char path[160], message[JSONC_MESSAGE_MAX];
 		size_t k = 0;
 		int near;
 
@@ -108,11 +108,15 @@ static int parse_league(void *ctx, const cJSON *root, struct jsonc_errors *e)
 			continue;
 		near = jsonc_nearest(item->string, league_keys);
 		snprintf(path, sizeof(path), "league.%.100s", item->string);
-		ret = near >= 0 ? jsonc_error(e, path, "unknown key; did you mean \"%s\"?",
-					      league_keys[near])
-				: jsonc_error(e, path, "unknown key (expected anchors, floor, "
-					      "max_games, max_minutes, suspend_after or "
-					      "stop_when_separated)");
+		if (near >= 0)
+			snprintf(message, sizeof(message), "%s: unknown key; did you mean \"%s\"?",
+				 path, league_keys[near]);
+		else
+			snprintf(message, sizeof(message), "%s: unknown key (expected anchors, "
+				 "floor, max_games, max_minutes, suspend_after or "
+				 "stop_when_separated)", path);
+		/* pointing at the key, as a tournament file's unknown keys are */
+		ret = jsonc_error_text(e, path, 1, message);
 	}
 	ret = first_failure(ret, get_count(league, "floor", 1000000, &v[0], e));
 	ret = first_failure(ret, get_count(league, "max_games", JSON_STRICT_INT_MAX, &v[1], e));
