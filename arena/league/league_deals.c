@@ -12,7 +12,7 @@
 
 #include "schedule.h"
 
-#define LEAGUE_DEAL_ID_FORMAT "l%06" PRIu64 "-r%d"
+#define LEAGUE_DEAL_ID_FORMAT "t%04" PRIu64 "-d0000-r%d"
 
 int league_deals_init(struct league_deals *d, const struct league_config *cfg, uint64_t seed,
 		      char *err, size_t err_size)

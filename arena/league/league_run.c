@@ -239,14 +239,14 @@ static int take_changes(struct league *lg, char *err, size_t err_size)
 /*
  * tournament.json for this segment: the tournament as run writes it, with
  * every entry as a bot, "deals" 1 (a league has no fixed number), the
- * league's settings under "league", and the start the directory recorded
- * first.
+ * league's settings under "league", the start the directory recorded
+ * first, and "sandbox" "mixed" once runs with and without one have played.
  */
 static int write_tournament_json(struct league *lg, const struct config *seg, char *err,
 				 size_t err_size)
 {
 	char path[PATH_MAX + 64], stamp[32], *text = NULL;
-	cJSON *root = NULL, *old, *league, *started = NULL;
+	cJSON *root = NULL, *old, *league, *started = NULL, *was;
 	time_t now = time(NULL);
 	struct tm tm;
 	int ret = -ENOMEM;
@@ -261,6 +261,10 @@ static int write_tournament_json(struct league *lg, const struct config *seg, ch
 	if (!text || !(root = cJSON_Parse(text)) || !(league = cJSON_CreateObject()))
 		goto out;
 	cJSON_AddItemToObject(root, "league", league);
+	was = cJSON_GetObjectItemCaseSensitive(old, "sandbox");
+	if (cJSON_IsString(was) && strcmp(was->valuestring, seg->sandbox == SANDBOX_ON ? "on" :
+					  "off") != 0)
+		cJSON_ReplaceItemInObjectCaseSensitive(root, "sandbox", cJSON_CreateString("mixed"));
 	cJSON_AddNumberToObject(league, "floor", (double)lg->cfg.floor_deals);
 	cJSON_AddNumberToObject(league, "max_games", (double)lg->cfg.max_games);
 	cJSON_AddNumberToObject(league, "max_minutes", (double)lg->cfg.max_minutes);
@@ -336,10 +340,11 @@ static int play_segment(struct league *lg, char *err, size_t err_size)
 	seg.partnership = 0;
 	if (lg->jobs)
 		seg.concurrency = lg->jobs;
-	if ((ret = write_tournament_json(lg, &seg, err, err_size)) < 0 ||
-	    (ret = open_sandbox(lg, &seg, &sb, err, err_size)) < 0)
+	if ((ret = open_sandbox(lg, &seg, &sb, err, err_size)) < 0)
 		goto out;
 	seg.sandbox = sb ? SANDBOX_ON : SANDBOX_OFF;
+	if ((ret = write_tournament_json(lg, &seg, err, err_size)) < 0)
+		goto out;
 	topt.sandbox = sb;
 	league_deals_segment(&lg->deals);
 	ret = tournament_run(&seg, &topt, err, err_size);

@@ -11,7 +11,8 @@
  * `report`, `status` and the viewer read it as they read a tournament.
  *
  * Games: deal k (0, 1, ...) is played once per seat rotation r, as
- * "l%06u-r%u" (table k, deal 0, rotation r in the record), its seed
+ * "t%04u-d0000-r%u" (table k, deal 0, rotation r in the record: a game id
+ * of schedule.h's form), its seed
  * schedule_deal_seed(league seed, k, 0); at rotation r seat s holds the
  * table's entry (s + r) mod players (schedule.h). A resume reads the records
  * back in order and finishes any deal left with rotations missing first.

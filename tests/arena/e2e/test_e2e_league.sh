@@ -94,7 +94,7 @@ stop
 cmp -s before.jsonl <(head -n "$n" L/games.jsonl) || fail "records before the kill changed"
 [ -z "$(grep -o '"id":"[^"]*"' L/games.jsonl | sort | uniq -d)" ] || fail "a game recorded twice"
 # the deals the kill left with a rotation missing are whole after the resume
-deals() { grep -o '"id":"l[0-9]*' "$1" | sort | uniq -c; }
+deals() { grep -o '"id":"t[0-9]*-d0000' "$1" | sort | uniq -c; }
 for deal in $(deals before.jsonl | awk '$1 == 1 { print $2 }'); do
 	[ "$(grep -c -- "$deal-" L/games.jsonl)" = 2 ] || fail "$deal not whole after the resume"
 done

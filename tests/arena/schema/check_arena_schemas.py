@@ -166,12 +166,28 @@ def run_tournament(arena, work, name, doc, args):
     return out
 
 
+def run_league(arena, work, badbot):
+    """A league of a few games: its directory is read like a tournament's."""
+    out = os.path.join(work, "league")
+    os.mkdir(out)
+    with open(os.path.join(out, "league.jsonc"), "w", encoding="utf-8") as f:
+        json.dump({"name": "league", "bots": [{"name": "good", "command": [badbot, "good"]}],
+                   "rules": {"stock_size": 3},
+                   "league": {"anchors": {"skipbo-medium": 0}, "max_games": 4}}, f)
+    proc = subprocess.run([arena, "league", "-j", "1", out], capture_output=True, text=True,
+                          check=False)
+    if proc.returncode != 0:
+        sys.exit(f"skipbo-arena league failed ({proc.returncode}):\n{proc.stderr}")
+    return out
+
+
 def validate_output(validators, out, seen):
     with open(os.path.join(out, "tournament.json"), encoding="utf-8") as f:
         resolved = json.load(f)
     check(validators, "resolved", resolved, out + "/tournament.json")
-    # `run DIR/tournament.json` runs it again, a shard's aside (CLUSTER.md)
-    if "shard" not in resolved:
+    # `run DIR/tournament.json` runs it again, a shard's and a league's aside (CLUSTER.md,
+    # LEAGUE.md)
+    if "shard" not in resolved and "league" not in resolved:
         check(validators, "tournament", resolved, out + "/tournament.json as a tournament file")
     seen["tournament.json"] += 1
     with open(os.path.join(out, "games.jsonl"), encoding="utf-8") as f:
@@ -255,6 +271,11 @@ def main():
         record = json.loads(next(line for line in duel_lines if '"faults":[{' in line))
         chatty = json.loads(next(line for line in duel_lines if '"chatty"' in line))
         validate_output(validators, teams_out, seen)
+        league_out = run_league(arena, work, badbot)
+        validate_output(validators, league_out, seen)
+        with open(os.path.join(league_out, "tournament.json"), encoding="utf-8") as f:
+            if "league" not in json.load(f):
+                sys.exit("a league's tournament.json without \"league\"")
         replay = read_replay(duel_out, record)
         chatty_replay = read_replay(duel_out, chatty)
         with open(os.path.join(teams_out, "tournament.json"), encoding="utf-8") as f:
