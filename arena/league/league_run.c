@@ -289,30 +289,70 @@ out:
 	return ret;
 }
 
-/* The sandbox of this segment's active entries, its directory hidden from them. */
+/*
+ * Each entry in play that the sandbox cannot run (sandbox_open's -EACCES: a
+ * program outside what a bot sees, a file the sandbox's uids cannot read)
+ * suspended with the reason: the league never stops for a bot. How many.
+ */
+static int suspend_unsandboxable(struct league *lg, const struct config *seg,
+				 const struct sandbox_setup *all)
+{
+	char note[1024], err[512];
+	int found = 0;
+
+	for (size_t i = 0; i < seg->nbots; i++) {
+		struct bot_spec one = { .name = seg->bots[i].name, .argv = seg->bots[i].argv,
+					.cwd = seg->bots[i].cwd };
+		struct sandbox_setup setup = *all;
+		struct sandbox *sb = NULL;
+
+		if (!lg->deals.entry[i].active)
+			continue;
+		setup.bots = &one;
+		setup.nbots = 1;
+		note[0] = '\0';
+		if (sandbox_open(&setup, &sb, note, sizeof(note)) == -EACCES) {
+			if (league_entries_suspend(&lg->es, i, note, err, sizeof(err)) < 0)
+				return -EIO;
+			fprintf(lg->out, "league: \"%s\" is suspended: %s\n", seg->bots[i].name, note);
+			lg->deals.entry[i].active = false;
+			found++;
+		}
+		sandbox_close(sb);
+	}
+	return found;
+}
+
+/* The sandbox of this segment's entries in play, the league's directory hidden from them. */
 static int open_sandbox(struct league *lg, const struct config *seg, struct sandbox **sb,
 			char *err, size_t err_size)
 {
 	struct bot_spec *specs = calloc(seg->nbots + 1, sizeof(*specs));
 	const char *hide[] = { lg->dir };
 	struct sandbox_setup setup = { seg->sandbox, specs, 0, hide, 1 };
-	char note[1024] = "";
+	char note[1024];
 	int ret;
 
 	*sb = NULL;
 	if (!specs)
 		return -ENOMEM;
-	for (size_t i = 0; i < seg->nbots; i++)
-		if (lg->deals.entry[i].active)
-			specs[setup.nbots++] = (struct bot_spec){ .name = seg->bots[i].name,
-								  .argv = seg->bots[i].argv,
-								  .cwd = seg->bots[i].cwd };
-	ret = sandbox_open(&setup, sb, note, sizeof(note));
+	do {
+		setup.nbots = 0;
+		for (size_t i = 0; i < seg->nbots; i++)
+			if (lg->deals.entry[i].active)
+				specs[setup.nbots++] = (struct bot_spec){
+					.name = seg->bots[i].name, .argv = seg->bots[i].argv,
+					.cwd = seg->bots[i].cwd };
+		note[0] = '\0';
+		ret = sandbox_open(&setup, sb, note, sizeof(note));
+	} while (ret == -EACCES && suspend_unsandboxable(lg, seg, &setup) > 0);
 	if (ret < 0)
 		snprintf(err, err_size, "sandbox: %s", note[0] ? note : strerror(-ret));
 	else if (note[0] && !lg->sandbox_said++)
 		fprintf(lg->out, "league: %s\n", note);
 	free(specs);
+	if (ret >= 0)
+		ret = league_deals_update(&lg->deals);
 	return ret;
 }
 

@@ -120,4 +120,21 @@ grep -q 'of 4 games' ch.txt || fail "challenge: $(cat ch.txt)"
 [ "$(games)" = "$n" ] || fail "a challenge's games went into the league's"
 [ "$(grep -c . 'L/challenges/a-vs-c@2-2/games.jsonl')" = 4 ] || fail "challenge records"
 "$arena" status 'L/challenges/a-vs-c@2-2' | grep -q complete || fail "challenge status"
+# A bot the sandbox cannot run (as root: a file its uids cannot read) is suspended, saying
+# why, and the league plays on without it (only where the league ran sandboxed, as root).
+if [ "$(id -u)" = 0 ] && grep -q '"sandbox":[[:space:]]*"on"' L/tournament.json; then
+	mkdir -m 700 hidden S
+	cp "$badbot" hidden/bot
+	cat >S/league.jsonc <<EOF
+{ "name": "s", "players": 2, "rules": { "stock_size": 5 },
+  "bots": [ { "name": "a", "command": ["$badbot", "good"] },
+            { "name": "b", "command": ["$badbot", "good"] },
+            { "name": "h", "command": ["$work/hidden/bot", "good"] } ],
+  "league": { "anchors": {}, "max_games": 10 } }
+EOF
+	"$arena" league S >s.txt 2>&1 || fail "league S: $(cat s.txt)"
+	grep -q '"h" is suspended: sandbox: bot "h"' s.txt || fail "$(cat s.txt)"
+	grep -q 'max_games reached' s.txt || fail "$(cat s.txt)"
+fi
+[ ! -e S ] || echo "sandbox suspension checked"
 echo ok
