@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define ENTRIES_MIN 16
+#define ELO_PER_NAT (400.0 / M_LN10)
 
 void league_standings_release(struct league_standings *st)
 {
@@ -171,14 +172,14 @@ static void rank_standings(const struct league_fit *f, const struct rating_fit *
 }
 
 /* The standings of the snapshot s: rating_fit as report runs it, the anchors' ratings
- * fixed. */
+ * fixed. The fit is left in *fit (zeroed when s has no entry) for fold_buffer. */
 static int refit(const struct league_fit *f, const struct snapshot *s,
-		 struct league_standings *st)
+		 struct league_standings *st, struct rating_fit *fit)
 {
 	struct rating_options opt = RATING_OPTIONS_DEFAULT;
-	struct rating_fit fit;
 	int rc;
 
+	memset(fit, 0, sizeof(*fit));
 	if ((rc = standings_alloc(st, s->n)) < 0 || s->n == 0)
 		return rc;
 	/* the anchors' values, in st->elo until the fit overwrites it */
@@ -188,21 +189,56 @@ static int refit(const struct league_fit *f, const struct snapshot *s,
 	}
 	opt.clusters = s->clusters;
 	opt.fixed = st->elo;
-	if ((rc = rating_fit(&s->pairs, &opt, &fit)) < 0) {
+	if ((rc = rating_fit(&s->pairs, &opt, fit)) < 0) {
 		league_standings_release(st);
 		return rc;
 	}
 	for (size_t e = 0; e < s->n; e++) {
 		bool played = s->games[e] > 0;
 		st->games[e] = s->games[e];
-		st->elo[e] = played ? fit.elo[e] : NAN;
+		st->elo[e] = played ? fit->elo[e] : NAN;
 		st->ci95[e] = !played ? NAN
-			      : anchor_of(f->anchors, f->nanchors, e) ? 0 : rating_ci95(&fit, e);
+			      : anchor_of(f->anchors, f->nanchors, e) ? 0 : rating_ci95(fit, e);
 	}
 	st->games_counted = s->games_counted;
-	rank_standings(f, &fit, st);
-	rating_fit_release(&fit);
+	rank_standings(f, fit, st);
 	return 0;
+}
+
+/* Keep the abilities of a finished refit (under the lock): the buffer is folded at them. */
+static int keep_abilities(struct league_fit *f, const struct rating_fit *fit)
+{
+	double *g = reallocarray(f->fold_g, fit->n ? fit->n : 1, sizeof(*g));
+
+	if (!g)
+		return -ENOMEM;
+	for (size_t e = 0; e < fit->n; e++)
+		g[e] = fit->elo[e] / ELO_PER_NAT;
+	f->fold_g = g;
+	f->fold_n = fit->n;
+	memcpy(f->fold_scale, fit->scale, sizeof(f->fold_scale));
+	return 0;
+}
+
+/*
+ * Fold cluster.h's buffer (under the lock) once it holds `fulls` full buffers, at the
+ * abilities of the last refit, where report folds it at a pilot fit: so that
+ * league_fit_add never fits. -ENOMEM.
+ */
+static int fold_buffer(struct league_fit *f, size_t fulls)
+{
+	size_t n = f->pairs.n;
+	double *g;
+	int rc;
+
+	if (f->clusters->nbuf < fulls * CLUSTER_BUFFER_MAX || f->fold_n == 0)
+		return 0;
+	if (!(g = calloc(n, sizeof(*g))))
+		return -ENOMEM;
+	memcpy(g, f->fold_g, (f->fold_n < n ? f->fold_n : n) * sizeof(*g));
+	rc = cluster_sums_fold(f->clusters, n, g, f->fold_scale);
+	free(g);
+	return rc;
 }
 
 /* The background thread: one refit per wake, over the sums as they are when it starts. */
@@ -219,12 +255,16 @@ static void *refit_loop(void *arg)
 		uint64_t target = f->taken = f->requested;
 		struct snapshot snap;
 		struct league_standings st = { 0 };
+		struct rating_fit fit = { 0 };
 		int rc = snapshot_take(f, &snap);
 		pthread_mutex_unlock(&f->lock);
 		if (rc == 0)
-			rc = refit(f, &snap, &st);
+			rc = refit(f, &snap, &st, &fit);
 		snapshot_release(&snap);
 		pthread_mutex_lock(&f->lock);
+		if (rc == 0 && fit.n > 0 && (rc = keep_abilities(f, &fit)) == 0)
+			rc = fold_buffer(f, 1);
+		rating_fit_release(&fit);
 		f->error = rc;
 		if (rc == 0 && st.n > 0) {
 			st.generation = f->latest.generation + 1;
@@ -308,6 +348,7 @@ void league_fit_release(struct league_fit *f)
 	free(f->clusters);
 	free(f->games);
 	free(f->anchors);
+	free(f->fold_g);
 	league_standings_release(&f->latest);
 	memset(f, 0, sizeof(*f));
 }
@@ -338,7 +379,8 @@ static int reserve_entries(struct league_fit *f, size_t n)
 int league_fit_add(struct league_fit *f, uint64_t deal, int nseats, const uint32_t *entry,
 		   const int *placing, const uint32_t *team)
 {
-	size_t top = 0;
+	struct rating_result res[RATING_GAME_RESULTS_MAX];
+	size_t top = 0, count;
 	int rc;
 
 	if (nseats < 2 || nseats > CLUSTER_BOTS_MAX)
@@ -348,15 +390,26 @@ int league_fit_add(struct league_fit *f, uint64_t deal, int nseats, const uint32
 			return -EINVAL;
 		top = entry[k] + 1 > top ? entry[k] + 1 : top;
 	}
+	count = rating_game_results(nseats, entry, placing, team, res);
 	pthread_mutex_lock(&f->lock);
 	rc = reserve_entries(f, top);
 	if (rc == 0)
-		rc = rating_add_clustered(&f->pairs, f->clusters, deal, nseats, entry, placing, team);
+		rc = rating_pairs_add_results(&f->pairs, res, count);
+	if (rc == 0)
+		rc = cluster_sums_add_results(f->clusters, deal, res, count);
 	if (rc == 0) {
+		f->clusters->results += (double)count;
 		for (int k = 0; k < nseats; k++)
 			f->games[entry[k]]++;
 		f->games_counted++;
 		f->n = top > f->n ? top : f->n;
+		/* a full buffer is folded when a refit ends: start one if none runs */
+		if (cluster_sums_full(f->clusters) && f->requested == f->finished) {
+			f->requested = f->taken + 1;
+			pthread_cond_broadcast(&f->wake);
+		}
+		/* games faster than refits: fold at the last refit's abilities (no fit here) */
+		rc = fold_buffer(f, LEAGUE_FIT_BUFFERS_MAX);
 	}
 	pthread_mutex_unlock(&f->lock);
 	return rc;

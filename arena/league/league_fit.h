@@ -19,6 +19,16 @@
  * fits the copy without it, so adding never waits for a fit. The latest
  * finished fit is published under the lock and read with league_fit_latest.
  *
+ * Clusters: cluster.h's buffer of closed deals, once full, is folded at the
+ * abilities of the refit that ends next (report folds it at a pilot fit of
+ * the games so far; league_fit_add starts a refit when none runs), so there
+ * is no fit in league_fit_add. When games come faster than refits and
+ * LEAGUE_FIT_BUFFERS_MAX buffers wait, league_fit_add folds them at the last
+ * refit's abilities (a fold costs O(buffer), no fit), so memory stays flat.
+ * Below one buffer (about 800 2-player deals) the intervals are report's
+ * exactly; beyond, the folds are made at ratings as current as report's
+ * pilots or more.
+ *
  * Stop rule: an adjacent pair (two entries next to each other in the
  * ranking, within one pool, not both anchors) is separated at 95% when the
  * likelihood of superiority of the better one is at least 0.975
@@ -39,6 +49,8 @@
 #include "rating_pairs.h"
 
 #define LEAGUE_FIT_SEPARATED 0.975
+/* cluster.h's buffers that may wait for a refit before league_fit_add folds them */
+#define LEAGUE_FIT_BUFFERS_MAX 2
 
 /* An entry whose Elo is fixed. */
 struct league_fit_anchor {
@@ -87,6 +99,9 @@ struct league_fit {
 	size_t cap_games;
 	uint64_t games_counted;
 	struct league_standings latest; /* under lock */
+	double *fold_g;                /* fold_n abilities of the last refit (natural log) */
+	size_t fold_n;
+	double fold_scale[RATING_KINDS];
 };
 
 /* Start the fit and its thread. -ENOMEM, -EINVAL (an anchor twice), or a pthread error. */

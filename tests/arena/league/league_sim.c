@@ -40,7 +40,7 @@ void league_sim_even_field(double *elo, size_t bots, double spacing)
 
 void league_sim_normal_field(double *elo, size_t bots, double sd, uint64_t seed)
 {
-	uint64_t rng = seed | 1;
+	uint64_t rng = seed * 2 + 1;
 
 	for (size_t i = 0; i < bots; i++)
 		elo[i] = sd * normal(&rng);

@@ -46,7 +46,9 @@ static void play(struct sim *sim, struct league_fit *f, struct rating_pairs *p,
 
 static const double strengths[6] = { 300, 150, 100, 0, -120, -300 };
 
-static void same_as_rating_fit(void **state)
+/* The fit of deals games among the 6 bots against rating_fit of the same games summed as
+ * report sums them: equal within tol (Elo). */
+static void compare_with_rating_fit(uint64_t deals, double tol)
 {
 	struct sim sim = { 0x1234567ull, strengths };
 	struct league_fit f;
@@ -56,13 +58,11 @@ static void same_as_rating_fit(void **state)
 	struct rating_fit fit;
 	struct league_standings st;
 
-	(void)state;
 	assert_non_null(c);
 	cluster_sums_init(c);
 	assert_int_equal(rating_pairs_init(&p, 6), 0);
 	assert_int_equal(league_fit_init(&f, NULL), 0);
-	/* enough deals that cluster.h's buffer is folded at a pilot fit several times */
-	for (uint64_t d = 0; d < 3000; d++)
+	for (uint64_t d = 0; d < deals; d++)
 		play(&sim, &f, &p, c, d, (uint32_t)(d % 6), (uint32_t)((d / 6 + d + 1) % 6));
 	league_fit_request(&f);
 	assert_int_equal(league_fit_wait(&f), 0);
@@ -70,12 +70,12 @@ static void same_as_rating_fit(void **state)
 	opt.clusters = c;
 	assert_int_equal(rating_fit(&p, &opt, &fit), 0);
 	assert_int_equal(st.n, 6);
-	assert_int_equal(st.generation, 1);
-	assert_int_equal(st.games_counted, 6000);
+	assert_true(st.generation >= 1);
+	assert_int_equal(st.games_counted, 2 * deals);
 	for (size_t e = 0; e < 6; e++) {
 		assert_true(fabs(st.elo[e] - fit.elo[e]) < 1e-6);
-		assert_true(fabs(st.ci95[e] - rating_ci95(&fit, e)) < 1e-6);
-		assert_int_equal(st.games[e], 2000);
+		assert_true(fabs(st.ci95[e] - rating_ci95(&fit, e)) < tol);
+		assert_int_equal(st.games[e], 2 * deals / 3);
 	}
 	/* ranked best first */
 	for (size_t k = 0; k + 1 < st.nranked; k++)
@@ -86,6 +86,15 @@ static void same_as_rating_fit(void **state)
 	cluster_sums_release(c);
 	free(c);
 	league_fit_release(&f);
+}
+
+/* The same ratings as rating_fit, and the same intervals: exactly below one buffer of
+ * cluster.h, within 0.1 Elo (of about 15) once buffers are folded at other fits. */
+static void same_as_rating_fit(void **state)
+{
+	(void)state;
+	compare_with_rating_fit(600, 1e-6);
+	compare_with_rating_fit(6000, 0.1);
 }
 
 /* Two anchors stay at their values as games come; the others fall around them. */
@@ -106,7 +115,7 @@ static void anchors_frozen(void **state)
 		league_fit_request(&f);
 		assert_int_equal(league_fit_wait(&f), 0);
 		assert_int_equal(league_fit_latest(&f, &st), 0);
-		assert_int_equal(st.generation, (uint64_t)round + 1);
+		assert_true(st.generation >= (uint64_t)round + 1);
 		assert_true(st.elo[3] == 1500 && st.ci95[3] == 0);
 		assert_true(st.elo[1] == 1650 && st.ci95[1] == 0);
 		assert_true(st.elo[0] > 1650 && st.elo[5] < 1500);
@@ -157,7 +166,11 @@ static void stop_rule(void **state)
 	}
 }
 
-/* The sums' allocations are the same after 20,000 and after 200,000 games. */
+/* cluster.h's buffer: LEAGUE_FIT_BUFFERS_MAX full buffers and a deal, at most doubled */
+#define BUFFER_BOUND (2 * (LEAGUE_FIT_BUFFERS_MAX * CLUSTER_BUFFER_MAX + 64))
+
+/* The sums' allocations are the same after 20,000 and after 200,000 games, games coming
+ * far faster than refits (so league_fit_add folds at the last refit's abilities). */
 static void memory_flat(void **state)
 {
 	struct sim sim = { 0x4242ull, strengths };
@@ -166,14 +179,29 @@ static void memory_flat(void **state)
 
 	(void)state;
 	assert_int_equal(league_fit_init(&f, NULL), 0);
-	for (uint64_t d = 0; d < 10000; d++)
+	assert_int_equal(f.clusters->capbuf, 0);
+	for (uint64_t d = 0; d < 100; d++)
 		play(&sim, &f, NULL, NULL, d, (uint32_t)(d % 6), (uint32_t)((d + 1 + d / 6) % 6));
+	league_fit_request(&f);
+	assert_int_equal(league_fit_wait(&f), 0);
+	for (uint64_t d = 100; d < 10000; d++)
+		play(&sim, &f, NULL, NULL, d, (uint32_t)(d % 6), (uint32_t)((d + 1 + d / 6) % 6));
+	/* the refit thread folds under the lock too */
+	pthread_mutex_lock(&f.lock);
 	capbuf = f.clusters->capbuf;
+	assert_true(capbuf > 0 && capbuf <= BUFFER_BOUND);
 	capgroups = f.pairs.capgroups;
 	cap = f.cap_games;
-	for (uint64_t d = 10000; d < 100000; d++)
+	pthread_mutex_unlock(&f.lock);
+	for (uint64_t d = 10000; d < 100000; d++) {
 		play(&sim, &f, NULL, NULL, d, (uint32_t)(d % 6), (uint32_t)((d + 1 + d / 6) % 6));
-	assert_int_equal(f.clusters->capbuf, capbuf);
+		pthread_mutex_lock(&f.lock);
+		assert_true(f.clusters->nbuf <= LEAGUE_FIT_BUFFERS_MAX * CLUSTER_BUFFER_MAX + 64);
+		pthread_mutex_unlock(&f.lock);
+	}
+	league_fit_request(&f);
+	assert_int_equal(league_fit_wait(&f), 0);
+	assert_true(f.clusters->capbuf <= BUFFER_BOUND);
 	assert_int_equal(f.pairs.capgroups, capgroups);
 	assert_int_equal(f.cap_games, cap);
 	assert_int_equal(f.games_counted, 200000);
