@@ -260,10 +260,10 @@ int league_deals_recorded(void *ctx, const struct results_record *rec)
 		return 0;
 	for (int s = 0; s < rec->players; s++) {
 		const char *name = cJSON_GetStringValue(cJSON_GetArrayItem(bots, s));
-		int i = name ? league_entries_find(d->es, name) : -1;
+		int i = name ? league_entries_named(d->es, name) : -1;
 
 		/* a record of a bot that is no entry is not the league's */
-		if (i < 0 || strcmp(d->es->e[i].name, name) != 0 || (size_t)i >= d->n)
+		if (i < 0 || (size_t)i >= d->n)
 			return 0;
 		entry[s] = (uint32_t)i;
 	}

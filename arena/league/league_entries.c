@@ -81,16 +81,24 @@ static const char *string_at(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+int league_entries_named(const struct league_entries *es, const char *name)
+{
+	for (size_t i = 0; i < es->n; i++)
+		if (strcmp(es->e[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
 int league_entries_find(const struct league_entries *es, const char *name)
 {
 	int latest = -1;
 	size_t len = strlen(name);
 
+	if (strchr(name, '@'))
+		return league_entries_named(es, name);
 	for (size_t i = 0; i < es->n; i++) {
 		const char *n = es->e[i].name;
 
-		if (strcmp(n, name) == 0)
-			return (int)i;
 		if (strncmp(n, name, len) == 0 && (n[len] == '\0' || n[len] == '@') &&
 		    (latest < 0 || es->e[i].version > es->e[latest].version))
 			latest = (int)i;
@@ -126,7 +134,7 @@ static int apply_add(struct league_entries *es, const cJSON *ev)
 	memset(e, 0, sizeof(*e));
 	at = strchr(name, '@');
 	e->version = at ? atoi(at + 1) : 1;
-	e->previous = previous ? league_entries_find(es, previous) : -1;
+	e->previous = previous ? league_entries_named(es, previous) : -1;
 	e->anchor = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "anchor"));
 	e->declared = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "declared"));
 	e->name = strdup(name);
@@ -164,7 +172,7 @@ static int apply_event(struct league_entries *es, const char *line, size_t len)
 		goto out;
 	}
 	ret = 0;
-	if ((i = league_entries_find(es, name)) < 0 || strcmp(es->e[i].name, name) != 0)
+	if ((i = league_entries_named(es, name)) < 0)
 		goto out;
 	if (strcmp(kind, "retire") == 0 || strcmp(kind, "suspend") == 0) {
 		struct league_entry *e = &es->e[i];

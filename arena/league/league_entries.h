@@ -68,7 +68,11 @@ void league_entries_release(struct league_entries *es);
 /* Read what was appended since: 1 when entries changed, 0 when not. */
 int league_entries_refresh(struct league_entries *es, char *err, size_t err_size);
 
-/* The entry called name, else the latest version of the bot called name; -1 for none. */
+/* The entry called name exactly; -1 for none. */
+int league_entries_named(const struct league_entries *es, const char *name);
+
+/* The entry NAME@K for a name with '@', else the latest version of the bot called name
+ * (NAME itself when it has no other); -1 for none. */
 int league_entries_find(const struct league_entries *es, const char *name);
 
 /*

@@ -22,6 +22,7 @@
 #include "league_config.h"
 #include "league_deals.h"
 #include "league_entries.h"
+#include "league_history.h"
 #include "programs.h"
 #include "sandbox.h"
 #include "tournament.h"
@@ -43,11 +44,15 @@ struct league {
 	struct timespec *programs_time; /* per entry: its files' latest mtime then */
 	size_t nprograms;
 	time_t refit_said;             /* when a refit was last printed */
+	time_t history_said;           /* when history.jsonl last got a line */
+	uint64_t history_generation;   /* of the standings it got */
 };
 
 /* How often the entries' files are looked at for a change (s), and refits printed. */
 #define LEAGUE_PROGRAMS_EVERY 1
 #define LEAGUE_REFIT_EVERY 10
+/* A refit goes into history.jsonl at most this often (s), and the last one when the league stops. */
+#define LEAGUE_HISTORY_EVERY 60
 
 void league_request_stop(void)
 {
@@ -396,10 +401,36 @@ out:
 	return ret;
 }
 
+/* The standings as a line of history.jsonl (league_history.h); a failure is said, not fatal. */
+static void record_history(struct league *lg, const struct league_standings *st)
+{
+	struct league_history_entry *entries = calloc(st->n + 1, sizeof(*entries));
+	struct league_history_line line = { time(NULL), st->games_counted, 0, entries };
+	char path[PATH_MAX + 64];
+	int ret = -ENOMEM;
+
+	if (!st->generation || st->generation == lg->history_generation)
+		goto out;
+	for (size_t i = 0; entries && i < st->n && i < lg->es.n; i++)
+		entries[line.n++] = (struct league_history_entry){ lg->es.e[i].name, st->elo[i],
+								    st->ci95[i], st->games[i] };
+	snprintf(path, sizeof(path), "%s/%s", lg->dir, LEAGUE_HISTORY_FILE);
+	if (entries && (ret = league_history_append(path, &line)) == 0) {
+		lg->history_said = line.time;
+		lg->history_generation = st->generation;
+	}
+	if (ret < 0)
+		fprintf(lg->out, "league: %s: %s\n", path, strerror(-ret));
+out:
+	free(entries);
+}
+
 static void on_refit(void *ctx, const struct league_standings *st)
 {
 	struct league *lg = ctx;
 
+	if (!lg->history_generation || time(NULL) - lg->history_said >= LEAGUE_HISTORY_EVERY)
+		record_history(lg, st);
 	if (time(NULL) - lg->refit_said < LEAGUE_REFIT_EVERY)
 		return;
 	lg->refit_said = time(NULL);
@@ -457,8 +488,8 @@ int league_run(const struct league_run_options *opt, enum league_stop *why, char
 			wait_for_entries(&lg);
 	}
 	*why = league_stop_requested ? LEAGUE_STOP_REQUEST : lg.deals.stop;
-	if (ret >= 0)
-		ret = league_deals_finish(&lg.deals, lg.out);
+	if (ret >= 0 && (ret = league_deals_finish(&lg.deals, lg.out)) >= 0)
+		record_history(&lg, &lg.deals.st);
 out:
 	league_deals_release(&lg.deals);
 	league_entries_release(&lg.es);

@@ -107,6 +107,12 @@ grep -q 'dead: suspended' status.txt || fail "status: no suspension: $(cat statu
 grep -q 'c: retired (replaced by c@2)' status.txt || fail "status: $(cat status.txt)"
 "$arena" report L >report.txt 2>&1 || fail "report: $(cat report.txt)"
 grep -q 'c@2' L/report.md || fail "report.md without c@2"
+# the league's section: its history, each entry's status, the versions
+[ -s L/history.jsonl ] || fail "no history.jsonl"
+grep -q '^## League' L/report.md || fail "report.md without the league's section"
+grep -q 'c → c@2' L/report.md || fail "report.md without the lineage c → c@2"
+grep -q 'suspended' L/report.md || fail "report.md does not say dead is suspended"
+grep -q 'c &rarr; c@2' L/report.html || fail "report.html without the lineage"
 grep -q 'Partial' report.txt && fail "a league's report called partial"
 
 # merge takes shards of one tournament: a league's directory is refused, saying so.

@@ -98,21 +98,29 @@ static void versions_are_linked(void **state)
 	assert_string_equal(es.e[0].why, "replaced by alpha@2");
 	assert_int_equal(es.e[1].previous, 0);
 	assert_int_equal(es.e[1].version, 2);
-	/* a bot's name finds its latest version; an entry's name finds itself */
-	assert_int_equal(league_entries_find(&es, "alpha"), 0);
+	/* a bot's name finds its latest version; NAME@K and an exact name find themselves */
+	assert_int_equal(league_entries_find(&es, "alpha"), 1);
 	assert_int_equal(league_entries_find(&es, "alpha@2"), 1);
 	assert_int_equal(league_entries_find(&es, "alph"), -1);
-	assert_int_equal(league_entries_suspend(&es, 1, "3 games with a start fault", err,
+	assert_int_equal(league_entries_named(&es, "alpha"), 0);
+	/* a third version follows the second, not the first */
+	write_text(fx->bot, "a", "print('three')\n");
+	assert_int_equal(league_entries_add(&es, &bot, 0, name, err, sizeof(err)), 0);
+	assert_string_equal(name, "alpha@3");
+	assert_true(es.e[1].retired);
+	assert_int_equal(es.e[2].previous, 1);
+	assert_int_equal(league_entries_suspend(&es, 2, "3 games with a start fault", err,
 						sizeof(err)), 0);
 	assert_int_equal(league_entries_retire(&es, 0, "again", err, sizeof(err)), -EALREADY);
 	/* what another process reads back */
 	assert_int_equal(league_entries_open(&again, fx->dir, err, sizeof(err)), 0);
-	assert_int_equal(again.n, 2);
-	assert_true(again.e[0].retired);
-	assert_true(again.e[1].suspended);
-	assert_string_equal(again.e[1].why, "3 games with a start fault");
-	assert_string_equal(again.e[1].bot.argv[1], fx->bot);
+	assert_int_equal(again.n, 3);
+	assert_true(again.e[0].retired && again.e[1].retired && !again.e[2].retired);
+	assert_true(again.e[2].suspended);
+	assert_string_equal(again.e[2].why, "3 games with a start fault");
+	assert_string_equal(again.e[2].bot.argv[1], fx->bot);
 	assert_int_equal(again.e[1].previous, 0);
+	assert_int_equal(again.e[2].previous, 1);
 	league_entries_release(&again);
 	league_entries_release(&es);
 }
