@@ -289,38 +289,52 @@ static size_t lineages(FILE *out, const struct row *rows, size_t count,
 	return written;
 }
 
+/* What both formats show: the rows, the column lines of the rating over time, the sentence. */
+struct section {
+	struct row *rows;
+	size_t count;
+	uint64_t line[LEAGUE_REPORT_COLUMNS];
+	size_t c;
+	char text[256];
+};
+
+static int section_make(struct section *sec, const struct league_history_summary *h,
+			const struct league_lineage *entries, size_t n)
+{
+	if (!(sec->rows = make_rows(h, entries, n, &sec->count)))
+		return -ENOMEM;
+	sec->c = columns(h, sec->line);
+	summary_text(h, sec->text, sizeof(sec->text));
+	return 0;
+}
+
 int league_history_write_md(FILE *out, const struct league_history_summary *h,
 			    const struct league_lineage *entries, size_t n)
 {
-	size_t count;
-	struct row *rows = make_rows(h, entries, n, &count);
-	uint64_t line[LEAGUE_REPORT_COLUMNS];
-	size_t c = columns(h, line);
-	char text[256];
+	struct section sec;
 
-	if (!rows)
+	if (section_make(&sec, h, entries, n) < 0)
 		return -ENOMEM;
-	summary_text(h, text, sizeof(text));
-	fprintf(out, "## League\n\n%s\n\n", text);
+	fprintf(out, "## League\n\n%s\n\n", sec.text);
 	fputs("| entry | version of | status | Elo | ±95% | games | first Elo on record | change |\n"
 	      "|:---|:---|:---|---:|---:|---:|---:|---:|\n", out);
-	for (size_t i = 0; i < count; i++)
-		entry_row(out, &md, &rows[i]);
+	for (size_t i = 0; i < sec.count; i++)
+		entry_row(out, &md, &sec.rows[i]);
 	fputs("\n### Versions\n\n", out);
-	if (!lineages(out, rows, count, &md, "- ", "\n"))
+	if (!lineages(out, sec.rows, sec.count, &md, "- ", "\n"))
 		fputs("No entry has a new version.\n", out);
-	if (c > 0) {
+	if (sec.c > 0) {
 		fputs("\n### Rating over time\n\nElo after the games shown.\n\n| entry |", out);
-		over_time_head(out, rows, count, line, c, " ", " |");
+		over_time_head(out, sec.rows, sec.count, sec.line, sec.c, " ", " |");
 		fputs("\n|:---|", out);
-		for (size_t k = 0; k < c; k++)
+		for (size_t k = 0; k < sec.c; k++)
 			fputs("---:|", out);
 		fputc('\n', out);
-		for (size_t i = 0; i < count; i++)
-			over_time_row(out, &md, &rows[i], line, c);
+		for (size_t i = 0; i < sec.count; i++)
+			over_time_row(out, &md, &sec.rows[i], sec.line, sec.c);
 	}
 	fputc('\n', out);
-	free(rows);
+	free(sec.rows);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -402,38 +416,33 @@ static void html_chart(FILE *out, const struct row *rows, size_t count,
 int league_history_write_html(FILE *out, const struct league_history_summary *h,
 			      const struct league_lineage *entries, size_t n)
 {
-	size_t count;
-	struct row *rows = make_rows(h, entries, n, &count);
-	uint64_t line[LEAGUE_REPORT_COLUMNS];
-	size_t c = columns(h, line);
-	char text[256];
+	struct section sec;
 
-	if (!rows)
+	if (section_make(&sec, h, entries, n) < 0)
 		return -ENOMEM;
-	summary_text(h, text, sizeof(text));
 	fputs("<h2 id=\"league\">League</h2>\n<p>", out);
-	report_html_text(out, text);
+	report_html_text(out, sec.text);
 	fputs("</p>\n", out);
 	fputs("<div class=\"scroll\"><table id=\"league-entries\">\n<thead><tr>"
 	      "<th class=\"name\">entry</th><th class=\"name\">version of</th>"
 	      "<th class=\"name\">status</th><th>Elo</th><th>&plusmn;95%</th><th>games</th>"
 	      "<th>first Elo on record</th><th>change</th></tr></thead>\n<tbody>\n", out);
-	for (size_t i = 0; i < count; i++)
-		entry_row(out, &html, &rows[i]);
+	for (size_t i = 0; i < sec.count; i++)
+		entry_row(out, &html, &sec.rows[i]);
 	fputs("</tbody></table></div>\n<h3>Versions</h3>\n", out);
-	if (!lineages(out, rows, count, &html, "<p>", "</p>\n"))
+	if (!lineages(out, sec.rows, sec.count, &html, "<p>", "</p>\n"))
 		fputs("<p>No entry has a new version.</p>\n", out);
 	fputs("<h3>Rating over time</h3>\n", out);
-	html_chart(out, rows, count, h);
-	if (c > 0) {
+	html_chart(out, sec.rows, sec.count, h);
+	if (sec.c > 0) {
 		fputs("<div class=\"scroll\"><table id=\"league-over-time\">\n<thead><tr>"
 		      "<th class=\"name\">entry</th>", out);
-		over_time_head(out, rows, count, line, c, "<th>", "</th>");
+		over_time_head(out, sec.rows, sec.count, sec.line, sec.c, "<th>", "</th>");
 		fputs("</tr></thead>\n<tbody>\n", out);
-		for (size_t i = 0; i < count; i++)
-			over_time_row(out, &html, &rows[i], line, c);
+		for (size_t i = 0; i < sec.count; i++)
+			over_time_row(out, &html, &sec.rows[i], sec.line, sec.c);
 		fputs("</tbody></table></div>\n", out);
 	}
-	free(rows);
+	free(sec.rows);
 	return ferror(out) ? -EIO : 0;
 }
