@@ -48,7 +48,7 @@ static int standings_copy(struct league_standings *dst, const struct league_stan
 {
 	int rc = standings_alloc(dst, src->n);
 
-	if (rc < 0)
+	if (rc < 0 || src->n == 0) /* no fit yet: nothing to copy (and src's arrays are NULL) */
 		return rc;
 	memcpy(dst->elo, src->elo, src->n * sizeof(*dst->elo));
 	memcpy(dst->ci95, src->ci95, src->n * sizeof(*dst->ci95));

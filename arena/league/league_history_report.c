@@ -171,30 +171,69 @@ static void md_name(FILE *out, const char *s)
 	}
 }
 
-static void md_rows(FILE *out, const struct row *rows, size_t count)
+/* How one format writes a table: a name escaped, and the strings around cells. */
+struct format {
+	void (*name)(FILE *out, const char *s);
+	const char *row_open;    /* before the first cell (a name) */
+	const char *name_next;   /* between cells, before a name cell */
+	const char *number_next; /* between cells, before a number cell */
+	const char *row_close;
+	const char *arrow;       /* between versions of a lineage */
+};
+
+static const struct format md = { md_name, "| ", " | ", " | ", " |\n", " → " };
+static const struct format html = { report_html_text, "<tr><td class=\"name\">",
+				    "</td><td class=\"name\">", "</td><td>", "</td></tr>\n",
+				    " &rarr; " };
+
+/* One row of the entries' table. */
+static void entry_row(FILE *out, const struct format *f, const struct row *r)
 {
-	fputs("| entry | version of | status | Elo | ±95% | games | first Elo on record | change |\n"
-	      "|:---|:---|:---|---:|---:|---:|---:|---:|\n", out);
-	for (size_t i = 0; i < count; i++) {
-		const struct row *r = &rows[i];
-		char a[32], b[32], c[32], d[32];
-		double last = latest_elo(r), first = first_elo(r);
-		fputs("| ", out);
-		md_name(out, r->lin.name);
-		fputs(" | ", out);
-		if (r->lin.predecessor)
-			md_name(out, r->lin.predecessor);
-		fprintf(out, " | %s", league_entry_status_name(r->lin.status));
-		if (r->lin.why) {
-			fputs(" (", out);
-			md_name(out, r->lin.why);
-			fputc(')', out);
-		}
-		fprintf(out, " | %s | %s | %llu | %s | %s |\n", number_text(last, false, a, sizeof(a)),
-			number_text(r->x ? r->x->last.ci95 : NAN, false, b, sizeof(b)),
-			(unsigned long long)(r->x ? r->x->last.entry_games : 0),
-			number_text(first, false, c, sizeof(c)),
-			number_text(last - first, true, d, sizeof(d)));
+	char a[32], b[32], c[32], d[32];
+	double last = latest_elo(r), first = first_elo(r);
+
+	fputs(f->row_open, out);
+	f->name(out, r->lin.name);
+	fputs(f->name_next, out);
+	if (r->lin.predecessor)
+		f->name(out, r->lin.predecessor);
+	fputs(f->name_next, out);
+	fputs(league_entry_status_name(r->lin.status), out);
+	if (r->lin.why) {
+		fputs(" (", out);
+		f->name(out, r->lin.why);
+		fputc(')', out);
+	}
+	fprintf(out, "%s%s%s%s%s%llu%s%s%s%s%s", f->number_next, number_text(last, false, a, 32),
+		f->number_next, number_text(r->x ? r->x->last.ci95 : NAN, false, b, 32),
+		f->number_next, (unsigned long long)(r->x ? r->x->last.entry_games : 0),
+		f->number_next, number_text(first, false, c, 32), f->number_next,
+		number_text(last - first, true, d, 32), f->row_close);
+}
+
+/* One row of the rating over time: the entry's Elo at each of the c column lines. */
+static void over_time_row(FILE *out, const struct format *f, const struct row *r,
+			  const uint64_t *line, size_t c)
+{
+	char text[32];
+
+	fputs(f->row_open, out);
+	f->name(out, r->lin.name);
+	for (size_t k = 0; k < c; k++) {
+		const struct league_history_point *p = point_at(r->x, line[k]);
+		fputs(f->number_next, out);
+		fputs(number_text(p ? p->elo : NAN, false, text, sizeof(text)), out);
+	}
+	fputs(f->row_close, out);
+}
+
+/* The games of each column, each after `before`. */
+static void over_time_head(FILE *out, const struct row *rows, size_t count,
+			   const uint64_t *line, size_t c, const char *before, const char *after)
+{
+	for (size_t k = 0; k < c; k++) {
+		const struct league_history_point *p = column_point(rows, count, line[k]);
+		fprintf(out, "%s%llu games%s", before, (unsigned long long)(p ? p->games : 0), after);
 	}
 }
 
@@ -221,11 +260,10 @@ static size_t successor(const struct row *rows, size_t count, size_t cur, size_t
 /*
  * Each lineage from its first version: NAME -> NAME@2 -> NAME@3 (several successors of one
  * version are joined by commas, and the chain goes on from the first), each between before
- * and after, names written by name_fn. Returns the lineages written.
+ * and after, in the format f. Returns the lineages written.
  */
 static size_t lineages(FILE *out, const struct row *rows, size_t count,
-		       void (*name_fn)(FILE *out, const char *s), const char *before,
-		       const char *arrow, const char *after)
+		       const struct format *f, const char *before, const char *after)
 {
 	size_t written = 0;
 
@@ -235,12 +273,12 @@ static size_t lineages(FILE *out, const struct row *rows, size_t count,
 		if ((p && row_of(rows, count, p) < count) || next == count)
 			continue; /* not the first version of a lineage with versions */
 		fputs(before, out);
-		name_fn(out, rows[i].lin.name);
+		f->name(out, rows[i].lin.name);
 		/* count steps at most: a cycle of predecessors ends too */
 		for (size_t step = 0; next < count && step < count; step++) {
 			for (size_t j = next; j < count; j = successor(rows, count, cur, j + 1)) {
-				fputs(j == next ? arrow : ", ", out);
-				name_fn(out, rows[j].lin.name);
+				fputs(j == next ? f->arrow : ", ", out);
+				f->name(out, rows[j].lin.name);
 			}
 			cur = next;
 			next = successor(rows, count, cur, 0);
@@ -251,82 +289,55 @@ static size_t lineages(FILE *out, const struct row *rows, size_t count,
 	return written;
 }
 
+/* What both formats show: the rows, the column lines of the rating over time, the sentence. */
+struct section {
+	struct row *rows;
+	size_t count;
+	uint64_t line[LEAGUE_REPORT_COLUMNS];
+	size_t c;
+	char text[256];
+};
+
+static int section_make(struct section *sec, const struct league_history_summary *h,
+			const struct league_lineage *entries, size_t n)
+{
+	if (!(sec->rows = make_rows(h, entries, n, &sec->count)))
+		return -ENOMEM;
+	sec->c = columns(h, sec->line);
+	summary_text(h, sec->text, sizeof(sec->text));
+	return 0;
+}
+
 int league_history_write_md(FILE *out, const struct league_history_summary *h,
 			    const struct league_lineage *entries, size_t n)
 {
-	size_t count;
-	struct row *rows = make_rows(h, entries, n, &count);
-	uint64_t line[LEAGUE_REPORT_COLUMNS];
-	char text[256];
+	struct section sec;
 
-	if (!rows)
+	if (section_make(&sec, h, entries, n) < 0)
 		return -ENOMEM;
-	summary_text(h, text, sizeof(text));
-	fprintf(out, "## League\n\n%s\n\n", text);
-	md_rows(out, rows, count);
+	fprintf(out, "## League\n\n%s\n\n", sec.text);
+	fputs("| entry | version of | status | Elo | ±95% | games | first Elo on record | change |\n"
+	      "|:---|:---|:---|---:|---:|---:|---:|---:|\n", out);
+	for (size_t i = 0; i < sec.count; i++)
+		entry_row(out, &md, &sec.rows[i]);
 	fputs("\n### Versions\n\n", out);
-	if (!lineages(out, rows, count, md_name, "- ", " → ", "\n"))
+	if (!lineages(out, sec.rows, sec.count, &md, "- ", "\n"))
 		fputs("No entry has a new version.\n", out);
-	size_t c = columns(h, line);
-	if (c > 0) {
+	if (sec.c > 0) {
 		fputs("\n### Rating over time\n\nElo after the games shown.\n\n| entry |", out);
-		for (size_t k = 0; k < c; k++) {
-			const struct league_history_point *p = column_point(rows, count, line[k]);
-			fprintf(out, " %llu games |", (unsigned long long)(p ? p->games : 0));
-		}
+		over_time_head(out, sec.rows, sec.count, sec.line, sec.c, " ", " |");
 		fputs("\n|:---|", out);
-		for (size_t k = 0; k < c; k++)
+		for (size_t k = 0; k < sec.c; k++)
 			fputs("---:|", out);
 		fputc('\n', out);
-		for (size_t i = 0; i < count; i++) {
-			fputs("| ", out);
-			md_name(out, rows[i].lin.name);
-			fputs(" |", out);
-			for (size_t k = 0; k < c; k++) {
-				const struct league_history_point *p = point_at(rows[i].x, line[k]);
-				fprintf(out, " %s |", number_text(p ? p->elo : NAN, false, text, 32));
-			}
-			fputc('\n', out);
-		}
+		for (size_t i = 0; i < sec.count; i++)
+			over_time_row(out, &md, &sec.rows[i], sec.line, sec.c);
 	}
 	fputc('\n', out);
-	free(rows);
+	free(sec.rows);
 	return ferror(out) ? -EIO : 0;
 }
 
-static void html_rows(FILE *out, const struct row *rows, size_t count)
-{
-	fputs("<div class=\"scroll\"><table id=\"league-entries\">\n<thead><tr>"
-	      "<th class=\"name\">entry</th><th class=\"name\">version of</th>"
-	      "<th class=\"name\">status</th><th>Elo</th><th>&plusmn;95%</th><th>games</th>"
-	      "<th>first Elo on record</th><th>change</th></tr></thead>\n<tbody>\n", out);
-	for (size_t i = 0; i < count; i++) {
-		const struct row *r = &rows[i];
-		char a[32], b[32], c[32], d[32];
-		double last = latest_elo(r), first = first_elo(r);
-		fputs("<tr><td class=\"name\">", out);
-		report_html_text(out, r->lin.name);
-		fputs("</td><td class=\"name\">", out);
-		if (r->lin.predecessor)
-			report_html_text(out, r->lin.predecessor);
-		fprintf(out, "</td><td class=\"name\">%s", league_entry_status_name(r->lin.status));
-		if (r->lin.why) {
-			fputs(" (", out);
-			report_html_text(out, r->lin.why);
-			fputc(')', out);
-		}
-		fprintf(out, "</td><td>%s</td><td>%s</td><td>%llu</td><td>%s</td><td>%s</td></tr>\n",
-			number_text(last, false, a, sizeof(a)),
-			number_text(r->x ? r->x->last.ci95 : NAN, false, b, sizeof(b)),
-			(unsigned long long)(r->x ? r->x->last.entry_games : 0),
-			number_text(first, false, c, sizeof(c)),
-			number_text(last - first, true, d, sizeof(d)));
-	}
-	fputs("</tbody></table></div>\n", out);
-}
-
-/* The Elo range of every point on record (lo == hi when there is one value); false when
- * there is none. */
 static bool elo_range(const struct row *rows, size_t count, double *lo, double *hi)
 {
 	*lo = INFINITY;
@@ -402,57 +413,36 @@ static void html_chart(FILE *out, const struct row *rows, size_t count,
 	fputs("</p>\n", out);
 }
 
-/* The Elo of each entry at the column points, as report.md shows it. */
-static void html_over_time(FILE *out, const struct row *rows, size_t count,
-			   const struct league_history_summary *h)
-{
-	uint64_t line[LEAGUE_REPORT_COLUMNS];
-	size_t c = columns(h, line);
-	char text[32];
-
-	if (c == 0)
-		return;
-	fputs("<div class=\"scroll\"><table id=\"league-over-time\">\n<thead><tr>"
-	      "<th class=\"name\">entry</th>", out);
-	for (size_t k = 0; k < c; k++) {
-		const struct league_history_point *p = column_point(rows, count, line[k]);
-		fprintf(out, "<th>%llu games</th>", (unsigned long long)(p ? p->games : 0));
-	}
-	fputs("</tr></thead>\n<tbody>\n", out);
-	for (size_t i = 0; i < count; i++) {
-		fputs("<tr><td class=\"name\">", out);
-		report_html_text(out, rows[i].lin.name);
-		fputs("</td>", out);
-		for (size_t k = 0; k < c; k++) {
-			const struct league_history_point *p = point_at(rows[i].x, line[k]);
-			fprintf(out, "<td>%s</td>", number_text(p ? p->elo : NAN, false, text,
-								 sizeof(text)));
-		}
-		fputs("</tr>\n", out);
-	}
-	fputs("</tbody></table></div>\n", out);
-}
-
 int league_history_write_html(FILE *out, const struct league_history_summary *h,
 			      const struct league_lineage *entries, size_t n)
 {
-	size_t count;
-	struct row *rows = make_rows(h, entries, n, &count);
-	char text[256];
+	struct section sec;
 
-	if (!rows)
+	if (section_make(&sec, h, entries, n) < 0)
 		return -ENOMEM;
-	summary_text(h, text, sizeof(text));
 	fputs("<h2 id=\"league\">League</h2>\n<p>", out);
-	report_html_text(out, text);
+	report_html_text(out, sec.text);
 	fputs("</p>\n", out);
-	html_rows(out, rows, count);
-	fputs("<h3>Versions</h3>\n", out);
-	if (!lineages(out, rows, count, report_html_text, "<p>", " &rarr; ", "</p>\n"))
+	fputs("<div class=\"scroll\"><table id=\"league-entries\">\n<thead><tr>"
+	      "<th class=\"name\">entry</th><th class=\"name\">version of</th>"
+	      "<th class=\"name\">status</th><th>Elo</th><th>&plusmn;95%</th><th>games</th>"
+	      "<th>first Elo on record</th><th>change</th></tr></thead>\n<tbody>\n", out);
+	for (size_t i = 0; i < sec.count; i++)
+		entry_row(out, &html, &sec.rows[i]);
+	fputs("</tbody></table></div>\n<h3>Versions</h3>\n", out);
+	if (!lineages(out, sec.rows, sec.count, &html, "<p>", "</p>\n"))
 		fputs("<p>No entry has a new version.</p>\n", out);
 	fputs("<h3>Rating over time</h3>\n", out);
-	html_chart(out, rows, count, h);
-	html_over_time(out, rows, count, h);
-	free(rows);
+	html_chart(out, sec.rows, sec.count, h);
+	if (sec.c > 0) {
+		fputs("<div class=\"scroll\"><table id=\"league-over-time\">\n<thead><tr>"
+		      "<th class=\"name\">entry</th>", out);
+		over_time_head(out, sec.rows, sec.count, sec.line, sec.c, "<th>", "</th>");
+		fputs("</tr></thead>\n<tbody>\n", out);
+		for (size_t i = 0; i < sec.count; i++)
+			over_time_row(out, &html, &sec.rows[i], sec.line, sec.c);
+		fputs("</tbody></table></div>\n", out);
+	}
+	free(sec.rows);
 	return ferror(out) ? -EIO : 0;
 }

@@ -32,10 +32,13 @@
  * entry) plus its neighbours in the ranking, alternately below and above
  * (for a new entry: the entries it has met least).
  *
- * Determinism: the choice is a function of the seed, the last update and
- * the deals counted so far (chosen and played), never of time or address.
- * A resumed league that replays its recorded deals into
- * league_sched_played gets the choices the unbroken run would have made.
+ * Determinism: the choice is a function of the seed and the history of
+ * calls (the standings of each update, the deals counted between them),
+ * never of time or address: two schedulers given the same calls choose the
+ * same deals. A resumed league replays its recorded deals into
+ * league_sched_played and then updates with the fit of all of them; from
+ * there it chooses what an unbroken run would choose after an update at that
+ * point (the model is built anew at every update from the deals counted).
  *
  * Deals in flight: league_sched_next counts the deal it returns at once
  * and keeps it as pending, so parallel deals spread; league_sched_played of

@@ -6,7 +6,13 @@
  * go back to the scheduler. Deals are not played, so the figures are the
  * league's own costs.
  *
- * usage: bench_league_scale [ENTRIES [GAMES]]   (default 100 1000000)
+ * usage: bench_league_scale [ENTRIES [GAMES [sums]]]   (default 100 1000000)
+ *
+ * With "sums", the control: no league_fit and no thread, the same results
+ * summed directly (rating_pairs and cluster.h, the buffer folded when full at
+ * equal abilities, which costs what any fold costs), timed alike. On a
+ * loaded machine the tail of both is other processes; a stall of
+ * league_fit_add behind a refit would show as a tail the control lacks.
  *
  * Prints, at 100,000 games and at the end: the scheduler's CPU time per game
  * (next + played + the update after each refit, this thread's CPU clock),
@@ -65,7 +71,11 @@ struct bench {
 	double sched_cpu, add_wall, add_max, refit_started;
 	uint64_t add_hist[HIST_BUCKETS]; /* league_fit_add's wall times, HIST_RATIO apart */
 	double refit_wall;
-	uint64_t refits, generation, games;
+	uint64_t refits, generation, games, slow_adds;
+	bool refit;
+	struct rating_pairs pairs; /* the control's sums */
+	struct cluster_sums *clusters;
+	double *zero; /* n abilities 0, then RATING_KINDS discriminations 1 */
 };
 
 static size_t hist_bucket(double seconds)
@@ -96,6 +106,21 @@ static double add_quantile(const struct bench *b, double q)
 	return bound;
 }
 
+/* The control: one game's results summed without league_fit. */
+static int control_add(struct bench *b, uint64_t deal, const uint32_t *seat, const int *placing,
+		       const uint32_t *team)
+{
+	struct rating_result res[RATING_GAME_RESULTS_MAX];
+	size_t count = rating_game_results(2, seat, placing, team, res);
+	int rc = rating_pairs_add_results(&b->pairs, res, count);
+
+	if (rc == 0)
+		rc = cluster_sums_add_results(b->clusters, deal, res, count);
+	if (rc == 0 && cluster_sums_full(b->clusters))
+		rc = cluster_sums_fold(b->clusters, b->n, b->zero, b->zero + b->n);
+	return rc;
+}
+
 /* The two games of a deal between a and b into the fit. */
 static int play(struct bench *b, const uint32_t *table, uint64_t deal)
 {
@@ -107,13 +132,15 @@ static int play(struct bench *b, const uint32_t *table, uint64_t deal)
 		uint32_t seat[2] = { table[rot], table[1 - rot] }, team[2] = { 0, 1 };
 		int placing[2] = { rot ? first_wins : !first_wins, rot ? !first_wins : first_wins };
 		double t0 = clock_s(CLOCK_MONOTONIC);
-		int rc = league_fit_add(&b->fit, deal, 2, seat, placing, team);
+		int rc = b->refit ? league_fit_add(&b->fit, deal, 2, seat, placing, team)
+				  : control_add(b, deal, seat, placing, team);
 		double dt = clock_s(CLOCK_MONOTONIC) - t0;
 		if (rc < 0)
 			return rc;
 		b->add_wall += dt;
 		b->add_max = dt > b->add_max ? dt : b->add_max;
 		b->add_hist[hist_bucket(dt)]++;
+		b->slow_adds += dt > 1e-3;
 		b->games++;
 	}
 	return 0;
@@ -147,10 +174,10 @@ static int take_standings(struct bench *b)
 
 static void report(const struct bench *b)
 {
-	printf("| %zu | %llu | %.2f | %.2f / %.1f / %.1f / %.0f | %llu | %.1f | %.1f / %.1f |\n",
+	printf("| %zu | %llu | %.2f | %.2f / %.1f / %.1f / %.0f | %llu | %llu | %.1f | %.1f / %.1f |\n",
 	       b->n, (unsigned long long)b->games, 1e6 * b->sched_cpu / (double)b->games,
 	       1e6 * b->add_wall / (double)b->games, 1e6 * add_quantile(b, 0.99),
-	       1e6 * add_quantile(b, 0.9999), 1e6 * b->add_max,
+	       1e6 * add_quantile(b, 0.9999), 1e6 * b->add_max, (unsigned long long)b->slow_adds,
 	       (unsigned long long)b->refits, b->refits ? 1e3 * b->refit_wall / (double)b->refits : 0,
 	       status_mb("VmRSS"), status_mb("VmHWM"));
 	fflush(stdout);
@@ -162,7 +189,8 @@ static int run(struct bench *b, uint64_t games)
 	int rc;
 
 	b->refit_started = clock_s(CLOCK_MONOTONIC);
-	league_fit_request(&b->fit);
+	if (b->refit)
+		league_fit_request(&b->fit);
 	while (b->games < games) {
 		uint32_t table[2];
 		double t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
@@ -173,7 +201,7 @@ static int run(struct bench *b, uint64_t games)
 		t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 		rc = league_sched_played(&b->sched, table, 2);
 		b->sched_cpu += clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
-		if (rc < 0 || (deal % 64 == 0 && (rc = take_standings(b)) < 0))
+		if (rc < 0 || (b->refit && deal % 64 == 0 && (rc = take_standings(b)) < 0))
 			return rc;
 		if (b->games == 100000 || b->games >= games)
 			report(b);
@@ -188,11 +216,19 @@ int main(int argc, char **argv)
 	int rc;
 
 	b.n = argc > 1 ? (size_t)atol(argv[1]) : 100;
+	b.refit = argc <= 3 || strcmp(argv[3], "sums");
 	b.rng = 0x9e3779b97f4a7c15ull;
 	b.elo = calloc(b.n ? b.n : 1, sizeof(*b.elo));
 	b.entry = calloc(b.n ? b.n : 1, sizeof(*b.entry));
-	if (b.n < 2 || !b.elo || !b.entry) {
-		fprintf(stderr, "usage: bench_league_scale [ENTRIES [GAMES]]\n");
+	b.clusters = calloc(1, sizeof(*b.clusters));
+	b.zero = calloc(b.n + RATING_KINDS, sizeof(*b.zero));
+	if (b.clusters)
+		cluster_sums_init(b.clusters);
+	for (int k = 0; b.zero && k < RATING_KINDS; k++)
+		b.zero[b.n + (size_t)k] = 1.0; /* the control's kinds: discrimination 1 */
+	if (b.n < 2 || !b.elo || !b.entry || !b.clusters || !b.zero ||
+	    rating_pairs_init(&b.pairs, b.n) < 0) {
+		fprintf(stderr, "usage: bench_league_scale [ENTRIES [GAMES [sums]]]\n");
 		return 2;
 	}
 	for (size_t e = 0; e < b.n; e++) {
@@ -204,11 +240,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_league_scale: out of memory\n");
 		return 1;
 	}
-	printf("| entries | games | scheduler CPU per game (µs) | league_fit_add wall mean / p99 / p99.99 / max (µs) | "
-	       "refits | refit mean (ms) | RSS / peak RSS (MB) |\n|---|---|---|---|---|---|---|\n");
+	printf("| entries | games | scheduler CPU per game (µs) | league_fit_add wall mean / p99 / p99.99 / max (µs) | adds over 1 ms | "
+	       "refits | refit mean (ms) | RSS / peak RSS (MB) |\n|---|---|---|---|---|---|---|---|\n");
 	rc = run(&b, games);
 	league_fit_release(&b.fit);
 	league_sched_release(&b.sched);
+	rating_pairs_release(&b.pairs);
+	cluster_sums_release(b.clusters);
+	free(b.clusters);
+	free(b.zero);
 	free(b.elo);
 	free(b.entry);
 	if (rc < 0) {

@@ -229,6 +229,8 @@ static int sim_loop(struct sim *s, struct league_sim_result *out)
 			out->share[mark] = share;
 			out->rank_error[mark] = rank_error;
 		}
+		if (share >= 0.9 && !out->most_at)
+			out->most_at = 2 * s->deals;
 		if (all && !out->separated_at)
 			out->separated_at = 2 * s->deals;
 		if (all && opt->stop_when_separated)

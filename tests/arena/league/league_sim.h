@@ -42,6 +42,7 @@ struct league_sim_options {
 struct league_sim_result {
 	uint64_t games;        /* games played */
 	uint64_t separated_at; /* games when every adjacent pair was first separated; 0: never */
+	uint64_t most_at;      /* games when 90% of them first were; 0: never */
 	double share[LEAGUE_SIM_MARKS_MAX];      /* share of adjacent pairs separated at each mark */
 	double rank_error[LEAGUE_SIM_MARKS_MAX]; /* mean |fitted rank - true rank| at each mark */
 	uint64_t fits;

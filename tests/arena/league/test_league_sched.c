@@ -232,8 +232,9 @@ static void pending_and_abandoned(void **state)
 	assert_int_equal(league_sched_abandon(&s, t, 2), -ENOENT);
 	assert_int_equal(league_sched_played(&s, bad, 2), -EINVAL);
 	assert_int_equal(league_sched_update(&s, e, 2), -EINVAL);
-	assert_int_equal(league_sched_init(&s, 7, 0, 1), -EINVAL);
 	league_sched_release(&s);
+	assert_int_equal(league_sched_init(&s, 7, 0, 1), -EINVAL);
+	assert_int_equal(league_sched_init(&s, 1, 0, 1), -EINVAL);
 }
 
 int main(void)
