@@ -2,6 +2,7 @@
  * cmd_status.c - `skipbo-arena status DIR...`: how far each output directory
  * (a whole tournament or a shard of one) is, read only, also while it runs.
  */
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -131,6 +132,33 @@ out:
 	return ret;
 }
 
+/* A league's challenges (DIR/challenges/NAME, tournaments of their own), apart from its games. */
+static void challenges_status(const char *dir)
+{
+	char path[PATH_MAX], err[PATH_MAX + 512];
+	struct dirent **names = NULL;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/challenges", dir);
+	if ((n = scandir(path, &names, NULL, alphasort)) < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		struct status_progress p;
+		char sub[PATH_MAX * 2];
+
+		snprintf(sub, sizeof(sub), "%s/%s", path, names[i]->d_name);
+		/* status_progress clears p first, whatever it returns */
+		if (names[i]->d_name[0] != '.' && status_progress(sub, &p, err, sizeof(err)) == 0) {
+			printf("  challenge %s (unrated): %llu of %llu games%s\n", names[i]->d_name,
+			       (unsigned long long)p.recorded, (unsigned long long)p.total,
+			       p.recorded == p.total ? ", complete" : "");
+			free(p.same);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
 /* A league's entries under its line: how many play, and each one out of play and why. */
 static void league_status(const char *dir)
 {
@@ -143,6 +171,7 @@ static void league_status(const char *dir)
 	}
 	league_entries_summary(&es, stdout);
 	league_entries_release(&es);
+	challenges_status(dir);
 }
 
 /* Print one directory's line; 0 complete, 1 not, -1 unreadable. Adds to the totals. */

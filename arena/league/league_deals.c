@@ -92,11 +92,9 @@ int league_deals_entries(struct league_deals *d, struct league_entries *es,
 	return 0;
 }
 
-int league_deals_update(struct league_deals *d)
+/* The scheduler told the entries' state and the standings in d->st. */
+static int update_sched(struct league_deals *d)
 {
-	league_standings_release(&d->st);
-	if (d->fit_started && league_fit_latest(&d->fit, &d->st) < 0)
-		return -ENOMEM;
 	for (size_t i = 0; i < d->n; i++) {
 		const struct league_entry *e = &d->es->e[i];
 		bool rated = i < d->st.n;
@@ -107,6 +105,36 @@ int league_deals_update(struct league_deals *d)
 			.ci95 = rated ? d->st.ci95[i] : NAN };
 	}
 	return league_sched_update(&d->sched, d->entry, d->n);
+}
+
+int league_deals_update(struct league_deals *d)
+{
+	league_standings_release(&d->st);
+	if (d->fit_started && league_fit_latest(&d->fit, &d->st) < 0)
+		return -ENOMEM;
+	return update_sched(d);
+}
+
+/*
+ * The latest standings taken when a refit published new ones (1), else
+ * nothing (0): between refits the scheduler goes on with what it counted
+ * (league_sched.h). Negative: no memory.
+ */
+static int take_refit(struct league_deals *d)
+{
+	struct league_standings next = { 0 };
+	int ret;
+
+	if (!d->fit_started || league_fit_latest(&d->fit, &next) < 0)
+		return d->fit_started ? -ENOMEM : 0;
+	if (next.generation == d->st.generation) {
+		league_standings_release(&next);
+		return 0;
+	}
+	league_standings_release(&d->st);
+	d->st = next;
+	ret = update_sched(d);
+	return ret < 0 ? ret : 1;
 }
 
 void league_deals_segment(struct league_deals *d)
@@ -300,7 +328,7 @@ static bool separated(const struct league_deals *d)
 /* Before a new deal: a stop, a change, or new standings. 1 to go on, else 0. */
 static int before_deal(struct league_deals *d)
 {
-	uint64_t generation = d->st.generation;
+	int refit;
 
 	if (d->error || d->suspend_due)
 		return 0;
@@ -315,11 +343,11 @@ static int before_deal(struct league_deals *d)
 		d->stop = LEAGUE_STOP_TIME;
 		return 0;
 	}
-	if (league_deals_update(d) < 0) {
+	if ((refit = take_refit(d)) < 0) {
 		d->error = -ENOMEM;
 		return 0;
 	}
-	if (d->st.generation != generation && d->on_refit)
+	if (refit && d->on_refit)
 		d->on_refit(d->ctx, &d->st);
 	if (separated(d)) {
 		d->stop = LEAGUE_STOP_SEPARATED;
