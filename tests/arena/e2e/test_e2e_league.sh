@@ -6,7 +6,8 @@
 # plays on with its last good settings; a bot that never starts suspended;
 # kill -9 and the same command resuming with no finished game lost and every
 # deal whole; a challenge recorded apart and never rated; status and report
-# over the league's directory, and merge refusing it. Uses badbot and the bundled skipbo-medium.
+# over the league's directory, and merge refusing it; the stop rule; a bot the sandbox
+# cannot run suspended. Uses badbot and the bundled skipbo-medium.
 #   test_e2e_league.sh ARENA BADBOT
 set -euo pipefail
 arena=$1 badbot=$2
@@ -126,6 +127,17 @@ grep -q 'of 4 games' ch.txt || fail "challenge: $(cat ch.txt)"
 [ "$(games)" = "$n" ] || fail "a challenge's games went into the league's"
 [ "$(grep -c . 'L/challenges/a-vs-c@2-2/games.jsonl')" = 4 ] || fail "challenge records"
 "$arena" status 'L/challenges/a-vs-c@2-2' | grep -q complete || fail "challenge status"
+# The stop rule: a first-legal-move bot against the medium reference bot is soon apart at 95%.
+mkdir R
+cat >R/league.jsonc <<EOF
+{ "name": "r", "players": 2, "rules": { "stock_size": 5 },
+  "bots": [ { "name": "a", "command": ["$badbot", "good"] },
+            { "name": "m", "command": ["skipbo-medium"] } ],
+  "league": { "anchors": {}, "floor": 2, "max_games": 2000 } }
+EOF
+"$arena" league -j 2 R >r.txt 2>&1 || fail "league R: $(cat r.txt)"
+grep -q 'every adjacent pair is apart at 95%' r.txt || fail "no stop by the rule: $(tail -3 r.txt)"
+
 # A bot the sandbox cannot run (as root: a file its uids cannot read) is suspended, saying
 # why, and the league plays on without it (only where the league ran sandboxed, as root).
 if [ "$(id -u)" = 0 ] && grep -q '"sandbox":[[:space:]]*"on"' L/tournament.json; then
