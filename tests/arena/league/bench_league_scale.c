@@ -188,9 +188,6 @@ static int run(struct bench *b, uint64_t games)
 	uint64_t deal = 0;
 	int rc;
 
-	b->refit_started = clock_s(CLOCK_MONOTONIC);
-	if (b->refit)
-		league_fit_request(&b->fit);
 	while (b->games < games) {
 		uint32_t table[2];
 		double t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
@@ -201,6 +198,11 @@ static int run(struct bench *b, uint64_t games)
 		t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 		rc = league_sched_played(&b->sched, table, 2);
 		b->sched_cpu += clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
+		/* the first refit once there is a game to fit */
+		if (rc == 0 && b->refit && deal == 1) {
+			b->refit_started = clock_s(CLOCK_MONOTONIC);
+			league_fit_request(&b->fit);
+		}
 		if (rc < 0 || (b->refit && deal % 64 == 0 && (rc = take_standings(b)) < 0))
 			return rc;
 		if (b->games == 100000 || b->games >= games)

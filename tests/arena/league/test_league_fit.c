@@ -97,6 +97,48 @@ static void same_as_rating_fit(void **state)
 	compare_with_rating_fit(6000, 0.1);
 }
 
+/* Partnership games (R2: teams named by any numbers) give rating_fit's ratings too. */
+static void partnership_same_as_rating_fit(void **state)
+{
+	struct league_fit f;
+	struct rating_pairs p;
+	struct cluster_sums *c = calloc(1, sizeof(*c));
+	struct rating_options opt = RATING_OPTIONS_DEFAULT;
+	struct rating_fit fit;
+	struct league_standings st;
+	uint64_t rng = 0x5151ull;
+
+	(void)state;
+	assert_non_null(c);
+	cluster_sums_init(c);
+	assert_int_equal(rating_pairs_init(&p, 6), 0);
+	assert_int_equal(league_fit_init(&f, NULL), 0);
+	for (uint64_t d = 0; d < 400; d++) {
+		uint32_t seat[4] = { (uint32_t)(d % 6), (uint32_t)((d + 1) % 6), (uint32_t)((d + 3) % 6),
+				     (uint32_t)((d + 4) % 6) };
+		uint32_t team[4] = { 70000, 9, 70000, 9 };
+		int first = (int)(xorshift64s(&rng) % 2);
+		int placing[4] = { first ? 1 : 2, first ? 2 : 1, first ? 1 : 2, first ? 2 : 1 };
+		assert_int_equal(league_fit_add(&f, d, 4, seat, placing, team), 0);
+		assert_int_equal(rating_add_clustered(&p, c, d, 4, seat, placing, team), 0);
+	}
+	league_fit_request(&f);
+	assert_int_equal(league_fit_wait(&f), 0);
+	assert_int_equal(league_fit_latest(&f, &st), 0);
+	opt.clusters = c;
+	assert_int_equal(rating_fit(&p, &opt, &fit), 0);
+	for (size_t e = 0; e < 6; e++) {
+		assert_true(fabs(st.elo[e] - fit.elo[e]) < 1e-6);
+		assert_true(fabs(st.ci95[e] - rating_ci95(&fit, e)) < 1e-6);
+	}
+	league_standings_release(&st);
+	rating_fit_release(&fit);
+	rating_pairs_release(&p);
+	cluster_sums_release(c);
+	free(c);
+	league_fit_release(&f);
+}
+
 /* Two anchors stay at their values as games come; the others fall around them. */
 static void anchors_frozen(void **state)
 {
@@ -127,14 +169,24 @@ static void anchors_frozen(void **state)
 	league_fit_release(&f);
 }
 
-static void bad_anchors_refused(void **state)
+/* Bad options and games are refused. */
+static void refusals(void **state)
 {
 	struct league_fit_anchor twice[2] = { { 1, 0 }, { 1, 10 } };
 	struct league_fit_options opt = { twice, 2 };
 	struct league_fit f;
+	uint32_t seat[2] = { 0, 1 }, far[2] = { 0, UINT32_MAX }, team[2] = { 0, 1 };
+	int placing[2] = { 1, 2 }, wild[2] = { 1, 1000 };
 
 	(void)state;
 	assert_int_equal(league_fit_init(&f, &opt), -EINVAL);
+	assert_int_equal(league_fit_init(&f, NULL), 0);
+	assert_int_equal(league_fit_add(&f, 0, 1, seat, placing, team), -EINVAL);
+	assert_int_equal(league_fit_add(&f, 0, 7, seat, placing, team), -EINVAL);
+	assert_int_equal(league_fit_add(&f, 0, 2, far, placing, team), -EINVAL);
+	assert_int_equal(league_fit_add(&f, 0, 2, seat, wild, team), -EINVAL);
+	assert_int_equal(league_fit_add(&f, 0, 2, seat, placing, team), 0);
+	league_fit_release(&f);
 }
 
 /* Far apart bots: every adjacent pair separated; two equal bots: not. */
@@ -166,45 +218,40 @@ static void stop_rule(void **state)
 	}
 }
 
-/* cluster.h's buffer: LEAGUE_FIT_BUFFERS_MAX full buffers and a deal, at most doubled */
-#define BUFFER_BOUND (2 * (LEAGUE_FIT_BUFFERS_MAX * CLUSTER_BUFFER_MAX + 64))
-
-/* The sums' allocations are the same after 20,000 and after 200,000 games, games coming
- * far faster than refits (so league_fit_add folds at the last refit's abilities). */
+/* The sums' allocations and the queue's are the same after 20,000 and after 200,000
+ * games, games coming far faster than the thread sums them. */
 static void memory_flat(void **state)
 {
 	struct sim sim = { 0x4242ull, strengths };
 	struct league_fit f;
-	size_t capbuf, capgroups, cap;
+	size_t capbuf, capgroups, cap, capqueue;
 
 	(void)state;
 	assert_int_equal(league_fit_init(&f, NULL), 0);
-	assert_int_equal(f.clusters->capbuf, 0);
-	for (uint64_t d = 0; d < 100; d++)
+	for (uint64_t d = 0; d < 10000; d++)
 		play(&sim, &f, NULL, NULL, d, (uint32_t)(d % 6), (uint32_t)((d + 1 + d / 6) % 6));
 	league_fit_request(&f);
 	assert_int_equal(league_fit_wait(&f), 0);
-	for (uint64_t d = 100; d < 10000; d++)
-		play(&sim, &f, NULL, NULL, d, (uint32_t)(d % 6), (uint32_t)((d + 1 + d / 6) % 6));
-	/* the refit thread folds under the lock too */
+	/* the thread is idle until the next request: its sums can be read */
 	pthread_mutex_lock(&f.lock);
 	capbuf = f.clusters->capbuf;
-	assert_true(capbuf > 0 && capbuf <= BUFFER_BOUND);
 	capgroups = f.pairs.capgroups;
 	cap = f.cap_games;
+	capqueue = f.capqueue + f.capspare;
 	pthread_mutex_unlock(&f.lock);
-	for (uint64_t d = 10000; d < 100000; d++) {
+	assert_true(capbuf > 0 && capbuf <= 2 * CLUSTER_BUFFER_MAX);
+	for (uint64_t d = 10000; d < 100000; d++)
 		play(&sim, &f, NULL, NULL, d, (uint32_t)(d % 6), (uint32_t)((d + 1 + d / 6) % 6));
-		pthread_mutex_lock(&f.lock);
-		assert_true(f.clusters->nbuf <= LEAGUE_FIT_BUFFERS_MAX * CLUSTER_BUFFER_MAX + 64);
-		pthread_mutex_unlock(&f.lock);
-	}
 	league_fit_request(&f);
 	assert_int_equal(league_fit_wait(&f), 0);
-	assert_true(f.clusters->capbuf <= BUFFER_BOUND);
+	pthread_mutex_lock(&f.lock);
+	assert_int_equal(f.clusters->capbuf, capbuf);
 	assert_int_equal(f.pairs.capgroups, capgroups);
 	assert_int_equal(f.cap_games, cap);
+	assert_true(f.capqueue + f.capspare <= 2 * LEAGUE_FIT_QUEUE_MAX);
+	assert_true(capqueue <= 2 * LEAGUE_FIT_QUEUE_MAX);
 	assert_int_equal(f.games_counted, 200000);
+	pthread_mutex_unlock(&f.lock);
 	league_fit_release(&f);
 }
 
@@ -212,8 +259,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(same_as_rating_fit),
+		cmocka_unit_test(partnership_same_as_rating_fit),
 		cmocka_unit_test(anchors_frozen),
-		cmocka_unit_test(bad_anchors_refused),
+		cmocka_unit_test(refusals),
 		cmocka_unit_test(stop_rule),
 		cmocka_unit_test(memory_flat),
 	};
