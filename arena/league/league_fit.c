@@ -156,7 +156,7 @@ static int refit(const struct league_fit *f, struct league_standings *st, struct
 	return 0;
 }
 
-/* Keep the abilities of a finished refit (under the lock): the buffer is folded at them. */
+/* Keep the abilities of a finished fit (the thread's): the buffer is folded at them. */
 static int keep_abilities(struct league_fit *f, const struct rating_fit *fit)
 {
 	double *g = reallocarray(f->fold_g, fit->n ? fit->n : 1, sizeof(*g));
