@@ -8,6 +8,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -255,6 +256,46 @@ static void memory_flat(void **state)
 	league_fit_release(&f);
 }
 
+/* Whether a refit has started and not ended; *ended: every refit asked for has ended. */
+static bool refit_running(struct league_fit *f, bool *ended)
+{
+	pthread_mutex_lock(&f->lock);
+	bool running = f->taken > f->finished;
+	*ended = f->finished == f->requested;
+	pthread_mutex_unlock(&f->lock);
+	return running;
+}
+
+/* league_fit_add returns while a refit of 100 entries runs: it never waits for the fit.
+ * Tried a few times: on a loaded machine the adding thread may sleep through one fit. */
+static void add_during_refit(void **state)
+{
+	static double field[100];
+	struct sim sim = { 0x8888ull, field };
+	struct league_fit f;
+	int returned_during = 0;
+
+	(void)state;
+	for (size_t e = 0; e < 100; e++)
+		field[e] = 10.0 * (double)e;
+	assert_int_equal(league_fit_init(&f, NULL), 0);
+	for (uint64_t d = 0; d < 5000; d++)
+		play(&sim, &f, NULL, NULL, d, (uint32_t)(d % 100), (uint32_t)((d * 7 + 1 + d / 100) % 100));
+	for (int attempt = 0; attempt < 20 && !returned_during; attempt++) {
+		bool ended = false;
+		league_fit_request(&f);
+		while (!refit_running(&f, &ended) && !ended)
+			;
+		if (!ended) {
+			play(&sim, &f, NULL, NULL, 5000 + (uint64_t)attempt, 0, 1);
+			returned_during = refit_running(&f, &ended);
+		}
+		assert_int_equal(league_fit_wait(&f), 0);
+	}
+	assert_true(returned_during);
+	league_fit_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +305,7 @@ int main(void)
 		cmocka_unit_test(refusals),
 		cmocka_unit_test(stop_rule),
 		cmocka_unit_test(memory_flat),
+		cmocka_unit_test(add_during_refit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
