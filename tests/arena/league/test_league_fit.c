@@ -47,46 +47,65 @@ static void play(struct sim *sim, struct league_fit *f, struct rating_pairs *p,
 
 static const double strengths[6] = { 300, 150, 100, 0, -120, -300 };
 
-/* The fit of deals games among the 6 bots against rating_fit of the same games summed as
- * report sums them: equal within tol (Elo). */
+/* A league_fit and the same games summed as report sums them, for 6 entries. */
+struct both {
+	struct league_fit f;
+	struct rating_pairs p;
+	struct cluster_sums *c;
+};
+
+static void both_init(struct both *b)
+{
+	b->c = calloc(1, sizeof(*b->c));
+	assert_non_null(b->c);
+	cluster_sums_init(b->c);
+	assert_int_equal(rating_pairs_init(&b->p, 6), 0);
+	assert_int_equal(league_fit_init(&b->f, NULL), 0);
+}
+
+/* Refit and compare with rating_fit: ratings within 1e-6, intervals within tol (Elo); the
+ * standings into st (released by the caller). Releases b. */
+static void both_compare(struct both *b, double tol, struct league_standings *st)
+{
+	struct rating_options opt = RATING_OPTIONS_DEFAULT;
+	struct rating_fit fit;
+
+	league_fit_request(&b->f);
+	assert_int_equal(league_fit_wait(&b->f), 0);
+	assert_int_equal(league_fit_latest(&b->f, st), 0);
+	opt.clusters = b->c;
+	assert_int_equal(rating_fit(&b->p, &opt, &fit), 0);
+	assert_int_equal(st->n, 6);
+	assert_true(st->generation >= 1);
+	for (size_t e = 0; e < 6; e++) {
+		assert_true(fabs(st->elo[e] - fit.elo[e]) < 1e-6);
+		assert_true(fabs(st->ci95[e] - rating_ci95(&fit, e)) < tol);
+	}
+	rating_fit_release(&fit);
+	rating_pairs_release(&b->p);
+	cluster_sums_release(b->c);
+	free(b->c);
+	league_fit_release(&b->f);
+}
+
+/* The fit of deals games among the 6 bots against rating_fit: equal within tol (Elo). */
 static void compare_with_rating_fit(uint64_t deals, double tol)
 {
 	struct sim sim = { 0x1234567ull, strengths };
-	struct league_fit f;
-	struct rating_pairs p;
-	struct cluster_sums *c = calloc(1, sizeof(*c));
-	struct rating_options opt = RATING_OPTIONS_DEFAULT;
-	struct rating_fit fit;
+	struct both b;
 	struct league_standings st;
 
-	assert_non_null(c);
-	cluster_sums_init(c);
-	assert_int_equal(rating_pairs_init(&p, 6), 0);
-	assert_int_equal(league_fit_init(&f, NULL), 0);
+	both_init(&b);
 	for (uint64_t d = 0; d < deals; d++)
-		play(&sim, &f, &p, c, d, (uint32_t)(d % 6), (uint32_t)((d / 6 + d + 1) % 6));
-	league_fit_request(&f);
-	assert_int_equal(league_fit_wait(&f), 0);
-	assert_int_equal(league_fit_latest(&f, &st), 0);
-	opt.clusters = c;
-	assert_int_equal(rating_fit(&p, &opt, &fit), 0);
-	assert_int_equal(st.n, 6);
-	assert_true(st.generation >= 1);
+		play(&sim, &b.f, &b.p, b.c, d, (uint32_t)(d % 6), (uint32_t)((d / 6 + d + 1) % 6));
+	both_compare(&b, tol, &st);
 	assert_int_equal(st.games_counted, 2 * deals);
-	for (size_t e = 0; e < 6; e++) {
-		assert_true(fabs(st.elo[e] - fit.elo[e]) < 1e-6);
-		assert_true(fabs(st.ci95[e] - rating_ci95(&fit, e)) < tol);
+	for (size_t e = 0; e < 6; e++)
 		assert_int_equal(st.games[e], 2 * deals / 3);
-	}
 	/* ranked best first */
 	for (size_t k = 0; k + 1 < st.nranked; k++)
 		assert_true(st.elo[st.order[k]] >= st.elo[st.order[k + 1]]);
 	league_standings_release(&st);
-	rating_fit_release(&fit);
-	rating_pairs_release(&p);
-	cluster_sums_release(c);
-	free(c);
-	league_fit_release(&f);
 }
 
 /* The same ratings as rating_fit, and the same intervals: exactly below one buffer of
@@ -101,43 +120,24 @@ static void same_as_rating_fit(void **state)
 /* Partnership games (R2: teams named by any numbers) give rating_fit's ratings too. */
 static void partnership_same_as_rating_fit(void **state)
 {
-	struct league_fit f;
-	struct rating_pairs p;
-	struct cluster_sums *c = calloc(1, sizeof(*c));
-	struct rating_options opt = RATING_OPTIONS_DEFAULT;
-	struct rating_fit fit;
+	struct both b;
 	struct league_standings st;
 	uint64_t rng = 0x5151ull;
 
 	(void)state;
-	assert_non_null(c);
-	cluster_sums_init(c);
-	assert_int_equal(rating_pairs_init(&p, 6), 0);
-	assert_int_equal(league_fit_init(&f, NULL), 0);
+	both_init(&b);
 	for (uint64_t d = 0; d < 400; d++) {
 		uint32_t seat[4] = { (uint32_t)(d % 6), (uint32_t)((d + 1) % 6), (uint32_t)((d + 3) % 6),
 				     (uint32_t)((d + 4) % 6) };
 		uint32_t team[4] = { 70000, 9, 70000, 9 };
 		int first = (int)(xorshift64s(&rng) % 2);
 		int placing[4] = { first ? 1 : 2, first ? 2 : 1, first ? 1 : 2, first ? 2 : 1 };
-		assert_int_equal(league_fit_add(&f, d, 4, seat, placing, team), 0);
-		assert_int_equal(rating_add_clustered(&p, c, d, 4, seat, placing, team), 0);
+		assert_int_equal(league_fit_add(&b.f, d, 4, seat, placing, team), 0);
+		assert_int_equal(rating_add_clustered(&b.p, b.c, d, 4, seat, placing, team), 0);
 	}
-	league_fit_request(&f);
-	assert_int_equal(league_fit_wait(&f), 0);
-	assert_int_equal(league_fit_latest(&f, &st), 0);
-	opt.clusters = c;
-	assert_int_equal(rating_fit(&p, &opt, &fit), 0);
-	for (size_t e = 0; e < 6; e++) {
-		assert_true(fabs(st.elo[e] - fit.elo[e]) < 1e-6);
-		assert_true(fabs(st.ci95[e] - rating_ci95(&fit, e)) < 1e-6);
-	}
+	both_compare(&b, 1e-6, &st);
+	assert_int_equal(st.games_counted, 400);
 	league_standings_release(&st);
-	rating_fit_release(&fit);
-	rating_pairs_release(&p);
-	cluster_sums_release(c);
-	free(c);
-	league_fit_release(&f);
 }
 
 /* Two anchors stay at their values as games come; the others fall around them. */
