@@ -72,26 +72,6 @@ static const struct league_fit_anchor *anchor_of(const struct league_fit_anchor 
 	return NULL;
 }
 
-/* What a refit reads, copied under the lock. */
-struct snapshot {
-	struct rating_pairs pairs;
-	struct cluster_sums *clusters;
-	uint64_t *games;
-	uint64_t games_counted;
-	size_t n;
-};
-
-static void snapshot_release(struct snapshot *s)
-{
-	if (s->n)
-		rating_pairs_release(&s->pairs);
-	if (s->clusters)
-		cluster_sums_release(s->clusters);
-	free(s->clusters);
-	free(s->games);
-	memset(s, 0, sizeof(*s));
-}
-
 static void *duplicate(const void *src, size_t count, size_t size)
 {
 	void *dst = reallocarray(NULL, count ? count : 1, size);
@@ -99,41 +79,6 @@ static void *duplicate(const void *src, size_t count, size_t size)
 	if (dst && count)
 		memcpy(dst, src, count * size);
 	return dst;
-}
-
-/* dst = a copy of src that rating_fit can read (its buffer, folded sum and pilot duplicated).
- * dst is released with cluster_sums_release either way. -ENOMEM. */
-static int clusters_copy(struct cluster_sums *dst, const struct cluster_sums *src)
-{
-	size_t dim = src->meat_n + RATING_KINDS;
-
-	*dst = *src;
-	dst->buf = src->buf ? duplicate(src->buf, src->nbuf, sizeof(*src->buf)) : NULL;
-	dst->capbuf = src->nbuf;
-	dst->meat = src->meat ? duplicate(src->meat, dim * dim, sizeof(*src->meat)) : NULL;
-	dst->pilot = src->pilot ? duplicate(src->pilot, src->pilot_n, sizeof(*src->pilot)) : NULL;
-	if ((src->buf && !dst->buf) || (src->meat && !dst->meat) || (src->pilot && !dst->pilot))
-		return -ENOMEM;
-	return 0;
-}
-
-/* The sums of f (under its lock) into s. -ENOMEM. */
-static int snapshot_take(struct league_fit *f, struct snapshot *s)
-{
-	int rc;
-
-	memset(s, 0, sizeof(*s));
-	if (f->n == 0)
-		return 0;
-	if ((rc = rating_pairs_copy(&s->pairs, &f->pairs, f->n)) < 0)
-		return rc;
-	s->n = f->n;
-	s->clusters = calloc(1, sizeof(*s->clusters));
-	s->games = duplicate(f->games, f->n, sizeof(*f->games));
-	if (!s->clusters || !s->games)
-		return -ENOMEM;
-	s->games_counted = f->games_counted;
-	return clusters_copy(s->clusters, f->clusters);
 }
 
 /* Whether entry a ranks above b: pool, then Elo descending, then number. */
@@ -171,41 +116,47 @@ static void rank_standings(const struct league_fit *f, const struct rating_fit *
 	}
 }
 
-/* The standings of the snapshot s: rating_fit as report runs it, the anchors' ratings
- * fixed. The fit is left in *fit (zeroed when s has no entry) for fold_buffer. */
-static int refit(const struct league_fit *f, const struct snapshot *s,
-		 struct league_standings *st, struct rating_fit *fit)
+/* The standings of the sums (the thread's): rating_fit as report runs it, the anchors'
+ * ratings fixed. The fit is left in *fit (zeroed when no entry has played). */
+static int refit(const struct league_fit *f, struct league_standings *st, struct rating_fit *fit)
 {
 	struct rating_options opt = RATING_OPTIONS_DEFAULT;
+	struct rating_pairs pairs;
+	size_t n = f->n;
 	int rc;
 
 	memset(fit, 0, sizeof(*fit));
-	if ((rc = standings_alloc(st, s->n)) < 0 || s->n == 0)
+	if ((rc = standings_alloc(st, n)) < 0 || n == 0)
 		return rc;
 	/* the anchors' values, in st->elo until the fit overwrites it */
-	for (size_t e = 0; e < s->n; e++) {
+	for (size_t e = 0; e < n; e++) {
 		const struct league_fit_anchor *a = anchor_of(f->anchors, f->nanchors, e);
 		st->elo[e] = a ? a->elo : NAN;
 	}
-	opt.clusters = s->clusters;
+	opt.clusters = f->clusters;
 	opt.fixed = st->elo;
-	if ((rc = rating_fit(&s->pairs, &opt, fit)) < 0) {
+	/* the sums hold cap_games entries: the fit is of the n seen */
+	if ((rc = rating_pairs_copy(&pairs, &f->pairs, n)) == 0) {
+		rc = rating_fit(&pairs, &opt, fit);
+		rating_pairs_release(&pairs);
+	}
+	if (rc < 0) {
 		league_standings_release(st);
 		return rc;
 	}
-	for (size_t e = 0; e < s->n; e++) {
-		bool played = s->games[e] > 0;
-		st->games[e] = s->games[e];
+	for (size_t e = 0; e < n; e++) {
+		bool played = f->games[e] > 0;
+		st->games[e] = f->games[e];
 		st->elo[e] = played ? fit->elo[e] : NAN;
 		st->ci95[e] = !played ? NAN
 			      : anchor_of(f->anchors, f->nanchors, e) ? 0 : rating_ci95(fit, e);
 	}
-	st->games_counted = s->games_counted;
+	st->games_counted = f->games_counted;
 	rank_standings(f, fit, st);
 	return 0;
 }
 
-/* Keep the abilities of a finished refit (under the lock): the buffer is folded at them. */
+/* Keep the abilities of a finished fit (the thread's): the buffer is folded at them. */
 static int keep_abilities(struct league_fit *f, const struct rating_fit *fit)
 {
 	double *g = reallocarray(f->fold_g, fit->n ? fit->n : 1, sizeof(*g));
@@ -220,19 +171,26 @@ static int keep_abilities(struct league_fit *f, const struct rating_fit *fit)
 	return 0;
 }
 
-/*
- * Fold cluster.h's buffer (under the lock) once it holds `fulls` full buffers, at the
- * abilities of the last refit, where report folds it at a pilot fit: so that
- * league_fit_add never fits. -ENOMEM.
- */
-static int fold_buffer(struct league_fit *f, size_t fulls)
+/* Fold cluster.h's full buffer at the abilities of the last refit (before the first, of a
+ * pilot fit of the sums, as report's), where report folds it at a pilot fit. -ENOMEM, or
+ * rating_fit's error. */
+static int fold_buffer(struct league_fit *f)
 {
 	size_t n = f->pairs.n;
 	double *g;
 	int rc;
 
-	if (f->clusters->nbuf < fulls * CLUSTER_BUFFER_MAX || f->fold_n == 0)
+	if (!cluster_sums_full(f->clusters))
 		return 0;
+	if (f->fold_n == 0) {
+		struct rating_fit pilot;
+		if ((rc = rating_fit(&f->pairs, NULL, &pilot)) < 0)
+			return rc;
+		rc = keep_abilities(f, &pilot);
+		rating_fit_release(&pilot);
+		if (rc < 0)
+			return rc;
+	}
 	if (!(g = calloc(n, sizeof(*g))))
 		return -ENOMEM;
 	memcpy(g, f->fold_g, (f->fold_n < n ? f->fold_n : n) * sizeof(*g));
@@ -241,44 +199,151 @@ static int fold_buffer(struct league_fit *f, size_t fulls)
 	return rc;
 }
 
-/* The background thread: one refit per wake, over the sums as they are when it starts. */
+/* Room in the sums for entries below n. -ENOMEM. */
+static int reserve_entries(struct league_fit *f, size_t n)
+{
+	size_t cap = f->cap_games;
+	struct rating_pairs bigger;
+
+	if (n <= cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	uint64_t *games = reallocarray(f->games, cap, sizeof(*games));
+	if (!games)
+		return -ENOMEM;
+	f->games = games;
+	memset(&games[f->cap_games], 0, (cap - f->cap_games) * sizeof(*games));
+	if (rating_pairs_copy(&bigger, &f->pairs, cap) < 0)
+		return -ENOMEM;
+	rating_pairs_release(&f->pairs);
+	f->pairs = bigger;
+	f->cap_games = cap;
+	return 0;
+}
+
+/* One queued game into the sums. -ENOMEM. */
+static int sum_game(struct league_fit *f, const struct league_fit_game *g)
+{
+	struct rating_result res[RATING_GAME_RESULTS_MAX];
+	unsigned team[CLUSTER_BOTS_MAX] = { 0 };
+	int placing[CLUSTER_BOTS_MAX] = { 0 };
+	size_t top = 0, count;
+	int rc;
+
+	for (int k = 0; k < g->nseats; k++) {
+		top = g->entry[k] + 1 > top ? g->entry[k] + 1 : top;
+		team[k] = g->team[k];
+		placing[k] = g->placing[k];
+	}
+	count = rating_game_results(g->nseats, g->entry, placing, team, res);
+	if ((rc = reserve_entries(f, top)) < 0 ||
+	    (rc = rating_pairs_add_results(&f->pairs, res, count)) < 0 ||
+	    (rc = cluster_sums_add_results(f->clusters, g->deal, res, count)) < 0)
+		return rc;
+	f->clusters->results += (double)count;
+	for (int k = 0; k < g->nseats; k++)
+		f->games[g->entry[k]]++;
+	f->games_counted++;
+	f->n = top > f->n ? top : f->n;
+	return fold_buffer(f);
+}
+
+/* Sum every game of the queue taken; the first error is kept, the rest still summed. */
+static int sum_games(struct league_fit *f, const struct league_fit_game *q, size_t count)
+{
+	int rc = 0;
+
+	for (size_t k = 0; k < count; k++) {
+		int r = sum_game(f, &q[k]);
+		rc = rc ? rc : r;
+	}
+	return rc;
+}
+
+/* Take the queue (under the lock): the spare buffer becomes the queue. */
+static void take_queue(struct league_fit *f, struct league_fit_game **q, size_t *count,
+		       size_t *cap)
+{
+	*q = f->queue;
+	*count = f->nqueue;
+	*cap = f->capqueue;
+	f->queue = f->spare;
+	f->capqueue = f->capspare;
+	f->nqueue = 0;
+	f->spare = NULL;
+	f->capspare = 0;
+	pthread_cond_broadcast(&f->drained);
+}
+
+/* Give a taken buffer back as the spare (under the lock; only the thread takes the spare,
+ * so it is free). */
+static void give_back(struct league_fit *f, struct league_fit_game *q, size_t cap)
+{
+	f->spare = q;
+	f->capspare = cap;
+}
+
+/* A refit of the sums, published (under the lock on return, as on entry). */
+static void refit_and_publish(struct league_fit *f, int rc)
+{
+	struct league_standings st = { 0 };
+	struct rating_fit fit = { 0 };
+
+	pthread_mutex_unlock(&f->lock);
+	if (rc == 0)
+		rc = refit(f, &st, &fit);
+	if (rc == 0 && fit.n > 0 && (rc = keep_abilities(f, &fit)) == 0)
+		rc = fold_buffer(f);
+	rating_fit_release(&fit);
+	pthread_mutex_lock(&f->lock);
+	f->error = rc;
+	if (rc == 0 && st.n > 0) {
+		st.generation = f->latest.generation + 1;
+		league_standings_release(&f->latest);
+		f->latest = st;
+	} else {
+		league_standings_release(&st);
+	}
+}
+
+/* Whether the thread has work: a refit asked for, or enough games waiting. */
+static bool work_waiting(const struct league_fit *f)
+{
+	return f->finished != f->requested || f->nqueue >= LEAGUE_FIT_QUEUE_WAKE;
+}
+
+/* The background thread: sums what was queued, and fits when a refit was asked for. */
 static void *refit_loop(void *arg)
 {
 	struct league_fit *f = arg;
 
 	pthread_mutex_lock(&f->lock);
 	for (;;) {
-		while (!f->stopping && f->finished == f->requested)
+		while (!f->stopping && !work_waiting(f))
 			pthread_cond_wait(&f->wake, &f->lock);
 		if (f->stopping)
 			break;
 		uint64_t target = f->taken = f->requested;
-		struct snapshot snap;
-		struct league_standings st = { 0 };
-		struct rating_fit fit = { 0 };
-		int rc = snapshot_take(f, &snap);
+		struct league_fit_game *q;
+		size_t count, cap;
+		take_queue(f, &q, &count, &cap);
 		pthread_mutex_unlock(&f->lock);
-		if (rc == 0)
-			rc = refit(f, &snap, &st, &fit);
-		snapshot_release(&snap);
+		int rc = sum_games(f, q, count);
+		bool fit = target != f->finished;
 		pthread_mutex_lock(&f->lock);
-		if (rc == 0 && fit.n > 0 && (rc = keep_abilities(f, &fit)) == 0)
-			rc = fold_buffer(f, 1);
-		rating_fit_release(&fit);
-		f->error = rc;
-		if (rc == 0 && st.n > 0) {
-			st.generation = f->latest.generation + 1;
-			league_standings_release(&f->latest);
-			f->latest = st;
-		} else {
-			league_standings_release(&st);
-		}
+		give_back(f, q, cap);
+		if (fit)
+			refit_and_publish(f, rc);
+		else if (rc < 0)
+			f->error = rc;
 		f->finished = target;
 		pthread_cond_broadcast(&f->done);
 	}
 	/* requests left when stopping are answered: nobody waits on them forever */
 	f->finished = f->requested;
 	pthread_cond_broadcast(&f->done);
+	pthread_cond_broadcast(&f->drained);
 	pthread_mutex_unlock(&f->lock);
 	return NULL;
 }
@@ -321,8 +386,8 @@ int league_fit_init(struct league_fit *f, const struct league_fit_options *opt)
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->wake, NULL);
 	pthread_cond_init(&f->done, NULL);
+	pthread_cond_init(&f->drained, NULL);
 	if ((rc = pthread_create(&f->thread, NULL, refit_loop, f)) != 0) {
-		f->started = false;
 		league_fit_release(f);
 		return -rc;
 	}
@@ -342,6 +407,7 @@ void league_fit_release(struct league_fit *f)
 	pthread_mutex_destroy(&f->lock);
 	pthread_cond_destroy(&f->wake);
 	pthread_cond_destroy(&f->done);
+	pthread_cond_destroy(&f->drained);
 	rating_pairs_release(&f->pairs);
 	if (f->clusters)
 		cluster_sums_release(f->clusters);
@@ -349,67 +415,55 @@ void league_fit_release(struct league_fit *f)
 	free(f->games);
 	free(f->anchors);
 	free(f->fold_g);
+	free(f->queue);
+	free(f->spare);
 	league_standings_release(&f->latest);
 	memset(f, 0, sizeof(*f));
 }
 
-/* Room in the sums for entries below n (under the lock). -ENOMEM. */
-static int reserve_entries(struct league_fit *f, size_t n)
+/* Room in the queue for one more game (under the lock). -ENOMEM. */
+static int queue_reserve(struct league_fit *f)
 {
-	size_t cap = f->cap_games;
-	struct rating_pairs bigger;
-
-	if (n <= cap)
+	if (f->nqueue < f->capqueue)
 		return 0;
-	while (cap < n)
-		cap *= 2;
-	uint64_t *games = reallocarray(f->games, cap, sizeof(*games));
-	if (!games)
+	size_t cap = f->capqueue ? 2 * f->capqueue : 256;
+	struct league_fit_game *q = reallocarray(f->queue, cap, sizeof(*q));
+	if (!q)
 		return -ENOMEM;
-	f->games = games;
-	memset(&games[f->cap_games], 0, (cap - f->cap_games) * sizeof(*games));
-	if (rating_pairs_copy(&bigger, &f->pairs, cap) < 0)
-		return -ENOMEM;
-	rating_pairs_release(&f->pairs);
-	f->pairs = bigger;
-	f->cap_games = cap;
+	f->queue = q;
+	f->capqueue = cap;
 	return 0;
 }
 
 int league_fit_add(struct league_fit *f, uint64_t deal, int nseats, const uint32_t *entry,
 		   const int *placing, const uint32_t *team)
 {
-	struct rating_result res[RATING_GAME_RESULTS_MAX];
-	size_t top = 0, count;
+	struct league_fit_game g = { .deal = deal, .nseats = (uint8_t)nseats };
 	int rc;
 
 	if (nseats < 2 || nseats > CLUSTER_BOTS_MAX)
 		return -EINVAL;
 	for (int k = 0; k < nseats; k++) {
-		if (entry[k] >= UINT32_MAX / 2)
+		if (entry[k] >= UINT32_MAX / 2 || placing[k] < INT8_MIN || placing[k] > INT8_MAX)
 			return -EINVAL;
-		top = entry[k] + 1 > top ? entry[k] + 1 : top;
+		g.entry[k] = entry[k];
+		g.placing[k] = (int8_t)placing[k];
+		/* a team is named by its first seat: the same partition of the seats */
+		g.team[k] = (uint8_t)k;
+		for (int t = 0; t < k; t++)
+			if (team[t] == team[k]) {
+				g.team[k] = g.team[t];
+				break;
+			}
 	}
-	count = rating_game_results(nseats, entry, placing, team, res);
 	pthread_mutex_lock(&f->lock);
-	rc = reserve_entries(f, top);
-	if (rc == 0)
-		rc = rating_pairs_add_results(&f->pairs, res, count);
-	if (rc == 0)
-		rc = cluster_sums_add_results(f->clusters, deal, res, count);
-	if (rc == 0) {
-		f->clusters->results += (double)count;
-		for (int k = 0; k < nseats; k++)
-			f->games[entry[k]]++;
-		f->games_counted++;
-		f->n = top > f->n ? top : f->n;
-		/* a full buffer is folded when a refit ends: start one if none runs */
-		if (cluster_sums_full(f->clusters) && f->requested == f->finished) {
-			f->requested = f->taken + 1;
+	/* back-pressure: games far faster than the thread sums them wait for its next drain */
+	while (f->nqueue >= LEAGUE_FIT_QUEUE_MAX && !f->stopping)
+		pthread_cond_wait(&f->drained, &f->lock);
+	if ((rc = queue_reserve(f)) == 0) {
+		f->queue[f->nqueue++] = g;
+		if (f->nqueue == LEAGUE_FIT_QUEUE_WAKE)
 			pthread_cond_broadcast(&f->wake);
-		}
-		/* games faster than refits: fold at the last refit's abilities (no fit here) */
-		rc = fold_buffer(f, LEAGUE_FIT_BUFFERS_MAX);
 	}
 	pthread_mutex_unlock(&f->lock);
 	return rc;
@@ -418,7 +472,7 @@ int league_fit_add(struct league_fit *f, uint64_t deal, int nseats, const uint32
 void league_fit_request(struct league_fit *f)
 {
 	pthread_mutex_lock(&f->lock);
-	/* a refit already running read the sums before this request: one more comes after it */
+	/* a refit already running summed the games before this request: one more comes after */
 	f->requested = f->taken + 1 > f->requested ? f->taken + 1 : f->requested;
 	pthread_cond_broadcast(&f->wake);
 	pthread_mutex_unlock(&f->lock);

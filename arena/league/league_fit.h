@@ -14,20 +14,22 @@
  * them and an anchor's interval is 0. Without anchors each pool's average
  * is 0, as in `report`.
  *
- * Threads: league_fit_add takes the fit's lock only to add a game to the
- * sums. A refit copies the sums under the lock (O(n^2), no fitting), then
- * fits the copy without it, so adding never waits for a fit. The latest
- * finished fit is published under the lock and read with league_fit_latest.
+ * Threads: league_fit_add only queues the game under the fit's lock (a
+ * copy of its seats, O(1)). The refit thread owns the sums: it takes the
+ * queue whole (swapping two buffers under the lock), sums it without the
+ * lock, and fits the sums, so adding never waits for a fit or a sum. It
+ * drains the queue when asked for a refit, and on its own once
+ * LEAGUE_FIT_QUEUE_WAKE games wait. Only when games come faster than the
+ * thread can sum and fit them, LEAGUE_FIT_QUEUE_MAX waiting games make
+ * league_fit_add wait for the next drain (back-pressure instead of memory
+ * without bound). The latest finished fit is published under the lock and
+ * read with league_fit_latest.
  *
  * Clusters: cluster.h's buffer of closed deals, once full, is folded at the
- * abilities of the refit that ends next (report folds it at a pilot fit of
- * the games so far; league_fit_add starts a refit when none runs), so there
- * is no fit in league_fit_add. When games come faster than refits and
- * LEAGUE_FIT_BUFFERS_MAX buffers wait, league_fit_add folds them at the last
- * refit's abilities (a fold costs O(buffer), no fit), so memory stays flat.
- * Below one buffer (about 800 2-player deals) the intervals are report's
- * exactly; beyond, the folds are made at ratings as current as report's
- * pilots or more.
+ * abilities of the last refit (report folds it at a pilot fit of the games
+ * so far; before the first refit, so does the thread). Below one
+ * buffer (about 800 2-player deals) the intervals are report's exactly;
+ * beyond, the folds are made at ratings as current as report's pilots.
  *
  * Stop rule: an adjacent pair (two entries next to each other in the
  * ranking, within one pool, not both anchors) is separated at 95% when the
@@ -49,8 +51,8 @@
 #include "rating_pairs.h"
 
 #define LEAGUE_FIT_SEPARATED 0.975
-/* cluster.h's buffers that may wait for a refit before league_fit_add folds them */
-#define LEAGUE_FIT_BUFFERS_MAX 2
+#define LEAGUE_FIT_QUEUE_WAKE 4096   /* games waiting that wake the thread to sum them */
+#define LEAGUE_FIT_QUEUE_MAX (1u << 16) /* games waiting that make league_fit_add wait */
 
 /* An entry whose Elo is fixed. */
 struct league_fit_anchor {
@@ -82,27 +84,43 @@ void league_standings_release(struct league_standings *st);
 /* Whether every adjacent pair is separated at 95% (false before any fit). */
 bool league_standings_all_separated(const struct league_standings *st);
 
+/* A game waiting to be summed, in 48 bytes: teams by the first seat of each (R7 compares
+ * teams only for equality), placings as small numbers. */
+struct league_fit_game {
+	uint64_t deal;
+	uint32_t entry[CLUSTER_BOTS_MAX];
+	uint8_t nseats;
+	uint8_t team[CLUSTER_BOTS_MAX];
+	int8_t placing[CLUSTER_BOTS_MAX];
+};
+
 struct league_fit {
 	pthread_mutex_t lock;
-	pthread_cond_t wake, done;
+	pthread_cond_t wake, done, drained;
 	pthread_t thread;
 	bool started, stopping;
 	int error;                     /* last refit's error, 0 when it succeeded */
 	uint64_t requested, taken, finished; /* refits asked for, started, done */
 	struct league_fit_anchor *anchors;
 	size_t nanchors;
-	/* the sums, under lock */
+	/* under the lock */
+	struct league_fit_game *queue; /* games added, not yet summed */
+	size_t nqueue, capqueue;
+	struct league_fit_game *spare; /* the other buffer, while the thread holds neither */
+	size_t capspare;
+	struct league_standings latest;
+	/* the refit thread's own */
 	size_t n;                      /* entries seen (highest + 1) */
 	struct rating_pairs pairs;
 	struct cluster_sums *clusters;
 	uint64_t *games;               /* cap_games: games per entry */
 	size_t cap_games;
 	uint64_t games_counted;
-	struct league_standings latest; /* under lock */
 	double *fold_g;                /* fold_n abilities of the last refit (natural log) */
 	size_t fold_n;
 	double fold_scale[RATING_KINDS];
 };
+
 
 /* Start the fit and its thread. -ENOMEM, -EINVAL (an anchor twice), or a pthread error. */
 int league_fit_init(struct league_fit *f, const struct league_fit_options *opt);
@@ -116,7 +134,10 @@ void league_fit_release(struct league_fit *f);
  * One recorded game of the deal `deal` (a key the caller makes unique per
  * deal, as report does by table and deal): seats 0..nseats-1 with entry[s],
  * placing[s] (lower is better) and team[s] (rating_pairs.h, R7). Entries may
- * be new (n grows). 0, -ENOMEM, -EINVAL (nseats outside 2..6).
+ * be new (n grows). Queued: the next refit counts it. 0, -ENOMEM, -EINVAL
+ * (nseats outside 2..6, an entry of UINT32_MAX / 2 or more, a placing
+ * outside -128..127). A game the
+ * thread cannot sum (out of memory) makes that refit fail with -ENOMEM.
  */
 int league_fit_add(struct league_fit *f, uint64_t deal, int nseats, const uint32_t *entry,
 		   const int *placing, const uint32_t *team);

@@ -298,6 +298,12 @@ struct section {
 	char text[256];
 };
 
+static void over_time_rows(FILE *out, const struct format *f, const struct section *sec)
+{
+	for (size_t i = 0; i < sec->count; i++)
+		over_time_row(out, f, &sec->rows[i], sec->line, sec->c);
+}
+
 static int section_make(struct section *sec, const struct league_history_summary *h,
 			const struct league_lineage *entries, size_t n)
 {
@@ -330,8 +336,7 @@ int league_history_write_md(FILE *out, const struct league_history_summary *h,
 		for (size_t k = 0; k < sec.c; k++)
 			fputs("---:|", out);
 		fputc('\n', out);
-		for (size_t i = 0; i < sec.count; i++)
-			over_time_row(out, &md, &sec.rows[i], sec.line, sec.c);
+		over_time_rows(out, &md, &sec);
 	}
 	fputc('\n', out);
 	free(sec.rows);
@@ -439,8 +444,7 @@ int league_history_write_html(FILE *out, const struct league_history_summary *h,
 		      "<th class=\"name\">entry</th>", out);
 		over_time_head(out, sec.rows, sec.count, sec.line, sec.c, "<th>", "</th>");
 		fputs("</tr></thead>\n<tbody>\n", out);
-		for (size_t i = 0; i < sec.count; i++)
-			over_time_row(out, &html, &sec.rows[i], sec.line, sec.c);
+		over_time_rows(out, &html, &sec);
 		fputs("</tbody></table></div>\n", out);
 	}
 	free(sec.rows);

@@ -231,19 +231,19 @@ static bool drawn_from(const struct league_sched *s, uint32_t e, enum draw_from 
 	return from == ANYONE || s->entry[e].anchor == (from == ANCHORS);
 }
 
-/* Seat k..players-1 at random among the active entries of `from`, or among all of them
- * when none of `from` is left. */
-static void seat_random(const struct league_sched *s, uint32_t *table, int k,
+/* Seat k..end-1 at random among the active entries of `from`, or among all of them when
+ * none of `from` is left. */
+static void seat_random(const struct league_sched *s, uint32_t *table, int k, int end,
 			enum draw_from from, uint64_t salt)
 {
-	for (; k < s->players; k++, salt++) {
+	for (; k < end; k++, salt++) {
 		size_t count = 0, pick;
 		for (size_t o = 0; o < s->nactive; o++) {
 			uint32_t e = s->order[o];
 			count += !seated(table, k, e) && drawn_from(s, e, from);
 		}
 		if (count == 0) {
-			seat_random(s, table, k, ANYONE, salt);
+			seat_random(s, table, k, end, ANYONE, salt);
 			return;
 		}
 		pick = draw(s, salt) % count;
@@ -373,8 +373,8 @@ int league_sched_next(struct league_sched *s, uint32_t *table)
 	} else if (pair >= 0) {
 		seat_around(s, table, (size_t)pair);
 	} else {
-		seat_random(s, table, 0, NOT_ANCHORS, 0);
-		seat_random(s, table, 1, ANCHORS, 1);
+		seat_random(s, table, 0, 1, NOT_ANCHORS, 0);
+		seat_random(s, table, 1, s->players, ANCHORS, 1);
 	}
 	memcpy(&s->pending[s->npending++ * (size_t)s->players], table,
 	       (size_t)s->players * sizeof(*table));

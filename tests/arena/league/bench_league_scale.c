@@ -14,12 +14,14 @@
  * loaded machine the tail of both is other processes; a stall of
  * league_fit_add behind a refit would show as a tail the control lacks.
  *
- * Prints, at 100,000 games and at the end: the scheduler's CPU time per game
- * (next + played + the update after each refit, this thread's CPU clock),
- * league_fit_add's wall time (mean, 99th and 99.99th percentile, worst; refits
- * run in the other thread meanwhile, and on a loaded machine the worst is a
- * descheduled thread), the refits done and their mean wall time, and the process's
- * resident memory (VmRSS) and its peak (VmHWM).
+ * Prints, at 100,000 and 1,000,000 games and at the end: the scheduler's
+ * CPU time per game (next + played + the update after each refit, this
+ * thread's CPU clock); league_fit_add's wall time (mean, 99th and 99.99th
+ * percentile, worst; on a loaded machine the worst is a descheduled thread)
+ * and the adds over 1 ms; the refits done and their mean wall time; the
+ * room of league_fit's two queue buffers (the games that came during the
+ * slowest refit); the process's resident memory (VmRSS) and its peak
+ * (VmHWM).
  */
 #include <math.h>
 #include <stdint.h>
@@ -172,13 +174,17 @@ static int take_standings(struct bench *b)
 	return rc;
 }
 
-static void report(const struct bench *b)
+static void report(struct bench *b)
 {
-	printf("| %zu | %llu | %.2f | %.2f / %.1f / %.1f / %.0f | %llu | %llu | %.1f | %.1f / %.1f |\n",
+	pthread_mutex_lock(&b->fit.lock);
+	size_t queue = b->fit.capqueue + b->fit.capspare;
+	pthread_mutex_unlock(&b->fit.lock);
+	printf("| %zu | %llu | %.2f | %.2f / %.1f / %.1f / %.0f | %llu | %llu | %.1f | %zu | %.1f / %.1f |\n",
 	       b->n, (unsigned long long)b->games, 1e6 * b->sched_cpu / (double)b->games,
 	       1e6 * b->add_wall / (double)b->games, 1e6 * add_quantile(b, 0.99),
 	       1e6 * add_quantile(b, 0.9999), 1e6 * b->add_max, (unsigned long long)b->slow_adds,
 	       (unsigned long long)b->refits, b->refits ? 1e3 * b->refit_wall / (double)b->refits : 0,
+	       queue,
 	       status_mb("VmRSS"), status_mb("VmHWM"));
 	fflush(stdout);
 }
@@ -188,9 +194,6 @@ static int run(struct bench *b, uint64_t games)
 	uint64_t deal = 0;
 	int rc;
 
-	b->refit_started = clock_s(CLOCK_MONOTONIC);
-	if (b->refit)
-		league_fit_request(&b->fit);
 	while (b->games < games) {
 		uint32_t table[2];
 		double t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
@@ -201,9 +204,14 @@ static int run(struct bench *b, uint64_t games)
 		t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 		rc = league_sched_played(&b->sched, table, 2);
 		b->sched_cpu += clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
+		/* the first refit once there is a game to fit */
+		if (rc == 0 && b->refit && deal == 1) {
+			b->refit_started = clock_s(CLOCK_MONOTONIC);
+			league_fit_request(&b->fit);
+		}
 		if (rc < 0 || (b->refit && deal % 64 == 0 && (rc = take_standings(b)) < 0))
 			return rc;
-		if (b->games == 100000 || b->games >= games)
+		if (b->games == 100000 || b->games == 1000000 || b->games >= games)
 			report(b);
 	}
 	return 0;
@@ -241,7 +249,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("| entries | games | scheduler CPU per game (µs) | league_fit_add wall mean / p99 / p99.99 / max (µs) | adds over 1 ms | "
-	       "refits | refit mean (ms) | RSS / peak RSS (MB) |\n|---|---|---|---|---|---|---|---|\n");
+	       "refits | refit mean (ms) | queue room (games) | RSS / peak RSS (MB) |\n"
+	       "|---|---|---|---|---|---|---|---|---|\n");
 	rc = run(&b, games);
 	league_fit_release(&b.fit);
 	league_sched_release(&b.sched);

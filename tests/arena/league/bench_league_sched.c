@@ -140,6 +140,11 @@ int main(int argc, char **argv)
 	for (int f = 0; f < 2; f++) {
 		print_medians(fields[f], "every adjacent pair", all[f][0], all[f][1], seeds, budget);
 		print_medians(fields[f], "90% of them", most[f][0], most[f][1], seeds, budget);
+		for (int s = 0; s < 2; s++) {
+			free(all[f][s]);
+			free(most[f][s]);
+		}
 	}
+	free(elo);
 	return 0;
 }

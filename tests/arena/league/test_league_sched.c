@@ -195,6 +195,35 @@ static void anchors(void **state)
 	league_sched_release(&s);
 }
 
+/* Every LEAGUE_SCHED_SPREAD_EVERY-th deal of a 4-player league: an entry that is not an
+ * anchor with three anchors. */
+static void spread_deals(void **state)
+{
+	struct league_sched s;
+	struct league_sched_entry e[8];
+	uint32_t table[4];
+	int spread = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 8; i++)
+		e[i] = rated(100.0 * (double)i, i < 3 ? 0 : 30);
+	e[0].anchor = e[1].anchor = e[2].anchor = true;
+	assert_int_equal(league_sched_init(&s, 4, 0, 11), 0);
+	assert_int_equal(league_sched_update(&s, e, 8), 0);
+	for (int k = 0; k < 64; k++) {
+		bool is_spread = s.total % LEAGUE_SCHED_SPREAD_EVERY == LEAGUE_SCHED_SPREAD_EVERY - 1;
+		play_one(&s, table);
+		if (!is_spread)
+			continue;
+		spread++;
+		assert_false(e[table[0]].anchor);
+		for (int t = 1; t < 4; t++)
+			assert_true(e[table[t]].anchor);
+	}
+	assert_int_equal(spread, 64 / LEAGUE_SCHED_SPREAD_EVERY);
+	league_sched_release(&s);
+}
+
 /* Four players: the uncertain pair with its neighbours. */
 static void whole_tables(void **state)
 {
@@ -246,6 +275,7 @@ int main(void)
 		cmocka_unit_test(resume_replays),
 		cmocka_unit_test(overlapping_pair_gets_games),
 		cmocka_unit_test(anchors),
+		cmocka_unit_test(spread_deals),
 		cmocka_unit_test(whole_tables),
 		cmocka_unit_test(pending_and_abandoned),
 	};
