@@ -24,6 +24,7 @@ int league_deals_init(struct league_deals *d, const struct league_config *cfg, u
 	d->started = time(NULL);
 	d->stop = LEAGUE_STOP_REQUEST;
 	d->out = stdout;
+	d->fit_due = true;
 	if (league_sched_init(&d->sched, d->players, cfg->floor_deals, seed) < 0) {
 		snprintf(err, err_size, "players: a league plays tables of 2 to %d",
 			 LEAGUE_SCHED_PLAYERS_MAX);
@@ -343,6 +344,13 @@ static int before_deal(struct league_deals *d)
 		d->stop = LEAGUE_STOP_TIME;
 		return 0;
 	}
+	/* the first deal waits for the fit of every game read back (a resume), so it is
+	 * chosen as the unbroken league would have chosen it after a refit */
+	if (d->fit_due && d->fit_started && d->games) {
+		league_fit_request(&d->fit);
+		league_fit_wait(&d->fit);
+	}
+	d->fit_due = false;
 	if ((refit = take_refit(d)) < 0) {
 		d->error = -ENOMEM;
 		return 0;

@@ -62,6 +62,7 @@ struct league_deals {
 	bool waiting;                      /* fewer than players entries could play */
 	bool suspend_due;                  /* an entry reached suspend_after start faults */
 	bool over;                         /* this segment hands out no new deal */
+	bool fit_due;                      /* the first deal waits for a refit */
 	enum league_stop stop;             /* LEAGUE_STOP_REQUEST: none of its own */
 	int error;
 };
