@@ -263,7 +263,7 @@ static int play_challenge(const struct league_config *lc, const struct league_en
 	cfg.duplicate = 1;
 	cfg.challenger = NULL;
 	cfg.output = out;
-	cfg.name = "challenge";
+	cfg.name = "challenge"; /* its directory names the two; a name has no '@' */
 	cfg.seed = challenge_seed(lc->base.seed, bots[0].name, bots[1].name);
 	if (a->jobs)
 		cfg.concurrency = (int)a->jobs;
