@@ -446,7 +446,10 @@ static void wait_for_entries(struct league *lg)
 	fprintf(lg->out, "league: fewer than %d entries can play; waiting for `skipbo-arena "
 		"league add` or an edit of %s\n", lg->cfg.base.players, LEAGUE_CONFIG_FILE);
 	fflush(lg->out);
-	while (!league_stop_requested && !files_changed(lg))
+	/* the time budget runs on while it waits: the next deal's check then stops the league */
+	while (!league_stop_requested && !files_changed(lg) &&
+	       !(lg->cfg.max_minutes &&
+		 (uint64_t)(time(NULL) - lg->deals.started) >= lg->cfg.max_minutes * 60))
 		sleep(1);
 }
 

@@ -127,6 +127,19 @@ grep -q 'of 4 games' ch.txt || fail "challenge: $(cat ch.txt)"
 [ "$(games)" = "$n" ] || fail "a challenge's games went into the league's"
 [ "$(grep -c . 'L/challenges/a-vs-c@2-2/games.jsonl')" = 4 ] || fail "challenge records"
 "$arena" status 'L/challenges/a-vs-c@2-2' | grep -q complete || fail "challenge status"
+# Too few entries to play: the league waits, and plays once one is added.
+mkdir W
+cat >W/league.jsonc <<EOF
+{ "name": "w", "players": 2, "rules": { "stock_size": 5 },
+  "bots": [ { "name": "a", "command": ["$badbot", "good"] } ],
+  "league": { "anchors": {}, "max_games": 10 } }
+EOF
+"$arena" league W >w.txt 2>&1 & pid=$!
+wait_for 20 grep -q 'waiting for `skipbo-arena league add`' w.txt
+"$arena" league add W "b=$badbot good" >/dev/null
+wait "$pid" || fail "league W: $(cat w.txt)"; pid=
+grep -q 'max_games reached' w.txt || fail "league W: $(cat w.txt)"
+
 # The stop rule: a first-legal-move bot against the medium reference bot is soon apart at 95%.
 mkdir R
 cat >R/league.jsonc <<EOF

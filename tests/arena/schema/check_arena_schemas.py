@@ -16,6 +16,7 @@ of a valid document in BROKEN must be rejected.
 import copy
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -174,10 +175,25 @@ def run_league(arena, work, badbot):
         json.dump({"name": "league", "bots": [{"name": "good", "command": [badbot, "good"]}],
                    "rules": {"stock_size": 3},
                    "league": {"anchors": {"skipbo-medium": 0}, "max_games": 4}}, f)
-    proc = subprocess.run([arena, "league", "-j", "1", out], capture_output=True, text=True,
-                          check=False)
-    if proc.returncode != 0:
-        sys.exit(f"skipbo-arena league failed ({proc.returncode}):\n{proc.stderr}")
+    # a new version, good@2 (another copy of the program), then more games: "NAME@K" in
+    # tournament.json and the records
+    copy = os.path.join(work, "good2")
+    shutil.copy(badbot, copy)
+    os.chmod(work, 0o755)  # as root the sandbox's uids must reach the copy
+    for cmd in ([arena, "league", "-j", "1", out], [arena, "league", "add", out, f"good={copy} good"],
+                [arena, "league", "-j", "1", out]):
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            sys.exit(f"{' '.join(cmd[1:3])} failed ({proc.returncode}):\n{proc.stderr}")
+        with open(os.path.join(out, "league.jsonc"), "r+", encoding="utf-8") as f:
+            doc = json.load(f)
+            doc["league"]["max_games"] = 8
+            f.seek(0)
+            json.dump(doc, f)
+            f.truncate()
+    with open(os.path.join(out, "games.jsonl"), encoding="utf-8") as f:
+        if '"good@2"' not in f.read():
+            sys.exit("the league's new version good@2 never played")
     return out
 
 
