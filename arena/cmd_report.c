@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "jsonw.h"
+#include "league_report.h"
 #include "rating.h"
 #include "options.h"
 #include "replay_find.h"
@@ -144,6 +145,7 @@ int cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+	struct league_report league = { 0 };
 	const char *outdir = NULL;
 	char anchor[256];
 	int quiet = 0, replays = 0, status = 0, c;
@@ -218,12 +220,21 @@ int cmd_report(int argc, char **argv)
 			opt.eta_s = p.eta_s;
 		}
 		free(p.same);
+		/* a league's report adds its history and its entries' lineage */
+		if (p.league && league_report_open(&league, argv[optind], why, sizeof(why)) < 0)
+			warnx("report: the league's history is left out: %s", why);
+		else if (p.league) {
+			opt.section_md = league_report_md;
+			opt.section_html = league_report_html;
+			opt.section_ctx = &league;
+		}
 	}
 	/* pages first: the report's game list links only to pages that exist */
 	for (int i = optind; replays && i < argc; i++)
 		status |= write_replay_pages(argv[i], quiet);
 	int rc = report_generate_opts((const char *const *)(argv + optind), (size_t)(argc - optind),
 				      outdir, &opt, quiet ? NULL : stdout, errbuf, sizeof(errbuf));
+	league_report_release(&league);
 	if (rc < 0) {
 		warnx("report: %s", errbuf);
 		return 1;

@@ -2,6 +2,7 @@
  * cmd_status.c - `skipbo-arena status DIR...`: how far each output directory
  * (a whole tournament or a shard of one) is, read only, also while it runs.
  */
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -16,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "commands.h"
+#include "league_entries.h"
 #include "options.h"
 #include "records.h"
 #include "schedule.h"
@@ -43,6 +45,11 @@ static int on_record(void *ctx, const struct results_record *rec)
 	struct tally *y = ctx;
 	uint64_t i;
 
+	/* a league's games are all its own, and it has no end to measure them against */
+	if (y->t->league) {
+		y->recorded++;
+		return 0;
+	}
 	if (schedule_index_of(y->sched, rec->id, &i) < 0 || rec->players != y->t->players)
 		return 0;
 	if (y->t->nshards &&
@@ -84,16 +91,17 @@ int status_progress(const char *dir, struct status_progress *p, char *err, size_
 	if (records_read_tournament(dir, &t, err, err_size) < 0)
 		goto out;
 	y.t = &t;
-	if (schedule_new_gauntlet(t.nbots, t.challenger, t.players, t.deals, t.duplicate,
+	p->league = t.league;
+	if (!t.league && schedule_new_gauntlet(t.nbots, t.challenger, t.players, t.deals, t.duplicate,
 				  t.pairings, t.seed, &y.sched) < 0) {
 		snprintf(err, err_size, "\"%s/tournament.json\": not a schedule of games", dir);
 		goto out;
 	}
-	p->total = t.nshards ? schedule_shard_count(y.sched, t.shard - 1, t.nshards)
-			     : schedule_count(y.sched);
+	p->total = t.league ? 0 : t.nshards ? schedule_shard_count(y.sched, t.shard - 1, t.nshards)
+					    : schedule_count(y.sched);
 	p->shard = t.shard;
 	p->nshards = t.nshards;
-	if (!(y.seen = calloc(schedule_count(y.sched) / 8 + 1, 1))) {
+	if (!(y.seen = calloc((t.league ? 0 : schedule_count(y.sched)) / 8 + 1, 1))) {
 		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
@@ -107,6 +115,8 @@ int status_progress(const char *dir, struct status_progress *p, char *err, size_
 		goto out;
 	}
 	p->recorded = y.recorded;
+	if (t.league)
+		p->total = y.recorded;
 	/* at the mean rate since the start, resumed runs and pauses included */
 	elapsed = since_started(t.text);
 	if (y.recorded && y.recorded < p->total && elapsed > 0)
@@ -122,6 +132,48 @@ out:
 	return ret;
 }
 
+/* A league's challenges (DIR/challenges/NAME, tournaments of their own), apart from its games. */
+static void challenges_status(const char *dir)
+{
+	char path[PATH_MAX], err[PATH_MAX + 512];
+	struct dirent **names = NULL;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/challenges", dir);
+	if ((n = scandir(path, &names, NULL, alphasort)) < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		struct status_progress p;
+		char sub[PATH_MAX * 2];
+
+		snprintf(sub, sizeof(sub), "%s/%s", path, names[i]->d_name);
+		/* status_progress clears p first, whatever it returns */
+		if (names[i]->d_name[0] != '.' && status_progress(sub, &p, err, sizeof(err)) == 0) {
+			printf("  challenge %s (unrated): %llu of %llu games%s\n", names[i]->d_name,
+			       (unsigned long long)p.recorded, (unsigned long long)p.total,
+			       p.recorded == p.total ? ", complete" : "");
+			free(p.same);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* A league's entries under its line: how many play, and each one out of play and why. */
+static void league_status(const char *dir)
+{
+	struct league_entries es;
+	char err[PATH_MAX + 256];
+
+	if (league_entries_open(&es, dir, err, sizeof(err)) < 0) {
+		warnx("status: %s", err);
+		return;
+	}
+	league_entries_summary(&es, stdout);
+	league_entries_release(&es);
+	challenges_status(dir);
+}
+
 /* Print one directory's line; 0 complete, 1 not, -1 unreadable. Adds to the totals. */
 static int status_one(const char *dir, uint64_t *recorded, uint64_t *total, char **same)
 {
@@ -134,6 +186,15 @@ static int status_one(const char *dir, uint64_t *recorded, uint64_t *total, char
 	}
 	if (p.age_s >= 0)
 		snprintf(age, sizeof(age), ", last record %llds ago", (long long)p.age_s);
+	if (p.league) {
+		printf("%s: league: %llu games recorded%s\n", dir, (unsigned long long)p.recorded,
+		       age);
+		league_status(dir);
+		*recorded += p.recorded;
+		*total += p.total;
+		free(p.same);
+		return 0;
+	}
 	if (p.nshards)
 		snprintf(share, sizeof(share), "shard %u of %u", p.shard, p.nshards);
 	else

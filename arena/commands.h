@@ -39,6 +39,9 @@ int cmd_merge(int argc, char **argv);
 /* status DIR...: how far each tournament or shard directory is (cmd_status.c). */
 int cmd_status(int argc, char **argv);
 
+/* league DIR, league add|retire|challenge: a league that runs until stopped (cmd_league.c). */
+int cmd_league(int argc, char **argv);
+
 /* serve [--listen ADDR:PORT] DIR...: the tournaments under DIR live over HTTP (cmd_serve.c). */
 int cmd_serve(int argc, char **argv);
 
@@ -53,6 +56,7 @@ int serve_run_output(const char *dir, const char *listen, struct server **out);
 struct status_progress {
 	uint64_t recorded, total;  /* distinct games recorded of those its share must play */
 	uint32_t shard, nshards;   /* nshards 0: the whole tournament */
+	int league;                /* a league's directory: total is what is recorded */
 	long eta_s;                /* seconds left at the mean rate since "started"; -1 unknown */
 	long age_s;                /* since games.jsonl last grew; -1 none yet */
 	char *same;                /* results_tournament.same, the caller's to free */

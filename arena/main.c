@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "status", cmd_status, "how far each tournament or shard directory is" },
 	{ "serve", cmd_serve, "show the tournaments under directories live over HTTP" },
 	{ "sprt", cmd_sprt, "play game pairs between two bots until an SPRT decides" },
+	{ "league", cmd_league, "run a league that takes new bots while it plays" },
 	{ "check", cmd_check, "check a bot against the protocol and the time rules" },
 };
 

@@ -71,9 +71,27 @@ struct problem {
 	double shift_penalty;
 	const size_t *pool;     /* pool of each bot (bots linked by results) */
 	const double *pool_size;
+	/* Fixed ratings (rating_options.fixed, in g; NULL: none): such a bot never moves, and
+	 * its pool (pinned) is neither shifted nor centred. The prior's virtual opponent sits
+	 * at their mean (center), so it pulls towards the scale they set, not towards 0. */
+	const double *fixed;
+	const unsigned char *pinned;
+	double center;
 	struct met_pair *pairs;
 	size_t npairs;
 };
+
+/* Whether a pool holds a bot of fixed rating. */
+static bool pool_pinned(const struct problem *pb, size_t pool)
+{
+	return pb->pinned && pb->pinned[pool];
+}
+
+/* Whether bot i's rating is fixed. */
+static bool bot_fixed(const struct problem *pb, size_t i)
+{
+	return pb->fixed && !isnan(pb->fixed[i]);
+}
 
 /* Side a's strength less side b's. */
 static double side_difference(const struct met_pair *mp, const double *g)
@@ -104,14 +122,14 @@ static double objective(const struct problem *pb, const double *x)
 		f += mp->s_ab * log_sigmoid(eta) + mp->s_ba * log_sigmoid(-eta);
 	}
 	for (size_t i = 0; i < pb->n; i++)
-		f += pb->k * 0.5 * (log_sigmoid(g[i]) + log_sigmoid(-g[i]));
+		f += pb->k * 0.5 * (log_sigmoid(g[i] - pb->center) + log_sigmoid(pb->center - g[i]));
 	for (size_t j = pb->n; j < pb->m; j++)
 		f -= x[j] * x[j] / (2.0 * RATING_SCALE_PRIOR_SD * RATING_SCALE_PRIOR_SD);
 	if (pb->shift_penalty > 0) {
 		/* g[i] times the sum of its pool, summed: each pool's sum squared. */
 		for (size_t i = 0; i < pb->n; i++)
 			for (size_t j = 0; j < pb->n; j++)
-				if (pb->pool[i] == pb->pool[j])
+				if (pb->pool[i] == pb->pool[j] && !pool_pinned(pb, pb->pool[i]))
 					f -= g[i] * g[j] / (2.0 * pb->pool_size[pb->pool[i]]);
 	}
 	return f;
@@ -141,7 +159,9 @@ static void prior_derivatives(const struct problem *pb, const double *x, double 
 
 	memset(h, 0, m * m * sizeof(double));
 	for (size_t i = 0; i < n; i++) {
-		double e = sigmoid(x[i]), c = pb->shift_penalty / pb->pool_size[pb->pool[i]];
+		double e = sigmoid(x[i] - pb->center);
+		double c = pool_pinned(pb, pb->pool[i]) ? 0.0
+							: pb->shift_penalty / pb->pool_size[pb->pool[i]];
 		grad[i] = pb->k * (0.5 - e);
 		for (size_t j = 0; j < n; j++) {
 			double same = pb->pool[i] == pb->pool[j] ? c : 0.0;
@@ -187,6 +207,16 @@ static void derivatives(const struct problem *pb, const double *x, double *grad,
 			grad[bp] += r * eta;
 			h[(size_t)bp * m + (size_t)bp] += w * eta * eta;
 		}
+	}
+	/* A fixed rating is no unknown: its row and column become the identity's, so Newton
+	 * never moves it and the inverse has no covariance with it. */
+	for (size_t i = 0; pb->fixed && i < pb->n; i++) {
+		if (!bot_fixed(pb, i))
+			continue;
+		grad[i] = 0;
+		for (size_t j = 0; j < m; j++)
+			h[i * m + j] = h[j * m + i] = 0;
+		h[i * m + i] = 1.0;
 	}
 }
 
@@ -323,7 +353,8 @@ static int newton(const struct problem *pb, double *g, double *grad, double *h, 
 		for (size_t i = 0; i < n; i++)
 			pool_mean[i] = 0;
 		for (size_t i = 0; i < n; i++)
-			pool_mean[pb->pool[i]] += step[i] / pb->pool_size[pb->pool[i]];
+			if (!pool_pinned(pb, pb->pool[i]))
+				pool_mean[pb->pool[i]] += step[i] / pb->pool_size[pb->pool[i]];
 		for (size_t i = 0; i < n; i++)
 			maxstep = fmax(maxstep, fabs(step[i] - pool_mean[pb->pool[i]]));
 		for (size_t j = n; j < m; j++)
@@ -460,6 +491,9 @@ static void project_columns(double *m, const struct problem *pb, long anchor, do
 			tmp[pb->pool[j]] += row[j] / pb->pool_size[pb->pool[j]];
 		if (anchor >= 0)
 			tmp[pb->pool[anchor]] = row[anchor];
+		for (size_t pool = 0; pb->pinned && pool < n; pool++)
+			if (pool_pinned(pb, pool))
+				tmp[pool] = 0;
 		for (size_t j = 0; j < n; j++)
 			row[j] -= tmp[pb->pool[j]];
 	}
@@ -608,6 +642,42 @@ int rating_add_clustered(struct rating_pairs *p, struct cluster_sums *clusters, 
 	return cluster_sums_fold(clusters, p->n, clusters->pilot, clusters->pilot_scale);
 }
 
+/*
+ * The fixed ratings (Elo, NAN for a free bot) into pb, in g: fixed_g[i], and the start g[i]
+ * of each fixed bot; pinned[pool] for their pools; the prior's centre at their mean.
+ * -EINVAL for a value neither NAN nor finite.
+ */
+static int fix_ratings(struct problem *pb, const double *fixed, double *fixed_g,
+		       unsigned char *pinned, double *g)
+{
+	double sum = 0, count = 0;
+
+	for (size_t i = 0; i < pb->n; i++) {
+		fixed_g[i] = fixed[i] / ELO_PER_NAT;
+		if (isnan(fixed[i]))
+			continue;
+		if (!isfinite(fixed[i]))
+			return -EINVAL;
+		g[i] = fixed_g[i];
+		pinned[pb->pool[i]] = 1;
+		sum += fixed_g[i];
+		count += 1;
+	}
+	pb->fixed = fixed_g;
+	pb->pinned = pinned;
+	pb->center = count > 0 ? sum / count : 0;
+	return 0;
+}
+
+/* No variance for a fixed rating: its row and column of the n x n matrix v are 0. */
+static void clear_fixed(double *v, const struct problem *pb)
+{
+	for (size_t i = 0; pb->fixed && i < pb->n; i++)
+		if (bot_fixed(pb, i))
+			for (size_t j = 0; j < pb->n; j++)
+				v[i * pb->n + j] = v[j * pb->n + i] = 0;
+}
+
 int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 	       struct rating_fit *fit)
 {
@@ -615,7 +685,8 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 	struct problem pb = { .n = p->n };
 	size_t n = p->n, m, *pool = NULL, *parent = NULL;
 	double *g = NULL, *grad = NULL, *h = NULL, *step = NULL, *cov = NULL, *model = NULL;
-	double *pool_size = NULL, *work = NULL;
+	double *pool_size = NULL, *work = NULL, *fixed_g = NULL;
+	unsigned char *pinned = NULL;
 	int iterations = 0, rc;
 
 	memset(fit, 0, sizeof(*fit));
@@ -646,6 +717,14 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 	fit->npools = find_pools(&pb, pool, parent, pool_size);
 	pb.pool = pool;
 	pb.pool_size = pool_size;
+	if (opt->fixed) {
+		fixed_g = calloc(n, sizeof(double));
+		pinned = calloc(n, sizeof(*pinned));
+		if (!fixed_g || !pinned)
+			goto out;
+		if ((rc = fix_ratings(&pb, opt->fixed, fixed_g, pinned, g)) < 0)
+			goto out;
+	}
 	rc = -EDOM;
 	if (pb.k == 0 && !reaches_both_ways(p, pool, parent, (unsigned char *)work))
 		goto out;
@@ -663,6 +742,8 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 	kind_scales(&pb, g, cov, fit);
 	ratings_block(model, n, m);
 	ratings_block(cov, n, m);
+	clear_fixed(model, &pb);
+	clear_fixed(cov, &pb);
 	project(model, &pb, opt->anchor, step);
 	project(cov, &pb, opt->anchor, step);
 
@@ -672,6 +753,9 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 		step[pool[i]] += g[i] / pool_size[pool[i]];
 	if (opt->anchor >= 0)
 		step[pool[opt->anchor]] = g[opt->anchor];
+	for (size_t i = 0; pinned && i < n; i++)
+		if (pinned[i])
+			step[i] = 0;
 	for (size_t i = 0; i < n; i++)
 		g[i] = (g[i] - step[pool[i]]) * ELO_PER_NAT;
 	fit->n = n;
@@ -696,6 +780,8 @@ out:
 	free(step);
 	free(pool_size);
 	free(work);
+	free(fixed_g);
+	free(pinned);
 	free(pool);
 	free(parent);
 	free(h);

@@ -53,6 +53,12 @@
  * Anchor: each pool's average is 0 (default), or a named bot is 0 (its pool
  * only; other pools keep their average at 0).
  *
+ * Fixed ratings (opt->fixed): bots whose Elo is given, not fitted (a league's
+ * frozen anchors). They pin the scale of their pool: the other ratings there
+ * are fitted against them, nothing is centred, and their interval is 0. The
+ * prior's virtual opponent sits at their mean instead of 0. Pools without a
+ * fixed bot are centred as above.
+ *
  * Intervals: cov_model is the inverse of the information (the negative
  * Hessian H of the objective above at the optimum, its expectation where
  * kinds have a beta), over ratings and b together, which treats
@@ -94,9 +100,10 @@ struct rating_options {
 	double prior_draws; /* k above, >= 0 */
 	long anchor;        /* bot rated 0, or -1 for the field average */
 	const struct cluster_sums *clusters; /* NULL: cov = cov_model */
+	const double *fixed; /* NULL, or n values: a bot's fixed Elo, NAN for a fitted one */
 };
 
-#define RATING_OPTIONS_DEFAULT { RATING_PRIOR_DRAWS, -1, NULL }
+#define RATING_OPTIONS_DEFAULT { RATING_PRIOR_DRAWS, -1, NULL, NULL }
 
 struct rating_fit {
 	size_t n;
@@ -114,7 +121,8 @@ struct rating_fit {
 
 /*
  * Fit the ratings; opt NULL means RATING_OPTIONS_DEFAULT. On success fit
- * owns new arrays (rating_fit_release). -EINVAL for a bad option (prior < 0), -ENOMEM,
+ * owns new arrays (rating_fit_release). -EINVAL for a bad option (prior < 0, a fixed
+ * rating neither NAN nor finite), -ENOMEM,
  * -EDOM if Newton fails to converge (the objective is strictly concave, so
  * this means non-finite input).
  */

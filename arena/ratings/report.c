@@ -355,6 +355,9 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 	r->games_recorded = ropt->games_recorded;
 	r->games_expected = ropt->games_expected;
 	r->eta_s = ropt->eta_s;
+	r->section_md = ropt->section_md;
+	r->section_html = ropt->section_html;
+	r->section_ctx = ropt->section_ctx;
 	if (!ropt->plain_intervals)
 		opt.clusters = &a->clusters;
 	if (log->records == 0 || n == 0 || a->cap < n) {

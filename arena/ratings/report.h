@@ -121,6 +121,10 @@ struct report {
 	uint64_t games_recorded, games_expected; /* report_options' */
 	long eta_s;
 	bool reused_processes;   /* a tournament.json says "processes": "reuse" */
+	/* report_options' section */
+	int (*section_md)(void *ctx, FILE *out);
+	int (*section_html)(void *ctx, FILE *out);
+	void *section_ctx;
 	/* Kept by report_load_opts from its one reading of each directory, for
 	 * report.html (NULL from report_fold_build): each directory's tournament.json
 	 * (records_tournament_tree(), NULL when it has none), and the game list
@@ -145,6 +149,12 @@ struct report_options {
 	 * partial report says "N of M" and the time left (eta_s, -1 unknown). */
 	uint64_t games_recorded, games_expected;
 	long eta_s;
+	/* A section of the caller's at the end of report.md and report.html (a
+	 * league's history, arena/league/league_history_report.h), for rooms the
+	 * ratings may not use: each returns 0 or -EIO. NULL: none. */
+	int (*section_md)(void *ctx, FILE *out);
+	int (*section_html)(void *ctx, FILE *out);
+	void *section_ctx;
 };
 
 #define REPORT_OPTIONS_DEFAULT { NULL, 0.0, RATING_PRIOR_DRAWS, false, false, false, 0, 0, -1 }

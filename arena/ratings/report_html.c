@@ -692,6 +692,8 @@ int report_write_html(const struct report *r, FILE *out)
 	html_per_bot(r, out);
 	if (r->games && (rc = gamelist_write_html(r->games, out)) < 0)
 		return rc;
+	if (r->section_html && (rc = r->section_html(r->section_ctx, out)) < 0)
+		return rc;
 	fputs("</body>\n</html>\n", out);
 	return ferror(out) ? -EIO : 0;
 }

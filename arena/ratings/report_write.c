@@ -588,5 +588,7 @@ int report_write_md(const struct report *r, FILE *out)
 	md_cross(r, out);
 	md_seats(r, out);
 	md_faults(r, out);
+	if (r->section_md && r->section_md(r->section_ctx, out) < 0)
+		return -EIO;
 	return stream_status(out);
 }

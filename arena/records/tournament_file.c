@@ -187,6 +187,7 @@ int records_read_tournament(const char *dir, struct records_tournament *t, char 
 		snprintf(err, err_size, "\"%s\": sprt: expected elo0, elo1, alpha and beta", path);
 		goto out;
 	}
+	t->league = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "league"));
 	if (read_challengers(root, t) < 0) {
 		snprintf(err, err_size, "\"%s\": challengers: expected names of bots", path);
 		goto out;

@@ -37,6 +37,8 @@ struct records_tournament {
 	uint32_t shard, nshards; /* "shard": "K/N", K 1-based; nshards 0: the whole tournament */
 	uint8_t *challenger;     /* a gauntlet's challengers, flags over the bots; NULL otherwise */
 	struct records_sprt sprt; /* its "sprt", when it has one */
+	int league;              /* it has "league": a league's directory (arena/LEAGUE.md), whose
+	                            games are chosen as it plays, not by a schedule */
 	char *text;              /* the whole file */
 	char *same;              /* what shards of one tournament share (records_read_tournament) */
 };

@@ -333,8 +333,8 @@ enum catalog_state catalog_dir_state(const struct catalog_entry *e, size_t k)
 {
 	const struct serve_dir *d = &e->rec.dirs[k];
 
-	/* an SPRT ends at its decision, before its last scheduled deal */
-	if (d->records >= e->info[k].scheduled ||
+	/* an SPRT ends at its decision, before its last scheduled deal; a league never ends */
+	if ((!e->info[k].league && d->records >= e->info[k].scheduled) ||
 	    (e->rec.sprt && sprt_status(&e->rec.sprt->test) != SPRT_CONTINUE))
 		return CATALOG_FINISHED;
 	if (d->mtime && time(NULL) - d->mtime <= CATALOG_RUNNING_S)
@@ -349,7 +349,8 @@ void catalog_progress(const struct catalog_entry *e, struct catalog_progress *p)
 	memset(p, 0, sizeof(*p));
 	for (size_t k = 0; k < e->rec.ndirs; k++) {
 		enum catalog_state s = catalog_dir_state(e, k);
-		p->scheduled += e->info[k].scheduled;
+		/* a league's games so far are all it must hold */
+		p->scheduled += e->info[k].league ? e->rec.dirs[k].records : e->info[k].scheduled;
 		running |= s == CATALOG_RUNNING;
 		all_finished &= s == CATALOG_FINISHED;
 		if (e->rec.dirs[k].mtime > p->last_record)

@@ -56,14 +56,16 @@ int serve_dir_info_read(const char *dir, struct serve_dir_info *info, char *err,
 	}
 	if ((rc = records_read_tournament(dir, &t, err, err_size)) < 0)
 		goto out;
-	rc = schedule_new_gauntlet(t.nbots, t.challenger, t.players, t.deals, t.duplicate,
-				   t.pairings, t.seed, &sched);
+	rc = t.league ? 0 : schedule_new_gauntlet(t.nbots, t.challenger, t.players, t.deals,
+						  t.duplicate, t.pairings, t.seed, &sched);
 	if (rc < 0) {
 		snprintf(err, err_size, "\"%s\": not a schedule of games", path);
 		goto out;
 	}
-	info->scheduled = t.nshards ? schedule_shard_count(sched, t.shard - 1, t.nshards)
-				    : schedule_count(sched);
+	info->league = t.league;
+	info->scheduled = t.league ? 0 : t.nshards ? schedule_shard_count(sched, t.shard - 1,
+									  t.nshards)
+						    : schedule_count(sched);
 	info->shard = t.shard;
 	info->nshards = t.nshards;
 	info->players = t.players;

@@ -50,6 +50,7 @@ struct serve_dir_info {
 	uint32_t deals;
 	size_t nbots;
 	struct records_sprt sprt; /* an SPRT's test (sprt.on), from `skipbo-arena sprt` */
+	int league;         /* a league's directory (arena/LEAGUE.md): no end; scheduled is 0 */
 };
 
 /* Read dir/tournament.json (a regular file, not a link). 0, or a negative errno with err. */

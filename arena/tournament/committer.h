@@ -25,15 +25,16 @@
 #include "engine.h"
 #include "replay_pack.h"
 #include "results.h"
+#include "schedule.h"
 
 #define COMMIT_GROUP_MAX 64
 #define COMMIT_GROUP_MS 100
 
 /* A finished game as the counting sees it. */
 struct committed_game {
-	uint64_t index;               /* its schedule index */
+	struct schedule_game game;    /* its index, id, seed and bots by seat */
 	int faults;
-	int bots[ENGINE_MAX_PLAYERS];
+	unsigned start_faulted;       /* a bit per seat whose bot never started (R11 "start") */
 	int placings[ENGINE_MAX_PLAYERS];
 	int players;
 };

@@ -178,8 +178,7 @@ static int get_string(const cJSON *obj, const char *where, const char *key, cons
 	return 0;
 }
 
-/* Names become file names (logs/<bot>.stderr, results/<name>/). */
-static int valid_name(const char *s)
+int config_valid_name(const char *s)
 {
 	if (!*s || strlen(s) > 64 || *s == '.')
 		return 0;
@@ -324,7 +323,7 @@ static int parse_bot(const cJSON *obj, size_t index, const struct config *cfg,
 	if (!cJSON_IsObject(obj))
 		return ret;
 	ret = worst(ret, get_string(obj, where, "name", &name, e));
-	if (name && !valid_name(name))
+	if (name && !config_valid_name(name))
 		ret = jsonc_error(e, key_path(path, sizeof(path), where, "name"), "expected a name "
 				  "of letters, digits, '-', '_' or '.' (at most 64, not starting "
 				  "with '.'), found \"%.80s\"", name);
@@ -489,7 +488,7 @@ static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_er
 	int ret;
 
 	ret = get_string(root, "", "name", &name, e);
-	if (name && !valid_name(name))
+	if (name && !config_valid_name(name))
 		ret = jsonc_error(e, "name", "expected a tournament name of letters, digits, '-', "
 				  "'_' or '.', found \"%.80s\"", name);
 	else if (!name && !cJSON_GetObjectItemCaseSensitive(root, "name"))
@@ -539,21 +538,30 @@ static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_er
 	return cfg->output ? ret : -ENOMEM;
 }
 
-static int parse_top(const cJSON *root, struct config *cfg, struct jsonc_errors *e)
+static int parse_top(const cJSON *root, const struct config_extension *ext, struct config *cfg,
+		     struct jsonc_errors *e)
 {
+	enum { NTOP = sizeof(top_keys) / sizeof(top_keys[0]) };
+	const char *keys[NTOP + 1];
 	const cJSON *bots, *item;
 	char what[64], path[32];
 	size_t i = 0;
 	int ret;
 
-	ret = check_keys(root, "", top_keys, e);
+	memcpy(keys, top_keys, sizeof(top_keys));
+	keys[NTOP - 1] = ext ? ext->key : NULL;
+	keys[NTOP] = NULL;
+	ret = check_keys(root, "", keys, e);
 	if (!cJSON_IsObject(root))
 		return ret;
+	if (ext)
+		ret = worst(ret, ext->parse(ext->ctx, root, e));
 	ret = worst(ret, parse_settings(root, cfg, e));
 	if (ret == -ENOMEM)
 		return ret;
 	bots = cJSON_GetObjectItemCaseSensitive(root, "bots");
-	if (!cJSON_IsArray(bots) || cJSON_GetArraySize(bots) < 1)
+	/* a league's bots may come later, and its anchors play too */
+	if (!cJSON_IsArray(bots) || (cJSON_GetArraySize(bots) < 1 && !ext))
 		return jsonc_error(e, bots ? "bots" : "", "%sexpected a non-empty array of bot "
 				   "objects, found %s", bots ? "" : "bots: ", !bots ? "nothing" :
 				   cJSON_IsArray(bots) ? "an empty array" : found(bots, what,
@@ -561,7 +569,7 @@ static int parse_top(const cJSON *root, struct config *cfg, struct jsonc_errors 
 	cfg->nbots = (size_t)cJSON_GetArraySize(bots);
 	if (cfg->nbots > CONFIG_MAX_BOTS)
 		return jsonc_error(e, "bots", "expected at most %d bots", CONFIG_MAX_BOTS);
-	if (!(cfg->bots = calloc(cfg->nbots, sizeof(*cfg->bots))))
+	if (!(cfg->bots = calloc(cfg->nbots + 1, sizeof(*cfg->bots))))
 		return -ENOMEM;
 	cJSON_ArrayForEach(item, bots) {
 		int one = parse_bot(item, i, cfg, &cfg->bots[i], e);
@@ -577,7 +585,7 @@ static int parse_top(const cJSON *root, struct config *cfg, struct jsonc_errors 
 		ret = worst(ret, one);
 		i++;
 	}
-	if (cfg->nbots < (size_t)cfg->players)
+	if (!ext && cfg->nbots < (size_t)cfg->players)
 		ret = jsonc_error(e, "bots", "expected at least %d bots for %d players per game, "
 				  "found %zu", cfg->players, cfg->players, cfg->nbots);
 	return worst(ret, parse_format(root, cfg, e));
@@ -627,7 +635,8 @@ static void syntax_error(const char *text, size_t len, const char *file,
  * into err. The contract is config_parse's.
  */
 static int parse_named(const char *text, size_t len, const char *base_dir, const char *file,
-		       struct config *cfg, char *err, size_t err_size)
+		       const struct config_extension *ext, struct config *cfg, char *err,
+		       size_t err_size)
 {
 	struct json_strict_error why;
 	struct jsonc_errors *e = calloc(1, sizeof(*e));
@@ -660,7 +669,7 @@ static int parse_named(const char *text, size_t len, const char *base_dir, const
 			snprintf(message, sizeof(message), "line %lu, column %lu: %s", why.line,
 				 why.column, why.message);
 		jsonc_error_at(e, why.offset, message);
-		ret = worst(parse_top(root, cfg, e), -EINVAL);
+		ret = worst(parse_top(root, ext, cfg, e), -EINVAL);
 		goto out;
 	}
 	if (ret < 0) {
@@ -669,7 +678,7 @@ static int parse_named(const char *text, size_t len, const char *base_dir, const
 			syntax_error(text, len, file, &why, err, err_size);
 		goto out;
 	}
-	ret = parse_top(root, cfg, e);
+	ret = parse_top(root, ext, cfg, e);
 	/* no fixed default: a seed nobody gave is one nobody knows */
 	if (ret == 0 && !cfg->has_seed && (ret = config_random_seed(&cfg->seed)) < 0)
 		snprintf(err, err_size, "cannot draw a random seed: %s", strerror(-ret));
@@ -689,10 +698,16 @@ out:
 int config_parse(const char *text, size_t len, const char *base_dir, struct config *cfg,
 		 char *err, size_t err_size)
 {
-	return parse_named(text, len, base_dir, NULL, cfg, err, err_size);
+	return parse_named(text, len, base_dir, NULL, NULL, cfg, err, err_size);
 }
 
 int config_load(const char *path, struct config *cfg, char *err, size_t err_size)
+{
+	return config_load_extended(path, NULL, cfg, err, err_size);
+}
+
+int config_load_extended(const char *path, const struct config_extension *ext,
+			 struct config *cfg, char *err, size_t err_size)
 {
 	char real[PATH_MAX], *slash;
 	char *text = NULL;
@@ -730,7 +745,7 @@ int config_load(const char *path, struct config *cfg, char *err, size_t err_size
 	}
 	slash = strrchr(real, '/');
 	*slash = '\0';
-	ret = parse_named(text, len, slash == real ? "/" : real, path, cfg, err, err_size);
+	ret = parse_named(text, len, slash == real ? "/" : real, path, ext, cfg, err, err_size);
 	*slash = '/';
 	if (ret == 0 && !(cfg->file = strdup(real))) {
 		config_release(cfg);

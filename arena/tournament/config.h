@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 #include "bot.h"
 
 #define CONFIG_ERR_MAX 16384
@@ -108,6 +110,25 @@ void config_default_limits(struct bot_limits *limits);
  */
 int config_load(const char *path, struct config *cfg, char *err, size_t err_size);
 
+/*
+ * A file of another kind built on the tournament file (a league's
+ * league.jsonc, league_config.h): one more top-level key, and a check of the
+ * whole object by the key's owner, which reports through jsonc_error() (jsonc.h)
+ * so that its errors come with the others, each at its FILE:LINE:COLUMN.
+ * With an extension "bots" may be empty or fewer than "players".
+ * parse returns 0 or a negative errno (-EINVAL after errors).
+ */
+struct jsonc_errors;
+struct config_extension {
+	const char *key;
+	int (*parse)(void *ctx, const cJSON *root, struct jsonc_errors *e);
+	void *ctx;
+};
+
+/* config_load() of a file with ext's key too (ext NULL: config_load). */
+int config_load_extended(const char *path, const struct config_extension *ext,
+			 struct config *cfg, char *err, size_t err_size);
+
 /* Same from text in memory; base_dir resolves relative paths. The errors are
  * the messages alone, one a line, without position or excerpt (a syntax
  * error: "line L, column C: message"). */
@@ -139,6 +160,10 @@ int config_bundled_bot(const char *name, char *out, size_t out_size, char *dir, 
  * or -errno with why, which says where it looked and what to do. */
 int config_resolve_command(const char *command, const char *cwd, char *out, size_t out_size,
 			   char *why, size_t why_size);
+
+/* A name fit for a bot or a tournament: 1 to 64 letters, digits, '-', '_' or '.', not
+ * starting with '.'. Names become file names (logs/<bot>.stderr, results/<name>/). */
+int config_valid_name(const char *s);
 
 void config_release(struct config *cfg);
 

@@ -245,6 +245,13 @@ static int read_shards(struct merge *m)
 			snprintf(m->err, sizeof(m->err), "%s", err);
 			return ret;
 		}
+		/* its games follow no schedule to merge by, and it is never split in shards */
+		if (m->t[d].league) {
+			snprintf(m->err, sizeof(m->err), "\"%s\" is a league's directory, which is "
+				 "not split in shards: `report`, `status` and `serve` read it as it "
+				 "is (arena/LEAGUE.md)", m->dirs[d]);
+			return -EINVAL;
+		}
 		if (d && strcmp(m->t[d].same, m->t[0].same) != 0) {
 			snprintf(m->err, sizeof(m->err), "\"%s\" is not a shard of the tournament in "
 				 "\"%s\": their tournament.json files differ in more than paths, "

@@ -55,23 +55,36 @@ static int add_file(cJSON *files, const char *path)
 	return cJSON_AddNullToObject(f, "sha256") ? 0 : -1;
 }
 
+cJSON *programs_of_bot(const struct config_bot *b, const char *output_dir)
+{
+	char script[PATH_MAX], output[PATH_MAX] = "";
+	cJSON *files = cJSON_CreateArray();
+
+	if (!realpath(output_dir, output))
+		output[0] = '\0';
+	if (!files || add_file(files, b->argv[0]) < 0 ||
+	    (find_script(b, output, script, sizeof(script)) && add_file(files, script) < 0)) {
+		cJSON_Delete(files);
+		return NULL;
+	}
+	return files;
+}
+
 char *programs_add(char *text, const struct config *cfg)
 {
 	cJSON *root = text ? cJSON_Parse(text) : NULL, *programs;
-	char script[PATH_MAX], output[PATH_MAX] = "", *out = NULL;
+	char *out = NULL;
 
 	free(text);
-	if (!realpath(cfg->output, output))
-		output[0] = '\0';
 	if (!root || !(programs = cJSON_AddObjectToObject(root, "programs")))
 		goto out;
 	for (size_t i = 0; i < cfg->nbots; i++) {
-		const struct config_bot *b = &cfg->bots[i];
-		cJSON *files = cJSON_AddArrayToObject(programs, b->name);
+		cJSON *files = programs_of_bot(&cfg->bots[i], cfg->output);
 
-		if (!files || add_file(files, b->argv[0]) < 0 ||
-		    (find_script(b, output, script, sizeof(script)) && add_file(files, script) < 0))
+		if (!files || !cJSON_AddItemToObject(programs, cfg->bots[i].name, files)) {
+			cJSON_Delete(files);
 			goto out;
+		}
 	}
 	out = cJSON_Print(root);
 out:

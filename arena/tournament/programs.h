@@ -21,6 +21,13 @@
 #include "config.h"
 
 /*
+ * The files of one bot, as "programs" lists them: [{"file": ..., "sha256":
+ * ...}, ...], a new array; output_dir is the directory whose files are not
+ * its script (above). NULL without memory.
+ */
+cJSON *programs_of_bot(const struct config_bot *b, const char *output_dir);
+
+/*
  * text (a tournament.json, consumed) with "programs" added:
  * {"<bot>": [{"file": "/abs/path", "sha256": "<64 hex digits>"}, ...], ...}.
  * A new string, or NULL without memory (text is freed either way).

@@ -322,7 +322,8 @@ int results_open(const char *dir, const char *tournament_json, const char *games
 		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
 		goto out;
 	}
-	if ((ret = check_tournament(dir, tournament_json, games_json, err, err_size)) < 0)
+	if (tournament_json &&
+	    (ret = check_tournament(dir, tournament_json, games_json, err, err_size)) < 0)
 		goto out;
 	ret = -ENOMEM;
 	if (!(r = calloc(1, sizeof(*r))) || !(r->dir = strdup(dir)))

@@ -29,7 +29,9 @@ struct results;
  * sentence in err (a resume must use the same tournament and seed);
  * if its "programs" (programs.h) show that a bot changed, -ESTALE with the
  * bot and file in err; otherwise tournament.json is written durably (kept if
- * it exists; the sandbox used and missing "programs" noted in it). A torn
+ * it exists; the sandbox used and missing "programs" noted in it). With
+ * tournament_json NULL tournament.json is the caller's: neither read nor
+ * written (a league's, league_run.h). A torn
  * last line of games.jsonl is cut off. The directory's entries (games.jsonl,
  * replays/, logs/, tournament.json) are fsync'ed before this returns, so no
  * record appended later can outlive them in a power cut. Returns 0 and *out,

@@ -90,6 +90,8 @@ static int on_record(void *ctx, const struct results_record *rec)
 
 	if (stop_requested)
 		return -EINTR;
+	if (r->opt->source)
+		return r->opt->source->recorded(r->opt->source->ctx, rec);
 	/* a record of another game or table size is not one of this schedule's games */
 	if (schedule_index_of(r->sched, rec->id, &i) < 0 || rec->players != r->cfg->players ||
 	    !is_mine(r, i)) {
@@ -125,17 +127,20 @@ static int still_running(struct run *r)
 	return going;
 }
 
-/* The next game nobody has played or taken; -1 when none is left. */
-static int64_t take_game(struct run *r)
+/* The next game nobody has played or taken into *g: 1, or 0 when none is left. */
+static int take_game(struct run *r, struct schedule_game *g)
 {
-	int64_t got = -1;
+	int got = 0;
 
 	pthread_mutex_lock(&r->lock);
-	while (!stop_requested && !r->error && r->next < schedule_count(r->sched)) {
+	if (r->opt->source && !stop_requested && !r->error)
+		got = r->opt->source->next(r->opt->source->ctx, g) > 0;
+	while (!r->opt->source && !stop_requested && !r->error &&
+	       r->next < schedule_count(r->sched)) {
 		uint64_t i = r->next++;
 
 		if (!is_done(r, i) && is_mine(r, i)) {
-			got = (int64_t)i;
+			got = schedule_game(r->sched, i, g) == 0;
 			break;
 		}
 	}
@@ -161,13 +166,12 @@ static void on_counted(void *ctx, const struct committed_game *games, int n)
 
 	pthread_mutex_lock(&r->lock);
 	for (int i = 0; i < n; i++) {
-		progress_game(r->progress, games[i].bots, games[i].placings, games[i].players, 1);
-		if (r->opt->on_game) {
-			struct schedule_game g;
-
-			schedule_game(r->sched, games[i].index, &g);
-			r->opt->on_game(r->opt->game_ctx, &g, games[i].placings, games[i].faults);
-		}
+		progress_game(r->progress, games[i].game.bots, games[i].placings, games[i].players, 1);
+		if (r->opt->source)
+			r->opt->source->counted(r->opt->source->ctx, &games[i]);
+		if (r->opt->on_game)
+			r->opt->on_game(r->opt->game_ctx, &games[i].game, games[i].placings,
+					games[i].faults);
 		if (r->opt->rating_interval && ++r->played % r->opt->rating_interval == 0 &&
 		    r->opt->on_interval) {
 			progress_break(r->progress);
@@ -203,33 +207,40 @@ static int crowds_process_limit(const struct config *cfg)
 	return 0;
 }
 
-/* Have the bots of game index started (fresh processes; nothing when they are reused). */
-static void prepare_game(struct pool *pool, const struct schedule *sched, uint64_t index)
+/* Have the bots of game g started (fresh processes; nothing when they are reused). */
+static void prepare_game(struct pool *pool, const struct schedule_game *g, int players)
 {
-	struct schedule_game g;
+	for (int s = 0; s < players; s++)
+		pool_prepare(pool, (size_t)g->bots[s]);
+}
 
-	schedule_game(sched, index, &g);
-	for (int s = 0; s < ENGINE_MAX_PLAYERS && g.bots[s] >= 0; s++)
-		pool_prepare(pool, (size_t)g.bots[s]);
+/* The seats of out whose bot never started, a bit each. */
+static unsigned start_faulted(const struct referee_outcome *out)
+{
+	unsigned seats = 0;
+
+	for (size_t i = 0; i < out->nfaults; i++)
+		if (out->faults[i].kind == PROTOCOL_FAULT_START)
+			seats |= 1u << out->faults[i].seat;
+	return seats;
 }
 
 /* Play one scheduled game and hand its replay and record to the worker's committer. */
 static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 		    struct jsonw *doc, struct jsonw *buf, struct committer *com,
-		    uint64_t index)
+		    const struct schedule_game *game)
 {
 	struct run *r = w->run;
 	const struct config *cfg = r->cfg;
 	struct referee_setup setup = { 0 };
 	struct game_rules rules;
 	struct referee_outcome out = { 0 };
-	struct schedule_game g;
+	struct schedule_game g = *game;
 	const char *names[ENGINE_MAX_PLAYERS];
 	struct replay_location at;
 	char path[PATH_MAX], err[256], told[REFEREE_OPAQUE_ID_SIZE];
 	int ret, replay;
 
-	schedule_game(r->sched, index, &g);
 	/* the bots are told an id that names no table, deal or rotation */
 	referee_opaque_id(cfg->seed, g.id, told);
 	if (r->opt->log_io) {
@@ -265,7 +276,8 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 		struct replay_info info = { g.id, names, cfg->move_ms, cfg->game_ms, &out };
 		struct results_game rg = { &g, names, &out, replay ? &at : NULL };
 
-		struct committed_game cg = { .index = index, .faults = (int)out.nfaults,
+		struct committed_game cg = { .game = g, .faults = (int)out.nfaults,
+					     .start_faulted = start_faulted(&out),
 					     .players = out.players };
 
 		/* the replay first: where it will be goes into the record */
@@ -279,7 +291,6 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 			fail_run(r, ret, "games.jsonl", strerror(-ret));
 			goto out;
 		}
-		memcpy(cg.bots, g.bots, sizeof(cg.bots));
 		memcpy(cg.placings, out.placings, sizeof(cg.placings));
 		ret = committer_add_game(com, &cg, buf->data, buf->len);
 	}
@@ -300,7 +311,7 @@ static void *worker_main(void *arg)
 	struct jsonw buf;
 	struct committer *com = NULL;
 	struct committer_ops ops = { on_counted, on_commit_failed, r };
-	int64_t ahead[TOURNAMENT_AHEAD];
+	struct schedule_game ahead[TOURNAMENT_AHEAD];
 	int nahead = 0, depth;
 
 	transcript_init(&tr);
@@ -328,18 +339,18 @@ static void *worker_main(void *arg)
 	/* with fresh processes each worker holds its next games, whose bots start meanwhile */
 	depth = pc.fresh && !crowds_process_limit(r->cfg) ? TOURNAMENT_AHEAD : 1;
 	for (;;) {
-		int64_t index;
+		struct schedule_game g;
 
-		while (nahead < depth && (index = take_game(r)) >= 0) {
-			ahead[nahead++] = index;
+		while (nahead < depth && take_game(r, &ahead[nahead])) {
 			if (depth > 1)
-				prepare_game(pool, r->sched, (uint64_t)index);
+				prepare_game(pool, &ahead[nahead], r->cfg->players);
+			nahead++;
 		}
 		if (!nahead || !still_running(r))
 			break;
-		index = ahead[0];
+		g = ahead[0];
 		memmove(ahead, ahead + 1, (size_t)--nahead * sizeof(*ahead));
-		if (play_one(w, pool, &tr, &doc, &buf, com, (uint64_t)index) < 0)
+		if (play_one(w, pool, &tr, &doc, &buf, com, &g) < 0)
 			break;
 	}
 out:
@@ -483,24 +494,30 @@ int tournament_run(const struct config *given, const struct tournament_options *
 	pthread_mutex_init(&r.lock, NULL);
 	stop_requested = 0;
 	find_cpus(&r);
-	ret = schedule_new_gauntlet(cfg->nbots, cfg->challenger, cfg->players, cfg->deals,
-				    cfg->duplicate, cfg->partnership && cfg->schedule > 1, cfg->seed,
-				    &r.sched);
+	/* a source's games are its own, and so is its tournament.json */
+	ret = opt->source ? 0 : schedule_new_gauntlet(cfg->nbots, cfg->challenger, cfg->players,
+						      cfg->deals, cfg->duplicate,
+						      cfg->partnership && cfg->schedule > 1,
+						      cfg->seed, &r.sched);
 	if (ret < 0) {
 		snprintf(err, err_size, "too many games for one tournament");
 		goto out;
 	}
-	count = schedule_count(r.sched);
+	count = opt->source ? 0 : schedule_count(r.sched);
 	ret = -ENOMEM;
-	full = programs_add(with_run_keys(config_to_json(cfg, 0), opt), cfg);
-	games = with_run_keys(config_to_json(cfg, 1), opt);
+	if (!opt->source) {
+		full = programs_add(with_run_keys(config_to_json(cfg, 0), opt), cfg);
+		games = with_run_keys(config_to_json(cfg, 1), opt);
+		if (!full || !games)
+			goto out;
+	}
 	r.done = calloc(count / 8 + 1, 1);
-	if (!full || !games || !r.done || make_specs(&r) < 0)
+	if (!r.done || make_specs(&r) < 0)
 		goto out;
 	if ((ret = results_open(cfg->output, full, games, &r.results, err, err_size)) < 0)
 		goto out;
 	ret = -ENOMEM;
-	mine = opt->nshards ? schedule_shard_count(r.sched, opt->shard, opt->nshards) : count;
+	mine = opt->nshards && !opt->source ? schedule_shard_count(r.sched, opt->shard, opt->nshards) : count;
 	if (!(r.progress = progress_new(out, opt->quiet, mine, 0, r.names, cfg->nbots)))
 		goto out;
 	if ((ret = results_scan(r.results, on_record, &r, err, err_size)) == -EINTR) {

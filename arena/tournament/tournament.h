@@ -19,12 +19,33 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "committer.h"
 #include "config.h"
 #include "results.h"
 #include "tournament_file.h"
 #include "schedule.h"
 
 struct referee_observer;
+
+/*
+ * A schedule decided while the games are played (the league, league_run.h),
+ * in place of cfg's: cfg's deals, format and shards are not used, nor its
+ * seed but for the opaque ids the bots are told. tournament.json is the
+ * source's to write (results_open without one). Each hook is called under
+ * the run's lock, one call at a time.
+ */
+struct tournament_source {
+	/* Each record of games.jsonl found when the run starts, in order, before
+	 * any worker starts. 0, or a negative errno that ends the run. */
+	int (*recorded)(void *ctx, const struct results_record *rec);
+	/* The next game into *g: index (unique in the directory), id, seed,
+	 * rotation and bots by seat (indices into cfg->bots). 1 with a game, 0
+	 * when there is none now: the run ends once the games taken are played. */
+	int (*next)(void *ctx, struct schedule_game *g);
+	/* Each game made durable, in the order of games.jsonl. */
+	void (*counted)(void *ctx, const struct committed_game *game);
+	void *ctx;
+};
 
 struct tournament_options {
 	int quiet;      /* no progress output */
@@ -53,6 +74,8 @@ struct tournament_options {
 	const char *stderr_dir;
 	/* Non-NULL with on set: tournament.json says "sprt" (results.h), after any "shard". */
 	const struct records_sprt *sprt;
+	/* The games from here rather than from a schedule of cfg (above); NULL: cfg's. */
+	const struct tournament_source *source;
 };
 
 /*

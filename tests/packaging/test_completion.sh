@@ -104,6 +104,10 @@ expect "run -j 2 t" t.json t.jsonc
 expect "replay " game.json out replays t.json
 expect "report " out replays
 expect "status r" replays
+expect "league " add challenge out replays retire
+expect "league a" add
+expect "league add " out replays
+includes "league --" --jobs --deals --help --version
 expect "merge out " out replays
 expect "serve --listen 127.0.0.1:0 " out replays
 includes "check ./" ./notes.txt

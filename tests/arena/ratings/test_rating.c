@@ -335,6 +335,51 @@ static void test_anchor_bot(void **state)
 	rating_pairs_release(&p);
 }
 
+/* Fixed ratings (a league's anchors): one fixed bot gives the anchor option's fit moved by
+ * its value; two pin the scale between them; a pool without one stays centred. */
+static void test_fixed_ratings(void **state)
+{
+	struct rating_pairs p;
+	struct rating_fit anchored, fit;
+	struct rating_options opt = RATING_OPTIONS_DEFAULT;
+	double fixed[6] = { NAN, 1500, NAN, NAN, NAN, NAN };
+
+	(void)state;
+	assert_int_equal(rating_pairs_init(&p, 6), 0);
+	rating_pairs_add(&p, 0, 1, 750, 1000);
+	rating_pairs_add(&p, 1, 2, 500, 1000);
+	rating_pairs_add(&p, 2, 3, 600, 1000);
+	rating_pairs_add(&p, 4, 5, 600, 1000); /* a pool of its own */
+	opt.anchor = 1;
+	fit_or_fail(&p, &opt, &anchored);
+	opt.anchor = -1;
+	opt.fixed = fixed;
+	fit_or_fail(&p, &opt, &fit);
+	for (size_t i = 0; i < 4; i++) {
+		/* the prior's centre moves with the fixed value, so the fit is the same up to
+		 * where the 0.5 virtual draws pull (the pool's mean, or the fixed bot) */
+		assert_near(fit.elo[i], anchored.elo[i] + 1500, 0.05);
+		assert_near(rating_ci95(&fit, i), rating_ci95(&anchored, i), 0.05);
+	}
+	assert_near(fit.elo[4] + fit.elo[5], 0, 1e-9);
+	assert_near(rating_ci95(&fit, 1), 0, 1e-12);
+	rating_fit_release(&fit);
+	rating_fit_release(&anchored);
+
+	/* two fixed bots 100 Elo apart where the games say 0: both stay, bot 0 sits above 1 */
+	fixed[2] = 1400;
+	fit_or_fail(&p, &opt, &fit);
+	assert_near(fit.elo[1], 1500, 1e-9);
+	assert_near(fit.elo[2], 1400, 1e-9);
+	assert_near(rating_ci95(&fit, 2), 0, 1e-12);
+	assert_near(fit.elo[0] - fit.elo[1], ELO_75, 1.0);
+	assert_true(fit.elo[3] < 1400 && rating_ci95(&fit, 3) > 0);
+	rating_fit_release(&fit);
+	fixed[2] = INFINITY;
+	assert_int_equal(rating_fit(&p, &opt, &fit), -EINVAL);
+	rating_pairs_release(&p);
+}
+
 /* Random 3-player games among nbots <= 7 bots with known ratings (Gumbel noise). */
 static void add_random_games(struct rating_pairs *p, unsigned nbots, int games, uint64_t *rng)
 {
@@ -455,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_intervals_shrink_with_games),
 		cmocka_unit_test(test_interval_matches_binomial),
 		cmocka_unit_test(test_anchor_bot),
+		cmocka_unit_test(test_fixed_ratings),
 		cmocka_unit_test(test_small_and_zero_prior),
 		cmocka_unit_test(test_paired_stats),
 	};

@@ -16,6 +16,7 @@ of a valid document in BROKEN must be rejected.
 import copy
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -166,12 +167,43 @@ def run_tournament(arena, work, name, doc, args):
     return out
 
 
+def run_league(arena, work, badbot):
+    """A league of a few games: its directory is read like a tournament's."""
+    out = os.path.join(work, "league")
+    os.mkdir(out)
+    with open(os.path.join(out, "league.jsonc"), "w", encoding="utf-8") as f:
+        json.dump({"name": "league", "bots": [{"name": "good", "command": [badbot, "good"]}],
+                   "rules": {"stock_size": 3},
+                   "league": {"anchors": {"skipbo-medium": 0}, "max_games": 4}}, f)
+    # a new version, good@2 (another copy of the program), then more games: "NAME@K" in
+    # tournament.json and the records
+    copy = os.path.join(work, "good2")
+    shutil.copy(badbot, copy)
+    os.chmod(work, 0o755)  # as root the sandbox's uids must reach the copy
+    for cmd in ([arena, "league", "-j", "1", out], [arena, "league", "add", out, f"good={copy} good"],
+                [arena, "league", "-j", "1", out]):
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            sys.exit(f"{' '.join(cmd[1:3])} failed ({proc.returncode}):\n{proc.stderr}")
+        with open(os.path.join(out, "league.jsonc"), "r+", encoding="utf-8") as f:
+            doc = json.load(f)
+            doc["league"]["max_games"] = 8
+            f.seek(0)
+            json.dump(doc, f)
+            f.truncate()
+    with open(os.path.join(out, "games.jsonl"), encoding="utf-8") as f:
+        if '"good@2"' not in f.read():
+            sys.exit("the league's new version good@2 never played")
+    return out
+
+
 def validate_output(validators, out, seen):
     with open(os.path.join(out, "tournament.json"), encoding="utf-8") as f:
         resolved = json.load(f)
     check(validators, "resolved", resolved, out + "/tournament.json")
-    # `run DIR/tournament.json` runs it again, a shard's aside (CLUSTER.md)
-    if "shard" not in resolved:
+    # `run DIR/tournament.json` runs it again, a shard's and a league's aside (CLUSTER.md,
+    # LEAGUE.md)
+    if "shard" not in resolved and "league" not in resolved:
         check(validators, "tournament", resolved, out + "/tournament.json as a tournament file")
     seen["tournament.json"] += 1
     with open(os.path.join(out, "games.jsonl"), encoding="utf-8") as f:
@@ -255,6 +287,11 @@ def main():
         record = json.loads(next(line for line in duel_lines if '"faults":[{' in line))
         chatty = json.loads(next(line for line in duel_lines if '"chatty"' in line))
         validate_output(validators, teams_out, seen)
+        league_out = run_league(arena, work, badbot)
+        validate_output(validators, league_out, seen)
+        with open(os.path.join(league_out, "tournament.json"), encoding="utf-8") as f:
+            if "league" not in json.load(f):
+                sys.exit("a league's tournament.json without \"league\"")
         replay = read_replay(duel_out, record)
         chatty_replay = read_replay(duel_out, chatty)
         with open(os.path.join(teams_out, "tournament.json"), encoding="utf-8") as f:

@@ -83,7 +83,7 @@ static void counted(void *ctx, const struct committed_game *games, int n)
 
 	pthread_mutex_lock(&s->lock);
 	for (int i = 0; i < n; i++)
-		s->bad |= games[i].players != 2 || games[i].bots[1] != s->counted + i;
+		s->bad |= games[i].players != 2 || games[i].game.bots[1] != s->counted + i;
 	s->counted += n;
 	s->calls++;
 	s->bad |= durable < s->counted;
@@ -151,7 +151,7 @@ static void stop(struct seen *s, struct results *res)
 /* Game k: its replay, then its record, as a worker adds them. */
 static int add_game(struct committer *c, int k)
 {
-	struct committed_game g = { .players = 2, .bots = { 0, k } };
+	struct committed_game g = { .players = 2, .game.bots = { 0, k } };
 	struct replay_location at;
 	char doc[64], rec[256];
 	int ret;

@@ -1,0 +1,487 @@
+/*
+ * league_entries.c - DIR/entries.jsonl (contract in league_entries.h).
+ */
+#include "league_entries.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "json_strict.h"
+#include "programs.h"
+#include "records.h"
+
+/* A NULL-terminated copy of a JSON array of strings; NULL when it is not one or without memory. */
+static char **strings_of(const cJSON *array)
+{
+	int n = cJSON_GetArraySize(array), i = 0;
+	char **v;
+	const cJSON *item;
+
+	if (!cJSON_IsArray(array) || !(v = calloc((size_t)n + 1, sizeof(*v))))
+		return NULL;
+	cJSON_ArrayForEach(item, array)
+		if (!cJSON_IsString(item) || !(v[i++] = strdup(item->valuestring)))
+			goto fail;
+	return v;
+fail:
+	for (int k = 0; k < n; k++)
+		free(v[k]);
+	free(v);
+	return NULL;
+}
+
+static void strings_free(char **v)
+{
+	for (size_t k = 0; v && v[k]; k++)
+		free(v[k]);
+	free(v);
+}
+
+static cJSON *json_of_strings(char *const *v)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t k = 0; a && v && v[k]; k++)
+		if (!cJSON_AddItemToArray(a, cJSON_CreateString(v[k]))) {
+			cJSON_Delete(a);
+			return NULL;
+		}
+	return a;
+}
+
+static void entry_release(struct league_entry *e)
+{
+	free(e->name);
+	free(e->why);
+	strings_free(e->bot.argv);
+	strings_free(e->bot.env);
+	free(e->bot.cwd);
+	cJSON_Delete(e->programs);
+}
+
+void league_entries_release(struct league_entries *es)
+{
+	for (size_t i = 0; i < es->n; i++)
+		entry_release(&es->e[i]);
+	free(es->e);
+	free(es->dir);
+	memset(es, 0, sizeof(*es));
+}
+
+static const char *string_at(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+int league_entries_named(const struct league_entries *es, const char *name)
+{
+	for (size_t i = 0; i < es->n; i++)
+		if (strcmp(es->e[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int league_entries_find(const struct league_entries *es, const char *name)
+{
+	int latest = -1;
+	size_t len = strlen(name);
+
+	if (strchr(name, '@'))
+		return league_entries_named(es, name);
+	for (size_t i = 0; i < es->n; i++) {
+		const char *n = es->e[i].name;
+
+		if (strncmp(n, name, len) == 0 && (n[len] == '\0' || n[len] == '@') &&
+		    (latest < 0 || es->e[i].version > es->e[latest].version))
+			latest = (int)i;
+	}
+	return latest;
+}
+
+/* An "add" event as a new entry (a name already entered is ignored). */
+static int apply_add(struct league_entries *es, const cJSON *ev)
+{
+	const char *name = string_at(ev, "name"), *cwd = string_at(ev, "cwd");
+	const char *previous = string_at(ev, "previous"), *at;
+	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(ev, "limits");
+	long *lim[4];
+	struct league_entry *e;
+	int k = 0;
+
+	if (!name || !cwd || strlen(name) >= LEAGUE_ENTRY_NAME_MAX)
+		return -EBADMSG;
+	for (size_t i = 0; i < es->n; i++)
+		if (strcmp(es->e[i].name, name) == 0)
+			return 0;
+	if (es->n == es->cap) {
+		size_t cap = es->cap ? 2 * es->cap : 16;
+		struct league_entry *more = reallocarray(es->e, cap, sizeof(*more));
+
+		if (!more)
+			return -ENOMEM;
+		es->e = more;
+		es->cap = cap;
+	}
+	e = &es->e[es->n];
+	memset(e, 0, sizeof(*e));
+	at = strchr(name, '@');
+	e->version = at ? atoi(at + 1) : 1;
+	e->previous = previous ? league_entries_named(es, previous) : -1;
+	e->anchor = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "anchor"));
+	e->declared = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "declared"));
+	e->name = strdup(name);
+	e->bot.cwd = strdup(cwd);
+	e->bot.argv = strings_of(cJSON_GetObjectItemCaseSensitive(ev, "command"));
+	e->bot.env = strings_of(cJSON_GetObjectItemCaseSensitive(ev, "env"));
+	e->programs = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "programs"), 1);
+	lim[0] = &e->bot.limits.cpu_seconds;
+	lim[1] = &e->bot.limits.memory_mb;
+	lim[2] = &e->bot.limits.open_files;
+	lim[3] = &e->bot.limits.processes;
+	for (const cJSON *v = cJSON_IsArray(limits) ? limits->child : NULL; v && k < 4; v = v->next)
+		*lim[k++] = cJSON_IsNumber(v) ? (long)v->valuedouble : 0;
+	if (!e->name || !e->bot.cwd || !e->bot.argv || !e->bot.argv[0] || !e->bot.env) {
+		entry_release(e);
+		return -EBADMSG;
+	}
+	e->bot.name = e->name;
+	es->n++;
+	return 1;
+}
+
+/* One event of the log; 1 when it changed an entry. */
+static int apply_event(struct league_entries *es, const char *line, size_t len)
+{
+	cJSON *ev = NULL;
+	const char *kind, *name;
+	int ret = -EBADMSG, i;
+
+	if (json_strict_parse(line, len, &ev, NULL) < 0 || !(kind = string_at(ev, "event")) ||
+	    !(name = string_at(ev, "name")))
+		goto out;
+	if (strcmp(kind, "add") == 0) {
+		ret = apply_add(es, ev);
+		goto out;
+	}
+	ret = 0;
+	if ((i = league_entries_named(es, name)) < 0)
+		goto out;
+	if (strcmp(kind, "retire") == 0 || strcmp(kind, "suspend") == 0) {
+		struct league_entry *e = &es->e[i];
+
+		ret = !(kind[0] == 'r' ? e->retired : e->suspended);
+		*(kind[0] == 'r' ? &e->retired : &e->suspended) = true;
+		if (!e->why && string_at(ev, "why"))
+			e->why = strdup(string_at(ev, "why"));
+	} else {
+		ret = -EBADMSG;
+	}
+out:
+	cJSON_Delete(ev);
+	return ret;
+}
+
+struct reading {
+	struct league_entries *es;
+	int changed;
+	uint64_t end;    /* after the last complete line */
+	size_t lineno;
+};
+
+static int on_line(void *ctx, const struct records_line *line)
+{
+	struct reading *rd = ctx;
+	int ret;
+
+	rd->end = line->offset + line->len + 1;
+	if ((uint64_t)rd->es->read_to > line->offset || line->len == 0)
+		return 0;
+	if ((ret = apply_event(rd->es, line->text, line->len)) < 0) {
+		rd->lineno = line->lineno;
+		return ret;
+	}
+	rd->changed |= ret;
+	return 0;
+}
+
+int league_entries_refresh(struct league_entries *es, char *err, size_t err_size)
+{
+	struct reading rd = { es, 0, (uint64_t)es->read_to, 0 };
+	char path[PATH_MAX];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", es->dir, LEAGUE_ENTRIES_FILE);
+	ret = records_read_lines(path, on_line, &rd, NULL, NULL);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret < 0) {
+		if (ret == -EBADMSG)
+			snprintf(err, err_size, "\"%s\", line %zu: not an entry event", path,
+				 rd.lineno);
+		else
+			snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
+		return ret;
+	}
+	es->read_to = (off_t)rd.end;
+	return rd.changed;
+}
+
+int league_entries_open(struct league_entries *es, const char *dir, char *err, size_t err_size)
+{
+	int ret;
+
+	memset(es, 0, sizeof(*es));
+	if (!(es->dir = strdup(dir))) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	ret = league_entries_refresh(es, err, err_size);
+	if (ret < 0)
+		league_entries_release(es);
+	return ret < 0 ? ret : 0;
+}
+
+/* Append ev (consumed) with its time as one line, durably, then read it back. */
+static int append_event(struct league_entries *es, cJSON *ev, char *err, size_t err_size)
+{
+	char path[PATH_MAX], stamp[32], *text = NULL;
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t len;
+	int fd = -1, ret = -ENOMEM;
+
+	snprintf(path, sizeof(path), "%s/%s", es->dir, LEAGUE_ENTRIES_FILE);
+	if (gmtime_r(&now, &tm) && strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		cJSON_AddStringToObject(ev, "time", stamp);
+	if (!(text = cJSON_PrintUnformatted(ev)))
+		goto out;
+	len = strlen(text);
+	text[len++] = '\n'; /* over the NUL: the length is kept */
+	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) < 0 ||
+	    write(fd, text, len) != (ssize_t)len || fsync(fd) < 0) {
+		ret = -errno;
+		snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
+		goto out;
+	}
+	ret = league_entries_refresh(es, err, err_size);
+out:
+	if (ret == -ENOMEM)
+		snprintf(err, err_size, "out of memory");
+	if (fd >= 0)
+		close(fd);
+	cJSON_free(text);
+	cJSON_Delete(ev);
+	return ret < 0 ? ret : 0;
+}
+
+static int name_event(struct league_entries *es, const char *kind, size_t i, const char *why,
+		      char *err, size_t err_size)
+{
+	cJSON *ev = cJSON_CreateObject();
+
+	if (!ev || !cJSON_AddStringToObject(ev, "event", kind) ||
+	    !cJSON_AddStringToObject(ev, "name", es->e[i].name) ||
+	    !cJSON_AddStringToObject(ev, "why", why)) {
+		cJSON_Delete(ev);
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	return append_event(es, ev, err, err_size);
+}
+
+int league_entries_retire(struct league_entries *es, size_t i, const char *why, char *err,
+			  size_t err_size)
+{
+	if (es->e[i].retired) {
+		snprintf(err, err_size, "\"%s\" is retired already", es->e[i].name);
+		return -EALREADY;
+	}
+	return name_event(es, "retire", i, why, err, err_size);
+}
+
+int league_entries_suspend(struct league_entries *es, size_t i, const char *why, char *err,
+			   size_t err_size)
+{
+	return name_event(es, "suspend", i, why, err, err_size);
+}
+
+/* Entry i's recorded files against files, as programs_changed() compares them. */
+static int files_differ(const struct league_entry *e, const cJSON *files, char *why, size_t size)
+{
+	cJSON *was = cJSON_CreateObject(), *now = cJSON_CreateObject(), *a, *b;
+	int ret = 0;
+
+	if ((a = cJSON_AddObjectToObject(was, "programs")) &&
+	    (b = cJSON_AddObjectToObject(now, "programs")) &&
+	    cJSON_AddItemToObject(a, e->name, cJSON_Duplicate(e->programs, 1)) &&
+	    cJSON_AddItemToObject(b, e->name, cJSON_Duplicate(files, 1)))
+		ret = programs_changed(was, now, why, size);
+	cJSON_Delete(was);
+	cJSON_Delete(now);
+	return ret;
+}
+
+int league_entries_changed(const struct league_entries *es, size_t i, const struct config_bot *bot,
+			   char *why, size_t size)
+{
+	cJSON *files = programs_of_bot(bot ? bot : &es->e[i].bot, es->dir);
+	int ret = files && files_differ(&es->e[i], files, why, size);
+
+	cJSON_Delete(files);
+	return ret;
+}
+
+static cJSON *add_event(const struct config_bot *bot, const char *name, const char *previous,
+			unsigned flags, cJSON *files)
+{
+	const struct bot_limits *l = &bot->limits;
+	double lim[4] = { (double)l->cpu_seconds, (double)l->memory_mb, (double)l->open_files,
+			  (double)l->processes };
+	cJSON *ev = cJSON_CreateObject();
+
+	if (!ev || !cJSON_AddStringToObject(ev, "event", "add") ||
+	    !cJSON_AddStringToObject(ev, "name", name) ||
+	    (previous && !cJSON_AddStringToObject(ev, "previous", previous)) ||
+	    !cJSON_AddBoolToObject(ev, "anchor", flags & LEAGUE_ENTRY_ANCHOR) ||
+	    !cJSON_AddBoolToObject(ev, "declared", flags & LEAGUE_ENTRY_DECLARED) ||
+	    !cJSON_AddItemToObject(ev, "command", json_of_strings(bot->argv)) ||
+	    !cJSON_AddStringToObject(ev, "cwd", bot->cwd) ||
+	    !cJSON_AddItemToObject(ev, "env", json_of_strings(bot->env)) ||
+	    !cJSON_AddItemToObject(ev, "limits", cJSON_CreateDoubleArray(lim, 4)) ||
+	    !cJSON_AddItemToObject(ev, "programs", files)) {
+		cJSON_Delete(ev);
+		return NULL;
+	}
+	return ev;
+}
+
+int league_entries_add(struct league_entries *es, const struct config_bot *bot, unsigned flags,
+		       char *name, char *err, size_t err_size)
+{
+	int latest = league_entries_find(es, bot->name), ret;
+	cJSON *files, *ev;
+	char why[PATH_MAX + 256];
+
+	if (!config_valid_name(bot->name)) {
+		snprintf(err, err_size, "\"%.80s\": expected a name of 1 to 64 letters, digits, '-', "
+			 "'_' or '.' (the league adds \"@K\" to new versions itself)", bot->name);
+		return -EINVAL;
+	}
+	if (!(files = programs_of_bot(bot, es->dir))) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	if (latest >= 0 && !files_differ(&es->e[latest], files, why, sizeof(why))) {
+		snprintf(err, err_size, "\"%s\" runs these files already: a new version needs "
+			 "changed files", es->e[latest].name);
+		cJSON_Delete(files);
+		return -EEXIST;
+	}
+	if (latest < 0)
+		snprintf(name, LEAGUE_ENTRY_NAME_MAX, "%s", bot->name);
+	else
+		snprintf(name, LEAGUE_ENTRY_NAME_MAX, "%s@%d", bot->name,
+			 es->e[latest].version + 1);
+	if (!(ev = add_event(bot, name, latest >= 0 ? es->e[latest].name : NULL, flags, files))) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	if ((ret = append_event(es, ev, err, err_size)) < 0 || latest < 0 || es->e[latest].retired)
+		return ret;
+	snprintf(why, sizeof(why), "replaced by %s", name);
+	return league_entries_retire(es, (size_t)latest, why, err, err_size);
+}
+
+static int is_anchor(const char *name, char *const *anchors, size_t nanchors)
+{
+	for (size_t k = 0; k < nanchors; k++)
+		if (strcmp(anchors[k], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* A bundled anchor entered as itself, with the league's limits. */
+static int add_bundled(struct league_entries *es, const char *anchor,
+		       const struct bot_limits *limits, char *err, size_t err_size)
+{
+	char path[PATH_MAX], where[PATH_MAX], dir[PATH_MAX], name[LEAGUE_ENTRY_NAME_MAX];
+	char *argv[2] = { path, NULL }, *env[1] = { NULL };
+	struct config_bot bot = { (char *)anchor, argv, dir, env, *limits };
+
+	if (config_bundled_bot(anchor, path, sizeof(path), where, sizeof(where)) < 0) {
+		snprintf(err, err_size, "league.anchors: \"%s\" is neither a bot of %s nor a "
+			 "bundled bot (looked in %s)", anchor, "league.jsonc", where);
+		return -ENOENT;
+	}
+	/* it runs where it lies, as a bot of a tournament file runs in the file's directory */
+	snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(path, '/') - path), path);
+	return league_entries_add(es, &bot, LEAGUE_ENTRY_ANCHOR, name, err, err_size);
+}
+
+/* Whether the bot called base (the name before any '@') is among cfg's. */
+static int declares(const struct config *cfg, const char *name)
+{
+	size_t len = strcspn(name, "@");
+
+	for (size_t b = 0; b < cfg->nbots; b++)
+		if (strlen(cfg->bots[b].name) == len && strncmp(cfg->bots[b].name, name, len) == 0)
+			return 1;
+	return 0;
+}
+
+int league_entries_declare(struct league_entries *es, const struct config *declared,
+			   char *const *anchors, size_t nanchors, char *err, size_t err_size)
+{
+	char name[LEAGUE_ENTRY_NAME_MAX];
+	int changes = 0, ret;
+
+	for (size_t b = 0; b < declared->nbots; b++) {
+		const struct config_bot *bot = &declared->bots[b];
+		unsigned flags = LEAGUE_ENTRY_DECLARED |
+				 (is_anchor(bot->name, anchors, nanchors) ? LEAGUE_ENTRY_ANCHOR : 0);
+
+		if (league_entries_find(es, bot->name) >= 0)
+			continue;
+		if ((ret = league_entries_add(es, bot, flags, name, err, err_size)) < 0)
+			return ret;
+		changes++;
+	}
+	for (size_t k = 0; k < nanchors; k++) {
+		if (league_entries_find(es, anchors[k]) >= 0)
+			continue;
+		if ((ret = add_bundled(es, anchors[k], &declared->limits, err, err_size)) < 0)
+			return ret;
+		changes++;
+	}
+	for (size_t i = 0; i < es->n; i++) {
+		if (!es->e[i].declared || es->e[i].retired || declares(declared, es->e[i].name))
+			continue;
+		if ((ret = league_entries_retire(es, i, "removed from league.jsonc", err,
+						 err_size)) < 0)
+			return ret;
+		changes++;
+	}
+	return changes;
+}
+
+void league_entries_summary(const struct league_entries *es, FILE *out)
+{
+	size_t playing = 0;
+
+	for (size_t i = 0; i < es->n; i++)
+		playing += !es->e[i].retired && !es->e[i].suspended;
+	fprintf(out, "  entries: %zu, %zu in play\n", es->n, playing);
+	for (size_t i = 0; i < es->n; i++)
+		if (es->e[i].retired || es->e[i].suspended)
+			fprintf(out, "  %s: %s (%s)\n", es->e[i].name,
+				es->e[i].suspended ? "suspended" : "retired",
+				es->e[i].why ? es->e[i].why : "no reason given");
+}
