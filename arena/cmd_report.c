@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "jsonw.h"
+#include "league_config.h"
 #include "league_report.h"
 #include "rating.h"
 #include "options.h"
@@ -146,6 +147,8 @@ int cmd_report(int argc, char **argv)
 	};
 	struct report_options opt = REPORT_OPTIONS_DEFAULT;
 	struct league_report league = { 0 };
+	struct league_config lc = { 0 };
+	bool league_config = false;
 	const char *outdir = NULL;
 	char anchor[256];
 	int quiet = 0, replays = 0, status = 0, c;
@@ -228,6 +231,20 @@ int cmd_report(int argc, char **argv)
 			opt.section_html = league_report_html;
 			opt.section_ctx = &league;
 		}
+		/* a league's anchors are fixed in its ranking, as the league rates them */
+		if (p.league && !opt.anchor) {
+			char cerr[CONFIG_ERR_MAX];
+
+			if (league_config_load(argv[optind], &lc, cerr, sizeof(cerr)) < 0) {
+				warnx("report: the league's anchors are not fixed in the ranking "
+				      "(each pool's average is 0): %s", cerr);
+			} else {
+				league_config = true;
+				opt.fixed_names = (const char *const *)lc.anchors;
+				opt.fixed_elo = lc.anchor_elo;
+				opt.nfixed = lc.nanchors;
+			}
+		}
 	}
 	/* pages first: the report's game list links only to pages that exist */
 	for (int i = optind; replays && i < argc; i++)
@@ -235,6 +252,8 @@ int cmd_report(int argc, char **argv)
 	int rc = report_generate_opts((const char *const *)(argv + optind), (size_t)(argc - optind),
 				      outdir, &opt, quiet ? NULL : stdout, errbuf, sizeof(errbuf));
 	league_report_release(&league);
+	if (league_config)
+		league_config_release(&lc);
 	if (rc < 0) {
 		warnx("report: %s", errbuf);
 		return 1;

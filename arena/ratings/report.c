@@ -336,11 +336,49 @@ static int rank_bots(struct report *r)
 	return 0;
 }
 
+/*
+ * The fixed ratings of ropt for the bots of log into r->fixed, a new array
+ * of n (NAN for a fitted bot), and the sentence naming them into
+ * r->fixed_text; NULL and "" when none played. -ENOMEM.
+ */
+static int fixed_ratings(struct report *r, const struct gamelog *log,
+			 const struct report_options *ropt)
+{
+	size_t n = log->nbots, len = 0, named = 0;
+	double *fixed;
+
+	r->fixed_text[0] = '\0';
+	if (!ropt->nfixed || ropt->anchor)
+		return 0;
+	if (!(fixed = malloc(n * sizeof(*fixed))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		fixed[i] = NAN;
+	for (size_t k = 0; k < ropt->nfixed; k++) {
+		long i = gamelog_find_bot(log, ropt->fixed_names[k]);
+
+		if (i < 0)
+			continue;
+		fixed[i] = ropt->fixed_elo[k];
+		if (len < sizeof(r->fixed_text))
+			len += (size_t)snprintf(r->fixed_text + len, sizeof(r->fixed_text) - len,
+						"%s%.40s %g", named ? ", " : "",
+						ropt->fixed_names[k], ropt->fixed_elo[k]);
+		named++;
+	}
+	if (!named) {
+		free(fixed);
+		return 0;
+	}
+	r->fixed = fixed;
+	return 0;
+}
+
 /* Turn the sums of a into the report: copy them at the log's size, fit, rank. */
 static int acc_finish(struct report *r, const struct acc *a, const struct gamelog *log,
 		      const struct report_options *ropt, char *err, size_t errsz)
 {
-	struct rating_options opt = { ropt->prior_draws, -1, NULL };
+	struct rating_options opt = { ropt->prior_draws, -1, NULL, NULL };
 	const char *anchor = ropt->anchor;
 	double prior_draws = ropt->prior_draws;
 	size_t n = log->nbots;
@@ -374,6 +412,9 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 		r->anchor_elo = ropt->anchor_elo;
 	}
 	r->nbots = n;
+	if ((rc = fixed_ratings(r, log, ropt)) < 0)
+		goto out;
+	opt.fixed = r->fixed;
 	rc = -ENOMEM;
 	r->bots = calloc(n, sizeof(*r->bots));
 	r->order = calloc(n, sizeof(*r->order));
@@ -510,6 +551,7 @@ void report_release(struct report *r)
 	free(r->order);
 	free(r->pair_pent);
 	free(r->challenger);
+	free(r->fixed);
 	for (size_t d = 0; r->tournaments && d < r->ndirs; d++)
 		cJSON_Delete(r->tournaments[d]);
 	free(r->tournaments);
@@ -521,11 +563,14 @@ void report_release(struct report *r)
 
 void report_method_text(const struct report *r, char *buf, size_t size)
 {
-	char anchor[160];
+	char anchor[320];
 
 	if (r->anchor >= 0)
 		snprintf(anchor, sizeof(anchor), "%.64s is rated %g (the other pools' averages "
 			 "are 0)", r->bots[r->anchor].name, r->anchor_elo);
+	else if (r->fixed_text[0])
+		snprintf(anchor, sizeof(anchor), "fixed, not fitted: %.200s (pools without "
+			 "them average 0)", r->fixed_text);
 	else
 		snprintf(anchor, sizeof(anchor), "each pool's average is 0");
 	snprintf(buf, size,

@@ -107,6 +107,8 @@ struct report {
 	size_t duplicate_pairs;  /* complete duplicate pairs found */
 	long anchor;             /* -1 = field average */
 	double anchor_elo;
+	double *fixed;           /* NULL, or nbots: a bot's fixed Elo (report_options), NAN if fitted */
+	char fixed_text[256];    /* "" or the fixed ratings named */
 	double prior_draws;
 	bool plain_intervals;
 	size_t bounds;           /* bots with bound != 0 */
@@ -141,6 +143,12 @@ struct report {
 struct report_options {
 	const char *anchor;   /* bot rated anchor_elo, NULL for each pool's average 0 */
 	double anchor_elo;
+	/* Without anchor: bots whose Elo is fixed, not fitted (a league's frozen
+	 * anchors, rating.h), nfixed names and their Elo; names that played no
+	 * game are left out. */
+	const char *const *fixed_names;
+	const double *fixed_elo;
+	size_t nfixed;
 	double prior_draws;   /* >= 0 */
 	bool plain_intervals; /* intervals treating results as independent */
 	bool partial;         /* the run was stopped: every format says the ranking is partial */
@@ -157,7 +165,8 @@ struct report_options {
 	void *section_ctx;
 };
 
-#define REPORT_OPTIONS_DEFAULT { NULL, 0.0, RATING_PRIOR_DRAWS, false, false, false, 0, 0, -1 }
+#define REPORT_OPTIONS_DEFAULT { NULL, 0.0, NULL, NULL, 0, RATING_PRIOR_DRAWS, false, false, false, \
+	0, 0, -1 }
 extern const struct report_options report_defaults; /* REPORT_OPTIONS_DEFAULT */
 
 /*

@@ -45,7 +45,8 @@ static void find_bounds(struct report *r)
 			points += r->pairs.score[i * n + j];
 			games += r->pairs.games[i * n + j];
 		}
-		if (games <= 0 || (points > 0 && points < games))
+		/* a fixed rating (a league's anchor) is what it is, not a bound */
+		if (games <= 0 || (points > 0 && points < games) || (r->fixed && !isnan(r->fixed[i])))
 			continue;
 		b->bound = points > 0 ? 1 : -1;
 		b->bound_elo = bound_rating(r, i, b->bound > 0);
@@ -347,6 +348,9 @@ void report_verdict(const struct report *r, char *buf, size_t size)
 	a = &r->bots[r->order[0]];
 	b = &r->bots[r->order[1]];
 	los = rating_los(&r->fit, r->order[0], r->order[1]);
+	/* two fixed ratings (a league's anchors) were given, not measured */
+	if (r->fixed && !isnan(r->fixed[r->order[0]]) && !isnan(r->fixed[r->order[1]]))
+		return;
 	if (a->bound || !isfinite(a->next_diff) || !isfinite(a->next_ci95) || !isfinite(los))
 		return;
 	snprintf(buf, size, "%s leads %s by %.1f \u00b1 %.1f Elo; LOS %.0f%%: %s", a->name, b->name,

@@ -139,6 +139,8 @@ notes:
 		r->log->nsources > 1 ? " (merged)" : "");
 	if (r->anchor >= 0)
 		fprintf(out, "anchor %s = %g", r->bots[r->anchor].name, r->anchor_elo);
+	else if (r->fixed)
+		fprintf(out, "fixed %s", r->fixed_text);
 	else
 		fprintf(out, "field average 0");
 	fprintf(out, "; +-95%%: %s\n", r->plain_intervals ? "plain (results taken as independent)"

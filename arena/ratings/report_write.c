@@ -255,6 +255,13 @@ int report_write_json(const struct report *r, FILE *out)
 	else
 		cJSON_AddNullToObject(root, "anchor");
 	cJSON_AddNumberToObject(root, "anchor_elo", r->anchor_elo);
+	if (r->fixed) {
+		cJSON *fixed = cJSON_AddObjectToObject(root, "fixed");
+
+		for (size_t i = 0; fixed && i < r->nbots; i++)
+			if (!isnan(r->fixed[i]))
+				cJSON_AddNumberToObject(fixed, r->bots[i].name, r->fixed[i]);
+	}
 	cJSON_AddStringToObject(root, "intervals", r->plain_intervals ? "plain" : "robust");
 	cJSON_AddNumberToObject(root, "pools", (double)r->fit.npools);
 	cJSON_AddNumberToObject(root, "prior_draws", r->prior_draws);

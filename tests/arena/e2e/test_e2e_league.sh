@@ -115,6 +115,14 @@ grep -q 'c → c@2' L/report.md || fail "report.md without the lineage c → c@2
 grep -q 'suspended' L/report.md || fail "report.md does not say dead is suspended"
 grep -q 'c &rarr; c@2' L/report.html || fail "report.html without the lineage"
 grep -q 'Partial' report.txt && fail "a league's report called partial"
+# the ranking holds the anchor at its league Elo, as the league rates it
+python3 - L/ratings.json <<'PY' || fail "report's ranking does not fix the anchor at 0"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["fixed"] == {"skipbo-medium": 0}, r.get("fixed")
+med = [b for b in r["bots"] if b["bot"] == "skipbo-medium"][0]
+assert med["elo"] == 0 and med["ci95"] == 0, med
+PY
 
 # merge takes shards of one tournament: a league's directory is refused, saying so.
 "$arena" merge merged L 2>err.txt && fail "merge of a league's directory succeeded"

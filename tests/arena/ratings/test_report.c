@@ -375,6 +375,47 @@ static void test_errors_and_anchor(void **state)
 	cJSON_Delete(root);
 }
 
+/*
+ * Fixed ratings (a league's anchors): each given bot is rated as given, with
+ * no interval and no bound, the others fitted against them; every format
+ * names them, and ratings.json lists them. An unknown name is left out.
+ */
+static void test_fixed_ratings(void **state)
+{
+	const char *dir = make_dir("fixed", 0, 6, NULL);
+	const char *names[] = { "A", "B", "nobody" };
+	const double elo[] = { 100, -50, 7 };
+	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+	char err[256], *md;
+	cJSON *root, *fixed;
+	(void)state;
+
+	opt.fixed_names = names;
+	opt.fixed_elo = elo;
+	opt.nfixed = 3;
+	assert_int_equal(report_generate_opts(&dir, 1, NULL, &opt, NULL, err, sizeof(err)), 0);
+	root = load_json(dir);
+	assert_near(num(json_bot(root, "A"), "elo"), 100, 1e-9);
+	assert_near(num(json_bot(root, "A"), "ci95"), 0, 1e-9);
+	assert_near(num(json_bot(root, "B"), "elo"), -50, 1e-9);
+	assert_true(num(json_bot(root, "C"), "ci95") > 0);
+	fixed = cJSON_GetObjectItemCaseSensitive(root, "fixed");
+	assert_int_equal(cJSON_GetArraySize(fixed), 2);
+	assert_near(num(fixed, "A"), 100, 1e-9);
+	assert_null(cJSON_GetObjectItemCaseSensitive(fixed, "nobody"));
+	cJSON_Delete(root);
+	md = slurp(dir, "report.md");
+	assert_non_null(strstr(md, "fixed, not fitted: A 100, B -50"));
+	free(md);
+	/* --anchor wins over fixed ratings */
+	opt.anchor = "C";
+	assert_int_equal(report_generate_opts(&dir, 1, NULL, &opt, NULL, err, sizeof(err)), 0);
+	root = load_json(dir);
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "fixed"));
+	assert_near(num(json_bot(root, "C"), "elo"), 0, 1e-9);
+	cJSON_Delete(root);
+}
+
 static void test_report_command(void **state)
 {
 	const char *dir = make_dir("command", 0, 6, NULL);
@@ -868,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_merge_two_directories),
 		cmocka_unit_test(test_torn_last_line_ignored),
 		cmocka_unit_test(test_errors_and_anchor),
+		cmocka_unit_test(test_fixed_ratings),
 		cmocka_unit_test(test_report_command),
 		cmocka_unit_test(test_hostile_times),
 		cmocka_unit_test(test_chart_axes_bounded),
