@@ -283,6 +283,13 @@ static void locate(const struct schedule *s, uint64_t index, uint64_t *group, ui
 	*group = block_start(b) + within % n;
 }
 
+uint64_t schedule_group_index(const struct schedule *s, uint64_t group, uint32_t k)
+{
+	uint64_t b = group / SCHEDULE_BLOCK_GROUPS;
+
+	return block_start(b) * s->rotations + k * block_groups(s, b) + group - block_start(b);
+}
+
 uint64_t schedule_phase(const struct schedule *s, uint64_t index)
 {
 	uint64_t group;
@@ -345,7 +352,7 @@ static const char *parse_number(const char *p, char tag, uint64_t *v)
 
 int schedule_index_of(const struct schedule *s, const char *id, uint64_t *index)
 {
-	uint64_t table, deal, pairing = 0, rotation, group, b;
+	uint64_t table, deal, pairing = 0, rotation;
 	struct schedule_game g;
 	const char *p = id;
 
@@ -359,10 +366,8 @@ int schedule_index_of(const struct schedule *s, const char *id, uint64_t *index)
 	if (table >= s->ntables || deal >= s->deals || rotation >= s->seat_rotations ||
 	    pairing >= s->rotations / s->seat_rotations)
 		return -ENOENT;
-	group = deal * s->ntables + s->slot[table];
-	b = group / SCHEDULE_BLOCK_GROUPS;
-	*index = block_start(b) * s->rotations +
-		 (pairing * s->seat_rotations + rotation) * block_groups(s, b) + group - block_start(b);
+	*index = schedule_group_index(s, deal * s->ntables + s->slot[table],
+				      (uint32_t)(pairing * s->seat_rotations + rotation));
 	/* only the canonical spelling names a game: "t3-d1-r0" is not t0003-d0001-r0 */
 	if (schedule_game(s, *index, &g) < 0 || strcmp(g.id, id) != 0)
 		return -ENOENT;

@@ -144,6 +144,13 @@ int schedule_game(const struct schedule *s, uint64_t index, struct schedule_game
  */
 uint64_t schedule_phase(const struct schedule *s, uint64_t index);
 
+/*
+ * The index of game k (0 .. R-1) of deal group p (0 .. count / R - 1), R the
+ * games of a deal group (above): going through p, then k, gives the games
+ * deal by deal, each deal's games one after the other.
+ */
+uint64_t schedule_group_index(const struct schedule *s, uint64_t group, uint32_t k);
+
 /* The index of the game with this id; -ENOENT if the id is not one of this schedule's. */
 int schedule_index_of(const struct schedule *s, const char *id, uint64_t *index);
 
