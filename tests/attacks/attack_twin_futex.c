@@ -25,7 +25,6 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -35,18 +34,16 @@
 #include <unistd.h>
 
 #include "attack_cards.h"
+#include "attack_twin.h"
 
 #define LANES 7 /* 7 x 17 words: futex_waitv takes at most 128 */
 #define WORDS 17
 #define START 16
 #define NIBBLES 7
 #define SYMBOL_US 400
-#define KEYS (13 * 13) /* two stock tops of 13 values; more seats fold into these */
 
 static const uint32_t *words; /* the program's first page */
 static int lane;              /* this process's lane to send on */
-static atomic_int known[KEYS][CARDS_DECK]; /* card + 1, 0 if unknown */
-static int key = -1;
 
 static unsigned checksum(unsigned payload)
 {
@@ -66,7 +63,7 @@ static void symbol(int word)
 	nanosleep(&slot, NULL);
 }
 
-static void publish(int k, int pos, int card)
+static void send_message(int k, int pos, int card)
 {
 	unsigned payload = (unsigned)k | (unsigned)pos << 8 | (unsigned)card << 16;
 	unsigned message = payload | checksum(payload) << 20;
@@ -80,11 +77,9 @@ static void publish(int k, int pos, int card)
 static void heard(unsigned message)
 {
 	unsigned payload = message & 0xfffff;
-	unsigned k = payload & 0xff, pos = payload >> 8 & 0xff, card = payload >> 16;
 
-	if (message >> 20 != checksum(payload) || k >= KEYS || pos >= CARDS_DECK || card > 12)
-		return;
-	atomic_store(&known[k][pos], (int)card + 1);
+	if (message >> 20 == checksum(payload))
+		twin_heard((int)(payload & 0xff), (int)(payload >> 8 & 0xff), (int)(payload >> 16));
 }
 
 /* Hear every word woken on every lane, for as long as the process lives. */
@@ -121,39 +116,8 @@ static void *listen_all(void *arg)
 	return NULL;
 }
 
-static void first_request(const struct cards_game *g)
-{
-	int tops[2] = { 0, 0 };
-
-	for (int seat = 0; seat < g->players; seat++) {
-		int card = g->shown[(g->stock_size - 1) * g->players + seat];
-
-		tops[seat % 2] = (tops[seat % 2] * 7 + (card < 0 ? 0 : card)) % 13;
-	}
-	key = tops[0] * 13 + tops[1];
-	for (int pos = 0; pos < CARDS_DECK; pos++)
-		if (g->shown[pos] >= 0)
-			publish(key, pos, g->shown[pos]);
-}
-
-static int predict(const struct cards_game *g, int pos)
-{
-	(void)g;
-	return key < 0 || !atomic_load(&known[key][pos]) ? CARDS_UNKNOWN :
-							   atomic_load(&known[key][pos]) - 1;
-}
-
-static void shown(const struct cards_game *g, int pos, int card)
-{
-	(void)g;
-	if (key >= 0)
-		publish(key, pos, card);
-}
-
 int main(int argc, char **argv)
 {
-	static const struct cards_attack a = { "twin-futex", NULL, first_request, predict, shown,
-		NULL };
 	pthread_t thread;
 	unsigned char draw = 0;
 	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
@@ -169,5 +133,5 @@ int main(int argc, char **argv)
 
 		words = none; /* no channel: wakes reach nobody, the bot only guesses */
 	}
-	return cards_main(&a, argc, argv);
+	return twin_main("twin-futex", send_message, argc, argv);
 }
