@@ -87,6 +87,7 @@ static void test_duplicate_rotations(void **state)
 
 		assert_int_equal(schedule_game(s, group_game(s, p, 0, 3), &first), 0);
 		for (uint32_t r = 0; r < 3; r++) {
+			assert_true(schedule_group_index(s, p, r) == group_game(s, p, r, 3));
 			assert_int_equal(schedule_game(s, group_game(s, p, r, 3), &g), 0);
 			assert_int_equal(g.rotation, r);
 			assert_int_equal(g.table, first.table);
@@ -332,6 +333,7 @@ static void check_pairings(int players, int duplicate, uint32_t rotations, int p
 		struct schedule_game g0;
 		assert_int_equal(schedule_game(s, group_game(s, p, 0, rotations), &g0), 0);
 		for (uint32_t r = 0; r < rotations; r++) {
+			assert_true(schedule_group_index(s, p, r) == group_game(s, p, r, rotations));
 			assert_int_equal(schedule_game(s, group_game(s, p, r, rotations), &g), 0);
 			assert_int_equal(g.pairing, r / seat_rotations);
 			assert_int_equal(g.rotation, r % seat_rotations);
