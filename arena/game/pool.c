@@ -428,6 +428,14 @@ void pool_release(struct pool *p, size_t bot, int faulted)
 		retire(p, bot, b);
 }
 
+void pool_drain(struct pool *p)
+{
+	pthread_mutex_lock(&p->retirer.lock);
+	while (p->retirer.running)
+		pthread_cond_wait(&p->retirer.done, &p->retirer.lock);
+	pthread_mutex_unlock(&p->retirer.lock);
+}
+
 void pool_free(struct pool *p)
 {
 	if (!p)
@@ -451,10 +459,7 @@ void pool_free(struct pool *p)
 			bot_stop(slot->spares[k].bot, 0);
 	}
 	/* every retired process closed before the worker, whose thread started them, ends */
-	pthread_mutex_lock(&p->retirer.lock);
-	while (p->retirer.running)
-		pthread_cond_wait(&p->retirer.done, &p->retirer.lock);
-	pthread_mutex_unlock(&p->retirer.lock);
+	pool_drain(p);
 	pthread_mutex_destroy(&p->retirer.lock);
 	pthread_cond_destroy(&p->retirer.done);
 	pthread_mutex_destroy(&p->lock);

@@ -83,6 +83,14 @@ int pool_prepare(struct pool *p, size_t bot);
  * processes the process is retired in any case (quit, then reaped later). */
 void pool_release(struct pool *p, size_t bot, int faulted);
 
+/*
+ * Wait until every process released so far has ended and been reaped. With
+ * fresh processes, once every game prepared has acquired and released its
+ * bots, no process of the pool is then alive: a barrier between games
+ * (the rotation phases of tournament.h) needs nothing more.
+ */
+void pool_drain(struct pool *p);
+
 /* Send quit to every live or waiting process, close it and every retired one
  * (grace_ms for a clean exit), free. NULL is fine. */
 void pool_free(struct pool *p);

@@ -260,18 +260,60 @@ uint32_t schedule_tables(const struct schedule *s)
 	return s->ntables;
 }
 
+/* The deal groups (a table's deal, all its games) before block b, and the block's number. */
+static uint64_t block_start(uint64_t b)
+{
+	return b * SCHEDULE_BLOCK_GROUPS;
+}
+
+static uint64_t block_groups(const struct schedule *s, uint64_t b)
+{
+	uint64_t left = s->count / s->rotations - block_start(b);
+
+	return left < SCHEDULE_BLOCK_GROUPS ? left : SCHEDULE_BLOCK_GROUPS;
+}
+
+/* Game index as its deal group and its game k of the group (schedule.h's phases). */
+static void locate(const struct schedule *s, uint64_t index, uint64_t *group, uint32_t *k)
+{
+	uint64_t b = index / ((uint64_t)SCHEDULE_BLOCK_GROUPS * s->rotations);
+	uint64_t within = index - block_start(b) * s->rotations, n = block_groups(s, b);
+
+	*k = (uint32_t)(within / n);
+	*group = block_start(b) + within % n;
+}
+
+uint64_t schedule_group_index(const struct schedule *s, uint64_t group, uint32_t k)
+{
+	uint64_t b = group / SCHEDULE_BLOCK_GROUPS;
+
+	return block_start(b) * s->rotations + k * block_groups(s, b) + group - block_start(b);
+}
+
+uint64_t schedule_phase(const struct schedule *s, uint64_t index)
+{
+	uint64_t group;
+	uint32_t k;
+
+	locate(s, index, &group, &k);
+	return group / SCHEDULE_BLOCK_GROUPS * s->rotations + k;
+}
+
 int schedule_game(const struct schedule *s, uint64_t index, struct schedule_game *out)
 {
 	const uint8_t *table;
+	uint64_t group;
+	uint32_t k;
 
 	if (index >= s->count)
 		return -ERANGE;
 	memset(out, 0, sizeof(*out));
+	locate(s, index, &group, &k);
 	out->index = index;
-	out->pairing = (uint32_t)(index % s->rotations / s->seat_rotations);
-	out->rotation = (uint32_t)(index % s->seat_rotations);
-	out->deal = (uint32_t)(index / s->rotations / s->ntables);
-	out->table = s->order[index / s->rotations % s->ntables];
+	out->pairing = k / s->seat_rotations;
+	out->rotation = k % s->seat_rotations;
+	out->deal = (uint32_t)(group / s->ntables);
+	out->table = s->order[group % s->ntables];
 	out->seed = schedule_deal_seed(s->seed, out->table, out->deal);
 	table = s->tables + (size_t)out->table * s->players;
 	/* one pairing (version 1): the table's order */
@@ -324,8 +366,8 @@ int schedule_index_of(const struct schedule *s, const char *id, uint64_t *index)
 	if (table >= s->ntables || deal >= s->deals || rotation >= s->seat_rotations ||
 	    pairing >= s->rotations / s->seat_rotations)
 		return -ENOENT;
-	*index = (deal * s->ntables + s->slot[table]) * s->rotations +
-		 pairing * s->seat_rotations + rotation;
+	*index = schedule_group_index(s, deal * s->ntables + s->slot[table],
+				      (uint32_t)(pairing * s->seat_rotations + rotation));
 	/* only the canonical spelling names a game: "t3-d1-r0" is not t0003-d0001-r0 */
 	if (schedule_game(s, *index, &g) < 0 || strcmp(g.id, id) != 0)
 		return -ENOENT;
@@ -334,10 +376,12 @@ int schedule_index_of(const struct schedule *s, const char *id, uint64_t *index)
 
 int schedule_shard_of(const struct schedule *s, uint64_t index, uint32_t nshards)
 {
-	uint64_t group = index / s->rotations;
+	uint64_t group;
+	uint32_t k;
 
 	if (index >= s->count || nshards < 1)
 		return -ERANGE;
+	locate(s, index, &group, &k);
 	return (int)((group % s->ntables + group / s->ntables) % nshards);
 }
 

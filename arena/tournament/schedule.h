@@ -26,19 +26,33 @@
  * other equally often. Version 1 (a directory written before pairings, or
  * pairings 0) plays one pairing, the table's order.
  *
- * The order of play is interleaved, so that any prefix of it (what a shard
- * or an interrupted run has played so far) covers every table, rotation and
- * bot evenly. Game index i (0 .. count-1), with R = pairings x seat
- * rotations the games of a deal: k = i mod R, pairing = k / seat rotations,
- * rotation = k mod seat rotations, deal group p = i / R, deal = p /
- * tables, table = order[p mod tables]. So the games of a deal are played one
- * after the other, every table
- * plays deal d before any table plays deal d + 1, and within a deal round the
- * tables follow `order`: a fixed permutation in which each table is, among
- * the next 256 of a golden-ratio stride through the lexicographic list, the
- * one whose bots have played the fewest tables so far (the most played of
- * its bots, then their sum, then the stride position). Every bot's number of
- * tables in any prefix of a round then stays within a few of any other's.
+ * Deal groups: the games of one table's deal (every pairing and rotation),
+ * R = pairings x seat rotations of them, numbered p = deal x tables + slot:
+ * deal by deal, and within a deal round the tables in `order`, a fixed
+ * permutation in which each table is, among the next 256 of a golden-ratio
+ * stride through the lexicographic list, the one whose bots have played the
+ * fewest tables so far (the most played of its bots, then their sum, then
+ * the stride position). Every bot's number of tables in any prefix of a
+ * round then stays within a few of any other's.
+ *
+ * The order of play goes by rotation phases. The deal groups fall into
+ * blocks of SCHEDULE_BLOCK_GROUPS (the last block may hold fewer, n), and a
+ * block is played phase by phase: phase k (0 .. R-1) is game k of each of
+ * its groups (pairing = k / seat rotations, rotation = k mod seat
+ * rotations), in group order. Game index i: block b = i / (B x R) with B =
+ * SCHEDULE_BLOCK_GROUPS, j = i - b x B x R, k = j / n, group p = b x B + j
+ * mod n, deal = p / tables, table = order[p mod tables]. So no two games of
+ * one deal are in one phase, and the arena's barrier between phases
+ * (tournament.h) keeps the bot processes of one rotation of a deal from
+ * being alive with those of another. The block size does not depend on
+ * concurrency, so neither does the order. A prefix of the order (what a
+ * shard or an interrupted run has played) holds whole blocks, then whole
+ * phases of one block and part of its next phase: at most one block's deal
+ * groups are partly played (their rotations not all there, so not yet
+ * paired), and a deal group is started only once every group of the
+ * blocks before it is complete. Within a phase the groups follow the
+ * interleaved order, so a prefix still covers every table and bot evenly.
+ *
  * Only the order depends on this; a game's id, seed and seats are those of
  * its table, deal and rotation, so the order may change without changing any
  * game, and a resume matches records by id. Nothing is stored per game, so a
@@ -70,6 +84,9 @@
 #include "engine.h"
 
 #define SCHEDULE_ID_MAX 48
+/* Deal groups per block of rotation phases (above): large enough that the
+ * barrier between phases costs a few percent of a run (arena/README.md). */
+#define SCHEDULE_BLOCK_GROUPS 128
 #define SCHEDULE_MAX_GAMES (UINT64_C(1) << 40)
 
 struct schedule_game {
@@ -118,6 +135,21 @@ uint32_t schedule_tables(const struct schedule *s);
 
 /* Game number index; -ERANGE past the end. */
 int schedule_game(const struct schedule *s, uint64_t index, struct schedule_game *out);
+
+/*
+ * The rotation phase of game index (< schedule_count): b x R + k for game k
+ * of the deal groups of block b (above). Non-decreasing along the order;
+ * games of one phase are consecutive, and those of one deal are in
+ * different phases.
+ */
+uint64_t schedule_phase(const struct schedule *s, uint64_t index);
+
+/*
+ * The index of game k (0 .. R-1) of deal group p (0 .. count / R - 1), R the
+ * games of a deal group (above): going through p, then k, gives the games
+ * deal by deal, each deal's games one after the other.
+ */
+uint64_t schedule_group_index(const struct schedule *s, uint64_t group, uint32_t k);
 
 /* The index of the game with this id; -ENOENT if the id is not one of this schedule's. */
 int schedule_index_of(const struct schedule *s, const char *id, uint64_t *index);

@@ -35,6 +35,8 @@
 /* Games a worker holds with fresh processes: its next game and those after,
  * whose bot processes start while it plays (pool.h). */
 #define TOURNAMENT_AHEAD 4
+/* take_game(): the next game to play is of a later rotation phase. */
+#define TAKE_LATER (-2)
 
 static volatile sig_atomic_t stop_requested;
 
@@ -54,8 +56,14 @@ struct run {
 	const char **names;
 	uint8_t *done;              /* bitmap over game indices */
 	uint64_t repeated, foreign; /* records skipped by the resume: id seen before, not scheduled */
-	pthread_mutex_t lock;       /* next, done, progress, error */
+	pthread_mutex_t lock;       /* next, done, progress, error, the barrier */
 	uint64_t next;
+	/* the barrier between rotation phases (tournament.h), with fresh processes */
+	int phased;
+	uint64_t phase;             /* the phase whose games may be taken */
+	int active, idle;           /* workers not finished; those waiting at the barrier */
+	uint64_t passes;            /* times the barrier opened */
+	pthread_cond_t barrier;
 	uint64_t played;            /* games played by this run */
 	int error;
 	char err[PATH_MAX + 512];
@@ -127,7 +135,8 @@ static int still_running(struct run *r)
 	return going;
 }
 
-/* The next game nobody has played or taken into *g: 1, or 0 when none is left. */
+/* The next game nobody has played or taken into *g: 1, or 0 when none is left;
+ * TAKE_LATER when it is of a phase after the open one (it stays next). */
 static int take_game(struct run *r, struct schedule_game *g)
 {
 	int got = 0;
@@ -137,15 +146,66 @@ static int take_game(struct run *r, struct schedule_game *g)
 		got = r->opt->source->next(r->opt->source->ctx, g) > 0;
 	while (!r->opt->source && !stop_requested && !r->error &&
 	       r->next < schedule_count(r->sched)) {
-		uint64_t i = r->next++;
+		uint64_t i = r->next;
 
-		if (!is_done(r, i) && is_mine(r, i)) {
-			got = schedule_game(r->sched, i, g) == 0;
+		if (is_done(r, i) || !is_mine(r, i)) {
+			r->next++;
+			continue;
+		}
+		if (r->phased && schedule_phase(r->sched, i) != r->phase) {
+			got = TAKE_LATER;
 			break;
 		}
+		r->next++;
+		got = schedule_game(r->sched, i, g) == 0;
+		break;
 	}
 	pthread_mutex_unlock(&r->lock);
 	return got;
+}
+
+/* Under the lock: once every worker still running waits at the barrier, open the phase
+ * of the next game and let them go. */
+static void open_phase(struct run *r)
+{
+	if (!r->phased || r->idle < r->active)
+		return;
+	if (r->next < schedule_count(r->sched))
+		r->phase = schedule_phase(r->sched, r->next);
+	r->idle = 0;
+	r->passes++;
+	pthread_cond_broadcast(&r->barrier);
+}
+
+/*
+ * The barrier between two phases, for a worker holding no game, whose
+ * processes are all reaped (pool_drain): it waits until every other worker
+ * is there too (or has finished), so no process of the next phase starts
+ * while one of the last is alive. A stop or failure ends the wait when the
+ * other workers finish.
+ */
+static void pass_barrier(struct run *r)
+{
+	uint64_t passes;
+
+	pthread_mutex_lock(&r->lock);
+	passes = r->passes;
+	r->idle++;
+	open_phase(r);
+	while (passes == r->passes && !stop_requested && !r->error)
+		pthread_cond_wait(&r->barrier, &r->lock);
+	if (passes == r->passes)
+		r->idle--;
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* A worker is finished (its processes reaped): the barrier waits for it no more. */
+static void leave_barrier(struct run *r, int workers)
+{
+	pthread_mutex_lock(&r->lock);
+	r->active -= workers;
+	open_phase(r);
+	pthread_mutex_unlock(&r->lock);
 }
 
 static void fail_run(struct run *r, int code, const char *what, const char *detail)
@@ -340,11 +400,18 @@ static void *worker_main(void *arg)
 	depth = pc.fresh && !crowds_process_limit(r->cfg) ? TOURNAMENT_AHEAD : 1;
 	for (;;) {
 		struct schedule_game g;
+		int took = 0;
 
-		while (nahead < depth && take_game(r, &ahead[nahead])) {
+		while (nahead < depth && (took = take_game(r, &ahead[nahead])) > 0) {
 			if (depth > 1)
 				prepare_game(pool, &ahead[nahead], r->cfg->players);
 			nahead++;
+		}
+		if (!nahead && took == TAKE_LATER) {
+			/* the games of this phase played: its processes end before the next's start */
+			pool_drain(pool);
+			pass_barrier(r);
+			continue;
 		}
 		if (!nahead || !still_running(r))
 			break;
@@ -357,6 +424,7 @@ out:
 	/* the games finished before a stop or another worker's failure still count */
 	committer_finish(com);
 	pool_free(pool);
+	leave_barrier(r, 1);
 	jsonw_release(&doc);
 	jsonw_release(&buf);
 	return NULL;
@@ -453,6 +521,7 @@ static void release_run(struct run *r)
 	results_close(r->results);
 	schedule_free(r->sched);
 	pthread_mutex_destroy(&r->lock);
+	pthread_cond_destroy(&r->barrier);
 }
 
 /*
@@ -492,6 +561,10 @@ int tournament_run(const struct config *given, const struct tournament_options *
 
 	err[0] = '\0';
 	pthread_mutex_init(&r.lock, NULL);
+	pthread_cond_init(&r.barrier, NULL);
+	/* reused processes live across phases anyway: the order stays, the barrier goes; a
+	 * source's games follow its own order */
+	r.phased = cfg->processes == CONFIG_PROCESSES_FRESH && !opt->source;
 	stop_requested = 0;
 	find_cpus(&r);
 	/* a source's games are its own, and so is its tournament.json */
@@ -546,6 +619,7 @@ int tournament_run(const struct config *given, const struct tournament_options *
 	ret = -ENOMEM;
 	if (!(workers = calloc((size_t)cfg->concurrency, sizeof(*workers))))
 		goto out;
+	r.active = cfg->concurrency;
 	for (int i = 0; i < cfg->concurrency; i++) {
 		workers[i].run = &r;
 		workers[i].index = i;
@@ -555,6 +629,7 @@ int tournament_run(const struct config *given, const struct tournament_options *
 		}
 		started++;
 	}
+	leave_barrier(&r, cfg->concurrency - started);
 	for (int i = 0; i < started; i++)
 		pthread_join(workers[i].thread, NULL);
 	progress_finish(r.progress);

@@ -7,6 +7,17 @@
  * game never changes its record (all fields but timings), so results do not
  * depend on concurrency. Finished games found in games.jsonl are skipped.
  *
+ * With fresh processes (the default) the rotation phases of schedule.h are
+ * kept apart by a barrier: a worker takes (and starts the processes of)
+ * only games of the open phase; when the next game is of a later one, it
+ * finishes the games it holds, waits until each of its processes has ended
+ * and been reaped, and waits for every other worker to do the same; only
+ * then does the next phase open. So no bot process of one rotation of a
+ * deal is alive at the same time as one of another rotation of it, and no
+ * chain of processes alive at overlapping times (of any bot or deal) links
+ * two phases of a block. With "processes": "reuse" the order is the same
+ * but there is no barrier: a trusted bot's process plays every phase.
+ *
  * A shard run plays only its shard's games, and its tournament.json carries
  * "shard": "K/N" (1-based), so that a resume with another shard, or of the
  * whole tournament, is refused like any other tournament; `merge` sets the

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "attack.h"
@@ -62,9 +63,10 @@ static void forge_at_exit(void)
 }
 
 /*
- * When the file is there: now if it holds a record, else when the bot is
- * told to quit (the attacker's own first games may be the first ones
- * played, and by the end other games are recorded).
+ * When the file is there: as soon as it holds a record (waiting up to 2 s,
+ * on the move clock: the attacker's games may be among the first ones
+ * played, all of a rotation phase before any record), else when the bot is
+ * told to quit.
  */
 void attack_main(int argc, char **argv)
 {
@@ -77,6 +79,13 @@ void attack_main(int argc, char **argv)
 		return;
 	}
 	target = argv[2];
-	if (!forge(false))
-		atexit(forge_at_exit);
+	for (int waited_ms = 0; !forge(false); waited_ms += 10) {
+		struct timespec pause = { 0, 10 * 1000000 };
+
+		if (waited_ms >= 2000) {
+			atexit(forge_at_exit);
+			return;
+		}
+		nanosleep(&pause, NULL);
+	}
 }

@@ -12,25 +12,21 @@
  * The store: a read lock on byte STORE + (key * CARDS_DECK + pos) * 16 +
  * card of /proc/self/exe says "in the deal whose stock tops are key, the
  * card at deck position pos is card". F_GETLK over a range names a lock in
- * it. A deal is known by its stock tops, which every seat of every rotation
- * sees at its first request.
+ * it. The deal's key and the predictions are attack_twin.h's.
  */
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "attack_cards.h"
+#include "attack_twin.h"
 
 #define STORE (1LL << 40) /* far past the end of the file: any offset may be locked */
 #define CARD_VALUES 16
-#define KEYS (13 * 13) /* two stock tops of 13 values; more seats fold into these */
 
 static int store = -1;
-static atomic_int known[KEYS][CARDS_DECK]; /* card + 1, 0 if unknown */
-static int key = -1;
 
 static off_t offset(int k, int pos)
 {
@@ -63,14 +59,14 @@ static void *collect(void *arg)
 
 	(void)arg;
 	for (;;) {
-		for (int k = 0; k < KEYS; k++) {
+		for (int k = 0; k < TWIN_KEYS; k++) {
 			if (held(offset(k, 0), (off_t)CARDS_DECK * CARD_VALUES) < 0)
 				continue;
 			for (int pos = 0; pos < CARDS_DECK; pos++) {
 				off_t at = held(offset(k, pos), CARD_VALUES);
 
 				if (at >= 0)
-					atomic_store(&known[k][pos], (int)(at - offset(k, pos)) + 1);
+					twin_heard(k, pos, (int)(at - offset(k, pos)));
 			}
 		}
 		nanosleep(&pause, NULL);
@@ -78,43 +74,12 @@ static void *collect(void *arg)
 	return NULL;
 }
 
-static void first_request(const struct cards_game *g)
-{
-	int tops[2] = { 0, 0 };
-
-	for (int seat = 0; seat < g->players; seat++) {
-		int card = g->shown[(g->stock_size - 1) * g->players + seat];
-
-		tops[seat % 2] = (tops[seat % 2] * 7 + (card < 0 ? 0 : card)) % 13;
-	}
-	key = tops[0] * 13 + tops[1];
-	for (int pos = 0; pos < CARDS_DECK; pos++)
-		if (g->shown[pos] >= 0)
-			publish(key, pos, g->shown[pos]);
-}
-
-static int predict(const struct cards_game *g, int pos)
-{
-	(void)g;
-	return key < 0 || !atomic_load(&known[key][pos]) ? CARDS_UNKNOWN :
-							   atomic_load(&known[key][pos]) - 1;
-}
-
-static void shown(const struct cards_game *g, int pos, int card)
-{
-	(void)g;
-	if (key >= 0)
-		publish(key, pos, card);
-}
-
 int main(int argc, char **argv)
 {
-	static const struct cards_attack a = { "twin-locks", NULL, first_request, predict, shown,
-		NULL };
 	pthread_t thread;
 
 	store = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	if (store >= 0)
 		pthread_create(&thread, NULL, collect, NULL);
-	return cards_main(&a, argc, argv);
+	return twin_main("twin-locks", publish, argc, argv);
 }

@@ -65,6 +65,13 @@
  *                        descriptors), "own_group" (pgid == pid), "sigpipe"
  *                        ("default" or "changed"), "blocked" (signals
  *                        blocked), then plays correctly
+ *   lifetime             plays correctly, and writes on stderr when it lived
+ *                        (CLOCK_MONOTONIC, ns; the same clock in every
+ *                        sandbox): at game_start "lifetime start ID T" with
+ *                        the game id it was told and the time its main
+ *                        began, at game_end "lifetime end ID T", then
+ *                        "lifetime alive ID T" every millisecond until it
+ *                        is stopped
  *
  * Children it leaves behind sleep at most a minute, so a broken test run
  * cannot litter the machine for long.
@@ -89,6 +96,8 @@
 
 static const char *mode;
 static int requests_answered;
+static long long started_ns; /* lifetime: when main began */
+static char told_id[128];    /* lifetime: the game id of game_start */
 static bool stdout_closed;
 
 static bool is(const char *m)
@@ -453,6 +462,43 @@ static void answer_request(const cJSON *req, int argc, char **argv)
 	requests_answered++;
 }
 
+static long long monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* lifetime: after game_end, the bot is alive until it is stopped. */
+static void *say_alive(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		fprintf(stderr, "lifetime alive %s %lld\n", told_id, monotonic_ns());
+		fflush(stderr);
+		sleep_ms(1);
+	}
+	return NULL;
+}
+
+/* lifetime: the game's start and end, and the time alive after it. */
+static void lifetime_event(const char *type, const cJSON *msg)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "game");
+	pthread_t t;
+
+	if (strcmp(type, "game_start") == 0) {
+		snprintf(told_id, sizeof told_id, "%s", cJSON_IsString(id) ? id->valuestring : "?");
+		fprintf(stderr, "lifetime start %s %lld\n", told_id, started_ns);
+	} else if (strcmp(type, "game_end") == 0) {
+		fprintf(stderr, "lifetime end %s %lld\n", told_id, monotonic_ns());
+		fflush(stderr);
+		pthread_create(&t, NULL, say_alive, NULL);
+	}
+	fflush(stderr);
+}
+
 /* Whole blocks of lines per write, to keep the pipe full as fast as it drains. */
 static void *flood_stderr(void *arg)
 {
@@ -479,6 +525,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mode = argv[1];
+	started_ns = monotonic_ns();
 	if (is("exit-at-start"))
 		return argc > 2 ? atoi(argv[2]) : 3;
 	if (is("fork-holder-at-start")) {
@@ -514,6 +561,8 @@ int main(int argc, char **argv)
 				answer_request(msg, argc, argv);
 			else if (strcmp(type->valuestring, "quit") == 0)
 				quit = true;
+			else if (is("lifetime"))
+				lifetime_event(type->valuestring, msg);
 		}
 		cJSON_Delete(msg);
 	}

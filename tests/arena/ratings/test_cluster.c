@@ -224,13 +224,23 @@ static void place(int sides, const double *perf, double tie_width, int *side_pla
 	}
 }
 
+/* Game i of the schedule taken deal by deal (the games of a deal one after another, as the
+ * luck of play_part and the i % per_deal of fit_truth need them). */
+static void deal_major_game(const struct part *pt, uint64_t i, struct schedule_game *g)
+{
+	uint64_t per_group = schedule_count(pt->sch) /
+			     ((uint64_t)schedule_tables(pt->sch) * (uint64_t)pt->f->deals);
+
+	assert_int_equal(schedule_game(pt->sch, schedule_group_index(pt->sch, i / per_group,
+								     (uint32_t)(i % per_group)), g), 0);
+}
+
 /* The expected result of every game of the first deal (every deal seats the same), as
  * expected[game * 15 + result] in rating_game_results' order. */
 static void expected_results(const struct part *pt, const double *ability, uint64_t per_deal,
 			     double *expected)
 {
 	const struct format *f = pt->f;
-	const struct schedule *sch = pt->sch;
 	unsigned team[6];
 	int sides = seat_teams(f, team);
 
@@ -238,7 +248,7 @@ static void expected_results(const struct part *pt, const double *ability, uint6
 		struct schedule_game g;
 		struct rating_result res[RATING_GAME_RESULTS_MAX];
 		double strength[6] = { 0 };
-		assert_int_equal(schedule_game(sch, i, &g), 0);
+		deal_major_game(pt, i, &g);
 		for (int s = 0; s < f->players; s++)
 			strength[team[s]] += pt->beta * ability[g.bots[s]];
 		for (int k = 0; k < RATING_GAME_RESULTS_MAX; k++)
@@ -282,7 +292,7 @@ static void fit_truth(const struct part *parts, int nparts, const double *abilit
 			struct rating_result res[RATING_GAME_RESULTS_MAX];
 			unsigned bot[6];
 			int placing[6] = { 0 };
-			schedule_game(parts[k].sch, i, &g);
+			deal_major_game(&parts[k], i, &g);
 			for (int s = 0; s < f->players; s++)
 				bot[s] = (unsigned)g.bots[s];
 			size_t n = rating_game_results(f->players, bot, placing, team, res);
@@ -310,7 +320,7 @@ static void play_part(const struct part *pt, int index, const double *ability,
 		double strength[6] = { 0 }, perf[6];
 		int side_placing[6], placing[6];
 		unsigned bot[6];
-		schedule_game(pt->sch, i, &g);
+		deal_major_game(pt, i, &g);
 		for (int t = 0; t < sides; t++)
 			if (g.rotation == 0)
 				luck[t] = gumbel();

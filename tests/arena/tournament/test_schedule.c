@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "schedule.h"
@@ -60,6 +61,20 @@ static void test_every_combination_once(void **state)
 	schedule_free(s);
 }
 
+/*
+ * The index of game k of deal group p (R games a group), by schedule.h's
+ * formula written out again: blocks of SCHEDULE_BLOCK_GROUPS groups, each
+ * played phase by phase.
+ */
+static uint64_t group_game(const struct schedule *s, uint64_t p, uint32_t k, uint32_t R)
+{
+	uint64_t groups = schedule_count(s) / R;
+	uint64_t start = p / SCHEDULE_BLOCK_GROUPS * SCHEDULE_BLOCK_GROUPS;
+	uint64_t n = groups - start < SCHEDULE_BLOCK_GROUPS ? groups - start : SCHEDULE_BLOCK_GROUPS;
+
+	return start * R + k * n + (p - start);
+}
+
 static void test_duplicate_rotations(void **state)
 {
 	struct schedule *s;
@@ -67,12 +82,13 @@ static void test_duplicate_rotations(void **state)
 
 	(void)state;
 	assert_int_equal(schedule_new(4, 3, 2, 1, 99, &s), 0);
-	for (uint64_t i = 0; i < schedule_count(s); i += 3) {
+	for (uint64_t p = 0; p < schedule_count(s) / 3; p++) {
 		int seat_of[4][3] = { { 0 } };
 
-		assert_int_equal(schedule_game(s, i, &first), 0);
+		assert_int_equal(schedule_game(s, group_game(s, p, 0, 3), &first), 0);
 		for (uint32_t r = 0; r < 3; r++) {
-			assert_int_equal(schedule_game(s, i + r, &g), 0);
+			assert_true(schedule_group_index(s, p, r) == group_game(s, p, r, 3));
+			assert_int_equal(schedule_game(s, group_game(s, p, r, 3), &g), 0);
 			assert_int_equal(g.rotation, r);
 			assert_int_equal(g.table, first.table);
 			assert_int_equal(g.deal, first.deal);
@@ -114,7 +130,8 @@ static void test_seeds(void **state)
 		assert_true(a.seed == schedule_deal_seed(5, a.table, a.deal));
 	}
 	assert_int_equal(schedule_game(s, 0, &a), 0);
-	assert_int_equal(schedule_game(s, 3 * 2, &b), 0); /* the same place of the next deal round */
+	/* the same place of the next deal round: 3 tables on */
+	assert_int_equal(schedule_game(s, group_game(s, 3, 0, 2), &b), 0);
 	assert_int_equal(a.table, b.table);
 	assert_int_equal(b.deal, a.deal + 1);
 	assert_true(a.seed != b.seed);
@@ -154,13 +171,15 @@ static void test_ids(void **state)
 /*
  * The interleaved order: in every prefix each bot has played within a few
  * tables of every other, and deal d + 1 starts only when every table played
- * deal d. A table-major order had the first bot play all its tables first.
+ * deal d (in a phase, and so counting the first rotations). A table-major
+ * order had the first bot play all its tables first.
  */
 static void check_prefixes(size_t nbots, int players, uint32_t deals, uint32_t spread_max)
 {
 	struct schedule *s;
 	struct schedule_game g;
 	uint32_t played[64] = { 0 }, rounds_seen = 0;
+	uint64_t firsts = 0;
 
 	assert_true(nbots <= 64);
 	assert_int_equal(schedule_new(nbots, players, deals, 1, 3, &s), 0);
@@ -168,9 +187,9 @@ static void check_prefixes(size_t nbots, int players, uint32_t deals, uint32_t s
 		uint32_t most = 0, least = UINT32_MAX;
 
 		assert_int_equal(schedule_game(s, i, &g), 0);
-		assert_int_equal(g.deal, i / players / schedule_tables(s));
 		if (g.rotation != 0)
 			continue;
+		assert_int_equal(g.deal, firsts++ / schedule_tables(s));
 		for (int seat = 0; seat < players; seat++)
 			played[g.bots[seat]]++;
 		for (size_t b = 0; b < nbots; b++) {
@@ -178,7 +197,7 @@ static void check_prefixes(size_t nbots, int players, uint32_t deals, uint32_t s
 			least = played[b] < least ? played[b] : least;
 		}
 		assert_true(most - least <= spread_max);
-		if ((i / players + 1) % schedule_tables(s) == 0) {
+		if (firsts % schedule_tables(s) == 0) {
 			/* a whole deal round: every bot played every one of its tables once more */
 			rounds_seen++;
 			assert_int_equal(most, least);
@@ -202,8 +221,9 @@ static void test_interleaved_prefixes(void **state)
 static void check_shards(size_t nbots, int players, uint32_t deals, int duplicate, uint32_t n)
 {
 	struct schedule *s;
-	struct schedule_game g, first;
-	uint64_t size[16] = { 0 }, least = UINT64_MAX, most = 0, total = 0;
+	struct schedule_game g;
+	uint64_t size[16] = { 0 }, least = UINT64_MAX, most = 0, total = 0, first;
+	char id[SCHEDULE_ID_MAX];
 	uint32_t rotations = duplicate ? (uint32_t)players : 1;
 	uint8_t tables_of[16][64] = { { 0 } };
 
@@ -215,8 +235,10 @@ static void check_shards(size_t nbots, int players, uint32_t deals, int duplicat
 
 		assert_true(k >= 0 && k < (int)n);
 		assert_int_equal(schedule_game(s, i, &g), 0);
-		assert_int_equal(schedule_game(s, i - g.rotation, &first), 0);
-		assert_int_equal(k, schedule_shard_of(s, i - g.rotation, n));
+		/* the deal's first rotation is in the same shard */
+		snprintf(id, sizeof(id), "t%04u-d%04u-r0", g.table, g.deal);
+		assert_int_equal(schedule_index_of(s, id, &first), 0);
+		assert_int_equal(k, schedule_shard_of(s, first, n));
 		size[k]++;
 		tables_of[k][g.table] = 1;
 	}
@@ -306,12 +328,13 @@ static void check_pairings(int players, int duplicate, uint32_t rotations, int p
 
 	assert_int_equal(schedule_new_gauntlet(BOTS, NULL, players, DEALS, duplicate, 1, 5, &s), 0);
 	assert_int_equal(schedule_count(s), (uint64_t)schedule_tables(s) * DEALS * rotations);
-	for (uint64_t first = 0; first < schedule_count(s); first += rotations) {
+	for (uint64_t p = 0; p < schedule_count(s) / rotations; p++) {
 		int together[BOTS][BOTS] = { { 0 } };
 		struct schedule_game g0;
-		assert_int_equal(schedule_game(s, first, &g0), 0);
+		assert_int_equal(schedule_game(s, group_game(s, p, 0, rotations), &g0), 0);
 		for (uint32_t r = 0; r < rotations; r++) {
-			assert_int_equal(schedule_game(s, first + r, &g), 0);
+			assert_true(schedule_group_index(s, p, r) == group_game(s, p, r, rotations));
+			assert_int_equal(schedule_game(s, group_game(s, p, r, rotations), &g), 0);
 			assert_int_equal(g.pairing, r / seat_rotations);
 			assert_int_equal(g.rotation, r % seat_rotations);
 			/* the pairing is in the id only with pairings */
@@ -321,7 +344,7 @@ static void check_pairings(int players, int duplicate, uint32_t rotations, int p
 			for (int a = 0; a < players; a++)
 				together[g.bots[a]][g.bots[a + teams < players ? a + teams : a]]++;
 			assert_int_equal(schedule_index_of(s, g.id, &index), 0);
-			assert_true(index == first + r);
+			assert_true(index == group_game(s, p, r, rotations));
 		}
 		/* every two bots of the table are partners the same number of times */
 		for (int a = 0; a < players; a++)
@@ -347,7 +370,8 @@ static void test_partnership_pairings(void **state)
 	uint64_t index;
 	assert_int_equal(schedule_new_gauntlet(4, NULL, 4, 2, 1, 1, 5, &s), 0);
 	assert_int_equal(schedule_index_of(s, "t0000-d0001-p2-r3", &index), 0);
-	assert_true(index == 1 * 12 + 2 * 4 + 3);
+	/* one block of 2 deal groups: game 2 x 4 + 3 of the second group */
+	assert_true(index == (2 * 4 + 3) * 2 + 1);
 	assert_int_equal(schedule_index_of(s, "t0000-d0001-p3-r0", &index), -ENOENT);
 	assert_int_equal(schedule_index_of(s, "t0000-d0001-r0", &index), -ENOENT);
 	assert_int_equal(schedule_index_of(s, "t0000-d0001-p-r0", &index), -ENOENT);
@@ -378,6 +402,94 @@ static void test_partnership_pairings(void **state)
 	schedule_free(two);
 }
 
+/*
+ * Rotation phases, seen only through the games (schedule.h): every game once;
+ * phases non-decreasing along the order, phase b x R + k holding game k of
+ * each deal group of block b, in the same group order in every phase of the
+ * block, so no two games of one deal share a phase and a deal's games come
+ * in its order, one a phase; a block's phases hold SCHEDULE_BLOCK_GROUPS
+ * games (the last block's fewer); every group of a block is complete before
+ * the next block starts, so a prefix leaves at most one block partly played.
+ */
+static void check_phases(size_t nbots, int players, uint32_t deals, int duplicate, int pairings)
+{
+	struct schedule *s;
+	struct schedule_game g;
+	uint64_t count, groups, R, in_phase = 0, phase = 0, block_first = 0, index;
+	uint32_t tables, *played, *order;
+	uint8_t *seen;
+
+	assert_int_equal(schedule_new_gauntlet(nbots, NULL, players, deals, duplicate, pairings, 7,
+					       &s), 0);
+	count = schedule_count(s);
+	tables = schedule_tables(s);
+	groups = (uint64_t)tables * deals;
+	R = count / groups;
+	assert_non_null(seen = calloc(count, 1));
+	assert_non_null(played = calloc(groups, sizeof(*played)));
+	assert_non_null(order = calloc(SCHEDULE_BLOCK_GROUPS, sizeof(*order)));
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t ph = schedule_phase(s, i), b = ph / R, k = ph % R;
+		uint64_t block_size = groups - b * SCHEDULE_BLOCK_GROUPS < SCHEDULE_BLOCK_GROUPS ?
+				      groups - b * SCHEDULE_BLOCK_GROUPS : SCHEDULE_BLOCK_GROUPS;
+		uint32_t group;
+
+		assert_int_equal(schedule_game(s, i, &g), 0);
+		assert_int_equal(schedule_index_of(s, g.id, &index), 0);
+		assert_true(index == i);
+		group = g.deal * tables + g.table; /* a name for the group, not its number */
+		assert_int_equal(seen[group * R + k], 0);
+		seen[group * R + k] = 1;
+		assert_true(ph >= phase);
+		if (ph != phase)
+			in_phase = 0;
+		if (b != phase / R || i == 0) {
+			/* a new block: every group played so far is complete */
+			for (uint64_t p = 0; p < groups; p++)
+				assert_true(played[p] == 0 || played[p] == R);
+			block_first = i;
+		}
+		phase = ph;
+		assert_int_equal(g.pairing * (R / (pairings ? schedule_pairings(players) : 1)) +
+				 g.rotation, k);
+		/* game k of the group, after its games 0 .. k-1, in phase 0's group order */
+		assert_int_equal(played[group]++, k);
+		if (k == 0)
+			order[in_phase] = group;
+		assert_int_equal(order[in_phase], group);
+		in_phase++;
+		assert_true(in_phase <= block_size);
+		assert_true(i - block_first == k * block_size + in_phase - 1);
+	}
+	for (uint64_t p = 0; p < groups; p++)
+		assert_int_equal(played[p], R);
+	free(seen);
+	free(played);
+	free(order);
+	schedule_free(s);
+}
+
+static void test_phases(void **state)
+{
+	struct schedule *s;
+	struct schedule_game g;
+
+	(void)state;
+	/* two rotations of a deal are never next to each other: the second game is the next deal's */
+	assert_int_equal(schedule_new(2, 2, 300, 1, 7, &s), 0);
+	assert_int_equal(schedule_game(s, 1, &g), 0);
+	assert_string_equal(g.id, "t0000-d0001-r0");
+	assert_int_equal(schedule_game(s, SCHEDULE_BLOCK_GROUPS, &g), 0);
+	assert_string_equal(g.id, "t0000-d0000-r1");
+	schedule_free(s);
+	check_phases(2, 2, 300, 1, 0);  /* 3 blocks of one table, the last of 44 groups */
+	check_phases(6, 2, 50, 1, 0);   /* 15 tables, 750 groups */
+	check_phases(5, 4, 30, 1, 1);   /* 3 pairings x 4 rotations */
+	check_phases(5, 4, 60, 0, 1);   /* pairings without duplicates */
+	check_phases(6, 3, 20, 0, 0);   /* one game a deal: a phase is a block */
+	check_phases(4, 2, 3, 1, 0);    /* fewer groups than a block */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved_prefixes),
 		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_partnership_pairings),
+		cmocka_unit_test(test_phases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

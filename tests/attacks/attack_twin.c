@@ -1,0 +1,57 @@
+/*
+ * attack_twin.c - the deal key, the cards heard and the predictions of the
+ * twin relays (contract in attack_twin.h).
+ */
+#include "attack_twin.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "attack_cards.h"
+
+static atomic_int known[TWIN_KEYS][CARDS_DECK]; /* card + 1, 0 if unknown */
+static int key = -1;
+static void (*publish)(int key, int pos, int card);
+
+void twin_heard(int k, int pos, int card)
+{
+	if (k >= 0 && k < TWIN_KEYS && pos >= 0 && pos < CARDS_DECK && card >= 0 && card <= 12)
+		atomic_store(&known[k][pos], card + 1);
+}
+
+static void first_request(const struct cards_game *g)
+{
+	int tops[2] = { 0, 0 };
+
+	for (int seat = 0; seat < g->players; seat++) {
+		int card = g->shown[(g->stock_size - 1) * g->players + seat];
+
+		tops[seat % 2] = (tops[seat % 2] * 7 + (card < 0 ? 0 : card)) % 13;
+	}
+	key = tops[0] * 13 + tops[1];
+	for (int pos = 0; pos < CARDS_DECK; pos++)
+		if (g->shown[pos] >= 0)
+			publish(key, pos, g->shown[pos]);
+}
+
+static int predict(const struct cards_game *g, int pos)
+{
+	(void)g;
+	return key < 0 || !atomic_load(&known[key][pos]) ? CARDS_UNKNOWN :
+							   atomic_load(&known[key][pos]) - 1;
+}
+
+static void shown(const struct cards_game *g, int pos, int card)
+{
+	(void)g;
+	if (key >= 0)
+		publish(key, pos, card);
+}
+
+int twin_main(const char *name, void (*send)(int key, int pos, int card), int argc, char **argv)
+{
+	const struct cards_attack a = { name, NULL, first_request, predict, shown, NULL };
+
+	publish = send;
+	return cards_main(&a, argc, argv);
+}
