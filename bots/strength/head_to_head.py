@@ -9,7 +9,10 @@ first against the second (a better placing is 1, an equal one 1/2, R7) over
 every pair of seats they held at one table, not teammates (R10), with a 95%
 interval that treats each deal (of one table, with all its seat rotations)
 as one sample: the results of one deal are not independent. Then each kind's win
-rate: the games its side won over the seats it held.
+rate: the games its side won over the seats it held. A game that ended in a
+stalemate (R7: no winner, players ranked by the stock they have left) counts
+like any other; each pair's score over the stalled games alone is printed
+beneath its line, and the share of games that stalled at the end.
 """
 import collections
 import itertools
@@ -25,8 +28,12 @@ def kind(name):
 def main(path):
     per_deal = collections.defaultdict(lambda: collections.defaultdict(lambda: [0.0, 0]))
     seats, wins = collections.Counter(), collections.Counter()
+    stalled = collections.defaultdict(lambda: [0.0, 0])
+    games = stalled_games = 0
     for line in open(path, encoding="utf-8"):
         r = json.loads(line)
+        games += 1
+        stalled_games += not r["winners"]
         bots, placing = [kind(b) for b in r["bots"]], r["placings"]
         team = {s: t for t, members in enumerate(r["teams"]) for s in members}
         deal = (r["table"], r["deal"])  # each table deals its own cards
@@ -41,6 +48,9 @@ def main(path):
                 cell = per_deal[(bots[x], bots[y])][deal]
                 cell[0] += v
                 cell[1] += 1
+                if not r["winners"]:
+                    stalled[(bots[x], bots[y])][0] += v
+                    stalled[(bots[x], bots[y])][1] += 1
     for (x, y), deals in sorted(per_deal.items()):
         if x > y:
             continue
@@ -52,8 +62,12 @@ def main(path):
         half = 1.96 * math.sqrt(var)
         print(f"{x} vs {y}: {100 * p:.1f}% +- {100 * half:.1f} "
               f"({100 * (p - half):.1f} to {100 * (p + half):.1f}; {n} results, {m} deals)")
+        total, n = stalled[(x, y)]
+        if n:
+            print(f"  in stalemates: {100 * total / n:.1f}% ({n} results)")
     for b in sorted(seats, key=lambda b: -wins[b] / seats[b]):
         print(f"{b}: wins {wins[b]} of {seats[b]} seats, {100 * wins[b] / seats[b]:.1f}%")
+    print(f"stalemates: {stalled_games} of {games} games, {100 * stalled_games / games:.1f}%")
 
 
 if __name__ == "__main__":

@@ -162,10 +162,11 @@ static void deals_use_unseen_cards(void **state)
 					int used[CARDS_VALUES] = { 0 };
 					dealer_deal(&dl, &d);
 					for (int s = 1; s < rules.players; s++) {
-						assert_int_equal(d.hand_n[s], ENGINE_HAND_SIZE);
 						assert_int_equal(d.kept_n[s], v->others_hand_size[s]);
 						for (int c = 0; c < CARDS_VALUES; c++)
-							used[c] += d.hand[s][c];
+							used[c] += d.kept[s][c];
+						for (int j = d.kept_n[s]; j < ENGINE_HAND_SIZE; j++)
+							used[d.drawn[s][j - d.kept_n[s]]]++;
 					}
 					for (int s = 0; s < rules.players; s++)
 						used[d.stock_next[s]]++;
@@ -215,7 +216,7 @@ static void deals_agree_with_last_turn(void **state)
 		for (int i = 0; i < 400; i++) {
 			struct deal d;
 			dealer_deal(&dl, &d);
-			with_7_or_wild[knows] += d.hand[1][7] > 0 || d.hand[1][CARD_SKIPBO] > 0;
+			with_7_or_wild[knows] += d.kept[1][7] > 0 || d.kept[1][CARD_SKIPBO] > 0;
 		}
 	}
 	assert_int_equal(with_7_or_wild[1], 0);
