@@ -11,7 +11,7 @@
  * once per seat rotation (duplicate), so the luck of the deal cancels out.
  * Prints each pair of different bots' score head to head (R7 placings,
  * teammates not paired, ties worth half), with a 95% interval from the
- * spread of per-deal scores, and each bot's decision times. With
+ * spread of per-deal scores, and each bot's decision times (CPU time). With
  * BENCH_PROTOCOL set in the environment every request goes through the
  * protocol encoder and parser, as in a real game. --samples and --candidates
  * change the expert's worlds and candidates per decision (expert.h).

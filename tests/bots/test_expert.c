@@ -224,6 +224,69 @@ static void deals_agree_with_last_turn(void **state)
 }
 
 /*
+ * The cards a draw can still give (R6): the draw pile, the completed heap,
+ * and every card under a building pile's top; a pile the turn completes
+ * gives all 12, a pile it starts keeps its only card.
+ */
+static void supply_counts_what_r6_gives_back(void **state)
+{
+	(void)state;
+	struct seat_view v;
+	position_init(&v, 4, 0, 0);
+	v.draw_size = 3;
+	v.completed_size = 0;
+	v.building_value[0] = 5, v.building_size[0] = 5;
+	v.building_value[2] = 2, v.building_size[2] = 2;
+	assert_int_equal(deals_supply(&v, v.building_value, 0), 3 + 4 + 1);
+	/* two plays on pile 0: both now lie under its top (7) */
+	assert_int_equal(deals_supply(&v, (int[]){ 7, 0, 2, 0 }, 2), 3 + 6 + 1);
+	/* 7 plays take pile 0 to 12: the 12 cards go to the heap (R4, R6.1) */
+	assert_int_equal(deals_supply(&v, (int[]){ 0, 0, 2, 0 }, 7), 3 + 12 + 1);
+	/* a play on an empty pile is its top: nothing more to draw */
+	assert_int_equal(deals_supply(&v, (int[]){ 5, 1, 2, 0 }, 1), 3 + 4 + 1);
+	v.completed_size = 12;
+	assert_int_equal(deals_supply(&v, v.building_value, 0), 3 + 12 + 4 + 1);
+}
+
+/*
+ * The other seats draw up to 5 (R5.1) in the order they move after the
+ * viewer, while the supply lasts (R6.3: the hand stays short). The viewer is
+ * seat 1: seat 2 draws first, then 3, then 0.
+ */
+static void next_hands_draw_while_cards_last(void **state)
+{
+	(void)state;
+	struct seat_view v;
+	position_init(&v, 4, 1, 0);
+	struct deal d;
+	memset(&d, 0, sizeof(d));
+	int kept[ENGINE_MAX_PLAYERS] = { 5, 0, 2, 4 };
+	for (int s = 0; s < 4; s++) {
+		d.kept_n[s] = kept[s];
+		d.kept[s][9] = kept[s];
+		for (int i = 0; i < ENGINE_HAND_SIZE; i++)
+			d.drawn[s][i] = (uint8_t)(1 + i);
+	}
+	int hand[ENGINE_MAX_PLAYERS][TABLE_CARD_VALUES], hand_n[ENGINE_MAX_PLAYERS];
+	assert_int_equal(deal_next_hands(&d, &v, 2, hand, hand_n), 0);
+	assert_int_equal(hand_n[2], 4); /* first to move: 2 of the 3 it wants */
+	assert_int_equal(hand[2][9], 2);
+	assert_int_equal(hand[2][1], 1);
+	assert_int_equal(hand[2][2], 1);
+	assert_int_equal(hand[2][3], 0);
+	assert_int_equal(hand_n[3], 4); /* nothing left for it */
+	assert_int_equal(hand[3][1], 0);
+	assert_int_equal(hand_n[0], 5); /* held 5: draws nothing */
+	assert_int_equal(deal_next_hands(&d, &v, 10, hand, hand_n), 10 - 3 - 1);
+	assert_int_equal(hand_n[2], 5);
+	assert_int_equal(hand_n[3], 5);
+	assert_int_equal(hand[3][1], 1);
+	assert_int_equal(deal_next_hands(&d, &v, 0, hand, hand_n), 0);
+	assert_int_equal(hand_n[2], 2);
+	assert_int_equal(hand_n[3], 4);
+}
+
+/*
  * The same request gives the same answer: asked twice, and asked of a second
  * player that saw the same events. Positions from whole games of 2 and 4
  * players where the expert judges candidates over deals.
@@ -357,6 +420,8 @@ int main(void)
 		cmocka_unit_test(cards_account_for_the_view),
 		cmocka_unit_test(deals_use_unseen_cards),
 		cmocka_unit_test(deals_agree_with_last_turn),
+		cmocka_unit_test(supply_counts_what_r6_gives_back),
+		cmocka_unit_test(next_hands_draw_while_cards_last),
 		cmocka_unit_test(same_request_same_move),
 		cmocka_unit_test(legal_in_whole_games),
 		cmocka_unit_test(beats_medium),
