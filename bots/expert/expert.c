@@ -21,6 +21,17 @@
  * stock 30, 54.0% instead of 51.6% at stock 10, duplicate deals). */
 #define PROSPECT_GAIN 2.0
 #define NOW_GAIN 1.5
+/* R7: a turn that leaves fewer cards to draw than one hand's refill (R6)
+ * brings the game near a stalemate, which ranks everyone by the stock they
+ * have left. Then a player ahead wants the draws to stay dry (no pile
+ * completed, few cards covered on the piles) and a player behind wants them
+ * back: the lead over the opponents (rivals_stalemate_lead(), -1..1) is worth
+ * up to one stock card. With one expert against hard at stock 30 (4
+ * players) and 20 (6), the score in the stalled games rose from 48.5% to
+ * 54.6% and from 48.4% to 52.8% (same deals). */
+#define STALL_WEIGHT 100.0
+#define STALL_SUPPLY ENGINE_HAND_SIZE
+
 /* Discards offered per position, each the best pile for its card: the other
  * piles for a card differ only in how it sits, which the deals cannot judge. */
 #define DISCARDS_PER_POSITION 2
@@ -316,6 +327,8 @@ static int judge(struct expert *e, const struct seat_view *v, uint64_t seed, int
 		for (int r = 0; r < e->rv.n; r++)
 			reach[i][r] /= dealt;
 		c->value = ahead_score(e, c) - w->threat * rivals_threat_of(&e->rv, reach[i]) / sides;
+		if (deals_supply(v, c->end.building, c->end.cards_played) < STALL_SUPPLY)
+			c->value += STALL_WEIGHT * rivals_stalemate_lead(&e->rv, c->end.side[0].stock_size);
 		if (c->stop.kind)
 			c->value += w->prospect * own[i] / dealt;
 		else if (c->end.refilled)
