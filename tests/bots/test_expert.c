@@ -287,6 +287,48 @@ static void next_hands_draw_while_cards_last(void **state)
 }
 
 /*
+ * Near a stalemate (R7) the lead in stock cards decides. Nothing is left to
+ * draw; the player can run a pile from 8 to 12 with 9, 10, 11, 12 from its
+ * hand, and completing it gives 5 cards back to draw (R6) - to the next
+ * players first. With 2 stock cards left against 10 it stops short of the
+ * 12 and keeps the game dry; with 10 against 2 it completes the pile.
+ */
+static int completes_the_pile(int own_stock, int their_stock)
+{
+	struct seat_view v;
+	position_init(&v, 3, 0, 0);
+	v.draw_size = 0;
+	v.building_value[0] = 8;
+	v.building_size[0] = 1;
+	position_hand(&v, 5, (int[]){ 5, 9, 10, 11, 12 });
+	v.stock_size[0] = own_stock;
+	v.stock_top[0] = 3;
+	for (int s = 1; s < 3; s++) {
+		v.stock_size[s] = their_stock;
+		v.stock_top[s] = 6;
+	}
+	for (int step = 0; step < 8; step++) {
+		struct move legal[ENGINE_MAX_MOVES];
+		int n = position_legal(&v, legal);
+		int i = expert_choose(player, &v, legal, n, (uint32_t)(100 + step), 1000, 60000, NULL);
+		assert_in_range(i, 0, n - 1);
+		if (legal[i].kind != MOVE_PLAY)
+			return 0;
+		if (legal[i].card == 12)
+			return 1;
+		assert_int_equal(position_apply(&v, &legal[i], 3), 0);
+	}
+	return 0;
+}
+
+static void plays_for_the_stalemate(void **state)
+{
+	(void)state;
+	assert_false(completes_the_pile(2, 10));
+	assert_true(completes_the_pile(10, 2));
+}
+
+/*
  * The same request gives the same answer: asked twice, and asked of a second
  * player that saw the same events. Positions from whole games of 2 and 4
  * players where the expert judges candidates over deals.
@@ -422,6 +464,7 @@ int main(void)
 		cmocka_unit_test(deals_agree_with_last_turn),
 		cmocka_unit_test(supply_counts_what_r6_gives_back),
 		cmocka_unit_test(next_hands_draw_while_cards_last),
+		cmocka_unit_test(plays_for_the_stalemate),
 		cmocka_unit_test(same_request_same_move),
 		cmocka_unit_test(legal_in_whole_games),
 		cmocka_unit_test(beats_medium),
