@@ -136,3 +136,16 @@ int rivals_feeds_next(const struct rivals *rv, int value)
 		return 0;
 	return r->stock_top <= 12 && r->stock_top != CARD_SKIPBO && value == r->stock_top - 1;
 }
+
+double rivals_stalemate_lead(const struct rivals *rv, int own_stock)
+{
+	int lead = 0, opponents = 0;
+	for (int i = 0; i < rv->n; i++) {
+		const struct rival *r = &rv->r[i];
+		if (r->teammate)
+			continue;
+		opponents++;
+		lead += (r->stock_size > own_stock) - (r->stock_size < own_stock);
+	}
+	return opponents > 0 ? (double)lead / opponents : 0;
+}

@@ -62,6 +62,14 @@ double rivals_threat(const struct rivals *rv, const int building[ENGINE_BUILDING
 /* The same sum with each rival's chance given: reach[i] for rv->r[i]. */
 double rivals_threat_of(const struct rivals *rv, const double *reach);
 
+/*
+ * Where a stalemate now would leave the viewer (R7: it ranks everyone by the
+ * stock cards left): +1 for each opponent holding more stock cards than
+ * own_stock, -1 for each holding fewer, 0 for an equal count, divided by the
+ * number of opponents; teammates (R10) are left out. From -1 to 1.
+ */
+double rivals_stalemate_lead(const struct rivals *rv, int own_stock);
+
 /* Would a pile of value `value` let the next opponent play its stock top at once? */
 int rivals_feeds_next(const struct rivals *rv, int value);
 

@@ -73,11 +73,11 @@ void dealer_deal(struct dealer *d, struct deal *out)
 		kept = kept < 0 ? 0 : kept > ENGINE_HAND_SIZE ? ENGINE_HAND_SIZE : kept;
 		for (int attempt = 0; attempt < DEALS_HAND_ATTEMPTS; attempt++) {
 			int u = used;
-			memset(out->hand[s], 0, sizeof(out->hand[s]));
+			memset(out->kept[s], 0, sizeof(out->kept[s]));
 			for (int i = 0; i < kept; i++)
-				out->hand[s][take(d, &u)]++;
+				out->kept[s][take(d, &u)]++;
 			if (!d->k->turn_end_known[s] || attempt == DEALS_HAND_ATTEMPTS - 1 ||
-			    !could_have_played(d, s, out->hand[s], kept))
+			    !could_have_played(d, s, out->kept[s], kept))
 				break;
 			if (used < d->n) /* other cards of the rest of the pool */
 				rng_shuffle(&d->rng, d->pool + used, (size_t)(d->n - used));
@@ -85,11 +85,38 @@ void dealer_deal(struct dealer *d, struct deal *out)
 		used += kept;
 		out->kept_n[s] = kept;
 		for (int i = kept; i < ENGINE_HAND_SIZE; i++) /* R5.1: draw up to 5 */
-			out->hand[s][take(d, &used)]++;
-		out->hand_n[s] = ENGINE_HAND_SIZE;
+			out->drawn[s][i - kept] = take(d, &used);
 	}
 	for (int s = 0; s < v->players; s++)
 		out->stock_next[s] = take(d, &used);
 	for (int i = 0; i < ENGINE_HAND_SIZE; i++)
 		out->draws[i] = take(d, &used);
+}
+
+int deals_supply(const struct seat_view *v, const int building[ENGINE_BUILDING_PILES], int cards_played)
+{
+	int on_piles = cards_played; /* piles and heap: every card played stays on one or goes to the heap */
+	for (int b = 0; b < ENGINE_BUILDING_PILES; b++) {
+		on_piles += v->building_size[b];
+		on_piles -= building[b] > 0; /* a top is never drawn (R6.2) */
+	}
+	return v->draw_size + v->completed_size + on_piles;
+}
+
+int deal_next_hands(const struct deal *d, const struct seat_view *v, int supply,
+		    int hand[ENGINE_MAX_PLAYERS][TABLE_CARD_VALUES], int hand_n[ENGINE_MAX_PLAYERS])
+{
+	for (int i = 1; i < v->players; i++) {
+		int s = (v->seat + i) % v->players;
+		if (v->removed[s])
+			continue;
+		memcpy(hand[s], d->kept[s], sizeof(hand[s]));
+		int want = ENGINE_HAND_SIZE - d->kept_n[s];
+		int got = want < supply ? want : supply > 0 ? supply : 0;
+		for (int j = 0; j < got; j++)
+			hand[s][d->drawn[s][j]]++;
+		hand_n[s] = d->kept_n[s] + got;
+		supply -= got;
+	}
+	return supply;
 }

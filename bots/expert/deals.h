@@ -10,9 +10,12 @@
  * does), so a kept hand that would have allowed it is dealt again (up to
  * DEALS_HAND_ATTEMPTS times, then kept: a bot may play otherwise).
  *
- * The deal keeps only what the expert's estimates use: each other seat's hand
- * at the start of its next turn (the kept cards and its draws up to 5), the
- * card under the stock top of every seat, and the player's own next 5 draws.
+ * The deal keeps only what the expert's estimates use: each other seat's kept
+ * hand and its next draws in order, the card under the stock top of every
+ * seat, and the player's own next 5 draws. How many of the draws happen
+ * depends on the cards left to draw (R5.1, R6): late in a crowded game the
+ * draw pile runs dry, and only building piles completed or grown give cards
+ * back. deals_supply() counts them, deal_next_hands() draws while they last.
  */
 #ifndef SKIPBO_BOTS_DEALS_H
 #define SKIPBO_BOTS_DEALS_H
@@ -26,11 +29,11 @@
 #define DEALS_HAND_ATTEMPTS 16
 
 struct deal {
-	int hand[ENGINE_MAX_PLAYERS][TABLE_CARD_VALUES]; /* other seats: kept cards and draws */
-	int hand_n[ENGINE_MAX_PLAYERS];
-	int kept_n[ENGINE_MAX_PLAYERS];                   /* the first kept_n cards dealt were kept */
-	uint8_t stock_next[ENGINE_MAX_PLAYERS];           /* the card under each stock top */
-	uint8_t draws[ENGINE_HAND_SIZE];                  /* the player's own next draws */
+	int kept[ENGINE_MAX_PLAYERS][TABLE_CARD_VALUES]; /* other seats: the cards they hold */
+	int kept_n[ENGINE_MAX_PLAYERS];
+	uint8_t drawn[ENGINE_MAX_PLAYERS][ENGINE_HAND_SIZE]; /* other seats: next draws, in order */
+	uint8_t stock_next[ENGINE_MAX_PLAYERS];              /* the card under each stock top */
+	uint8_t draws[ENGINE_HAND_SIZE];                     /* the player's own next draws */
 };
 
 struct dealer {
@@ -54,6 +57,24 @@ int dealer_init(struct dealer *d, const struct seat_view *v, const struct cards_
  * again from its start.
  */
 void dealer_deal(struct dealer *d, struct deal *out);
+
+/*
+ * The cards a draw can still yield once the viewer of v ends a turn that
+ * played cards_played cards and left the building piles at `building`: the
+ * draw pile, the completed heap (R6.1) and every card under a building pile's
+ * top (R6.2). A completed pile counts 12 cards; a card played onto a pile
+ * counts once it is covered.
+ */
+int deals_supply(const struct seat_view *v, const int building[ENGINE_BUILDING_PILES], int cards_played);
+
+/*
+ * Each other seat's hand at the start of its next turn under deal d: its
+ * kept cards, then its draws up to 5 (R5.1) while the supply of cards lasts,
+ * seats in the order they move after the viewer. Fills hand[s] (a count per
+ * card) and hand_n[s] of those seats. Returns the supply left.
+ */
+int deal_next_hands(const struct deal *d, const struct seat_view *v, int supply,
+		    int hand[ENGINE_MAX_PLAYERS][TABLE_CARD_VALUES], int hand_n[ENGINE_MAX_PLAYERS]);
 
 /*
  * The turn simulator of seat s as v shows it, with its partner's piles too

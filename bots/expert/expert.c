@@ -21,6 +21,17 @@
  * stock 30, 54.0% instead of 51.6% at stock 10, duplicate deals). */
 #define PROSPECT_GAIN 2.0
 #define NOW_GAIN 1.5
+/* R7: a turn that leaves fewer cards to draw than one hand's refill (R6)
+ * brings the game near a stalemate, which ranks everyone by the stock they
+ * have left. Then a player ahead wants the draws to stay dry (no pile
+ * completed, few cards covered on the piles) and a player behind wants them
+ * back: the lead over the opponents (rivals_stalemate_lead(), -1..1) is worth
+ * up to one stock card. With one expert against hard at stock 30 (4
+ * players) and 20 (6), the score in the stalled games rose from 48.5% to
+ * 54.6% and from 48.4% to 52.8% (same deals). */
+#define STALL_WEIGHT 100.0
+#define STALL_SUPPLY ENGINE_HAND_SIZE
+
 /* Discards offered per position, each the best pile for its card: the other
  * piles for a card differ only in how it sits, which the deals cannot judge. */
 #define DISCARDS_PER_POSITION 2
@@ -217,8 +228,9 @@ static int worth_judging(struct expert *e)
 /* ---- judging over deals -------------------------------------------------- */
 
 /* Can the player, at the end of c, play a stock top next turn (after a
- * refill: still this turn) with the cards of deal d? */
-static int own_reaches(const struct candidate *c, const struct deal *d)
+ * refill: still this turn) with the cards of deal d, drawing at most
+ * `supply` of them (R6)? */
+static int own_reaches(const struct candidate *c, const struct deal *d, int supply)
 {
 	struct table t = c->end;
 	uint8_t pile[ENGINE_DECK_SIZE + 1];
@@ -236,7 +248,7 @@ static int own_reaches(const struct candidate *c, const struct deal *d)
 		t.hand_size--;
 	}
 	t.refilled = 0;
-	for (int i = 0; t.hand_size < ENGINE_HAND_SIZE; i++)
+	for (int i = 0; t.hand_size < ENGINE_HAND_SIZE && i < supply; i++)
 		t.hand[d->draws[i]]++, t.hand_size++;
 	return medium_reaches_stock(&t, 0);
 }
@@ -291,16 +303,21 @@ static int judge(struct expert *e, const struct seat_view *v, uint64_t seed, int
 		dealer_deal(&dl, &d);
 		for (int i = 0; i < e->n_cand; i++) {
 			const struct candidate *c = &e->cand[i];
+			int hand[ENGINE_MAX_PLAYERS][TABLE_CARD_VALUES], hand_n[ENGINE_MAX_PLAYERS];
+			/* A refill draws now, before the others; a discard draws after them (R5). */
+			int supply = deals_supply(v, c->end.building, c->end.cards_played);
+			int now = c->end.refilled ? (supply < ENGINE_HAND_SIZE ? supply : ENGINE_HAND_SIZE) : 0;
+			int left = deal_next_hands(&d, v, supply - now, hand, hand_n);
 			for (int r = 0; r < e->rv.n; r++) {
 				int s = e->rv.r[r].seat;
 				struct table t;
-				deals_seat_table(v, s, c->end.building, d.hand[s], d.hand_n[s], &t);
+				deals_seat_table(v, s, c->end.building, hand[s], hand_n[s], &t);
 				if (c->end.sides == 2 && s == c->end.side[1].seat)
 					partner_after(&t, &c->end, &d);
 				reach[i][r] += medium_reaches_stock(&t, 0);
 			}
 			if (c->stop.kind || c->end.refilled)
-				own[i] += own_reaches(c, &d);
+				own[i] += own_reaches(c, &d, c->end.refilled ? now : left);
 		}
 	}
 	const struct turnscore_weights *w = &e->judge_w;
@@ -310,6 +327,8 @@ static int judge(struct expert *e, const struct seat_view *v, uint64_t seed, int
 		for (int r = 0; r < e->rv.n; r++)
 			reach[i][r] /= dealt;
 		c->value = ahead_score(e, c) - w->threat * rivals_threat_of(&e->rv, reach[i]) / sides;
+		if (deals_supply(v, c->end.building, c->end.cards_played) < STALL_SUPPLY)
+			c->value += STALL_WEIGHT * rivals_stalemate_lead(&e->rv, c->end.side[0].stock_size);
 		if (c->stop.kind)
 			c->value += w->prospect * own[i] / dealt;
 		else if (c->end.refilled)

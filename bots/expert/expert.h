@@ -16,7 +16,9 @@
  * and discard piles (its partner's too) against the piles the candidate
  * leaves, and the player's own draws. Every candidate is judged over the same
  * deals; the first move of the best is the answer, and the next request is
- * judged again.
+ * judged again. The deals draw only the cards left to draw (R6), and a turn
+ * that leaves fewer than a refill's worth also weighs the player's lead in
+ * stock cards, as a stalemate would rank it (R7).
  *
  * Deterministic: the search stops on a count of positions, the number of
  * deals is fixed, and the deals come from a generator seeded from the game

@@ -11,7 +11,7 @@
  * once per seat rotation (duplicate), so the luck of the deal cancels out.
  * Prints each pair of different bots' score head to head (R7 placings,
  * teammates not paired, ties worth half), with a 95% interval from the
- * spread of per-deal scores, and each bot's decision times. With
+ * spread of per-deal scores, and each bot's decision times (CPU time). With
  * BENCH_PROTOCOL set in the environment every request goes through the
  * protocol encoder and parser, as in a real game. --samples and --candidates
  * change the expert's worlds and candidates per decision (expert.h).
@@ -67,6 +67,7 @@ struct pair_score {
 	double sum, count;
 	double deal_sum, deal_sq; /* over deals: sum and sum of squares of the deal's mean score */
 	int deals;
+	double stalled_sum, stalled_count; /* over the games that ended in a stalemate (R7) */
 };
 
 int main(int argc, char **argv)
@@ -170,6 +171,10 @@ int main(int argc, char **argv)
 					double x = pi < pj ? 1.0 : pi == pj ? 0.5 : 0.0;
 					deal_sum[who[i]][who[j]] += x;
 					deal_count[who[i]][who[j]] += 1;
+					if (hg.result.winner < 0) {
+						score[who[i]][who[j]].stalled_sum += x;
+						score[who[i]][who[j]].stalled_count += 1;
+					}
 				}
 		}
 		for (int a = 0; a < n_bots; a++)
@@ -195,8 +200,12 @@ int main(int argc, char **argv)
 			double m = p->deal_sum / p->deals;
 			double var = p->deals > 1 ? (p->deal_sq - p->deals * m * m) / (p->deals - 1) : 0;
 			double half = 1.96 * sqrt(var / p->deals);
-			printf("%s vs %s: %.1f%% +- %.1f (%.0f pairings)\n", names[a], names[b],
+			printf("%s vs %s: %.1f%% +- %.1f (%.0f pairings)", names[a], names[b],
 			       100 * p->sum / p->count, 100 * half, p->count);
+			if (p->stalled_count > 0)
+				printf("; in stalemates %.1f%% (%.0f pairings)",
+				       100 * p->stalled_sum / p->stalled_count, p->stalled_count);
+			printf("\n");
 		}
 	for (int b = 0; b < n_bots; b++) {
 		struct harness_player all = { 0 };

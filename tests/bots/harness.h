@@ -30,11 +30,11 @@ struct harness_player {
 	int keep_times;      /* record every decision's time in times[] */
 	/* Figures collected over every game played. */
 	long decisions;
-	int64_t max_us, total_us;
+	int64_t max_us, total_us;   /* CPU time of the thread, per decision */
 	long cut_short;             /* hard: searches stopped by the node budget or the net */
 	long net_hits;              /* hard, expert: searches stopped by the safety net's clock */
 	long judged;                /* expert: decisions judged over deals */
-	int64_t *times;             /* with keep_times: n_times decision times in µs (caller frees) */
+	int64_t *times;             /* with keep_times: n_times decision CPU times in µs (caller frees) */
 	size_t n_times, cap_times;
 };
 

@@ -162,10 +162,11 @@ static void deals_use_unseen_cards(void **state)
 					int used[CARDS_VALUES] = { 0 };
 					dealer_deal(&dl, &d);
 					for (int s = 1; s < rules.players; s++) {
-						assert_int_equal(d.hand_n[s], ENGINE_HAND_SIZE);
 						assert_int_equal(d.kept_n[s], v->others_hand_size[s]);
 						for (int c = 0; c < CARDS_VALUES; c++)
-							used[c] += d.hand[s][c];
+							used[c] += d.kept[s][c];
+						for (int j = d.kept_n[s]; j < ENGINE_HAND_SIZE; j++)
+							used[d.drawn[s][j - d.kept_n[s]]]++;
 					}
 					for (int s = 0; s < rules.players; s++)
 						used[d.stock_next[s]]++;
@@ -215,11 +216,116 @@ static void deals_agree_with_last_turn(void **state)
 		for (int i = 0; i < 400; i++) {
 			struct deal d;
 			dealer_deal(&dl, &d);
-			with_7_or_wild[knows] += d.hand[1][7] > 0 || d.hand[1][CARD_SKIPBO] > 0;
+			with_7_or_wild[knows] += d.kept[1][7] > 0 || d.kept[1][CARD_SKIPBO] > 0;
 		}
 	}
 	assert_int_equal(with_7_or_wild[1], 0);
 	assert_true(with_7_or_wild[0] > 50); /* about a quarter of 400 */
+}
+
+/*
+ * The cards a draw can still give (R6): the draw pile, the completed heap,
+ * and every card under a building pile's top; a pile the turn completes
+ * gives all 12, a pile it starts keeps its only card.
+ */
+static void supply_counts_what_r6_gives_back(void **state)
+{
+	(void)state;
+	struct seat_view v;
+	position_init(&v, 4, 0, 0);
+	v.draw_size = 3;
+	v.completed_size = 0;
+	v.building_value[0] = 5, v.building_size[0] = 5;
+	v.building_value[2] = 2, v.building_size[2] = 2;
+	assert_int_equal(deals_supply(&v, v.building_value, 0), 3 + 4 + 1);
+	/* two plays on pile 0: both now lie under its top (7) */
+	assert_int_equal(deals_supply(&v, (int[]){ 7, 0, 2, 0 }, 2), 3 + 6 + 1);
+	/* 7 plays take pile 0 to 12: the 12 cards go to the heap (R4, R6.1) */
+	assert_int_equal(deals_supply(&v, (int[]){ 0, 0, 2, 0 }, 7), 3 + 12 + 1);
+	/* a play on an empty pile is its top: nothing more to draw */
+	assert_int_equal(deals_supply(&v, (int[]){ 5, 1, 2, 0 }, 1), 3 + 4 + 1);
+	v.completed_size = 12;
+	assert_int_equal(deals_supply(&v, v.building_value, 0), 3 + 12 + 4 + 1);
+}
+
+/*
+ * The other seats draw up to 5 (R5.1) in the order they move after the
+ * viewer, while the supply lasts (R6.3: the hand stays short). The viewer is
+ * seat 1: seat 2 draws first, then 3, then 0.
+ */
+static void next_hands_draw_while_cards_last(void **state)
+{
+	(void)state;
+	struct seat_view v;
+	position_init(&v, 4, 1, 0);
+	struct deal d;
+	memset(&d, 0, sizeof(d));
+	int kept[ENGINE_MAX_PLAYERS] = { 5, 0, 2, 4 };
+	for (int s = 0; s < 4; s++) {
+		d.kept_n[s] = kept[s];
+		d.kept[s][9] = kept[s];
+		for (int i = 0; i < ENGINE_HAND_SIZE; i++)
+			d.drawn[s][i] = (uint8_t)(1 + i);
+	}
+	int hand[ENGINE_MAX_PLAYERS][TABLE_CARD_VALUES], hand_n[ENGINE_MAX_PLAYERS];
+	assert_int_equal(deal_next_hands(&d, &v, 2, hand, hand_n), 0);
+	assert_int_equal(hand_n[2], 4); /* first to move: 2 of the 3 it wants */
+	assert_int_equal(hand[2][9], 2);
+	assert_int_equal(hand[2][1], 1);
+	assert_int_equal(hand[2][2], 1);
+	assert_int_equal(hand[2][3], 0);
+	assert_int_equal(hand_n[3], 4); /* nothing left for it */
+	assert_int_equal(hand[3][1], 0);
+	assert_int_equal(hand_n[0], 5); /* held 5: draws nothing */
+	assert_int_equal(deal_next_hands(&d, &v, 10, hand, hand_n), 10 - 3 - 1);
+	assert_int_equal(hand_n[2], 5);
+	assert_int_equal(hand_n[3], 5);
+	assert_int_equal(hand[3][1], 1);
+	assert_int_equal(deal_next_hands(&d, &v, 0, hand, hand_n), 0);
+	assert_int_equal(hand_n[2], 2);
+	assert_int_equal(hand_n[3], 4);
+}
+
+/*
+ * Near a stalemate (R7) the lead in stock cards decides. Nothing is left to
+ * draw; the player can run a pile from 8 to 12 with 9, 10, 11, 12 from its
+ * hand, and completing it gives 5 cards back to draw (R6) - to the next
+ * players first. With 2 stock cards left against 10 it stops short of the
+ * 12 and keeps the game dry; with 10 against 2 it completes the pile.
+ */
+static int completes_the_pile(int own_stock, int their_stock)
+{
+	struct seat_view v;
+	position_init(&v, 3, 0, 0);
+	v.draw_size = 0;
+	v.building_value[0] = 8;
+	v.building_size[0] = 1;
+	position_hand(&v, 5, (int[]){ 5, 9, 10, 11, 12 });
+	v.stock_size[0] = own_stock;
+	v.stock_top[0] = 3;
+	for (int s = 1; s < 3; s++) {
+		v.stock_size[s] = their_stock;
+		v.stock_top[s] = 6;
+	}
+	for (int step = 0; step < 8; step++) {
+		struct move legal[ENGINE_MAX_MOVES];
+		int n = position_legal(&v, legal);
+		int i = expert_choose(player, &v, legal, n, (uint32_t)(100 + step), 1000, 60000, NULL);
+		assert_in_range(i, 0, n - 1);
+		if (legal[i].kind != MOVE_PLAY)
+			return 0;
+		if (legal[i].card == 12)
+			return 1;
+		assert_int_equal(position_apply(&v, &legal[i], 3), 0);
+	}
+	return 0;
+}
+
+static void plays_for_the_stalemate(void **state)
+{
+	(void)state;
+	assert_false(completes_the_pile(2, 10));
+	assert_true(completes_the_pile(10, 2));
 }
 
 /*
@@ -356,6 +462,9 @@ int main(void)
 		cmocka_unit_test(cards_account_for_the_view),
 		cmocka_unit_test(deals_use_unseen_cards),
 		cmocka_unit_test(deals_agree_with_last_turn),
+		cmocka_unit_test(supply_counts_what_r6_gives_back),
+		cmocka_unit_test(next_hands_draw_while_cards_last),
+		cmocka_unit_test(plays_for_the_stalemate),
 		cmocka_unit_test(same_request_same_move),
 		cmocka_unit_test(legal_in_whole_games),
 		cmocka_unit_test(beats_medium),

@@ -41,6 +41,9 @@ out = run(two)
 expect(out, "expert vs hard: 75.0% +- 49.0 (26.0 to 124.0; 4 results, 2 deals)")
 expect(out, "expert: wins 3 of 4 seats, 75.0%")
 expect(out, "hard: wins 1 of 4 seats, 25.0%")
+expect(out, "stalemates: 0 of 4 games, 0.0%")
+if "in stalemates" in out:
+    sys.exit(f"a score in stalemates without any stalled game:\n{out}")
 
 # Copies are one kind and never paired; teammates (R10) are not paired; an equal
 # placing is half; one table's deal 0 and another's are different deals.
@@ -52,6 +55,8 @@ out = run(four)
 expect(out, "expert vs hard: 100.0% +- 0.0 (100.0 to 100.0; 4 results, 1 deals)")
 expect(out, "expert vs medium: 50.0% +- 0.0 (50.0 to 50.0; 4 results, 1 deals)")
 expect(out, "expert: wins 2 of 4 seats, 50.0%")
+expect(out, "  in stalemates: 50.0% (4 results)")
+expect(out, "stalemates: 1 of 2 games, 50.0%")
 if "expert vs expert" in out or "hard vs medium" in out:
     sys.exit(f"copies or kinds that never met were paired:\n{out}")
 print("ok")

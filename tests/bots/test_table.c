@@ -158,6 +158,33 @@ static void rivals_threats(void **state)
 	assert_true(rivals_reach(&rv.r[0], far) > 0.45);
 }
 
+/*
+ * A stalemate ranks everyone by the stock left (R7): the lead counts the
+ * opponents with more stock cards than the player less those with fewer,
+ * over the opponents; teammates (R10) and removed seats (R11) are left out.
+ */
+static void rivals_stalemate_leads(void **state)
+{
+	(void)state;
+	struct seat_view v;
+	struct rivals rv;
+	position_init(&v, 5, 0, 0);
+	v.stock_size[1] = 9, v.stock_size[2] = 4, v.stock_size[3] = 7, v.stock_size[4] = 7;
+	rivals_from_view(&rv, &v);
+	assert_true(rivals_stalemate_lead(&rv, 7) == (1 - 1) / 4.0);
+	assert_true(rivals_stalemate_lead(&rv, 3) == 1.0);
+	assert_true(rivals_stalemate_lead(&rv, 10) == -1.0);
+	assert_true(rivals_stalemate_lead(&rv, 5) == (3 - 1) / 4.0);
+	v.removed[1] = 1; /* its cards no longer count against anyone's placing */
+	rivals_from_view(&rv, &v);
+	assert_true(rivals_stalemate_lead(&rv, 5) == (2 - 1) / 3.0);
+	position_init(&v, 4, 0, 1); /* partner: seat 2 */
+	v.stock_size[1] = 2, v.stock_size[2] = 1, v.stock_size[3] = 8;
+	rivals_from_view(&rv, &v);
+	assert_true(rivals_stalemate_lead(&rv, 5) == 0.0); /* one ahead, one behind; not the partner */
+	assert_true(rivals_stalemate_lead(&rv, 1) == 1.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +194,7 @@ int main(void)
 		cmocka_unit_test(plays_listed),
 		cmocka_unit_test(find_legal),
 		cmocka_unit_test(rivals_threats),
+		cmocka_unit_test(rivals_stalemate_leads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
