@@ -307,13 +307,16 @@ static void plan_limit(struct child_plan *plan, int resource, long value, rlim_t
 	plan->limits[plan->nlimits++] = want;
 }
 
-static void plan_limits(struct child_plan *plan, const struct bot_limits *l)
+static void plan_limits(struct child_plan *plan, const struct bot_limits *l, bool sandboxed)
 {
 	/* CPU: SIGXCPU at the soft limit, SIGKILL one second later at the hard one. */
 	plan_limit(plan, RLIMIT_CPU, l->cpu_seconds, 1, 1);
 	plan_limit(plan, RLIMIT_AS, l->memory_mb, (rlim_t)1024 * 1024, 0);
 	plan_limit(plan, RLIMIT_NOFILE, l->open_files, 1, 0);
-	plan_limit(plan, RLIMIT_NPROC, l->processes, 1, 0);
+	/* Sandboxed, the sandbox sets it inside its user namespace (sandbox_start.h):
+	 * set here, it would count every process of the uid, and bwrap's own. */
+	if (!sandboxed)
+		plan_limit(plan, RLIMIT_NPROC, l->processes, 1, 0);
 }
 
 static const char *step_words(int step)
@@ -480,7 +483,7 @@ static int plan_init(struct child_plan *plan, const struct bot_spec *spec, const
 	plan->info_fd = f->info[1];
 	plan->null_fd = f->devnull;
 	plan->parent = getpid();
-	plan_limits(plan, &spec->limits);
+	plan_limits(plan, &spec->limits, spec->sandbox != NULL);
 	if (spec->cpu >= 0) {
 		if (spec->cpu >= CPU_SETSIZE)
 			return -EINVAL;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -163,16 +164,42 @@ out:
 	return ret;
 }
 
+/*
+ * The shell's command that limits the sandbox's processes (sandbox_start.h),
+ * into buf: "" without a limit. bwrap's init counts too: one more. Never
+ * above the arena's own hard limit, which the sandbox cannot raise.
+ */
+static void process_limit_command(long processes, char *buf, size_t size)
+{
+	struct rlimit cur;
+	rlim_t n = (rlim_t)processes + 1;
+
+	buf[0] = '\0';
+	if (processes <= 0)
+		return;
+	if (getrlimit(RLIMIT_NPROC, &cur) == 0 && cur.rlim_max != RLIM_INFINITY && n > cur.rlim_max)
+		n = cur.rlim_max;
+	/* dash names it -p, bash -u */
+	snprintf(buf, size, "ulimit -p %llu 2>/dev/null || ulimit -u %llu || exit 126; ",
+		 (unsigned long long)n, (unsigned long long)n);
+}
+
 static int plan_command(struct sandbox *sb, const struct bot_spec *spec, const char *program,
 			struct strlist *argv)
 {
+	char limit[96], script[256];
+
 	strlist_add(argv, sb->bwrap);
 	add2(argv, "--args", STR(SANDBOX_ARGS_FD));
 	strlist_add(argv, "--");
-	/* sandbox_start.h: the pipes to 0 and 1, then the bot as $0 with its arguments, unquoted */
+	/* sandbox_start.h: the process limit, the pipes to 0 and 1, then the bot as $0 with
+	 * its arguments, unquoted */
 	add2(argv, "/bin/sh", "-c");
-	strlist_add(argv, "exec 0<&" STR(SANDBOX_STDIN_FD) " 1>&" STR(SANDBOX_STDOUT_FD) " "
-		    STR(SANDBOX_STDIN_FD) "<&- " STR(SANDBOX_STDOUT_FD) ">&- && exec \"$0\" \"$@\"");
+	process_limit_command(spec->limits.processes, limit, sizeof limit);
+	snprintf(script, sizeof script, "%sexec 0<&" STR(SANDBOX_STDIN_FD) " 1>&"
+		 STR(SANDBOX_STDOUT_FD) " " STR(SANDBOX_STDIN_FD) "<&- " STR(SANDBOX_STDOUT_FD)
+		 ">&- && exec \"$0\" \"$@\"", limit);
+	strlist_add(argv, script);
 	strlist_add(argv, program);
 	for (size_t i = 1; spec->argv[i]; i++)
 		strlist_add(argv, spec->argv[i]);

@@ -8,6 +8,15 @@
  * read from a memfd on descriptor 7, which bwrap closes, so the sandbox's
  * /proc/1/cmdline names nothing but the bot's own command. The filter comes
  * the same way on descriptor 8.
+ *
+ * That /bin/sh sets the bot's process limit (RLIMIT_NPROC, bot.h) before it
+ * executes the bot, to limits.processes + 1: bwrap's init counts too. The
+ * kernel (Linux 5.14 and later) counts RLIMIT_NPROC per user namespace, and
+ * the shell runs in the sandbox's own, so the limit counts the sandbox's
+ * processes alone, as root and as an ordinary user. Set before bwrap, it
+ * would count every process of the uid on the machine (as an ordinary user
+ * the arena's, its other bots', anything else the user runs), and bwrap
+ * could not even make the namespace once they were that many.
  */
 #ifndef SKIPBO_SANDBOX_START_H
 #define SKIPBO_SANDBOX_START_H
@@ -30,7 +39,7 @@ struct sandbox;
 
 struct sandbox_start {
 	const char *bwrap;      /* the program to execute */
-	char **argv;            /* bwrap --args 7 -- /bin/sh -c ..., then the bot's program and arguments */
+	char **argv;            /* bwrap --args 7 -- /bin/sh -c SCRIPT, then the bot's program and arguments */
 	const char *program;    /* the bot's program in argv: canonical, where the sandbox binds it */
 	char **envp;            /* the bot's environment */
 	bool drop;              /* change to uid/gid first (the arena is root) */
