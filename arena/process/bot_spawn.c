@@ -218,12 +218,17 @@ static const char *envp_get(char **envp, const char *key)
 	return NULL;
 }
 
+/*
+ * Can this user execute path? If not, *err is EACCES when a file is there
+ * that cannot run, else ENOENT: a directory the user cannot search (such as
+ * root's pyenv shims in a PATH inherited through su) shows it nothing to run.
+ */
 static bool is_executable_file(const char *path, int *err)
 {
 	struct stat st;
 
 	if (stat(path, &st) < 0) {
-		*err = errno;
+		*err = ENOENT;
 		return false;
 	}
 	if (!S_ISREG(st.st_mode) || access(path, X_OK) < 0) {
@@ -235,7 +240,8 @@ static bool is_executable_file(const char *path, int *err)
 
 /*
  * execvp's search, done in the parent because it allocates. Returns 0 and a
- * malloc'ed path, or -ENOENT / -EACCES (something was found but cannot run).
+ * malloc'ed path, or -ENOENT / -EACCES (something was found but cannot run;
+ * unlike glibc's execvp, not a directory it could not search).
  */
 static int resolve_path(const char *file, char **envp, char **out)
 {
