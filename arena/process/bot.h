@@ -44,13 +44,17 @@
 /*
  * Applied in the child before exec, as soft limits; a hard limit is never
  * raised above the arena's own (only root may). RLIMIT_CPU's hard limit is one
- * second above the soft one: SIGXCPU first, then SIGKILL. RLIMIT_NPROC counts
- * every process of the user, not of the bot, and is not enforced at all for
- * root (nor with CAP_SYS_RESOURCE): unsandboxed, the process group kill is
- * what contains a forking bot; sandboxed as root, each sandbox has a uid of
- * its own. RLIMIT_AS stops programs built with AddressSanitizer from starting
- * (its shadow memory is terabytes of address space). In a sandbox with
- * cgroups, processes and memory also count for the whole process tree.
+ * second above the soft one: SIGXCPU first, then SIGKILL. Sandboxed,
+ * limits.processes is the number of processes the bot may have at once, itself
+ * included, for root and an ordinary user alike: the sandbox sets RLIMIT_NPROC
+ * inside its own user namespace, where it counts the sandbox's processes alone
+ * (sandbox_start.h). Unsandboxed, RLIMIT_NPROC counts every process of the
+ * user, not of the bot (the arena, the other bots, anything else the user
+ * runs), and is not enforced at all for root (nor with CAP_SYS_RESOURCE): the
+ * process group kill is what contains a forking bot. RLIMIT_AS stops
+ * programs built with AddressSanitizer from starting (its shadow memory is
+ * terabytes of address space). In a sandbox with cgroups, processes and
+ * memory also count for the whole process tree.
  */
 struct bot_limits {
 	long cpu_seconds;   /* RLIMIT_CPU, 0 = unlimited */

@@ -231,12 +231,17 @@ static const char *envp_get(char **envp, const char *key)
 	return NULL;
 }
 
+/*
+ * Can this user execute path? If not, *err is EACCES when a file is there
+ * that cannot run, else ENOENT: a directory the user cannot search (such as
+ * root's pyenv shims in a PATH inherited through su) shows it nothing to run.
+ */
 static bool is_executable_file(const char *path, int *err)
 {
 	struct stat st;
 
 	if (stat(path, &st) < 0) {
-		*err = errno;
+		*err = ENOENT;
 		return false;
 	}
 	if (!S_ISREG(st.st_mode) || access(path, X_OK) < 0) {
@@ -248,7 +253,8 @@ static bool is_executable_file(const char *path, int *err)
 
 /*
  * execvp's search, done in the parent because it allocates. Returns 0 and a
- * malloc'ed path, or -ENOENT / -EACCES (something was found but cannot run).
+ * malloc'ed path, or -ENOENT / -EACCES (something was found but cannot run;
+ * unlike glibc's execvp, not a directory it could not search).
  */
 static int resolve_path(const char *file, char **envp, char **out)
 {
@@ -320,13 +326,16 @@ static void plan_limit(struct child_plan *plan, int resource, long value, rlim_t
 	plan->limits[plan->nlimits++] = want;
 }
 
-static void plan_limits(struct child_plan *plan, const struct bot_limits *l)
+static void plan_limits(struct child_plan *plan, const struct bot_limits *l, bool sandboxed)
 {
 	/* CPU: SIGXCPU at the soft limit, SIGKILL one second later at the hard one. */
 	plan_limit(plan, RLIMIT_CPU, l->cpu_seconds, 1, 1);
 	plan_limit(plan, RLIMIT_AS, l->memory_mb, (rlim_t)1024 * 1024, 0);
 	plan_limit(plan, RLIMIT_NOFILE, l->open_files, 1, 0);
-	plan_limit(plan, RLIMIT_NPROC, l->processes, 1, 0);
+	/* Sandboxed, the sandbox sets it inside its user namespace (sandbox_start.h):
+	 * set here, it would count every process of the uid, and bwrap's own. */
+	if (!sandboxed)
+		plan_limit(plan, RLIMIT_NPROC, l->processes, 1, 0);
 }
 
 static const char *step_words(int step)
@@ -493,7 +502,7 @@ static int plan_init(struct child_plan *plan, const struct bot_spec *spec, const
 	plan->info_fd = f->info[1];
 	plan->null_fd = f->devnull;
 	plan->parent = getpid();
-	plan_limits(plan, &spec->limits);
+	plan_limits(plan, &spec->limits, spec->sandbox != NULL);
 	if (spec->cpu >= 0) {
 		if (spec->cpu >= CPU_SETSIZE)
 			return -EINVAL;

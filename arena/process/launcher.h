@@ -2,9 +2,10 @@
  * launcher.h - the sandbox's launcher: the first program bwrap runs in a
  * sandbox (sandbox_start.h). It moves the bot's pipes from descriptors 5
  * and 6 to 0 and 1, closes 5, 6 and its own descriptor 9, and executes the
- * bot: "LAUNCHER PROGRAM ARGS...". An exec that fails prints "sandbox:
- * cannot execute PROGRAM: REASON" on stderr and exits 127 (not found) or 126
- * (found, cannot run), as a shell would.
+ * bot: "LAUNCHER [-p N] PROGRAM ARGS...", with -p first setting RLIMIT_NPROC
+ * (soft and hard) to N (sandbox_start.h; exit 126 if it cannot). An exec that
+ * fails prints "sandbox: cannot execute PROGRAM: REASON" on stderr and exits
+ * 127 (not found) or 126 (found, cannot run), as a shell would.
  *
  * It is a static program without libc (launcher_program.c), compiled into
  * the arena and executed from a sealed memfd as /proc/self/fd/9, so that it

@@ -23,6 +23,16 @@ static long sys3(long nr, long a, long b, long c)
 	return r;
 }
 
+static long sys4(long nr, long a, long b, long c, long d)
+{
+	register long r10 __asm__("r10") = d;
+	long r;
+
+	__asm__ volatile("syscall" : "=a"(r) : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+
 __asm__(".globl _start\n_start:\n\txor %ebp, %ebp\n\tmov %rsp, %rdi\n"
 	"\tand $-16, %rsp\n\tcall launcher_main\n\thlt\n");
 #elif defined(__aarch64__)
@@ -34,6 +44,18 @@ static long sys3(long nr, long a, long b, long c)
 	register long x2 __asm__("x2") = c;
 
 	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
+	return x0;
+}
+
+static long sys4(long nr, long a, long b, long c, long d)
+{
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
 	return x0;
 }
 
@@ -78,6 +100,32 @@ static const char *error_words(long err)
 	}
 }
 
+/* "-p N": N, a decimal number; -1 if it is not one. */
+static long number(const char *s)
+{
+	long n = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || n > 100000000)
+			return -1;
+		n = n * 10 + (*s - '0');
+	}
+	return n;
+}
+
+/* RLIMIT_NPROC, soft and hard, to n: counted in the sandbox's user namespace. */
+static void limit_processes(long n)
+{
+	unsigned long long lim[2] = { (unsigned long long)n, (unsigned long long)n };
+
+	if (n < 0 || sys4(__NR_prlimit64, 0, 6 /* RLIMIT_NPROC */, (long)lim, 0) < 0) {
+		say("sandbox: cannot set the process limit\n");
+		leave(126);
+	}
+}
+
 /* sp: the stack at entry, argc then argv, NULL, then envp. */
 void launcher_main(long *sp)
 {
@@ -86,6 +134,12 @@ void launcher_main(long *sp)
 	char **envp = argv + argc + 1;
 	long err;
 
+	/* launcher [-p N] PROGRAM ARGS: the program is a canonical path, never "-p" */
+	if (argc >= 3 && argv[1][0] == '-' && argv[1][1] == 'p' && !argv[1][2]) {
+		limit_processes(number(argv[2]));
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 2)
 		leave(127);
 	if (sys3(__NR_dup3, SANDBOX_STDIN_FD, 0, 0) < 0 ||

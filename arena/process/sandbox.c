@@ -357,9 +357,8 @@ static void note_without_cgroups(const struct sandbox *sb, const char *cg_why, c
 				 size_t note_size)
 {
 	snprintf(note, note_size, "sandbox on without cgroups (%s): a bot's processes count "
-		 "against RLIMIT_NPROC %s, its memory per process (RLIMIT_AS); to limit each "
-		 "process tree, %s", cg_why, sb->root ? "of its sandbox's uid" :
-		 "of the user, with every other bot's", sb->root ?
+		 "against RLIMIT_NPROC of its sandbox, its memory per process (RLIMIT_AS); to "
+		 "limit each process tree's memory, %s", cg_why, sb->root ?
 		 "make the cgroup hierarchies writable" : "run the arena as root, or alone in "
 		 "a delegated cgroup v2 (systemd-run --user --scope -p Delegate=yes ...)");
 }

@@ -27,9 +27,12 @@
  *   kernel's autogroups, which costs about 2 µs of CPU per decision);
  * - when the arena runs as root, runs as a uid and gid of its own,
  *   the n-th uid of the arena's block (sandbox_start.h) for the n-th sandbox
- *   alive at once (reused once it stops), so that RLIMIT_NPROC counts its processes alone and it owns no
- *   file of the arena's; as an ordinary user the arena's uid is mapped into
- *   bwrap's user namespace;
+ *   alive at once (reused once it stops), so that it owns no file of the
+ *   arena's; as an ordinary user the arena's uid is mapped into bwrap's user
+ *   namespace;
+ * - has its RLIMIT_NPROC set inside its user namespace, where it counts the
+ *   sandbox's processes alone, as root and as an ordinary user
+ *   (sandbox_start.h);
  * - where cgroups can be made (cgroup.h), has its whole process tree counted
  *   against the bot's process and memory limits (not its CPU: cgroup.h);
  *   the per-process resource limits of bot.h apply in any case;

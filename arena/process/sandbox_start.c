@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -161,20 +162,50 @@ out:
 	return ret;
 }
 
+/*
+ * The sandbox's process limit (sandbox_start.h): limits.processes and one
+ * for bwrap's init, never above the arena's own hard limit, which the
+ * sandbox cannot raise; 0 without a limit.
+ */
+static unsigned long long process_limit(long processes)
+{
+	struct rlimit cur;
+	rlim_t n = (rlim_t)processes + 1;
+
+	if (processes <= 0)
+		return 0;
+	if (getrlimit(RLIMIT_NPROC, &cur) == 0 && cur.rlim_max != RLIM_INFINITY && n > cur.rlim_max)
+		n = cur.rlim_max;
+	return (unsigned long long)n;
+}
+
 /* bwrap's command line; *at: where the program is in it */
 static int plan_command(struct sandbox *sb, const struct bot_spec *spec, const char *program,
 			struct strlist *argv, size_t *at)
 {
+	unsigned long long nproc = process_limit(spec->limits.processes);
+	char limit[96], script[256];
+
 	strlist_add(argv, sb->bwrap);
 	add2(argv, "--args", STR(SANDBOX_ARGS_FD));
 	strlist_add(argv, "--");
 	if (sb->launcher_fd >= 0) {
 		strlist_add(argv, "/proc/self/fd/" STR(SANDBOX_LAUNCHER_FD));
+		if (nproc) {
+			snprintf(limit, sizeof limit, "%llu", nproc);
+			add2(argv, "-p", limit);
+		}
 	} else {
-		/* sandbox_start.h: the pipes to 0 and 1, then the bot as $0 with its arguments, unquoted */
+		/* sandbox_start.h: the process limit (dash names it -p, bash -u), the pipes to
+		 * 0 and 1, then the bot as $0 with its arguments, unquoted */
 		add2(argv, "/bin/sh", "-c");
-		strlist_add(argv, "exec 0<&" STR(SANDBOX_STDIN_FD) " 1>&" STR(SANDBOX_STDOUT_FD) " "
-			    STR(SANDBOX_STDIN_FD) "<&- " STR(SANDBOX_STDOUT_FD) ">&- && exec \"$0\" \"$@\"");
+		if (nproc)
+			snprintf(limit, sizeof limit, "ulimit -p %llu 2>/dev/null || ulimit -u %llu || "
+				 "exit 126; ", nproc, nproc);
+		snprintf(script, sizeof script, "%sexec 0<&" STR(SANDBOX_STDIN_FD) " 1>&"
+			 STR(SANDBOX_STDOUT_FD) " " STR(SANDBOX_STDIN_FD) "<&- "
+			 STR(SANDBOX_STDOUT_FD) ">&- && exec \"$0\" \"$@\"", nproc ? limit : "");
+		strlist_add(argv, script);
 	}
 	*at = argv->n;
 	strlist_add(argv, program);

@@ -4,12 +4,21 @@
  * registration. For bot_spawn.c; not the arena's API.
  *
  * bwrap's own command line holds no more than "--args 7 -- /proc/self/fd/9
- * PROGRAM ARGS" (the launcher, launcher.h; where there is none, "/bin/sh -c
- * SCRIPT PROGRAM ARGS", the script doing the launcher's work): its options
- * (the mounts, which name the paths it hides) are read from a memfd on
- * descriptor 7, which bwrap closes, so the sandbox's /proc/1/cmdline names
- * nothing but the bot's own command. The filter comes the same way on
+ * [-p N] PROGRAM ARGS" (the launcher, launcher.h; where there is none,
+ * "/bin/sh -c SCRIPT PROGRAM ARGS", the script doing the launcher's work):
+ * its options (the mounts, which name the paths it hides) are read from a
+ * memfd on descriptor 7, which bwrap closes, so the sandbox's /proc/1/cmdline
+ * names nothing but the bot's own command. The filter comes the same way on
  * descriptor 8.
+ *
+ * The launcher (or the script) sets the bot's process limit (RLIMIT_NPROC,
+ * bot.h) before it executes the bot, to limits.processes + 1: bwrap's init
+ * counts too. The kernel (Linux 5.14 and later) counts RLIMIT_NPROC per user
+ * namespace, and the launcher runs in the sandbox's own, so the limit counts
+ * the sandbox's processes alone, as root and as an ordinary user. Set before
+ * bwrap, it would count every process of the uid on the machine (as an
+ * ordinary user the arena's, its other bots', anything else the user runs),
+ * and bwrap could not even make the namespace once they were that many.
  */
 #ifndef SKIPBO_SANDBOX_START_H
 #define SKIPBO_SANDBOX_START_H
@@ -32,7 +41,8 @@ struct sandbox;
 
 struct sandbox_start {
 	const char *bwrap;      /* the program to execute */
-	char **argv;            /* bwrap --args 7 -- LAUNCHER, then the bot's program and arguments */
+	char **argv;            /* bwrap --args 7 -- LAUNCHER [-p N] (or /bin/sh -c SCRIPT), then the
+				 * bot's program and arguments */
 	const char *program;    /* the bot's program in argv: canonical, where the sandbox binds it */
 	char **envp;            /* the bot's environment */
 	bool drop;              /* change to uid/gid first (the arena is root) */

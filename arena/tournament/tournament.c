@@ -248,18 +248,18 @@ static void on_commit_failed(void *ctx, int code, const char *what, const char *
 }
 
 /*
- * Would processes started ahead crowd a bot's process limit? Not as root:
- * each sandbox has a uid of its own, and root's RLIMIT_NPROC is not enforced
- * anyway (bot.h). As another user the limit counts every process of the
- * user: the games held ahead, the games played and the processes being
- * ended, each bot up to 3 processes in a sandbox (bwrap, its init, the bot),
- * must fit under the smallest limit, or no process is started ahead.
+ * Would processes started ahead crowd a bot's process limit? Not in a
+ * sandbox, where the limit counts the sandbox's processes alone, nor
+ * unsandboxed as root, whose RLIMIT_NPROC is not enforced (bot.h).
+ * Unsandboxed as another user the limit counts every process of the user:
+ * the games held ahead, the games played and the processes being ended must
+ * fit under the smallest limit, or no process is started ahead.
  */
-static int crowds_process_limit(const struct config *cfg)
+static int crowds_process_limit(const struct config *cfg, bool sandboxed)
 {
-	long need = (long)cfg->concurrency * (TOURNAMENT_AHEAD + 2) * cfg->players * 3;
+	long need = (long)cfg->concurrency * (TOURNAMENT_AHEAD + 2) * cfg->players;
 
-	if (geteuid() == 0)
+	if (sandboxed || geteuid() == 0)
 		return 0;
 	for (size_t i = 0; i < cfg->nbots; i++)
 		if (cfg->bots[i].limits.processes > 0 && cfg->bots[i].limits.processes < need)
@@ -397,7 +397,8 @@ static void *worker_main(void *arg)
 		goto out;
 	}
 	/* with fresh processes each worker holds its next games, whose bots start meanwhile */
-	depth = pc.fresh && !crowds_process_limit(r->cfg) ? TOURNAMENT_AHEAD : 1;
+	depth = pc.fresh && !crowds_process_limit(r->cfg, r->opt->sandbox != NULL) ?
+		TOURNAMENT_AHEAD : 1;
 	for (;;) {
 		struct schedule_game g;
 		int took = 0;

@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -57,6 +58,7 @@
 #define STDERR_TOTAL_CAP 65536
 #define MEMORY_MB 64
 #define PROCESSES 32
+#define OTHER_PROCESSES (2 * PROCESSES) /* the arena's user's, held during the fork bomb */
 #define KILL_ROUNDS 12            /* arenas killed, each KILL_STEP_MS later into its start */
 #define KILL_STEP_MS 15
 
@@ -472,6 +474,61 @@ static void check_log_clean(const char *dir)
 	free(log);
 }
 
+/*
+ * n processes of the arena's user that sleep (at most a minute, and not past
+ * the test): what else that user runs on the machine.
+ */
+static void hold_user_processes(pid_t *pids, int n)
+{
+	pid_t test = getpid();
+
+	for (int i = 0; i < n; i++) {
+		if ((pids[i] = fork()) < 0)
+			fail_msg("fork: %s", strerror(errno));
+		if (pids[i] > 0)
+			continue;
+		if (user && (setgroups(0, NULL) < 0 || setgid(user->pw_gid) < 0 ||
+			     setuid(user->pw_uid) < 0))
+			_exit(125);
+		/* after the change of user, which clears it */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == test)
+			sleep(60);
+		_exit(0);
+	}
+}
+
+static void release_user_processes(const pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		kill(pids[i], SIGKILL);
+		while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+}
+
+/*
+ * Each attacker process forked exactly PROCESSES - 1 children: its limit
+ * counts its sandbox alone, whatever else its user runs (sandbox_start.h).
+ */
+static void check_fork_bomb_count(const char *dir)
+{
+	char path[800], want[96], *log, *at;
+	int reports = 0;
+
+	snprintf(path, sizeof path, "%s/out/logs/attacker.stderr", dir);
+	log = e2e_read(path, NULL);
+	assert_non_null(log);
+	snprintf(want, sizeof want, "ATTACK fork-bomb: blocked: %d children,", PROCESSES - 1);
+	for (at = strstr(log, "ATTACK fork-bomb: "); at; at = strstr(at + 1, "ATTACK fork-bomb: ")) {
+		if (strncmp(at, want, strlen(want)) != 0)
+			fail_msg("expected \"%s\", got: %.120s", want, at);
+		reports++;
+	}
+	free(log);
+	assert_true(reports > 0);
+}
+
 /* The organiser's key is still there, payload and all. */
 static void check_key_kept(void)
 {
@@ -485,9 +542,10 @@ static void run_case(const struct attack_case *c, bool sandbox)
 {
 	char dir[512], token[96], path[700], *err_text;
 	static struct zombie_watch zw;
+	bool fork_bomb = sandbox && strcmp(c->name, "fork_bomb") == 0;
+	pid_t pid, others[OTHER_PROCESSES];
 	int status;
 	bool cgroups;
-	pid_t pid;
 
 	attack_tempdir(dir, sizeof dir, "attack");
 	if (user && chown(dir, user->pw_uid, user->pw_gid) < 0)
@@ -500,8 +558,12 @@ static void run_case(const struct attack_case *c, bool sandbox)
 		chown(path, user->pw_uid, user->pw_gid);
 	if (strcmp(c->name, "siblings") == 0)
 		plant_siblings(dir);
+	if (fork_bomb)
+		hold_user_processes(others, OTHER_PROCESSES);
 	start_arena(dir, &pid);
 	status = wait_arena(pid, &zw);
+	if (fork_bomb)
+		release_user_processes(others, OTHER_PROCESSES);
 	snprintf(path, sizeof path, "%s/stderr.txt", dir);
 	err_text = e2e_read(path, NULL);
 	if (status != 0)
@@ -542,6 +604,8 @@ static void run_case(const struct attack_case *c, bool sandbox)
 		check_log_clean(dir);
 	if (strcmp(c->name, "keyring") == 0)
 		check_key_kept();
+	if (fork_bomb)
+		check_fork_bomb_count(dir);
 	if (sandbox && strcmp(c->name, "tcp") == 0) {
 		int conn = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 

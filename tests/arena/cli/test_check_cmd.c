@@ -351,12 +351,15 @@ static void test_verbose_prints_the_transcript(void **state)
 #define HELLO "-> {\"type\":\"hello\",\"protocol\":1,\"name\":\"badbot-report\",\"version\":\"1\","
 
 /* The resource limits apply to the bot under check; the opponents keep the
- * defaults, without a memory limit. badbot report shows its own in its hello. */
+ * defaults, without a memory limit. badbot report shows its own in its hello.
+ * Unsandboxed, so that RLIMIT_NPROC is the number given (a sandbox sets one
+ * more, for bwrap's init: test_arena_options). */
 static void test_limits_reach_the_bot(void **state)
 {
 	char report[512];
 	char *argv[] = { (char *)CHECK_DRIVER_PATH, (char *)"--verbose", (char *)"--games",
 		(char *)"1", (char *)"--stock", (char *)"2", (char *)"--move-ms", (char *)"2000",
+		(char *)"--sandbox", (char *)"off",
 		(char *)"--cpu-seconds", (char *)"7", (char *)"--memory-mb", (char *)"64",
 		(char *)"--open-files", (char *)"64", (char *)"--processes", (char *)"1000",
 		(char *)"--opponent", report, (char *)BADBOT_PATH, (char *)"report", NULL };

@@ -227,12 +227,33 @@ static void test_stderr_flood_capped(void **state)
 	e2e_remove(dir);
 }
 
+/* The games of records recs[0..n) in which bot made a move, as bits. */
+static size_t games_moved_in(cJSON **recs, size_t n, const char *bot)
+{
+	size_t moved = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *bots = cJSON_GetObjectItem(recs[i], "bots");
+
+		for (int s = 0; s < cJSON_GetArraySize(bots); s++) {
+			const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItem(recs[i], "time"), s);
+
+			if (!strcmp(cJSON_GetArrayItem(bots, s)->valuestring, bot) &&
+			    cJSON_GetObjectItem(t, "moves")->valueint > 0)
+				moved |= (size_t)1 << i;
+		}
+	}
+	return moved;
+}
+
 /*
  * With -j 2 two processes of one bot write one log at once: each line is
  * tagged with its process and the game it came in, and the games named are
- * exactly the recorded games of that bot. Each game has a fresh process: a
- * process's lines name one game. With --log-io the replays carry each
- * decision's lines.
+ * exactly the recorded games in which that bot was asked for a move (at
+ * stock 3 the first player can win before the second is asked: the seed is
+ * one where chatty is asked in each of its 8 games). Each game has a fresh
+ * process: a process's lines name one game. With --log-io the replays carry
+ * each decision's lines.
  */
 static void test_stderr_lines_tagged(void **state)
 {
@@ -249,7 +270,7 @@ static void test_stderr_lines_tagged(void **state)
 		 "{\"name\":\"t\",\"bots\":[{\"name\":\"chatty\",\"command\":[\"%s\",\"chatty\"]},"
 		 "{\"name\":\"good\",\"command\":[\"%s\",\"good\"]},"
 		 "{\"name\":\"good2\",\"command\":[\"%s\",\"good\"]}],"
-		 "\"deals\":2,\"rules\":{\"stock_size\":3},\"output\":\"out\"}",
+		 "\"deals\":2,\"rules\":{\"stock_size\":3},\"seed\":1,\"output\":\"out\"}",
 		 BADBOT_PATH, BADBOT_PATH, BADBOT_PATH);
 	e2e_write(dir, "t.json", text);
 	assert_int_equal(e2e_run(dir, args, WALL_LIMIT_MS, NULL), 0);
@@ -294,7 +315,8 @@ static void test_stderr_lines_tagged(void **state)
 			free(bots);
 		}
 	}
-	/* a process a game; every game of chatty's (8 of 12) in the log */
+	/* a process a game; every game chatty was asked in (8 of 12) in the log */
+	assert_int_equal(tagged_games, games_moved_in(recs, n, "chatty"));
 	assert_int_equal(npids, 8);
 	assert_int_equal(__builtin_popcountll(tagged_games), 8);
 	assert_true(lines > 16);

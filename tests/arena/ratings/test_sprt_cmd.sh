@@ -36,12 +36,13 @@ fi
 
 # Each run has its own output directory: the same command again would resume it.
 # A bot that shows the limits it runs under on stderr (kept by --stderr, each line tagged
-# [GAME pid PID]), then is STRONG.
+# [GAME pid PID]), then is STRONG. Unsandboxed, so that RLIMIT_NPROC is the number given (a
+# sandbox sets one more, for bwrap's init: test_arena_options).
 probe=$dir/limits-probe
 printf '#!/bin/sh\ncat /proc/self/limits >&2\nexec "%s"\n' "$strong" >"$probe"
 chmod +x "$probe"
 "$driver" sprt -o "$dir/t5" -q --max-pairs 1 --stock 2 --cpu-seconds 7 --memory-mb 0 --open-files 64 \
-	--processes 1000 --stderr "$dir/logs" "$probe" "$weak" >"$out" 2>&1
+	--processes 1000 --sandbox off --stderr "$dir/logs" "$probe" "$weak" >"$out" 2>&1
 rc=$?
 limits=$dir/logs/limits-probe.stderr
 if [ "$rc" -ne 0 ] || ! grep -Eq '^\[[^]]*\] Max cpu time +7 +8 +seconds' "$limits" ||
