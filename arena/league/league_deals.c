@@ -13,6 +13,13 @@
 #include "schedule.h"
 
 #define LEAGUE_DEAL_ID_FORMAT "t%04" PRIu64 "-d0000-r%d"
+/*
+ * Deals of a block: its rotations are played phase by phase with a barrier
+ * between (schedule.h), so a bot's processes of one rotation of a deal never
+ * live at the same time as those of another. More deals a block pay the
+ * barrier less often; fewer let the ranking choose the next deals sooner.
+ */
+#define LEAGUE_BLOCK_DEALS 32
 
 int league_deals_init(struct league_deals *d, const struct league_config *cfg, uint64_t seed,
 		      char *err, size_t err_size)
@@ -25,6 +32,7 @@ int league_deals_init(struct league_deals *d, const struct league_config *cfg, u
 	d->stop = LEAGUE_STOP_REQUEST;
 	d->out = stdout;
 	d->fit_due = true;
+	d->phased = cfg->base.processes == CONFIG_PROCESSES_FRESH;
 	if (league_sched_init(&d->sched, d->players, cfg->floor_deals, seed) < 0) {
 		snprintf(err, err_size, "players: a league plays tables of 2 to %d",
 			 LEAGUE_SCHED_PLAYERS_MAX);
@@ -144,6 +152,8 @@ void league_deals_segment(struct league_deals *d)
 	d->handed = 0;
 	d->waiting = false;
 	d->over = false;
+	d->phase = 0;
+	d->block = 0;
 	for (size_t k = 0; k < d->nopen; k++)
 		d->open[k].handed = d->open[k].recorded;
 }
@@ -364,16 +374,21 @@ static int before_deal(struct league_deals *d)
 	return 1;
 }
 
-/* The open deal with a rotation not handed out yet, or a new one from the scheduler. */
-static struct league_open_deal *deal_to_hand(struct league_deals *d)
+/* An open deal without rotation r handed out, or NULL. */
+static struct league_open_deal *lacking(struct league_deals *d, int r)
+{
+	for (size_t k = 0; k < d->nopen; k++)
+		if (!(d->open[k].handed >> r & 1))
+			return &d->open[k];
+	return NULL;
+}
+
+/* A new deal from the scheduler, or NULL once the segment is over. */
+static struct league_open_deal *new_deal(struct league_deals *d)
 {
 	uint32_t table[LEAGUE_SCHED_PLAYERS_MAX];
-	unsigned all = (1u << d->players) - 1;
 	int ret;
 
-	for (size_t k = 0; k < d->nopen; k++)
-		if (d->open[k].handed != all)
-			return &d->open[k];
 	/* once over, over for every worker until the next segment */
 	if (d->over || !before_deal(d)) {
 		d->over = true;
@@ -384,19 +399,49 @@ static struct league_open_deal *deal_to_hand(struct league_deals *d)
 		d->over = true;
 		return NULL;
 	}
+	d->block++;
 	return open_deal(d, d->next_deal, table);
+}
+
+/*
+ * The deal and rotation to hand out next: 1, 0 when there is none, or
+ * TOURNAMENT_SOURCE_LATER when the open deals lack only rotations of later
+ * phases. Unphased, any rotation of an open deal first, then a new deal.
+ */
+static int deal_to_hand(struct league_deals *d, struct league_open_deal **o, int *r)
+{
+	if (!d->phased) {
+		for (*r = 0; *r < d->players; (*r)++)
+			if ((*o = lacking(d, *r)))
+				return 1;
+		*r = 0;
+		return (*o = new_deal(d)) != NULL;
+	}
+	*r = d->phase;
+	if ((*o = lacking(d, d->phase)))
+		return 1;
+	if (d->phase == 0 && d->block < LEAGUE_BLOCK_DEALS && (*o = new_deal(d)))
+		return 1;
+	for (int k = 0; k < d->players; k++)
+		if (lacking(d, k))
+			return TOURNAMENT_SOURCE_LATER;
+	/* the block is handed out whole: the next one starts without a barrier, its deals
+	 * being others */
+	if (d->over)
+		return 0;
+	d->phase = *r = 0;
+	d->block = 0;
+	return (*o = new_deal(d)) != NULL;
 }
 
 int league_deals_next(void *ctx, struct schedule_game *g)
 {
 	struct league_deals *d = ctx;
-	struct league_open_deal *o = deal_to_hand(d);
-	int r = 0;
+	struct league_open_deal *o = NULL;
+	int r = 0, got = deal_to_hand(d, &o, &r);
 
-	if (!o)
-		return 0;
-	while (o->handed >> r & 1)
-		r++;
+	if (got != 1)
+		return got;
 	o->handed |= 1u << r;
 	memset(g, 0, sizeof(*g));
 	g->index = o->deal * (uint64_t)d->players + (uint64_t)r;
@@ -408,6 +453,23 @@ int league_deals_next(void *ctx, struct schedule_game *g)
 	snprintf(g->id, sizeof(g->id), LEAGUE_DEAL_ID_FORMAT, o->deal, r);
 	d->handed++;
 	return 1;
+}
+
+void league_deals_open_phase(void *ctx)
+{
+	struct league_deals *d = ctx;
+
+	/* the next rotation some open deal lacks; none: a new block, at phase 0 */
+	for (int k = 1; k <= d->players; k++) {
+		int r = (d->phase + k) % d->players;
+
+		if (lacking(d, r)) {
+			d->phase = r;
+			return;
+		}
+	}
+	d->phase = 0;
+	d->block = 0;
 }
 
 static const char *state_of(const struct league_deals *d, size_t i)

@@ -55,6 +55,12 @@ struct league_deals {
 	struct league_open_deal *open;
 	size_t nopen, open_cap;
 	uint64_t next_deal;
+	/* Rotation phases (fresh processes): deals are opened in blocks of
+	 * LEAGUE_BLOCK_DEALS, and rotation `phase` of every open deal is handed
+	 * out before any other; the tournament's barrier (open_phase) moves on. */
+	bool phased;
+	int phase;
+	unsigned block;                    /* deals opened in this block */
 	uint64_t games;                    /* counted in the directory */
 	uint64_t handed;                   /* handed out by this segment and not yet counted */
 	uint64_t scanned;                  /* records read back by this segment */
@@ -89,9 +95,11 @@ void league_deals_segment(struct league_deals *d);
  */
 int league_deals_suspend(struct league_deals *d);
 
-/* tournament_source hooks, ctx a struct league_deals. */
+/* tournament_source hooks, ctx a struct league_deals (next may answer
+ * TOURNAMENT_SOURCE_LATER when phased). */
 int league_deals_recorded(void *ctx, const struct results_record *rec);
 int league_deals_next(void *ctx, struct schedule_game *g);
+void league_deals_open_phase(void *ctx);
 void league_deals_counted(void *ctx, const struct committed_game *game);
 
 /* A last refit over every game, and the standings printed to out. 0 or a negative errno. */

@@ -365,7 +365,7 @@ static int open_sandbox(struct league *lg, const struct config *seg, struct sand
 static int play_segment(struct league *lg, char *err, size_t err_size)
 {
 	struct tournament_source src = { league_deals_recorded, league_deals_next,
-					 league_deals_counted, &lg->deals };
+					 league_deals_counted, league_deals_open_phase, &lg->deals };
 	struct tournament_options topt = { .quiet = 1, .source = &src };
 	struct config seg = lg->cfg.base;
 	struct sandbox *sb = NULL;

@@ -142,8 +142,11 @@ static int take_game(struct run *r, struct schedule_game *g)
 	int got = 0;
 
 	pthread_mutex_lock(&r->lock);
-	if (r->opt->source && !stop_requested && !r->error)
-		got = r->opt->source->next(r->opt->source->ctx, g) > 0;
+	if (r->opt->source && !stop_requested && !r->error) {
+		got = r->opt->source->next(r->opt->source->ctx, g);
+		/* a source without a barrier to wait at has no later phase */
+		got = got == TOURNAMENT_SOURCE_LATER ? (r->phased ? TAKE_LATER : 0) : got > 0;
+	}
 	while (!r->opt->source && !stop_requested && !r->error &&
 	       r->next < schedule_count(r->sched)) {
 		uint64_t i = r->next;
@@ -170,7 +173,9 @@ static void open_phase(struct run *r)
 {
 	if (!r->phased || r->idle < r->active)
 		return;
-	if (r->next < schedule_count(r->sched))
+	if (r->opt->source)
+		r->opt->source->open_phase(r->opt->source->ctx);
+	else if (r->next < schedule_count(r->sched))
 		r->phase = schedule_phase(r->sched, r->next);
 	r->idle = 0;
 	r->passes++;
@@ -564,8 +569,9 @@ int tournament_run(const struct config *given, const struct tournament_options *
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_cond_init(&r.barrier, NULL);
 	/* reused processes live across phases anyway: the order stays, the barrier goes; a
-	 * source's games follow its own order */
-	r.phased = cfg->processes == CONFIG_PROCESSES_FRESH && !opt->source;
+	 * source has phases of its own, or none */
+	r.phased = cfg->processes == CONFIG_PROCESSES_FRESH &&
+		   (!opt->source || opt->source->open_phase);
 	stop_requested = 0;
 	find_cpus(&r);
 	/* a source's games are its own, and so is its tournament.json */

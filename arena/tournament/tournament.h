@@ -45,16 +45,24 @@ struct referee_observer;
  * source's to write (results_open without one). Each hook is called under
  * the run's lock, one call at a time.
  */
+#define TOURNAMENT_SOURCE_LATER 2
+
 struct tournament_source {
 	/* Each record of games.jsonl found when the run starts, in order, before
 	 * any worker starts. 0, or a negative errno that ends the run. */
 	int (*recorded)(void *ctx, const struct results_record *rec);
 	/* The next game into *g: index (unique in the directory), id, seed,
 	 * rotation and bots by seat (indices into cfg->bots). 1 with a game, 0
-	 * when there is none now: the run ends once the games taken are played. */
+	 * when there is none now: the run ends once the games taken are played.
+	 * TOURNAMENT_SOURCE_LATER (with open_phase): its next game is of a
+	 * later rotation phase (schedule.h), handed out once every game taken
+	 * is played and every bot process stopped. */
 	int (*next)(void *ctx, struct schedule_game *g);
 	/* Each game made durable, in the order of games.jsonl. */
 	void (*counted)(void *ctx, const struct committed_game *game);
+	/* With fresh processes: the barrier is passed, the next phase open. NULL:
+	 * the source has no phases. */
+	void (*open_phase)(void *ctx);
 	void *ctx;
 };
 

@@ -55,13 +55,14 @@ start
 wait_for 20 more_games_than 10
 played a && played b && played skipbo-medium || fail "the declared bots and the anchor do not all play"
 
-# Added while it runs: plays; retired while it runs: no game after its in-flight ones.
+# Added while it runs: plays; retired while it runs: no game after its in-flight ones and
+# the other rotations of its deals of the current block (32 deals, arena/LEAGUE.md).
 "$arena" league add L "c=$work/bin/c good" | grep -q 'entered "c"' || fail "league add c"
 wait_for 20 played c
 "$arena" league retire L b | grep -q 'retired "b"' || fail "league retire b"
 n=$(games)
-wait_for 20 more_games_than $((n + 40))
-tail -n +$((n + 20)) L/games.jsonl | grep -q '"b"' && fail "b played after it was retired"
+wait_for 30 more_games_than $((n + 100))
+tail -n +$((n + 60)) L/games.jsonl | grep -q '"b"' && fail "b played after it was retired"
 
 # A new version: NAME@2, linked to NAME, which retires and stays on the board.
 cp "$badbot" bin/c.new && printf x >>bin/c.new && mv bin/c.new bin/c

@@ -1,0 +1,161 @@
+/*
+ * test_league_deals.c - the order in which a league hands out its games
+ * (league_deals.h): with fresh processes, rotation phases, so that no bot
+ * process of one rotation of a deal lives while one of another rotation of
+ * it does (schedule.h, SECURITY.md); with reused processes, a deal's
+ * rotations one after the other.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "league_deals.h"
+
+#define GAMES_MAX 600
+
+struct handed {
+	uint64_t deal;
+	int rotation;
+	int phase_passes; /* barriers passed before it was handed */
+};
+
+/* A league of three bots without anchors, stopped at max_games, in a new directory. */
+static void make_league(char *dir, size_t size, const char *processes, int players)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(dir, size, "/tmp/test-league-deals-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/league.jsonc", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "{\"name\":\"deals\",\"players\":%d,\"processes\":\"%s\",\"bots\":["
+		"{\"name\":\"a\",\"command\":[\"/bin/true\"]},"
+		"{\"name\":\"b\",\"command\":[\"/bin/true\"]},"
+		"{\"name\":\"c\",\"command\":[\"/bin/true\"]}],"
+		"\"league\":{\"anchors\":{},\"max_games\":300,\"floor\":0}}\n", players, processes);
+	fclose(f);
+}
+
+/* Hand out every game of the segment into out, passing each barrier at once. */
+static size_t hand_all(const char *processes, int players, struct handed *out, int *laters)
+{
+	struct league_config cfg;
+	struct league_entries es;
+	struct league_deals d;
+	struct schedule_game g;
+	char dir[64], err[CONFIG_ERR_MAX], cmd[128];
+	size_t n = 0;
+	int passes = 0, got;
+
+	make_league(dir, sizeof(dir), processes, players);
+	assert_int_equal(league_config_load(dir, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(league_entries_open(&es, dir, err, sizeof(err)), 0);
+	assert_true(league_entries_declare(&es, &cfg.base, cfg.anchors, cfg.nanchors, err,
+					   sizeof(err)) >= 0);
+	assert_int_equal(league_deals_init(&d, &cfg, 42, err, sizeof(err)), 0);
+	d.out = stderr;
+	assert_int_equal(league_deals_entries(&d, &es, &cfg), 0);
+	assert_int_equal(league_deals_update(&d), 0);
+	league_deals_segment(&d);
+	*laters = 0;
+	while (n < GAMES_MAX && (got = league_deals_next(&d, &g)) != 0) {
+		if (got == TOURNAMENT_SOURCE_LATER) {
+			/* the tournament's barrier: every game handed is played, then the phase opens */
+			(*laters)++;
+			passes++;
+			league_deals_open_phase(&d);
+			assert_true(*laters < GAMES_MAX);
+			continue;
+		}
+		assert_int_equal(got, 1);
+		out[n++] = (struct handed){ g.table, (int)g.rotation, passes };
+	}
+	league_deals_release(&d);
+	league_entries_release(&es);
+	league_config_release(&cfg);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	return n;
+}
+
+/* Every deal handed whole: each of its rotations once. */
+static void assert_whole(const struct handed *h, size_t n, int players)
+{
+	for (size_t i = 0; i < n; i++) {
+		int seen = 0;
+
+		for (size_t j = 0; j < n; j++)
+			if (h[j].deal == h[i].deal)
+				seen |= 1 << h[j].rotation;
+		assert_int_equal(seen, (1 << players) - 1);
+	}
+}
+
+/*
+ * Fresh processes: a deal's rotations are handed in different phases, a
+ * barrier between each two, and within a phase every game is of one rotation
+ * (so a phase never holds two rotations of one deal).
+ */
+static void test_phases(void **state)
+{
+	static struct handed h[GAMES_MAX];
+	int laters;
+	(void)state;
+
+	for (int players = 2; players <= 3; players++) {
+		size_t n = hand_all("fresh", players, h, &laters);
+
+		assert_true(n >= 300);
+		assert_int_equal(n % (size_t)players, 0);
+		assert_whole(h, n, players);
+		assert_true(laters > 0);
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < n; j++)
+				if (h[i].deal == h[j].deal && h[i].rotation < h[j].rotation)
+					assert_true(h[i].phase_passes < h[j].phase_passes);
+		/* a block's deals: at most LEAGUE_BLOCK_DEALS games a phase */
+		for (size_t i = 0, run = 0; i < n; i++) {
+			run = i && h[i].phase_passes == h[i - 1].phase_passes &&
+			      h[i].rotation == h[i - 1].rotation ? run + 1 : 1;
+			assert_true(run <= 32);
+		}
+	}
+}
+
+/* Reused processes live across phases anyway: a deal's rotations one after the other. */
+static void test_reuse_unphased(void **state)
+{
+	static struct handed h[GAMES_MAX];
+	int laters;
+	(void)state;
+
+	size_t n = hand_all("reuse", 2, h, &laters);
+
+	assert_true(n >= 300);
+	assert_int_equal(laters, 0);
+	assert_whole(h, n, 2);
+	for (size_t i = 0; i + 1 < n; i += 2) {
+		assert_true(h[i].deal == h[i + 1].deal);
+		assert_int_equal(h[i].rotation, 0);
+		assert_int_equal(h[i + 1].rotation, 1);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_reuse_unphased),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
