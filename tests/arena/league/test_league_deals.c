@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "league_deals.h"
@@ -27,8 +28,9 @@ struct handed {
 	int phase_passes; /* barriers passed before it was handed */
 };
 
-/* A league of three bots without anchors, stopped at max_games, in a new directory. */
-static void make_league(char *dir, size_t size, const char *processes, int players)
+/* A league of three bots without anchors, with budget, in a new directory. */
+static void make_league(char *dir, size_t size, const char *processes, int players,
+			const char *budget)
 {
 	char path[512];
 	FILE *f;
@@ -41,7 +43,7 @@ static void make_league(char *dir, size_t size, const char *processes, int playe
 		"{\"name\":\"a\",\"command\":[\"/bin/true\"]},"
 		"{\"name\":\"b\",\"command\":[\"/bin/true\"]},"
 		"{\"name\":\"c\",\"command\":[\"/bin/true\"]}],"
-		"\"league\":{\"anchors\":{},\"max_games\":300,\"floor\":0}}\n", players, processes);
+		"\"league\":{\"anchors\":{},%s,\"floor\":0}}\n", players, processes, budget);
 	fclose(f);
 }
 
@@ -56,7 +58,7 @@ static size_t hand_all(const char *processes, int players, struct handed *out, i
 	size_t n = 0;
 	int passes = 0, got;
 
-	make_league(dir, sizeof(dir), processes, players);
+	make_league(dir, sizeof(dir), processes, players, "\"max_games\":300");
 	assert_int_equal(league_config_load(dir, &cfg, err, sizeof(err)), 0);
 	assert_int_equal(league_entries_open(&es, dir, err, sizeof(err)), 0);
 	assert_true(league_entries_declare(&es, &cfg.base, cfg.anchors, cfg.nanchors, err,
@@ -150,11 +152,50 @@ static void test_reuse_unphased(void **state)
 	}
 }
 
+/* max_minutes: no new deal once the league has run that long; the stop says why. */
+static void test_time_budget(void **state)
+{
+	struct league_config cfg;
+	struct league_entries es;
+	struct league_deals d;
+	struct schedule_game g;
+	char dir[64], err[CONFIG_ERR_MAX], cmd[128];
+	(void)state;
+
+	make_league(dir, sizeof(dir), "fresh", 2, "\"max_minutes\":2");
+	assert_int_equal(league_config_load(dir, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(league_entries_open(&es, dir, err, sizeof(err)), 0);
+	assert_true(league_entries_declare(&es, &cfg.base, cfg.anchors, cfg.nanchors, err,
+					   sizeof(err)) >= 0);
+	assert_int_equal(league_deals_init(&d, &cfg, 42, err, sizeof(err)), 0);
+	d.out = stderr;
+	assert_int_equal(league_deals_entries(&d, &es, &cfg), 0);
+	assert_int_equal(league_deals_update(&d), 0);
+	league_deals_segment(&d);
+	d.started = time(NULL) - 90;
+	assert_int_equal(league_deals_next(&d, &g), 1);
+	assert_int_equal(d.stop, LEAGUE_STOP_REQUEST);
+	/* two minutes on: the deal begun is finished (after the barrier), no new one */
+	d.started -= 60;
+	assert_int_equal(league_deals_next(&d, &g), TOURNAMENT_SOURCE_LATER);
+	league_deals_open_phase(&d);
+	assert_int_equal(league_deals_next(&d, &g), 1);
+	assert_int_equal(g.rotation, 1);
+	assert_int_equal(league_deals_next(&d, &g), 0);
+	assert_int_equal(d.stop, LEAGUE_STOP_TIME);
+	league_deals_release(&d);
+	league_entries_release(&es);
+	league_config_release(&cfg);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_reuse_unphased),
+		cmocka_unit_test(test_time_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
