@@ -17,7 +17,8 @@
  *   and TIOCSTI/TIOCLINUX on any descriptor;
  * - state that sandboxes share through a file they all see, which one
  *   process sets and another reads, a channel between processes alive at
- *   once: file locks (flock, fcntl's POSIX and open-file locks: ENOLCK),
+ *   once: file locks (flock and fcntl's POSIX and open-file locks succeed
+ *   and do nothing, so no process meets another's; F_GETLK: ENOLCK),
  *   notices of access (inotify: ENOSYS, fcntl F_NOTIFY), and the page cache
  *   as a bit store (fadvise DONTNEED does nothing, preadv2/pwritev2 with
  *   RWF_NOWAIT: EOPNOTSUPP, cachestat: ENOSYS). Futexes keyed by a shared

@@ -3,9 +3,10 @@
  * file both see, which one process sets and another reads: a channel
  * between a bot's processes alive at once (attack_twin_locks uses the
  * first). It tries each on its own program and reports those that worked:
- * a POSIX, open-file or flock lock, a notice of another process reading
- * (inotify, dnotify), evicting the file's pages, and asking whether a page
- * is cached without the time a read takes (RWF_NOWAIT, cachestat).
+ * a POSIX, open-file or flock lock that another process sees, a notice of
+ * another process reading (inotify, dnotify), evicting the file's pages, and
+ * asking whether a page is cached without the time a read takes
+ * (RWF_NOWAIT, cachestat).
  * attack_shared_state TOKEN
  */
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <sys/inotify.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "attack.h"
@@ -24,12 +26,40 @@
 #define SYS_cachestat 451
 #endif
 
-static int lock_with(int fd, int cmd)
+/*
+ * Does a lock this process takes on path show to another process? A child
+ * opens the file anew and asks (F_GETLK, or a conflicting flock): 1 if it
+ * saw the lock, 0 if not.
+ */
+static int lock_seen(const char *path, int kind)
 {
 	struct flock l = { .l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 1L << 40,
 			   .l_len = 1 };
+	int fd = open(path, O_RDONLY), status = 0;
+	pid_t pid;
 
-	return fcntl(fd, cmd, &l);
+	if (fd < 0)
+		return 0;
+	if (kind == 0)
+		fcntl(fd, F_SETLK, &l);
+	else if (kind == 1)
+		fcntl(fd, F_OFD_SETLK, &l);
+	else
+		flock(fd, LOCK_EX | LOCK_NB);
+	pid = fork();
+	if (pid == 0) {
+		int other = open(path, O_RDONLY);
+
+		l.l_type = F_WRLCK;
+		if (kind == 2)
+			_exit(flock(other, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK);
+		_exit(fcntl(other, kind ? F_OFD_GETLK : F_GETLK, &l) == 0 && l.l_type != F_UNLCK &&
+		      l.l_type != F_WRLCK);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	close(fd);
+	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 1;
 }
 
 static int nowait_read(int fd)
@@ -57,11 +87,11 @@ void attack_main(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	if (lock_with(fd, F_SETLK) == 0)
+	if (lock_seen("/proc/self/exe", 0))
 		strcat(worked, " posix-lock");
-	if (lock_with(fd, F_OFD_SETLK) == 0)
+	if (lock_seen("/proc/self/exe", 1))
 		strcat(worked, " ofd-lock");
-	if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+	if (lock_seen("/proc/self/exe", 2))
 		strcat(worked, " flock");
 	if ((ino = inotify_init1(IN_CLOEXEC)) >= 0) {
 		if (inotify_add_watch(ino, "/proc/self/exe", IN_ACCESS | IN_OPEN) >= 0)

@@ -30,9 +30,8 @@ java)
 	need java "Debian package default-jdk-headless"
 	javac -Xlint:all -Werror -d "$out" "$kit/Bot.java"
 	# The JVM's default reservations exceed check's 2048 MiB address-space
-	# limit; these fit it, and no performance-data file, which needs a file
-	# lock the sandbox refuses (the kit's README).
-	set -- java -XX:-UsePerfData -Xmx256m -XX:CompressedClassSpaceSize=64m \
+	# limit; these fit it (the kit's README).
+	set -- java -Xmx256m -XX:CompressedClassSpaceSize=64m \
 		-XX:ReservedCodeCacheSize=64m -XX:+UseSerialGC -cp "$out" Bot ;;
 rust)
 	need cargo "Debian package cargo"
