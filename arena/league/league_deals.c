@@ -336,6 +336,16 @@ static bool separated(const struct league_deals *d)
 	return active >= (size_t)d->players;
 }
 
+/* The games of the open deals not handed out yet: a deal begun is played whole. */
+static uint64_t to_hand(const struct league_deals *d)
+{
+	uint64_t n = 0;
+
+	for (size_t k = 0; k < d->nopen; k++)
+		n += (uint64_t)(d->players - __builtin_popcount(d->open[k].handed));
+	return n;
+}
+
 /* Before a new deal: a stop, a change, or new standings. 1 to go on, else 0. */
 static int before_deal(struct league_deals *d)
 {
@@ -345,7 +355,7 @@ static int before_deal(struct league_deals *d)
 		return 0;
 	if (d->changed && d->changed(d->ctx))
 		return 0;
-	if (d->cfg->max_games && d->games + d->handed >= d->cfg->max_games) {
+	if (d->cfg->max_games && d->games + d->handed + to_hand(d) >= d->cfg->max_games) {
 		d->stop = LEAGUE_STOP_GAMES;
 		return 0;
 	}
