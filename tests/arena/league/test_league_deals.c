@@ -47,45 +47,65 @@ static void make_league(char *dir, size_t size, const char *processes, int playe
 	fclose(f);
 }
 
-/* Hand out every game of the segment into out, passing each barrier at once. */
-static size_t hand_all(const char *processes, int players, struct handed *out, int *laters)
-{
+/* A league's open files and its deals, ready to hand out games. */
+struct open_league {
+	char dir[64];
 	struct league_config cfg;
 	struct league_entries es;
 	struct league_deals d;
+};
+
+static void open_league(struct open_league *l, const char *processes, int players,
+			const char *budget)
+{
+	char err[CONFIG_ERR_MAX];
+
+	make_league(l->dir, sizeof(l->dir), processes, players, budget);
+	assert_int_equal(league_config_load(l->dir, &l->cfg, err, sizeof(err)), 0);
+	assert_int_equal(league_entries_open(&l->es, l->dir, err, sizeof(err)), 0);
+	assert_true(league_entries_declare(&l->es, &l->cfg.base, l->cfg.anchors, l->cfg.nanchors,
+					   err, sizeof(err)) >= 0);
+	assert_int_equal(league_deals_init(&l->d, &l->cfg, 42, err, sizeof(err)), 0);
+	l->d.out = stderr;
+	assert_int_equal(league_deals_entries(&l->d, &l->es, &l->cfg), 0);
+	assert_int_equal(league_deals_update(&l->d), 0);
+	league_deals_segment(&l->d);
+}
+
+static void close_league(struct open_league *l)
+{
+	char cmd[128];
+
+	league_deals_release(&l->d);
+	league_entries_release(&l->es);
+	league_config_release(&l->cfg);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", l->dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Hand out every game of the segment into out, passing each barrier at once. */
+static size_t hand_all(const char *processes, int players, struct handed *out, int *laters)
+{
+	static struct open_league l;
 	struct schedule_game g;
-	char dir[64], err[CONFIG_ERR_MAX], cmd[128];
 	size_t n = 0;
 	int passes = 0, got;
 
-	make_league(dir, sizeof(dir), processes, players, "\"max_games\":300");
-	assert_int_equal(league_config_load(dir, &cfg, err, sizeof(err)), 0);
-	assert_int_equal(league_entries_open(&es, dir, err, sizeof(err)), 0);
-	assert_true(league_entries_declare(&es, &cfg.base, cfg.anchors, cfg.nanchors, err,
-					   sizeof(err)) >= 0);
-	assert_int_equal(league_deals_init(&d, &cfg, 42, err, sizeof(err)), 0);
-	d.out = stderr;
-	assert_int_equal(league_deals_entries(&d, &es, &cfg), 0);
-	assert_int_equal(league_deals_update(&d), 0);
-	league_deals_segment(&d);
+	open_league(&l, processes, players, "\"max_games\":300");
 	*laters = 0;
-	while (n < GAMES_MAX && (got = league_deals_next(&d, &g)) != 0) {
+	while (n < GAMES_MAX && (got = league_deals_next(&l.d, &g)) != 0) {
 		if (got == TOURNAMENT_SOURCE_LATER) {
 			/* the tournament's barrier: every game handed is played, then the phase opens */
 			(*laters)++;
 			passes++;
-			league_deals_open_phase(&d);
+			league_deals_open_phase(&l.d);
 			assert_true(*laters < GAMES_MAX);
 			continue;
 		}
 		assert_int_equal(got, 1);
 		out[n++] = (struct handed){ g.table, (int)g.rotation, passes };
 	}
-	league_deals_release(&d);
-	league_entries_release(&es);
-	league_config_release(&cfg);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
+	close_league(&l);
 	return n;
 }
 
@@ -156,39 +176,23 @@ static void test_reuse_unphased(void **state)
 /* max_minutes: no new deal once the league has run that long; the stop says why. */
 static void test_time_budget(void **state)
 {
-	struct league_config cfg;
-	struct league_entries es;
-	struct league_deals d;
+	static struct open_league l;
 	struct schedule_game g;
-	char dir[64], err[CONFIG_ERR_MAX], cmd[128];
 	(void)state;
 
-	make_league(dir, sizeof(dir), "fresh", 2, "\"max_minutes\":2");
-	assert_int_equal(league_config_load(dir, &cfg, err, sizeof(err)), 0);
-	assert_int_equal(league_entries_open(&es, dir, err, sizeof(err)), 0);
-	assert_true(league_entries_declare(&es, &cfg.base, cfg.anchors, cfg.nanchors, err,
-					   sizeof(err)) >= 0);
-	assert_int_equal(league_deals_init(&d, &cfg, 42, err, sizeof(err)), 0);
-	d.out = stderr;
-	assert_int_equal(league_deals_entries(&d, &es, &cfg), 0);
-	assert_int_equal(league_deals_update(&d), 0);
-	league_deals_segment(&d);
-	d.started = time(NULL) - 90;
-	assert_int_equal(league_deals_next(&d, &g), 1);
-	assert_int_equal(d.stop, LEAGUE_STOP_REQUEST);
+	open_league(&l, "fresh", 2, "\"max_minutes\":2");
+	l.d.started = time(NULL) - 90;
+	assert_int_equal(league_deals_next(&l.d, &g), 1);
+	assert_int_equal(l.d.stop, LEAGUE_STOP_REQUEST);
 	/* two minutes on: the deal begun is finished (after the barrier), no new one */
-	d.started -= 60;
-	assert_int_equal(league_deals_next(&d, &g), TOURNAMENT_SOURCE_LATER);
-	league_deals_open_phase(&d);
-	assert_int_equal(league_deals_next(&d, &g), 1);
+	l.d.started -= 60;
+	assert_int_equal(league_deals_next(&l.d, &g), TOURNAMENT_SOURCE_LATER);
+	league_deals_open_phase(&l.d);
+	assert_int_equal(league_deals_next(&l.d, &g), 1);
 	assert_int_equal(g.rotation, 1);
-	assert_int_equal(league_deals_next(&d, &g), 0);
-	assert_int_equal(d.stop, LEAGUE_STOP_TIME);
-	league_deals_release(&d);
-	league_entries_release(&es);
-	league_config_release(&cfg);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(league_deals_next(&l.d, &g), 0);
+	assert_int_equal(l.d.stop, LEAGUE_STOP_TIME);
+	close_league(&l);
 }
 
 int main(void)
