@@ -7,6 +7,7 @@
 #include "rating.h"
 
 #include "cluster.h"
+#include "matrix.h"
 
 #include <errno.h>
 #include <math.h>
@@ -220,44 +221,6 @@ static void derivatives(const struct problem *pb, const double *x, double *grad,
 	}
 }
 
-/* In-place Cholesky factor (lower triangle) of the n x n matrix a; -EDOM if not positive definite. */
-static int cholesky(double *a, size_t n)
-{
-	for (size_t j = 0; j < n; j++) {
-		double d = a[j * n + j];
-		for (size_t k = 0; k < j; k++)
-			d -= a[j * n + k] * a[j * n + k];
-		if (!(d > 0))
-			return -EDOM;
-		d = sqrt(d);
-		a[j * n + j] = d;
-		for (size_t i = j + 1; i < n; i++) {
-			double s = a[i * n + j];
-			for (size_t k = 0; k < j; k++)
-				s -= a[i * n + k] * a[j * n + k];
-			a[i * n + j] = s / d;
-		}
-	}
-	return 0;
-}
-
-/* Solve L L' x = b in place, L from cholesky(). */
-static void cholesky_solve(const double *l, size_t n, double *x)
-{
-	for (size_t i = 0; i < n; i++) {
-		double s = x[i];
-		for (size_t k = 0; k < i; k++)
-			s -= l[i * n + k] * x[k];
-		x[i] = s / l[i * n + i];
-	}
-	for (size_t i = n; i-- > 0;) {
-		double s = x[i];
-		for (size_t k = i + 1; k < n; k++)
-			s -= l[k * n + i] * x[k];
-		x[i] = s / l[i * n + i];
-	}
-}
-
 /* Groups in one order whatever order the games came in (team results are hashed in the
  * order they first came), so that the sums of the fit are made in one order too. */
 static int pair_cmp(const void *pa, const void *pb)
@@ -341,10 +304,10 @@ static int newton(const struct problem *pb, double *g, double *grad, double *h, 
 
 	for (int it = 1; it <= NEWTON_MAX_ITER; it++) {
 		derivatives(pb, g, grad, h);
-		if (cholesky(h, m) < 0)
+		if (matrix_cholesky(h, m) < 0)
 			return -EDOM;
 		memcpy(step, grad, m * sizeof(double));
-		cholesky_solve(h, m, step);
+		matrix_cholesky_solve(h, m, step);
 		/* Every figure reported is a difference of ratings, so only the
 		 * step with its mean removed must be small: along the common shift
 		 * a small prior leaves the objective so flat that the step there
@@ -451,32 +414,6 @@ static bool reaches_both_ways(const struct rating_pairs *p, const size_t *pool, 
 	return true;
 }
 
-/* inv = the inverse of the matrix whose Cholesky factor is l. */
-static void inverse(const double *l, size_t n, double *inv, double *col)
-{
-	for (size_t j = 0; j < n; j++) {
-		memset(col, 0, n * sizeof(double));
-		col[j] = 1.0;
-		cholesky_solve(l, n, col);
-		for (size_t i = 0; i < n; i++)
-			inv[i * n + j] = col[i];
-	}
-}
-
-/* out = a b (n x n). */
-static void multiply(const double *a, const double *b, size_t n, double *out)
-{
-	memset(out, 0, n * n * sizeof(double));
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < n; k++) {
-			double x = a[i * n + k];
-			if (x == 0)
-				continue;
-			for (size_t j = 0; j < n; j++)
-				out[i * n + j] += x * b[k * n + j];
-		}
-}
-
 /* m = m C' then transposed, C subtracting from each rating its reference: the
  * anchor's rating in the anchor's pool, the pool's mean elsewhere. */
 static void project_columns(double *m, const struct problem *pb, long anchor, double *tmp)
@@ -556,7 +493,7 @@ static int covariances(const double *l, const struct problem *pb, const double *
 {
 	size_t m = pb->m;
 
-	inverse(l, m, model, col);
+	matrix_inverse(l, m, model, col);
 	if (clusters) {
 		double *meat = calloc(m * m, sizeof(double)), *half = calloc(m * m, sizeof(double));
 		if (!meat || !half || cluster_meat(pb, x, clusters, meat) < 0) {
@@ -564,8 +501,8 @@ static int covariances(const double *l, const struct problem *pb, const double *
 			free(half);
 			return -ENOMEM;
 		}
-		multiply(model, meat, m, half);
-		multiply(half, model, m, robust);
+		matrix_multiply(model, meat, m, half);
+		matrix_multiply(half, model, m, robust);
 		double dof = clusters->clusters > 1 ? clusters->clusters / (clusters->clusters - 1) : 1;
 		for (size_t k = 0; k < m * m; k++)
 			robust[k] *= dof;
@@ -733,7 +670,7 @@ int rating_fit(const struct rating_pairs *p, const struct rating_options *opt,
 		goto out;
 	/* Factor at the final point, for the information matrix there. */
 	derivatives(&pb, g, grad, h);
-	rc = cholesky(h, m);
+	rc = matrix_cholesky(h, m);
 	if (rc < 0)
 		goto out;
 	rc = covariances(h, &pb, g, opt->clusters, model, cov, step);
