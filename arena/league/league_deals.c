@@ -32,7 +32,6 @@ int league_deals_init(struct league_deals *d, const struct league_config *cfg, u
 	d->stop = LEAGUE_STOP_REQUEST;
 	d->out = stdout;
 	d->fit_due = true;
-	d->phased = cfg->base.processes == CONFIG_PROCESSES_FRESH;
 	if (league_sched_init(&d->sched, d->players, cfg->floor_deals, seed) < 0) {
 		snprintf(err, err_size, "players: a league plays tables of 2 to %d",
 			 LEAGUE_SCHED_PLAYERS_MAX);
@@ -77,6 +76,8 @@ int league_deals_entries(struct league_deals *d, struct league_entries *es,
 {
 	d->es = es;
 	d->cfg = cfg;
+	/* as the segment's tournament will be: a barrier only with fresh processes */
+	d->phased = cfg->base.processes == CONFIG_PROCESSES_FRESH;
 	if (es->n > d->cap) {
 		size_t cap = es->n * 2;
 		struct league_sched_entry *entry = reallocarray(d->entry, cap, sizeof(*entry));
