@@ -48,7 +48,24 @@ struct bot {
 	struct sandbox_start sbx;  /* its uid, cgroup and bwrap arguments */
 	pid_t init_pid;            /* the sandbox's init, in the arena's PID namespace; 0 = unknown */
 	int init_fd;               /* a pidfd of that init, -1 = none (kernel before 5.3) */
+	struct bot *host;          /* a game's client: the host it ran in (sandbox_host.h) */
 };
+
+/*
+ * bot_start() of one kind (sandbox_start.h): ALONE for a bot without the
+ * sandbox too; host_ctl, for GAME, the host's control socket. (bot_spawn.c)
+ */
+int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, int host_ctl,
+	      struct bot **out, char *why, size_t why_size);
+
+/*
+ * The thread that starts a sandbox's hosts (bot_host.c): opened by
+ * sandbox_use_hosts, closed (running: its thread joined) once every host
+ * is stopped. 0 or -errno.
+ */
+struct bot_hosts;
+int bot_hosts_open(struct bot_hosts **out);
+void bot_hosts_close(struct bot_hosts *hs, bool running);
 
 /* Close *fd if open and set it to -1. */
 void bot_close_fd(int *fd);

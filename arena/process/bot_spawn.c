@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -40,6 +41,7 @@
 #include <unistd.h>
 
 #include "reaper.h"
+#include "sandbox_host.h"
 
 extern char **environ;
 
@@ -141,7 +143,8 @@ static __attribute__((noreturn)) void child_run(const struct child_plan *plan)
 		    dup2(plan->info_fd, SANDBOX_INFO_FD) < 0 ||
 		    dup2(plan->in_fd, SANDBOX_STDIN_FD) < 0 || dup2(plan->out_fd, SANDBOX_STDOUT_FD) < 0 ||
 		    dup2(plan->sbx->args_fd, SANDBOX_ARGS_FD) < 0 ||
-		    dup2(plan->sbx->seccomp_fd, SANDBOX_SECCOMP_FD) < 0)
+		    (plan->sbx->seccomp_fd >= 0 &&
+		     dup2(plan->sbx->seccomp_fd, SANDBOX_SECCOMP_FD) < 0))
 			child_fail(report_fd, STEP_SETUP);
 	} else if (dup2(plan->in_fd, 0) < 0 || dup2(plan->out_fd, 1) < 0) {
 		child_fail(report_fd, STEP_SETUP);
@@ -396,21 +399,26 @@ static int set_nonblock(int fd)
 	return 0;
 }
 
-/* All close-on-exec; the arena's ends non-blocking, the bot's left blocking. */
-static int fds_open(struct spawn_fds *f, bool sandboxed)
+/*
+ * All close-on-exec; the arena's ends non-blocking, the bot's left blocking.
+ * A host's "stdin" is its control socket (sandbox_start.h), which the
+ * arena never writes: its clients do, and block.
+ */
+static int fds_open(struct spawn_fds *f, bool sandboxed, bool host)
 {
 	int *all[] = { &f->in[0], &f->in[1], &f->out[0], &f->out[1], &f->err[0], &f->err[1],
 		       &f->report[0], &f->report[1], &f->info[0], &f->info[1], &f->devnull };
 	int r = 0;
 
-	if (pipe2(f->in, O_CLOEXEC) < 0 || pipe2(f->out, O_CLOEXEC) < 0 ||
+	if ((host ? socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, f->in) :
+		    pipe2(f->in, O_CLOEXEC)) < 0 || pipe2(f->out, O_CLOEXEC) < 0 ||
 	    pipe2(f->report, O_CLOEXEC) < 0 || (sandboxed && pipe2(f->info, O_CLOEXEC) < 0) ||
 	    pipe2(f->err, O_CLOEXEC) < 0 ||
 	    (sandboxed && (f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0))
 		return -errno;
 	for (size_t i = 0; i < sizeof all / sizeof all[0] && r == 0; i++)
 		r = raise_fd(all[i]);
-	if (r == 0)
+	if (r == 0 && !host)
 		r = set_nonblock(f->in[1]);
 	if (r == 0)
 		r = set_nonblock(f->out[0]);
@@ -593,7 +601,8 @@ int bot_resolve(const struct bot_spec *spec, char **path)
 	return r;
 }
 
-int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t why_size)
+int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, int host_ctl,
+	      struct bot **out, char *why, size_t why_size)
 {
 	struct spawn_fds f = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, -1, -1 };
 	const char *name = spec->name ? spec->name : spec->argv[0];
@@ -621,7 +630,7 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 	plan.path = path;
 	if (spec->stderr_path)
 		f.log = open_log(spec->stderr_path);
-	r = fds_open(&f, spec->sandbox != NULL);
+	r = fds_open(&f, spec->sandbox != NULL, kind == SANDBOX_START_HOST);
 	if (r < 0) {
 		snprintf(why, why_size, "bot \"%s\": cannot create pipes: %s", name, strerror(-r));
 		goto out;
@@ -632,7 +641,8 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 		goto out;
 	}
 	if (spec->sandbox) {
-		r = sandbox_start_prepare(spec->sandbox, spec, path, &sbx, why, why_size);
+		r = sandbox_start_prepare(spec->sandbox, spec, path, kind, host_ctl, &sbx, why,
+					  why_size);
 		if (r == 0 && ((r = raise_fd(&sbx.args_fd)) < 0 || (r = raise_fd(&sbx.seccomp_fd)) < 0))
 			snprintf(why, why_size, "bot \"%s\": cannot pass bwrap its options: %s", name,
 				 strerror(-r));
@@ -640,6 +650,9 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 			goto out;
 		plan.sbx = &sbx;
 		plan.check_path = sbx.program;
+		/* a game's client is the arena's: the host applied the limits */
+		if (kind == SANDBOX_START_GAME)
+			plan.nlimits = 0;
 		/* bwrap makes the working directory inside (sandbox_view.h); the real one
 		 * need not be open to the sandbox's uid unless the bot sees it, which
 		 * sandbox_open() checked */
@@ -787,6 +800,9 @@ void bot_stop(struct bot *b, int grace_ms)
 		sandbox_start_release(b->sandbox, &b->sbx);
 	else
 		reaper_kill_orphans(SANDBOX_END_MS);
+	/* every process of its game is gone: the host may start the next */
+	if (b->host)
+		sandbox_host_put(b->sandbox, b->host);
 	/* Last words (a crash message, say) now the writers are gone; bounded. */
 	for (int i = 0; i < 16 && b->err_fd >= 0; i++)
 		bot_poll_stderr(b);

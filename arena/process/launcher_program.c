@@ -14,48 +14,33 @@
 #include "sandbox_start.h"
 
 #if defined(__x86_64__)
-static long sys3(long nr, long a, long b, long c)
-{
-	long r;
-
-	__asm__ volatile("syscall" : "=a"(r) : "a"(nr), "D"(a), "S"(b), "d"(c)
-			 : "rcx", "r11", "memory");
-	return r;
-}
-
-static long sys4(long nr, long a, long b, long c, long d)
+static long sys6(long nr, long a, long b, long c, long d, long e, long f)
 {
 	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
 	long r;
 
-	__asm__ volatile("syscall" : "=a"(r) : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10)
-			 : "rcx", "r11", "memory");
+	__asm__ volatile("syscall" : "=a"(r) : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8),
+			 "r"(r9) : "rcx", "r11", "memory");
 	return r;
 }
 
 __asm__(".globl _start\n_start:\n\txor %ebp, %ebp\n\tmov %rsp, %rdi\n"
 	"\tand $-16, %rsp\n\tcall launcher_main\n\thlt\n");
 #elif defined(__aarch64__)
-static long sys3(long nr, long a, long b, long c)
-{
-	register long x8 __asm__("x8") = nr;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
-	return x0;
-}
-
-static long sys4(long nr, long a, long b, long c, long d)
+static long sys6(long nr, long a, long b, long c, long d, long e, long f)
 {
 	register long x8 __asm__("x8") = nr;
 	register long x0 __asm__("x0") = a;
 	register long x1 __asm__("x1") = b;
 	register long x2 __asm__("x2") = c;
 	register long x3 __asm__("x3") = d;
+	register long x4 __asm__("x4") = e;
+	register long x5 __asm__("x5") = f;
 
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5)
+			 : "memory");
 	return x0;
 }
 
@@ -64,6 +49,16 @@ __asm__(".globl _start\n_start:\n\tmov x29, #0\n\tmov x30, #0\n\tmov x0, sp\n"
 #else
 #error "the sandbox launcher supports x86-64 and AArch64 (CMakeLists.txt falls back to /bin/sh)"
 #endif
+
+static long sys3(long nr, long a, long b, long c)
+{
+	return sys6(nr, a, b, c, 0, 0, 0);
+}
+
+static long sys5(long nr, long a, long b, long c, long d, long e)
+{
+	return sys6(nr, a, b, c, d, e, 0);
+}
 
 void launcher_main(long *sp) __attribute__((noreturn, used));
 
@@ -120,40 +115,364 @@ static void limit_processes(long n)
 {
 	unsigned long long lim[2] = { (unsigned long long)n, (unsigned long long)n };
 
-	if (n < 0 || sys4(__NR_prlimit64, 0, 6 /* RLIMIT_NPROC */, (long)lim, 0) < 0) {
+	if (n < 0 || sys5(__NR_prlimit64, 0, 6 /* RLIMIT_NPROC */, (long)lim, 0, 0) < 0) {
 		say("sandbox: cannot set the process limit\n");
 		leave(126);
 	}
 }
 
+/* ---- exec: the bot, as a shell would ---- */
+
+static __attribute__((noreturn)) void exec_bot(char **argv, char **envp)
+{
+	long err = -sys3(__NR_execve, (long)argv[0], (long)argv, (long)envp);
+
+	say("sandbox: cannot execute ");
+	say(argv[0]);
+	say(": ");
+	say(error_words(err));
+	say("\n");
+	/* as a shell: 127 for a program not found, 126 for one found that cannot run */
+	leave(err == ENOENT ? 127 : 126);
+}
+
+/* Every descriptor from `from` up closed (close_range, else one by one). */
+static void close_from(long from)
+{
+	if (sys3(__NR_close_range, from, ~0U, 0) < 0)
+		for (long fd = from; fd < 4096; fd++)
+			sys3(__NR_close, fd, 0, 0);
+}
+
+/* ---- messages over a unix socket: one byte, descriptors or credentials ---- */
+
+struct iov {
+	void *base;
+	unsigned long len;
+};
+
+struct msg {
+	void *name;
+	unsigned namelen;
+	struct iov *iov;
+	unsigned long iovlen;
+	void *control;
+	unsigned long controllen;
+	int flags;
+};
+
+/* struct cmsghdr: its data starts 16 bytes in, on both machines */
+#define CMSG_HEAD 16
+#define SOL_SOCKET_ 1
+#define SCM_RIGHTS_ 1
+#define SCM_CREDENTIALS_ 2
+#define MSG_CMSG_CLOEXEC_ 0x40000000
+#define HOST_FDS 4 /* the bot's stdin, stdout, stderr, and the game's socket */
+
+struct control {
+	unsigned long len;
+	int level, type;
+	int data[HOST_FDS];
+};
+
+static long send_bytes(int sock, const void *data, unsigned long len, const int *fds, int nfds)
+{
+	struct iov iov = { (void *)data, len };
+	struct control c;
+	struct msg m = { 0, 0, &iov, 1, 0, 0, 0 };
+
+	if (nfds) {
+		c.len = CMSG_HEAD + (unsigned long)nfds * sizeof(int);
+		c.level = SOL_SOCKET_;
+		c.type = SCM_RIGHTS_;
+		for (int i = 0; i < nfds; i++)
+			c.data[i] = fds[i];
+		m.control = &c;
+		m.controllen = sizeof c;
+	}
+	return sys3(__NR_sendmsg, sock, (long)&m, 0x4000 /* MSG_NOSIGNAL */);
+}
+
+/* One message into data (at most len bytes), its control part into c: its length, 0 at EOF. */
+static long receive(int sock, void *data, unsigned long len, struct control *c)
+{
+	struct iov iov = { data, len };
+	struct msg m = { 0, 0, &iov, 1, c, sizeof *c, 0 };
+	long n;
+
+	c->len = 0;
+	do
+		n = sys3(__NR_recvmsg, sock, (long)&m, MSG_CMSG_CLOEXEC_);
+	while (n == -EINTR);
+	if (m.controllen < CMSG_HEAD)
+		c->len = 0;
+	return n;
+}
+
+/* ---- the host: a long-lived sandbox that starts one bot process per game ---- */
+
+#define CLONE_NEWIPC_ 0x08000000
+#define CLONE_NEWPID_ 0x20000000
+#define SIGCHLD_ 17
+#define PR_SET_NO_NEW_PRIVS_ 38
+#define PR_SET_SECCOMP_ 22
+#define SECCOMP_MODE_FILTER_ 2
+#define PR_CAP_AMBIENT_ 47
+#define PR_CAP_AMBIENT_CLEAR_ALL_ 4
+#define FILTER_MAX (4096 * 8) /* BPF_MAXINSNS instructions of 8 bytes */
+
+struct filter {
+	unsigned short len;
+	void *insns;
+};
+
+static char filter_insns[FILTER_MAX];
+static struct filter filter;
+
+/* The seccomp filter from its descriptor into memory, once (sandbox_start.h). */
+static void read_filter(void)
+{
+	long got = 0, n;
+
+	while (got < FILTER_MAX && (n = sys3(__NR_read, SANDBOX_SECCOMP_FD, (long)filter_insns + got,
+					     FILTER_MAX - got)) != 0) {
+		if (n == -EINTR)
+			continue;
+		if (n < 0)
+			break;
+		got += n;
+	}
+	sys3(__NR_close, SANDBOX_SECCOMP_FD, 0, 0);
+	if (got <= 0 || got % 8 || got >= FILTER_MAX) {
+		say("sandbox: cannot read the system call filter\n");
+		leave(126);
+	}
+	filter.len = (unsigned short)(got / 8);
+	filter.insns = filter_insns;
+}
+
+static void fail_game(const char *what, long err)
+{
+	say("sandbox: cannot ");
+	say(what);
+	say(": ");
+	say(error_words(-err));
+	say("\n");
+	leave(126);
+}
+
+static long fork_flags(long flags)
+{
+	return sys6(__NR_clone, flags | SIGCHLD_, 0, 0, 0, 0, 0);
+}
+
+/*
+ * The bot's process: no capabilities, the filter, then the program. Its
+ * pipes are on 0 to 2 already.
+ */
+static __attribute__((noreturn)) void run_bot(char **argv, char **envp, long nproc)
+{
+	unsigned cap_head[2] = { 0x20080522 /* _LINUX_CAPABILITY_VERSION_3 */, 0 };
+	unsigned cap_data[6] = { 0 };
+
+	close_from(3);
+	if (nproc)
+		limit_processes(nproc);
+	if (sys3(__NR_prctl, PR_CAP_AMBIENT_, PR_CAP_AMBIENT_CLEAR_ALL_, 0) < 0 ||
+	    sys3(__NR_capset, (long)cap_head, (long)cap_data, 0) < 0 ||
+	    sys3(__NR_prctl, PR_SET_NO_NEW_PRIVS_, 1, 0) < 0)
+		fail_game("drop its capabilities", -EPERM);
+	if (sys3(__NR_prctl, PR_SET_SECCOMP_, SECCOMP_MODE_FILTER_, (long)&filter) < 0)
+		fail_game("install the system call filter", -EPERM);
+	exec_bot(argv, envp);
+}
+
+/*
+ * A game, as pid 1 of fresh PID and IPC namespaces, with the bot's pipes on
+ * 0 to 2 and the game's socket on 3: its pid to the client, the bot as its
+ * child; the bot's status to the client when it ends. Its exit ends every
+ * process of the game; so does the client's end (the socket closes).
+ */
+static __attribute__((noreturn)) void run_game(char **argv, char **envp, long nproc)
+{
+	int bot_status = 0;
+	long bot, pidfd, err;
+	char status[5] = { 'S' };
+
+	close_from(4);
+	/* the kernel adds the credentials, the pid among them, for the client's socket */
+	if (send_bytes(3, "P", 1, 0, 0) < 0)
+		leave(126);
+	if ((bot = fork_flags(0)) < 0)
+		fail_game("start the bot", bot);
+	if (bot == 0)
+		run_bot(argv, envp, nproc);
+	for (int fd = 0; fd < 3; fd++)
+		sys3(__NR_close, fd, 0, 0);
+	pidfd = sys3(__NR_pidfd_open, bot, 0, 0);
+	if (pidfd >= 0) {
+		/* struct pollfd: fd, events, revents; POLLIN 1 */
+		struct { int fd; short events, revents; } fds[2] = { { 3, 1, 0 }, { (int)pidfd, 1, 0 } };
+
+		while (!fds[1].revents) {
+			if (sys6(__NR_ppoll, (long)fds, 2, 0, 0, 8, 0) == -EINTR)
+				continue;
+			if (fds[0].revents)
+				leave(1); /* the client is gone */
+		}
+	}
+	while ((err = sys6(__NR_wait4, bot, (long)&bot_status, 0x40000000 /* __WALL */, 0, 0, 0)) ==
+	       -EINTR)
+		;
+	for (int i = 0; i < 4; i++)
+		status[1 + i] = (char)(bot_status >> (8 * i));
+	send_bytes(3, status, sizeof status, 0, 0);
+	leave(0);
+}
+
+/*
+ * "-H [-p N] PROGRAM ARGS": the host (launcher.h). It reads the filter, then
+ * starts a game for each message on its control socket (descriptor 5) that
+ * brings the game's four descriptors, until the socket closes.
+ */
+static __attribute__((noreturn)) void host(char **argv, char **envp, long nproc)
+{
+	read_filter();
+	sys3(__NR_close, SANDBOX_STDOUT_FD, 0, 0);
+	sys3(__NR_close, SANDBOX_LAUNCHER_FD, 0, 0);
+	for (;;) {
+		struct control c;
+		char what = 0;
+		long n = receive(SANDBOX_STDIN_FD, &what, 1, &c), game;
+		int nfds = c.len > CMSG_HEAD ? (int)((c.len - CMSG_HEAD) / sizeof(int)) : 0;
+
+		if (n <= 0)
+			leave(0);
+		/* the games that ended: their numbers stay taken until now */
+		while (sys6(__NR_wait4, -1, 0, 1 /* WNOHANG */ | 0x40000000, 0, 0, 0) > 0)
+			;
+		if (nfds > HOST_FDS)
+			nfds = HOST_FDS;
+		if (what == 'G' && nfds == HOST_FDS && c.level == SOL_SOCKET_ && c.type == SCM_RIGHTS_) {
+			game = fork_flags(CLONE_NEWPID_ | CLONE_NEWIPC_);
+			if (game == 0) {
+				/* 0 to 2 are taken here: a descriptor received lands on 3 at the lowest */
+				for (int i = 0; i < HOST_FDS; i++)
+					if (c.data[i] != i && sys3(__NR_dup3, c.data[i], i, 0) < 0)
+						leave(126);
+				run_game(argv, envp, nproc);
+			}
+			if (game < 0) {
+				sys3(__NR_dup3, c.data[2], 2, 0);
+				say("sandbox: cannot make the game's namespaces: ");
+				say(error_words(-game));
+				say("\n");
+			}
+		}
+		for (int i = 0; i < nfds; i++)
+			sys3(__NR_close, c.data[i], 0, 0);
+		sys3(__NR_dup3, 0, 2, 0); /* nothing to say until the next game */
+	}
+}
+
+/* ---- the client: the arena's child for one game of a host ---- */
+
+static void put_number(char *s, long v)
+{
+	char d[24];
+	int n = 0;
+
+	do
+		d[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	while (n)
+		*s++ = d[--n];
+	*s = 0;
+}
+
+/*
+ * "-C": the client (launcher.h). The bot's pipes are on 5, 6 and 2, bwrap's
+ * info descriptor on 4, the host's control socket on 7 (sandbox_start.h).
+ */
+static __attribute__((noreturn)) void client(void)
+{
+	int pair[2], one = 1, status;
+	char got[8], info[64] = "{\"child-pid\": ";
+	struct control c;
+	long n;
+
+	if (sys6(__NR_socketpair, 1 /* AF_UNIX */, 5 /* SOCK_SEQPACKET */ | 0x80000 /* CLOEXEC */, 0,
+		 (long)pair, 0, 0) < 0 ||
+	    sys5(__NR_setsockopt, pair[0], SOL_SOCKET_, 16 /* SO_PASSCRED */, (long)&one, sizeof one) < 0)
+		leave(126);
+	{
+		int fds[HOST_FDS] = { SANDBOX_STDIN_FD, SANDBOX_STDOUT_FD, 2, pair[1] };
+
+		if (send_bytes(SANDBOX_ARGS_FD, "G", 1, fds, HOST_FDS) < 0) {
+			say("sandbox: its host is gone\n");
+			leave(126);
+		}
+	}
+	/* only the game holds the bot's pipes now: their ends are the bot's */
+	sys3(__NR_close, pair[1], 0, 0);
+	sys3(__NR_close, SANDBOX_STDIN_FD, 0, 0);
+	sys3(__NR_close, SANDBOX_STDOUT_FD, 0, 0);
+	sys3(__NR_close, SANDBOX_ARGS_FD, 0, 0);
+	sys3(__NR_close, SANDBOX_LAUNCHER_FD, 0, 0);
+	sys3(__NR_dup3, 0, 2, 0);
+	/* the game's pid, as the arena's PID namespace numbers it: the kernel translates */
+	n = receive(pair[0], got, sizeof got, &c);
+	if (n != 1 || got[0] != 'P' || c.level != SOL_SOCKET_ || c.type != SCM_CREDENTIALS_ ||
+	    c.data[0] <= 0)
+		leave(126);
+	put_number(info + 14, c.data[0]);
+	for (n = 0; info[n]; n++)
+		;
+	info[n++] = '}';
+	sys3(__NR_write, SANDBOX_INFO_FD, (long)info, n);
+	sys3(__NR_close, SANDBOX_INFO_FD, 0, 0);
+	n = receive(pair[0], got, sizeof got, &c);
+	if (n != 5 || got[0] != 'S')
+		leave(128 + 9); /* the game was killed */
+	status = (got[1] & 0xff) | (got[2] & 0xff) << 8 | (got[3] & 0xff) << 16 | (got[4] & 0xff) << 24;
+	/* as bwrap: the bot's exit code, or 128 + the signal that killed it */
+	leave((status & 0x7f) ? 128 + (status & 0x7f) : (status >> 8) & 0xff);
+}
+
 /* sp: the stack at entry, argc then argv, NULL, then envp. */
 void launcher_main(long *sp)
 {
-	long argc = sp[0];
+	long argc = sp[0], nproc = 0;
 	char **argv = (char **)(sp + 1);
 	char **envp = argv + argc + 1;
-	long err;
+	int hosting = 0;
 
-	/* launcher [-p N] PROGRAM ARGS: the program is a canonical path, never "-p" */
+	if (argc >= 2 && argv[1][0] == '-' && argv[1][1] == 'C' && !argv[1][2])
+		client();
+	if (argc >= 2 && argv[1][0] == '-' && argv[1][1] == 'H' && !argv[1][2]) {
+		hosting = 1;
+		argv++;
+		argc--;
+	}
+	/* launcher [-H] [-p N] PROGRAM ARGS: the program is a canonical path, never "-p" */
 	if (argc >= 3 && argv[1][0] == '-' && argv[1][1] == 'p' && !argv[1][2]) {
-		limit_processes(number(argv[2]));
+		nproc = number(argv[2]);
+		if (nproc <= 0)
+			limit_processes(-1);
 		argv += 2;
 		argc -= 2;
 	}
 	if (argc < 2)
 		leave(127);
+	if (hosting)
+		host(argv + 1, envp, nproc);
+	if (nproc)
+		limit_processes(nproc);
 	if (sys3(__NR_dup3, SANDBOX_STDIN_FD, 0, 0) < 0 ||
 	    sys3(__NR_dup3, SANDBOX_STDOUT_FD, 1, 0) < 0)
 		leave(126);
 	sys3(__NR_close, SANDBOX_STDIN_FD, 0, 0);
 	sys3(__NR_close, SANDBOX_STDOUT_FD, 0, 0);
 	sys3(__NR_close, SANDBOX_LAUNCHER_FD, 0, 0);
-	err = -sys3(__NR_execve, (long)argv[1], (long)(argv + 1), (long)envp);
-	say("sandbox: cannot execute ");
-	say(argv[1]);
-	say(": ");
-	say(error_words(err));
-	say("\n");
-	/* as a shell: 127 for a program not found, 126 for one found that cannot run */
-	leave(err == ENOENT ? 127 : 126);
+	exec_bot(argv + 1, envp);
 }

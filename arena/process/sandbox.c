@@ -30,7 +30,9 @@
 #include <unistd.h>
 
 #include "bot.h"
+#include "bot_internal.h"
 #include "launcher.h"
+#include "sandbox_host.h"
 #include "sandbox_internal.h"
 #include "seccomp_filter.h"
 
@@ -426,10 +428,51 @@ out:
 	return ret;
 }
 
+/* Hosts off: every one stopped, then their starter. */
+static void hosts_off(struct sandbox *sb)
+{
+	struct bot_hosts *starter = sb->starter;
+
+	sandbox_stop_hosts(sb);
+	sb->starter = NULL;
+	bot_hosts_close(starter, true);
+}
+
+int sandbox_use_hosts(struct sandbox *sb, bool on)
+{
+	char why[512];
+	int ret;
+
+	if (!on || sb->launcher_fd < 0) {
+		hosts_off(sb);
+		return on ? -ENOTSUP : 0;
+	}
+	if (sb->starter)
+		return 0;
+	if ((ret = bot_hosts_open(&sb->starter)) < 0)
+		return ret;
+	if (probe(sb, why, sizeof why) < 0) {
+		hosts_off(sb);
+		return -ENOTSUP;
+	}
+	sandbox_stop_hosts(sb);
+	return 0;
+}
+
+void sandbox_stop_hosts(struct sandbox *sb)
+{
+	struct bot *host;
+
+	while (sb && (host = sandbox_host_take_idle(sb)))
+		bot_stop(host, 0);
+}
+
 void sandbox_close(struct sandbox *sb)
 {
 	if (!sb)
 		return;
+	hosts_off(sb);
+	free(sb->hosts);
 	cgroup_close(sb->cg);
 	guard_stop(sb->guard);
 	if (sb->launcher_fd >= 0)

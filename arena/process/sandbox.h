@@ -100,7 +100,28 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 /* The sandbox in a few words for a report ("bwrap, cgroup v1 (pids, memory)"). */
 const char *sandbox_describe(const struct sandbox *sb);
 
-/* Remove the cgroups and free. Every bot started with it must be stopped. NULL is fine. */
+/*
+ * Start bots from hosts kept between games from now on (on), or each in a
+ * sandbox of its own (off, the default). A host (sandbox_host.h) is one
+ * sandbox that starts a fresh process for each game, in fresh PID, mount
+ * and IPC namespaces with a fresh /tmp and /dev/shm, under the same filter,
+ * limits and view: a fork and an exec instead of a whole sandbox. For bots
+ * that play one game each ("processes": "fresh"). A probe game checks that
+ * hosts work here: 0, or -ENOTSUP with hosts left off (bots still run, each
+ * in a sandbox of its own). Call it before any bot starts.
+ */
+int sandbox_use_hosts(struct sandbox *sb, bool on);
+
+/*
+ * Stop every idle host: what a host keeps between games (its network
+ * namespace, with the sockets' lingering states) ends with it. The
+ * tournament calls it between rotation phases, when no bot runs; the
+ * hosts needed next are started afresh.
+ */
+void sandbox_stop_hosts(struct sandbox *sb);
+
+/* Stop the hosts, remove the cgroups and free. Every bot started with it must be
+ * stopped. NULL is fine. */
 void sandbox_close(struct sandbox *sb);
 
 #endif

@@ -15,6 +15,16 @@
 
 #define SANDBOX_MAX_SLOTS 65536
 
+struct bot;
+struct bot_hosts;
+
+/* A host kept between games (sandbox_host.h). */
+struct sandbox_host {
+	struct bot *bot;
+	char *key;              /* the bot it runs (bot_host.c) */
+	bool busy;              /* a game's process is alive in it */
+};
+
 struct sandbox {
 	char *bwrap;
 	struct sandbox_view view;
@@ -25,10 +35,13 @@ struct sandbox {
 	int launcher_fd;        /* launcher.h; -1: none, /bin/sh launches */
 	bool root;
 	struct cgroups *cg;
-	pthread_mutex_t lock;   /* slots, next_leaf */
+	pthread_mutex_t lock;   /* slots, next_leaf, hosts */
 	uid_t uid_base;         /* this arena's block of uids (sandbox_start.h) */
 	unsigned char *slots;   /* 1: the uid uid_base + index is in use */
 	unsigned next_leaf;
+	struct bot_hosts *starter; /* fresh processes come from hosts (sandbox_use_hosts); NULL: not */
+	struct sandbox_host *hosts;
+	size_t nhosts, hosts_cap;
 	char desc[192];
 };
 

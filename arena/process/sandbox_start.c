@@ -10,6 +10,7 @@
 #include "sandbox_start.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/keyctl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,7 +134,7 @@ static void add2(struct strlist *l, const char *a, const char *b)
 
 /* Everything but the command: the namespaces, the file system, the descriptors. */
 static int plan_options(struct sandbox *sb, const struct bot_spec *spec, const char *path,
-			struct strlist *opts, char **program)
+			bool host, struct strlist *opts, char **program)
 {
 	struct strlist own = { 0 };
 	char *cwd = NULL;
@@ -146,11 +147,16 @@ static int plan_options(struct sandbox *sb, const struct bot_spec *spec, const c
 	strlist_add(opts, "--disable-userns");
 	strlist_add(opts, "--die-with-parent");
 	add2(opts, "--cap-drop", "ALL");
+	/* a host makes each game's namespaces, and drops it for the bot (launcher.h) */
+	if (host)
+		add2(opts, "--cap-add", "CAP_SYS_ADMIN");
 	sandbox_view_mounts(&sb->view, &own, cwd, opts);
 	if (cwd)
 		add2(opts, "--chdir", cwd);
 	add2(opts, "--info-fd", STR(SANDBOX_INFO_FD));
-	add2(opts, "--seccomp", STR(SANDBOX_SECCOMP_FD));
+	/* a host installs the filter in each game's bot, after its own work */
+	if (!host)
+		add2(opts, "--seccomp", STR(SANDBOX_SECCOMP_FD));
 	/* executed where it is bound: at its canonical path */
 	if (!*program && !(*program = strdup(path)))
 		ret = -ENOMEM;
@@ -164,13 +170,14 @@ out:
 
 /*
  * The sandbox's process limit (sandbox_start.h): limits.processes and one
- * for bwrap's init, never above the arena's own hard limit, which the
- * sandbox cannot raise; 0 without a limit.
+ * for bwrap's init (three in a host: its init, the host, the game's pid 1),
+ * never above the arena's own hard limit, which the sandbox cannot raise;
+ * 0 without a limit.
  */
-static unsigned long long process_limit(long processes)
+static unsigned long long process_limit(long processes, bool host)
 {
 	struct rlimit cur;
-	rlim_t n = (rlim_t)processes + 1;
+	rlim_t n = (rlim_t)processes + (host ? 3 : 1);
 
 	if (processes <= 0)
 		return 0;
@@ -181,9 +188,9 @@ static unsigned long long process_limit(long processes)
 
 /* bwrap's command line; *at: where the program is in it */
 static int plan_command(struct sandbox *sb, const struct bot_spec *spec, const char *program,
-			struct strlist *argv, size_t *at)
+			bool host, struct strlist *argv, size_t *at)
 {
-	unsigned long long nproc = process_limit(spec->limits.processes);
+	unsigned long long nproc = process_limit(spec->limits.processes, host);
 	char limit[96], script[256];
 
 	strlist_add(argv, sb->bwrap);
@@ -191,6 +198,8 @@ static int plan_command(struct sandbox *sb, const struct bot_spec *spec, const c
 	strlist_add(argv, "--");
 	if (sb->launcher_fd >= 0) {
 		strlist_add(argv, "/proc/self/fd/" STR(SANDBOX_LAUNCHER_FD));
+		if (host)
+			strlist_add(argv, "-H");
 		if (nproc) {
 			snprintf(limit, sizeof limit, "%llu", nproc);
 			add2(argv, "-p", limit);
@@ -219,33 +228,64 @@ static int take_leaf(struct sandbox *sb, const struct bot_spec *spec, struct san
 	struct cgroup_limits l = { spec->limits.processes, spec->limits.memory_mb };
 	unsigned id;
 
-	/* bwrap's own two processes (its launcher and the namespace's init) are in the tree too */
+	/* bwrap's own two processes (its launcher and the namespace's init) are in the tree
+	 * too, and in a host the host and the game's pid 1 */
 	if (l.processes > 0)
-		l.processes += 2;
+		l.processes += st->kind == SANDBOX_START_HOST ? 4 : 2;
 	pthread_mutex_lock(&sb->lock);
 	id = sb->next_leaf++;
 	pthread_mutex_unlock(&sb->lock);
 	return cgroup_leaf_make(sb->cg, id, &l, &st->leaf);
 }
 
+/* A game's client (GAME): the launcher, the host's control socket, nothing else. */
+static int prepare_game(struct sandbox *sb, int host_ctl, struct sandbox_start *st)
+{
+	struct strlist argv = { 0 };
+
+	strlist_add(&argv, "/proc/self/fd/" STR(SANDBOX_LAUNCHER_FD));
+	strlist_add(&argv, "-C");
+	if (argv.error < 0 || !(st->envp = calloc(1, sizeof *st->envp))) {
+		strlist_free(&argv);
+		return -ENOMEM;
+	}
+	st->bwrap = argv.v[0];
+	st->argv = argv.v;
+	if ((st->args_fd = fcntl(host_ctl, F_DUPFD_CLOEXEC, 0)) < 0)
+		return -errno;
+	(void)sb;
+	return 0;
+}
+
 int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const char *path,
-			  struct sandbox_start *st, char *why, size_t why_size)
+			  enum sandbox_start_kind kind, int host_ctl, struct sandbox_start *st,
+			  char *why, size_t why_size)
 {
 	const char *name = spec->name ? spec->name : spec->argv[0];
 	struct strlist opts = { 0 }, argv = { 0 };
+	bool host = kind == SANDBOX_START_HOST;
 	char *program = NULL;
 	size_t at = 0;
 	int ret;
 
 	memset(st, 0, sizeof *st);
+	st->kind = kind;
 	st->slot = -1;
 	st->args_fd = st->seccomp_fd = -1;
 	st->launcher_fd = sb->launcher_fd;
 	st->bwrap = sb->bwrap;
 	st->guard = sb->guard;
+	if (kind == SANDBOX_START_GAME) {
+		if ((ret = prepare_game(sb, host_ctl, st)) < 0) {
+			snprintf(why, why_size, "bot \"%s\": cannot reach its sandbox's host: %s", name,
+				 strerror(-ret));
+			sandbox_start_release(sb, st);
+		}
+		return ret;
+	}
 	if ((ret = build_env(sb, spec->env, &st->envp)) < 0 ||
-	    (ret = plan_options(sb, spec, path, &opts, &program)) < 0 ||
-	    (ret = plan_command(sb, spec, program, &argv, &at)) < 0)
+	    (ret = plan_options(sb, spec, path, host, &opts, &program)) < 0 ||
+	    (ret = plan_command(sb, spec, program, host, &argv, &at)) < 0)
 		goto out;
 	if ((st->args_fd = options_fd(&opts)) < 0 ||
 	    (st->seccomp_fd = memfd_with("skipbo-seccomp", sb->bpf, sb->bpf_len)) < 0) {
@@ -289,6 +329,8 @@ int sandbox_start_enter(const struct sandbox_start *st)
 
 	if (ret < 0)
 		return ret;
+	if (st->kind == SANDBOX_START_GAME)
+		return guard_register_self(st->guard);
 	/* Raw system calls: glibc's wrappers would try to change every thread of
 	 * the parent, which the child of a fork does not have. */
 	if (st->drop && (syscall(SYS_setgroups, 0, NULL) < 0 ||
@@ -326,6 +368,7 @@ void sandbox_start_release(struct sandbox *sb, struct sandbox_start *st)
 	}
 	for (size_t i = 0; st->argv && st->argv[i]; i++)
 		free(st->argv[i]);
+	st->bwrap = NULL;
 	free(st->argv);
 	free(st->envp);
 	st->argv = NULL;

@@ -28,6 +28,7 @@
 #include "replay_file.h"
 #include "committer.h"
 #include "results.h"
+#include "sandbox.h"
 #include "tournament_file.h"
 #include "schedule.h"
 #include "transcript.h"
@@ -173,6 +174,8 @@ static void open_phase(struct run *r)
 {
 	if (!r->phased || r->idle < r->active)
 		return;
+	/* no bot runs: nothing a host kept crosses into the next phase (sandbox.h) */
+	sandbox_stop_hosts(r->opt->sandbox);
 	if (r->opt->source)
 		r->opt->source->open_phase(r->opt->source->ctx);
 	else if (r->next < schedule_count(r->sched))
@@ -623,6 +626,10 @@ int tournament_run(const struct config *given, const struct tournament_options *
 		fprintf(out, "warning: %s/games.jsonl: %llu record(s) with the id of a game recorded "
 			"before and %llu not of this tournament's schedule (or shard) are not counted\n",
 			cfg->output, (unsigned long long)r.repeated, (unsigned long long)r.foreign);
+	/* fresh processes from hosts, which end between phases; where hosts do not work, each
+	 * process has a sandbox of its own */
+	if (opt->sandbox)
+		sandbox_use_hosts(opt->sandbox, r.phased);
 	ret = -ENOMEM;
 	if (!(workers = calloc((size_t)cfg->concurrency, sizeof(*workers))))
 		goto out;
@@ -639,6 +646,7 @@ int tournament_run(const struct config *given, const struct tournament_options *
 	leave_barrier(&r, cfg->concurrency - started);
 	for (int i = 0; i < started; i++)
 		pthread_join(workers[i].thread, NULL);
+	sandbox_stop_hosts(opt->sandbox);
 	progress_finish(r.progress);
 	ret = r.error;
 	if (ret < 0) {

@@ -4,6 +4,10 @@
  * everything it made. The bots here are small shell scripts that print what
  * they find on stdout, read back with bot_read_line().
  *
+ * The tests run twice: each bot in a sandbox of its own, then each game's
+ * bot from a host kept between games (sandbox_use_hosts), which must hold
+ * to the same view, filter, limits and ends.
+ *
  * Without a working sandbox on the machine (no bwrap, no user namespaces)
  * the program says why and exits 77, which ctest counts as skipped.
  */
@@ -41,6 +45,7 @@
  * other/ (another bot's cwd), secret.json (a hidden file). */
 static char root[PATH_MAX / 2], mine[PATH_MAX], out[PATH_MAX], other[PATH_MAX], secret[PATH_MAX];
 static struct sandbox *sb;
+static bool hosts; /* the second round: bots come from hosts */
 static struct bot_spec specs[2];
 static char *mine_argv[] = { "/bin/sh", NULL }, *other_argv[] = { "/bin/sh", NULL };
 
@@ -123,10 +128,11 @@ static void expect_line(struct bot *b, const char *want)
 }
 
 /*
- * How many processes on the machine have marker in their command line;
- * with kill_them, SIGKILL each (what a failed test left).
+ * How many processes on the machine have marker in their command line (at
+ * its start, with at_start); with kill_them, SIGKILL each (what a failed
+ * test left).
  */
-static int processes_with(const char *marker, bool kill_them)
+static int processes_matching(const char *marker, bool at_start, bool kill_them)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
@@ -147,7 +153,8 @@ static int processes_with(const char *marker, bool kill_them)
 		for (ssize_t i = 0; i < n; i++)
 			if (cmd[i] == '\0')
 				cmd[i] = ' ';
-		if (n > 0 && (cmd[n] = '\0', strstr(cmd, marker))) {
+		if (n > 0 && (cmd[n] = '\0', at_start ? strncmp(cmd, marker, strlen(marker)) == 0 :
+						  strstr(cmd, marker) != NULL)) {
 			found++;
 			if (kill_them)
 				kill(atoi(e->d_name), SIGKILL);
@@ -158,9 +165,15 @@ static int processes_with(const char *marker, bool kill_them)
 	return found;
 }
 
-static bool process_with(const char *marker)
+static int processes_with(const char *marker, bool kill_them)
 {
-	return processes_with(marker, false) > 0;
+	return processes_matching(marker, false, kill_them);
+}
+
+/* Is the command running? (A host's command line holds its bot's script too.) */
+static bool process_with(const char *command)
+{
+	return processes_matching(command, true, false) > 0;
 }
 
 static void test_mode_names(void **state)
@@ -197,8 +210,9 @@ static void test_sees_no_other_process(void **state)
 	char *count = next_line(b);
 
 	(void)state;
-	/* bwrap's init, the shell, and ls or grep */
-	assert_true(atoi(count) <= 4);
+	/* bwrap's init, the shell, and ls or grep; in a host also the host and the game's
+	 * pid 1, the sandbox's own (its /proc is the host's) */
+	assert_true(atoi(count) <= (hosts ? 6 : 4));
 	expect_line(b, "2");
 	free(count);
 	bot_stop(b, 100);
@@ -531,7 +545,7 @@ static void test_stop_ends_every_process(void **state)
  * that sleeps, over and over, until killed. The test kills it at moments
  * spread over the starts.
  */
-static int start_loop(const char *marker)
+static int start_loop(const char *marker, bool with_hosts)
 {
 	char *argv[] = { "/bin/sh", "-c", "sleep 1000", (char *)marker, NULL };
 	struct bot_spec spec = { .name = "loop", .argv = argv, .cwd = "/", .cpu = -1 };
@@ -539,7 +553,8 @@ static int start_loop(const char *marker)
 	struct sandbox *own = NULL;
 	char note[1024], why[512];
 
-	if (reaper_start() < 0 || sandbox_open(&setup, &own, note, sizeof note) < 0)
+	if (reaper_start() < 0 || sandbox_open(&setup, &own, note, sizeof note) < 0 ||
+	    (with_hosts && sandbox_use_hosts(own, true) < 0))
 		return 1;
 	spec.sandbox = own;
 	for (;;) {
@@ -569,7 +584,8 @@ static void test_killed_arena_leaves_nothing(void **state)
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			execl(self, self, "--start-loop", marker, (char *)NULL);
+			execl(self, self, "--start-loop", marker, hosts ? "hosts" : "alone",
+			      (char *)NULL);
 			_exit(127);
 		}
 		nanosleep(&delay, NULL);
@@ -703,6 +719,41 @@ static void test_cpu_clock(void **state)
 	bot_stop(b, 100);
 }
 
+/* "NET PID IPC": the namespaces of a game's bot, as /proc names them. */
+static char *namespaces(void)
+{
+	struct bot *b = start_script("echo $(readlink /proc/self/ns/net) $(readlink /proc/self/ns/pid) "
+				     "$(readlink /proc/self/ns/ipc)", NULL);
+	char *line = next_line(b);
+
+	bot_stop(b, 100);
+	return line;
+}
+
+/*
+ * A host's games: the same sandbox (its network namespace), each with PID and
+ * IPC namespaces of its own; after sandbox_stop_hosts, a new sandbox.
+ */
+static void test_host_games_fresh(void **state)
+{
+	char *first = namespaces(), *second = namespaces(), *third;
+	char net[2][64], pid[2][64], ipc[2][64];
+
+	(void)state;
+	assert_int_equal(sscanf(first, "%63s %63s %63s", net[0], pid[0], ipc[0]), 3);
+	assert_int_equal(sscanf(second, "%63s %63s %63s", net[1], pid[1], ipc[1]), 3);
+	assert_string_equal(net[0], net[1]);
+	assert_string_not_equal(pid[0], pid[1]);
+	assert_string_not_equal(ipc[0], ipc[1]);
+	sandbox_stop_hosts(sb);
+	third = namespaces();
+	assert_int_equal(sscanf(third, "%63s", net[1]), 1);
+	assert_string_not_equal(net[0], net[1]);
+	free(first);
+	free(second);
+	free(third);
+}
+
 /* Without bwrap in PATH: auto runs unsandboxed and says so, on refuses. */
 static void test_missing_bwrap(void **state)
 {
@@ -750,14 +801,37 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_cpu_clock),
 		cmocka_unit_test(test_missing_bwrap),
 	};
+	/* all but those of sandbox_open itself */
+	const struct CMUnitTest host_tests[] = {
+		cmocka_unit_test(test_sees_no_other_process),
+		cmocka_unit_test(test_identity_and_environment),
+		cmocka_unit_test(test_file_system_view),
+		cmocka_unit_test(test_named_files_shown),
+		cmocka_unit_test(test_script_under_tmp),
+		cmocka_unit_test(test_script_in_other_folder),
+		cmocka_unit_test(test_system_calls_filtered),
+		cmocka_unit_test(test_start_fault_names_sandbox),
+		cmocka_unit_test(test_launcher_leaves_only_the_pipes),
+		cmocka_unit_test(test_exec_failure_in_sandbox),
+		cmocka_unit_test(test_no_network),
+		cmocka_unit_test(test_scratch_is_private),
+		cmocka_unit_test(test_stop_ends_every_process),
+		cmocka_unit_test(test_exit_ends_every_process),
+		cmocka_unit_test(test_killed_arena_leaves_nothing),
+		cmocka_unit_test(test_signal_status),
+		cmocka_unit_test(test_processes_limited),
+		cmocka_unit_test(test_memory_limited),
+		cmocka_unit_test(test_cpu_clock),
+		cmocka_unit_test(test_host_games_fresh),
+	};
 	const char *hide[2];
 	struct sandbox_setup setup = { .mode = SANDBOX_ON, .bots = specs, .nbots = 2, .hide = hide,
 				       .nhide = 2 };
 	char note[1024];
 	int failed;
 
-	if (argc == 3 && strcmp(argv[1], "--start-loop") == 0)
-		return start_loop(argv[2]);
+	if (argc == 4 && strcmp(argv[1], "--start-loop") == 0)
+		return start_loop(argv[2], strcmp(argv[3], "hosts") == 0);
 	if (reaper_start() < 0)
 		abort();
 	setenv("ARENA_SECRET", "must not reach a bot", 1);
@@ -774,7 +848,16 @@ int main(int argc, char **argv)
 	if (note[0])
 		printf("note: %s\n", note);
 	specs[0].sandbox = sb;
-	failed = cmocka_run_group_tests(tests, NULL, NULL);
+	failed = cmocka_run_group_tests_name("each bot in a sandbox of its own", tests, NULL, NULL);
+	if (launcher_expected()) {
+		if (sandbox_use_hosts(sb, true) < 0) {
+			printf("hosts do not work here\n");
+			failed++;
+		} else {
+			hosts = true;
+			failed += cmocka_run_group_tests_name("bots from hosts", host_tests, NULL, NULL);
+		}
+	}
 	sandbox_close(sb);
 	remove_tree();
 	return failed;
