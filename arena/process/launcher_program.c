@@ -211,9 +211,20 @@ static long receive(int sock, void *data, unsigned long len, struct control *c)
 
 /* ---- the host: a long-lived sandbox that starts one bot process per game ---- */
 
+#define CLONE_NEWNS_ 0x00020000
 #define CLONE_NEWIPC_ 0x08000000
 #define CLONE_NEWPID_ 0x20000000
 #define SIGCHLD_ 17
+#define MS_RDONLY_ 1
+#define MS_NOSUID_ 2
+#define MS_NODEV_ 4
+#define MS_NOEXEC_ 8
+#define MS_REMOUNT_ 32
+#define MS_BIND_ 4096
+#define MS_REC_ 16384
+#define MS_PRIVATE_ (1 << 18)
+#define ST_KEPT 0xc0f /* the mount flags statfs reports that a remount must keep... */
+#define ST_RELATIME_ 0x1000 /* ...and relatime, which mount calls 1 << 21 */
 #define PR_SET_NO_NEW_PRIVS_ 38
 #define PR_SET_SECCOMP_ 22
 #define SECCOMP_MODE_FILTER_ 2
@@ -287,11 +298,50 @@ static __attribute__((noreturn)) void run_bot(char **argv, char **envp, long npr
 	exec_bot(argv, envp);
 }
 
+/* from bound onto path, read-only, keeping what else the mount was (as bwrap's --ro-bind) */
+static long bind_read_only(const char *from, const char *path)
+{
+	long st[16], err;
+
+	if ((err = sys5(__NR_mount, (long)from, (long)path, 0, MS_BIND_ | MS_REC_, 0)) < 0 ||
+	    (err = sys3(__NR_statfs, (long)path, (long)st, 0)) < 0)
+		return err;
+	/* struct statfs: f_flags after 7 words, the fsid and 2 words */
+	return sys5(__NR_mount, 0, (long)path, 0,
+		    MS_REMOUNT_ | MS_BIND_ | MS_RDONLY_ | (st[10] & ST_KEPT) |
+		    (st[10] & ST_RELATIME_ ? 1L << 21 : 0), 0);
+}
+
 /*
- * A game, as pid 1 of fresh PID and IPC namespaces, with the bot's pipes on
- * 0 to 2 and the game's socket on 3: its pid to the client, the bot as its
- * child; the bot's status to the client when it ends. Its exit ends every
- * process of the game; so does the client's end (the socket closes).
+ * The game's own /proc, showing its processes alone, with bwrap's read-only
+ * covers and the arena's (sandbox_start.h): mounts of the game's own mount
+ * namespace, made private first so that none reaches the host's.
+ */
+static void game_proc(void)
+{
+	static const char *const read_only[] = { "/proc/sys", "/proc/sysrq-trigger", "/proc/irq",
+						 "/proc/bus" };
+	static const char *const masked[] = SANDBOX_PROC_MASKED;
+	long err;
+
+	if ((err = sys5(__NR_mount, 0, (long)"/", 0, MS_REC_ | MS_PRIVATE_, 0)) < 0 ||
+	    (err = sys5(__NR_mount, (long)"proc", (long)"/proc", (long)"proc",
+			MS_NOSUID_ | MS_NODEV_ | MS_NOEXEC_, 0)) < 0)
+		fail_game("mount the game's /proc", err);
+	for (unsigned i = 0; i < sizeof read_only / sizeof read_only[0]; i++)
+		if ((err = bind_read_only(read_only[i], read_only[i])) < 0 && err != -ENOENT)
+			fail_game("make /proc/sys read-only", err);
+	for (unsigned i = 0; i < sizeof masked / sizeof masked[0]; i++)
+		if ((err = bind_read_only("/dev/null", masked[i])) < 0 && err != -ENOENT)
+			fail_game("cover a file of /proc", err);
+}
+
+/*
+ * A game, as pid 1 of fresh PID, mount and IPC namespaces, with the bot's
+ * pipes on 0 to 2 and the game's socket on 3: its own /proc, its pid to the
+ * client, the bot as its child; the bot's status to the client when it
+ * ends. Its exit ends every process of the game; so does the client's end
+ * (the socket closes).
  */
 static __attribute__((noreturn)) void run_game(char **argv, char **envp, long nproc)
 {
@@ -300,6 +350,7 @@ static __attribute__((noreturn)) void run_game(char **argv, char **envp, long np
 	char status[5] = { 'S' };
 
 	close_from(4);
+	game_proc();
 	/* the kernel adds the credentials, the pid among them, for the client's socket */
 	if (send_bytes(3, "P", 1, 0, 0) < 0)
 		leave(126);
@@ -354,7 +405,7 @@ static __attribute__((noreturn)) void host(char **argv, char **envp, long nproc)
 		if (nfds > HOST_FDS)
 			nfds = HOST_FDS;
 		if (what == 'G' && nfds == HOST_FDS && c.level == SOL_SOCKET_ && c.type == SCM_RIGHTS_) {
-			game = fork_flags(CLONE_NEWPID_ | CLONE_NEWIPC_);
+			game = fork_flags(CLONE_NEWPID_ | CLONE_NEWNS_ | CLONE_NEWIPC_);
 			if (game == 0) {
 				/* 0 to 2 are taken here: a descriptor received lands on 3 at the lowest */
 				for (int i = 0; i < HOST_FDS; i++)

@@ -96,6 +96,17 @@ struct sandbox_start {
 #define SANDBOX_SECCOMP_FD 8
 #define SANDBOX_LAUNCHER_FD 9
 
+/*
+ * Files of /proc that count the whole machine's processes, which partners
+ * could signal each other through by forking: /dev/null is bound over each.
+ * (/proc/keys and /proc/key-users move only with keyctl and add_key, which
+ * the filter refuses; /proc/timer_list and /proc/sched_debug are root's.)
+ * Each costs a bind mount per start. A host has none on its own /proc: the
+ * kernel lets a user namespace mount a /proc only where the /proc it has is
+ * uncovered; each game mounts its own and covers them there (launcher.h).
+ */
+#define SANDBOX_PROC_MASKED { "/proc/loadavg" }
+
 
 /*
  * Prepare a start of spec (its program resolved to path) in st, of kind;

@@ -20,21 +20,14 @@
 #include <unistd.h>
 
 #include "bot.h"
+#include "sandbox_start.h"
 
 static const char *const system_dirs[] = {
 	"/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 };
 
-/*
- * Files of /proc that count the whole machine's processes, which partners
- * could signal each other through by forking: emptied. (/proc/keys and
- * /proc/key-users move only with keyctl and add_key, which the filter
- * refuses; /proc/timer_list and /proc/sched_debug are root's.) Each costs a
- * bind mount per start.
- */
-static const char *const proc_masked[] = {
-	"/proc/loadavg",
-};
+/* Files of /proc emptied (sandbox_start.h). */
+static const char *const proc_masked[] = SANDBOX_PROC_MASKED;
 
 /* ---- paths ---- */
 
@@ -399,7 +392,7 @@ static void own_mounts(const struct sandbox_view *v, const struct strlist *own, 
 }
 
 void sandbox_view_mounts(const struct sandbox_view *v, const struct strlist *own,
-			 const char *cwd, struct strlist *argv)
+			 const char *cwd, bool host, struct strlist *argv)
 {
 	char size[32];
 
@@ -416,7 +409,7 @@ void sandbox_view_mounts(const struct sandbox_view *v, const struct strlist *own
 	}
 	strlist_add(argv, "--proc");
 	strlist_add(argv, "/proc");
-	for (size_t i = 0; i < sizeof proc_masked / sizeof proc_masked[0]; i++) {
+	for (size_t i = 0; !host && i < sizeof proc_masked / sizeof proc_masked[0]; i++) {
 		if (access(proc_masked[i], F_OK) == 0) {
 			strlist_add(argv, "--ro-bind");
 			strlist_add(argv, "/dev/null");

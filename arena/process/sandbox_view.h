@@ -76,8 +76,9 @@ bool sandbox_view_system(const struct sandbox_view *v, const char *path);
 int sandbox_view_own(const struct sandbox_view *v, const struct bot_spec *spec,
 		     const char *program, struct strlist *own, char **cwd, char **prog);
 
-/* bwrap's arguments for the file system of a bot with these own files and cwd. */
+/* bwrap's arguments for the file system of a bot with these own files and cwd (for a
+ * host: without the covers of /proc, which each game makes, sandbox_start.h). */
 void sandbox_view_mounts(const struct sandbox_view *v, const struct strlist *own,
-			 const char *cwd, struct strlist *argv);
+			 const char *cwd, bool host, struct strlist *argv);
 
 #endif

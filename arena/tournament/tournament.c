@@ -34,8 +34,11 @@
 #include "transcript.h"
 
 /* Games a worker holds with fresh processes: its next game and those after,
- * whose bot processes start while it plays (pool.h). */
+ * whose bot processes start while it plays (pool.h). A sandbox of its own
+ * takes milliseconds (tens under load) to start; a process from a host
+ * (sandbox.h) one or two, and each process alive at once holds a host. */
 #define TOURNAMENT_AHEAD 4
+#define TOURNAMENT_AHEAD_HOSTS 2
 /* take_game(): the next game to play is of a later rotation phase. */
 #define TAKE_LATER (-2)
 
@@ -61,6 +64,7 @@ struct run {
 	uint64_t next;
 	/* the barrier between rotation phases (tournament.h), with fresh processes */
 	int phased;
+	int hosts;                  /* fresh processes come from the sandbox's hosts */
 	uint64_t phase;             /* the phase whose games may be taken */
 	int active, idle;           /* workers not finished; those waiting at the barrier */
 	uint64_t passes;            /* times the barrier opened */
@@ -406,7 +410,7 @@ static void *worker_main(void *arg)
 	}
 	/* with fresh processes each worker holds its next games, whose bots start meanwhile */
 	depth = pc.fresh && !crowds_process_limit(r->cfg, r->opt->sandbox != NULL) ?
-		TOURNAMENT_AHEAD : 1;
+		(r->hosts ? TOURNAMENT_AHEAD_HOSTS : TOURNAMENT_AHEAD) : 1;
 	for (;;) {
 		struct schedule_game g;
 		int took = 0;
@@ -628,8 +632,7 @@ int tournament_run(const struct config *given, const struct tournament_options *
 			cfg->output, (unsigned long long)r.repeated, (unsigned long long)r.foreign);
 	/* fresh processes from hosts, which end between phases; where hosts do not work, each
 	 * process has a sandbox of its own */
-	if (opt->sandbox)
-		sandbox_use_hosts(opt->sandbox, r.phased);
+	r.hosts = opt->sandbox && sandbox_use_hosts(opt->sandbox, r.phased) == 0 && r.phased;
 	ret = -ENOMEM;
 	if (!(workers = calloc((size_t)cfg->concurrency, sizeof(*workers))))
 		goto out;
