@@ -1,8 +1,9 @@
 /*
- * bot_internal.h - what bot_status.c, bot_io.c and bot_spawn.c share of a
- * bot process: the struct itself, its state and the end of its stderr. Not
- * part of the arena's API. The three read top-down: bot_spawn.c uses
- * bot_io.c and bot_status.c, bot_io.c uses bot_status.c, which uses neither.
+ * bot_internal.h - what the files of a bot process share (bot_host.c,
+ * bot_spawn.c, bot_path.c, bot_io.c, bot_status.c): the struct itself, its
+ * state and the end of its stderr, a start of one kind. Not part of the
+ * arena's API. They read top-down: bot_host.c uses bot_spawn.c, which uses
+ * bot_path.c, bot_io.c and bot_status.c; bot_io.c uses bot_status.c.
  */
 #ifndef SKIPBO_BOT_INTERNAL_H
 #define SKIPBO_BOT_INTERNAL_H
@@ -50,6 +51,24 @@ struct bot {
 	int init_fd;               /* a pidfd of that init, -1 = none (kernel before 5.3) */
 	struct bot *host;          /* a game's client: the host it ran in (sandbox_host.h) */
 };
+
+/*
+ * environ with extra ("KEY=VALUE", NULL-terminated, may be NULL) laid over
+ * it, the same KEY replaced; strings borrowed. 0 or -ENOMEM. (bot_path.c)
+ */
+int bot_envp(char *const *extra, char ***out);
+
+/*
+ * execvp's search for file in envp's PATH: 0 and a malloc'ed path, or
+ * -ENOENT / -EACCES (found, cannot run), -ENOMEM. (bot_path.c)
+ */
+int bot_resolve_in(const char *file, char **envp, char **out);
+
+/*
+ * A binary or a script with a #! line: 0; else -ENOEXEC and a sentence
+ * naming the bot in why. (bot_path.c)
+ */
+int bot_check_format(const char *path, const char *name, char *why, size_t why_size);
 
 /*
  * bot_start() of one kind (sandbox_start.h): ALONE for a bot without the

@@ -776,6 +776,31 @@ static void test_missing_bwrap(void **state)
 	free(saved);
 }
 
+/* The tests of a bot's process again, with bots from hosts, and the hosts' own. */
+static int run_in_hosts(const struct CMUnitTest *tests, size_t n)
+{
+	/* of sandbox_open itself: once is enough */
+	static const char *const once[] = { "test_mode_names", "test_off_is_no_sandbox",
+					    "test_unrunnable_bot_refused", "test_missing_bwrap" };
+	struct CMUnitTest *again = calloc(n + 1, sizeof *again);
+	size_t k = 0;
+	int failed;
+
+	assert_non_null(again);
+	for (size_t i = 0; i < n; i++) {
+		bool skip = false;
+
+		for (size_t j = 0; j < sizeof once / sizeof once[0]; j++)
+			skip = skip || strcmp(tests[i].name, once[j]) == 0;
+		if (!skip)
+			again[k++] = tests[i];
+	}
+	again[k++] = (struct CMUnitTest)cmocka_unit_test(test_host_games_fresh);
+	failed = _cmocka_run_group_tests("bots from hosts", again, k, NULL, NULL);
+	free(again);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -802,29 +827,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_memory_limited),
 		cmocka_unit_test(test_cpu_clock),
 		cmocka_unit_test(test_missing_bwrap),
-	};
-	/* all but those of sandbox_open itself */
-	const struct CMUnitTest host_tests[] = {
-		cmocka_unit_test(test_sees_no_other_process),
-		cmocka_unit_test(test_identity_and_environment),
-		cmocka_unit_test(test_file_system_view),
-		cmocka_unit_test(test_named_files_shown),
-		cmocka_unit_test(test_script_under_tmp),
-		cmocka_unit_test(test_script_in_other_folder),
-		cmocka_unit_test(test_system_calls_filtered),
-		cmocka_unit_test(test_start_fault_names_sandbox),
-		cmocka_unit_test(test_launcher_leaves_only_the_pipes),
-		cmocka_unit_test(test_exec_failure_in_sandbox),
-		cmocka_unit_test(test_no_network),
-		cmocka_unit_test(test_scratch_is_private),
-		cmocka_unit_test(test_stop_ends_every_process),
-		cmocka_unit_test(test_exit_ends_every_process),
-		cmocka_unit_test(test_killed_arena_leaves_nothing),
-		cmocka_unit_test(test_signal_status),
-		cmocka_unit_test(test_processes_limited),
-		cmocka_unit_test(test_memory_limited),
-		cmocka_unit_test(test_cpu_clock),
-		cmocka_unit_test(test_host_games_fresh),
 	};
 	const char *hide[2];
 	struct sandbox_setup setup = { .mode = SANDBOX_ON, .bots = specs, .nbots = 2, .hide = hide,
@@ -857,7 +859,7 @@ int main(int argc, char **argv)
 			failed++;
 		} else {
 			hosts = true;
-			failed += cmocka_run_group_tests_name("bots from hosts", host_tests, NULL, NULL);
+			failed += run_in_hosts(tests, sizeof tests / sizeof tests[0]);
 		}
 	}
 	sandbox_close(sb);
