@@ -5,6 +5,10 @@
  *
  * A host is claimed for one game and given back by bot_stop() once every
  * process of the game is gone; a host found dead is stopped and replaced.
+ * The arena starts a game itself: it sends the host the bot's pipes and a
+ * socket of the game's, on which the game's pid 1 says it is there (its
+ * pid comes with it as a credential, which the kernel gives in the arena's
+ * numbering) and later the bot's status (launcher.h).
  * Hosts are started by one thread of their own, which lives as long as
  * they do: a process's parent-death signal fires when the thread that
  * started it ends (bot.h), and the threads that start bots (a pool's) come
@@ -13,11 +17,16 @@
 #include "bot_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "sandbox_host.h"
 
@@ -85,7 +94,7 @@ static void *starter_main(void *arg)
 		/* the host says nothing of its own: each game's messages go to its bot's log */
 		spec = *rq->spec;
 		spec.stderr_path = NULL;
-		rq->ret = bot_spawn(&spec, SANDBOX_START_HOST, -1, &rq->host, rq->why, rq->why_size);
+		rq->ret = bot_spawn(&spec, SANDBOX_START_HOST, &rq->host, rq->why, rq->why_size);
 		pthread_mutex_lock(&hs->lock);
 		rq->done = true;
 		pthread_cond_broadcast(&hs->done);
@@ -169,6 +178,139 @@ static int take_host(const struct bot_spec *spec, const char *key, struct bot **
 	return ret;
 }
 
+/* The descriptors of a game's start: the bot's ends, then the arena's; -1 when closed. */
+struct game_fds {
+	int bot[4];   /* stdin, stdout, stderr, the game's socket: the host's */
+	int own[4];   /* their other ends: the arena's */
+};
+
+static void close_four(int fds[4])
+{
+	for (int i = 0; i < 4; i++)
+		bot_close_fd(&fds[i]);
+}
+
+/* Pipes and the game's socket, close-on-exec, the arena's ends non-blocking but the socket's. */
+static int game_fds_open(struct game_fds *g)
+{
+	int p[2], one = 1;
+
+	for (int i = 0; i < 3; i++) {
+		if (pipe2(p, O_CLOEXEC) < 0)
+			return -errno;
+		/* stdin: the bot reads; stdout and stderr: the arena does */
+		g->bot[i] = i == 0 ? p[0] : p[1];
+		g->own[i] = i == 0 ? p[1] : p[0];
+		if (bot_fd_nonblock(g->own[i]) < 0)
+			return -errno;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p) < 0)
+		return -errno;
+	g->own[3] = p[0];
+	g->bot[3] = p[1];
+	/* the pid of the game's pid 1 comes as a credential */
+	if (setsockopt(g->own[3], SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The game's four descriptors to the host. */
+static int send_game(int ctl, const int fds[4])
+{
+	char what = 'G';
+	struct iovec iov = { &what, 1 };
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(4 * sizeof(int))];
+	} c;
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.space,
+			    .msg_controllen = sizeof c.space };
+	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+	ssize_t n;
+
+	memset(&c, 0, sizeof c);
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_RIGHTS;
+	h->cmsg_len = CMSG_LEN(4 * sizeof(int));
+	memcpy(CMSG_DATA(h), fds, 4 * sizeof(int));
+	while ((n = sendmsg(ctl, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+		;
+	return n == 1 ? 0 : -EPIPE;
+}
+
+/* The game's pid 1 says "P", its pid as a credential: the pid, or 0 (it failed, or too late). */
+static pid_t game_pid(int sock)
+{
+	int64_t end = clock_now_us() + (int64_t)SANDBOX_START_MS * 1000;
+	struct pollfd pfd = { .fd = sock, .events = POLLIN };
+	char what = 0;
+	struct iovec iov = { &what, 1 };
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(sizeof(struct ucred))];
+	} c;
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.space,
+			    .msg_controllen = sizeof c.space };
+	struct cmsghdr *h;
+	struct ucred cred;
+	int64_t left;
+
+	while ((left = (end - clock_now_us()) / 1000) > 0 && poll(&pfd, 1, (int)left) < 0 &&
+	       errno == EINTR)
+		;
+	if (recvmsg(sock, &m, MSG_DONTWAIT) != 1 || what != 'P' || !(h = CMSG_FIRSTHDR(&m)) ||
+	    h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_CREDENTIALS)
+		return 0;
+	memcpy(&cred, CMSG_DATA(h), sizeof cred);
+	return cred.pid;
+}
+
+/* A game of spec in host: the bot started there, *out its process. */
+static int start_game(const struct bot_spec *spec, struct bot *host, struct bot **out, char *why,
+		      size_t why_size)
+{
+	const char *name = spec->name ? spec->name : spec->argv[0];
+	struct game_fds g = { { -1, -1, -1, -1 }, { -1, -1, -1, -1 } };
+	struct bot *b = calloc(1, sizeof *b);
+	pid_t pid;
+	int ret;
+
+	if (!b || (ret = game_fds_open(&g)) < 0 || (ret = send_game(host->in_fd, g.bot)) < 0) {
+		ret = b ? ret : -ENOMEM;
+		snprintf(why, why_size, "bot \"%s\": cannot start it in its sandbox's host: %s", name,
+			 strerror(-ret));
+		goto fail;
+	}
+	/* the bot's ends are the host's now: the arena sees the bot's EOF */
+	close_four(g.bot);
+	if ((pid = game_pid(g.own[3])) <= 0) {
+		bot_sandbox_failure(g.own[2], name, why, why_size);
+		ret = -EPERM;
+		goto fail;
+	}
+	b->pid = b->init_pid = pid;
+	b->init_fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	b->in_fd = g.own[0];
+	b->out_fd = g.own[1];
+	b->err_fd = g.own[2];
+	b->game_fd = g.own[3];
+	b->log_fd = spec->stderr_path ? bot_open_log(spec->stderr_path) : -1;
+	b->log_cap = spec->stderr_cap;
+	b->log_total_cap = spec->stderr_total_cap;
+	b->sandbox = spec->sandbox;
+	b->host = host;
+	b->sbx.slot = -1;
+	b->sbx.args_fd = b->sbx.seccomp_fd = -1;
+	bot_set_stderr_tag(b, NULL);
+	*out = b;
+	return 0;
+fail:
+	close_four(g.bot);
+	close_four(g.own);
+	free(b);
+	return ret;
+}
+
 int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t why_size)
 {
 	struct bot *host = NULL;
@@ -176,7 +318,7 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 	int ret;
 
 	if (!spec->sandbox || !sandbox_hosts_on(spec->sandbox))
-		return bot_spawn(spec, SANDBOX_START_ALONE, -1, out, why, why_size);
+		return bot_spawn(spec, SANDBOX_START_ALONE, out, why, why_size);
 	if (!(key = host_key(spec))) {
 		snprintf(why, why_size, "bot \"%s\": out of memory", spec->name ? spec->name :
 			 spec->argv[0]);
@@ -186,10 +328,7 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 	free(key);
 	if (ret < 0)
 		return ret;
-	ret = bot_spawn(spec, SANDBOX_START_GAME, host->in_fd, out, why, why_size);
-	if (ret < 0)
+	if ((ret = start_game(spec, host, out, why, why_size)) < 0)
 		sandbox_host_put(spec->sandbox, host);
-	else
-		(*out)->host = host;
 	return ret;
 }

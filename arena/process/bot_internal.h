@@ -16,6 +16,9 @@
 #include "bot.h"
 #include "sandbox_start.h"
 
+/* How long bwrap may take to make the sandbox's init (a host: a game's pid 1). */
+#define SANDBOX_START_MS 10000
+
 struct bot {
 	pid_t pid;              /* also the process group id */
 	int in_fd;              /* bot's stdin (we write), -1 once closed */
@@ -49,7 +52,9 @@ struct bot {
 	struct sandbox_start sbx;  /* its uid, cgroup and bwrap arguments */
 	pid_t init_pid;            /* the sandbox's init, in the arena's PID namespace; 0 = unknown */
 	int init_fd;               /* a pidfd of that init, -1 = none (kernel before 5.3) */
-	struct bot *host;          /* a game's client: the host it ran in (sandbox_host.h) */
+	struct bot *host;          /* a game of a host: the host (sandbox_host.h); pid and
+				    * init_pid are the game's pid 1 */
+	int game_fd;               /* a game of a host: its socket (launcher.h); else -1 */
 };
 
 /*
@@ -71,11 +76,19 @@ int bot_resolve_in(const char *file, char **envp, char **out);
 int bot_check_format(const char *path, const char *name, char *why, size_t why_size);
 
 /*
- * bot_start() of one kind (sandbox_start.h): ALONE for a bot without the
- * sandbox too; host_ctl, for GAME, the host's control socket. (bot_spawn.c)
+ * bot_start() of one kind (sandbox_start.h), a child of the arena's: ALONE
+ * for a bot without the sandbox too. (bot_spawn.c)
  */
-int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, int host_ctl,
-	      struct bot **out, char *why, size_t why_size);
+int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, struct bot **out,
+	      char *why, size_t why_size);
+
+/* bot_spawn.c's helpers for a game of a host (bot_host.c): */
+/* O_NONBLOCK on: 0 or -errno. */
+int bot_fd_nonblock(int fd);
+/* The stderr log (bot_spec.stderr_path) opened safely: the fd, or -1 (read and drop). */
+int bot_open_log(const char *path);
+/* "bot NAME: its sandbox did not start: " and the first line on err_fd, into why. */
+void bot_sandbox_failure(int err_fd, const char *name, char *why, size_t why_size);
 
 /*
  * The thread that starts a sandbox's hosts (bot_host.c): opened by

@@ -44,8 +44,6 @@
 
 /* Every descriptor of the child's is moved to this or above before the clone (raise_fd). */
 #define FIRST_HIGH_FD (SANDBOX_LAUNCHER_FD + 1)
-/* How long bwrap may take to make the sandbox's init. */
-#define SANDBOX_START_MS 10000
 /* The child's stack until its exec (child_run uses a few hundred bytes). */
 #define CHILD_STACK_SIZE (64 * 1024)
 /* How long a killed sandbox may take to end every process in it. */
@@ -140,8 +138,7 @@ static __attribute__((noreturn)) void child_run(const struct child_plan *plan)
 		    dup2(plan->info_fd, SANDBOX_INFO_FD) < 0 ||
 		    dup2(plan->in_fd, SANDBOX_STDIN_FD) < 0 || dup2(plan->out_fd, SANDBOX_STDOUT_FD) < 0 ||
 		    dup2(plan->sbx->args_fd, SANDBOX_ARGS_FD) < 0 ||
-		    (plan->sbx->seccomp_fd >= 0 &&
-		     dup2(plan->sbx->seccomp_fd, SANDBOX_SECCOMP_FD) < 0))
+		    dup2(plan->sbx->seccomp_fd, SANDBOX_SECCOMP_FD) < 0)
 			child_fail(report_fd, STEP_SETUP);
 	} else if (dup2(plan->in_fd, 0) < 0 || dup2(plan->out_fd, 1) < 0) {
 		child_fail(report_fd, STEP_SETUP);
@@ -262,7 +259,7 @@ static int raise_fd(int *fd)
 	return 0;
 }
 
-static int set_nonblock(int fd)
+int bot_fd_nonblock(int fd)
 {
 	int fl = fcntl(fd, F_GETFL);
 
@@ -291,11 +288,11 @@ static int fds_open(struct spawn_fds *f, bool sandboxed, bool host)
 	for (size_t i = 0; i < sizeof all / sizeof all[0] && r == 0; i++)
 		r = raise_fd(all[i]);
 	if (r == 0 && !host)
-		r = set_nonblock(f->in[1]);
+		r = bot_fd_nonblock(f->in[1]);
 	if (r == 0)
-		r = set_nonblock(f->out[0]);
+		r = bot_fd_nonblock(f->out[0]);
 	if (r == 0)
-		r = set_nonblock(f->err[0]);
+		r = bot_fd_nonblock(f->err[0]);
 	return r;
 }
 
@@ -399,7 +396,7 @@ static int plan_init(struct child_plan *plan, const struct bot_spec *spec, const
  * block the open, and only a regular file with one link is used. -1 (stderr
  * read and dropped) otherwise.
  */
-static int open_log(const char *path)
+int bot_open_log(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
 		      0644);
@@ -444,16 +441,15 @@ static pid_t read_init_pid(int fd)
 	return key ? (pid_t)strtol(key + strlen("\"child-pid\":"), NULL, 10) : 0;
 }
 
-/* What bwrap said on stderr before it gave up, first line, into why. */
-static void sandbox_failure(struct bot *b, const char *name, char *why, size_t why_size)
+void bot_sandbox_failure(int err_fd, const char *name, char *why, size_t why_size)
 {
 	char text[512];
 	ssize_t n = -1;
 	int64_t end = clock_now_us() + (int64_t)SANDBOX_START_MS * 1000;
-	struct pollfd pfd = { .fd = b->err_fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = err_fd, .events = POLLIN };
 
-	if (b->err_fd >= 0 && poll(&pfd, 1, (int)((end - clock_now_us()) / 1000)) > 0)
-		n = read(b->err_fd, text, sizeof text - 1);
+	if (err_fd >= 0 && poll(&pfd, 1, (int)((end - clock_now_us()) / 1000)) > 0)
+		n = read(err_fd, text, sizeof text - 1);
 	if (n > 0) {
 		text[n] = '\0';
 		text[strcspn(text, "\n")] = '\0';
@@ -462,8 +458,8 @@ static void sandbox_failure(struct bot *b, const char *name, char *why, size_t w
 		 n > 0 ? text : "bwrap failed");
 }
 
-int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, int host_ctl,
-	      struct bot **out, char *why, size_t why_size)
+int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, struct bot **out,
+	      char *why, size_t why_size)
 {
 	struct spawn_fds f = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, -1, -1 };
 	const char *name = spec->name ? spec->name : spec->argv[0];
@@ -490,7 +486,7 @@ int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, int hos
 		goto out;
 	plan.path = path;
 	if (spec->stderr_path)
-		f.log = open_log(spec->stderr_path);
+		f.log = bot_open_log(spec->stderr_path);
 	r = fds_open(&f, spec->sandbox != NULL, kind == SANDBOX_START_HOST);
 	if (r < 0) {
 		snprintf(why, why_size, "bot \"%s\": cannot create pipes: %s", name, strerror(-r));
@@ -502,8 +498,7 @@ int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, int hos
 		goto out;
 	}
 	if (spec->sandbox) {
-		r = sandbox_start_prepare(spec->sandbox, spec, path, kind, host_ctl, &sbx, why,
-					  why_size);
+		r = sandbox_start_prepare(spec->sandbox, spec, path, kind, &sbx, why, why_size);
 		if (r == 0 && ((r = raise_fd(&sbx.args_fd)) < 0 || (r = raise_fd(&sbx.seccomp_fd)) < 0))
 			snprintf(why, why_size, "bot \"%s\": cannot pass bwrap its options: %s", name,
 				 strerror(-r));
@@ -511,9 +506,6 @@ int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, int hos
 			goto out;
 		plan.sbx = &sbx;
 		plan.check_path = sbx.program;
-		/* a game's client is the arena's: the host applied the limits */
-		if (kind == SANDBOX_START_GAME)
-			plan.nlimits = 0;
 		/* bwrap makes the working directory inside (sandbox_view.h); the real one
 		 * need not be open to the sandbox's uid unless the bot sees it, which
 		 * sandbox_open() checked */
@@ -537,6 +529,7 @@ int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, int hos
 
 	b->pid = pid;
 	b->init_fd = -1;
+	b->game_fd = -1;
 	b->in_fd = f.in[1];
 	b->out_fd = f.out[0];
 	b->err_fd = f.err[0];
@@ -559,7 +552,7 @@ int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, int hos
 		if (b->init_pid > 0)
 			b->init_fd = (int)syscall(SYS_pidfd_open, b->init_pid, 0);
 		if (b->init_pid <= 0) {
-			sandbox_failure(b, name, why, why_size);
+			bot_sandbox_failure(b->err_fd, name, why, why_size);
 			bot_stop(b, 0);
 			b = NULL;
 			r = -EPERM;
@@ -614,7 +607,9 @@ static bool wait_exit(struct bot *b, int grace_ms)
  * namespace, and the init exits once they are all gone. bwrap, which exits
  * as soon as the bot does, is killed too if it lingers (its --die-with-parent
  * then kills the init). Without a pidfd the init is killed only while bwrap,
- * its parent, lives, so the pid cannot have been reused.
+ * its parent, lives, so the pid cannot have been reused (a game's pid 1 in a
+ * host stays the host's zombie until the host's next game, which waits for
+ * bot_stop).
  */
 static void stop_sandbox(struct bot *b)
 {
@@ -644,19 +639,22 @@ void bot_stop(struct bot *b, int grace_ms)
 		kill(-b->pid, SIGTERM);
 		wait_exit(b, grace_ms);
 	}
-	/* Also gets what the bot forked, even after the bot itself exited. */
-	kill(-b->pid, SIGKILL);
-	if (b->sandbox)
-		sandbox_start_killed(&b->sbx, b->pid);
-	/* Reaps the leader, and any orphaned member if we are their subreaper. */
-	for (;;) {
-		got = waitpid(-b->pid, &st, 0);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			break;
+	/* A child of the arena's (a game of a host is the host's): its process group. */
+	if (b->game_fd < 0) {
+		/* Also gets what the bot forked, even after the bot itself exited. */
+		kill(-b->pid, SIGKILL);
+		if (b->sandbox)
+			sandbox_start_killed(&b->sbx, b->pid);
+		/* Reaps the leader, and any orphaned member if we are their subreaper. */
+		for (;;) {
+			got = waitpid(-b->pid, &st, 0);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got < 0)
+				break;
+		}
+		reaper_forget(b->pid);
 	}
-	reaper_forget(b->pid);
 	if (b->sandbox)
 		sandbox_start_release(b->sandbox, &b->sbx);
 	else
@@ -673,6 +671,7 @@ void bot_stop(struct bot *b, int grace_ms)
 	bot_close_fd(&b->err_fd);
 	bot_close_fd(&b->log_fd);
 	bot_close_fd(&b->init_fd);
+	bot_close_fd(&b->game_fd);
 	bot_free(b);
 }
 

@@ -7,11 +7,13 @@
 #include "bot_internal.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,6 +47,25 @@ void bot_find_cpu_clock(struct bot *b)
 		b->have_cpu_clock = clock_getcpuclockid((pid_t)child, &b->cpu_clock) == 0;
 }
 
+/* A game of a host: its pid 1 sends the bot's wait status, or the socket closes. */
+static bool game_peek_exited(struct bot *b)
+{
+	char msg[8];
+	ssize_t n = recv(b->game_fd, msg, sizeof msg, MSG_DONTWAIT);
+	int status;
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return false;
+	b->exited = true;
+	if (n == 5 && msg[0] == 'S') {
+		memcpy(&status, msg + 1, sizeof status);
+		b->status = status;
+	} else {
+		b->status = W_EXITCODE(0, SIGKILL); /* the game was ended */
+	}
+	return true;
+}
+
 /*
  * Peek with WNOWAIT: the zombie stays until bot_stop, so its pid - which is
  * the process group id - cannot be reused by another process before the
@@ -56,6 +77,8 @@ bool bot_peek_exited(struct bot *b)
 
 	if (b->exited)
 		return true;
+	if (b->game_fd >= 0)
+		return game_peek_exited(b);
 	memset(&si, 0, sizeof si);
 	if (waitid(P_PID, (id_t)b->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == 0)
 		return false;

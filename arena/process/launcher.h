@@ -7,24 +7,21 @@
  * fails prints "sandbox: cannot execute PROGRAM: REASON" on stderr and exits
  * 127 (not found) or 126 (found, cannot run), as a shell would.
  *
- * Two more modes serve hosts (sandbox_host.h, sandbox_start.h):
- * - "LAUNCHER -H [-p N] PROGRAM ARGS" is a host, run by bwrap with
- *   CAP_SYS_ADMIN and without the filter, which it reads from descriptor 8.
- *   For each message on its control socket (descriptor 5) bringing a
- *   game's four descriptors (the bot's stdin, stdout and stderr, the game's
- *   socket) it forks the game's pid 1 in fresh PID and IPC namespaces. That
- *   sends one byte on the game's socket (the kernel adds its pid as a
- *   credential) and forks the bot, which drops every capability, sets
- *   RLIMIT_NPROC to N, installs the filter and executes PROGRAM; when the
- *   bot ends, pid 1 sends "S" and its wait status, and exits, which ends
- *   every process of the game. It exits too if the game's socket closes.
- *   The host exits when its control socket closes.
- * - "LAUNCHER -C" is a game's client, the arena's child outside the
- *   sandbox: it sends the host (descriptor 7) the bot's pipes (5, 6 and 2)
- *   and a socket of its own, writes the game's pid as {"child-pid": N} on
- *   descriptor 4 as bwrap's --info-fd would, and exits as bwrap would when
- *   the bot does: its exit code, or 128 + the signal that ended it; 126
- *   if the host is gone, 137 if the game was killed.
+ * As a host (sandbox_host.h), "LAUNCHER -H [-p N] PROGRAM ARGS", run by
+ * bwrap with CAP_SYS_ADMIN and without the filter, which it reads from
+ * descriptor 8, it starts games: for each message on its control socket
+ * (descriptor 5) that brings a game's four descriptors (the bot's stdin,
+ * stdout and stderr, and the game's socket, the arena's other end) it forks
+ * the game's pid 1 in fresh PID, mount and IPC namespaces. That mounts the
+ * game's own /proc, sends "P" on the game's socket (the kernel adds its pid
+ * as a credential, in the arena's numbering) and forks the bot, which drops
+ * every capability, sets RLIMIT_NPROC to N, installs the filter and executes
+ * PROGRAM (or says why not on its stderr and exits 126 or 127). When the
+ * bot ends, pid 1 sends "S" and the bot's wait status (4 bytes, the host's
+ * order) and exits, which ends every process of the game; it exits as well
+ * when the game's socket closes. A game that cannot start says why on its
+ * stderr and closes the socket. The host exits when its control socket
+ * closes.
  *
  * It is a static program without libc (launcher_program.c), compiled into
  * the arena and executed from a sealed memfd as /proc/self/fd/9, so that it

@@ -165,7 +165,6 @@ struct msg {
 #define CMSG_HEAD 16
 #define SOL_SOCKET_ 1
 #define SCM_RIGHTS_ 1
-#define SCM_CREDENTIALS_ 2
 #define MSG_CMSG_CLOEXEC_ 0x40000000
 #define HOST_FDS 4 /* the bot's stdin, stdout, stderr, and the game's socket */
 
@@ -426,70 +425,6 @@ static __attribute__((noreturn)) void host(char **argv, char **envp, long nproc)
 	}
 }
 
-/* ---- the client: the arena's child for one game of a host ---- */
-
-static void put_number(char *s, long v)
-{
-	char d[24];
-	int n = 0;
-
-	do
-		d[n++] = (char)('0' + v % 10);
-	while ((v /= 10) > 0);
-	while (n)
-		*s++ = d[--n];
-	*s = 0;
-}
-
-/*
- * "-C": the client (launcher.h). The bot's pipes are on 5, 6 and 2, bwrap's
- * info descriptor on 4, the host's control socket on 7 (sandbox_start.h).
- */
-static __attribute__((noreturn)) void client(void)
-{
-	int pair[2], one = 1, status;
-	char got[8], info[64] = "{\"child-pid\": ";
-	struct control c;
-	long n;
-
-	if (sys6(__NR_socketpair, 1 /* AF_UNIX */, 5 /* SOCK_SEQPACKET */ | 0x80000 /* CLOEXEC */, 0,
-		 (long)pair, 0, 0) < 0 ||
-	    sys5(__NR_setsockopt, pair[0], SOL_SOCKET_, 16 /* SO_PASSCRED */, (long)&one, sizeof one) < 0)
-		leave(126);
-	{
-		int fds[HOST_FDS] = { SANDBOX_STDIN_FD, SANDBOX_STDOUT_FD, 2, pair[1] };
-
-		if (send_bytes(SANDBOX_ARGS_FD, "G", 1, fds, HOST_FDS) < 0) {
-			say("sandbox: its host is gone\n");
-			leave(126);
-		}
-	}
-	/* only the game holds the bot's pipes now: their ends are the bot's */
-	sys3(__NR_close, pair[1], 0, 0);
-	sys3(__NR_close, SANDBOX_STDIN_FD, 0, 0);
-	sys3(__NR_close, SANDBOX_STDOUT_FD, 0, 0);
-	sys3(__NR_close, SANDBOX_ARGS_FD, 0, 0);
-	sys3(__NR_close, SANDBOX_LAUNCHER_FD, 0, 0);
-	sys3(__NR_dup3, 0, 2, 0);
-	/* the game's pid, as the arena's PID namespace numbers it: the kernel translates */
-	n = receive(pair[0], got, sizeof got, &c);
-	if (n != 1 || got[0] != 'P' || c.level != SOL_SOCKET_ || c.type != SCM_CREDENTIALS_ ||
-	    c.data[0] <= 0)
-		leave(126);
-	put_number(info + 14, c.data[0]);
-	for (n = 0; info[n]; n++)
-		;
-	info[n++] = '}';
-	sys3(__NR_write, SANDBOX_INFO_FD, (long)info, n);
-	sys3(__NR_close, SANDBOX_INFO_FD, 0, 0);
-	n = receive(pair[0], got, sizeof got, &c);
-	if (n != 5 || got[0] != 'S')
-		leave(128 + 9); /* the game was killed */
-	status = (got[1] & 0xff) | (got[2] & 0xff) << 8 | (got[3] & 0xff) << 16 | (got[4] & 0xff) << 24;
-	/* as bwrap: the bot's exit code, or 128 + the signal that killed it */
-	leave((status & 0x7f) ? 128 + (status & 0x7f) : (status >> 8) & 0xff);
-}
-
 /* sp: the stack at entry, argc then argv, NULL, then envp. */
 void launcher_main(long *sp)
 {
@@ -498,8 +433,6 @@ void launcher_main(long *sp)
 	char **envp = argv + argc + 1;
 	int hosting = 0;
 
-	if (argc >= 2 && argv[1][0] == '-' && argv[1][1] == 'C' && !argv[1][2])
-		client();
 	if (argc >= 2 && argv[1][0] == '-' && argv[1][1] == 'H' && !argv[1][2]) {
 		hosting = 1;
 		argv++;

@@ -10,7 +10,6 @@
 #include "sandbox_start.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/keyctl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,28 +237,9 @@ static int take_leaf(struct sandbox *sb, const struct bot_spec *spec, struct san
 	return cgroup_leaf_make(sb->cg, id, &l, &st->leaf);
 }
 
-/* A game's client (GAME): the launcher, the host's control socket, nothing else. */
-static int prepare_game(struct sandbox *sb, int host_ctl, struct sandbox_start *st)
-{
-	struct strlist argv = { 0 };
-
-	strlist_add(&argv, "/proc/self/fd/" STR(SANDBOX_LAUNCHER_FD));
-	strlist_add(&argv, "-C");
-	if (argv.error < 0 || !(st->envp = calloc(1, sizeof *st->envp))) {
-		strlist_free(&argv);
-		return -ENOMEM;
-	}
-	st->bwrap = argv.v[0];
-	st->argv = argv.v;
-	if ((st->args_fd = fcntl(host_ctl, F_DUPFD_CLOEXEC, 0)) < 0)
-		return -errno;
-	(void)sb;
-	return 0;
-}
-
 int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const char *path,
-			  enum sandbox_start_kind kind, int host_ctl, struct sandbox_start *st,
-			  char *why, size_t why_size)
+			  enum sandbox_start_kind kind, struct sandbox_start *st, char *why,
+			  size_t why_size)
 {
 	const char *name = spec->name ? spec->name : spec->argv[0];
 	struct strlist opts = { 0 }, argv = { 0 };
@@ -275,14 +255,6 @@ int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const
 	st->launcher_fd = sb->launcher_fd;
 	st->bwrap = sb->bwrap;
 	st->guard = sb->guard;
-	if (kind == SANDBOX_START_GAME) {
-		if ((ret = prepare_game(sb, host_ctl, st)) < 0) {
-			snprintf(why, why_size, "bot \"%s\": cannot reach its sandbox's host: %s", name,
-				 strerror(-ret));
-			sandbox_start_release(sb, st);
-		}
-		return ret;
-	}
 	if ((ret = build_env(sb, spec->env, &st->envp)) < 0 ||
 	    (ret = plan_options(sb, spec, path, host, &opts, &program)) < 0 ||
 	    (ret = plan_command(sb, spec, program, host, &argv, &at)) < 0)
@@ -329,8 +301,6 @@ int sandbox_start_enter(const struct sandbox_start *st)
 
 	if (ret < 0)
 		return ret;
-	if (st->kind == SANDBOX_START_GAME)
-		return guard_register_self(st->guard);
 	/* Raw system calls: glibc's wrappers would try to change every thread of
 	 * the parent, which the child of a fork does not have. */
 	if (st->drop && (syscall(SYS_setgroups, 0, NULL) < 0 ||
@@ -368,7 +338,6 @@ void sandbox_start_release(struct sandbox *sb, struct sandbox_start *st)
 	}
 	for (size_t i = 0; st->argv && st->argv[i]; i++)
 		free(st->argv[i]);
-	st->bwrap = NULL;
 	free(st->argv);
 	free(st->envp);
 	st->argv = NULL;

@@ -46,19 +46,15 @@ struct sandbox;
  *   CAP_SYS_ADMIN in the sandbox's user namespace, to make each game's
  *   namespaces and mounts, and no filter, which it reads from descriptor 8
  *   and installs in each bot process after dropping every capability; its
- *   control socket is on 5 (bot_spawn.c makes it), nothing on 6;
- * - GAME: the launcher as a client ("-C"), the arena's child outside the
- *   sandbox, running one game in a host: the bot's pipes on 5, 6 and 2 as
- *   for bwrap, the host's control socket on 7. It writes the game's pid on
- *   4 as bwrap's --info-fd would, and exits as bwrap would with the bot's
- *   status.
- * In a host, RLIMIT_NPROC and the cgroup count bwrap's init, the host and
- * the game's pid 1 as well.
+ *   control socket is on 5 (bot_spawn.c makes it), nothing on 6. In a host,
+ *   RLIMIT_NPROC and the cgroup count bwrap's init, the host and the game's
+ *   pid 1 as well.
+ * A game in a host needs no start here: the arena sends the host its
+ * descriptors (bot_host.c).
  */
 enum sandbox_start_kind {
 	SANDBOX_START_ALONE,
 	SANDBOX_START_HOST,
-	SANDBOX_START_GAME,
 };
 
 struct sandbox_start {
@@ -74,8 +70,7 @@ struct sandbox_start {
 	int slot;               /* -1: none taken */
 	struct cgroup_leaf leaf;
 	const struct guard *guard;
-	int args_fd;            /* memfds, the arena's: bwrap's options and the filter; -1 = none
-				 * (GAME: the host's control socket, and no filter) */
+	int args_fd;            /* memfds, the arena's: bwrap's options and the filter; -1 = none */
 	int seccomp_fd;
 	int launcher_fd;        /* the sandbox's (launcher.h), borrowed; -1: /bin/sh launches */
 };
@@ -109,19 +104,17 @@ struct sandbox_start {
 
 
 /*
- * Prepare a start of spec (its program resolved to path) in st, of kind;
- * host_ctl: the host's control socket (GAME), else -1. On failure a
- * sentence in why.
+ * Prepare a start of spec (its program resolved to path) in st, of kind. On
+ * failure a sentence in why.
  */
 int sandbox_start_prepare(struct sandbox *sb, const struct bot_spec *spec, const char *path,
-			  enum sandbox_start_kind kind, int host_ctl, struct sandbox_start *st,
-			  char *why, size_t why_size);
+			  enum sandbox_start_kind kind, struct sandbox_start *st, char *why,
+			  size_t why_size);
 
 /*
  * In the child between clone and exec, async-signal-safe, writing no memory
  * (it shares the arena's): enter the cgroups, drop to the sandbox's uid and
- * gid, join a fresh session keyring, register with the guard (a GAME's
- * client only registers: the host did the rest). 0 or -errno.
+ * gid, join a fresh session keyring, register with the guard. 0 or -errno.
  */
 int sandbox_start_enter(const struct sandbox_start *st);
 
