@@ -11,7 +11,8 @@
  * - sees an allowlist of the file system (sandbox_view.h): the system's
  *   read-only directories, its own files, a private /tmp and /dev/shm of at
  *   most SANDBOX_SCRATCH_MB each (HOME and TMPDIR are /tmp) that vanish with
- *   it; nothing of the output directory, the tournament file, other
+ *   it (with its host, whose games share them: sandbox_use_hosts); nothing
+ *   of the output directory, the tournament file, other
  *   tournaments, other bots or home directories; bwrap's options are not on
  *   its command line (sandbox_start.h);
  * - runs under a seccomp filter (seccomp_filter.h) that keeps it on its CPU
@@ -104,9 +105,11 @@ const char *sandbox_describe(const struct sandbox *sb);
  * Start bots from hosts kept between games from now on (on), or each in a
  * sandbox of its own (off, the default). A host (sandbox_host.h) is one
  * sandbox that starts a fresh process for each game, in fresh PID, mount
- * and IPC namespaces with a fresh /tmp and /dev/shm, under the same filter,
- * limits and view: a fork and an exec instead of a whole sandbox. For bots
- * that play one game each ("processes": "fresh"). A probe game checks that
+ * and IPC namespaces with a /proc of its own, under the same filter, limits
+ * and view: a fork and an exec instead of a whole sandbox. Its games share
+ * its /tmp, /dev/shm and network namespace. For bots that play one game
+ * each ("processes": "fresh"), whose hosts the tournament stops between
+ * rotation phases (sandbox_stop_hosts). A probe game checks that
  * hosts work here: 0, or -ENOTSUP with hosts left off (bots still run, each
  * in a sandbox of its own). Call it before any bot starts.
  */

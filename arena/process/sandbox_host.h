@@ -5,8 +5,8 @@
  *
  * A host is one sandbox (bwrap running the launcher as a host, launcher.h)
  * that starts a fresh bot process for each game, in fresh PID, mount and
- * IPC namespaces with a fresh /tmp and /dev/shm: a new process costs a fork
- * and an exec instead of a whole sandbox. A host serves one game at a time
+ * IPC namespaces with a /proc of its own: a new process costs a fork and an
+ * exec instead of a whole sandbox. A host serves one game at a time
  * and one bot (its command, environment, directory, limits and CPU). The
  * list only keeps them; bot_host.c starts (from a thread of its own, the
  * starter), claims and returns them, sandbox.c stops them.

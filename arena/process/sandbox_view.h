@@ -14,7 +14,7 @@
  *   otherwise (the default working directory of `run` is the tournament
  *   file's folder) an empty directory of that name holding only the bot's
  *   own files that lie there;
- * - a private /tmp and /dev/shm (sandbox_start.h), /proc of its own PID
+ * - a private /tmp and /dev/shm, /proc of its own PID
  *   namespace and a minimal /dev.
  * A directory is "of its own" when it is at least two levels deep, holds no
  * path the arena hides (the output directory, the tournament file) and no
