@@ -69,7 +69,9 @@
  *                        (CLOCK_MONOTONIC, ns; the same clock in every
  *                        sandbox): at game_start "lifetime start ID T" with
  *                        the game id it was told and the time its main
- *                        began, at game_end "lifetime end ID T", then
+ *                        began and its network namespace's cookie (a
+ *                        host's, in a sandbox with hosts), at game_end "lifetime end
+ *                        ID T", then
  *                        "lifetime alive ID T" every millisecond until it
  *                        is stopped
  *
@@ -84,10 +86,12 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -482,6 +486,24 @@ static void *say_alive(void *arg)
 	return NULL;
 }
 
+/*
+ * lifetime: which network namespace the process is in, by its cookie, which
+ * the kernel never gives two namespaces (an inode number is reused once one
+ * is gone); "-" where it cannot say.
+ */
+static void network_namespace(char *out, size_t size)
+{
+	uint64_t cookie = 0;
+	socklen_t len = sizeof cookie;
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	snprintf(out, size, "-");
+	if (fd >= 0 && getsockopt(fd, SOL_SOCKET, 71 /* SO_NETNS_COOKIE */, &cookie, &len) == 0)
+		snprintf(out, size, "netns-%llu", (unsigned long long)cookie);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* lifetime: the game's start and end, and the time alive after it. */
 static void lifetime_event(const char *type, const cJSON *msg)
 {
@@ -489,8 +511,11 @@ static void lifetime_event(const char *type, const cJSON *msg)
 	pthread_t t;
 
 	if (strcmp(type, "game_start") == 0) {
+		char net[64];
+
+		network_namespace(net, sizeof net);
 		snprintf(told_id, sizeof told_id, "%s", cJSON_IsString(id) ? id->valuestring : "?");
-		fprintf(stderr, "lifetime start %s %lld\n", told_id, started_ns);
+		fprintf(stderr, "lifetime start %s %lld %s\n", told_id, started_ns, net);
 	} else if (strcmp(type, "game_end") == 0) {
 		fprintf(stderr, "lifetime end %s %lld\n", told_id, monotonic_ns());
 		fflush(stderr);

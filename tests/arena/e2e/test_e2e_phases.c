@@ -12,6 +12,12 @@
  * ahead and -j 2 at work), so that the check has something to catch. A bot
  * that never got a request (its opponent won in one turn) may be stopped
  * before the arena read its lines: most games, not all, show both seats.
+ *
+ * Sandboxed, the processes come from hosts (sandbox.h), whose games share
+ * the host's network namespace, /tmp and /dev/shm: each process also writes
+ * its network namespace (its cookie), and no namespace may serve games of two phases
+ * (the hosts are stopped at the barrier), while some serve several games
+ * of one (the hosts at work).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +26,7 @@
 #include <cmocka.h>
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +46,7 @@ struct game_life {
 	uint64_t phase;
 	long long first_start, last_seen;
 	int processes;
+	char net[2][40];          /* the network namespaces its processes saw */
 };
 
 static struct game_life games[GAMES];
@@ -92,20 +100,57 @@ static void read_log(const char *out, const char *bot)
 	assert_non_null(log = e2e_read(path, NULL));
 	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		const char *at = strstr(line, "lifetime ");
-		char what[16], told[64];
+		char what[16], told[64], net[40] = "";
 		long long t;
 		struct game_life *g;
 
-		if (!at || sscanf(at, "lifetime %15s %63s %lld", what, told, &t) != 3)
+		if (!at || sscanf(at, "lifetime %15s %63s %lld %39s", what, told, &t, net) < 3)
 			continue;
 		assert_non_null(g = by_told(told));
 		if (strcmp(what, "start") == 0) {
+			if (g->processes < 2)
+				snprintf(g->net[g->processes], sizeof(g->net[0]), "%s", net);
 			g->processes++;
 			g->first_start = t < g->first_start ? t : g->first_start;
 		}
 		g->last_seen = t > g->last_seen ? t : g->last_seen;
 	}
 	free(log);
+}
+
+/*
+ * No network namespace serves games of two phases; with hosts, some serve
+ * several games. Unsandboxed every process has the machine's: nothing to check.
+ */
+static void check_hosts_end_with_phases(void)
+{
+	const char *seen = NULL;
+	bool several = false;
+	int shared = 0;
+
+	for (size_t i = 0; i < ngames; i++)
+		for (int s = 0; s < games[i].processes && s < 2; s++) {
+			several = several || (seen && strcmp(seen, games[i].net[s]) != 0);
+			seen = games[i].net[s];
+		}
+	if (!several) {
+		printf("one network namespace for every process: no sandbox, no hosts\n");
+		return;
+	}
+	for (size_t i = 0; i < ngames; i++)
+		for (size_t j = i + 1; j < ngames; j++)
+			for (int s = 0; s < games[i].processes && s < 2; s++)
+				for (int k = 0; k < games[j].processes && k < 2; k++) {
+					if (strcmp(games[i].net[s], games[j].net[k]) != 0)
+						continue;
+					if (games[i].phase != games[j].phase)
+						fail_msg("%s served games of phases %" PRIu64 " and %"
+							 PRIu64, games[i].net[s], games[i].phase,
+							 games[j].phase);
+					shared++;
+				}
+	printf("%d pairs of games played in one host\n", shared);
+	assert_true(shared > 0);
 }
 
 static void test_no_process_spans_two_phases(void **state)
@@ -153,6 +198,7 @@ static void test_no_process_spans_two_phases(void **state)
 	printf("%zu games in %" PRIu64 " phases; %d pairs of games of one phase with processes "
 	       "alive at once\n", ngames, phases, overlaps);
 	assert_true(overlaps > 0);
+	check_hosts_end_with_phases();
 	e2e_remove(dir);
 }
 
