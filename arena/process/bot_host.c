@@ -9,10 +9,11 @@
  * socket of the game's, on which the game's pid 1 says it is there (its
  * pid comes with it as a credential, which the kernel gives in the arena's
  * numbering) and later the bot's status (launcher.h).
- * Hosts are started by one thread of their own, which lives as long as
- * they do: a process's parent-death signal fires when the thread that
- * started it ends (bot.h), and the threads that start bots (a pool's) come
- * and go.
+ * Hosts are started by threads of their own, which live as long as they
+ * do: a process's parent-death signal fires when the thread that started it
+ * ends (bot.h), and the threads that start bots (a pool's) come and go.
+ * Several, since a phase's first games wait for their hosts, which start
+ * mostly asleep on the kernel.
  */
 #include "bot_internal.h"
 
@@ -56,21 +57,29 @@ static char *host_key(const struct bot_spec *spec)
 }
 
 /* One host start asked of the starter thread. */
+/* One host start asked of the starters: waited for, or ahead (then the starter's to free). */
 struct host_request {
-	const struct bot_spec *spec;
+	struct bot_spec spec;
 	struct bot *host;
 	char *why;
 	size_t why_size;
 	int ret;
 	bool done;
+	struct sandbox_ahead ahead; /* ahead.key NULL: a start waited for */
+	char why_ahead[256];
 	struct host_request *next;
 };
 
+/* Threads that start hosts. */
+#define HOST_STARTERS 4
+
 struct bot_hosts {
-	pthread_t thread;
+	pthread_t threads[HOST_STARTERS];
+	int nthreads;
 	pthread_mutex_t lock;
 	pthread_cond_t work, done;
 	struct host_request *queue;
+	int starting;           /* requests taken, not done */
 	bool closing;
 };
 
@@ -90,13 +99,23 @@ static void *starter_main(void *arg)
 			continue;
 		}
 		hs->queue = rq->next;
+		hs->starting++;
 		pthread_mutex_unlock(&hs->lock);
 		/* the host says nothing of its own: each game's messages go to its bot's log */
-		spec = *rq->spec;
+		spec = rq->spec;
 		spec.stderr_path = NULL;
 		rq->ret = bot_spawn(&spec, SANDBOX_START_HOST, &rq->host, rq->why, rq->why_size);
+		if (rq->ahead.key) {
+			sandbox_host_started(spec.sandbox, rq->ahead.id, rq->ret == 0 ? rq->host : NULL);
+			free(rq->ahead.key);
+			sandbox_host_spec_free(&rq->ahead.spec);
+			free(rq);
+			rq = NULL;
+		}
 		pthread_mutex_lock(&hs->lock);
-		rq->done = true;
+		hs->starting--;
+		if (rq)
+			rq->done = true;
 		pthread_cond_broadcast(&hs->done);
 	}
 	pthread_mutex_unlock(&hs->lock);
@@ -113,48 +132,96 @@ int bot_hosts_open(struct bot_hosts **out)
 	pthread_mutex_init(&hs->lock, NULL);
 	pthread_cond_init(&hs->work, NULL);
 	pthread_cond_init(&hs->done, NULL);
-	if ((ret = -pthread_create(&hs->thread, NULL, starter_main, hs)) < 0) {
-		bot_hosts_close(hs, false);
-		return ret;
+	for (int i = 0; i < HOST_STARTERS; i++) {
+		if ((ret = -pthread_create(&hs->threads[i], NULL, starter_main, hs)) < 0) {
+			bot_hosts_close(hs);
+			return ret;
+		}
+		hs->nthreads++;
 	}
 	*out = hs;
 	return 0;
 }
 
-void bot_hosts_close(struct bot_hosts *hs, bool running)
+void bot_hosts_close(struct bot_hosts *hs)
 {
 	if (!hs)
 		return;
-	if (running) {
-		pthread_mutex_lock(&hs->lock);
-		hs->closing = true;
-		pthread_cond_signal(&hs->work);
-		pthread_mutex_unlock(&hs->lock);
-		pthread_join(hs->thread, NULL);
-	}
+	pthread_mutex_lock(&hs->lock);
+	hs->closing = true;
+	pthread_cond_broadcast(&hs->work);
+	pthread_mutex_unlock(&hs->lock);
+	for (int i = 0; i < hs->nthreads; i++)
+		pthread_join(hs->threads[i], NULL);
 	pthread_mutex_destroy(&hs->lock);
 	pthread_cond_destroy(&hs->work);
 	pthread_cond_destroy(&hs->done);
 	free(hs);
 }
 
-/* A host started by the starter thread. */
+/* Under the lock: rq last in the queue, a starter woken. */
+static void enqueue(struct bot_hosts *hs, struct host_request *rq)
+{
+	struct host_request **tail;
+
+	for (tail = &hs->queue; *tail; tail = &(*tail)->next)
+		;
+	*tail = rq;
+	pthread_cond_signal(&hs->work);
+}
+
+/* A host started by a starter. */
 static int start_host(struct bot_hosts *hs, const struct bot_spec *spec, struct bot **host,
 		      char *why, size_t why_size)
 {
-	struct host_request rq = { spec, NULL, why, why_size, 0, false, NULL };
-	struct host_request **tail;
+	struct host_request rq = { .spec = *spec, .why = why, .why_size = why_size };
 
 	pthread_mutex_lock(&hs->lock);
-	for (tail = &hs->queue; *tail; tail = &(*tail)->next)
-		;
-	*tail = &rq;
-	pthread_cond_signal(&hs->work);
+	enqueue(hs, &rq);
 	while (!rq.done)
 		pthread_cond_wait(&hs->done, &hs->lock);
 	pthread_mutex_unlock(&hs->lock);
 	*host = rq.host;
 	return rq.ret;
+}
+
+/* Most hosts started ahead at once. */
+#define AHEAD_MAX 256
+
+void bot_hosts_ahead(struct sandbox *sb)
+{
+	struct bot_hosts *hs = sandbox_host_starter(sb);
+	struct sandbox_ahead *plan = hs ? calloc(AHEAD_MAX, sizeof *plan) : NULL;
+	size_t n = plan ? sandbox_host_plan_ahead(sb, plan, AHEAD_MAX) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct host_request *rq = calloc(1, sizeof *rq);
+
+		if (!rq) {
+			sandbox_host_started(sb, plan[i].id, NULL);
+			free(plan[i].key);
+			sandbox_host_spec_free(&plan[i].spec);
+			continue;
+		}
+		rq->spec = plan[i].spec;
+		rq->ahead = plan[i];
+		rq->why = rq->why_ahead;
+		rq->why_size = sizeof rq->why_ahead;
+		pthread_mutex_lock(&hs->lock);
+		enqueue(hs, rq);
+		pthread_mutex_unlock(&hs->lock);
+	}
+	free(plan);
+}
+
+void bot_hosts_wait(struct bot_hosts *hs)
+{
+	if (!hs)
+		return;
+	pthread_mutex_lock(&hs->lock);
+	while (hs->queue || hs->starting)
+		pthread_cond_wait(&hs->done, &hs->lock);
+	pthread_mutex_unlock(&hs->lock);
 }
 
 /* A live host for spec, busy: claimed, else started. */
@@ -171,7 +238,7 @@ static int take_host(const struct bot_spec *spec, const char *key, struct bot **
 	}
 	if ((ret = start_host(sandbox_host_starter(spec->sandbox), spec, host, why, why_size)) < 0)
 		return ret;
-	if ((ret = sandbox_host_add(spec->sandbox, key, *host)) < 0) {
+	if ((ret = sandbox_host_add(spec->sandbox, key, spec, *host)) < 0) {
 		bot_stop(*host, 0);
 		*host = NULL;
 	}

@@ -91,13 +91,22 @@ int bot_open_log(const char *path);
 void bot_sandbox_failure(int err_fd, const char *name, char *why, size_t why_size);
 
 /*
- * The thread that starts a sandbox's hosts (bot_host.c): opened by
- * sandbox_use_hosts, closed (running: its thread joined) once every host
- * is stopped. 0 or -errno.
+ * The threads that start a sandbox's hosts (bot_host.c): opened by
+ * sandbox_use_hosts, closed (the threads joined) once every host is
+ * stopped. 0 or -errno.
  */
 struct bot_hosts;
 int bot_hosts_open(struct bot_hosts **out);
-void bot_hosts_close(struct bot_hosts *hs, bool running);
+void bot_hosts_close(struct bot_hosts *hs);
+
+/* Start hosts ahead for the next phase (sandbox_host_plan_ahead), without waiting. */
+void bot_hosts_ahead(struct sandbox *sb);
+
+/* Wait until no host is starting. */
+void bot_hosts_wait(struct bot_hosts *hs);
+
+/* Send the sandbox's init (bwrap's, or a game's pid 1) SIGKILL, without waiting. (bot_spawn.c) */
+void bot_kill_sandbox(struct bot *b);
 
 /* Close *fd if open and set it to -1. */
 void bot_close_fd(int *fd);

@@ -611,16 +611,22 @@ static bool wait_exit(struct bot *b, int grace_ms)
  * host stays the host's zombie until the host's next game, which waits for
  * bot_stop).
  */
+void bot_kill_sandbox(struct bot *b)
+{
+	if (b->init_fd >= 0)
+		syscall(SYS_pidfd_send_signal, b->init_fd, SIGKILL, NULL, 0);
+	else if (!bot_peek_exited(b))
+		kill(b->init_pid > 0 ? b->init_pid : b->pid, SIGKILL);
+}
+
 static void stop_sandbox(struct bot *b)
 {
+	bot_kill_sandbox(b);
 	if (b->init_fd >= 0) {
 		struct pollfd pfd = { .fd = b->init_fd, .events = POLLIN };
 
-		syscall(SYS_pidfd_send_signal, b->init_fd, SIGKILL, NULL, 0);
 		while (poll(&pfd, 1, SANDBOX_END_MS) < 0 && errno == EINTR)
 			;
-	} else if (!bot_peek_exited(b)) {
-		kill(b->init_pid > 0 ? b->init_pid : b->pid, SIGKILL);
 	}
 	if (!wait_exit(b, SANDBOX_END_MS))
 		kill(b->pid, SIGKILL);

@@ -428,14 +428,39 @@ out:
 	return ret;
 }
 
-/* Hosts off: every one stopped, then their starter. */
+/* Stop every idle host (that served a game, with served_only). */
+static void stop_idle_hosts(struct sandbox *sb, bool served_only)
+{
+	struct bot **hosts = NULL, *host;
+	size_t n = 0, cap = 0;
+
+	/* all killed first, then each waited for: their namespaces end side by side */
+	while (sb && (host = sandbox_host_take_idle(sb, served_only))) {
+		if (n == cap) {
+			struct bot **more = realloc(hosts, (cap = cap ? 2 * cap : 16) * sizeof *more);
+
+			if (!more) {
+				bot_stop(host, 0);
+				continue;
+			}
+			hosts = more;
+		}
+		bot_kill_sandbox(host);
+		hosts[n++] = host;
+	}
+	for (size_t i = 0; i < n; i++)
+		bot_stop(hosts[i], 0);
+	free(hosts);
+}
+
+/* Hosts off: their starters closed (what they were starting done), then every host stopped. */
 static void hosts_off(struct sandbox *sb)
 {
 	struct bot_hosts *starter = sb->starter;
 
-	sandbox_stop_hosts(sb);
+	bot_hosts_close(starter);
 	sb->starter = NULL;
-	bot_hosts_close(starter, true);
+	stop_idle_hosts(sb, false);
 }
 
 int sandbox_use_hosts(struct sandbox *sb, bool on)
@@ -459,12 +484,22 @@ int sandbox_use_hosts(struct sandbox *sb, bool on)
 	return 0;
 }
 
+void sandbox_start_hosts_ahead(struct sandbox *sb)
+{
+	if (sb && sb->starter)
+		bot_hosts_ahead(sb);
+}
+
+void sandbox_end_phase(struct sandbox *sb)
+{
+	stop_idle_hosts(sb, true);
+}
+
 void sandbox_stop_hosts(struct sandbox *sb)
 {
-	struct bot *host;
-
-	while (sb && (host = sandbox_host_take_idle(sb)))
-		bot_stop(host, 0);
+	if (sb)
+		bot_hosts_wait(sb->starter);
+	stop_idle_hosts(sb, false);
 }
 
 void sandbox_close(struct sandbox *sb)

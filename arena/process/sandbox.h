@@ -116,11 +116,22 @@ const char *sandbox_describe(const struct sandbox *sb);
 int sandbox_use_hosts(struct sandbox *sb, bool on);
 
 /*
- * Stop every idle host: what a host keeps between games (its network
- * namespace, with the sockets' lingering states) ends with it. The
- * tournament calls it between rotation phases, when no bot runs; the
- * hosts needed next are started afresh.
+ * Start, for the next rotation phase, as many hosts of each bot as served
+ * games in this one, without waiting; they serve no game before
+ * sandbox_end_phase. The tournament calls it once the last games of a phase
+ * are handed out, so that the next phase's first games find their hosts.
  */
+void sandbox_start_hosts_ahead(struct sandbox *sb);
+
+/*
+ * Stop every idle host that served a game: what a host keeps between games
+ * (its /tmp, its network namespace with the sockets' lingering states) ends
+ * with it. The tournament calls it between rotation phases, when no bot
+ * runs. Hosts started ahead, which served none, stay.
+ */
+void sandbox_end_phase(struct sandbox *sb);
+
+/* Stop every idle host, once those starting are there. NULL is fine. */
 void sandbox_stop_hosts(struct sandbox *sb);
 
 /* Stop the hosts, remove the cgroups and free. Every bot started with it must be

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bot.h"
 #include "cgroup.h"
 #include "guard.h"
 #include "sandbox_view.h"
@@ -20,9 +21,12 @@ struct bot_hosts;
 
 /* A host kept between games (sandbox_host.h). */
 struct sandbox_host {
-	struct bot *bot;
+	struct bot *bot;        /* NULL: still starting (a host started ahead) */
 	char *key;              /* the bot it runs (bot_host.c) */
-	bool busy;              /* a game's process is alive in it */
+	struct bot_spec spec;   /* that bot, a copy owning its strings */
+	bool busy;              /* a game's process is alive in it, or it is starting */
+	bool served;            /* it has started a game */
+	unsigned long long id;
 };
 
 struct sandbox {
@@ -42,6 +46,7 @@ struct sandbox {
 	struct bot_hosts *starter; /* fresh processes come from hosts (sandbox_use_hosts); NULL: not */
 	struct sandbox_host *hosts;
 	size_t nhosts, hosts_cap;
+	unsigned long long next_host_id;
 	char desc[192];
 };
 

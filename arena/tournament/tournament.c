@@ -68,6 +68,7 @@ struct run {
 	uint64_t phase;             /* the phase whose games may be taken */
 	int active, idle;           /* workers not finished; those waiting at the barrier */
 	uint64_t passes;            /* times the barrier opened */
+	uint64_t ahead_passes;      /* passes + 1 once the next phase's hosts were started */
 	pthread_cond_t barrier;
 	uint64_t played;            /* games played by this run */
 	int error;
@@ -179,7 +180,7 @@ static void open_phase(struct run *r)
 	if (!r->phased || r->idle < r->active)
 		return;
 	/* no bot runs: nothing a host kept crosses into the next phase (sandbox.h) */
-	sandbox_stop_hosts(r->opt->sandbox);
+	sandbox_end_phase(r->opt->sandbox);
 	if (r->opt->source)
 		r->opt->source->open_phase(r->opt->source->ctx);
 	else if (r->next < schedule_count(r->sched))
@@ -209,6 +210,24 @@ static void pass_barrier(struct run *r)
 	if (passes == r->passes)
 		r->idle--;
 	pthread_mutex_unlock(&r->lock);
+}
+
+/*
+ * The phase's last games are handed out: the first worker to see it has
+ * the next phase's hosts started while they are played (sandbox.h).
+ */
+static void hosts_ahead(struct run *r)
+{
+	bool first;
+
+	if (!r->hosts)
+		return;
+	pthread_mutex_lock(&r->lock);
+	first = r->ahead_passes != r->passes + 1;
+	r->ahead_passes = r->passes + 1;
+	pthread_mutex_unlock(&r->lock);
+	if (first)
+		sandbox_start_hosts_ahead(r->opt->sandbox);
 }
 
 /* A worker is finished (its processes reaped): the barrier waits for it no more. */
@@ -420,6 +439,8 @@ static void *worker_main(void *arg)
 				prepare_game(pool, &ahead[nahead], r->cfg->players);
 			nahead++;
 		}
+		if (took == TAKE_LATER)
+			hosts_ahead(r);
 		if (!nahead && took == TAKE_LATER) {
 			/* the games of this phase played: its processes end before the next's start */
 			pool_drain(pool);

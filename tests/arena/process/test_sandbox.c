@@ -129,10 +129,10 @@ static void expect_line(struct bot *b, const char *want)
 
 /*
  * How many processes on the machine have marker in their command line (at
- * its start, with at_start); with kill_them, SIGKILL each (what a failed
- * test left).
+ * its start, with at_start; also holding also, unless NULL); with
+ * kill_them, SIGKILL each (what a failed test left).
  */
-static int processes_matching(const char *marker, bool at_start, bool kill_them)
+static int processes_matching(const char *marker, bool at_start, const char *also, bool kill_them)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
@@ -154,7 +154,7 @@ static int processes_matching(const char *marker, bool at_start, bool kill_them)
 			if (cmd[i] == '\0')
 				cmd[i] = ' ';
 		if (n > 0 && (cmd[n] = '\0', at_start ? strncmp(cmd, marker, strlen(marker)) == 0 :
-						  strstr(cmd, marker) != NULL)) {
+						  strstr(cmd, marker) != NULL) && (!also || strstr(cmd, also))) {
 			found++;
 			if (kill_them)
 				kill(atoi(e->d_name), SIGKILL);
@@ -167,13 +167,13 @@ static int processes_matching(const char *marker, bool at_start, bool kill_them)
 
 static int processes_with(const char *marker, bool kill_them)
 {
-	return processes_matching(marker, false, kill_them);
+	return processes_matching(marker, false, NULL, kill_them);
 }
 
 /* Is the command running? (A host's command line holds its bot's script too.) */
 static bool process_with(const char *command)
 {
-	return processes_matching(command, true, false) > 0;
+	return processes_matching(command, true, NULL, false) > 0;
 }
 
 static void test_mode_names(void **state)
@@ -721,13 +721,20 @@ static void test_cpu_clock(void **state)
 	bot_stop(b, 100);
 }
 
+/* The script of namespaces(), naming this test's process: its hosts are told apart by it. */
+static char ns_script[256];
+
 /* "NET PID IPC": the namespaces of a game's bot, as /proc names them. */
 static char *namespaces(void)
 {
-	struct bot *b = start_script("echo $(readlink /proc/self/ns/net) $(readlink /proc/self/ns/pid) "
-				     "$(readlink /proc/self/ns/ipc)", NULL);
-	char *line = next_line(b);
+	struct bot *b;
+	char *line;
 
+	snprintf(ns_script, sizeof ns_script, "echo $(readlink /proc/self/ns/net) "
+		 "$(readlink /proc/self/ns/pid) $(readlink /proc/self/ns/ipc) # skipbo-ns-%d",
+		 (int)getpid());
+	b = start_script(ns_script, NULL);
+	line = next_line(b);
 	bot_stop(b, 100);
 	return line;
 }
@@ -756,6 +763,42 @@ static void test_host_games_fresh(void **state)
 	free(third);
 }
 
+/* How many hosts of namespaces()'s bot are there (a host's command line begins with the
+ * launcher's -H, then its bot's). */
+static int hosts_running(void)
+{
+	char marker[32];
+
+	snprintf(marker, sizeof marker, "skipbo-ns-%d", (int)getpid());
+	return processes_matching("/proc/self/fd/9 -H ", true, marker, false);
+}
+
+/*
+ * A host started ahead for the next phase outlives the end of this one, when
+ * the host that served a game goes, and serves the next game.
+ */
+static void test_hosts_ahead_outlive_the_phase(void **state)
+{
+	int64_t end = clock_now_us() + DEADLINE_US;
+	char *first, *second;
+
+	(void)state;
+	sandbox_stop_hosts(sb);
+	first = namespaces();
+	assert_int_equal(hosts_running(), 1);
+	sandbox_start_hosts_ahead(sb);
+	while (hosts_running() < 2 && clock_now_us() < end)
+		usleep(1000);
+	assert_int_equal(hosts_running(), 2);
+	sandbox_end_phase(sb);
+	assert_int_equal(hosts_running(), 1);
+	second = namespaces();
+	assert_int_equal(hosts_running(), 1);
+	assert_string_not_equal(strtok(first, " "), strtok(second, " "));
+	free(first);
+	free(second);
+}
+
 /* Without bwrap in PATH: auto runs unsandboxed and says so, on refuses. */
 static void test_missing_bwrap(void **state)
 {
@@ -782,7 +825,7 @@ static int run_in_hosts(const struct CMUnitTest *tests, size_t n)
 	/* of sandbox_open itself: once is enough */
 	static const char *const once[] = { "test_mode_names", "test_off_is_no_sandbox",
 					    "test_unrunnable_bot_refused", "test_missing_bwrap" };
-	struct CMUnitTest *again = calloc(n + 1, sizeof *again);
+	struct CMUnitTest *again = calloc(n + 2, sizeof *again);
 	size_t k = 0;
 	int failed;
 
@@ -796,6 +839,7 @@ static int run_in_hosts(const struct CMUnitTest *tests, size_t n)
 			again[k++] = tests[i];
 	}
 	again[k++] = (struct CMUnitTest)cmocka_unit_test(test_host_games_fresh);
+	again[k++] = (struct CMUnitTest)cmocka_unit_test(test_hosts_ahead_outlive_the_phase);
 	failed = _cmocka_run_group_tests("bots from hosts", again, k, NULL, NULL);
 	free(again);
 	return failed;
