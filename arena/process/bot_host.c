@@ -391,11 +391,19 @@ int bot_start(const struct bot_spec *spec, struct bot **out, char *why, size_t w
 			 spec->argv[0]);
 		return -ENOMEM;
 	}
-	ret = take_host(spec, key, &host, why, why_size);
+	/* a host that died since its last game may look alive until bwrap has exited: one
+	 * whose socket is closed is stopped, and another taken */
+	for (int tries = 0; tries < 2; tries++) {
+		if ((ret = take_host(spec, key, &host, why, why_size)) < 0)
+			break;
+		if ((ret = start_game(spec, host, out, why, why_size)) != -EPIPE || tries) {
+			if (ret < 0)
+				sandbox_host_put(spec->sandbox, host);
+			break;
+		}
+		sandbox_host_drop(spec->sandbox, host);
+		bot_stop(host, 0);
+	}
 	free(key);
-	if (ret < 0)
-		return ret;
-	if ((ret = start_game(spec, host, out, why, why_size)) < 0)
-		sandbox_host_put(spec->sandbox, host);
 	return ret;
 }

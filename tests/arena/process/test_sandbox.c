@@ -799,6 +799,34 @@ static void test_hosts_ahead_outlive_the_phase(void **state)
 	free(second);
 }
 
+/*
+ * A host killed under a running game: the game's bot dies with it, a fault
+ * like any other, and the next game gets a new host.
+ */
+static void test_killed_host_replaced(void **state)
+{
+	char script[128], marker[32], *after;
+	struct bot *b;
+	int64_t end = clock_now_us() + DEADLINE_US;
+	int status = 0;
+
+	(void)state;
+	sandbox_stop_hosts(sb);
+	snprintf(marker, sizeof marker, "skipbo-kill-host-%d", (int)getpid());
+	snprintf(script, sizeof script, "echo up; sleep 30 # %s", marker);
+	b = start_script(script, NULL);
+	expect_line(b, "up");
+	assert_int_equal(processes_matching("/proc/self/fd/9 -H ", true, marker, true), 2);
+	while (!bot_exited(b, &status) && clock_now_us() < end)
+		usleep(1000);
+	assert_true(bot_exited(b, &status));
+	assert_true(WIFSIGNALED(status));
+	bot_stop(b, 100);
+	after = namespaces();
+	assert_non_null(strstr(after, "net:"));
+	free(after);
+}
+
 /* Without bwrap in PATH: auto runs unsandboxed and says so, on refuses. */
 static void test_missing_bwrap(void **state)
 {
@@ -825,7 +853,7 @@ static int run_in_hosts(const struct CMUnitTest *tests, size_t n)
 	/* of sandbox_open itself: once is enough */
 	static const char *const once[] = { "test_mode_names", "test_off_is_no_sandbox",
 					    "test_unrunnable_bot_refused", "test_missing_bwrap" };
-	struct CMUnitTest *again = calloc(n + 2, sizeof *again);
+	struct CMUnitTest *again = calloc(n + 3, sizeof *again);
 	size_t k = 0;
 	int failed;
 
@@ -840,6 +868,7 @@ static int run_in_hosts(const struct CMUnitTest *tests, size_t n)
 	}
 	again[k++] = (struct CMUnitTest)cmocka_unit_test(test_host_games_fresh);
 	again[k++] = (struct CMUnitTest)cmocka_unit_test(test_hosts_ahead_outlive_the_phase);
+	again[k++] = (struct CMUnitTest)cmocka_unit_test(test_killed_host_replaced);
 	failed = _cmocka_run_group_tests("bots from hosts", again, k, NULL, NULL);
 	free(again);
 	return failed;
