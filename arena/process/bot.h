@@ -15,7 +15,10 @@
  *
  * With spec.sandbox set the process is bwrap, which runs the bot in a
  * sandbox of its own (sandbox.h): then bot_stop() kills the sandbox's init,
- * and with it every process the bot made, whatever it did to escape.
+ * and with it every process the bot made, whatever it did to escape. Where
+ * the sandbox has hosts (sandbox_use_hosts), the process is a game's pid 1
+ * in a host, the host's child and not the arena's, and bot_stop() kills it
+ * the same way.
  *
  * What the caller must know:
  * - The parent-death signal (SIGKILL) fires when the *thread* that called
@@ -153,7 +156,8 @@ int64_t bot_cpu_us(const struct bot *b);
  * pid, which is the process group id, cannot be reused before the group is
  * killed. Sandboxed, the status is the bot's: bwrap passes an exit code on,
  * and reports a death by signal N as code 128 + N, which is given back here
- * as that signal.
+ * as that signal; a game in a host reports the bot's status itself (a game
+ * ended before, as by SIGKILL).
  */
 int bot_exited(struct bot *b, int *status);
 
@@ -199,7 +203,8 @@ void bot_set_stderr_tag(struct bot *b, const char *tag);
  * for a line), so its lines reach the handler before the caller goes on. */
 void bot_poll_stderr(struct bot *b);
 
-/* The process started, also its process group id: bwrap when sandboxed. */
+/* The process started, also its process group id: bwrap when sandboxed (a game in a
+ * host: the game's pid 1, whose group is the host's). */
 pid_t bot_pid(const struct bot *b);
 
 /*
