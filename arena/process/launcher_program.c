@@ -338,9 +338,9 @@ static void game_proc(void)
 /*
  * A game, as pid 1 of fresh PID, mount and IPC namespaces, with the bot's
  * pipes on 0 to 2 and the game's socket on 3: its own /proc, its pid to the
- * client, the bot as its child; the bot's status to the client when it
- * ends. Its exit ends every process of the game; so does the client's end
- * (the socket closes).
+ * arena, the bot as its child; the bot's status to the arena when it ends.
+ * Its exit ends every process of the game; so does the arena's end of the
+ * socket closing.
  */
 static __attribute__((noreturn)) void run_game(char **argv, char **envp, long nproc)
 {
@@ -350,7 +350,7 @@ static __attribute__((noreturn)) void run_game(char **argv, char **envp, long np
 
 	close_from(4);
 	game_proc();
-	/* the kernel adds the credentials, the pid among them, for the client's socket */
+	/* the kernel adds the credentials, the pid among them, for the arena's socket */
 	if (send_bytes(3, "P", 1, 0, 0) < 0)
 		leave(126);
 	if ((bot = fork_flags(0)) < 0)
@@ -368,7 +368,7 @@ static __attribute__((noreturn)) void run_game(char **argv, char **envp, long np
 			if (sys6(__NR_ppoll, (long)fds, 2, 0, 0, 8, 0) == -EINTR)
 				continue;
 			if (fds[0].revents)
-				leave(1); /* the client is gone */
+				leave(1); /* the arena is done with the game */
 		}
 	}
 	while ((err = sys6(__NR_wait4, bot, (long)&bot_status, 0x40000000 /* __WALL */, 0, 0, 0)) ==
