@@ -270,8 +270,9 @@ int bot_fd_nonblock(int fd)
 
 /*
  * All close-on-exec; the arena's ends non-blocking, the bot's left blocking.
- * A host's "stdin" is its control socket (sandbox_start.h), which the
- * arena never writes: its clients do, and block.
+ * A host's "stdin" is its control socket (sandbox_start.h), on which the
+ * arena sends each game as one message (bot_host.c), blocking: the host
+ * reads them as they come.
  */
 static int fds_open(struct spawn_fds *f, bool sandboxed, bool host)
 {
