@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sandbox_internal.h"
+#include "strlist.h"
 
 bool sandbox_hosts_on(const struct sandbox *sb)
 {
@@ -38,23 +39,21 @@ struct bot *sandbox_host_claim(struct sandbox *sb, const char *key)
 	return found;
 }
 
+/* A copy of v (NULL-terminated) owning its strings, as the sandbox's lists do; NULL: no memory. */
 static char **strv_dup(char *const *v)
 {
-	size_t n = 0;
-	char **out;
+	struct strlist l = { 0 };
 
-	while (v && v[n])
-		n++;
-	if (!v || !(out = calloc(n + 1, sizeof *out)))
+	for (size_t i = 0; v[i]; i++)
+		strlist_add(&l, v[i]);
+	/* an empty list still ends in its NULL */
+	if (!l.error && !l.v && !(l.v = calloc(1, sizeof *l.v)))
+		l.error = -ENOMEM;
+	if (l.error) {
+		strlist_free(&l);
 		return NULL;
-	for (size_t i = 0; i < n; i++)
-		if (!(out[i] = strdup(v[i]))) {
-			while (i)
-				free(out[--i]);
-			free(out);
-			return NULL;
-		}
-	return out;
+	}
+	return l.v;
 }
 
 static void strv_free(char **v)
@@ -79,7 +78,7 @@ static int spec_dup(const struct bot_spec *from, struct bot_spec *to)
 	*to = *from;
 	to->stderr_path = NULL;
 	to->argv = strv_dup(from->argv);
-	to->env = strv_dup(from->env);
+	to->env = from->env ? strv_dup(from->env) : NULL;
 	to->cwd = from->cwd ? strdup(from->cwd) : NULL;
 	to->name = from->name ? strdup(from->name) : NULL;
 	if (!to->argv || (from->env && !to->env) || (from->cwd && !to->cwd) ||
