@@ -56,7 +56,8 @@ struct expert {
 	struct rivals rv;
 	struct candidate cand[EXPERT_MAX_CANDIDATES]; /* best prune first */
 	int n_cand;
-
+	expert_oracle_fn oracle; /* measurement only: the deals' source */
+	void *oracle_ctx;
 };
 
 void expert_config_default(struct expert_config *cfg)
@@ -111,6 +112,12 @@ static uint64_t hash_id(const char *s)
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	return h;
+}
+
+void expert_set_oracle(struct expert *e, expert_oracle_fn fn, void *ctx)
+{
+	e->oracle = fn;
+	e->oracle_ctx = ctx;
 }
 
 void expert_game_start(struct expert *e, const char *game_id)
@@ -293,31 +300,37 @@ static int judge(struct expert *e, const struct seat_view *v, uint64_t seed, int
 	st->exact_cards = k.exact;
 	if (dealer_init(&dl, v, &k, seed) == 0)
 		return 0;
-	int dealt = 0;
-	for (; dealt < e->cfg.samples; dealt++) {
+	int dealt = 0, samples = e->oracle ? 1 : e->cfg.samples;
+	for (; dealt < samples; dealt++) {
 		if (deadline_us > 0 && dealt > 0 && turns_cpu_us() >= deadline_us) {
 			st->net_hit = 1;
 			break;
 		}
-		struct deal d;
-		dealer_deal(&dl, &d);
+		struct deal deal[2]; /* the oracle's [1]: the own draws first, for a refill */
+		if (e->oracle) {
+			e->oracle(e->oracle_ctx, v, 0, &deal[0]);
+			e->oracle(e->oracle_ctx, v, 1, &deal[1]);
+		} else {
+			dealer_deal(&dl, &deal[0]);
+		}
 		for (int i = 0; i < e->n_cand; i++) {
 			const struct candidate *c = &e->cand[i];
+			const struct deal *dd = &deal[e->oracle && c->end.refilled];
 			int hand[ENGINE_MAX_PLAYERS][TABLE_CARD_VALUES], hand_n[ENGINE_MAX_PLAYERS];
 			/* A refill draws now, before the others; a discard draws after them (R5). */
 			int supply = deals_supply(v, c->end.building, c->end.cards_played);
 			int now = c->end.refilled ? (supply < ENGINE_HAND_SIZE ? supply : ENGINE_HAND_SIZE) : 0;
-			int left = deal_next_hands(&d, v, supply - now, hand, hand_n);
+			int left = deal_next_hands(dd, v, supply - now, hand, hand_n);
 			for (int r = 0; r < e->rv.n; r++) {
 				int s = e->rv.r[r].seat;
 				struct table t;
 				deals_seat_table(v, s, c->end.building, hand[s], hand_n[s], &t);
 				if (c->end.sides == 2 && s == c->end.side[1].seat)
-					partner_after(&t, &c->end, &d);
+					partner_after(&t, &c->end, dd);
 				reach[i][r] += medium_reaches_stock(&t, 0);
 			}
 			if (c->stop.kind || c->end.refilled)
-				own[i] += own_reaches(c, &d, c->end.refilled ? now : left);
+				own[i] += own_reaches(c, dd, c->end.refilled ? now : left);
 		}
 	}
 	const struct turnscore_weights *w = &e->judge_w;

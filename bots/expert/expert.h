@@ -65,6 +65,7 @@ struct expert_stats {
 };
 
 struct expert;
+struct deal;
 
 /* A new player. NULL when memory runs out. cfg is copied; out-of-range
  * candidates and samples are clamped. */
@@ -85,5 +86,16 @@ void expert_observe(struct expert *e, const struct event *ev, size_t n);
  */
 int expert_choose(struct expert *e, const struct seat_view *v, const struct move *legal, int n,
 		  uint32_t move_number, int64_t move_ms, int64_t bank_ms, struct expert_stats *stats);
+
+/*
+ * For measurement only: the oracle fills the deal of a decision instead of
+ * the random dealer, with the cards the seat would draw now first (refill)
+ * or after the other seats' next draws (refill 0); the expert then judges
+ * over that one deal. bench_bots --oracle passes the true hidden cards: what
+ * perfect information is worth to the expert's judgement. NULL restores the
+ * dealer.
+ */
+typedef void (*expert_oracle_fn)(void *ctx, const struct seat_view *v, int refill, struct deal *out);
+void expert_set_oracle(struct expert *e, expert_oracle_fn fn, void *ctx);
 
 #endif

@@ -2,7 +2,7 @@
  * bench_bots - strength and speed of reference bot policies, in-process.
  *
  *   bench_bots [--partnership] [--stock N] [--seed N] [--samples N] [--candidates N]
- *              DEALS BOT BOT [BOT...]
+ *              [--oracle] DEALS BOT BOT [BOT...]
  *
  * The bots (easy, medium, hard, expert) sit at one table in the order given,
  * one per seat, so their number is the number of players; with
@@ -14,7 +14,9 @@
  * spread of per-deal scores, and each bot's decision times (CPU time). With
  * BENCH_PROTOCOL set in the environment every request goes through the
  * protocol encoder and parser, as in a real game. --samples and --candidates
- * change the expert's worlds and candidates per decision (expert.h).
+ * change the expert's worlds and candidates per decision (expert.h); with
+ * --oracle the expert judges over the true hidden cards instead (a cheat, to
+ * measure what perfect information is worth to it).
  */
 #include <err.h>
 #include <getopt.h>
@@ -78,9 +80,10 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "samples", required_argument, NULL, 'n' },
 		{ "candidates", required_argument, NULL, 'c' },
+		{ "oracle", no_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int partnership = 0, stock = 0, c;
+	int partnership = 0, stock = 0, oracle = 0, c;
 	long first_seed = 1;
 	struct expert_config ecfg;
 	expert_config_default(&ecfg);
@@ -101,14 +104,17 @@ int main(int argc, char **argv)
 		case 'c':
 			ecfg.candidates = (int)parse_long(optarg, "--candidates");
 			break;
+		case 'o':
+			oracle = 1;
+			break;
 		default:
 			errx(2, "usage: bench_bots [--partnership] [--stock N] [--seed N] [--samples N] "
-			     "[--candidates N] DEALS BOT BOT [BOT...]");
+			     "[--candidates N] [--oracle] DEALS BOT BOT [BOT...]");
 		}
 	}
 	if (argc - optind < 3 || argc - optind - 1 > ENGINE_MAX_PLAYERS)
 		errx(2, "usage: bench_bots [--partnership] [--stock N] [--seed N] [--samples N] "
-		     "[--candidates N] DEALS BOT BOT [BOT...]");
+		     "[--candidates N] [--oracle] DEALS BOT BOT [BOT...]");
 	long deals = parse_long(argv[optind], "DEALS");
 	int players = argc - optind - 1;
 
@@ -136,6 +142,7 @@ int main(int argc, char **argv)
 			errx(1, "out of memory");
 		harness_player_init(&f->player, kind, (uint64_t)s + 1, f->hard);
 		f->player.expert = f->expert;
+		f->player.oracle = oracle;
 		f->player.keep_times = 1;
 	}
 	if (n_bots < 2)

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "deals.h"
+#include "game_internal.h"
 #include "harness.h"
 #include "medium.h"
 #include "protocol.h"
@@ -129,6 +131,44 @@ static void show_events(struct harness_player *p, const struct game *g, int seat
 	}
 }
 
+/* The next card of the true draw order: the draw pile from its top, then
+ * (R6: reshuffled, order unknown to the engine's future) the completed heap. */
+static uint8_t next_draw(const struct game *g, int *i)
+{
+	int k = (*i)++;
+	if (k < g->draw_n)
+		return g->draw[g->draw_n - 1 - k];
+	k -= g->draw_n;
+	return k < g->completed_n ? g->completed[k] : CARD_SKIPBO;
+}
+
+void harness_oracle_deal(const struct game *g, const struct seat_view *v, int refill, struct deal *out)
+{
+	int next = 0;
+	memset(out, 0, sizeof(*out));
+	if (refill)
+		for (int i = 0; i < ENGINE_HAND_SIZE; i++)
+			out->draws[i] = next_draw(g, &next);
+	for (int k = 1; k < v->players; k++) {
+		int s = (v->seat + k) % v->players;
+		for (int c = 0; c < TABLE_CARD_VALUES; c++)
+			out->kept[s][c] = g->hand[s][c];
+		out->kept_n[s] = g->hand_n[s];
+		for (int i = g->hand_n[s]; i < ENGINE_HAND_SIZE; i++)
+			out->drawn[s][i - g->hand_n[s]] = next_draw(g, &next);
+	}
+	if (!refill)
+		for (int i = 0; i < ENGINE_HAND_SIZE; i++)
+			out->draws[i] = next_draw(g, &next);
+	for (int s = 0; s < v->players; s++)
+		out->stock_next[s] = g->stock_n[s] >= 2 ? g->stock[s][g->stock_n[s] - 2] : CARD_SKIPBO;
+}
+
+static void oracle_deal(void *ctx, const struct seat_view *v, int refill, struct deal *out)
+{
+	harness_oracle_deal(ctx, v, refill, out);
+}
+
 int harness_play(const struct game_rules *rules, struct harness_player *const *seats,
 		 struct harness_game *hg)
 {
@@ -151,8 +191,10 @@ int harness_play(const struct game_rules *rules, struct harness_player *const *s
 	snprintf(id, sizeof(id), "g%016llx", (unsigned long long)rules->seed);
 	for (int s = 0; s < rules->players; s++) {
 		easy_game_start(&seats[s]->easy, id);
-		if (seats[s]->kind == HARNESS_EXPERT)
+		if (seats[s]->kind == HARNESS_EXPERT) {
 			expert_game_start(seats[s]->expert, id);
+			expert_set_oracle(seats[s]->expert, seats[s]->oracle ? oracle_deal : NULL, g);
+		}
 	}
 	hg->illegal = hg->protocol_errors = 0;
 	hg->decisions = 0;

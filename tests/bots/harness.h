@@ -28,6 +28,7 @@ struct harness_player {
 	struct hard *hard;   /* HARNESS_HARD: owned by the caller */
 	struct expert *expert; /* HARNESS_EXPERT: owned by the caller, one per seat it plays */
 	int keep_times;      /* record every decision's time in times[] */
+	int oracle;          /* expert: judge over the true hidden cards (expert_set_oracle) */
 	/* Figures collected over every game played. */
 	long decisions;
 	int64_t max_us, total_us;   /* CPU time of the thread, per decision */
@@ -59,5 +60,16 @@ void harness_player_init(struct harness_player *p, int kind, uint64_t seed, stru
  */
 int harness_play(const struct game_rules *rules, struct harness_player *const *seats,
 		 struct harness_game *hg);
+
+/*
+ * The deal that will happen for the viewer of v in game g, from its hidden
+ * state: every other hand, the card under each stock top, and the draws in
+ * the order the seats make them (the viewer's first after a refill, else
+ * after the others' next draws, R5). A cheat, for expert_set_oracle(): draws
+ * made when a hand empties mid-turn and after a reshuffle (R6) are not
+ * foreseen.
+ */
+struct deal;
+void harness_oracle_deal(const struct game *g, const struct seat_view *v, int refill, struct deal *out);
 
 #endif
