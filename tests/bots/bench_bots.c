@@ -37,7 +37,9 @@ static int kind_of(const char *name)
 		return HARNESS_HARD;
 	if (strcmp(name, "expert") == 0)
 		return HARNESS_EXPERT;
-	errx(2, "unknown bot '%s' (easy, medium, hard, expert)", name);
+	if (strcmp(name, "seer") == 0)
+		return HARNESS_SEER;
+	errx(2, "unknown bot '%s' (easy, medium, hard, expert, seer)", name);
 }
 
 /* The bot at one position of the table list; positions with one name are one bot. */
@@ -131,18 +133,20 @@ int main(int argc, char **argv)
 		if (f->bot == n_bots)
 			names[n_bots++] = f->name;
 		int kind = kind_of(f->name);
-		if (kind == HARNESS_HARD) {
+		if (kind == HARNESS_HARD || kind == HARNESS_SEER) {
 			struct hard_config cfg;
 			hard_config_default(&cfg);
 			f->hard = hard_new(&cfg);
 		} else if (kind == HARNESS_EXPERT) {
 			f->expert = expert_new(&ecfg);
 		}
-		if ((kind == HARNESS_HARD && !f->hard) || (kind == HARNESS_EXPERT && !f->expert))
+		if (((kind == HARNESS_HARD || kind == HARNESS_SEER) && !f->hard) || (kind == HARNESS_EXPERT && !f->expert))
 			errx(1, "out of memory");
 		harness_player_init(&f->player, kind, (uint64_t)s + 1, f->hard);
 		f->player.expert = f->expert;
 		f->player.oracle = oracle;
+		f->player.worlds = getenv("BENCH_WORLDS") ? atoi(getenv("BENCH_WORLDS")) : 0;
+		f->player.rollout_medium = getenv("BENCH_ROLLOUT_MEDIUM") != NULL;
 		f->player.keep_times = 1;
 	}
 	if (n_bots < 2)

@@ -43,8 +43,91 @@ static void keep_time(struct harness_player *p, int64_t us)
 	p->times[p->n_times++] = us;
 }
 
-static int decide(struct harness_player *p, const struct seat_view *v, const struct move *legal, int n,
-		  uint32_t move_number, int64_t move_ms, int64_t bank_ms)
+/* Seat's score against every other seat (R7 placings) when g, played on
+ * with the hard policy at every seat, ends. */
+static double played_out(struct hard *h, struct game *g, int seat)
+{
+	struct seat_view *v = malloc(sizeof(*v));
+	struct move legal[ENGINE_MAX_MOVES];
+	struct game_result r;
+	for (long k = 0; v && game_to_move(g) >= 0 && k < DECISION_CAP; k++) {
+		int n = game_legal_moves(g, legal);
+		game_view(g, game_to_move(g), v);
+		int i = h ? hard_choose(h, v, legal, n, 1000, 60000, NULL) : medium_choose(v, legal, n);
+		if (i < 0 || game_apply(g, &legal[i]) < 0)
+			break;
+	}
+	free(v);
+	game_result(g, &r);
+	double score = 0;
+	for (int s = 0; s < g->players; s++)
+		if (s != seat)
+			score += r.placing[seat] < r.placing[s] ? 1.0 : r.placing[seat] == r.placing[s] ? 0.5 : 0.0;
+	return score / (g->players - 1);
+}
+
+void harness_determinize(struct game *c, int seat, struct rng *r)
+{
+	uint8_t pool[ENGINE_DECK_SIZE];
+	int n = 0;
+	for (int s = 0; s < c->players; s++) {
+		for (int v = 0; s != seat && v < GAME_CARD_VALUES; v++)
+			for (int k = 0; k < c->hand[s][v]; k++)
+				pool[n++] = (uint8_t)v;
+		for (int k = 0; k + 1 < c->stock_n[s]; k++)
+			pool[n++] = c->stock[s][k];
+	}
+	memcpy(pool + n, c->draw, (size_t)c->draw_n);
+	n += c->draw_n;
+	rng_shuffle(r, pool, (size_t)n);
+	n = 0;
+	for (int s = 0; s < c->players; s++) {
+		if (s != seat) {
+			memset(c->hand[s], 0, sizeof(c->hand[s]));
+			c->hand_mask[s] = 0;
+			for (int k = 0; k < c->hand_n[s]; k++) {
+				c->hand[s][pool[n]]++;
+				c->hand_mask[s] |= (uint16_t)(1u << pool[n++]);
+			}
+		}
+		for (int k = 0; k + 1 < c->stock_n[s]; k++)
+			c->stock[s][k] = pool[n++];
+	}
+	memcpy(c->draw, pool + n, (size_t)c->draw_n);
+	rng_seed(&c->rng, rng_next(r));
+}
+
+/* HARNESS_SEER: every legal move played out (over `worlds` deals of the
+ * unseen cards, or the true one when 0); the hard move first. */
+static int seer_choose(struct harness_player *p, const struct game *g, const struct seat_view *v,
+		       const struct move *legal, int n)
+{
+	int hard_i = hard_choose(p->hard, v, legal, n, 1000, 60000, NULL), best = hard_i;
+	double best_score = -1;
+	int worlds = p->worlds > 0 ? p->worlds : 1;
+	for (int k = -1; k < n; k++) {
+		int i = k < 0 ? hard_i : k;
+		if (k == hard_i)
+			continue;
+		struct rng r;
+		rng_seed(&r, 0x5eed + (uint64_t)v->turn * 7919 + (uint64_t)g->moves);
+		double x = 0;
+		for (int w = 0; w < worlds; w++) {
+			struct game *c = game_clone(g);
+			if (c && p->worlds > 0)
+				harness_determinize(c, v->seat, &r);
+			if (c && game_apply(c, &legal[i]) == 0)
+				x += played_out(p->rollout_medium ? NULL : p->hard, c, v->seat);
+			game_free(c);
+		}
+		if (x > best_score)
+			best_score = x, best = i;
+	}
+	return best;
+}
+
+static int decide(struct harness_player *p, const struct game *g, const struct seat_view *v,
+		  const struct move *legal, int n, uint32_t move_number, int64_t move_ms, int64_t bank_ms)
 {
 	int64_t start = now_us();
 	int i = -1;
@@ -62,6 +145,9 @@ static int decide(struct harness_player *p, const struct seat_view *v, const str
 		p->net_hits += st.net_hit;
 		break;
 	}
+	case HARNESS_SEER:
+		i = seer_choose(p, g, v, legal, n);
+		break;
 	case HARNESS_EXPERT: {
 		struct expert_stats st;
 		i = expert_choose(p->expert, v, legal, n, move_number, move_ms, bank_ms, &st);
@@ -218,7 +304,7 @@ int harness_play(const struct game_rules *rules, struct harness_player *const *s
 		}
 		struct game_result so_far;
 		game_result(g, &so_far);
-		int i = decide(seats[seat], v, answer_list, n, so_far.moves + 1, hg->move_ms, hg->bank_ms);
+		int i = decide(seats[seat], g, v, answer_list, n, so_far.moves + 1, hg->move_ms, hg->bank_ms);
 		hg->decisions++;
 		if (i < 0 || i >= n || game_apply(g, &answer_list[i]) < 0) {
 			hg->illegal++;

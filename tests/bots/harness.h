@@ -20,15 +20,22 @@
 #include "expert.h"
 #include "hard.h"
 
-enum harness_kind { HARNESS_EASY, HARNESS_MEDIUM, HARNESS_HARD, HARNESS_EXPERT };
+/* HARNESS_SEER cheats, to bound what any player could reach: it sees the
+ * whole game, and tries every legal move by playing the rest of the game out
+ * with the hard policy at every seat (its own too), exactly as the hard
+ * opponents would play; it takes the move whose game ends best for it (R7
+ * placings against each other seat), the hard bot's own move among equals. */
+enum harness_kind { HARNESS_EASY, HARNESS_MEDIUM, HARNESS_HARD, HARNESS_EXPERT, HARNESS_SEER };
 
 struct harness_player {
 	int kind;            /* enum harness_kind */
 	struct easy easy;    /* HARNESS_EASY */
-	struct hard *hard;   /* HARNESS_HARD: owned by the caller */
+	struct hard *hard;   /* HARNESS_HARD, HARNESS_SEER: owned by the caller */
 	struct expert *expert; /* HARNESS_EXPERT: owned by the caller, one per seat it plays */
 	int keep_times;      /* record every decision's time in times[] */
 	int oracle;          /* expert: judge over the true hidden cards (expert_set_oracle) */
+	int worlds;          /* seer: deals of the unseen cards per move; 0 = the true one */
+	int rollout_medium;  /* seer: play out with the medium policy instead of hard */
 	/* Figures collected over every game played. */
 	long decisions;
 	int64_t max_us, total_us;   /* CPU time of the thread, per decision */
@@ -71,5 +78,13 @@ int harness_play(const struct game_rules *rules, struct harness_player *const *s
  */
 struct deal;
 void harness_oracle_deal(const struct game *g, const struct seat_view *v, int refill, struct deal *out);
+
+/*
+ * The cards seat cannot see in c dealt again at random from r, in the same
+ * places: the other hands, every card under a stock top, the draw pile; the
+ * generator of later reshuffles (R6) is reseeded from r. The seat's view is
+ * unchanged.
+ */
+void harness_determinize(struct game *c, int seat, struct rng *r);
 
 #endif

@@ -430,70 +430,6 @@ static void legal_in_whole_games(void **state)
 	hard_free(h);
 }
 
-/* A seat's hand as a count per card, from its own view. */
-static void hand_counts(const struct game *g, int seat, int count[TABLE_CARD_VALUES])
-{
-	struct seat_view *v = malloc(sizeof(*v));
-	assert_non_null(v);
-	game_view(g, seat, v);
-	memset(count, 0, sizeof(int) * TABLE_CARD_VALUES);
-	for (int i = 0; i < v->hand_size; i++)
-		count[v->hand[i]]++;
-	free(v);
-}
-
-/* The seat to move discards its first card at once. */
-static void discard_at_once(struct game *g)
-{
-	struct move legal[ENGINE_MAX_MOVES];
-	int n = game_legal_moves(g, legal), i = 0;
-	while (i < n && legal[i].kind != MOVE_DISCARD)
-		i++;
-	assert_true(i < n);
-	assert_int_equal(game_apply(g, &legal[i]), 0);
-}
-
-/* bench_bots --oracle: the deal the harness gives the expert is what the
- * seats then draw, in turn order (R5.1), the viewer last; after a refill the
- * viewer's 5 come first (R5.2). */
-static void oracle_foresees_the_draws(void **state)
-{
-	(void)state;
-	struct game_rules rules = { .players = 3, .seed = 7, .dealer = 2, .stock_size = 10 };
-	int err = 0;
-	struct game *g = game_new(&rules, &err);
-	struct seat_view *v = malloc(sizeof(*v));
-	assert_non_null(g);
-	assert_non_null(v);
-	int viewer = game_to_move(g), next = (viewer + 1) % 3, after = (viewer + 2) % 3;
-	game_view(g, viewer, v);
-	struct deal last, first;
-	harness_oracle_deal(g, v, 0, &last);
-	harness_oracle_deal(g, v, 1, &first);
-	assert_int_equal(last.kept_n[next], 0); /* nobody else has drawn yet */
-	assert_memory_equal(first.draws, last.drawn[next], sizeof(first.draws));
-	assert_memory_equal(first.drawn[next], last.drawn[after], sizeof(first.drawn[next]));
-
-	discard_at_once(g);
-	int kept[TABLE_CARD_VALUES], hand[TABLE_CARD_VALUES];
-	hand_counts(g, viewer, kept);
-	for (int s = next; s != viewer; s = (s + 1) % 3) {
-		assert_int_equal(game_to_move(g), s);
-		int want[TABLE_CARD_VALUES] = { 0 };
-		for (int i = 0; i < ENGINE_HAND_SIZE; i++)
-			want[last.drawn[s][i]]++;
-		hand_counts(g, s, hand);
-		assert_memory_equal(hand, want, sizeof(hand));
-		discard_at_once(g);
-	}
-	assert_int_equal(game_to_move(g), viewer);
-	kept[last.draws[0]]++;
-	hand_counts(g, viewer, hand);
-	assert_memory_equal(hand, kept, sizeof(hand));
-	free(v);
-	game_free(g);
-}
-
 /* The expert wins more than half of duplicate games against medium. */
 static void beats_medium(void **state)
 {
@@ -532,7 +468,6 @@ int main(void)
 		cmocka_unit_test(same_request_same_move),
 		cmocka_unit_test(legal_in_whole_games),
 		cmocka_unit_test(beats_medium),
-		cmocka_unit_test(oracle_foresees_the_draws),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
