@@ -2,7 +2,8 @@
  * bench_bots - strength and speed of reference bot policies, in-process.
  *
  *   bench_bots [--partnership] [--stock N] [--seed N] [--samples N] [--candidates N]
- *              [--oracle] DEALS BOT BOT [BOT...]
+ *              [--oracle] [--worlds N] [--margin PCT] [--rollout-medium]
+ *              DEALS BOT BOT [BOT...]
  *
  * The bots (easy, medium, hard, expert) sit at one table in the order given,
  * one per seat, so their number is the number of players; with
@@ -16,7 +17,11 @@
  * protocol encoder and parser, as in a real game. --samples and --candidates
  * change the expert's worlds and candidates per decision (expert.h); with
  * --oracle the expert judges over the true hidden cards instead (a cheat, to
- * measure what perfect information is worth to it).
+ * measure what perfect information is worth to it). The bot "seer" plays
+ * every legal move out to the game's end with hard at every seat (harness.h):
+ * over the true cards (a cheat), or with --worlds N over N deals of the
+ * unseen cards, taking a move other than hard's only when its mean score is
+ * --margin PCT points better; --rollout-medium plays out with medium.
  */
 #include <err.h>
 #include <getopt.h>
@@ -74,6 +79,10 @@ struct pair_score {
 	double stalled_sum, stalled_count; /* over the games that ended in a stalemate (R7) */
 };
 
+static const char usage[] = "usage: bench_bots [--partnership] [--stock N] [--seed N] [--samples N] "
+			    "[--candidates N] [--oracle] [--worlds N] [--margin PCT] [--rollout-medium] "
+			    "DEALS BOT BOT [BOT...]";
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -83,9 +92,13 @@ int main(int argc, char **argv)
 		{ "samples", required_argument, NULL, 'n' },
 		{ "candidates", required_argument, NULL, 'c' },
 		{ "oracle", no_argument, NULL, 'o' },
+		{ "worlds", required_argument, NULL, 'w' },
+		{ "margin", required_argument, NULL, 'm' },
+		{ "rollout-medium", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int partnership = 0, stock = 0, oracle = 0, c;
+	int partnership = 0, stock = 0, oracle = 0, worlds = 0, rollout_medium = 0, c;
+	double margin = 0;
 	long first_seed = 1;
 	struct expert_config ecfg;
 	expert_config_default(&ecfg);
@@ -109,14 +122,21 @@ int main(int argc, char **argv)
 		case 'o':
 			oracle = 1;
 			break;
+		case 'w':
+			worlds = (int)parse_long(optarg, "--worlds");
+			break;
+		case 'm':
+			margin = (double)parse_long(optarg, "--margin") / 100.0;
+			break;
+		case 'r':
+			rollout_medium = 1;
+			break;
 		default:
-			errx(2, "usage: bench_bots [--partnership] [--stock N] [--seed N] [--samples N] "
-			     "[--candidates N] [--oracle] DEALS BOT BOT [BOT...]");
+			errx(2, "%s", usage);
 		}
 	}
 	if (argc - optind < 3 || argc - optind - 1 > ENGINE_MAX_PLAYERS)
-		errx(2, "usage: bench_bots [--partnership] [--stock N] [--seed N] [--samples N] "
-		     "[--candidates N] [--oracle] DEALS BOT BOT [BOT...]");
+		errx(2, "%s", usage);
 	long deals = parse_long(argv[optind], "DEALS");
 	int players = argc - optind - 1;
 
@@ -145,8 +165,9 @@ int main(int argc, char **argv)
 		harness_player_init(&f->player, kind, (uint64_t)s + 1, f->hard);
 		f->player.expert = f->expert;
 		f->player.oracle = oracle;
-		f->player.worlds = getenv("BENCH_WORLDS") ? atoi(getenv("BENCH_WORLDS")) : 0;
-		f->player.rollout_medium = getenv("BENCH_ROLLOUT_MEDIUM") != NULL;
+		f->player.worlds = worlds;
+		f->player.rollout_medium = rollout_medium;
+		f->player.margin = margin;
 		f->player.keep_times = 1;
 	}
 	if (n_bots < 2)

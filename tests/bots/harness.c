@@ -98,7 +98,8 @@ void harness_determinize(struct game *c, int seat, struct rng *r)
 }
 
 /* HARNESS_SEER: every legal move played out (over `worlds` deals of the
- * unseen cards, or the true one when 0); the hard move first. */
+ * unseen cards, or the true one when 0); the hard move first, another only
+ * when its mean score beats the best so far by `margin`. */
 static int seer_choose(struct harness_player *p, const struct game *g, const struct seat_view *v,
 		       const struct move *legal, int n)
 {
@@ -120,7 +121,7 @@ static int seer_choose(struct harness_player *p, const struct game *g, const str
 				x += played_out(p->rollout_medium ? NULL : p->hard, c, v->seat);
 			game_free(c);
 		}
-		if (x > best_score)
+		if (x > best_score + (k < 0 ? 0 : p->margin * worlds))
 			best_score = x, best = i;
 	}
 	return best;

@@ -36,6 +36,7 @@ struct harness_player {
 	int oracle;          /* expert: judge over the true hidden cards (expert_set_oracle) */
 	int worlds;          /* seer: deals of the unseen cards per move; 0 = the true one */
 	int rollout_medium;  /* seer: play out with the medium policy instead of hard */
+	double margin;       /* seer: a move other than hard's must score this much more (0..1) */
 	/* Figures collected over every game played. */
 	long decisions;
 	int64_t max_us, total_us;   /* CPU time of the thread, per decision */
