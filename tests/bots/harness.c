@@ -219,7 +219,7 @@ static void show_events(struct harness_player *p, const struct game *g, int seat
 }
 
 /* The next card of the true draw order: the draw pile from its top, then
- * (R6: reshuffled, order unknown to the engine's future) the completed heap. */
+ * the completed heap, which R6 reshuffles first (that order is not foreseen). */
 static uint8_t next_draw(const struct game *g, int *i)
 {
 	int k = (*i)++;
@@ -314,6 +314,9 @@ int harness_play(const struct game_rules *rules, struct harness_player *const *s
 	}
 	game_result(g, &hg->result);
 	rc = hg->illegal || hg->protocol_errors ? -1 : 0;
+	for (int s = 0; s < rules->players; s++)
+		if (seats[s]->kind == HARNESS_EXPERT)
+			expert_set_oracle(seats[s]->expert, NULL, NULL); /* g is freed below */
 out:
 	game_free(g);
 	free(view);
