@@ -312,20 +312,26 @@ static long bind_read_only(const char *from, const char *path)
 }
 
 /*
- * The game's own /proc, showing its processes alone, with bwrap's read-only
- * covers and the arena's (sandbox_start.h): mounts of the game's own mount
- * namespace, made private first so that none reaches the host's.
+ * The game's own /proc, showing its processes alone and nothing of the
+ * machine (subset=pid: no /proc/sys, no counters, sandbox_start.h); on a
+ * kernel without subset=pid, the whole /proc with bwrap's read-only covers
+ * and the arena's. Mounts of the game's own mount namespace, made private
+ * first so that none reaches the host's.
  */
 static void game_proc(void)
 {
 	static const char *const read_only[] = { "/proc/sys", "/proc/sysrq-trigger", "/proc/irq",
 						 "/proc/bus" };
 	static const char *const masked[] = SANDBOX_PROC_MASKED;
+	const long flags = MS_NOSUID_ | MS_NODEV_ | MS_NOEXEC_;
 	long err;
 
-	if ((err = sys5(__NR_mount, 0, (long)"/", 0, MS_REC_ | MS_PRIVATE_, 0)) < 0 ||
-	    (err = sys5(__NR_mount, (long)"proc", (long)"/proc", (long)"proc",
-			MS_NOSUID_ | MS_NODEV_ | MS_NOEXEC_, 0)) < 0)
+	if ((err = sys5(__NR_mount, 0, (long)"/", 0, MS_REC_ | MS_PRIVATE_, 0)) < 0)
+		fail_game("mount the game's /proc", err);
+	if (sys5(__NR_mount, (long)"proc", (long)"/proc", (long)"proc", flags,
+		 (long)"subset=pid") == 0)
+		return;
+	if ((err = sys5(__NR_mount, (long)"proc", (long)"/proc", (long)"proc", flags, 0)) < 0)
 		fail_game("mount the game's /proc", err);
 	for (unsigned i = 0; i < sizeof read_only / sizeof read_only[0]; i++)
 		if ((err = bind_read_only(read_only[i], read_only[i])) < 0 && err != -ENOENT)
@@ -380,6 +386,46 @@ static __attribute__((noreturn)) void run_game(char **argv, char **envp, long np
 	leave(0);
 }
 
+#define ARGS_MAX 65536
+#define ARGV_MAX 4096
+static char args_copy[ARGS_MAX];
+static char *argv_copy[ARGV_MAX];
+
+/*
+ * A game's pid 1 is a fork of the host, so its /proc/1/cmdline, which every
+ * bot can read, is the host's command line: the launcher's options before
+ * the bot's command. The bot's command (bot, NULL-terminated, within the
+ * strings from first on) is copied for the host's use and written over the
+ * start of those strings, the rest zeroed: a game shows the bot's command
+ * alone. What does not fit the copy is left as it is.
+ */
+static char **hide_options(char *first, char **bot)
+{
+	long n = 0, at = 0, end;
+
+	while (bot[n])
+		n++;
+	if (n == 0 || n >= ARGV_MAX)
+		return bot;
+	end = bot[n - 1] - first;
+	while (first[end])
+		end++;
+	for (long i = 0; i < n; i++) {
+		long k = 0;
+
+		argv_copy[i] = args_copy + at;
+		do {
+			if (at >= ARGS_MAX)
+				return bot;
+			args_copy[at++] = bot[i][k];
+		} while (bot[i][k++]);
+	}
+	argv_copy[n] = 0;
+	for (long i = 0; i <= end; i++)
+		first[i] = i < at ? args_copy[i] : 0;
+	return argv_copy;
+}
+
 /*
  * "-H [-p N] PROGRAM ARGS": the host (launcher.h). It reads the filter, then
  * starts a game for each message on its control socket (descriptor 5) that
@@ -425,6 +471,12 @@ static __attribute__((noreturn)) void host(char **argv, char **envp, long nproc)
 	}
 }
 
+/* The first string of the command line (argv[0] as the kernel put it). */
+static char *sp_args(long *sp)
+{
+	return (char *)sp[1];
+}
+
 /* sp: the stack at entry, argc then argv, NULL, then envp. */
 void launcher_main(long *sp)
 {
@@ -449,7 +501,7 @@ void launcher_main(long *sp)
 	if (argc < 2)
 		leave(127);
 	if (hosting)
-		host(argv + 1, envp, nproc);
+		host(hide_options(sp_args(sp), argv + 1), envp, nproc);
 	if (nproc)
 		limit_processes(nproc);
 	if (sys3(__NR_dup3, SANDBOX_STDIN_FD, 0, 0) < 0 ||

@@ -31,6 +31,7 @@
 
 #include "bot.h"
 #include "bot_internal.h"
+#include "cache_drop.h"
 #include "launcher.h"
 #include "sandbox_host.h"
 #include "sandbox_internal.h"
@@ -407,8 +408,11 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 		goto out;
 	if (ret < 0)
 		note_without_cgroups(sb, cg_why, note, note_size);
-	snprintf(sb->desc, sizeof sb->desc, "bwrap, seccomp%s%s", sb->cg ? ", " : ", no cgroups",
-		 sb->cg ? cgroup_describe(sb->cg) : "");
+	/* what an earlier run's bots left (a resumed game's rotations among them) goes too */
+	sb->drop_caches = cache_drop_available() && cache_drop() == 0;
+	snprintf(sb->desc, sizeof sb->desc, "bwrap, seccomp%s%s%s", sb->cg ? ", " : ", no cgroups",
+		 sb->cg ? cgroup_describe(sb->cg) : "",
+		 sb->drop_caches ? ", caches dropped between phases" : "");
 	*out = sb;
 	sb = NULL;
 	ret = 0;
@@ -493,6 +497,9 @@ void sandbox_start_hosts_ahead(struct sandbox *sb)
 void sandbox_end_phase(struct sandbox *sb)
 {
 	stop_idle_hosts(sb, true);
+	/* no bot runs: what this phase's left in the page cache and dentries goes */
+	if (sb && sb->drop_caches)
+		cache_drop();
 }
 
 void sandbox_stop_hosts(struct sandbox *sb)

@@ -38,6 +38,7 @@ struct sandbox {
 	struct guard *guard;
 	int launcher_fd;        /* launcher.h; -1: none, /bin/sh launches */
 	bool root;
+	bool drop_caches;       /* between rotation phases (cache_drop.h) */
 	struct cgroups *cg;
 	pthread_mutex_t lock;   /* slots, next_leaf, hosts */
 	uid_t uid_base;         /* this arena's block of uids (sandbox_start.h) */

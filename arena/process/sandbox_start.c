@@ -146,6 +146,9 @@ static int plan_options(struct sandbox *sb, const struct bot_spec *spec, const c
 	strlist_add(opts, "--disable-userns");
 	strlist_add(opts, "--die-with-parent");
 	add2(opts, "--cap-drop", "ALL");
+	add2(opts, "--uid", SANDBOX_INNER_ID);
+	add2(opts, "--gid", SANDBOX_INNER_ID);
+	add2(opts, "--hostname", SANDBOX_HOSTNAME);
 	/* a host makes each game's namespaces, and drops it for the bot (launcher.h) */
 	if (host)
 		add2(opts, "--cap-add", "CAP_SYS_ADMIN");

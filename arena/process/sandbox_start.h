@@ -92,15 +92,32 @@ struct sandbox_start {
 #define SANDBOX_LAUNCHER_FD 9
 
 /*
- * Files of /proc that count the whole machine's processes, which partners
- * could signal each other through by forking: /dev/null is bound over each.
- * (/proc/keys and /proc/key-users move only with keyctl and add_key, which
- * the filter refuses; /proc/timer_list and /proc/sched_debug are root's.)
- * Each costs a bind mount per start. A host has none on its own /proc: the
- * kernel lets a user namespace mount a /proc only where the /proc it has is
- * uncovered; each game mounts its own and covers them there (launcher.h).
+ * Files of /proc and /proc/sys that count the whole machine (its processes,
+ * memory, open files, dentries, I/O, interrupts, idle time, locks, keys),
+ * which any bot can move and any other read: a channel between processes
+ * alive at once, partners among them. /dev/null is bound over each that
+ * exists. Each costs a bind mount per start. A game of a host mounts its
+ * own /proc with only its processes in it (subset=pid, Linux 5.8), which
+ * has none of them, and covers them one by one only on an older kernel
+ * (launcher.h).
  */
-#define SANDBOX_PROC_MASKED { "/proc/loadavg" }
+#define SANDBOX_PROC_MASKED { "/proc/loadavg", "/proc/stat", "/proc/meminfo", "/proc/vmstat", \
+	"/proc/uptime", "/proc/diskstats", "/proc/zoneinfo", "/proc/buddyinfo", \
+	"/proc/pagetypeinfo", "/proc/interrupts", "/proc/softirqs", "/proc/schedstat", \
+	"/proc/locks", "/proc/key-users", "/proc/keys", "/proc/swaps", "/proc/partitions", \
+	"/proc/vmallocinfo", "/proc/pressure/cpu", "/proc/pressure/io", "/proc/pressure/memory", \
+	"/proc/pressure/irq", "/proc/sys/fs/dentry-state", "/proc/sys/fs/file-nr", \
+	"/proc/sys/fs/inode-nr", "/proc/sys/fs/inode-state", "/proc/sys/fs/aio-nr", \
+	"/proc/sys/kernel/random/entropy_avail", "/proc/sys/kernel/random/boot_id" }
+
+/*
+ * Inside every sandbox the bot's uid and gid are SANDBOX_INNER_ID and the
+ * host name SANDBOX_HOSTNAME, whoever runs the arena: the uid outside (as
+ * root, from the arena's block, which tells its pid modulo 2,048) and the
+ * machine's name stay out of sight.
+ */
+#define SANDBOX_INNER_ID "1000"
+#define SANDBOX_HOSTNAME "skipbo"
 
 
 /*

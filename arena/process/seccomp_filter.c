@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <linux/futex.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdint.h>
@@ -43,6 +44,14 @@ static const char *const refused[] = {
  */
 #define NO_ARG 6u
 #define INT 0xffffffffu
+/* a futex operation without FUTEX_PRIVATE_FLAG, whatever its clock bit */
+#define FUTEX_SHARED_MASK (INT & ~(uint64_t)FUTEX_CLOCK_REALTIME)
+#ifndef FUTEX_LOCK_PI2
+#define FUTEX_LOCK_PI2 13
+#endif
+#ifndef FUTEX2_PRIVATE
+#define FUTEX2_PRIVATE 128
+#endif
 
 struct shared_state_rule {
 	const char *name;
@@ -73,6 +82,24 @@ static const struct shared_state_rule shared_state[] = {
 	{ "preadv2", 5, RWF_NOWAIT, RWF_NOWAIT, EOPNOTSUPP },
 	{ "pwritev2", 5, RWF_NOWAIT, RWF_NOWAIT, EOPNOTSUPP },
 	{ "cachestat", NO_ARG, 0, 0, ENOSYS },
+	/* futexes any two sandboxes can meet on: a shared (not FUTEX_PRIVATE_FLAG)
+	 * futex on a page of a file they all map is keyed by the file, so a wake in
+	 * one sandbox reaches a waiter in another. A shared wait returns EAGAIN at
+	 * once, as if the word had changed, which every caller must handle by
+	 * looking again (glibc's pthread_join, which waits shared, loops until the
+	 * thread is gone), so no thread ever parks where another process can wake
+	 * it; wakes then find nobody. The clock bit is the only one left free */
+	{ "futex", 1, FUTEX_WAIT, FUTEX_SHARED_MASK, EAGAIN },
+	{ "futex", 1, FUTEX_WAIT_BITSET, FUTEX_SHARED_MASK, EAGAIN },
+	{ "futex", 1, FUTEX_LOCK_PI, FUTEX_SHARED_MASK, EAGAIN },
+	{ "futex", 1, FUTEX_LOCK_PI2, FUTEX_SHARED_MASK, EAGAIN },
+	{ "futex", 1, FUTEX_TRYLOCK_PI, FUTEX_SHARED_MASK, EAGAIN },
+	{ "futex", 1, FUTEX_WAIT_REQUEUE_PI, FUTEX_SHARED_MASK, EAGAIN },
+	/* futex2: a shared wait, and the calls whose flags lie in memory the filter
+	 * cannot read (no libc needs them) */
+	{ "futex_wait", 3, 0, FUTEX2_PRIVATE, EAGAIN },
+	{ "futex_waitv", NO_ARG, 0, 0, ENOSYS },
+	{ "futex_requeue", NO_ARG, 0, 0, ENOSYS },
 };
 
 static int add_shared_state_rule(scmp_filter_ctx ctx, const struct shared_state_rule *s)

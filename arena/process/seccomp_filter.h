@@ -21,9 +21,11 @@
  *   and do nothing, so no process meets another's; F_GETLK: ENOLCK),
  *   notices of access (inotify: ENOSYS, fcntl F_NOTIFY), and the page cache
  *   as a bit store (fadvise DONTNEED does nothing, preadv2/pwritev2 with
- *   RWF_NOWAIT: EOPNOTSUPP, cachestat: ENOSYS). Futexes keyed by a shared
- *   file cannot be refused without breaking threads (glibc's pthread_join
- *   waits on a shared futex); SECURITY.md lists them as open.
+ *   RWF_NOWAIT: EOPNOTSUPP, cachestat: ENOSYS), and futexes keyed by a
+ *   shared file: a wait without FUTEX_PRIVATE_FLAG returns EAGAIN at once
+ *   (the answer for a word that changed, which every caller handles by
+ *   looking again), so no thread parks where another process can wake it;
+ *   futex_waitv and futex_requeue, whose flags lie in memory: ENOSYS.
  * System calls of another architecture (a 32-bit int 0x80) kill the process.
  *
  * The filter is compiled once (libseccomp) into classic BPF, which bwrap
