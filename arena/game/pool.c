@@ -64,7 +64,6 @@ struct retirer {
 struct retiring {
 	struct retirer *retirer;
 	struct bot *bot;
-	int stop;             /* stop it rather than wait for its exit */
 };
 
 struct pool {
@@ -325,10 +324,7 @@ static void *retirer_main(void *arg)
 	struct retiring *job = arg;
 	struct retirer *t = job->retirer;
 
-	if (job->stop)
-		bot_stop(job->bot, POOL_GRACE_MS);
-	else
-		bot_close(job->bot, POOL_GRACE_MS);
+	bot_close(job->bot, POOL_GRACE_MS);
 	free(job);
 	pthread_mutex_lock(&t->lock);
 	if (--t->running == 0)
@@ -355,20 +351,13 @@ static void retire(struct pool *p, size_t i, struct bot *b)
 	pthread_t thread;
 	int started = 0;
 
-	/*
-	 * A sandbox is killed, not told to quit: bwrap exits as soon as the bot
-	 * does, and would stay a zombie of ours while the kernel tears the
-	 * sandbox's namespaces down (up to hundreds of ms on a loaded machine);
-	 * killed, it ends after them. An unsandboxed bot gets quit and its grace.
-	 */
-	int stop = p->cfg.specs[i].sandbox != NULL;
-
-	if (!stop)
-		send_quit(p, i, b);
+	/* sandboxed or not, the same end (PROTOCOL.md): quit, and its grace to exit
+	 * with its last words, in this thread, off the worker's way */
+	send_quit(p, i, b);
 	/* its last stderr lines go to the log only: the observer is this thread's */
 	bot_set_stderr_handler(b, (struct bot_stderr_handler){ NULL, NULL });
 	if (job && pthread_attr_init(&attr) == 0) {
-		*job = (struct retiring){ t, b, stop };
+		*job = (struct retiring){ t, b };
 		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 		pthread_mutex_lock(&t->lock);
 		started = pthread_create(&thread, &attr, retirer_main, job) == 0;
@@ -440,6 +429,9 @@ void pool_free(struct pool *p)
 {
 	if (!p)
 		return;
+	/* every retired process ends in its grace while the thread that started it lives:
+	 * its parent-death signal fires when that thread ends */
+	pool_drain(p);
 	/* the starters finish the start they are at; the others are not made */
 	pthread_mutex_lock(&p->lock);
 	p->starters.closing = 1;
@@ -458,7 +450,7 @@ void pool_free(struct pool *p)
 		for (int k = 0; k < slot->nspares; k++)
 			bot_stop(slot->spares[k].bot, 0);
 	}
-	/* every retired process closed before the worker, whose thread started them, ends */
+	/* and those of the worker's own thread before it ends */
 	pool_drain(p);
 	pthread_mutex_destroy(&p->retirer.lock);
 	pthread_cond_destroy(&p->retirer.done);

@@ -22,9 +22,9 @@
  * POOL_SPARES_MAX processes of a bot wait; past that the acquire starts
  * one itself. Start-up time is never on a move clock.
  * pool_release() hands the process to a thread of its own, which ends it
- * while the worker plays on: an unsandboxed one is sent quit and given
- * grace_ms to exit, a sandboxed one is stopped at once (its bwrap would
- * otherwise stay a zombie while the kernel tears the sandbox down).
+ * while the worker plays on: sandboxed or not, it is sent quit and given
+ * POOL_GRACE_MS to exit by itself (what it writes on stderr meanwhile
+ * reaches its log), then stopped.
  *
  * Reused processes: pool_release() after a game keeps the process.
  *

@@ -74,6 +74,10 @@
  *                        ID T", then
  *                        "lifetime alive ID T" every millisecond until it
  *                        is stopped
+ *   last-words           plays correctly; at game_end takes 20 ms (a summary
+ *                        being written), then writes on stderr "last-words ID
+ *                        game_end", and at quit "last-words ID quit" before it
+ *                        exits: what a bot says after its game reaches its log
  *
  * Children it leaves behind sleep at most a minute, so a broken test run
  * cannot litter the machine for long.
@@ -524,6 +528,22 @@ static void lifetime_event(const char *type, const cJSON *msg)
 	fflush(stderr);
 }
 
+/* last-words: the game's id, and a line after its end and at quit. */
+static void last_words(const char *type, const cJSON *msg)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "game");
+
+	if (strcmp(type, "game_start") == 0) {
+		snprintf(told_id, sizeof told_id, "%s", cJSON_IsString(id) ? id->valuestring : "?");
+	} else if (strcmp(type, "game_end") == 0) {
+		sleep_ms(20);
+		fprintf(stderr, "last-words %s game_end\n", told_id);
+	} else if (strcmp(type, "quit") == 0) {
+		fprintf(stderr, "last-words %s quit\n", told_id);
+	}
+	fflush(stderr);
+}
+
 /* Whole blocks of lines per write, to keep the pipe full as fast as it drains. */
 static void *flood_stderr(void *arg)
 {
@@ -586,6 +606,8 @@ int main(int argc, char **argv)
 				answer_request(msg, argc, argv);
 			else if (strcmp(type->valuestring, "quit") == 0)
 				quit = true;
+			if (is("last-words"))
+				last_words(type->valuestring, msg);
 			else if (is("lifetime"))
 				lifetime_event(type->valuestring, msg);
 		}

@@ -9,7 +9,9 @@
  *   `play --game-id ID` still tells exactly ID;
  * - every game gets fresh bot processes, unless "processes": "reuse" (or
  *   --reuse-processes) says otherwise, which tournament.json records and the
- *   reports say.
+ *   reports say;
+ * - a process gets quit and time to exit after its game, sandboxed or not:
+ *   its last words reach its log.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -313,6 +315,49 @@ static void test_fresh_processes_unless_reuse(void **state)
 	e2e_remove(dir);
 }
 
+/* How many lines of the log at dir/out/logs/NAME.stderr hold what. */
+static size_t count_in_log(const char *dir, const char *name, const char *what)
+{
+	char path[400], *text, *at;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/out/logs/%s.stderr", dir, name);
+	assert_non_null(text = e2e_read(path, NULL));
+	for (at = text; (at = strstr(at, what)); at++)
+		n++;
+	free(text);
+	return n;
+}
+
+/*
+ * The end of a game is the same in and out of the sandbox (PROTOCOL.md): a
+ * process gets quit after game_end and time to exit, so what it writes after
+ * its game, even 20 ms after, reaches its log in every game.
+ */
+static void test_last_words_in_every_game(void **state)
+{
+	static const char *const modes[] = { "on", "off" };
+	const char *args[] = { "run", "-j", "2", "--quiet", "--no-report", "t.json", NULL };
+
+	(void)state;
+	for (size_t m = 0; m < 2; m++) {
+		char dir[256], text[1024];
+
+		e2e_tempdir(dir, sizeof(dir), "last");
+		snprintf(text, sizeof(text),
+			 "{\"name\":\"l\",\"bots\":[{\"name\":\"last\",\"command\":[\"%s\","
+			 "\"last-words\"]},{\"name\":\"good\",\"command\":[\"%s\",\"good\"]}],"
+			 "\"deals\":4,\"rules\":{\"stock_size\":3},\"output\":\"out\","
+			 "\"sandbox\":\"%s\"}", BADBOT_PATH, BADBOT_PATH, modes[m]);
+		e2e_write(dir, "t.json", text);
+		assert_int_equal(e2e_run(dir, args, WALL_LIMIT_MS, NULL), 0);
+		/* 4 deals x 2 rotations, a process each */
+		assert_int_equal(count_in_log(dir, "last", " game_end"), 8);
+		assert_int_equal(count_in_log(dir, "last", " quit"), 8);
+		e2e_remove(dir);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_opaque_game_ids),
 		cmocka_unit_test(test_play_tells_the_game_id_given),
 		cmocka_unit_test(test_fresh_processes_unless_reuse),
+		cmocka_unit_test(test_last_words_in_every_game),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
