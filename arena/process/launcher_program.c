@@ -311,6 +311,48 @@ static long bind_read_only(const char *from, const char *path)
 		    (st[10] & ST_RELATIME_ ? 1L << 21 : 0), 0);
 }
 
+#define ARGS_MAX 65536
+#define ARGV_MAX 4096
+static char args_copy[ARGS_MAX];
+static char *argv_copy[ARGV_MAX];
+static char *command_line; /* its first string, as the kernel laid it out */
+
+/*
+ * A game's pid 1 is a fork of the host, so its /proc/1/cmdline, which every
+ * bot can read, is the host's command line: the launcher's options before
+ * the bot's command. Before it starts the bot, pid 1 copies the bot's
+ * command (bot, NULL-terminated, within the strings from first on) for its
+ * own use and writes it over the start of those strings, the rest zeroed: a
+ * game shows the bot's command alone. The host, which no bot sees, keeps
+ * its own. What does not fit the copy is left as it is.
+ */
+static char **hide_options(char *first, char **bot)
+{
+	long n = 0, at = 0, end;
+
+	while (bot[n])
+		n++;
+	if (n == 0 || n >= ARGV_MAX)
+		return bot;
+	end = bot[n - 1] - first;
+	while (first[end])
+		end++;
+	for (long i = 0; i < n; i++) {
+		long k = 0;
+
+		argv_copy[i] = args_copy + at;
+		do {
+			if (at >= ARGS_MAX)
+				return bot;
+			args_copy[at++] = bot[i][k];
+		} while (bot[i][k++]);
+	}
+	argv_copy[n] = 0;
+	for (long i = 0; i <= end; i++)
+		first[i] = i < at ? args_copy[i] : 0;
+	return argv_copy;
+}
+
 /*
  * The game's own /proc, showing its processes alone and nothing of the
  * machine (subset=pid: no /proc/sys, no counters, sandbox_start.h); on a
@@ -355,6 +397,7 @@ static __attribute__((noreturn)) void run_game(char **argv, char **envp, long np
 	char status[5] = { 'S' };
 
 	close_from(4);
+	argv = hide_options(command_line, argv);
 	game_proc();
 	/* the kernel adds the credentials, the pid among them, for the arena's socket */
 	if (send_bytes(3, "P", 1, 0, 0) < 0)
@@ -384,46 +427,6 @@ static __attribute__((noreturn)) void run_game(char **argv, char **envp, long np
 		status[1 + i] = (char)(bot_status >> (8 * i));
 	send_bytes(3, status, sizeof status, 0, 0);
 	leave(0);
-}
-
-#define ARGS_MAX 65536
-#define ARGV_MAX 4096
-static char args_copy[ARGS_MAX];
-static char *argv_copy[ARGV_MAX];
-
-/*
- * A game's pid 1 is a fork of the host, so its /proc/1/cmdline, which every
- * bot can read, is the host's command line: the launcher's options before
- * the bot's command. The bot's command (bot, NULL-terminated, within the
- * strings from first on) is copied for the host's use and written over the
- * start of those strings, the rest zeroed: a game shows the bot's command
- * alone. What does not fit the copy is left as it is.
- */
-static char **hide_options(char *first, char **bot)
-{
-	long n = 0, at = 0, end;
-
-	while (bot[n])
-		n++;
-	if (n == 0 || n >= ARGV_MAX)
-		return bot;
-	end = bot[n - 1] - first;
-	while (first[end])
-		end++;
-	for (long i = 0; i < n; i++) {
-		long k = 0;
-
-		argv_copy[i] = args_copy + at;
-		do {
-			if (at >= ARGS_MAX)
-				return bot;
-			args_copy[at++] = bot[i][k];
-		} while (bot[i][k++]);
-	}
-	argv_copy[n] = 0;
-	for (long i = 0; i <= end; i++)
-		first[i] = i < at ? args_copy[i] : 0;
-	return argv_copy;
 }
 
 /*
@@ -471,12 +474,6 @@ static __attribute__((noreturn)) void host(char **argv, char **envp, long nproc)
 	}
 }
 
-/* The first string of the command line (argv[0] as the kernel put it). */
-static char *sp_args(long *sp)
-{
-	return (char *)sp[1];
-}
-
 /* sp: the stack at entry, argc then argv, NULL, then envp. */
 void launcher_main(long *sp)
 {
@@ -484,6 +481,8 @@ void launcher_main(long *sp)
 	char **argv = (char **)(sp + 1);
 	char **envp = argv + argc + 1;
 	int hosting = 0;
+
+	command_line = argv[0];
 
 	if (argc >= 2 && argv[1][0] == '-' && argv[1][1] == 'H' && !argv[1][2]) {
 		hosting = 1;
@@ -501,7 +500,7 @@ void launcher_main(long *sp)
 	if (argc < 2)
 		leave(127);
 	if (hosting)
-		host(hide_options(sp_args(sp), argv + 1), envp, nproc);
+		host(argv + 1, envp, nproc);
 	if (nproc)
 		limit_processes(nproc);
 	if (sys3(__NR_dup3, SANDBOX_STDIN_FD, 0, 0) < 0 ||
