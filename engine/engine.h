@@ -200,6 +200,11 @@ int game_apply(struct game *g, const struct move *m);
  * to move, the next seat's turn begins; if one side remains, it wins (END_FORFEIT). Returns 0,
  * ENGINE_ESEAT (out of range or already removed) or ENGINE_EOVER. */
 int game_remove_seat(struct game *g, int seat);
+/* R11: remove every seat with removed[seat] set at once (faults at the start, which count as
+ * simultaneous): then if one side remains it wins, and if none does the game ends with no
+ * winner and no score (END_FORFEIT, a stalemate's status). Seats already removed are
+ * skipped. Returns 0 or ENGINE_EOVER. */
+int game_remove_seats(struct game *g, const uint8_t removed[ENGINE_MAX_PLAYERS]);
 
 /* Fills out with what seat (0..players-1) may see (R13); about 4 KB, no allocation. */
 void game_view(const struct game *g, int seat, struct seat_view *out);

@@ -377,22 +377,45 @@ static int sides_left(const struct game *g, int *any_seat)
 	return k;
 }
 
+/* After removals: one side left wins, none left ends the game without a winner,
+ * else the removed seat to move (if any) passes the turn on. */
+static void after_removal(struct game *g)
+{
+	int left_seat = -1, sides = sides_left(g, &left_seat);
+
+	if (sides <= 1)
+		game_finish(g, END_FORFEIT, sides == 1 ? left_seat : -1);
+	else if (g->removed[g->to_move])
+		game_end_turn(g);
+}
+
 int game_remove_seat(struct game *g, int seat)
 {
-	int left_seat = -1;
-
 	if (g->to_move < 0)
 		return ENGINE_EOVER;
 	if (seat < 0 || seat >= g->players || g->removed[seat])
 		return ENGINE_ESEAT;
 	g->removed[seat] = 1;
 	game_log(g, EVENT_REMOVED, seat, 0, 0, 0, CARD_NONE, 0, 0, 0);
-	if (sides_left(g, &left_seat) == 1) {
-		game_finish(g, END_FORFEIT, left_seat);
-		return ENGINE_OK;
+	after_removal(g);
+	return ENGINE_OK;
+}
+
+int game_remove_seats(struct game *g, const uint8_t removed[ENGINE_MAX_PLAYERS])
+{
+	int any = 0;
+
+	if (g->to_move < 0)
+		return ENGINE_EOVER;
+	for (int s = 0; s < g->players; s++) {
+		if (!removed[s] || g->removed[s])
+			continue;
+		g->removed[s] = 1;
+		game_log(g, EVENT_REMOVED, s, 0, 0, 0, CARD_NONE, 0, 0, 0);
+		any = 1;
 	}
-	if (g->to_move == seat)
-		game_end_turn(g);
+	if (any)
+		after_removal(g);
 	return ENGINE_OK;
 }
 

@@ -48,6 +48,7 @@ struct ref {
 	char bot_id[PROTOCOL_ID_MAX];      /* what the bots are told */
 	int game_no;                       /* 1-based */
 	int removed[ENGINE_MAX_PLAYERS];   /* out of the match (R11) */
+	int at_start;                      /* faults now are the start's: removed together */
 	const char *fault_kind[ENGINE_MAX_PLAYERS];
 	size_t seen[ENGINE_MAX_PLAYERS];   /* events already sent to each seat in this game */
 	int64_t bank_us[ENGINE_MAX_PLAYERS];       /* never below 0 */
@@ -131,7 +132,7 @@ static int add_fault(struct ref *r, int seat, enum protocol_fault_kind kind, con
 	out->faulted[seat] = 1;
 	r->removed[seat] = 1;
 	r->fault_kind[seat] = protocol_fault_kind_names[kind];
-	if (game_status(r->g) == GAME_RUNNING)
+	if (!r->at_start && game_status(r->g) == GAME_RUNNING)
 		game_remove_seat(r->g, seat);
 	if (o && o->fault)
 		o->fault(o->ctx, f, r->g);
@@ -622,6 +623,18 @@ static int apply_start(struct ref *r)
 	return 0;
 }
 
+/* The seats removed at the start, out of the game together (R11); later faults one by one. */
+static void remove_at_start(struct ref *r)
+{
+	uint8_t removed[ENGINE_MAX_PLAYERS] = { 0 };
+
+	for (int seat = 0; seat < ENGINE_MAX_PLAYERS; seat++)
+		removed[seat] = r->removed[seat] != 0;
+	if (game_status(r->g) == GAME_RUNNING)
+		game_remove_seats(r->g, removed);
+	r->at_start = 0;
+}
+
 /* Play one game of the match (or the game). */
 static int play_game(struct ref *r, const struct game_rules *rules, struct game_result *res)
 {
@@ -645,6 +658,10 @@ static int play_game(struct ref *r, const struct game_rules *rules, struct game_
 		goto out;
 	memset(r->seen, 0, sizeof(r->seen));
 	memset(r->answered, 0, sizeof(r->answered));
+	/* R11: the faults of the start (no process, no hello, an exit before game_start
+	 * reached it) are simultaneous: every such seat, and those out of the match
+	 * already, leave the game together, and none of them can be left to win */
+	r->at_start = 1;
 	for (seat = 0; seat < rules->players; seat++) {
 		free(take_stderr(&r->err[seat]));
 		if (s->seats[seat].bot)
@@ -656,17 +673,20 @@ static int play_game(struct ref *r, const struct game_rules *rules, struct game_
 					s->seats[seat].start_error : "could not start");
 			if (ret < 0)
 				goto out;
-		} else if (r->removed[seat] && game_status(r->g) == GAME_RUNNING) {
-			game_remove_seat(r->g, seat);
 		}
 	}
-	if (r->game_no == 1 && (ret = apply_start(r)) < 0)
-		goto out;
+	/* a position to start from (play --from) is reached with the start's seats gone */
+	if (r->game_no == 1 && s->nstart) {
+		remove_at_start(r);
+		if ((ret = apply_start(r)) < 0)
+			goto out;
+	}
 	if (o && o->game_start)
 		o->game_start(o->ctx, r->game_no, r->g);
 	for (seat = 0; seat < rules->players; seat++)
 		if (!r->removed[seat] && (ret = send_game_start(r, seat)) < 0)
 			goto out;
+	remove_at_start(r);
 	while ((seat = game_to_move(r->g)) >= 0)
 		if ((ret = play_decision(r, seat)) < 0)
 			goto out;
@@ -696,7 +716,8 @@ static void match_outcome(struct ref *r, const struct match_state *ms)
 	out->nwinners = 0;
 	for (int s = 0; s < n; s++) {
 		out->scores[s] = ms->total[s];
-		if (ms->winner >= 0 && team_of(s, n, out->partnership) ==
+		/* R11: a seat removed for a fault never wins its team's match */
+		if (ms->winner >= 0 && !r->removed[s] && team_of(s, n, out->partnership) ==
 		    team_of(ms->winner, n, out->partnership))
 			out->winners[out->nwinners++] = s;
 	}
@@ -709,6 +730,16 @@ static void match_outcome(struct ref *r, const struct match_state *ms)
 				place++;
 		out->placings[s] = place;
 	}
+}
+
+/* Seats not removed for a fault. */
+static int seats_left(const struct ref *r)
+{
+	int n = 0;
+
+	for (int s = 0; s < r->out->players; s++)
+		n += !r->removed[s];
+	return n;
 }
 
 int referee_play(const struct referee_setup *setup, struct referee_outcome *out, char *err,
@@ -755,7 +786,8 @@ int referee_play(const struct referee_setup *setup, struct referee_outcome *out,
 			break;
 		if ((ret = match_record(&ms, &res)) < 0)
 			goto out;
-		if (ms.over || out->games >= REFEREE_MATCH_GAMES_MAX)
+		/* a match whose every seat is out has nothing left to play (R11) */
+		if (ms.over || out->games >= REFEREE_MATCH_GAMES_MAX || seats_left(&r) == 0)
 			break;
 	}
 	out->reason = res.reason;

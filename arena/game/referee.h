@@ -30,7 +30,11 @@
  * move number and the offending line, truncated). The referee never stops
  * or frees a bot: it reports which seats faulted, and the caller (the pool)
  * replaces those processes. In a match a faulted seat stays removed for the
- * match's remaining games (it is removed as each game is dealt).
+ * match's remaining games (it is removed as each game is dealt), and never
+ * wins the match with its team. The faults of a game's start (no process,
+ * no hello, game_start not delivered) are simultaneous: those seats leave
+ * together (game_remove_seats()), so none of them is left to win, and a
+ * game (or a match) without a seat left has no winner and no score.
  *
  * Thread safety: referee_play() touches only its arguments; any number may
  * run at once on different bots.

@@ -570,6 +570,74 @@ static void test_R11_last_side_wins_by_forfeit(void **state)
 	game_free(g);
 }
 
+/* R11: faults at the start are simultaneous: every side gone means no winner, none scores. */
+static void test_R11_start_faults_of_every_side_leave_no_winner(void **state)
+{
+	struct game_rules rules = { .players = 2, .stock_size = 12, .seed = 9 };
+	struct game *g = game_new(&rules, NULL);
+	uint8_t both[ENGINE_MAX_PLAYERS] = { 1, 1 };
+	struct game_result r;
+
+	(void)state;
+	assert_non_null(g);
+	assert_int_equal(game_remove_seats(g, both), 0);
+	assert_int_equal(game_to_move(g), -1);
+	game_result(g, &r);
+	assert_int_equal(r.status, GAME_STALEMATE);
+	assert_int_equal(r.reason, END_FORFEIT);
+	assert_int_equal(r.winners[0] + r.winners[1], 0);
+	assert_int_equal(r.score[0], 0);
+	assert_int_equal(r.score[1], 0);
+	/* R7: ranked by their stocks, equal here */
+	assert_int_equal(r.placing[0], 1);
+	assert_int_equal(r.placing[1], 1);
+	assert_int_equal(game_remove_seats(g, both), ENGINE_EOVER);
+	game_free(g);
+}
+
+/* R11: removed together, whichever order the faults came in, a partner gone at the start
+ * never wins with a team that is left, and two of three seats gone leave the third. */
+static void test_R11_start_faults_removed_together(void **state)
+{
+	struct game_rules team = { .players = 4, .partnership = 1, .stock_size = 10, .seed = 4 };
+	struct game_rules three = { .players = 3, .stock_size = 10, .seed = 4 };
+	uint8_t gone[ENGINE_MAX_PLAYERS] = { 0, 1, 0, 1 };
+	struct game *g = game_new(&team, NULL);
+	struct game_result r;
+
+	(void)state;
+	/* seats 1 and 3, one team: seats 0 and 2 win, once both are gone (not after the first) */
+	assert_int_equal(game_remove_seats(g, gone), 0);
+	game_result(g, &r);
+	assert_int_equal(r.reason, END_FORFEIT);
+	assert_int_equal(r.winners[0] + r.winners[2], 2);
+	assert_int_equal(r.winners[1] + r.winners[3], 0);
+	game_free(g);
+	/* seats 0, 1 and 2: seat 3 alone is left, its partner 1 removed: 3 alone wins */
+	g = game_new(&team, NULL);
+	memcpy(gone, (uint8_t[]){ 1, 1, 1, 0 }, 4);
+	assert_int_equal(game_remove_seats(g, gone), 0);
+	game_result(g, &r);
+	assert_int_equal(r.winners[3], 1);
+	assert_int_equal(r.winners[0] + r.winners[1] + r.winners[2], 0);
+	assert_int_equal(r.score[1], 0);
+	game_free(g);
+	/* three players, two gone: the third wins by forfeit */
+	g = game_new(&three, NULL);
+	memcpy(gone, (uint8_t[]){ 1, 0, 1, 0 }, 4);
+	assert_int_equal(game_remove_seats(g, gone), 0);
+	game_result(g, &r);
+	assert_int_equal(r.status, GAME_WON);
+	assert_int_equal(r.winner, 1);
+	game_free(g);
+	/* none gone: nothing changes */
+	g = game_new(&three, NULL);
+	memset(gone, 0, sizeof gone);
+	assert_int_equal(game_remove_seats(g, gone), 0);
+	assert_int_equal(game_status(g), GAME_RUNNING);
+	game_free(g);
+}
+
 static void test_R11_removed_ranks_below_everyone(void **state)
 {
 	static const uint8_t one[] = { 5 };
@@ -646,6 +714,8 @@ int main(void)
 		cmocka_unit_test(test_R8_winner_scores_25_plus_5_per_card),
 		cmocka_unit_test(test_R8_partnership_scores_once_per_team),
 		cmocka_unit_test(test_R11_removed_seat_is_skipped),
+		cmocka_unit_test(test_R11_start_faults_of_every_side_leave_no_winner),
+		cmocka_unit_test(test_R11_start_faults_removed_together),
 		cmocka_unit_test(test_R11_removed_player_to_move_passes_on),
 		cmocka_unit_test(test_R11_last_side_wins_by_forfeit),
 		cmocka_unit_test(test_R11_removed_ranks_below_everyone),

@@ -226,6 +226,32 @@ static void test_start_fault(void **state)
 	table_close(&t);
 }
 
+/* R11: both seats fail at the start (no process; an exit before the hello): no winner,
+ * nobody scores, whichever fault was read first. */
+static void test_start_faults_of_every_seat(void **state)
+{
+	static char *false_argv[] = { "/bin/false", NULL };
+	struct table t;
+
+	(void)state;
+	table_open(&t, missing_argv, false_argv, 4);
+	table_play(&t);
+	assert_int_equal(t.out.nfaults, 2);
+	assert_int_equal(t.out.nwinners, 0);
+	assert_int_equal(t.out.scores[0], 0);
+	assert_int_equal(t.out.scores[1], 0);
+	assert_int_equal(t.out.reason, END_FORFEIT);
+	table_close(&t);
+	/* and in a match: no game is won, so no match either */
+	table_open(&t, false_argv, missing_argv, 4);
+	t.setup.match = 1;
+	table_play(&t);
+	assert_int_equal(t.out.nwinners, 0);
+	assert_int_equal(t.out.scores[0] + t.out.scores[1], 0);
+	assert_int_equal(t.out.games, 1);
+	table_close(&t);
+}
+
 static void test_match_to_500(void **state)
 {
 	struct table t;
@@ -670,6 +696,7 @@ int main(void)
 		cmocka_unit_test(test_stderr_per_decision),
 		cmocka_unit_test(test_timeout_fault),
 		cmocka_unit_test(test_start_fault),
+		cmocka_unit_test(test_start_faults_of_every_seat),
 		cmocka_unit_test(test_match_to_500),
 		cmocka_unit_test(test_process_reuse),
 		cmocka_unit_test(test_observer),
