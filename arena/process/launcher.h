@@ -3,7 +3,7 @@
  * sandbox (sandbox_start.h). It moves the bot's pipes from descriptors 5
  * and 6 to 0 and 1, closes 5, 6 and its own descriptor 9, and executes the
  * bot: "LAUNCHER [-p N] PROGRAM ARGS...", with -p first setting RLIMIT_NPROC
- * (soft and hard) to N (sandbox_start.h; exit 126 if it cannot). An exec that
+ * (soft and hard) to N, 0 for none (sandbox_start.h; exit 126 if it cannot). An exec that
  * fails prints "sandbox: cannot execute PROGRAM: REASON" on stderr and exits
  * 127 (not found) or 126 (found, cannot run), as a shell would.
  *
@@ -16,7 +16,11 @@
  * game's own /proc, sends "P" on the game's socket (the kernel adds its pid
  * as a credential, in the arena's numbering) and forks the bot, which drops
  * every capability, sets RLIMIT_NPROC to N, installs the filter and executes
- * PROGRAM (or says why not on its stderr and exits 126 or 127). When the
+ * PROGRAM (or says why not on its stderr and exits 126 or 127). Before it
+ * forks the bot, pid 1 writes PROGRAM ARGS over its own command line, the
+ * rest zeroed: /proc/1/cmdline, which the bot can read, shows its command
+ * and nothing of the launcher's (a host's -p always has ten digits, so what
+ * is zeroed is always as long). When the
  * bot ends, pid 1 sends "S" and the bot's wait status (4 bytes, the host's
  * order) and exits, which ends every process of the game; it exits as well
  * when the game's socket closes. A game that cannot start says why on its

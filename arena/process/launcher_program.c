@@ -95,7 +95,7 @@ static const char *error_words(long err)
 	}
 }
 
-/* "-p N": N, a decimal number; -1 if it is not one. */
+/* "-p N": N, a decimal number (0: no limit); -1 if it is not one. */
 static long number(const char *s)
 {
 	long n = 0;
@@ -492,7 +492,7 @@ void launcher_main(long *sp)
 	/* launcher [-H] [-p N] PROGRAM ARGS: the program is a canonical path, never "-p" */
 	if (argc >= 3 && argv[1][0] == '-' && argv[1][1] == 'p' && !argv[1][2]) {
 		nproc = number(argv[2]);
-		if (nproc <= 0)
+		if (nproc < 0)
 			limit_processes(-1);
 		argv += 2;
 		argc -= 2;

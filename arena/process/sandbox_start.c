@@ -200,10 +200,12 @@ static int plan_command(struct sandbox *sb, const struct bot_spec *spec, const c
 	strlist_add(argv, "--");
 	if (sb->launcher_fd >= 0) {
 		strlist_add(argv, "/proc/self/fd/" STR(SANDBOX_LAUNCHER_FD));
+		/* a host's -p always, ten digits: the options its games blank from their
+		 * command line (launcher.h) are then always as long, and tell nothing */
 		if (host)
 			strlist_add(argv, "-H");
-		if (nproc) {
-			snprintf(limit, sizeof limit, "%llu", nproc);
+		if (nproc || host) {
+			snprintf(limit, sizeof limit, "%010llu", nproc);
 			add2(argv, "-p", limit);
 		}
 	} else {

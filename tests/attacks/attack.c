@@ -122,6 +122,11 @@ long attack_read_memory(pid_t pid)
 
 /* ---- playing ---- */
 
+__attribute__((weak)) void attack_message(const cJSON *msg)
+{
+	(void)msg;
+}
+
 static void send_json(cJSON *msg)
 {
 	char *text = cJSON_PrintUnformatted(msg);
@@ -156,6 +161,11 @@ int main(int argc, char **argv)
 			cJSON_Delete(msg);
 			break;
 		}
+		if (strcmp(type->valuestring, "request") == 0 && !attacked) {
+			attacked = true;
+			attack_main(argc, argv);
+		}
+		attack_message(msg);
 		if (strcmp(type->valuestring, "hello") == 0) {
 			out = cJSON_CreateObject();
 			cJSON_AddStringToObject(out, "type", "hello");
@@ -167,10 +177,6 @@ int main(int argc, char **argv)
 		} else if (strcmp(type->valuestring, "request") == 0) {
 			const cJSON *legal = cJSON_GetObjectItemCaseSensitive(msg, "legal");
 
-			if (!attacked) {
-				attacked = true;
-				attack_main(argc, argv);
-			}
 			out = cJSON_CreateObject();
 			cJSON_AddStringToObject(out, "type", "move");
 			cJSON_AddItemToObject(out, "move",

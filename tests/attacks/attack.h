@@ -25,8 +25,18 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct cJSON;
+
 /* The program's attack; argv as given to main (argv[1] the token). */
 void attack_main(int argc, char **argv);
+
+/*
+ * Every message the arena sends (hello, game_start, request, game_end), before
+ * the bot answers it, and for the first request after attack_main: for an
+ * attack that follows the game. The program may define it; by default it
+ * does nothing. msg belongs to the caller.
+ */
+void attack_message(const struct cJSON *msg);
 
 /* The token (argv[1]). */
 extern const char *attack_token;

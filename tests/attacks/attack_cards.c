@@ -131,6 +131,18 @@ static void hello(void)
 	send_line(out);
 }
 
+int cards_deal_key(const struct cards_game *g)
+{
+	int tops[2] = { 0, 0 };
+
+	for (int seat = 0; seat < g->players; seat++) {
+		int card = g->shown[(g->stock_size - 1) * g->players + seat];
+
+		tops[seat % 2] = (tops[seat % 2] * 7 + (card < 0 ? 0 : card)) % 13;
+	}
+	return tops[0] * 13 + tops[1];
+}
+
 int cards_main(const struct cards_attack *a, int argc, char **argv)
 {
 	static struct cards_state st;

@@ -20,8 +20,8 @@
  * most common card (18 of 162): right 1 time in 9 by chance.
  *
  * At each request, once its cards are counted, the bot writes on stderr,
- * which the arena keeps in its log, the game's counts so far (a sandboxed
- * process may be stopped right after game_end, before it could write more):
+ * which the arena keeps in its log, the game's counts so far (so that a
+ * process stopped in its game, by a fault, still leaves them):
  *
  *   CARDS <name> <game id told> <right> <predicted>
  *
@@ -58,6 +58,15 @@ struct cards_attack {
 	/* The game is over. */
 	void (*game_end)(const struct cards_game *g);
 };
+
+/*
+ * The deal's key, 0 .. CARDS_DEAL_KEYS-1, from the stock tops every seat of
+ * every rotation sees at its first request: (the even seats' tops, folded)
+ * x 13 + (the odd seats'). Call it once the first request's cards are in
+ * g->shown. With 2 players two deals share a key about 1 time in 160.
+ */
+#define CARDS_DEAL_KEYS (13 * 13)
+int cards_deal_key(const struct cards_game *g);
 
 /* Run the bot: read the arena's lines on stdin until quit or EOF. Returns main's status. */
 int cards_main(const struct cards_attack *a, int argc, char **argv);

@@ -21,14 +21,7 @@ void twin_heard(int k, int pos, int card)
 
 static void first_request(const struct cards_game *g)
 {
-	int tops[2] = { 0, 0 };
-
-	for (int seat = 0; seat < g->players; seat++) {
-		int card = g->shown[(g->stock_size - 1) * g->players + seat];
-
-		tops[seat % 2] = (tops[seat % 2] * 7 + (card < 0 ? 0 : card)) % 13;
-	}
-	key = tops[0] * 13 + tops[1];
+	key = cards_deal_key(g);
 	for (int pos = 0; pos < CARDS_DECK; pos++)
 		if (g->shown[pos] >= 0)
 			publish(key, pos, g->shown[pos]);

@@ -4,15 +4,16 @@
  * publishes every card it is shown to the bot's other processes alive at the
  * same time, and predicts from what they published.
  *
- * A deal is known by its stock tops, which every seat of every rotation sees
- * at its first request: key = (top of the even seats' stocks, folded) x 13 +
- * (the odd seats'), 0 .. TWIN_KEYS-1. A message says "in the deal key, the
- * card at deck position pos is card".
+ * A deal is known by its key (cards_deal_key, attack_cards.h), 0 ..
+ * TWIN_KEYS-1. A message says "in the deal key, the card at deck position
+ * pos is card".
  */
 #ifndef SKIPBO_ATTACK_TWIN_H
 #define SKIPBO_ATTACK_TWIN_H
 
-#define TWIN_KEYS (13 * 13)
+#include "attack_cards.h"
+
+#define TWIN_KEYS CARDS_DEAL_KEYS
 
 /* A message heard from another process (or this one): kept for predictions. Any thread. */
 void twin_heard(int key, int pos, int card);

@@ -51,7 +51,6 @@
 #include "e2e.h"
 
 #define WALL_LIMIT_MS 60000
-#define SKIP_STATUS 77
 #define GAMES 6                 /* 3 tables x 1 deal x 2 rotations */
 #define ZOMBIE_AGE_MS 300       /* the longest a zombie may stay under the arena */
 #define STDERR_CAP 16384
@@ -102,6 +101,7 @@ static const struct attack_case cases[] = {
 	{ "log_bytes", "", ANY, ANY, false },
 	{ "shared_folder", "", BLOCKED, NOT_RUN, false },
 	{ "shared_state", "", BLOCKED, NOT_RUN, false },
+	{ "counters", "", BLOCKED, ANY, false },
 };
 
 /* The key the test puts in its session keyring, which the arena and its bots inherit. */
@@ -529,6 +529,72 @@ static void check_fork_bomb_count(const char *dir)
 	assert_true(reports > 0);
 }
 
+/*
+ * A line of attack_counters that shows, inside the sandbox, what it must not:
+ * true, and what it shows, briefly, in what.
+ */
+static bool counters_fault(const char *at, char *what, size_t size)
+{
+	char name[256];
+	unsigned uid, gid;
+	long bytes;
+
+	snprintf(what, size, "%.100s", at + strlen("COUNTERS "));
+	if (sscanf(at, "COUNTERS host %255s", name) == 1)
+		return strcmp(name, "skipbo") != 0;
+	if (sscanf(at, "COUNTERS ids %u %u", &uid, &gid) == 2)
+		return uid != 1000 || gid != 1000;
+	if (strncmp(at, "COUNTERS init ", 14) == 0) {
+		snprintf(what, size, "/proc/1/cmdline names a launcher option (-H, -p)");
+		return strstr(at, " [-H]") || strstr(at, " [-p]");
+	}
+	if (sscanf(at, "COUNTERS read %255s %ld", name, &bytes) == 2 && bytes > 0) {
+		snprintf(what, size, "%.80s: %ld bytes", name, bytes);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * What attack_counters saw. With the sandbox on: the names every sandbox
+ * shares (host "skipbo", uid and gid 1000, as root and as an ordinary user),
+ * no launcher option in /proc/1/cmdline, and no machine-wide counter with
+ * content; the faults of the first report that has any are named. With it
+ * off nothing hides them: the first process's report is printed. The block
+ * device a mount names is printed either way, not judged.
+ */
+static void check_counters(const char *dir, bool sandbox)
+{
+	char path[800], faults[4096] = "", what[128], *log, *line, *save = NULL;
+	int reports = 0, named = 0, found = 0;
+
+	snprintf(path, sizeof path, "%s/out/logs/attacker.stderr", dir);
+	assert_non_null(log = e2e_read(path, NULL));
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *at = strstr(line, "COUNTERS ");
+
+		if (!at)
+			continue;
+		reports += strncmp(at, "COUNTERS host ", 14) == 0;
+		if (reports == 1 && (!sandbox || strncmp(at, "COUNTERS block-device ", 22) == 0))
+			printf("  (sandbox %s) %s\n", sandbox ? "on" : "off", at);
+		if (!sandbox || !counters_fault(at, what, sizeof what))
+			continue;
+		found++;
+		/* the first report with faults names them */
+		if (!named || named == reports) {
+			named = reports;
+			strlcat(faults, "\n  ", sizeof faults);
+			strlcat(faults, what, sizeof faults);
+		}
+	}
+	free(log);
+	assert_true(reports > 0);
+	if (found)
+		fail_msg("inside the sandbox, %d line(s) of %d report(s) show too much; the first "
+			 "report's:%s", found, reports, faults);
+}
+
 /* The organiser's key is still there, payload and all. */
 static void check_key_kept(void)
 {
@@ -579,6 +645,9 @@ static void run_case(const struct attack_case *c, bool sandbox)
 	if (zw.oldest_ms > ZOMBIE_AGE_MS)
 		fail_msg("attack %s (sandbox %s): a zombie stayed %lld ms under the arena",
 			 c->name, sandbox ? "on" : "off", (long long)zw.oldest_ms);
+	/* before the report, which says less */
+	if (strcmp(c->name, "counters") == 0)
+		check_counters(dir, sandbox);
 	check_report(dir, c->name, sandbox ? c->on : c->off, cgroups);
 	/* what the test sees for itself */
 	if (c->restarts) {
@@ -729,47 +798,14 @@ static void copy_programs(void)
 	snprintf(badbot, sizeof badbot, "%s/badbot", bin);
 }
 
-/* Can user reach path (every directory on the way, and the file)? Checked in a child as user. */
-static bool user_can_run(const char *path)
-{
-	pid_t pid = fork();
-	int status;
-
-	if (pid == 0)
-		_exit(setgroups(0, NULL) == 0 && setgid(user->pw_gid) == 0 &&
-		      setuid(user->pw_uid) == 0 && access(path, X_OK) == 0 ? 0 : 1);
-	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct CMUnitTest tests[sizeof cases / sizeof cases[0] + 2];
 	char names[sizeof cases / sizeof cases[0]][96];
-	int failed;
+	int failed, ret;
 
-	if (argc > 1 && strcmp(argv[1], "--user") == 0) {
-		const char *name = getenv("SKIPBO_TEST_USER") ? getenv("SKIPBO_TEST_USER") : "nobody";
-
-		if (geteuid() != 0) {
-			printf("skipped: running as an ordinary user needs root to change user; "
-			       "the suite without a user runs as this one\n");
-			return SKIP_STATUS;
-		}
-		if (!(user = getpwnam(name))) {
-			printf("skipped: no user \"%s\" on this machine (set SKIPBO_TEST_USER)\n",
-			       name);
-			return SKIP_STATUS;
-		}
-		if (user->pw_uid == 0) {
-			printf("skipped: \"%s\" is root\n", name);
-			return SKIP_STATUS;
-		}
-		if (!user_can_run(ARENA_PATH)) {
-			printf("skipped: user \"%s\" cannot run %s (a build directory other users "
-			       "cannot enter)\n", name, ARENA_PATH);
-			return SKIP_STATUS;
-		}
-	}
+	if (argc > 1 && strcmp(argv[1], "--user") == 0 && (ret = e2e_ordinary_user(&user)) >= 0)
+		return ret;
 	if (getenv("SKIPBO_ATTACK"))
 		cmocka_set_test_filter(getenv("SKIPBO_ATTACK"));
 	listen_on_loopback();

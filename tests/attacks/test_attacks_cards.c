@@ -16,10 +16,20 @@
  * - twin_locks: every card shown, published as byte-range locks on the bot's
  *   own program to its processes alive at once (those started ahead for the
  *   next games). Defeated by the filter refusing file locks.
- * - twin_futex: the same relay over futexes on the bot's own program, which
- *   the filter cannot refuse. Defeated by the rotation phases (schedule.h,
- *   tournament.h): no process of one rotation of a deal is alive with one
- *   of another rotation of it.
+ * - twin_futex: the same relay over futexes on the bot's own program.
+ *   Defeated twice: the filter lets no shared futex wait park (the relay's
+ *   futex_waitv is refused), and the rotation phases (schedule.h,
+ *   tournament.h) keep any process of one rotation of a deal from being
+ *   alive with one of another rotation of it.
+ * - page_cache: what rotation r0 showed, marked as cached pages of a large
+ *   file under /usr, read in r1 by fault-around (pagemap), by major faults
+ *   (faults) or by the time a read takes (timing). Defeated by the arena
+ *   dropping the page cache at the barrier between rotation phases, which
+ *   only root can do: with --user the figures are shown, not judged (the
+ *   route is open, SECURITY.md). The timing case is never judged, only
+ *   shown with the bits a game it carried: a timing channel may keep some
+ *   residue. Each case starts from a store nobody marked (the bot's
+ *   --evict), so earlier runs do not fill it.
  *
  * usage: test_attacks_cards [--user]
  * With --user (when run as root) the arena runs as the ordinary user
@@ -36,7 +46,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <math.h>
 #include <pwd.h>
 #include <stdbool.h>
@@ -44,13 +53,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "e2e.h"
 
 #define WALL_LIMIT_MS 120000
-#define SKIP_STATUS 77
 #define DEALS 15
 #define GAMES (DEALS * 2)
 #define MIN_PREDICTED 200 /* enough predictions to tell chance from knowledge */
@@ -62,6 +69,8 @@ struct cards_case {
 	const char *arg;    /* after the token, or "" */
 	const char *sandbox;
 	int concurrency;
+	bool page_cache; /* judged only where the arena can drop the cache (as root) */
+	bool timing;     /* a timing channel: shown, never judged */
 };
 
 static const struct cards_case cases[] = {
@@ -70,6 +79,9 @@ static const struct cards_case cases[] = {
 	{ "rotation_memory", "memory-only", "off", 1 },
 	{ "twin_locks", "", "on", 1 },
 	{ "twin_futex", "", "on", 1 },
+	{ "page_cache", "pagemap", "on", 1, true, false },
+	{ "page_cache", "faults", "on", 1, true, false },
+	{ "page_cache", "timing", "on", 1, true, true },
 };
 
 /* The running counts of one game, as its last line had them. */
@@ -87,25 +99,8 @@ static char bin[64] = "/tmp/skipbo-cards-bin.XXXXXX";
 static int run_arena(const char *dir)
 {
 	const char *args[] = { "run", "--quiet", "--no-report", "t.json", NULL };
-	pid_t pid;
 
-	if (!user)
-		return e2e_run(dir, args, WALL_LIMIT_MS, NULL);
-	pid = fork();
-	if (pid == 0) {
-		char *const argv[] = { ARENA_PATH, "run", "--quiet", "--no-report", "t.json", NULL };
-		char out[600];
-		int fd;
-
-		snprintf(out, sizeof(out), "%s/stderr.txt", dir);
-		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0 || chdir(dir) < 0 || dup2(fd, 2) < 0 || setgroups(0, NULL) < 0 ||
-		    setgid(user->pw_gid) < 0 || setuid(user->pw_uid) < 0)
-			_exit(126);
-		execv(ARENA_PATH, argv);
-		_exit(127);
-	}
-	return e2e_wait(pid, WALL_LIMIT_MS, NULL);
+	return e2e_wait(e2e_start_as(dir, args, user), WALL_LIMIT_MS, NULL);
 }
 
 /* Does id name a table, deal or rotation the way the records do (tN-dN-rN)? */
@@ -116,6 +111,44 @@ static bool names_a_game(const char *id)
 	return sscanf(id, "t%u-d%u-r%u", &t, &d, &r) == 3;
 }
 
+/* Drop the page-cache attack's store from the cache (attack_page_cache.c) and name it in
+ * store; false when it has none on this machine. */
+static bool evict_store(char *store, size_t size)
+{
+	char cmd[256];
+	FILE *p;
+	bool named;
+
+	snprintf(cmd, sizeof(cmd), "'%s/attack_page_cache' --evict", bin);
+	if (!(p = popen(cmd, "r")))
+		return false;
+	named = fgets(store, (int)size, p) != NULL;
+	store[strcspn(store, "\n")] = '\0';
+	return pclose(p) == 0 && named;
+}
+
+/* The mutual information of a channel that names one of 13 cards, right at rate a and wrong
+ * evenly otherwise, in bits. */
+static double channel_bits(double a)
+{
+	double bits = log2(13);
+
+	if (a > 0)
+		bits += a * log2(a);
+	if (a < 1)
+		bits += (1 - a) * log2((1 - a) / 12);
+	return bits;
+}
+
+/* What a prediction right at rate a carried, roughly: the channel's bits less those of always
+ * naming Skip-Bo (right 1 time in 9), at least 0. */
+static double bits_per_prediction(double a)
+{
+	double bits = channel_bits(a) - channel_bits(1.0 / 9);
+
+	return bits > 0 ? bits : 0;
+}
+
 static void run_case(const struct cards_case *c)
 {
 	const char *weaken = getenv("SKIPBO_ATTACK_WEAKEN");
@@ -124,8 +157,14 @@ static void run_case(const struct cards_case *c)
 	long right = 0, predicted = 0;
 	size_t games = 0;
 	double chance, bound;
+	char store[512];
 	int status;
 
+	if (c->page_cache && !evict_store(store, sizeof(store))) {
+		printf("%s %s: no store file on this machine (attack_page_cache.c)\n", c->attack,
+		       c->arg);
+		skip();
+	}
 	e2e_tempdir(dir, sizeof(dir), "cards");
 	if (user && chown(dir, user->pw_uid, user->pw_gid) < 0)
 		fail_msg("chown %s: %s", dir, strerror(errno));
@@ -184,7 +223,16 @@ static void run_case(const struct cards_case *c)
 	bound = chance + 5 * sqrt(predicted * (1.0 / 9) * (8.0 / 9));
 	printf("%s %s (sandbox %s): %ld of %ld hidden cards predicted right (chance %.0f, "
 	       "bound %.0f)\n", c->attack, c->arg, c->sandbox, right, predicted, chance, bound);
-	if (right > bound)
+	if (c->page_cache)
+		printf("  store %s: %.1f cards right beyond chance a game, about %.0f bits a game\n",
+		       store, (right - chance) / GAMES,
+		       predicted * bits_per_prediction((double)right / predicted) / GAMES);
+	if (c->page_cache && user)
+		printf("  not judged: the route is open for an arena run as an ordinary user, which "
+		       "cannot drop the page cache (SECURITY.md)\n");
+	if (c->timing)
+		printf("  not judged: a timing channel may keep some residue\n");
+	if (!c->timing && !(c->page_cache && user) && right > bound)
 		fail_msg("%s %s (sandbox %s): predicted %ld of %ld hidden cards right, beyond "
 			 "chance (%.0f expected, at most %.0f allowed)", c->attack, c->arg,
 			 c->sandbox, right, predicted, chance, bound);
@@ -206,36 +254,10 @@ static void copy_programs(void)
 	if (!mkdtemp(bin) || chmod(bin, 0755) < 0)
 		abort();
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/attack_deck_rebuild' '%s/attack_rotation_memory' "
-		 "'%s/attack_twin_locks' '%s/attack_twin_futex' '%s'/", BADBOT_PATH, ATTACKS_DIR,
-		 ATTACKS_DIR, ATTACKS_DIR, ATTACKS_DIR, bin);
+		 "'%s/attack_twin_locks' '%s/attack_twin_futex' '%s/attack_page_cache' '%s'/",
+		 BADBOT_PATH, ATTACKS_DIR, ATTACKS_DIR, ATTACKS_DIR, ATTACKS_DIR, ATTACKS_DIR, bin);
 	if (system(cmd) != 0)
 		abort();
-}
-
-/* The user of --user, or an exit status: -1 to go on. */
-static int choose_user(void)
-{
-	const char *name = getenv("SKIPBO_TEST_USER") ? getenv("SKIPBO_TEST_USER") : "nobody";
-	pid_t pid;
-	int status;
-
-	if (geteuid() != 0) {
-		printf("skipped: running as an ordinary user needs root to change user\n");
-		return SKIP_STATUS;
-	}
-	if (!(user = getpwnam(name)) || user->pw_uid == 0) {
-		printf("skipped: no ordinary user \"%s\" (set SKIPBO_TEST_USER)\n", name);
-		return SKIP_STATUS;
-	}
-	pid = fork();
-	if (pid == 0)
-		_exit(setgroups(0, NULL) == 0 && setgid(user->pw_gid) == 0 &&
-		      setuid(user->pw_uid) == 0 && access(ARENA_PATH, X_OK) == 0 ? 0 : 1);
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		printf("skipped: user \"%s\" cannot run %s\n", name, ARENA_PATH);
-		return SKIP_STATUS;
-	}
-	return -1;
 }
 
 int main(int argc, char **argv)
@@ -244,7 +266,7 @@ int main(int argc, char **argv)
 	char names[sizeof(cases) / sizeof(cases[0])][96];
 	int failed, ret;
 
-	if (argc > 1 && strcmp(argv[1], "--user") == 0 && (ret = choose_user()) >= 0)
+	if (argc > 1 && strcmp(argv[1], "--user") == 0 && (ret = e2e_ordinary_user(&user)) >= 0)
 		return ret;
 	copy_programs();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

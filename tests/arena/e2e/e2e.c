@@ -6,7 +6,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +63,11 @@ void e2e_write(const char *dir, const char *name, const char *text)
 
 pid_t e2e_start(const char *dir, const char *const *args)
 {
+	return e2e_start_as(dir, args, NULL);
+}
+
+pid_t e2e_start_as(const char *dir, const char *const *args, const struct passwd *user)
+{
 	char out[512], errpath[512];
 	const char *argv[64];
 	size_t n = 0;
@@ -81,10 +88,42 @@ pid_t e2e_start(const char *dir, const char *const *args)
 			_exit(126);
 		dup2(fo, 1);
 		dup2(fe, 2);
+		if (user && (setgroups(0, NULL) < 0 || setgid(user->pw_gid) < 0 ||
+			     setuid(user->pw_uid) < 0))
+			_exit(125);
 		execv(ARENA_PATH, (char *const *)argv);
 		_exit(127);
 	}
 	return pid;
+}
+
+int e2e_ordinary_user(const struct passwd **user)
+{
+	const char *name = getenv("SKIPBO_TEST_USER") ? getenv("SKIPBO_TEST_USER") : "nobody";
+	const struct passwd *pw;
+	pid_t pid;
+	int status;
+
+	if (geteuid() != 0) {
+		printf("skipped: running as an ordinary user needs root to change user\n");
+		return 77;
+	}
+	if (!(pw = getpwnam(name)) || pw->pw_uid == 0) {
+		printf("skipped: no ordinary user \"%s\" on this machine (set SKIPBO_TEST_USER)\n",
+		       name);
+		return 77;
+	}
+	pid = fork();
+	if (pid == 0)
+		_exit(setgroups(0, NULL) == 0 && setgid(pw->pw_gid) == 0 &&
+		      setuid(pw->pw_uid) == 0 && access(ARENA_PATH, X_OK) == 0 ? 0 : 1);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("skipped: user \"%s\" cannot run %s (a build directory other users cannot "
+		       "enter)\n", name, ARENA_PATH);
+		return 77;
+	}
+	*user = pw;
+	return -1;
 }
 
 int e2e_wait(pid_t pid, int timeout_ms, double *seconds)

@@ -17,9 +17,23 @@ void e2e_remove(const char *dir);
 /* Write text to dir/name. */
 void e2e_write(const char *dir, const char *name, const char *text);
 
+struct passwd;
+
 /* Start skipbo-arena with args (NULL-terminated, without the program) in
  * dir, stdout and stderr to dir/stdout.txt and dir/stderr.txt. */
 pid_t e2e_start(const char *dir, const char *const *args);
+
+/* The same with the arena running as user (NULL: as the caller), which needs
+ * root; a child that cannot change user exits 125. */
+pid_t e2e_start_as(const char *dir, const char *const *args, const struct passwd *user);
+
+/*
+ * The ordinary user of a test's --user mode: the one SKIPBO_TEST_USER names,
+ * else nobody, into *user. Returns -1 when there is one and it can run the
+ * built arena; otherwise prints why not and returns 77, the exit status that
+ * ctest counts as skipped (the caller must be root to change user).
+ */
+int e2e_ordinary_user(const struct passwd **user);
 
 /* Wait for pid; kill it and return -1 if it runs past timeout_ms. Otherwise
  * its exit status (128 + signal if killed by one). *seconds: wall time. */

@@ -1,0 +1,338 @@
+/*
+ * test_attacks_partners.c - partners who read each other's hidden hand
+ * (R10: partners have no channel) through futexes on their program's file
+ * (attack_partner_futex.c), in a 4-player partnership tournament of two
+ * attackers and two `badbot good`, run through the built skipbo-arena with
+ * the sandbox on. The table's pairings (arena/TOURNAMENT.md, "The
+ * schedule") seat the two attackers as partners in a third of the games.
+ *
+ * Judged by what the attack achieved: in those games, each attacker logs
+ * its hand at every request (HAND) and the hands it heard from its partner
+ * (HEARD); the partner hand cards it heard right, summed over the
+ * tournament, must stay within what the best blind guess of a whole hand
+ * gets, 5 standard deviations above its mean. Defeated by the filter
+ * (seccomp_filter.h): a shared futex wait returns at once, so no thread
+ * parks where a process of another sandbox can wake it.
+ *
+ * usage: test_attacks_partners [--user]
+ * With --user (when run as root) the arena runs as the ordinary user
+ * SKIPBO_TEST_USER names, else nobody; exit 77 (skipped) when there is none
+ * or it cannot reach the build.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "e2e.h"
+
+#define WALL_LIMIT_MS 120000
+#define DEALS 2
+#define GAMES (DEALS * 3 * 4)        /* 3 pairings x 4 seat rotations per deal */
+#define PARTNER_GAMES (DEALS * 4)    /* pairing {02|13}: the attackers are partners */
+#define MIN_PREDICTED 200            /* enough hand cards to tell chance from knowledge */
+#define VALUES 13                    /* card values: 0 (Skip-Bo) .. 12 */
+#define HAND_MAX 5
+#define DECK 162
+
+/* One HAND or HEARD line of an attacker's log. */
+struct hand_line {
+	char game[64];
+	int seat, seq, n;
+	int cards[HAND_MAX];
+};
+
+/* The lines of one attacker's log. */
+struct attacker_log {
+	struct hand_line *hands, *heard;
+	size_t nhands, nheard;
+};
+
+/* The user the arena runs as (NULL: the test's own). */
+static const struct passwd *user;
+/* The bots' programs, copied where the sandbox's uids and the user can run them. */
+static char bin[64] = "/tmp/skipbo-partners-bin.XXXXXX";
+
+/* ---- chance ---- */
+
+static double choose(int n, int k)
+{
+	double r = 1;
+
+	if (k < 0 || k > n)
+		return 0;
+	for (int i = 1; i <= k; i++)
+		r = r * (n - k + i) / i;
+	return r;
+}
+
+static int deck_count(int value)
+{
+	return value == 0 ? 18 : 12;
+}
+
+/* P(a hand of h cards drawn from the deck holds at least j of value). */
+static double at_least(int value, int j, int h)
+{
+	double p = 0;
+
+	for (int n = j; n <= h; n++)
+		p += choose(deck_count(value), n) * choose(DECK - deck_count(value), h - n);
+	return p / choose(DECK, h);
+}
+
+/* Sum over the hands of h cards (value by value from v) of P x right and P x right^2. */
+static void sum_hands(int v, int left, double weight, int right, const int *guess, double *m1,
+		      double *m2)
+{
+	if (v == VALUES) {
+		if (left == 0) {
+			*m1 += weight * right;
+			*m2 += weight * right * right;
+		}
+		return;
+	}
+	for (int n = 0; n <= left; n++)
+		sum_hands(v + 1, left - n, weight * choose(deck_count(v), n), right +
+			  (n < guess[v] ? n : guess[v]), guess, m1, m2);
+}
+
+/*
+ * The best blind guess of a hand of h cards, drawn from the deck: the
+ * multiset of h cards whose expected overlap with the hand is largest (a
+ * value's j-th copy adds P(at least j of it), so the h largest of those),
+ * and the mean and variance of that overlap.
+ */
+static void blind_guess(int h, double *mean, double *variance)
+{
+	int guess[VALUES] = { 0 };
+	double m1 = 0, m2 = 0;
+
+	for (int k = 0; k < h; k++) {
+		int best = 0;
+
+		for (int v = 1; v < VALUES; v++)
+			if (at_least(v, guess[v] + 1, h) > at_least(best, guess[best] + 1, h))
+				best = v;
+		guess[best]++;
+	}
+	sum_hands(0, h, 1, 0, guess, &m1, &m2);
+	*mean = m1 / choose(DECK, h);
+	*variance = m2 / choose(DECK, h) - *mean * *mean;
+}
+
+/* ---- the logs ---- */
+
+static int compare_lines(const void *a, const void *b)
+{
+	const struct hand_line *x = a, *y = b;
+	int c = strcmp(x->game, y->game);
+
+	if (c)
+		return c;
+	if (x->seat != y->seat)
+		return x->seat - y->seat;
+	/* seq -1 in a key: any line of that game and seat */
+	return x->seq < 0 || y->seq < 0 ? 0 : x->seq - y->seq;
+}
+
+static const struct hand_line *find_line(const struct hand_line *lines, size_t n, const char *game,
+					 int seat, int seq)
+{
+	struct hand_line key = { .seat = seat, .seq = seq };
+
+	snprintf(key.game, sizeof key.game, "%s", game);
+	return n ? bsearch(&key, lines, n, sizeof key, compare_lines) : NULL;
+}
+
+/* "game seat seq cards" (after HAND or HEARD) into *out: true if it is one. */
+static bool parse_line(const char *text, struct hand_line *out)
+{
+	char cards[64], *card, *save = NULL;
+
+	if (sscanf(text, "%63s %d %d %63s", out->game, &out->seat, &out->seq, cards) != 4)
+		return false;
+	out->n = 0;
+	for (card = strtok_r(cards, ",", &save); card && strcmp(card, "-") != 0;
+	     card = strtok_r(NULL, ",", &save))
+		if (out->n < HAND_MAX)
+			out->cards[out->n++] = atoi(card);
+	return true;
+}
+
+static void push_line(struct hand_line **lines, size_t *n, const struct hand_line *line)
+{
+	if (!(*lines = reallocarray(*lines, *n + 1, sizeof **lines)))
+		abort();
+	(*lines)[(*n)++] = *line;
+}
+
+/* The HAND and HEARD lines of dir/out/logs/<name>.stderr, sorted. */
+static void read_log(const char *dir, const char *name, struct attacker_log *log)
+{
+	char path[600], *text, *line, *save = NULL;
+
+	memset(log, 0, sizeof *log);
+	snprintf(path, sizeof path, "%s/out/logs/%s.stderr", dir, name);
+	if (!(text = e2e_read(path, NULL)))
+		fail_msg("no log %s", path);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct hand_line l;
+		const char *at;
+
+		if ((at = strstr(line, "HAND ")) && parse_line(at + 5, &l))
+			push_line(&log->hands, &log->nhands, &l);
+		else if ((at = strstr(line, "HEARD ")) && parse_line(at + 6, &l))
+			push_line(&log->heard, &log->nheard, &l);
+	}
+	free(text);
+	qsort(log->hands, log->nhands, sizeof *log->hands, compare_lines);
+	qsort(log->heard, log->nheard, sizeof *log->heard, compare_lines);
+}
+
+/* Cards of hand that heard names (each card once). */
+static int overlap(const struct hand_line *hand, const struct hand_line *heard)
+{
+	bool used[HAND_MAX] = { false };
+	int right = 0;
+
+	for (int i = 0; heard && i < heard->n; i++)
+		for (int k = 0; k < hand->n; k++)
+			if (!used[k] && hand->cards[k] == heard->cards[i]) {
+				used[k] = true;
+				right++;
+				break;
+			}
+	return right;
+}
+
+/* What the tournament showed: the partners' hands, and what was heard of them. */
+struct tally {
+	long right, predicted;
+	double chance, variance;
+	size_t partner_games;
+};
+
+/* Add a's hands in the games where b was its partner, and what b heard of them. */
+static void tally_hands(const struct attacker_log *a, const struct attacker_log *b,
+			const double *mean, const double *variance, struct tally *t)
+{
+	for (size_t i = 0; i < a->nhands; i++) {
+		const struct hand_line *h = &a->hands[i];
+
+		if (!find_line(b->hands, b->nhands, h->game, (h->seat + 2) % 4, -1))
+			continue;
+		if (h->seq == 1)
+			t->partner_games++;
+		if (h->n == 0)
+			continue;
+		t->predicted += h->n;
+		t->chance += mean[h->n];
+		t->variance += variance[h->n];
+		t->right += overlap(h, find_line(b->heard, b->nheard, h->game, h->seat, h->seq));
+	}
+}
+
+/* ---- the tournament ---- */
+
+static void test_partner_futex(void **state)
+{
+	const char *args[] = { "run", "--quiet", "--no-report", "t.json", NULL };
+	double mean[HAND_MAX + 1] = { 0 }, variance[HAND_MAX + 1] = { 0 }, bound;
+	char dir[256], text[2048], path[600], *err;
+	struct attacker_log logs[2];
+	struct tally t = { 0 };
+	cJSON **recs;
+	size_t n;
+	int status;
+
+	(void)state;
+	for (int h = 1; h <= HAND_MAX; h++)
+		blind_guess(h, &mean[h], &variance[h]);
+	e2e_tempdir(dir, sizeof dir, "partners");
+	snprintf(text, sizeof text,
+		 "{\"name\":\"partners\",\"bots\":["
+		 "{\"name\":\"attacker1\",\"command\":[\"%s/attack_partner_futex\",\"tok%d\"]},"
+		 "{\"name\":\"good1\",\"command\":[\"%s/badbot\",\"good\"]},"
+		 "{\"name\":\"attacker2\",\"command\":[\"%s/attack_partner_futex\",\"tok%d\"]},"
+		 "{\"name\":\"good2\",\"command\":[\"%s/badbot\",\"good\"]}],"
+		 "\"players\":4,\"deals\":%d,\"rules\":{\"stock_size\":10,\"partnership\":true},"
+		 "\"time\":{\"startup_ms\":10000,\"move_ms\":10000,\"game_ms\":120000},"
+		 "\"concurrency\":1,\"output\":\"out\",\"sandbox\":\"on\"}",
+		 bin, (int)getpid(), bin, bin, (int)getpid(), bin, DEALS);
+	e2e_write(dir, "t.json", text);
+	snprintf(path, sizeof path, "%s/t.json", dir);
+	if (user && (chown(dir, user->pw_uid, user->pw_gid) < 0 ||
+		     chown(path, user->pw_uid, user->pw_gid) < 0))
+		fail_msg("chown %s: %s", dir, strerror(errno));
+	status = e2e_wait(e2e_start_as(dir, args, user), WALL_LIMIT_MS, NULL);
+	snprintf(path, sizeof path, "%s/stderr.txt", dir);
+	err = e2e_read(path, NULL);
+	if (status != 0)
+		fail_msg("skipbo-arena exited %d:\n%.2000s", status, err ? err : "");
+	free(err);
+	snprintf(path, sizeof path, "%s/out", dir);
+	n = e2e_records(path, &recs);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(recs[i], "faults")), 0);
+	e2e_free_records(recs, n);
+	assert_int_equal(n, GAMES);
+	read_log(dir, "attacker1", &logs[0]);
+	read_log(dir, "attacker2", &logs[1]);
+	tally_hands(&logs[0], &logs[1], mean, variance, &t);
+	tally_hands(&logs[1], &logs[0], mean, variance, &t);
+	for (int i = 0; i < 2; i++) {
+		free(logs[i].hands);
+		free(logs[i].heard);
+	}
+	/* both partners of each such game */
+	assert_int_equal(t.partner_games, 2 * PARTNER_GAMES);
+	assert_true(t.predicted >= MIN_PREDICTED);
+	bound = t.chance + 5 * sqrt(t.variance);
+	printf("partner futex: %ld of %ld partner hand cards heard right (the best blind guess "
+	       "%.0f, bound %.0f)\n", t.right, t.predicted, t.chance, bound);
+	if (t.right > bound)
+		fail_msg("the partners heard %ld of %ld hand cards right, beyond chance (%.0f "
+			 "expected, at most %.0f allowed)", t.right, t.predicted, t.chance, bound);
+	e2e_remove(dir);
+}
+
+/* Copy the bots' programs into bin (mode 0755). */
+static void copy_programs(void)
+{
+	char cmd[1024];
+
+	if (!mkdtemp(bin) || chmod(bin, 0755) < 0)
+		abort();
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s/attack_partner_futex' '%s'/", BADBOT_PATH,
+		 ATTACKS_DIR, bin);
+	if (system(cmd) != 0)
+		abort();
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_partner_futex),
+	};
+	int failed, ret;
+
+	if (argc > 1 && strcmp(argv[1], "--user") == 0 && (ret = e2e_ordinary_user(&user)) >= 0)
+		return ret;
+	copy_programs();
+	failed = _cmocka_run_group_tests(user ? "partner attacks as an ordinary user" :
+					 "partner attacks", tests, 1, NULL, NULL);
+	e2e_remove(bin);
+	return failed;
+}
