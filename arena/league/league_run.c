@@ -353,8 +353,13 @@ static int open_sandbox(struct league *lg, const struct config *seg, struct sand
 	} while (ret == -EACCES && suspend_unsandboxable(lg, seg, &setup) > 0);
 	if (ret < 0)
 		snprintf(err, err_size, "sandbox: %s", note[0] ? note : strerror(-ret));
-	else if (note[0] && !lg->sandbox_said++)
-		fprintf(lg->out, "league: %s\n", note);
+	else if (!lg->sandbox_said && (note[0] || sandbox_cache_warning(*sb))) {
+		lg->sandbox_said = 1;
+		if (note[0])
+			fprintf(lg->out, "league: %s\n", note);
+		if (sandbox_cache_warning(*sb))
+			fprintf(lg->out, "league: warning: %s\n", sandbox_cache_warning(*sb));
+	}
 	free(specs);
 	if (ret >= 0)
 		ret = league_deals_update(&lg->deals);

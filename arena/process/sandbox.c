@@ -58,6 +58,16 @@ const char *sandbox_mode_name(enum sandbox_mode mode)
 	return mode == SANDBOX_ON ? "on" : mode == SANDBOX_OFF ? "off" : "auto";
 }
 
+const char *sandbox_cache_warning(const struct sandbox *sb)
+{
+	if (!sb || sb->drop_caches)
+		return NULL;
+	return "the kernel's page cache is not dropped between rotation phases (only root "
+	       "can): a bot's process of one rotation of a deal can leave marks there that its "
+	       "process of the next reads; for bots nobody trusts run as root, or with "
+	       "\"duplicate\": false (SECURITY.md)";
+}
+
 const char *sandbox_describe(const struct sandbox *sb)
 {
 	return sb->desc;
@@ -412,7 +422,7 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 	sb->drop_caches = cache_drop_available() && cache_drop() == 0;
 	snprintf(sb->desc, sizeof sb->desc, "bwrap, seccomp%s%s%s", sb->cg ? ", " : ", no cgroups",
 		 sb->cg ? cgroup_describe(sb->cg) : "",
-		 sb->drop_caches ? ", caches dropped between phases" : "");
+		 sb->drop_caches ? ", the page cache dropped between phases" : "");
 	*out = sb;
 	sb = NULL;
 	ret = 0;

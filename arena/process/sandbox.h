@@ -98,6 +98,13 @@ struct sandbox_setup {
 int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *note,
 		 size_t note_size);
 
+/*
+ * NULL when the kernel's caches are dropped between rotation phases
+ * (sandbox_end_phase, cache_drop.h), else the sentence that says what stays
+ * open without the drop, for a run with phases to print once.
+ */
+const char *sandbox_cache_warning(const struct sandbox *sb);
+
 /* The sandbox in a few words for a report ("bwrap, cgroup v1 (pids, memory)"). */
 const char *sandbox_describe(const struct sandbox *sb);
 

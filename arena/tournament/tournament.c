@@ -654,6 +654,9 @@ int tournament_run(const struct config *given, const struct tournament_options *
 	/* fresh processes from hosts, which end between phases; where hosts do not work, each
 	 * process has a sandbox of its own */
 	r.hosts = opt->sandbox && sandbox_use_hosts(opt->sandbox, r.phased) == 0 && r.phased;
+	/* a league says it once, not each segment */
+	if (r.phased && !opt->source && sandbox_cache_warning(opt->sandbox))
+		fprintf(out, "warning: %s\n", sandbox_cache_warning(opt->sandbox));
 	ret = -ENOMEM;
 	if (!(workers = calloc((size_t)cfg->concurrency, sizeof(*workers))))
 		goto out;

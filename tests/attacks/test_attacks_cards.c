@@ -190,6 +190,17 @@ static void run_case(const struct cards_case *c)
 		fail_msg("%s %s (sandbox %s): skipbo-arena exited %d:\n%.2000s", c->attack, c->arg,
 			 c->sandbox, status, err ? err : "");
 	free(err);
+	/* where the route is open the run says so (SECURITY.md), and only there */
+	if (c->page_cache) {
+		bool open = user || access("/proc/sys/vm/drop_caches", W_OK) != 0;
+
+		snprintf(path, sizeof(path), "%s/stdout.txt", dir);
+		err = e2e_read(path, NULL);
+		if (open != (err && strstr(err, "page cache is not dropped") != NULL))
+			fail_msg("%s %s: the run %s the page cache is not dropped:\n%.2000s",
+				 c->attack, c->arg, open ? "does not say" : "says", err ? err : "");
+		free(err);
+	}
 	snprintf(path, sizeof(path), "%s/out/logs/attacker.stderr", dir);
 	assert_non_null(log = e2e_read(path, NULL));
 	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {

@@ -68,10 +68,12 @@ static void write_tournament(const char *dir, const char *name, int players, int
 	for (int i = 0; i < players; i++)
 		fprintf(f, "%s{\"name\":\"%s%s\",\"command\":[\"%s\"]}", i ? "," : "", bot_name[i % 2],
 			i >= 2 ? "-2" : "", bot_path[i % 2]);
-	/* No address-space limit, which sanitizer builds of the bots could not start under. */
+	/* No address-space limit, which sanitizer builds of the bots could not start under;
+	 * a move time far above any move's, so that a machine loaded beyond the test's own
+	 * busy processes makes no timeout, which would differ between the two runs. */
 	fprintf(f, "],\"players\":%d,\"deals\":%d,\"duplicate\":true,\"seed\":77,"
 		"\"rules\":{\"stock_size\":10,\"partnership\":%s},"
-		"\"time\":{\"move_ms\":1000,\"game_ms\":60000},\"limits\":{\"memory_mb\":0}}\n",
+		"\"time\":{\"move_ms\":30000,\"game_ms\":600000},\"limits\":{\"memory_mb\":0}}\n",
 		players, deals, players == 4 ? "true" : "false");
 	assert_int_equal(fclose(f), 0);
 }

@@ -27,7 +27,12 @@ struct mode_case {
 	const char *kind;      /* the fault kind, NULL for none */
 	int every_game;        /* faults in every game it plays (else: at least once) */
 	const char *extra;     /* extra JSON for the bad bot (limits) */
+	int startup_ms;        /* 0: STARTUP_MS */
 };
+
+/* Far above an idle start (a few ms), so that only a bot that never says hello
+ * misses it; those that never do wait it out, so it stays short. */
+#define STARTUP_MS 2000
 
 static const char *str(const cJSON *o, const char *key)
 {
@@ -116,9 +121,10 @@ static void run_case(const struct mode_case *c)
 		 "{\"name\":\"good2\",\"command\":[\"%s\",\"good\"]},"
 		 "{\"name\":\"bad\",\"command\":[\"%s\",%s]%s}],"
 		 "\"players\":2,\"deals\":1,\"rules\":{\"stock_size\":3},"
-		 "\"time\":{\"startup_ms\":2000,\"move_ms\":1000,\"game_ms\":10000},"
+		 "\"time\":{\"startup_ms\":%d,\"move_ms\":1000,\"game_ms\":10000},"
 		 "\"stderr_cap\":10000,\"replays\":\"faults\",\"seed\":1,\"output\":\"out\"}",
-		 BADBOT_PATH, BADBOT_PATH, BADBOT_PATH, c->args, c->extra ? c->extra : "");
+		 BADBOT_PATH, BADBOT_PATH, BADBOT_PATH, c->args, c->extra ? c->extra : "",
+		 c->startup_ms ? c->startup_ms : STARTUP_MS);
 	e2e_write(dir, "t.json", text);
 	status = e2e_run(dir, args, WALL_LIMIT_MS, &secs);
 	/* every game recorded; a bot whose every game is a start fault makes it status 3 */
@@ -174,13 +180,15 @@ static void run_case(const struct mode_case *c)
 	e2e_remove(dir);
 }
 
-#define CASE(name, args, kind, every, extra) \
+#define CASE_STARTUP(name, args, kind, every, extra, startup_ms) \
 	static void name(void **state) \
 	{ \
-		static const struct mode_case c = { args, kind, every, extra }; \
+		static const struct mode_case c = { args, kind, every, extra, startup_ms }; \
 		(void)state; \
 		run_case(&c); \
 	}
+
+#define CASE(name, args, kind, every, extra) CASE_STARTUP(name, args, kind, every, extra, 0)
 
 CASE(test_exit_at_start, "\"exit-at-start\"", "start", 1, NULL)
 CASE(test_no_hello, "\"no-hello\"", "start", 1, NULL)
@@ -196,7 +204,8 @@ CASE(test_fork_holder, "\"fork-holder\"", "exit", 1, NULL)
 CASE(test_illegal, "\"illegal\"", "illegal", 1, NULL)
 CASE(test_wrong_type, "\"wrong-type\"", "protocol", 1, NULL)
 CASE(test_fork_bomb, "\"fork-bomb\",\"50\"", NULL, 0, ",\"limits\":{\"processes\":20}")
-CASE(test_memory_hog, "\"memory-hog\"", NULL, 0, ",\"limits\":{\"memory_mb\":64}")
+/* it touches its whole 64 MiB before its hello: seconds on a loaded machine */
+CASE_STARTUP(test_memory_hog, "\"memory-hog\"", NULL, 0, ",\"limits\":{\"memory_mb\":64}", 30000)
 
 static void test_stderr_flood_capped(void **state)
 {
