@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "journal.h"
 #include "json_strict.h"
 #include "programs.h"
 #include "records.h"
@@ -224,7 +225,9 @@ int league_entries_refresh(struct league_entries *es, char *err, size_t err_size
 		return 0;
 	if (ret < 0) {
 		if (ret == -EBADMSG)
-			snprintf(err, err_size, "\"%s\", line %zu: not an entry event", path,
+			snprintf(err, err_size, "\"%s\", line %zu: not an entry event (the file is "
+				 "written by `league add`, `retire` and the league only): put that line "
+				 "back as it was, or delete it, and run the command again", path,
 				 rd.lineno);
 		else
 			snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
@@ -256,7 +259,7 @@ static int append_event(struct league_entries *es, cJSON *ev, char *err, size_t 
 	time_t now = time(NULL);
 	struct tm tm;
 	size_t len;
-	int fd = -1, ret = -ENOMEM;
+	int ret = -ENOMEM;
 
 	snprintf(path, sizeof(path), "%s/%s", es->dir, LEAGUE_ENTRIES_FILE);
 	if (gmtime_r(&now, &tm) && strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm))
@@ -264,19 +267,17 @@ static int append_event(struct league_entries *es, cJSON *ev, char *err, size_t 
 	if (!(text = cJSON_PrintUnformatted(ev)))
 		goto out;
 	len = strlen(text);
-	text[len++] = '\n'; /* over the NUL: the length is kept */
-	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) < 0 ||
-	    write(fd, text, len) != (ssize_t)len || fsync(fd) < 0) {
-		ret = -errno;
-		snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
+	/* a torn line a crash left is cut first, and a line the disk cannot take whole is
+	 * undone; a running league may append at the same time (journal.h) */
+	if ((ret = journal_append_once(path, text, len)) < 0) {
+		snprintf(err, err_size, "\"%s\": %s%s", path, strerror(-ret), ret == -ENOSPC ?
+			 ": nothing was added; free space and run the same command again" : "");
 		goto out;
 	}
 	ret = league_entries_refresh(es, err, err_size);
 out:
 	if (ret == -ENOMEM)
 		snprintf(err, err_size, "out of memory");
-	if (fd >= 0)
-		close(fd);
 	cJSON_free(text);
 	cJSON_Delete(ev);
 	return ret < 0 ? ret : 0;

@@ -4,6 +4,7 @@
  */
 #include "league_history.h"
 
+#include "journal.h"
 #include "json_strict.h"
 #include "jsonw.h"
 
@@ -69,50 +70,18 @@ static void format_line(struct jsonw *w, const struct league_history_line *line)
 	jsonw_text(w, "]}\n");
 }
 
-/* Cut a torn last line (one a kill left without its newline) off the file fd, so the next
- * line starts on a line of its own and no half line stays in the file. 0 or -errno. */
-static int drop_torn_tail(int fd)
-{
-	char buf[4096];
-	off_t end = lseek(fd, 0, SEEK_END), at = end;
-
-	if (end < 0)
-		return -errno;
-	while (at > 0) {
-		size_t want = at < (off_t)sizeof(buf) ? (size_t)at : sizeof(buf);
-		ssize_t got = pread(fd, buf, want, at - (off_t)want);
-		if (got != (ssize_t)want)
-			return got < 0 ? -errno : -EIO;
-		for (size_t k = want; k-- > 0;)
-			if (buf[k] == '\n') {
-				off_t keep = at - (off_t)want + (off_t)k + 1;
-				return keep == end || ftruncate(fd, keep) == 0 ? 0 : -errno;
-			}
-		at -= (off_t)want;
-	}
-	return end == 0 || ftruncate(fd, 0) == 0 ? 0 : -errno;
-}
-
 int league_history_append(const char *path, const struct league_history_line *line)
 {
 	struct jsonw w;
-	int fd, rc = 0;
+	int rc;
 
 	if (!line_valid(line))
 		return -EINVAL;
 	jsonw_init(&w);
-	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		jsonw_release(&w);
-		return -errno;
-	}
 	format_line(&w, line);
-	if ((rc = jsonw_error(&w)) == 0 && (rc = drop_torn_tail(fd)) == 0) {
-		ssize_t n = write(fd, w.data, w.len);
-		rc = n < 0 ? -errno : (size_t)n != w.len ? -EIO : 0;
-	}
-	if (close(fd) < 0 && rc == 0)
-		rc = -errno;
+	/* the journal adds the newline and cuts a torn line a kill left (journal.h) */
+	if ((rc = jsonw_error(&w)) == 0)
+		rc = journal_append_once(path, w.data, w.len - 1);
 	jsonw_release(&w);
 	return rc;
 }

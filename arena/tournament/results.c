@@ -16,13 +16,14 @@
 #include <unistd.h>
 
 #include "durable.h"
+#include "journal.h"
 #include "json_strict.h"
 #include "programs.h"
 #include "tournament_file.h"
 
 struct results {
 	char *dir;
-	int fd;                 /* games.jsonl, O_APPEND */
+	struct journal *games;  /* games.jsonl */
 	pthread_mutex_t lock;
 };
 
@@ -270,36 +271,6 @@ int results_move_aside(const char *dir, char *moved, size_t size)
 	return -EEXIST;
 }
 
-/* Cut a torn last line (no newline) off games.jsonl. */
-static int cut_torn_line(int fd)
-{
-	char buf[4096];
-	off_t end = lseek(fd, 0, SEEK_END), pos = end;
-
-	if (end < 0)
-		return -errno;
-	while (pos > 0) {
-		size_t n = pos < (off_t)sizeof(buf) ? (size_t)pos : sizeof(buf);
-		ssize_t got = pread(fd, buf, n, pos - (off_t)n);
-
-		if (got != (ssize_t)n)
-			return got < 0 ? -errno : -EIO;
-		for (size_t i = n; i > 0; i--) {
-			if (buf[i - 1] == '\n') {
-				off_t keep = pos - (off_t)n + (off_t)i;
-
-				if (keep != end && ftruncate(fd, keep) < 0)
-					return -errno;
-				return 0;
-			}
-		}
-		pos -= (off_t)n;
-	}
-	if (end > 0 && ftruncate(fd, 0) < 0)
-		return -errno;
-	return 0;
-}
-
 int results_open(const char *dir, const char *tournament_json, const char *games_json,
 		 struct results **out, char *err, size_t err_size)
 {
@@ -329,21 +300,15 @@ int results_open(const char *dir, const char *tournament_json, const char *games
 	if (!(r = calloc(1, sizeof(*r))) || !(r->dir = strdup(dir)))
 		goto out;
 	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
-	r->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (r->fd < 0) {
-		ret = -errno;
-		snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
-		goto out;
-	}
-	if ((ret = cut_torn_line(r->fd)) < 0) {
+	/* its torn last line cut (journal.h) */
+	if ((ret = journal_open(path, &r->games)) < 0) {
 		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
-		close(r->fd);
 		goto out;
 	}
 	/* games.jsonl, replays/ and logs/ exist on the disk before any record is appended */
 	if ((ret = durable_sync_dir(dir)) < 0 || (ret = durable_sync_parent(dir)) < 0) {
 		snprintf(err, err_size, "\"%s\": %s", dir, strerror(-ret));
-		close(r->fd);
+		journal_close(r->games);
 		goto out;
 	}
 	pthread_mutex_init(&r->lock, NULL);
@@ -367,31 +332,11 @@ int results_scan(struct results *r, int (*fn)(void *ctx, const struct results_re
 
 int results_append(struct results *r, const char *line, size_t len)
 {
-	char *buf = malloc(len + 1);
-	size_t done = 0;
-	int ret = 0;
+	int ret;
 
-	if (!buf)
-		return -ENOMEM;
-	/* one write of the whole line: a crash tears at most the last line */
-	memcpy(buf, line, len);
-	buf[len] = '\n';
 	pthread_mutex_lock(&r->lock);
-	while (done < len + 1) {
-		ssize_t n = write(r->fd, buf + done, len + 1 - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			break;
-		}
-		done += (size_t)n;
-	}
-	if (!ret && fsync(r->fd) < 0 && errno != EINVAL)
-		ret = -errno;
+	ret = journal_append(r->games, line, len, true);
 	pthread_mutex_unlock(&r->lock);
-	free(buf);
 	return ret;
 }
 
@@ -399,7 +344,7 @@ void results_close(struct results *r)
 {
 	if (!r)
 		return;
-	close(r->fd);
+	journal_close(r->games);
 	pthread_mutex_destroy(&r->lock);
 	free(r->dir);
 	free(r);

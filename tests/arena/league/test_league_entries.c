@@ -2,7 +2,8 @@
  * test_league_entries.c - a league's entries (league_entries.c) and its file
  * (league_config.c): versions linked and their predecessors retired, the same
  * files refused as a new version, changed files found, retirements and
- * suspensions read back from entries.jsonl, a torn last line waited for, the
+ * suspensions read back from entries.jsonl, a torn last line waited for (and
+ * cut by the next add when a crash left it), the
  * file's bots and anchors declared, and league.jsonc's errors at their line
  * and column.
  */
@@ -164,6 +165,32 @@ static void torn_line_waits(void **state)
 	league_entries_release(&es);
 }
 
+/* A torn line a crash left (no newline, never finished) is cut by the next add, which
+ * would otherwise be glued onto it: the file reads back whole, as the add left it. */
+static void torn_line_of_a_crash_cut(void **state)
+{
+	struct fixture *fx = *state;
+	struct league_entries es, again;
+	char *argv[3], name[LEAGUE_ENTRY_NAME_MAX], err[1024], path[PATH_MAX];
+	struct config_bot alpha = bot_of(fx, "alpha", argv), beta = bot_of(fx, "beta", argv);
+
+	assert_int_equal(league_entries_open(&es, fx->dir, err, sizeof(err)), 0);
+	assert_int_equal(league_entries_add(&es, &alpha, 0, name, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/%s", fx->dir, LEAGUE_ENTRIES_FILE);
+	write_text(path, "a", "{\"event\":\"retire\",\"na");
+	league_entries_release(&es);
+	/* the league starts again, and an add comes */
+	assert_int_equal(league_entries_open(&es, fx->dir, err, sizeof(err)), 0);
+	assert_int_equal(es.n, 1);
+	assert_int_equal(league_entries_add(&es, &beta, 0, name, err, sizeof(err)), 0);
+	assert_int_equal(league_entries_open(&again, fx->dir, err, sizeof(err)), 0);
+	assert_int_equal(again.n, 2);
+	assert_false(again.e[0].retired);
+	assert_string_equal(again.e[1].name, "beta");
+	league_entries_release(&again);
+	league_entries_release(&es);
+}
+
 /* The file's bots are entered once; one taken out of the file is retired. */
 static void file_bots_declared(void **state)
 {
@@ -231,6 +258,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(versions_are_linked, setup, teardown),
 		cmocka_unit_test_setup_teardown(names_are_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(torn_line_waits, setup, teardown),
+		cmocka_unit_test_setup_teardown(torn_line_of_a_crash_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_bots_declared, setup, teardown),
 		cmocka_unit_test_setup_teardown(config_errors_placed, setup, teardown),
 	};
