@@ -168,6 +168,46 @@ out:
 	return ret;
 }
 
+/* The length of NAME in "NAME=COMMAND" (the whole argument without '='). */
+static size_t name_length(const char *arg)
+{
+	return strcspn(arg, "=");
+}
+
+/*
+ * Slips that would destroy something, refused before anything is entered, each with the
+ * way to do it on purpose: a name twice in one command (entered, then retired at once by
+ * its second version), and a new version of an anchor (its old version, which fixes the
+ * league's scale, retired, or a program of the author's taking the anchor's place).
+ */
+static int refuse_slips(const struct league_config *cfg, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		size_t n = name_length(argv[i]);
+
+		for (int k = 1; k < i; k++) {
+			if (name_length(argv[k]) == n && strncmp(argv[k], argv[i], n) == 0) {
+				warnx("league add: \"%.*s\" is named twice in one command: the second "
+				      "would enter at once as a new version and retire the first; enter "
+				      "it once (a later `league add` with new files makes a new version)",
+				      (int)n, argv[i]);
+				return 2;
+			}
+		}
+		for (size_t a = 0; a < cfg->nanchors; a++) {
+			if (strlen(cfg->anchors[a]) == n && strncmp(cfg->anchors[a], argv[i], n) == 0) {
+				warnx("league add: \"%s\" is an anchor of the league (league.jsonc's "
+				      "\"anchors\" fix its rating, and so the league's scale): a new "
+				      "version would retire it; enter the bot under another name (say "
+				      "\"%s-2=...\"), or take \"%s\" out of \"anchors\" first to replace "
+				      "it on purpose", cfg->anchors[a], cfg->anchors[a], cfg->anchors[a]);
+				return 2;
+			}
+		}
+	}
+	return 0;
+}
+
 static int league_add(int argc, char **argv)
 {
 	struct league_config cfg;
@@ -180,6 +220,7 @@ static int league_add(int argc, char **argv)
 	}
 	if (open_league(argv[0], &cfg, &es) < 0)
 		return 1;
+	ret = refuse_slips(&cfg, argc, argv);
 	for (int i = 1; i < argc && !ret; i++)
 		ret = add_one(&es, &cfg, argv[i]);
 	league_entries_release(&es);

@@ -57,6 +57,15 @@ played a && played b && played skipbo-medium || fail "the declared bots and the 
 
 # Added while it runs: plays; retired while it runs: no game after its in-flight ones and
 # the other rotations of its deals of the current block (32 deals, arena/LEAGUE.md).
+# Slips refused before anything is entered: a name twice in one command, an anchor's name.
+"$arena" league add L "c=$work/bin/c good" "c=$work/bin/c good" 2>err.txt &&
+	fail "a name twice in one command was entered"
+grep -q '"c" is named twice in one command' err.txt || fail "$(cat err.txt)"
+"$arena" league add L "skipbo-medium=$badbot good" 2>err.txt && fail "an anchor was replaced"
+grep -q '"skipbo-medium" is an anchor of the league.*out of "anchors" first' err.txt ||
+	fail "$(cat err.txt)"
+grep -q '"name":"c"\|"name":"skipbo-medium","previous"' L/entries.jsonl &&
+	fail "a refused add wrote an entry"
 "$arena" league add L "c=$work/bin/c good" | grep -q 'entered "c"' || fail "league add c"
 wait_for 20 played c
 "$arena" league retire L b | grep -q 'retired "b"' || fail "league retire b"
