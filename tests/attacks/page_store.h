@@ -1,0 +1,87 @@
+/*
+ * page_store.h - a large file that every sandbox sees, used by attack bots
+ * as memory shared through the kernel's page cache: a page is "set" when
+ * it is cached. A process sets a page by touching it; any process alive
+ * then (or later, until the cache is dropped) can read whether it is set.
+ *
+ * The store is the largest file of at least 16 MiB under /usr that a fixed
+ * list of patterns matches (a browser, JDK class images, LLVM, the
+ * compiler): large, read by no arena and no bot, the same in every sandbox.
+ * It is mapped read-only with MADV_RANDOM, so a first touch reads its one
+ * page and no readahead.
+ *
+ * How a page is read, the mode:
+ * - pagemap: fault-around. A fault maps, besides the page it needs, every
+ *   page of its aligned 16-page window that is already cached, and
+ *   /proc/self/pagemap tells which are mapped. So the first page of each
+ *   window is never a data page: the reader unmaps the window, touches that
+ *   page and reads the present bit of the one it asks about, which it
+ *   leaves as it was.
+ * - faults: touch the page; a major fault (getrusage) says it was not
+ *   cached.
+ * - timing: touch the page, timed; a disk read takes far longer than a
+ *   minor fault (the threshold lies between both, measured by
+ *   page_store_calibrate).
+ * Faults and timing cache the page they read: a page can be read once.
+ */
+#ifndef SKIPBO_PAGE_STORE_H
+#define SKIPBO_PAGE_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum page_store_mode { PAGE_STORE_PAGEMAP, PAGE_STORE_FAULTS, PAGE_STORE_TIMING };
+
+struct page_store {
+	char path[512];
+	const volatile unsigned char *base; /* aligned to a window */
+	size_t windows;
+	int pagemap;                        /* /proc/self/pagemap in mode pagemap, else -1 */
+	long threshold_ns;                  /* timing: slower is not cached; 0 until calibrated */
+	enum page_store_mode mode;
+};
+
+/* The mode "faults" or "timing" names; pagemap for anything else. */
+enum page_store_mode page_store_mode_parse(const char *name);
+
+/* "pagemap", "faults" or "timing". */
+const char *page_store_mode_name(enum page_store_mode mode);
+
+/*
+ * Map the store into *s to be read in mode: 0, or -1 when there is no store
+ * or it cannot be mapped (then *s holds no mapping and no descriptor). The
+ * mapping and the pagemap descriptor last as long as the process.
+ */
+int page_store_open(struct page_store *s, enum page_store_mode mode);
+
+/* The data page (never the first page of a window) that the hash h chooses. */
+size_t page_store_page(const struct page_store *s, uint64_t h);
+
+/* A 64-bit mixing function (splitmix64's finaliser), for the hashes of pages. */
+uint64_t page_store_mix(uint64_t x);
+
+/* A number no other process draws, for pages nobody else reads. */
+uint64_t page_store_draw(void);
+
+/* Touch page: set it. */
+void page_store_touch(const struct page_store *s, size_t page);
+
+/*
+ * Timing: measure the cost of a disk read (the first page of a window drawn
+ * at random, never a data page) and of a minor fault, and set the threshold
+ * between them. Costs 5 disk reads.
+ */
+void page_store_calibrate(struct page_store *s);
+
+/* Was page set? In modes faults and timing the question sets it. */
+bool page_store_cached(const struct page_store *s, size_t page);
+
+/*
+ * Drop the store's pages from the cache (POSIX_FADV_DONTNEED, which works
+ * outside the sandbox) and write its path into path: 0, or -1 when there is
+ * no store.
+ */
+int page_store_evict(char *path, size_t size);
+
+#endif
