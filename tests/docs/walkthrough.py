@@ -32,6 +32,7 @@ DOCS = ["README.md", "bots/README.md"]
 SKIPS = [
     (r"^\./setup\.sh ", "builds and runs for minutes; BUILD_DIR stands for its build"),
     (r"^cmake (-S|--build)", "a build; BUILD_DIR stands for it"),
+    (r"^ctest --test-dir build-test", "runs the test suite, of which this is a test"),
     (r"skipbo-human", "needs a terminal (tests/bots: bots_human, bots_human_tmux)"),
     (r"bots/strength/|head_to_head\.py", "a strength tournament: hours"),
 ]
