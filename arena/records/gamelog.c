@@ -185,13 +185,17 @@ int gamelog_read(struct gamelog *log, const char *path, char *err, size_t errsz)
 	struct records_counts n;
 	int rc = records_read_lines(path, read_line, &x, log->stop, &n);
 
+	/* a folder with no games.jsonl: most often not a tournament's output directory */
+	const char *hint = rc == -ENOENT ? " (no tournament has recorded a game there: name the "
+			   "output directory of a run, such as results/NAME)" : "";
+
 	log->torn += n.torn;
 	if (rc == -EINTR)
 		snprintf(err, errsz, "reading \"%s\": stopped", path);
 	else if (rc < 0 && n.lines == 0 && rc != -ENOMEM)
-		snprintf(err, errsz, "cannot open \"%s\": %s", path, strerror(-rc));
+		snprintf(err, errsz, "cannot open \"%s\": %s%s", path, strerror(-rc), hint);
 	else if (rc < 0)
-		snprintf(err, errsz, "reading \"%s\": %s", path, strerror(-rc));
+		snprintf(err, errsz, "reading \"%s\": %s%s", path, strerror(-rc), hint);
 	else
 		log->nsources++;
 	return rc;

@@ -546,8 +546,10 @@ int server_start(const char *const *dirs, size_t ndirs, const char *listen, bool
 		MHD_OPTION_END);
 	if (!s->daemon) {
 		rc = errno ? -errno : -EADDRINUSE;
-		snprintf(err, err_size, "cannot serve on \"%s\": %s",
-			 listen ? listen : SERVE_DEFAULT_LISTEN, strerror(-rc));
+		snprintf(err, err_size, "cannot serve on \"%s\": %s%s",
+			 listen ? listen : SERVE_DEFAULT_LISTEN, strerror(-rc), rc == -EADDRINUSE ?
+			 " (another program has that port: name another with --listen, or let the "
+			 "system choose a free one with --listen 127.0.0.1:0)" : "");
 		server_stop(s);
 		return rc;
 	}

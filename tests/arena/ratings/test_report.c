@@ -359,6 +359,8 @@ static void test_errors_and_anchor(void **state)
 	(void)state;
 
 	assert_int_equal(report_generate(&missing, 1, NULL, NULL, err, sizeof(err)), -ENOENT);
+	/* a folder without games.jsonl: the error says what to name instead */
+	assert_non_null(strstr(err, "name the output directory of a run"));
 	assert_int_equal(report_generate(&empty, 1, NULL, NULL, err, sizeof(err)), -ENODATA);
 	struct report_options opt = REPORT_OPTIONS_DEFAULT;
 

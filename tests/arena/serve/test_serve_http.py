@@ -319,7 +319,10 @@ def test_cli(arena_path, tmp, port):
     for args, want, says in [([], 2, "expected at least one DIR"),
                              ([os.path.join(tmp, "nothing")], 1, "not a directory"),
                              (["--listen", "127.0.0.1", tmp], 1, "expected ADDR:PORT"),
-                             (["--listen", "127.0.0.1:%d" % port, tmp], 1, "cannot serve")]:
+                             (["--listen", "127.0.0.1:%d" % port, tmp], 1,
+                              "Address already in use (another program has that port: name "
+                              "another with --listen, or let the system choose a free one "
+                              "with --listen 127.0.0.1:0)")]:
         r = subprocess.run([arena_path, "serve"] + args, capture_output=True, text=True,
                            timeout=10)
         check(r.returncode == want and says in r.stderr,
