@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ static const char league_usage[] =
 	"usage: skipbo-arena league [-j N] DIR\n"
 	"       skipbo-arena league add DIR NAME=CMD [NAME=CMD...]\n"
 	"       skipbo-arena league retire DIR NAME\n"
+	"       skipbo-arena league return DIR NAME\n"
 	"       skipbo-arena league challenge [--deals N] [-j N] DIR A B\n"
 	"\n"
 	"Run the league described by DIR/league.jsonc (arena/LEAGUE.md) until it is\n"
@@ -45,6 +47,7 @@ static const char league_usage[] =
 	"             entered before becomes a new version NAME@2, NAME@3, ..., and the\n"
 	"             version before it is retired (it stays on the board)\n"
 	"  retire     take an entry (NAME, or NAME@K) out of play; it stays on the board\n"
+	"  return     bring a retired entry back into play (a retire undone)\n"
 	"  challenge  unrated duplicate games between entries A and B, recorded in\n"
 	"             DIR/challenges/A-vs-B-N, never in the ranking\n"
 	"\n"
@@ -228,25 +231,28 @@ static int league_add(int argc, char **argv)
 	return ret;
 }
 
-static int league_retire(int argc, char **argv)
+/* `league retire DIR NAME` (retire set) or `league return DIR NAME`: one entry's state. */
+static int league_retire(int argc, char **argv, bool retire)
 {
+	const char *verb = retire ? "retire" : "return";
 	struct league_entries es;
 	char err[512];
 	int i, ret = 1;
 
 	if (argc != 2) {
-		warnx("league retire: expected DIR NAME");
+		warnx("league %s: expected DIR NAME", verb);
 		return 2;
 	}
 	if (open_league(argv[0], NULL, &es) < 0)
 		return 1;
 	if ((i = league_entries_find(&es, argv[1])) < 0)
-		warnx("league retire: no entry \"%s\" in %s", argv[1], argv[0]);
-	else if (league_entries_retire(&es, (size_t)i, "retired by `league retire`", err,
-				       sizeof(err)) < 0)
-		warnx("league retire: %s", err);
+		warnx("league %s: no entry \"%s\" in %s", verb, argv[1], argv[0]);
+	else if ((retire ? league_entries_retire(&es, (size_t)i, "retired by `league retire`", err,
+						sizeof(err)) :
+			   league_entries_return(&es, (size_t)i, err, sizeof(err))) < 0)
+		warnx("league %s: %s", verb, err);
 	else {
-		printf("retired \"%s\"\n", es.e[i].name);
+		printf(retire ? "retired \"%s\"\n" : "\"%s\" is back in play\n", es.e[i].name);
 		ret = 0;
 	}
 	league_entries_release(&es);
@@ -384,6 +390,7 @@ int cmd_league(int argc, char **argv)
 	}
 	if (optind < argc && (strcmp(argv[optind], "add") == 0 ||
 			      strcmp(argv[optind], "retire") == 0 ||
+			      strcmp(argv[optind], "return") == 0 ||
 			      strcmp(argv[optind], "challenge") == 0))
 		verb = argv[optind++];
 	argc -= optind;
@@ -396,7 +403,7 @@ int cmd_league(int argc, char **argv)
 		return league_play(argv[0], &a);
 	if (strcmp(verb, "add") == 0)
 		return league_add(argc, argv);
-	if (strcmp(verb, "retire") == 0)
-		return league_retire(argc, argv);
+	if (strcmp(verb, "retire") == 0 || strcmp(verb, "return") == 0)
+		return league_retire(argc, argv, strcmp(verb, "retire") == 0);
 	return league_challenge(argc, argv, &a);
 }

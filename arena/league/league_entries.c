@@ -175,7 +175,16 @@ static int apply_event(struct league_entries *es, const char *line, size_t len)
 	ret = 0;
 	if ((i = league_entries_named(es, name)) < 0)
 		goto out;
-	if (strcmp(kind, "retire") == 0 || strcmp(kind, "suspend") == 0) {
+	if (strcmp(kind, "return") == 0) {
+		struct league_entry *e = &es->e[i];
+
+		ret = e->retired;
+		e->retired = false;
+		if (!e->suspended) {
+			free(e->why);
+			e->why = NULL;
+		}
+	} else if (strcmp(kind, "retire") == 0 || strcmp(kind, "suspend") == 0) {
 		struct league_entry *e = &es->e[i];
 
 		ret = !(kind[0] == 'r' ? e->retired : e->suspended);
@@ -290,7 +299,7 @@ static int name_event(struct league_entries *es, const char *kind, size_t i, con
 
 	if (!ev || !cJSON_AddStringToObject(ev, "event", kind) ||
 	    !cJSON_AddStringToObject(ev, "name", es->e[i].name) ||
-	    !cJSON_AddStringToObject(ev, "why", why)) {
+	    (why && !cJSON_AddStringToObject(ev, "why", why))) {
 		cJSON_Delete(ev);
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
@@ -312,6 +321,26 @@ int league_entries_suspend(struct league_entries *es, size_t i, const char *why,
 			   size_t err_size)
 {
 	return name_event(es, "suspend", i, why, err, err_size);
+}
+
+int league_entries_return(struct league_entries *es, size_t i, char *err, size_t err_size)
+{
+	if (!es->e[i].retired) {
+		snprintf(err, err_size, "\"%s\" is not retired", es->e[i].name);
+		return -EALREADY;
+	}
+	for (size_t j = 0; j < es->n; j++) {
+		/* a later version: i is somewhere before it in its line */
+		for (int k = es->e[j].previous; k >= 0 && !es->e[j].retired; k = es->e[k].previous) {
+			if ((size_t)k == i) {
+				snprintf(err, err_size, "\"%s\", a later version of \"%s\", is in "
+					 "play: retire it first (`skipbo-arena league retire DIR %s`)",
+					 es->e[j].name, es->e[i].name, es->e[j].name);
+				return -EBUSY;
+			}
+		}
+	}
+	return name_event(es, "return", i, NULL, err, err_size);
 }
 
 /* Entry i's recorded files against files, as programs_changed() compares them. */

@@ -2,16 +2,17 @@
  * league_entries.h - a league's entries: DIR/entries.jsonl, the one record
  * of who plays in the league (arena/LEAGUE.md, "Entries").
  *
- * The file is a log, one JSON object a line, appended with one write(2)
- * and fsync'ed, so `league add` and `league retire` may append while the
+ * The file is a log, one JSON object a line, appended through the journal
+ * (journal.h), so `league add`, `retire` and `return` may append while the
  * league runs, and a kill -9 leaves at most a torn last line (ignored until
- * it is whole). Events:
+ * it is whole, cut by the next append). Events:
  *   {"event": "add", "name": "alpha@2", "previous": "alpha", "anchor": false,
  *    "declared": true, "command": [...], "cwd": "/abs", "env": ["K=V"],
  *    "limits": [cpu_seconds, memory_mb, open_files, processes],
  *    "programs": [{"file": ..., "sha256": ...}], "time": "...Z"}
  *   {"event": "retire", "name": "alpha", "why": "...", "time": "...Z"}
  *   {"event": "suspend", "name": "alpha", "why": "...", "time": "...Z"}
+ *   {"event": "return", "name": "alpha", "time": "...Z"}: a retired entry back in play
  * An entry's number is its place among the adds (0, 1, ...), so it never
  * changes; a second add of a name already entered is ignored.
  *
@@ -89,6 +90,10 @@ int league_entries_retire(struct league_entries *es, size_t i, const char *why, 
 			  size_t err_size);
 int league_entries_suspend(struct league_entries *es, size_t i, const char *why, char *err,
 			   size_t err_size);
+
+/* Retired entry i back in play (a retire undone): -EALREADY when it is not retired, -EBUSY
+ * when a later version of it is in play (two versions of a bot never play at once). */
+int league_entries_return(struct league_entries *es, size_t i, char *err, size_t err_size);
 
 /*
  * 1 when the files of bot (NULL: entry i's own command) differ now from

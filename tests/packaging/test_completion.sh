@@ -104,7 +104,7 @@ expect "run -j 2 t" t.json t.jsonc
 expect "replay " game.json out replays t.json
 expect "report " out replays
 expect "status r" replays
-expect "league " add challenge out replays retire
+expect "league " add challenge out replays retire return
 expect "league a" add
 expect "league add " out replays
 includes "league --" --jobs --deals --help --version

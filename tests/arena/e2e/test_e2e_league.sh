@@ -72,6 +72,11 @@ wait_for 20 played c
 n=$(games)
 wait_for 30 more_games_than $((n + 100))
 tail -n +$((n + 60)) L/games.jsonl | grep -q '"b"' && fail "b played after it was retired"
+# A retire undone: b plays again.
+"$arena" league return L b | grep -q '"b" is back in play' || fail "league return b"
+n=$(games)
+played_since() { tail -n +$(($1 + 1)) L/games.jsonl | grep -q "\"bots\":\[[^]]*\"$2\""; }
+wait_for 30 played_since "$n" b
 
 # A new version: NAME@2, linked to NAME, which retires and stays on the board.
 cp "$badbot" bin/c.new && printf x >>bin/c.new && mv bin/c.new bin/c

@@ -191,6 +191,37 @@ static void torn_line_of_a_crash_cut(void **state)
 	league_entries_release(&es);
 }
 
+/* A retire undone: the entry back in play, in this process and in another; refused for
+ * one in play, and for one whose later version plays. */
+static void retire_returned(void **state)
+{
+	struct fixture *fx = *state;
+	struct league_entries es, again;
+	char *argv[3], name[LEAGUE_ENTRY_NAME_MAX], err[1024];
+	struct config_bot bot = bot_of(fx, "alpha", argv);
+
+	assert_int_equal(league_entries_open(&es, fx->dir, err, sizeof(err)), 0);
+	assert_int_equal(league_entries_add(&es, &bot, 0, name, err, sizeof(err)), 0);
+	assert_int_equal(league_entries_return(&es, 0, err, sizeof(err)), -EALREADY);
+	assert_int_equal(league_entries_retire(&es, 0, "by mistake", err, sizeof(err)), 0);
+	assert_int_equal(league_entries_return(&es, 0, err, sizeof(err)), 0);
+	assert_false(es.e[0].retired);
+	assert_null(es.e[0].why);
+	assert_int_equal(league_entries_open(&again, fx->dir, err, sizeof(err)), 0);
+	assert_false(again.e[0].retired);
+	league_entries_release(&again);
+	/* alpha@2 retires alpha: alpha comes back only once alpha@2 is out */
+	write_text(fx->bot, "a", "print('two')\n");
+	assert_int_equal(league_entries_add(&es, &bot, 0, name, err, sizeof(err)), 0);
+	assert_int_equal(league_entries_return(&es, 0, err, sizeof(err)), -EBUSY);
+	assert_non_null(strstr(err, "\"alpha@2\", a later version of \"alpha\", is in play"));
+	assert_int_equal(league_entries_retire(&es, 1, "back to the first", err, sizeof(err)), 0);
+	assert_int_equal(league_entries_return(&es, 0, err, sizeof(err)), 0);
+	assert_false(es.e[0].retired);
+	assert_true(es.e[1].retired);
+	league_entries_release(&es);
+}
+
 /* The file's bots are entered once; one taken out of the file is retired. */
 static void file_bots_declared(void **state)
 {
@@ -259,6 +290,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(names_are_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(torn_line_waits, setup, teardown),
 		cmocka_unit_test_setup_teardown(torn_line_of_a_crash_cut, setup, teardown),
+		cmocka_unit_test_setup_teardown(retire_returned, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_bots_declared, setup, teardown),
 		cmocka_unit_test_setup_teardown(config_errors_placed, setup, teardown),
 	};
