@@ -25,10 +25,11 @@
  *   file under /usr, read in r1 by fault-around (pagemap), by major faults
  *   (faults) or by the time a read takes (timing). Defeated by the arena
  *   dropping the page cache at the barrier between rotation phases, which
- *   only root can do: with --user the figures are shown, not judged (the
- *   route is open, SECURITY.md). The timing case is never judged, only
- *   shown with the bits a game it carried: a timing channel may keep some
- *   residue. Each case starts from a store nobody marked (the bot's
+ *   only root can do: where the arena cannot (--user, or the test run by
+ *   an ordinary user) the figures are shown, not judged (the route is
+ *   open, SECURITY.md), and the run must say so. The timing case is never
+ *   judged, only shown with the bits a game it carried: a timing channel
+ *   may keep some residue. Each case starts from a store nobody marked (the bot's
  *   --evict), so earlier runs do not fill it.
  *
  * usage: test_attacks_cards [--user]
@@ -101,6 +102,13 @@ static int run_arena(const char *dir)
 	const char *args[] = { "run", "--quiet", "--no-report", "t.json", NULL };
 
 	return e2e_wait(e2e_start_as(dir, args, user), WALL_LIMIT_MS, NULL);
+}
+
+/* Is the page cache left as a phase's bots leave it (cache_drop.h): the arena runs as an
+ * ordinary user (--user, or this test run by one), or /proc/sys is read-only. */
+static bool cache_route_open(void)
+{
+	return user || access("/proc/sys/vm/drop_caches", W_OK) != 0;
 }
 
 /* Does id name a table, deal or rotation the way the records do (tN-dN-rN)? */
@@ -192,7 +200,7 @@ static void run_case(const struct cards_case *c)
 	free(err);
 	/* where the route is open the run says so (SECURITY.md), and only there */
 	if (c->page_cache) {
-		bool open = user || access("/proc/sys/vm/drop_caches", W_OK) != 0;
+		bool open = cache_route_open();
 
 		snprintf(path, sizeof(path), "%s/stdout.txt", dir);
 		err = e2e_read(path, NULL);
@@ -238,12 +246,12 @@ static void run_case(const struct cards_case *c)
 		printf("  store %s: %.1f cards right beyond chance a game, about %.0f bits a game\n",
 		       store, (right - chance) / GAMES,
 		       predicted * bits_per_prediction((double)right / predicted) / GAMES);
-	if (c->page_cache && user)
-		printf("  not judged: the route is open for an arena run as an ordinary user, which "
-		       "cannot drop the page cache (SECURITY.md)\n");
+	if (c->page_cache && cache_route_open())
+		printf("  not judged: the route is open for an arena that cannot drop the page cache "
+		       "(an ordinary user, SECURITY.md)\n");
 	if (c->timing)
 		printf("  not judged: a timing channel may keep some residue\n");
-	if (!c->timing && !(c->page_cache && user) && right > bound)
+	if (!c->timing && !(c->page_cache && cache_route_open()) && right > bound)
 		fail_msg("%s %s (sandbox %s): predicted %ld of %ld hidden cards right, beyond "
 			 "chance (%.0f expected, at most %.0f allowed)", c->attack, c->arg,
 			 c->sandbox, right, predicted, chance, bound);
