@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything on a Debian machine, installing missing packages first, then
 #   ./setup.sh demo   runs the demo tournament of the bundled bots (report in results/demo/)
-#   ./setup.sh test   builds with AddressSanitizer + UBSan and -Werror, runs the whole test suite
+#   ./setup.sh test   builds with AddressSanitizer + UBSan and -Werror, runs the test suite
+#                     (all but the tests labelled long, which CI runs too) and the fuzzers
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -43,9 +44,8 @@ demo)
 test)
 	cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSKIPBO_SANITIZE=ON -DSKIPBO_WERROR=ON >/dev/null
 	cmake --build build-test -j "$jobs"
-	# Tests of deadlines and kills measure real time; on a machine busy with other work such a
-	# test gets one more try. A test that fails twice fails the suite.
-	ctest --test-dir build-test --output-on-failure -j "$jobs" --repeat until-pass:2
+	# All but the tests labelled long (CI runs those after: tests/run_ctest.sh -L long).
+	tests/run_ctest.sh build-test -LE long
 	# The readers of outside input under libFuzzer, 90 s in all (tests/fuzz).
 	tests/fuzz/run_fuzz.sh build-fuzz 90
 	;;
