@@ -161,6 +161,20 @@ fail:
 	return ret;
 }
 
+int league_config_load_edit(const char *dir, int players, struct league_config *lc, char *err,
+			    size_t err_size)
+{
+	int ret = league_config_load(dir, lc, err, err_size);
+
+	if (ret == 0 && lc->base.players != players) {
+		snprintf(err, err_size, "players: %d in the edit, %d in the league: a league keeps "
+			 "its table size\n", lc->base.players, players);
+		league_config_release(lc);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
 void league_config_release(struct league_config *lc)
 {
 	config_release(&lc->base);

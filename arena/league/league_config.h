@@ -61,4 +61,14 @@ int league_config_load(const char *dir, struct league_config *lc, char *err, siz
 
 void league_config_release(struct league_config *lc);
 
+/*
+ * dir/league.jsonc as an edit a running league of `players` seats takes
+ * (arena/LEAGUE.md, "Running"): league_config_load, and the same table size.
+ * 0 and *lc; else a negative errno with every reason in err: the load's
+ * errors, or -EINVAL for another "players". The one rule of the league's
+ * reload and of the readers that show a refused edit (serve).
+ */
+int league_config_load_edit(const char *dir, int players, struct league_config *lc, char *err,
+			    size_t err_size);
+
 #endif

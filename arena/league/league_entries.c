@@ -502,6 +502,20 @@ int league_entries_declare(struct league_entries *es, const struct config *decla
 	return changes;
 }
 
+int league_entries_held(const struct league_entries *es, size_t i, const struct config *declared,
+			char *why, size_t size)
+{
+	const struct league_entry *e = &es->e[i];
+	const struct config_bot *bot = NULL;
+
+	if (e->retired || e->suspended)
+		return 0;
+	for (size_t b = 0; e->declared && declared && b < declared->nbots; b++)
+		if (strcmp(declared->bots[b].name, e->name) == 0)
+			bot = &declared->bots[b];
+	return league_entries_changed(es, i, bot, why, size);
+}
+
 void league_entries_summary(const struct league_entries *es, FILE *out)
 {
 	size_t playing = 0;

@@ -103,6 +103,16 @@ int league_entries_changed(const struct league_entries *es, size_t i, const stru
 			   char *why, size_t size);
 
 /*
+ * 1 when entry i is held out of play: it is neither retired nor suspended
+ * and its files differ from those it was entered with (league_entries_changed
+ * with its bot of declared, when it is a declared entry that declared names,
+ * else with its own command), why saying how; else 0. The league's rule, for
+ * the league and for readers that show it (league_board.h).
+ */
+int league_entries_held(const struct league_entries *es, size_t i, const struct config *declared,
+			char *why, size_t size);
+
+/*
  * The entries in a few lines on out: how many there are, how many play,
  * and each retired or suspended one with why.
  */

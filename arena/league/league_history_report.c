@@ -24,7 +24,8 @@ static const char *const palette[] = { "#0072b2", "#d55e00", "#009e73", "#cc79a7
 const char *league_entry_status_name(enum league_entry_status status)
 {
 	switch (status) {
-	case LEAGUE_ENTRY_ACTIVE: return "active";
+	case LEAGUE_ENTRY_ACTIVE: return "playing";
+	case LEAGUE_ENTRY_HELD: return "held";
 	case LEAGUE_ENTRY_RETIRED: return "retired";
 	case LEAGUE_ENTRY_SUSPENDED: return "suspended";
 	}
@@ -358,23 +359,29 @@ static bool elo_range(const struct row *rows, size_t count, double *lo, double *
 	return *lo <= *hi;
 }
 
-/* One entry's Elo against the league's games: a polyline of its rated points. */
+/* One entry's Elo against the league's games: a polyline of its rated points, and a dot
+ * at its last one, so an entry rated once shows too. */
 static void html_series(FILE *out, const struct row *r, const char *colour, double games,
 			double lo, double hi)
 {
 	double plot_w = CHART_W - 2 * CHART_PAD, plot_h = CHART_H - 2 * CHART_PAD;
+	double x = NAN, y = NAN;
 
 	fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", colour);
 	for (size_t k = 0; k < r->x->npoints; k++) {
 		const struct league_history_point *p = &r->x->points[k];
 		if (isnan(p->elo))
 			continue;
-		fprintf(out, "%.1f,%.1f ", CHART_PAD + plot_w * (double)p->games / games,
-			CHART_PAD + plot_h * (hi - p->elo) / (hi - lo));
+		x = CHART_PAD + plot_w * (double)p->games / games;
+		y = CHART_PAD + plot_h * (hi - p->elo) / (hi - lo);
+		fprintf(out, "%.1f,%.1f ", x, y);
 	}
 	fputs("\"><title>", out);
 	report_html_text(out, r->lin.name);
 	fputs("</title></polyline>\n", out);
+	if (!isnan(x))
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", x, y,
+			colour);
 }
 
 /* The chart of every rated entry's Elo against the league's games, and its legend. */
@@ -392,8 +399,8 @@ static void html_chart(FILE *out, const struct row *rows, size_t count,
 	lo = floor(lo / step) * step - step;
 	hi = ceil(hi / step) * step + step;
 	fprintf(out, "<div class=\"chart\"><svg id=\"league-history\" xmlns=\"http://www.w3.org/2000/svg\" "
-		"width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"Elo over the league's games\">\n",
-		CHART_W, CHART_H);
+		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+		"aria-label=\"Elo over the league's games\">\n", CHART_W, CHART_H, CHART_W, CHART_H);
 	for (double t = lo; t <= hi + step / 2; t += step) {
 		double y = CHART_PAD + (CHART_H - 2 * CHART_PAD) * (hi - t) / (hi - lo);
 		fprintf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
@@ -447,6 +454,18 @@ int league_history_write_html(FILE *out, const struct league_history_summary *h,
 		over_time_rows(out, &html, &sec);
 		fputs("</tbody></table></div>\n", out);
 	}
+	free(sec.rows);
+	return ferror(out) ? -EIO : 0;
+}
+
+int league_history_write_chart(FILE *out, const struct league_history_summary *h,
+			       const struct league_lineage *entries, size_t n)
+{
+	struct section sec;
+
+	if (section_make(&sec, h, entries, n) < 0)
+		return -ENOMEM;
+	html_chart(out, sec.rows, sec.count, h);
 	free(sec.rows);
 	return ferror(out) ? -EIO : 0;
 }

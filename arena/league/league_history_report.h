@@ -30,9 +30,11 @@
 
 #define LEAGUE_REPORT_COLUMNS 6
 
-enum league_entry_status { LEAGUE_ENTRY_ACTIVE, LEAGUE_ENTRY_RETIRED, LEAGUE_ENTRY_SUSPENDED };
+enum league_entry_status { LEAGUE_ENTRY_ACTIVE, LEAGUE_ENTRY_HELD, LEAGUE_ENTRY_RETIRED,
+			   LEAGUE_ENTRY_SUSPENDED };
 
-/* "active", "retired", "suspended". */
+/* "playing", "held" (its files changed: out of play until a new version or the old files),
+ * "retired", "suspended". */
 const char *league_entry_status_name(enum league_entry_status status);
 
 /* One entry as the caller knows it. */
@@ -48,5 +50,11 @@ int league_history_write_md(FILE *out, const struct league_history_summary *h,
 			    const struct league_lineage *entries, size_t n);
 int league_history_write_html(FILE *out, const struct league_history_summary *h,
 			      const struct league_lineage *entries, size_t n);
+
+/* The chart of report.html's section alone: a <div class="chart"> with its SVG (760 by
+ * 320, with a viewBox, so a page may scale it), then its legend; nothing before any entry
+ * is rated. */
+int league_history_write_chart(FILE *out, const struct league_history_summary *h,
+			       const struct league_lineage *entries, size_t n);
 
 #endif

@@ -160,13 +160,7 @@ static int reload_config(struct league *lg, char *err, size_t err_size)
 	if (same_time(at, lg->config_time))
 		return 0;
 	lg->config_time = at;
-	if ((ret = league_config_load(lg->dir, &next, err, err_size)) == 0 &&
-	    next.base.players != lg->cfg.base.players) {
-		snprintf(err, err_size, "players: %d in the edit, %d in the league: a league keeps "
-			 "its table size\n", next.base.players, lg->cfg.base.players);
-		league_config_release(&next);
-		ret = -EINVAL;
-	}
+	ret = league_config_load_edit(lg->dir, lg->cfg.base.players, &next, err, err_size);
 	if (ret < 0) {
 		if (ret == -ENOMEM)
 			return ret;
@@ -188,15 +182,10 @@ static void check_programs(struct league *lg)
 
 	for (size_t i = 0; i < lg->es.n; i++) {
 		const struct league_entry *e = &lg->es.e[i];
-		const struct config_bot *declared = NULL;
-		int changed;
+		int changed = league_entries_held(&lg->es, i, &lg->cfg.base, why, sizeof(why));
 
 		if (e->retired || e->suspended)
 			continue;
-		for (size_t b = 0; e->declared && b < lg->cfg.base.nbots; b++)
-			if (strcmp(lg->cfg.base.bots[b].name, e->name) == 0)
-				declared = &lg->cfg.base.bots[b];
-		changed = league_entries_changed(&lg->es, i, declared, why, sizeof(why));
 		if (changed && !lg->deals.held[i]) {
 			char base[LEAGUE_ENTRY_NAME_MAX];
 

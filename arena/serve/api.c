@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,9 +39,14 @@ static void progress_fields(const struct catalog_entry *e, struct jsonw *w)
 	key(w, "name");
 	jsonw_string(w, e->rec.ndirs ? e->info[0].name : "");
 	jsonw_printf(w, ",\"kind\":\"%s\",\"state\":\"%s\",\"games\":%llu,\"scheduled\":%llu,",
-		     e->shards ? "shards" : "tournament", catalog_state_names[p.state],
-		     (unsigned long long)p.games, (unsigned long long)p.scheduled);
+		     e->shards ? "shards" : e->league ? "league" : "tournament",
+		     catalog_state_names[p.state], (unsigned long long)p.games,
+		     (unsigned long long)p.scheduled);
 	jsonw_printf(w, "\"last_record\":%lld", (long long)p.last_record);
+	if (e->league)
+		jsonw_printf(w, ",\"games_today\":%llu", (unsigned long long)p.games_today);
+	else
+		jsonw_text(w, ",\"games_today\":null");
 	number_field(w, "games_per_s", p.games_per_s);
 	number_field(w, "eta_s", p.eta_s);
 }
@@ -120,6 +126,52 @@ static void sprt_field(const struct catalog_entry *e, struct jsonw *w)
 		     (unsigned long long)sprt_fold_pending(f));
 }
 
+/* ,"name":"text" or null */
+static void string_field(struct jsonw *w, const char *name, const char *text)
+{
+	jsonw_printf(w, ",\"%s\":", name);
+	if (text)
+		jsonw_string(w, text);
+	else
+		jsonw_text(w, "null");
+}
+
+/* ,"league": a league's entries, its refused edit, its anchors; null for a tournament. */
+static void league_field(const struct catalog_entry *e, struct jsonw *w)
+{
+	const struct league_board *b = e->league;
+
+	jsonw_text(w, ",\"league\":");
+	if (!b) {
+		jsonw_text(w, "null");
+		return;
+	}
+	jsonw_printf(w, "{\"history_lines\":%llu", (unsigned long long)b->history.lines);
+	string_field(w, "refused", b->refused);
+	string_field(w, "error", e->league_err[0] ? e->league_err : NULL);
+	jsonw_text(w, ",\"anchors\":[");
+	for (size_t k = 0; b->have_cfg && k < b->cfg.nanchors; k++) {
+		jsonw_text(w, k ? ",{\"name\":" : "{\"name\":");
+		jsonw_string(w, b->cfg.anchors[k]);
+		number_field(w, "elo", b->cfg.anchor_elo[k]);
+		jsonw_text(w, "}");
+	}
+	jsonw_text(w, "],\"entries\":[");
+	for (size_t i = 0; i < b->n; i++) {
+		const struct league_board_entry *x = &b->entries[i];
+		jsonw_printf(w, "%s{\"entry\":%zu,\"name\":", i ? "," : "", i);
+		jsonw_string(w, x->name);
+		jsonw_printf(w, ",\"version\":%d", x->version);
+		string_field(w, "previous", x->previous);
+		jsonw_printf(w, ",\"state\":\"%s\"", league_entry_status_name(x->status));
+		string_field(w, "why", x->why);
+		jsonw_printf(w, ",\"anchor\":%s", x->anchor ? "true" : "false");
+		number_field(w, "anchor_elo", x->anchor_elo);
+		jsonw_text(w, "}");
+	}
+	jsonw_text(w, "]}");
+}
+
 int api_summary(const struct catalog_entry *e, struct jsonw *w)
 {
 	const struct serve_dir_info *info = e->rec.ndirs ? &e->info[0] : NULL;
@@ -137,6 +189,7 @@ int api_summary(const struct catalog_entry *e, struct jsonw *w)
 	jsonw_printf(w, ",\"skipped\":{\"invalid\":%zu,\"repeated\":%zu}",
 		     e->rec.log.invalid, e->rec.log.repeated);
 	sprt_field(e, w);
+	league_field(e, w);
 	jsonw_text(w, ",\"shards\":");
 	shards_array(e, w);
 	jsonw_text(w, "}");
@@ -161,7 +214,8 @@ static void bot_fields(const struct report *r, size_t k, struct jsonw *w)
 	jsonw_printf(w, "\"index\":%zu,", k);
 	key(w, "name");
 	jsonw_string(w, b->name);
-	jsonw_printf(w, ",\"rank\":%zu,\"pool\":%zu", b->rank, b->pool + 1);
+	jsonw_printf(w, ",\"rank\":%zu,\"pool\":%zu,\"anchor\":%s", b->rank, b->pool + 1,
+		     r->fixed && !isnan(r->fixed[k]) ? "true" : "false");
 	number_field(w, "elo", b->bound ? b->bound_elo : b->elo);
 	number_field(w, "ci95", b->bound ? NAN : b->ci95);
 	jsonw_printf(w, ",\"bound\":%d,", b->bound);
@@ -194,7 +248,7 @@ static void bot_fields(const struct report *r, size_t k, struct jsonw *w)
 
 static void no_report(const struct catalog_entry *e, struct jsonw *w)
 {
-	jsonw_text(w, "\"records\":0,\"bots\":[],\"error\":");
+	jsonw_text(w, "\"records\":0,\"verdict\":null,\"fixed\":null,\"bots\":[],\"error\":");
 	jsonw_string(w, e->report_err);
 }
 
@@ -208,8 +262,14 @@ int api_ranking(const struct catalog_entry *e, struct jsonw *w)
 	if (!e->have_report) {
 		no_report(e, w);
 	} else {
-		jsonw_printf(w, "\"records\":%llu,\"pools\":%zu,\"bots\":[",
-			     (unsigned long long)e->report_records, r->fit.npools);
+		char verdict[256];
+
+		report_verdict(r, verdict, sizeof(verdict));
+		jsonw_printf(w, "\"records\":%llu,\"pools\":%zu", (unsigned long long)e->report_records,
+			     r->fit.npools);
+		string_field(w, "verdict", verdict[0] ? verdict : NULL);
+		string_field(w, "fixed", r->fixed_text[0] ? r->fixed_text : NULL);
+		jsonw_text(w, ",\"bots\":[");
 		for (size_t k = 0; k < r->nbots; k++) {
 			jsonw_text(w, k ? ",{" : "{");
 			bot_fields(r, r->order[k], w);
@@ -257,6 +317,27 @@ int api_bot(const struct catalog_entry *e, size_t k, struct jsonw *w)
 	}
 	jsonw_text(w, "]}");
 	return jsonw_error(w);
+}
+
+int api_league_chart(const struct catalog_entry *e, struct jsonw *w)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+	int rc;
+
+	if (!e->league)
+		return -ENOENT;
+	if (!(out = open_memstream(&text, &len)))
+		return -ENOMEM;
+	rc = league_board_chart(e->league, out);
+	if (fclose(out) != 0 || !text)
+		rc = -ENOMEM;
+	jsonw_reset(w);
+	if (rc == 0)
+		jsonw_raw(w, text, len);
+	free(text);
+	return rc < 0 ? -ENOMEM : jsonw_error(w);
 }
 
 int api_fault_kind(const char *name)

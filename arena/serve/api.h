@@ -39,7 +39,8 @@ struct api_games_query {
 /* Every entry: its name, kind, state, games done and scheduled, games/s, ETA. */
 int api_index(struct catalog *c, struct jsonw *w);
 
-/* One entry: progress, each directory's (shard's) status, skipped lines, version. */
+/* One entry: progress, each directory's (shard's) status, skipped lines, version; a
+ * league's entries with their states, its refused edit and its anchors. */
 int api_summary(const struct catalog_entry *e, struct jsonw *w);
 
 /* Each directory's (shard's) status alone. */
@@ -53,6 +54,10 @@ int api_bot(const struct catalog_entry *e, size_t k, struct jsonw *w);
 
 /* A page of the game list. */
 int api_games(const struct catalog_entry *e, const struct api_games_query *q, struct jsonw *w);
+
+/* A league's chart of its entries' Elo over its games: report.html's (league_board_chart),
+ * an HTML fragment whose text is escaped by its writer. -ENOENT for a tournament. */
+int api_league_chart(const struct catalog_entry *e, struct jsonw *w);
 
 /* The fault kind named name, or -1. */
 int api_fault_kind(const char *name);

@@ -77,6 +77,19 @@ static struct catalog_entry *new_entry(struct catalog *c, bool shards)
 	return e;
 }
 
+/* A league's board: one that cannot be read yet says why and is read again at each refresh. */
+static void open_board(struct catalog_entry *e, const char *dir, int players)
+{
+	if (!(e->league = malloc(sizeof(*e->league))))
+		return;
+	if (league_board_open(e->league, dir, players, e->league_err,
+			      sizeof(e->league_err)) == -ENOMEM) {
+		league_board_release(e->league);
+		free(e->league);
+		e->league = NULL;
+	}
+}
+
 /* Put directory dir (its tournament.json read into info, taken over) into an entry. */
 static int add_dir(struct catalog *c, const char *dir, struct serve_dir_info *info)
 {
@@ -98,6 +111,8 @@ static int add_dir(struct catalog *c, const char *dir, struct serve_dir_info *in
 			/* an SPRT whose bounds cannot be a test shows no test */
 			if (info->sprt.on && !e->shards)
 				serve_records_set_sprt(&e->rec, &info->sprt);
+			if (info->league && !e->shards)
+				open_board(e, dir, info->players);
 			infos[e->rec.ndirs - 1] = *info;
 			memset(info, 0, sizeof(*info));
 			e->refreshed = -1e9;
@@ -189,6 +204,9 @@ void catalog_free(struct catalog *c)
 		struct catalog_entry *e = c->entries[i];
 		if (e->have_report)
 			report_release(&e->report);
+		if (e->league)
+			league_board_release(e->league);
+		free(e->league);
 		for (size_t k = 0; k < e->rec.ndirs; k++)
 			serve_dir_info_release(&e->info[k]);
 		free(e->info);
@@ -284,22 +302,41 @@ void catalog_refresh(struct catalog_entry *e, bool force)
 		e->sample_generation = e->rec.generation;
 	}
 	take_sample(e, now);
+	e->league_err[0] = '\0';
+	if (e->league)
+		league_board_refresh(e->league, e->league_err, sizeof(e->league_err));
+}
+
+/* A league's anchors fixed as `report DIR` fixes them (cmd_report.c), from the board's last
+ * good league.jsonc; the defaults otherwise. */
+static void fit_options(const struct catalog_entry *e, struct report_options *opt)
+{
+	*opt = report_defaults;
+	if (e->league && e->league->have_cfg) {
+		opt->fixed_names = (const char *const *)e->league->cfg.anchors;
+		opt->fixed_elo = e->league->cfg.anchor_elo;
+		opt->nfixed = e->league->cfg.nanchors;
+	}
 }
 
 void catalog_fit(struct catalog_entry *e)
 {
 	double now = catalog_now();
+	uint64_t cfg = e->league ? e->league->cfg_generation : 0;
+	struct report_options opt;
 
-	if (e->have_report && (e->report_n == e->rec.ngames ||
-			       now - e->report_built < CATALOG_REFIT_S))
+	if (e->have_report && e->report_cfg == cfg &&
+	    (e->report_n == e->rec.ngames || now - e->report_built < CATALOG_REFIT_S))
 		return;
 	if (!e->have_report && e->report_n == e->rec.ngames && now - e->report_built <
 	    CATALOG_REFIT_S)
 		return; /* no records yet: asked again soon */
 	if (e->have_report)
 		report_release(&e->report);
-	e->have_report = serve_records_report(&e->rec, &e->report, e->report_err,
+	fit_options(e, &opt);
+	e->have_report = serve_records_report(&e->rec, &opt, &e->report, e->report_err,
 					      sizeof(e->report_err)) == 0;
+	e->report_cfg = cfg;
 	e->report_n = e->rec.ngames;
 	e->report_records = e->rec.log.records;
 	e->report_built = now;
@@ -357,6 +394,8 @@ void catalog_progress(const struct catalog_entry *e, struct catalog_progress *p)
 			p->last_record = e->rec.dirs[k].mtime;
 	}
 	p->games = records_of(e);
+	if (e->league)
+		p->games_today = league_board_games_today(e->league, p->games);
 	/* a shard set is finished when every shard of it is there and finished */
 	if (e->shards && e->rec.ndirs && e->rec.ndirs < e->info[0].nshards)
 		all_finished = false;

@@ -11,6 +11,9 @@
  * tournament that starts later appears; an entry, once found, stays. An
  * entry's number (its id in URLs) never changes.
  *
+ * A league's directory (arena/LEAGUE.md) is an entry of its own, never
+ * finished, with its board (league_board.h) read with its records.
+ *
  * Each entry has a lock of its own: hold it (catalog_lock) while reading or
  * refreshing the entry. Entries live as long as the catalog.
  */
@@ -22,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "league_board.h"
 #include "report.h"
 #include "serve_records.h"
 
@@ -59,6 +63,11 @@ struct catalog_entry {
 	uint64_t sample_n[CATALOG_SAMPLES];
 	size_t nsamples;
 	uint64_t sample_generation;  /* rec.generation the samples are of */
+	/* a league's directory (serve_dir_info.league): its board, NULL otherwise; the ranking
+	 * fixes the anchors of its last good league.jsonc, as `report` and the league do */
+	struct league_board *league;
+	char league_err[512];        /* why the board's last refresh failed, "" if it did not */
+	uint64_t report_cfg;         /* league->cfg_generation of the ranking fitted */
 };
 
 struct catalog;
@@ -99,6 +108,7 @@ struct catalog_progress {
 	double games_per_s;         /* NAN when not yet known */
 	double eta_s;               /* NAN when not running or not known */
 	int64_t last_record;        /* Unix time games.jsonl last grew, 0: never */
+	uint64_t games_today;       /* a league's games since local midnight; 0 otherwise */
 };
 void catalog_progress(const struct catalog_entry *e, struct catalog_progress *p);
 

@@ -407,17 +407,15 @@ out:
 	return s->generation != generation ? (long)s->ngames + 1 : (long)(s->ngames - before);
 }
 
-int serve_records_report(const struct serve_records *s, struct report *r, char *err,
-			 size_t err_size)
+int serve_records_report(const struct serve_records *s, const struct report_options *opt,
+			 struct report *r, char *err, size_t err_size)
 {
-	struct report_options opt = REPORT_OPTIONS_DEFAULT;
-
 	if (!s->fold) {
 		memset(r, 0, sizeof(*r));
 		snprintf(err, err_size, "no complete game records yet");
 		return -ENODATA;
 	}
-	return report_fold_build(r, s->fold, &s->log, &opt, err, err_size);
+	return report_fold_build(r, s->fold, &s->log, opt ? opt : &report_defaults, err, err_size);
 }
 
 char *serve_records_line(const struct serve_records *s, size_t n, size_t *len)

@@ -124,9 +124,10 @@ int serve_records_set_sprt(struct serve_records *s, const struct records_sprt *s
  */
 long serve_records_update(struct serve_records *s, char *err, size_t err_size);
 
-/* The report of the records read so far (report_fold_build); -ENODATA before any. */
-int serve_records_report(const struct serve_records *s, struct report *r, char *err,
-			 size_t err_size);
+/* The report of the records read so far (report_fold_build with opt: NULL for the
+ * defaults, a league's anchors fixed otherwise); -ENODATA before any. */
+int serve_records_report(const struct serve_records *s, const struct report_options *opt,
+			 struct report *r, char *err, size_t err_size);
 
 /*
  * The line of index entry n, NUL-terminated, owned by the caller, its length

@@ -307,6 +307,21 @@ static enum MHD_Result send_replay(struct MHD_Connection *conn, struct catalog_e
 	return send_w(conn, MHD_HTTP_OK, "text/html; charset=utf-8", &w);
 }
 
+/* A league's chart, an HTML fragment the page puts in place; called under e's lock. */
+static enum MHD_Result send_chart(struct MHD_Connection *conn, struct catalog_entry *e,
+				  struct jsonw *w)
+{
+	int rc = api_league_chart(e, w);
+
+	catalog_unlock(e);
+	if (rc < 0) {
+		jsonw_release(w);
+		return rc == -ENOENT ? send_error(conn, MHD_HTTP_NOT_FOUND, "not a league") :
+			send_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+	}
+	return send_w(conn, MHD_HTTP_OK, "text/html; charset=utf-8", w);
+}
+
 /* /api/t/N/...: part 3 on. */
 static enum MHD_Result route_entry_api(struct MHD_Connection *conn, struct catalog_entry *e,
 				       const struct route *r)
@@ -341,6 +356,8 @@ static enum MHD_Result route_entry_api(struct MHD_Connection *conn, struct catal
 		rc = api_games(e, &q, &w);
 	else if (r->n == 5 && part_is(r, 3, "bot") && part_number(r, 4, &k) == 0)
 		rc = api_bot(e, k, &w);
+	else if (r->n == 5 && part_is(r, 3, "league") && part_is(r, 4, "chart"))
+		return send_chart(conn, e, &w);
 	else
 		rc = -ENOENT;
 	catalog_unlock(e);

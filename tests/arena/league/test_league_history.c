@@ -272,7 +272,7 @@ static void report_section(void **state)
 	char *r_anchor = strstr(md, "\n| anchor |");
 	assert_non_null(r_new);
 	assert_true(r_new < r_old && r_old < r_anchor);
-	assert_non_null(strstr(md, "| new | old | active | 999.0 | 20.0 | 999 | 500.0 | +499.0 |"));
+	assert_non_null(strstr(md, "| new | old | playing | 999.0 | 20.0 | 999 | 500.0 | +499.0 |"));
 	assert_non_null(strstr(md, "| old |  | retired | 199.9 | 5.0 | 999 | 100.0 | +99.9 |"));
 	assert_non_null(strstr(md, "- old → new → new&#124;&#60;b&#62;\n"));
 	assert_non_null(strstr(md, "suspended (3 start faults)"));
@@ -293,7 +293,7 @@ static void report_section(void **state)
 	assert_int_equal(league_history_summarise(path, &h, why, sizeof(why)), -ENOENT);
 	md = section(false, &h, lin, 2);
 	assert_non_null(strstr(md, "No rating on record yet."));
-	assert_non_null(strstr(md, "| new | old | active | - | - | 0 | - | - |"));
+	assert_non_null(strstr(md, "| new | old | playing | - | - | 0 | - | - |"));
 	free(md);
 	league_history_summary_release(&h);
 }

@@ -27,6 +27,8 @@ BROKEN = [
     ("tournament", "a negative game count", ["games"], -1),
     ("games", "a record that is a string", ["games", 0, "record"], "{}"),
     ("tournaments", "no directories", ["tournaments", 0, "dirs"], []),
+    ("league", "an entry of an unknown state", ["league", "entries", 0, "state"], "active"),
+    ("league", "an entry without its lineage", ["league", "entries", 0, "previous"], "DELETE"),
 ]
 
 
@@ -91,8 +93,24 @@ def main():
             for e in validator(by_name["tournament-resolved.schema.json"]).iter_errors(
                     json.load(f)):
                 failures.append("sprt tournament.json: %s" % e.message)
+        # a league's directory: its summary with "league", its ranking with anchors fixed
+        fx.make_league(arena, os.path.join(tmp, "c", "club"))
+        league_server = fx.Server(arena.arena, [os.path.join(tmp, "c")])
+        try:
+            league = {"tournaments": fx.get_json(league_server.url + "/api/tournaments"),
+                      "tournament": fx.get_json(league_server.url + "/api/t/0"),
+                      "ranking": fx.get_json(league_server.url + "/api/t/0/ranking")}
+        finally:
+            league_server.stop()
+        if not (league["tournament"].get("league") or {}).get("entries"):
+            failures.append("the league's summary has no entries: %r" % league["tournament"])
+        for name, doc in league.items():
+            for e in validator(api_id + "#/$defs/" + name).iter_errors(doc):
+                failures.append("league %s: %s at %s" % (name, e.message, list(e.absolute_path)))
+        docs["league"] = league["tournament"]
         for name, what, path, value in BROKEN:
-            if validator(api_id + "#/$defs/" + name).is_valid(mutate(docs[name], path, value)):
+            schema = "tournament" if name == "league" else name
+            if validator(api_id + "#/$defs/" + schema).is_valid(mutate(docs[name], path, value)):
                 failures.append("%s with %s is accepted" % (name, what))
     finally:
         if server:

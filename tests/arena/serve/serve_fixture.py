@@ -119,3 +119,50 @@ def wait_for(what, cond, timeout=20.0, step=0.05):
             return got
         time.sleep(step)
     raise RuntimeError("timed out waiting for " + what)
+
+
+def league_file(bins, max_games, floor="2"):
+    """league.jsonc of the club league of make_league (floor: its text, to break it)."""
+    return """{
+  "name": "club",
+  "bots": [ { "name": "a", "command": ["%(bin)s/a"] },
+            { "name": "b", "command": ["%(bin)s/b", "good"] },
+            { "name": "h", "command": ["%(bin)s/h"] },
+            { "name": "z", "command": ["/bin/false"] } ],
+  "players": 2,
+  "rules": { "stock_size": 5 },
+  "sandbox": "off",
+  "league": { "anchors": { "skipbo-medium": 0, "skipbo-easy": -1000 }, "floor": %(floor)s,
+              "max_games": %(max)d, "suspend_after": 1, "stop_when_separated": false }
+}
+""" % {"bin": bins, "max": max_games, "floor": floor}
+
+
+def make_league(arena, path):
+    """A league played in two runs, whose entries hold every state: "a" retired, "b"
+    replaced by "b@2" (a new version), "h" held (its program changed since it was
+    entered), "z" suspended (/bin/false never starts), the anchors skipbo-medium and
+    skipbo-easy playing. Returns the folder of its bots."""
+    bins = path + "-bin"
+    os.makedirs(path)
+    os.makedirs(bins)
+    for name, src in (("a", arena.easy), ("b", arena.badbot), ("h", arena.easy)):
+        shutil.copy(src, os.path.join(bins, name))
+
+    def league(*args):
+        subprocess.run([arena.arena, "league"] + list(args), timeout=120, check=True,
+                       stdout=subprocess.DEVNULL)
+
+    def write(max_games):
+        with open(os.path.join(path, "league.jsonc"), "w") as f:
+            f.write(league_file(bins, max_games))
+
+    write(40)
+    league("-j", "2", path)
+    league("add", path, "b=" + arena.medium)
+    league("retire", path, "a")
+    write(100)
+    league("-j", "2", path)
+    os.remove(os.path.join(bins, "h"))
+    shutil.copy(arena.medium, os.path.join(bins, "h"))
+    return bins

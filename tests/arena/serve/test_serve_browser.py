@@ -8,7 +8,11 @@
 - a game of the game list opens the replay viewer;
 - the index, tournament and bot pages do not overflow sideways at 400 and
   1400 px;
-- a bot name made of markup is shown as text (no element made of it).
+- a bot name made of markup is shown as text (no element made of it);
+- a league's page (serve_fixture.make_league) shows its entries with their
+  states, its ranking, the verdict and the chart, no end and no percentage, a
+  refused edit of league.jsonc until it is fixed, and does not overflow
+  sideways at 400 and 1400 px.
 Screenshots go to ARTEFACTS. Exit 77 (skipped) without chromium."""
 import os
 import re
@@ -155,6 +159,75 @@ def pages(b, arena, tmp, shots):
         server.stop()
 
 
+LEAGUE = r"""(function () {
+  function texts(sel) {
+    return Array.prototype.map.call(document.querySelectorAll(sel), function (n) {
+      return n.textContent; });
+  }
+  var states = Array.prototype.map.call(document.querySelectorAll('#entries td.st'),
+    function (n) { return n.firstChild.nodeValue; });
+  return {states: states, ranked_states: texts('#ranking span.st'), ranked: texts('#ranking tbody tr').length,
+          lines: document.querySelectorAll('#chart-box svg polyline').length,
+          progress: document.getElementById('progress-text').textContent,
+          verdict: document.getElementById('verdict').textContent};
+})()"""
+
+
+def league_page(b, arena, tmp, shots):
+    """A league shown as a league, at desk and phone width."""
+    root = os.path.join(tmp, "leagues")
+    fx.make_league(arena, os.path.join(root, "club"))
+    server = fx.Server(arena.arena, [root])
+    try:
+        for width in (400, 1400):
+            b.open(server.url + "/", width)
+            wait_js(b, "the index of a league", "document.querySelector('#tournaments tbody tr')"
+                    " !== null")
+            row = b.eval("Array.prototype.map.call(document.querySelectorAll("
+                         "'#tournaments tbody td'), function (n) { return n.textContent; })"
+                         ".join(' ')")
+            if not re.search(r"league .*\d+ games, \d+ today", row) or "%" in row:
+                fail("the index row of a league: %r" % row)
+            b.open(server.url + "/t/0", width)
+            wait_js(b, "the league at %d px" % width, "document.querySelector('#entries td.st')"
+                    " !== null && document.querySelector('#ranking tbody tr') !== null && "
+                    "document.querySelector('#chart-box svg polyline') !== null && "
+                    "document.getElementById('verdict').textContent !== ''")
+            got = b.eval(LEAGUE)
+            if sorted(set(got["states"])) != ["held", "playing", "retired", "suspended"]:
+                fail("the entries' states at %d px: %s" % (width, got["states"]))
+            if got["ranked"] < 4 or got["lines"] < 3 or "suspended" not in got["ranked_states"]:
+                fail("the ranking or the chart at %d px: %s" % (width, got))
+            if "%" in got["progress"] or " of " in got["progress"] or \
+                    not re.search(r"games/s", got["progress"]) or "today" not in got["progress"]:
+                fail("the league's progress at %d px: %r" % (width, got["progress"]))
+            over = b.eval(OVERFLOW)
+            if over > 0:
+                fail("the league at %d px overflows sideways by %d px" % (width, over))
+            b.screenshot(os.path.join(shots, "league-%d.png" % width))
+        # a refused edit of league.jsonc, shown with its errors until the file loads
+        path = os.path.join(root, "club", "league.jsonc")
+        with open(path) as f:
+            good = f.read()
+        with open(path, "w") as f:
+            f.write(good.replace('"floor": 2', '"floor": "two"'))
+        b.open(server.url + "/t/0", 400)
+        wait_js(b, "the refused edit", "(document.querySelector('#refused pre') || {})"
+                ".textContent !== undefined")
+        shown = b.eval("document.querySelector('#refused pre').textContent")
+        if "league.floor" not in shown:
+            fail("the refused edit's errors: %r" % shown)
+        over = b.eval(OVERFLOW)
+        if over > 0:
+            fail("the refused edit at 400 px overflows sideways by %d px" % over)
+        b.screenshot(os.path.join(shots, "league-refused-400.png"))
+        with open(path, "w") as f:
+            f.write(good)
+        wait_js(b, "the refused edit gone", "document.querySelector('#refused') === null")
+    finally:
+        server.stop()
+
+
 def main():
     chromium = cdp.find_chromium()
     if not chromium:
@@ -167,6 +240,7 @@ def main():
     b = cdp.Browser(chromium, os.path.join(tmp, "profile"))
     try:
         pages(b, arena, tmp, shots)
+        league_page(b, arena, tmp, shots)
         live(b, arena, tmp, shots)
     finally:
         b.close()

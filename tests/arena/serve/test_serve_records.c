@@ -86,7 +86,7 @@ static void same_ranking(const struct serve_records *s)
 	char err[256];
 
 	gamelog_init(&log);
-	assert_int_equal(serve_records_report(s, &inc, err, sizeof(err)), 0);
+	assert_int_equal(serve_records_report(s, NULL, &inc, err, sizeof(err)), 0);
 	assert_int_equal(report_load_opts(&full, &log, dirs, 1, &report_defaults, err,
 					  sizeof(err)), 0);
 	assert_int_equal(inc.nbots, full.nbots);
