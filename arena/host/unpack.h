@@ -2,7 +2,8 @@
  * unpack.h - a submitted archive unpacked into an empty directory, safely.
  *
  * Accepted: tar (ustar, pax, GNU), alone or compressed with gzip, xz or
- * zstd, and zip (stored or deflated), told apart by their contents
+ * zstd, and zip (each compression method libarchive reads; encrypted
+ * entries are refused), told apart by their contents
  * (libarchive), never by the file's name. Every entry is checked, then
  * written by this module itself relative to the target directory's fd:
  * directories with mkdirat(2), each parent opened with O_NOFOLLOW, files
