@@ -128,30 +128,41 @@ static const char *keys_fault(const cJSON *ev, const char *const *keys)
 	return have == want ? NULL : "a key that is not part of the event";
 }
 
-/* Apply one line to as; NULL, or why it is not an event. */
-static const char *apply_line(struct accounts *as, const char *text, size_t len, int *nomem)
+/* NULL when ev is an add or a revoke with exactly its keys, a name and a time; else why
+ * not. *kind: the event's name. */
+static const char *event_fault(const cJSON *ev, const char **kind)
 {
 	static const char *const add_keys[] = { "event", "name", "role", "token_sha256", "time",
 						NULL };
 	static const char *const revoke_keys[] = { "event", "name", "time", NULL };
-	const char *kind, *name, *role, *why = NULL;
+	const char *why;
+
+	if (!cJSON_IsObject(ev) || !(*kind = string_at(ev, "event")))
+		return "not a JSON object with an \"event\"";
+	if (strcmp(*kind, "add") && strcmp(*kind, "revoke"))
+		return "an event other than \"add\" and \"revoke\"";
+	if ((why = keys_fault(ev, (*kind)[0] == 'a' ? add_keys : revoke_keys)))
+		return why;
+	if (!names_valid(string_at(ev, "name")))
+		return "a name that breaks the rule (" NAMES_RULE ")";
+	if (!is_time(string_at(ev, "time")))
+		return "a time that is not YYYY-MM-DDTHH:MM:SSZ";
+	return NULL;
+}
+
+/* Apply one line to as; NULL, or why it is not an event. */
+static const char *apply_line(struct accounts *as, const char *text, size_t len, int *nomem)
+{
+	const char *kind = NULL, *name, *role, *why;
 	struct account *grown, *a;
 	cJSON *ev = NULL;
 	int live;
 
-	if (json_strict_parse(text, len, &ev, NULL) < 0 || !cJSON_IsObject(ev) ||
-	    !(kind = string_at(ev, "event")))
-		why = "not a JSON object with an \"event\"";
-	else if (strcmp(kind, "add") && strcmp(kind, "revoke"))
-		why = "an event other than \"add\" and \"revoke\"";
-	else if ((why = keys_fault(ev, kind[0] == 'a' ? add_keys : revoke_keys)))
-		;
-	else if (!names_valid(name = string_at(ev, "name")))
-		why = "a name that breaks the rule (" NAMES_RULE ")";
-	else if (!is_time(string_at(ev, "time")))
-		why = "a time that is not YYYY-MM-DDTHH:MM:SSZ";
+	why = json_strict_parse(text, len, &ev, NULL) < 0 ? "not a JSON object with an \"event\"" :
+		event_fault(ev, &kind);
 	if (why)
 		goto out;
+	name = string_at(ev, "name");
 	live = accounts_live(as, name);
 	if (kind[0] == 'r') {
 		if (live < 0)
