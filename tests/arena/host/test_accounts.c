@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <sha2.h>
@@ -19,6 +18,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "remove_tree.h"
 
 #include "accounts.h"
 
@@ -39,19 +40,11 @@ static int setup(void **state)
 	return 0;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	nftw(f->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(f->dir);
 	free(f);
 	return 0;
 }

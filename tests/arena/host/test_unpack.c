@@ -9,7 +9,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +22,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "remove_tree.h"
 
 #include "unpack.h"
 
@@ -58,19 +59,6 @@ static int setup(void **state)
 	assert_int_equal(mkdir(f->outside, 0755), 0);
 	*state = f;
 	return 0;
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void remove_tree(const char *path)
-{
-	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static int teardown(void **state)
