@@ -42,6 +42,9 @@ int cmd_status(int argc, char **argv);
 /* league DIR, league add|retire|challenge: a league that runs until stopped (cmd_league.c). */
 int cmd_league(int argc, char **argv);
 
+/* host account add|revoke|list DIR ...: a hosted competition's accounts (cmd_host.c). */
+int cmd_host(int argc, char **argv);
+
 /* serve [--listen ADDR:PORT] DIR...: the tournaments under DIR live over HTTP (cmd_serve.c). */
 int cmd_serve(int argc, char **argv);
 

@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "serve", cmd_serve, "show the tournaments under directories live over HTTP" },
 	{ "sprt", cmd_sprt, "play game pairs between two bots until an SPRT decides" },
 	{ "league", cmd_league, "run a league that takes new bots while it plays" },
+	{ "host", cmd_host, "the accounts of a hosted competition" },
 	{ "check", cmd_check, "check a bot against the protocol and the time rules" },
 };
 

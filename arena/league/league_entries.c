@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "names.h"
 #include "json_strict.h"
 #include "programs.h"
 #include "records.h"
@@ -400,9 +401,9 @@ int league_entries_add(struct league_entries *es, const struct config_bot *bot, 
 	cJSON *files, *ev;
 	char why[PATH_MAX + 256];
 
-	if (!config_valid_name(bot->name)) {
-		snprintf(err, err_size, "\"%.80s\": expected a name of 1 to 64 letters, digits, '-', "
-			 "'_' or '.' (the league adds \"@K\" to new versions itself)", bot->name);
+	if (!names_valid(bot->name)) {
+		snprintf(err, err_size, "\"%.80s\": expected a name of " NAMES_RULE
+			 " (the league adds \"@K\" to new versions itself)", bot->name);
 		return -EINVAL;
 	}
 	if (!(files = programs_of_bot(bot, es->dir))) {

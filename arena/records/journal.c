@@ -63,6 +63,11 @@ static int cut_torn_tail(int fd, off_t *end)
 
 int journal_open(const char *path, struct journal **out)
 {
+	return journal_open_mode(path, 0644, out);
+}
+
+int journal_open_mode(const char *path, mode_t mode, struct journal **out)
+{
 	struct journal *j = calloc(1, sizeof *j);
 	bool created = false;
 	int ret;
@@ -70,7 +75,7 @@ int journal_open(const char *path, struct journal **out)
 	*out = NULL;
 	if (!j)
 		return -ENOMEM;
-	j->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	j->fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, mode);
 	if (j->fd >= 0)
 		created = true;
 	else if (errno == EEXIST)
@@ -158,8 +163,13 @@ void journal_close(struct journal *j)
 
 int journal_append_once(const char *path, const char *line, size_t len)
 {
+	return journal_append_once_mode(path, 0644, line, len);
+}
+
+int journal_append_once_mode(const char *path, mode_t mode, const char *line, size_t len)
+{
 	struct journal *j;
-	int ret = journal_open(path, &j);
+	int ret = journal_open_mode(path, mode, &j);
 
 	if (ret < 0)
 		return ret;

@@ -27,11 +27,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct journal;
 
 /* Open path for appending (created 0644 when missing); its torn tail cut. */
 int journal_open(const char *path, struct journal **out);
+
+/* journal_open, a missing file created with mode (0600 for a file of secrets); an existing
+ * file keeps its own. */
+int journal_open_mode(const char *path, mode_t mode, struct journal **out);
 
 /* Append line (len bytes, no newline: it is added), fsync'd when sync is set. Not for two
  * threads at once on one journal (the caller's lock). */
@@ -42,5 +47,8 @@ void journal_close(struct journal *j);
 
 /* journal_open, one fsync'd journal_append, journal_close: for files written now and then. */
 int journal_append_once(const char *path, const char *line, size_t len);
+
+/* journal_append_once to a file created with mode when missing (journal_open_mode). */
+int journal_append_once_mode(const char *path, mode_t mode, const char *line, size_t len);
 
 #endif

@@ -20,6 +20,7 @@
 #include "json_strict.h"
 #include "jsonc.h"
 #include "jsonc_strip.h"
+#include "names.h"
 #include "referee.h"
 #include "termsafe.h"
 #include "sandbox.h"
@@ -178,16 +179,6 @@ static int get_string(const cJSON *obj, const char *where, const char *key, cons
 	return 0;
 }
 
-int config_valid_name(const char *s)
-{
-	if (!*s || strlen(s) > 64 || *s == '.')
-		return 0;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.')
-			return 0;
-	return 1;
-}
-
 static int get_limits(const cJSON *obj, const char *where, struct bot_limits *limits,
 		      struct jsonc_errors *e)
 {
@@ -323,10 +314,9 @@ static int parse_bot(const cJSON *obj, size_t index, const struct config *cfg,
 	if (!cJSON_IsObject(obj))
 		return ret;
 	ret = worst(ret, get_string(obj, where, "name", &name, e));
-	if (name && !config_valid_name(name))
+	if (name && !names_valid(name))
 		ret = jsonc_error(e, key_path(path, sizeof(path), where, "name"), "expected a name "
-				  "of letters, digits, '-', '_' or '.' (at most 64, not starting "
-				  "with '.'), found \"%.80s\"", name);
+				  "of " NAMES_RULE ", found \"%.80s\"", name);
 	else if (!name && !cJSON_GetObjectItemCaseSensitive(obj, "name"))
 		ret = jsonc_error(e, where, "no \"name\": every bot needs one");
 	ret = worst(ret, get_string(obj, where, "cwd", &cwd, e));
@@ -488,7 +478,7 @@ static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_er
 	int ret;
 
 	ret = get_string(root, "", "name", &name, e);
-	if (name && !config_valid_name(name))
+	if (name && !names_valid(name))
 		ret = jsonc_error(e, "name", "expected a tournament name of letters, digits, '-', "
 				  "'_' or '.', found \"%.80s\"", name);
 	else if (!name && !cJSON_GetObjectItemCaseSensitive(root, "name"))

@@ -108,6 +108,11 @@ expect "league " add challenge out replays retire return
 expect "league a" add
 expect "league add " out replays
 includes "league --" --jobs --deals --help --version
+expect "host " account
+expect "host account " add list revoke
+expect "host account add " out replays
+expect "host account add out " ""
+includes "host account add --" --worker --help --version
 expect "merge out " out replays
 expect "serve --listen 127.0.0.1:0 " out replays
 includes "check ./" ./notes.txt

@@ -1,0 +1,19 @@
+/*
+ * names.h - the names a user gives things the arena keeps in files: bots,
+ * tournaments, a league's entries, a hosted competition's accounts. One
+ * rule for all of them, because each becomes part of a file name
+ * (logs/<bot>.stderr, results/<name>/) or a record's field.
+ */
+#ifndef SKIPBO_NAMES_H
+#define SKIPBO_NAMES_H
+
+/* The longest name, in bytes. */
+#define NAMES_LEN_MAX 64
+
+/* The rule in words, for messages. */
+#define NAMES_RULE "1 to 64 letters, digits, '-', '_' or '.', not starting with '.'"
+
+/* 1 when s is a name: NAMES_RULE (ASCII letters and digits only). */
+int names_valid(const char *s);
+
+#endif
