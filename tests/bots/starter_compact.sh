@@ -18,7 +18,8 @@ tourney() {
 	cat >"$dir/$1.json" <<JSON
 {"name":"$1","bots":[{"name":"c","command":$command$2},
  {"name":"o","command":$command,"env":{"SKIPBO_COMPACT":"0"}}],
- "players":2,"deals":2,"rules":{"stock_size":8},"limits":{"memory_mb":0},"seed":42,"output":"$dir/$1"}
+ "players":2,"deals":2,"rules":{"stock_size":8},"limits":{"memory_mb":0},
+ "time":{"move_ms":30000,"game_ms":1800000,"startup_ms":60000},"seed":42,"output":"$dir/$1"}
 JSON
 	"$arena" run -j 1 --quiet --log-io "$dir/$1.json"
 }

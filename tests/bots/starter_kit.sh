@@ -50,12 +50,14 @@ esac
 # the replays beside the kit's directory, not in it: a sandbox does not show a
 # bot a directory that holds the arena's output (SECURITY.md)
 rm -rf "$out.replays"
-"$arena" check --games 6 --replays "$out.replays" -- "$@"
-"$arena" check --games 4 --players 4 --partnership --replays "$out.replays" -- "$@"
+# limits far above any move: a loaded machine must not fail a correct kit
+limits="--move-ms 30000 --game-ms 1800000 --startup-ms 60000"
+"$arena" check --games 6 $limits --replays "$out.replays" -- "$@"
+"$arena" check --games 4 --players 4 --partnership $limits --replays "$out.replays" -- "$@"
 # A tournament plays it too: sandboxed, each game's process from a host, in a
 # /proc of the game's own (SECURITY.md); every game recorded, none faulted.
 rm -rf "$out.run"
-"$arena" run --quiet --no-report --sandbox auto --deals 2 --stock 5 --output "$out.run" \
+"$arena" run --quiet --no-report --sandbox auto --deals 2 --stock 5 $limits --output "$out.run" \
 	--bot "kit=$*" --bot "kit2=$*"
 games=$(wc -l < "$out.run/games.jsonl")
 clean=$(grep -c '"faults":\[\]' "$out.run/games.jsonl" || true)
