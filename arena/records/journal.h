@@ -43,4 +43,12 @@ void journal_close(struct journal *j);
 /* journal_open, one fsync'd journal_append, journal_close: for files written now and then. */
 int journal_append_once(const char *path, const char *line, size_t len);
 
+/*
+ * A small file rewritten whole (tournament.json): text written to
+ * "<path>.tmp", fsync'd, renamed over path, the directory fsync'd. A crash
+ * or an error at any point leaves the old file or the new one under path,
+ * never a part of either; the temporary file is removed on error.
+ */
+int journal_replace(const char *path, const char *text, size_t len);
+
 #endif

@@ -414,27 +414,17 @@ static int merge_logs(const struct merge *m, const char *out)
 }
 
 /* tournament.json of the whole tournament: the first shard's without "shard", output OUT. */
-static int write_tournament(const struct merge *m, const char *out)
+static int write_tournament(struct merge *m, const char *out)
 {
-	cJSON *root = cJSON_Parse(m->t[0].text);
-	char path[PATH_MAX], *text = NULL, *line = NULL;
-	int ret = -ENOMEM;
+	struct records_tournament_doc d = { 0 };
+	int ret = records_tournament_doc_parse(m->t[0].text, &d);
 
-	if (!root)
-		goto out;
-	cJSON_DeleteItemFromObjectCaseSensitive(root, "shard");
-	cJSON_DeleteItemFromObjectCaseSensitive(root, "output");
-	if (!cJSON_AddStringToObject(root, "output", out) || !(text = cJSON_Print(root)) ||
-	    asprintf(&line, "%s\n", text) < 0) {
-		line = NULL;
-		goto out;
-	}
-	snprintf(path, sizeof(path), "%s/tournament.json", out);
-	ret = durable_write(path, line, strlen(line));
-out:
-	free(line);
-	free(text);
-	cJSON_Delete(root);
+	if (ret == 0 && (ret = records_tournament_set_shard(&d, 0, 0)) == 0 &&
+	    (ret = records_tournament_set_output(&d, out)) == 0)
+		ret = records_tournament_write(out, &d, m->err, sizeof(m->err));
+	else
+		snprintf(m->err, sizeof(m->err), "out of memory");
+	records_tournament_doc_release(&d);
 	return ret;
 }
 
