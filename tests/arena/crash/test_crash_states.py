@@ -125,6 +125,8 @@ def main():
     p.add_argument("--every", type=int, default=0)
     p.add_argument("--only", default="")
     args = p.parse_args()
+    for tool in ("arena", "iotrace", "easy", "medium"):
+        setattr(args, tool, os.path.abspath(getattr(args, tool)))
     scenarios.tools = args
     # report only reads what is recorded: its crash leaves the records as they were
     scenarios_tried = [s for s in scenarios.all_scenarios() if s.name != "report"]

@@ -104,6 +104,8 @@ def main():
     p.add_argument("--seconds", type=float, default=45)
     p.add_argument("--only", default="")
     args = p.parse_args()
+    for tool in ("arena", "iotrace", "easy", "medium"):
+        setattr(args, tool, os.path.abspath(getattr(args, tool)))
     scenarios.tools = args
     # the command made to fail in each: run, league add (after a league played), merge, report
     chosen = [(sc, 1 if sc.name == "league" else 0) for sc in scenarios.all_scenarios()]
