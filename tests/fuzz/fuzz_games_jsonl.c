@@ -24,19 +24,7 @@
 #include "report_html.h"
 #include "replay_find.h"
 #include "results.h"
-
-/* results_open with tournament.json's document made from text. */
-static int open_text(const char *dir, const char *text, struct results **r, char *err,
-		     size_t err_size)
-{
-	struct records_tournament_doc d = { 0 };
-	int ret = records_tournament_doc_parse(text, &d);
-
-	if (ret == 0)
-		ret = results_open(dir, &d, r, err, err_size);
-	records_tournament_doc_release(&d);
-	return ret;
-}
+#include "../arena/tournament/results_text.h"
 
 static void check_printable(const char *s)
 {

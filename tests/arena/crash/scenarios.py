@@ -5,6 +5,7 @@ checks what they left: every game once, the tournament whole. Set tools
 (arena, iotrace, easy, medium: paths) before use.
 """
 
+import argparse
 import json
 import os
 import subprocess
@@ -126,3 +127,20 @@ def all_scenarios():
                  games_check(6), ["games.jsonl"], done_already),
         Scenario("report", setup_report, [[a, "report", "out"]], report_check, []),
     ]
+
+
+def parse_args(extra=()):
+    """ARENA IOTRACE_SO EASY MEDIUM [--seconds S] [--only NAMES] and extra options
+    ((flag, type, default), ...), the four paths made absolute and kept in tools."""
+    global tools
+    p = argparse.ArgumentParser()
+    for name in ("arena", "iotrace", "easy", "medium"):
+        p.add_argument(name)
+    p.add_argument("--seconds", type=float, default=45)
+    p.add_argument("--only", default="")
+    for flag, kind, default in extra:
+        p.add_argument(flag, type=kind, default=default)
+    tools = p.parse_args()
+    for name in ("arena", "iotrace", "easy", "medium"):
+        setattr(tools, name, os.path.abspath(getattr(tools, name)))
+    return tools

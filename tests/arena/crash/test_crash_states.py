@@ -20,7 +20,6 @@ each scenario its share); --every 1 with a large --seconds tries every
 prefix (tests/arena/bench_crash.sh). Prints how many states were tried.
 """
 
-import argparse
 import os
 import shutil
 import sys
@@ -116,18 +115,7 @@ def resume(sc, work, base, files, dirs, ops, k, first):
 
 def main():
     global args
-    p = argparse.ArgumentParser()
-    p.add_argument("arena")
-    p.add_argument("iotrace")
-    p.add_argument("easy")
-    p.add_argument("medium")
-    p.add_argument("--seconds", type=float, default=45)
-    p.add_argument("--every", type=int, default=0)
-    p.add_argument("--only", default="")
-    args = p.parse_args()
-    for tool in ("arena", "iotrace", "easy", "medium"):
-        setattr(args, tool, os.path.abspath(getattr(args, tool)))
-    scenarios.tools = args
+    args = scenarios.parse_args([("--every", int, 0)])
     # report only reads what is recorded: its crash leaves the records as they were
     scenarios_tried = [s for s in scenarios.all_scenarios() if s.name != "report"]
     if args.only:

@@ -17,7 +17,6 @@ disk stays full), or EIO for every second N. Checked each time:
   test_full_disk.py ARENA IOTRACE_SO EASY MEDIUM [--seconds S]
 """
 
-import argparse
 import os
 import re
 import shutil
@@ -96,17 +95,7 @@ def faults_of(sc, last, budget):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("arena")
-    p.add_argument("iotrace")
-    p.add_argument("easy")
-    p.add_argument("medium")
-    p.add_argument("--seconds", type=float, default=45)
-    p.add_argument("--only", default="")
-    args = p.parse_args()
-    for tool in ("arena", "iotrace", "easy", "medium"):
-        setattr(args, tool, os.path.abspath(getattr(args, tool)))
-    scenarios.tools = args
+    args = scenarios.parse_args()
     # the command made to fail in each: run, league add (after a league played), merge, report
     chosen = [(sc, 1 if sc.name == "league" else 0) for sc in scenarios.all_scenarios()]
     if args.only:

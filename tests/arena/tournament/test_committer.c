@@ -26,6 +26,7 @@
 #include "committer.h"
 #include "replay_file.h"
 #include "results.h"
+#include "results_text.h"
 
 struct seen {
 	char dir[PATH_MAX];
@@ -37,19 +38,6 @@ struct seen {
 
 /* Every record of games.jsonl so far, each replay read where it says: the records' count,
  * or -1 when a replay is missing or is not its game's. */
-/* results_open with tournament.json's document made from text. */
-static int open_text(const char *dir, const char *text, struct results **r, char *err,
-		     size_t err_size)
-{
-	struct records_tournament_doc d = { 0 };
-	int ret = records_tournament_doc_parse(text, &d);
-
-	if (ret == 0)
-		ret = results_open(dir, &d, r, err, err_size);
-	records_tournament_doc_release(&d);
-	return ret;
-}
-
 static int durable_games(const char *dir)
 {
 	char path[PATH_MAX], line[512];
