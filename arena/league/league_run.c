@@ -18,7 +18,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "durable.h"
 #include "league_config.h"
 #include "league_deals.h"
 #include "league_entries.h"

@@ -480,10 +480,12 @@ static int write_out(struct merge *m, const char *out, const char *name, uint64_
 			ret = -EIO;
 			goto fail;
 		}
-		if ((ret = link_replay(m, i, line, out)) == 0)
-			ret = fwrite(line, 1, p->length, f) == p->length ? 0 : errno ? -errno : -EIO;
-		if (ret < 0)
+		if ((ret = link_replay(m, i, line, out)) < 0)
+			goto fail;
+		if (fwrite(line, 1, p->length, f) != p->length) {
+			ret = errno ? -errno : -EIO;
 			goto fail_games;
+		}
 		(*written)++;
 	}
 	snprintf(path, sizeof(path), "%s/games.jsonl", out);

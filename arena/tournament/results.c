@@ -12,12 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "durable.h"
 #include "journal.h"
-#include "json_strict.h"
 #include "programs.h"
 #include "tournament_file.h"
 
