@@ -255,7 +255,8 @@ int cmd_report(int argc, char **argv)
 	if (league_config)
 		league_config_release(&lc);
 	if (rc < 0) {
-		warnx("report: %s", errbuf);
+		warnx("report: %s%s", errbuf,
+		      rc == -ENOSPC ? ": free space and run the same command again" : "");
 		return 1;
 	}
 	return status;

@@ -634,11 +634,13 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		warnx("run: report: %s", err);
-		if (ret == -ENOSPC) {
+		if (ret == -ENOSPC)
 			no_space(argc, argv);
-			ret = 1;
-			goto out;
-		}
+		else
+			warnx("run: every game is recorded: \"%s report %s\" writes the report",
+			      options_program(), cfg.output);
+		ret = 1;
+		goto out;
 	}
 	if (!o.quiet)
 		printf("results in %s%s%s%s\n", cfg.output, o.nbots ? " (the tournament file: " : "",

@@ -62,20 +62,6 @@ static int on_record(void *ctx, const struct results_record *rec)
 	return 0;
 }
 
-/* Seconds since tournament.json's "started" (UTC), or -1 when it has none. */
-static long since_started(const char *text)
-{
-	cJSON *root = cJSON_Parse(text);
-	const cJSON *at = cJSON_GetObjectItemCaseSensitive(root, "started");
-	struct tm tm = { 0 };
-	long s = -1;
-
-	if (cJSON_IsString(at) && strptime(at->valuestring, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		s = (long)(time(NULL) - timegm(&tm));
-	cJSON_Delete(root);
-	return s;
-}
-
 int status_progress(const char *dir, struct status_progress *p, char *err, size_t err_size)
 {
 	struct records_tournament t;
@@ -118,7 +104,7 @@ int status_progress(const char *dir, struct status_progress *p, char *err, size_
 	if (t.league)
 		p->total = y.recorded;
 	/* at the mean rate since the start, resumed runs and pauses included */
-	elapsed = since_started(t.text);
+	elapsed = t.started < 0 ? -1 : (long)(time(NULL) - (time_t)t.started);
 	if (y.recorded && y.recorded < p->total && elapsed > 0)
 		p->eta_s = (long)((double)elapsed * (double)(p->total - y.recorded) /
 				  (double)y.recorded);

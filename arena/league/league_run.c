@@ -18,7 +18,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "durable.h"
 #include "league_config.h"
 #include "league_deals.h"
 #include "league_entries.h"
@@ -239,47 +238,31 @@ static int take_changes(struct league *lg, char *err, size_t err_size)
 static int write_tournament_json(struct league *lg, const struct config *seg, char *err,
 				 size_t err_size)
 {
-	char path[PATH_MAX + 64], stamp[32], *text = NULL;
-	cJSON *root = NULL, *old, *league, *started = NULL, *was;
-	time_t now = time(NULL);
-	struct tm tm;
-	int ret = -ENOMEM;
+	const struct records_league_keys keys = {
+		.floor = lg->cfg.floor_deals,
+		.max_games = lg->cfg.max_games,
+		.max_minutes = lg->cfg.max_minutes,
+		.suspend_after = lg->cfg.suspend_after,
+		.stop_when_separated = lg->cfg.stop_when_separated,
+	};
+	struct records_tournament_doc d = { 0 }, old = { 0 };
+	char *settings = config_to_json(seg, 0), why[PATH_MAX + 64];
+	const char *was;
+	int ret = records_tournament_doc_new(settings, &d);
 
-	snprintf(path, sizeof(path), "%s/tournament.json", lg->dir);
-	old = records_tournament_tree(lg->dir);
-	started = cJSON_DetachItemFromObjectCaseSensitive(old, "started");
-	if (!started && gmtime_r(&now, &tm) &&
-	    strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		started = cJSON_CreateString(stamp);
-	text = programs_add(config_to_json(seg, 0), seg);
-	if (!text || !(root = cJSON_Parse(text)) || !(league = cJSON_CreateObject()))
-		goto out;
-	cJSON_AddItemToObject(root, "league", league);
-	was = cJSON_GetObjectItemCaseSensitive(old, "sandbox");
-	if (cJSON_IsString(was) && strcmp(was->valuestring, seg->sandbox == SANDBOX_ON ? "on" :
-					  "off") != 0)
-		cJSON_ReplaceItemInObjectCaseSensitive(root, "sandbox", cJSON_CreateString("mixed"));
-	cJSON_AddNumberToObject(league, "floor", (double)lg->cfg.floor_deals);
-	cJSON_AddNumberToObject(league, "max_games", (double)lg->cfg.max_games);
-	cJSON_AddNumberToObject(league, "max_minutes", (double)lg->cfg.max_minutes);
-	cJSON_AddNumberToObject(league, "suspend_after", lg->cfg.suspend_after);
-	cJSON_AddBoolToObject(league, "stop_when_separated", lg->cfg.stop_when_separated);
-	if (started)
-		cJSON_AddItemToObject(root, "started", started);
-	started = NULL;
-	free(text);
-	if (!(text = cJSON_Print(root)))
-		goto out;
-	ret = durable_write(path, text, strlen(text));
-	if (ret < 0)
-		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
-out:
-	if (ret == -ENOMEM)
+	/* a directory without a readable one starts its record here */
+	records_tournament_doc_load(lg->dir, &old, why, sizeof(why));
+	was = old.root ? records_tournament_sandbox(&old) : NULL;
+	if (ret == 0 && (ret = records_tournament_set_programs(&d, programs_of_config(seg))) == 0 &&
+	    (ret = records_tournament_set_league(&d, &keys)) == 0 &&
+	    (!was || (ret = records_tournament_note_sandbox(&d, was)) >= 0) &&
+	    (ret = records_tournament_set_started(&d, old.root ? &old : NULL)) == 0)
+		ret = records_tournament_write(lg->dir, &d, err, err_size);
+	else
 		snprintf(err, err_size, "out of memory");
-	cJSON_Delete(started);
-	cJSON_Delete(old);
-	cJSON_Delete(root);
-	free(text);
+	free(settings);
+	records_tournament_doc_release(&d);
+	records_tournament_doc_release(&old);
 	return ret;
 }
 

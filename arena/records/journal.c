@@ -177,3 +177,26 @@ int journal_append_once_mode(const char *path, mode_t mode, const char *line, si
 	journal_close(j);
 	return ret;
 }
+
+int journal_replace(const char *path, const char *text, size_t len)
+{
+	char tmp[PATH_MAX];
+	int fd, ret;
+
+	if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+		return -ENAMETOOLONG;
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0)
+		return -errno;
+	ret = write_all(fd, text, len);
+	if (ret == 0 && fsync(fd) < 0 && errno != EINVAL)
+		ret = -errno;
+	if (close(fd) < 0 && ret == 0)
+		ret = -errno;
+	if (ret == 0 && rename(tmp, path) < 0)
+		ret = -errno;
+	if (ret < 0) {
+		unlink(tmp);
+		return ret;
+	}
+	return sync_parent(path);
+}

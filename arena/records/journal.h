@@ -51,4 +51,12 @@ int journal_append_once(const char *path, const char *line, size_t len);
 /* journal_append_once to a file created with mode when missing (journal_open_mode). */
 int journal_append_once_mode(const char *path, mode_t mode, const char *line, size_t len);
 
+/*
+ * A small file rewritten whole (tournament.json): text written to
+ * "<path>.tmp", fsync'd, renamed over path, the directory fsync'd. A crash
+ * or an error at any point leaves the old file or the new one under path,
+ * never a part of either; the temporary file is removed on error.
+ */
+int journal_replace(const char *path, const char *text, size_t len);
+
 #endif

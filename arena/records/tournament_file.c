@@ -8,9 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "journal.h"
 #include "json_strict.h"
 #include "record.h"
+
+#define STAMP_FORMAT "%Y-%m-%dT%H:%M:%SZ"
 
 char *records_read_file(const char *path, size_t *len)
 {
@@ -31,23 +35,22 @@ out:
 	return text;
 }
 
+/* The keys of one run, which the games-only form leaves out. */
+static const char *const run_keys[] = { "concurrency", "pin", "output", "stderr_cap",
+					"stderr_total_cap", "sandbox", "programs", "replays",
+					"started" };
+
 char *records_tournament_games_only(const char *text, size_t len)
 {
-	static const char *const run_keys[] = { "concurrency", "pin", "output", "stderr_cap",
-						"stderr_total_cap", "sandbox", "programs",
-						"replays", "started" };
-	cJSON *root = NULL;
-	char *out;
+	struct records_tournament_doc d = { 0 };
+	cJSON *games = NULL;
+	char *out = NULL;
 
-	json_strict_parse(text, len, &root, NULL);
-	if (!cJSON_IsObject(root)) {
-		cJSON_Delete(root);
-		return NULL;
-	}
-	for (size_t i = 0; i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
-		cJSON_DeleteItemFromObjectCaseSensitive(root, run_keys[i]);
-	out = cJSON_Print(root);
-	cJSON_Delete(root);
+	json_strict_parse(text, len, &d.root, NULL);
+	if (cJSON_IsObject(d.root) && (games = records_tournament_games_tree(&d)))
+		out = cJSON_Print(games);
+	cJSON_Delete(games);
+	records_tournament_doc_release(&d);
 	return out;
 }
 
@@ -132,6 +135,27 @@ static int read_challengers(const cJSON *root, struct records_tournament *t)
 	return 0;
 }
 
+/* "name" (a string, or absent) and "started" (a UTC stamp, or absent). */
+static int read_name_started(const cJSON *root, struct records_tournament *t)
+{
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(root, "started");
+	struct tm tm = { 0 };
+	const char *end;
+
+	if ((name && !cJSON_IsString(name)) || (at && !cJSON_IsString(at)))
+		return -1;
+	if (!(t->name = strdup(name ? name->valuestring : "")))
+		return -1;
+	t->started = -1;
+	if (!at)
+		return 0;
+	if (!(end = strptime(at->valuestring, STAMP_FORMAT, &tm)) || *end)
+		return -1;
+	t->started = (long long)timegm(&tm);
+	return 0;
+}
+
 int records_read_tournament(const char *dir, struct records_tournament *t, char *err,
 			    size_t err_size)
 {
@@ -188,6 +212,11 @@ int records_read_tournament(const char *dir, struct records_tournament *t, char 
 		goto out;
 	}
 	t->league = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "league"));
+	if (read_name_started(root, t) < 0) {
+		snprintf(err, err_size, "\"%s\": name or started: expected a string (started: "
+			 "YYYY-MM-DDTHH:MM:SSZ)", path);
+		goto out;
+	}
 	if (read_challengers(root, t) < 0) {
 		snprintf(err, err_size, "\"%s\": challengers: expected names of bots", path);
 		goto out;
@@ -218,6 +247,7 @@ void records_tournament_release(struct records_tournament *t)
 {
 	free(t->text);
 	free(t->same);
+	free(t->name);
 	free(t->challenger);
 	memset(t, 0, sizeof(*t));
 }
@@ -236,4 +266,198 @@ cJSON *records_tournament_tree(const char *dir)
 		json_strict_parse(text, len, &root, NULL);
 	free(text);
 	return root;
+}
+
+int records_tournament_doc_parse(const char *text, struct records_tournament_doc *d)
+{
+	d->root = NULL;
+	if (json_strict_parse(text, strlen(text), &d->root, NULL) < 0 || !cJSON_IsObject(d->root)) {
+		records_tournament_doc_release(d);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int records_tournament_doc_new(const char *settings, struct records_tournament_doc *d)
+{
+	d->root = NULL;
+	return settings ? records_tournament_doc_parse(settings, d) : -ENOMEM;
+}
+
+int records_tournament_doc_load(const char *dir, struct records_tournament_doc *d, char *err,
+				size_t err_size)
+{
+	struct json_strict_error e = { 0 };
+	char path[PATH_MAX], *text;
+	size_t len = 0;
+	int ret;
+
+	d->root = NULL;
+	if (snprintf(path, sizeof(path), "%s/tournament.json", dir) >= (int)sizeof(path)) {
+		snprintf(err, err_size, "\"%s\": path too long", dir);
+		return -ENAMETOOLONG;
+	}
+	if (!(text = records_read_file(path, &len))) {
+		ret = -errno;
+		snprintf(err, err_size, "\"%s\": %s", path, strerror(errno));
+		return ret;
+	}
+	ret = 0;
+	if (json_strict_parse(text, len, &d->root, &e) < 0) {
+		snprintf(err, err_size, "\"%s\", line %lu: %s", path, e.line, e.message);
+		ret = -EBADMSG;
+	} else if (!cJSON_IsObject(d->root)) {
+		snprintf(err, err_size, "\"%s\": not a JSON object", path);
+		ret = -EBADMSG;
+	}
+	if (ret < 0)
+		records_tournament_doc_release(d);
+	free(text);
+	return ret;
+}
+
+void records_tournament_doc_release(struct records_tournament_doc *d)
+{
+	cJSON_Delete(d->root);
+	d->root = NULL;
+}
+
+/* key set to item (taken over), in the place of any earlier value, else at the end. */
+static int set_item(struct records_tournament_doc *d, const char *key, cJSON *item)
+{
+	if (!item)
+		return -ENOMEM;
+	if (cJSON_GetObjectItemCaseSensitive(d->root, key))
+		return cJSON_ReplaceItemInObjectCaseSensitive(d->root, key, item) ? 0 : -ENOMEM;
+	return cJSON_AddItemToObject(d->root, key, item) ? 0 : -ENOMEM;
+}
+
+int records_tournament_set_shard(struct records_tournament_doc *d, uint32_t shard,
+				 uint32_t nshards)
+{
+	char value[32];
+
+	if (!nshards) {
+		cJSON_DeleteItemFromObjectCaseSensitive(d->root, "shard");
+		return 0;
+	}
+	snprintf(value, sizeof(value), "%u/%u", shard + 1, nshards);
+	return set_item(d, "shard", cJSON_CreateString(value));
+}
+
+int records_tournament_set_sprt(struct records_tournament_doc *d, const struct records_sprt *s)
+{
+	cJSON *o;
+
+	if (!s->on)
+		return 0;
+	if (!(o = cJSON_CreateObject()) || !cJSON_AddNumberToObject(o, "elo0", s->elo0) ||
+	    !cJSON_AddNumberToObject(o, "elo1", s->elo1) ||
+	    !cJSON_AddNumberToObject(o, "alpha", s->alpha) ||
+	    !cJSON_AddNumberToObject(o, "beta", s->beta)) {
+		cJSON_Delete(o);
+		return -ENOMEM;
+	}
+	return set_item(d, "sprt", o);
+}
+
+int records_tournament_set_programs(struct records_tournament_doc *d, cJSON *programs)
+{
+	return set_item(d, "programs", programs);
+}
+
+int records_tournament_set_league(struct records_tournament_doc *d,
+				  const struct records_league_keys *k)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o || !cJSON_AddNumberToObject(o, "floor", (double)k->floor) ||
+	    !cJSON_AddNumberToObject(o, "max_games", (double)k->max_games) ||
+	    !cJSON_AddNumberToObject(o, "max_minutes", (double)k->max_minutes) ||
+	    !cJSON_AddNumberToObject(o, "suspend_after", k->suspend_after) ||
+	    !cJSON_AddBoolToObject(o, "stop_when_separated", k->stop_when_separated)) {
+		cJSON_Delete(o);
+		return -ENOMEM;
+	}
+	return set_item(d, "league", o);
+}
+
+int records_tournament_set_output(struct records_tournament_doc *d, const char *dir)
+{
+	return set_item(d, "output", cJSON_CreateString(dir));
+}
+
+int records_tournament_set_started(struct records_tournament_doc *d,
+				   const struct records_tournament_doc *earlier)
+{
+	const cJSON *was = earlier ? cJSON_GetObjectItemCaseSensitive(earlier->root, "started")
+				   : NULL;
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (cJSON_IsString(was))
+		return set_item(d, "started", cJSON_CreateString(was->valuestring));
+	/* without a clock the file goes without its start, as report and status allow */
+	if (!gmtime_r(&now, &tm) || !strftime(stamp, sizeof(stamp), STAMP_FORMAT, &tm))
+		return 0;
+	return set_item(d, "started", cJSON_CreateString(stamp));
+}
+
+const char *records_tournament_sandbox(const struct records_tournament_doc *d)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(d->root, "sandbox");
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+int records_tournament_note_sandbox(struct records_tournament_doc *d, const char *other)
+{
+	const char *had = records_tournament_sandbox(d), *before = had ? had : "off";
+	const char *used = other && strcmp(before, other) != 0 ? "mixed" : before;
+	int ret;
+
+	if (had && strcmp(had, used) == 0)
+		return 0;
+	ret = set_item(d, "sandbox", cJSON_CreateString(used));
+	return ret < 0 ? ret : 1;
+}
+
+const cJSON *records_tournament_programs(const struct records_tournament_doc *d)
+{
+	return cJSON_GetObjectItemCaseSensitive(d->root, "programs");
+}
+
+cJSON *records_tournament_games_tree(const struct records_tournament_doc *d)
+{
+	cJSON *games = cJSON_Duplicate(d->root, 1);
+
+	for (size_t i = 0; games && i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(games, run_keys[i]);
+	return games;
+}
+
+int records_tournament_write(const char *dir, const struct records_tournament_doc *d, char *err,
+			     size_t err_size)
+{
+	char path[PATH_MAX], *text = cJSON_Print(d->root), *line = NULL;
+	size_t len;
+	int ret = -ENOMEM;
+
+	if (snprintf(path, sizeof(path), "%s/tournament.json", dir) >= (int)sizeof(path)) {
+		ret = -ENAMETOOLONG;
+		goto out;
+	}
+	if (!text || !(line = malloc((len = strlen(text)) + 2)))
+		goto out;
+	memcpy(line, text, len);
+	memcpy(line + len, "\n", 2);
+	ret = journal_replace(path, line, len + 1);
+out:
+	if (ret < 0)
+		snprintf(err, err_size, "\"%s/tournament.json\": %s%s", dir, strerror(-ret),
+			 ret == -ENOSPC ? ": free space and run the same command again" : "");
+	cJSON_free(text);
+	free(line);
+	return ret;
 }

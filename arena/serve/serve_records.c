@@ -21,16 +21,6 @@
 
 #define READ_CHUNK (1u << 20)
 
-static char *tournament_name(const char *text)
-{
-	cJSON *root = cJSON_Parse(text);
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
-	char *s = strdup(cJSON_IsString(name) ? name->valuestring : "");
-
-	cJSON_Delete(root);
-	return s;
-}
-
 int serve_dir_info_read(const char *dir, struct serve_dir_info *info, char *err, size_t err_size)
 {
 	struct records_tournament t;
@@ -73,7 +63,7 @@ int serve_dir_info_read(const char *dir, struct serve_dir_info *info, char *err,
 	info->deals = t.deals;
 	info->nbots = t.nbots;
 	info->sprt = t.sprt;
-	info->name = tournament_name(t.text);
+	info->name = strdup(t.name);
 	info->same = strdup(t.same);
 	if (!info->name || !info->same) {
 		rc = -ENOMEM;

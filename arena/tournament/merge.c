@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -413,33 +414,24 @@ static int merge_logs(const struct merge *m, const char *out)
 	return ret;
 }
 
-/* tournament.json of the whole tournament: the first shard's without "shard", output OUT. */
-static int write_tournament(const struct merge *m, const char *out)
+/* tournament.json of the whole tournament into dir: the first shard's without "shard", output OUT. */
+static int write_tournament(struct merge *m, const char *dir, const char *out)
 {
-	cJSON *root = cJSON_Parse(m->t[0].text);
-	char path[PATH_MAX], *text = NULL, *line = NULL;
-	int ret = -ENOMEM;
+	struct records_tournament_doc d = { 0 };
+	int ret = records_tournament_doc_parse(m->t[0].text, &d);
 
-	if (!root)
-		goto out;
-	cJSON_DeleteItemFromObjectCaseSensitive(root, "shard");
-	cJSON_DeleteItemFromObjectCaseSensitive(root, "output");
-	if (!cJSON_AddStringToObject(root, "output", out) || !(text = cJSON_Print(root)) ||
-	    asprintf(&line, "%s\n", text) < 0) {
-		line = NULL;
-		goto out;
-	}
-	snprintf(path, sizeof(path), "%s/tournament.json", out);
-	ret = durable_write(path, line, strlen(line));
-out:
-	free(line);
-	free(text);
-	cJSON_Delete(root);
+	if (ret == 0 && (ret = records_tournament_set_shard(&d, 0, 0)) == 0 &&
+	    (ret = records_tournament_set_output(&d, out)) == 0)
+		ret = records_tournament_write(dir, &d, m->err, sizeof(m->err));
+	else
+		snprintf(m->err, sizeof(m->err), "out of memory");
+	records_tournament_doc_release(&d);
 	return ret;
 }
 
-/* Write OUT: files first, games.jsonl last (renamed into place), so OUT never lists a game without its replay. */
-static int write_out(struct merge *m, const char *out, uint64_t *written)
+/* Write OUT's files into dir: files first, games.jsonl last (renamed into place), so dir never
+ * lists a game without its replay. */
+static int write_out(struct merge *m, const char *out, const char *name, uint64_t *written)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
 	uint64_t count = schedule_count(m->sched);
@@ -450,8 +442,7 @@ static int write_out(struct merge *m, const char *out, uint64_t *written)
 	*written = 0;
 	if (mkdir(out, 0755) < 0) {
 		ret = -errno;
-		snprintf(m->err, sizeof(m->err), "\"%s\": %s%s", out, strerror(errno),
-			 errno == EEXIST ? " (merge writes a new directory)" : "");
+		snprintf(m->err, sizeof(m->err), "\"%s\": %s", out, strerror(errno));
 		return ret;
 	}
 	snprintf(path, sizeof(path), "%s/replays", out);
@@ -465,7 +456,7 @@ static int write_out(struct merge *m, const char *out, uint64_t *written)
 		ret = -errno;
 		goto fail;
 	}
-	if ((ret = merge_logs(m, out)) < 0 || (ret = write_tournament(m, out)) < 0)
+	if ((ret = merge_logs(m, out)) < 0 || (ret = write_tournament(m, out, name)) < 0)
 		goto fail;
 	snprintf(tmp, sizeof(tmp), "%s/games.jsonl.tmp", out);
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0 ||
@@ -489,10 +480,12 @@ static int write_out(struct merge *m, const char *out, uint64_t *written)
 			ret = -EIO;
 			goto fail;
 		}
-		if ((ret = link_replay(m, i, line, out)) == 0)
-			ret = fwrite(line, 1, p->length, f) == p->length ? 0 : -EIO;
-		if (ret < 0)
+		if ((ret = link_replay(m, i, line, out)) < 0)
 			goto fail;
+		if (fwrite(line, 1, p->length, f) != p->length) {
+			ret = errno ? -errno : -EIO;
+			goto fail_games;
+		}
 		(*written)++;
 	}
 	snprintf(path, sizeof(path), "%s/games.jsonl", out);
@@ -502,22 +495,30 @@ static int write_out(struct merge *m, const char *out, uint64_t *written)
 		ret = -errno;
 	f = NULL;
 	fd = -1;
-	if (ret < 0 || (ret = durable_sync_dir(tmp)) < 0)
+	if (ret < 0) {
+		snprintf(tmp, sizeof(tmp), "%s/games.jsonl.tmp", out);
+		goto fail_games;
+	}
+	if ((ret = durable_sync_dir(tmp)) < 0)
 		goto fail;
 	snprintf(tmp, sizeof(tmp), "%s/games.jsonl.tmp", out);
-	if (rename(tmp, path) < 0 || (ret = durable_sync_dir(out)) < 0 ||
-	    (ret = durable_sync_parent(out)) < 0) {
+	if (rename(tmp, path) < 0 || (ret = durable_sync_dir(out)) < 0) {
 		ret = ret < 0 ? ret : -errno;
 		goto fail;
 	}
 	return 0;
+fail_games:
+	/* tmp: the games.jsonl being written */
+	snprintf(m->err, sizeof(m->err), "writing \"%s\": %s%s", tmp, strerror(-ret),
+		 ret == -ENOSPC ? ": free space and run the same command again" : "");
 fail:
 	if (f)
 		fclose(f);
 	else if (fd >= 0)
 		close(fd);
 	if (!m->err[0])
-		snprintf(m->err, sizeof(m->err), "writing \"%s\": %s", out, strerror(-ret));
+		snprintf(m->err, sizeof(m->err), "writing \"%s\": %s%s", out, strerror(-ret),
+			 ret == -ENOSPC ? ": free space and run the same command again" : "");
 	return ret;
 }
 
@@ -579,13 +580,58 @@ uint64_t merge_missing(const struct merge *m, void (*fn)(void *ctx, const char *
 	return missing;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
 int merge_write(struct merge *m, const char *out, uint64_t *written, char *err, size_t err_size)
 {
+	char *part = NULL, base[PATH_MAX];
+	struct stat st;
+	size_t n;
 	int ret;
 
 	m->err[0] = '\0';
-	if ((ret = write_out(m, out, written)) < 0)
+	*written = 0;
+	if (strlcpy(base, out, sizeof(base)) >= sizeof(base))
+		base[0] = '\0';
+	/* "out/" is "out", whose partial copy is "out.merging", not "out/.merging" */
+	for (n = strlen(base); n > 1 && base[n - 1] == '/'; n--)
+		base[n - 1] = '\0';
+	if (!base[0] || asprintf(&part, "%s.merging", base) < 0) {
+		snprintf(err, err_size, "\"%s\": path too long", out);
+		return -ENAMETOOLONG;
+	}
+	if (lstat(base, &st) == 0) {
+		snprintf(err, err_size, "\"%s\" exists: merge writes a new directory (an earlier merge "
+			 "that finished made it?): remove it or name another OUT", out);
+		ret = -EEXIST;
+		goto out;
+	}
+	/* what a merge that stopped (a crash, a full disk) left: merge's own, started over */
+	if (nftw(part, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT) {
+		ret = -errno;
+		snprintf(err, err_size, "\"%s\": %s: an unfinished merge; remove it", part,
+			 strerror(errno));
+		goto out;
+	}
+	ret = write_out(m, part, base, written);
+	/* the whole directory appears at once, its files already on the disk */
+	if (ret == 0 && rename(part, base) < 0) {
+		ret = -errno;
+		snprintf(m->err, sizeof(m->err), "renaming \"%s\" to \"%s\": %s", part, base,
+			 strerror(errno));
+	}
+	if (ret == 0 && (ret = durable_sync_parent(base)) < 0)
+		snprintf(m->err, sizeof(m->err), "\"%s\": %s", base, strerror(-ret));
+	if (ret < 0)
 		snprintf(err, err_size, "%s", m->err);
+out:
+	free(part);
 	return ret;
 }
 

@@ -50,9 +50,11 @@ uint64_t merge_missing(const struct merge *m, void (*fn)(void *ctx, const char *
 							   uint32_t nshards), void *ctx);
 
 /*
- * Write the new directory out (it must not exist): the files first,
- * games.jsonl last (renamed into place), so out never lists a game without
- * its replay. *written is the number of records.
+ * Write the new directory out (it must not exist: -EEXIST). It is written
+ * as "<out>.merging" (the files first, games.jsonl last), made durable and
+ * renamed to out, so out appears whole or not at all, after a crash or a
+ * full disk too; a "<out>.merging" left by a merge that stopped is removed
+ * and written again. *written is the number of records.
  */
 int merge_write(struct merge *m, const char *out, uint64_t *written, char *err, size_t err_size);
 

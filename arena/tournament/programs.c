@@ -70,26 +70,20 @@ cJSON *programs_of_bot(const struct config_bot *b, const char *output_dir)
 	return files;
 }
 
-char *programs_add(char *text, const struct config *cfg)
+cJSON *programs_of_config(const struct config *cfg)
 {
-	cJSON *root = text ? cJSON_Parse(text) : NULL, *programs;
-	char *out = NULL;
+	cJSON *programs = cJSON_CreateObject();
 
-	free(text);
-	if (!root || !(programs = cJSON_AddObjectToObject(root, "programs")))
-		goto out;
-	for (size_t i = 0; i < cfg->nbots; i++) {
+	for (size_t i = 0; programs && i < cfg->nbots; i++) {
 		cJSON *files = programs_of_bot(&cfg->bots[i], cfg->output);
 
 		if (!files || !cJSON_AddItemToObject(programs, cfg->bots[i].name, files)) {
 			cJSON_Delete(files);
-			goto out;
+			cJSON_Delete(programs);
+			return NULL;
 		}
 	}
-	out = cJSON_Print(root);
-out:
-	cJSON_Delete(root);
-	return out;
+	return programs;
 }
 
 static const char *string_of(const cJSON *obj, const char *key)

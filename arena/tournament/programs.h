@@ -28,11 +28,11 @@
 cJSON *programs_of_bot(const struct config_bot *b, const char *output_dir);
 
 /*
- * text (a tournament.json, consumed) with "programs" added:
+ * A tournament.json's "programs" for cfg's bots, a new object:
  * {"<bot>": [{"file": "/abs/path", "sha256": "<64 hex digits>"}, ...], ...}.
- * A new string, or NULL without memory (text is freed either way).
+ * NULL without memory.
  */
-char *programs_add(char *text, const struct config *cfg);
+cJSON *programs_of_config(const struct config *cfg);
 
 /*
  * Compare the "programs" of a tournament.json read back (was) with those of

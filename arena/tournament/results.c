@@ -12,12 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "durable.h"
 #include "journal.h"
-#include "json_strict.h"
 #include "programs.h"
 #include "tournament_file.h"
 
@@ -45,50 +43,6 @@ static int make_dir(const char *path)
 	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
-}
-
-/* text and a newline, durably: on the disk before any record refers to it. */
-static int write_file(const char *path, const char *text)
-{
-	size_t len = strlen(text);
-	char *line = malloc(len + 1);
-	int ret;
-
-	if (!line)
-		return -ENOMEM;
-	memcpy(line, text, len);
-	line[len] = '\n';
-	ret = durable_write(path, line, len + 1);
-	free(line);
-	return ret;
-}
-
-/*
- * A resume with the sandbox on where an earlier run had it off, or the other
- * way round, makes tournament.json say "mixed": it records which was used.
- * A tournament.json without the key comes from before sandboxes: "off".
- * One without "programs" (from before they were recorded) gets today's.
- * Returns 1 when was changed, else 0.
- */
-static int note_run(cJSON *was, const cJSON *now)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(was, "sandbox");
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(now, "sandbox");
-	const cJSON *programs = cJSON_GetObjectItemCaseSensitive(now, "programs");
-	const char *before = cJSON_IsString(a) ? a->valuestring : "off";
-	const char *used = cJSON_IsString(b) && strcmp(before, b->valuestring) != 0 ? "mixed" : before;
-	int changed = 0;
-
-	if (!cJSON_IsString(a) || strcmp(before, used) != 0) {
-		cJSON_DeleteItemFromObjectCaseSensitive(was, "sandbox");
-		cJSON_AddStringToObject(was, "sandbox", used);
-		changed = 1;
-	}
-	if (programs && !cJSON_GetObjectItemCaseSensitive(was, "programs")) {
-		cJSON_AddItemToObject(was, "programs", cJSON_Duplicate(programs, 1));
-		changed = 1;
-	}
-	return changed;
 }
 
 /* A value for a message: a short scalar as JSON text, anything else by its kind. */
@@ -162,79 +116,61 @@ static void differences(const cJSON *was, const cJSON *now, const char *path, ch
 	add_difference(path, was, now, out, size, n);
 }
 
-/* A new tournament.json: the tournament as resolved, and when it started (UTC). */
-static int write_new_tournament(const char *path, const char *tournament_json)
+/*
+ * dir's tournament.json checked against now's and kept, with the sandbox used
+ * and missing "programs" noted; or now's written, started now, when it has
+ * none (results.h).
+ */
+static int check_tournament(const char *dir, struct records_tournament_doc *now, char *err,
+			    size_t err_size)
 {
-	cJSON *root = NULL;
-	char started[32], *text = NULL;
-	time_t now = time(NULL);
-	struct tm tm;
-	int ret = -ENOMEM;
+	struct records_tournament_doc was = { 0 };
+	cJSON *was_games = NULL, *now_games = NULL;
+	const cJSON *programs = records_tournament_programs(now);
+	char why[PATH_MAX + 256];
+	int ret = records_tournament_doc_load(dir, &was, err, err_size), changed;
 
-	if (!gmtime_r(&now, &tm) || !strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return write_file(path, tournament_json);
-	json_strict_parse(tournament_json, strlen(tournament_json), &root, NULL);
-	if (root && cJSON_AddStringToObject(root, "started", started) &&
-	    (text = cJSON_Print(root)))
-		ret = write_file(path, text);
-	free(text);
-	cJSON_Delete(root);
-	return ret;
-}
-
-static int check_tournament(const char *dir, const char *tournament_json, const char *games_json,
-			    char *err, size_t err_size)
-{
-	char path[PATH_MAX], *old = NULL, *old_games = NULL, *text = NULL, why[PATH_MAX + 256];
-	cJSON *was = NULL, *now = NULL;
-	size_t len = 0;
-	int ret;
-
-	snprintf(path, sizeof(path), "%s/tournament.json", dir);
-	old = records_read_file(path, &len);
-	if (!old) {
-		ret = errno == ENOENT ? write_new_tournament(path, tournament_json) : -errno;
-		if (ret < 0)
-			snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
+	if (ret == -ENOENT) {
+		if ((ret = records_tournament_set_started(now, NULL)) == 0)
+			ret = records_tournament_write(dir, now, err, err_size);
 		goto out;
 	}
-	old_games = records_tournament_games_only(old, len);
+	if (ret < 0)
+		goto out;
+	ret = -ENOMEM;
+	if (!(was_games = records_tournament_games_tree(&was)) ||
+	    !(now_games = records_tournament_games_tree(now)))
+		goto out;
 	ret = -EEXIST;
-	if (!old_games || strcmp(old_games, games_json) != 0) {
+	if (!cJSON_Compare(was_games, now_games, 1)) {
 		char what[1024] = "";
 		int n = 0;
 
-		if (old_games && json_strict_parse(old_games, strlen(old_games), &was, NULL) == 0 &&
-		    json_strict_parse(games_json, strlen(games_json), &now, NULL) == 0)
-			differences(was, now, "", what, sizeof(what), &n);
+		differences(was_games, now_games, "", what, sizeof(what), &n);
 		snprintf(err, err_size, "\"%s\" holds a different tournament (%s): resume it with "
 			 "the same tournament file and options, or choose another output directory",
 			 dir, what[0] ? what : "bots, rules, seed, deals or shard differ");
 		goto out;
 	}
-	json_strict_parse(old, len, &was, NULL);
-	json_strict_parse(tournament_json, strlen(tournament_json), &now, NULL);
-	ret = -ENOMEM;
-	if (!was || !now)
-		goto out;
 	ret = -ESTALE;
-	if (programs_changed(was, now, why, sizeof(why))) {
+	if (programs_changed(was.root, now->root, why, sizeof(why))) {
 		snprintf(err, err_size, "\"%s\": %s; its new games would be ranked with the old",
 			 dir, why);
 		goto out;
 	}
-	ret = 0;
-	if (note_run(was, now) && ((text = cJSON_Print(was)) == NULL ||
-				   (ret = write_file(path, text)) < 0)) {
-		ret = ret < 0 ? ret : -ENOMEM;
-		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
-	}
+	/* a resume with the sandbox on where an earlier run had it off, or the other way round */
+	changed = records_tournament_note_sandbox(&was, records_tournament_sandbox(now));
+	if (changed >= 0 && programs && !records_tournament_programs(&was))
+		changed = records_tournament_set_programs(&was, cJSON_Duplicate(programs, 1)) < 0 ? -ENOMEM : 1;
+	ret = changed < 0 ? changed : 0;
+	if (changed > 0)
+		ret = records_tournament_write(dir, &was, err, err_size);
 out:
-	free(old);
-	free(old_games);
-	free(text);
-	cJSON_Delete(was);
-	cJSON_Delete(now);
+	if (ret == -ENOMEM)
+		snprintf(err, err_size, "out of memory");
+	records_tournament_doc_release(&was);
+	cJSON_Delete(was_games);
+	cJSON_Delete(now_games);
 	return ret;
 }
 
@@ -271,7 +207,7 @@ int results_move_aside(const char *dir, char *moved, size_t size)
 	return -EEXIST;
 }
 
-int results_open(const char *dir, const char *tournament_json, const char *games_json,
+int results_open(const char *dir, struct records_tournament_doc *tournament,
 		 struct results **out, char *err, size_t err_size)
 {
 	struct results *r = NULL;
@@ -293,8 +229,7 @@ int results_open(const char *dir, const char *tournament_json, const char *games
 		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
 		goto out;
 	}
-	if (tournament_json &&
-	    (ret = check_tournament(dir, tournament_json, games_json, err, err_size)) < 0)
+	if (tournament && (ret = check_tournament(dir, tournament, err, err_size)) < 0)
 		goto out;
 	ret = -ENOMEM;
 	if (!(r = calloc(1, sizeof(*r))) || !(r->dir = strdup(dir)))

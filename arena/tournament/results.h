@@ -18,26 +18,27 @@
 #include "referee.h"
 #include "replay_pack.h"
 #include "schedule.h"
+#include "tournament_file.h"
 
 struct results;
 
 /*
- * Open (creating) directory dir with replays/ and logs/. tournament_json is
- * the resolved tournament (config_to_json(cfg, 0)), games_json its games-only
- * form (config_to_json(cfg, 1)). If dir already holds a tournament.json whose
- * games-only form differs, nothing is touched and -EEXIST is returned with a
+ * Open (creating) directory dir with replays/ and logs/. tournament is the
+ * resolved tournament (config_to_json(cfg, 0) with the run's keys,
+ * tournament_file.h); "started" is set in it when dir has no tournament.json
+ * yet. If dir already holds a tournament.json whose games-only form differs, nothing is touched and -EEXIST is returned with a
  * sentence in err (a resume must use the same tournament and seed);
  * if its "programs" (programs.h) show that a bot changed, -ESTALE with the
  * bot and file in err; otherwise tournament.json is written durably (kept if
  * it exists; the sandbox used and missing "programs" noted in it). With
- * tournament_json NULL tournament.json is the caller's: neither read nor
+ * tournament NULL tournament.json is the caller's: neither read nor
  * written (a league's, league_run.h). A torn
  * last line of games.jsonl is cut off. The directory's entries (games.jsonl,
  * replays/, logs/, tournament.json) are fsync'ed before this returns, so no
  * record appended later can outlive them in a power cut. Returns 0 and *out,
  * or a negative errno.
  */
-int results_open(const char *dir, const char *tournament_json, const char *games_json,
+int results_open(const char *dir, struct records_tournament_doc *tournament,
 		 struct results **out, char *err, size_t err_size);
 
 /*

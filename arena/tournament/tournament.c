@@ -511,36 +511,18 @@ static void find_cpus(struct run *r)
 			r->cpus[r->ncpus++] = c;
 }
 
-/* "sprt": the test's parameters, as records_read_tournament() reads them. */
-static cJSON *sprt_json(const struct records_sprt *t)
+/* The tournament.json of a run (tournament_file.h): the settings, "shard", "sprt", "programs". */
+static int new_tournament_doc(const struct config *cfg, const struct tournament_options *opt,
+			      struct records_tournament_doc *d)
 {
-	cJSON *o = cJSON_CreateObject();
+	char *settings = config_to_json(cfg, 0);
+	int ret = records_tournament_doc_new(settings, d);
 
-	cJSON_AddNumberToObject(o, "elo0", t->elo0);
-	cJSON_AddNumberToObject(o, "elo1", t->elo1);
-	cJSON_AddNumberToObject(o, "alpha", t->alpha);
-	cJSON_AddNumberToObject(o, "beta", t->beta);
-	return o;
-}
-
-/* text with "shard": "K/N" and "sprt" added as the run has them (a new string), or text
- * itself when it has neither. */
-static char *with_run_keys(char *text, const struct tournament_options *opt)
-{
-	const struct records_sprt *sprt = opt->sprt && opt->sprt->on ? opt->sprt : NULL;
-	cJSON *root = NULL;
-	char value[32], *out = NULL;
-
-	if (!text || (!opt->nshards && !sprt))
-		return text;
-	snprintf(value, sizeof(value), "%" PRIu32 "/%" PRIu32, opt->shard + 1, opt->nshards);
-	if ((root = cJSON_Parse(text)) &&
-	    (!opt->nshards || cJSON_AddStringToObject(root, "shard", value)) &&
-	    (!sprt || cJSON_AddItemToObject(root, "sprt", sprt_json(sprt))))
-		out = cJSON_Print(root);
-	cJSON_Delete(root);
-	free(text);
-	return out;
+	free(settings);
+	if (ret == 0 && (ret = records_tournament_set_shard(d, opt->shard, opt->nshards)) == 0 &&
+	    (!opt->sprt || (ret = records_tournament_set_sprt(d, opt->sprt)) == 0))
+		ret = records_tournament_set_programs(d, programs_of_config(cfg));
+	return ret < 0 ? -ENOMEM : 0;
 }
 
 static void release_run(struct run *r)
@@ -588,7 +570,8 @@ int tournament_run(const struct config *given, const struct tournament_options *
 	const struct config *cfg = existing_schedule(given, &adopted);
 	struct run r = { .cfg = cfg, .opt = opt };
 	struct worker *workers = NULL;
-	char *full = NULL, *games = NULL, path[PATH_MAX];
+	struct records_tournament_doc doc = { 0 };
+	char path[PATH_MAX];
 	FILE *out = opt->progress ? opt->progress : stdout;
 	uint64_t count, mine, done = 0;
 	int ret, started = 0;
@@ -613,16 +596,12 @@ int tournament_run(const struct config *given, const struct tournament_options *
 	}
 	count = opt->source ? 0 : schedule_count(r.sched);
 	ret = -ENOMEM;
-	if (!opt->source) {
-		full = programs_add(with_run_keys(config_to_json(cfg, 0), opt), cfg);
-		games = with_run_keys(config_to_json(cfg, 1), opt);
-		if (!full || !games)
-			goto out;
-	}
+	if (!opt->source && new_tournament_doc(cfg, opt, &doc) < 0)
+		goto out;
 	r.done = calloc(count / 8 + 1, 1);
 	if (!r.done || make_specs(&r) < 0)
 		goto out;
-	if ((ret = results_open(cfg->output, full, games, &r.results, err, err_size)) < 0)
+	if ((ret = results_open(cfg->output, opt->source ? NULL : &doc, &r.results, err, err_size)) < 0)
 		goto out;
 	ret = -ENOMEM;
 	mine = opt->nshards && !opt->source ? schedule_shard_count(r.sched, opt->shard, opt->nshards) : count;
@@ -685,8 +664,7 @@ out:
 	if (ret == -ENOMEM && !*err)
 		snprintf(err, err_size, "out of memory");
 	free(workers);
-	free(full);
-	free(games);
+	records_tournament_doc_release(&doc);
 	release_run(&r);
 	return ret;
 }

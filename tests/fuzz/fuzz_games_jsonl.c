@@ -24,6 +24,7 @@
 #include "report_html.h"
 #include "replay_find.h"
 #include "results.h"
+#include "../arena/tournament/results_text.h"
 
 static void check_printable(const char *s)
 {
@@ -158,7 +159,7 @@ static void scan_file(const uint8_t *data, size_t size)
 
 	if (!results) {
 		FUZZ_CHECK(mkdtemp(dir) != NULL);
-		FUZZ_CHECK(results_open(dir, "{}", "{\n}", &results, err, sizeof(err)) == 0);
+		FUZZ_CHECK(open_text(dir, "{}", &results, err, sizeof(err)) == 0);
 		atexit(remove_dir);
 	}
 	snprintf(path, sizeof(path), "%s/games.jsonl", dir);

@@ -26,6 +26,7 @@
 #include "committer.h"
 #include "replay_file.h"
 #include "results.h"
+#include "results_text.h"
 
 struct seen {
 	char dir[PATH_MAX];
@@ -129,7 +130,7 @@ static struct committer *start(struct seen *s, struct results **res, int with_re
 	pthread_mutex_init(&s->lock, NULL);
 	snprintf(s->dir, sizeof(s->dir), "/tmp/test_committer.XXXXXX");
 	assert_non_null(mkdtemp(s->dir));
-	assert_int_equal(results_open(s->dir, "{}", "{\n}", res, err, sizeof(err)), 0);
+	assert_int_equal(open_text(s->dir, "{}", res, err, sizeof(err)), 0);
 	if (!with_replays) {
 		snprintf(cmd, sizeof(cmd), "rm -rf %s/replays", s->dir);
 		assert_int_equal(system(cmd), 0);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "results.h"
+#include "results_text.h"
 
 static char dir[64];
 
@@ -72,7 +73,7 @@ static void test_open_append_resume(void **state)
 
 	(void)state;
 	snprintf(sub, sizeof(sub), "%s/a/b", dir);
-	assert_int_equal(results_open(sub, "{\"x\":1}", "{\n\t\"x\":\t1\n}", &r, err, sizeof(err)), 0);
+	assert_int_equal(open_text(sub, "{\"x\":1}", &r, err, sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s/replays", sub);
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
@@ -85,7 +86,7 @@ static void test_open_append_resume(void **state)
 	/* a crash in the middle of the third line */
 	snprintf(path, sizeof(path), "%s/games.jsonl", sub);
 	append_raw(path, "{\"id\":\"g3\",\"tor");
-	assert_int_equal(results_open(sub, "{\"x\":1}", "{\n\t\"x\":\t1\n}", &r, err, sizeof(err)), 0);
+	assert_int_equal(open_text(sub, "{\"x\":1}", &r, err, sizeof(err)), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_size, 2 * (strlen(RECORD("g1")) + 1)); /* the torn line is gone */
 	assert_int_equal(results_scan(r, collect, &ids, err, sizeof(err)), 0);
@@ -110,7 +111,7 @@ static void test_started_recorded_once(void **state)
 
 	(void)state;
 	snprintf(sub, sizeof(sub), "%s/started", dir);
-	assert_int_equal(results_open(sub, "{\"x\":1}", "{\n\t\"x\":\t1\n}", &r, err, sizeof(err)), 0);
+	assert_int_equal(open_text(sub, "{\"x\":1}", &r, err, sizeof(err)), 0);
 	results_close(r);
 	snprintf(path, sizeof(path), "%s/tournament.json", sub);
 	assert_non_null(f = fopen(path, "r"));
@@ -121,7 +122,7 @@ static void test_started_recorded_once(void **state)
 	at += strlen("\"started\":\t\"");
 	assert_true(strlen(at) > 20 && at[4] == '-' && at[10] == 'T' && at[19] == 'Z');
 	sleep(1);
-	assert_int_equal(results_open(sub, "{\"x\":1}", "{\n\t\"x\":\t1\n}", &r, err, sizeof(err)), 0);
+	assert_int_equal(open_text(sub, "{\"x\":1}", &r, err, sizeof(err)), 0);
 	results_close(r);
 	assert_non_null(f = fopen(path, "r"));
 	assert_true(fread(again, 1, sizeof(again) - 1, f) > 0);
@@ -141,11 +142,11 @@ static void test_torn_only_line(void **state)
 
 	(void)state;
 	snprintf(sub, sizeof(sub), "%s/torn", dir);
-	assert_int_equal(results_open(sub, "{}", "{\n}", &r, err, sizeof(err)), 0);
+	assert_int_equal(open_text(sub, "{}", &r, err, sizeof(err)), 0);
 	results_close(r);
 	snprintf(path, sizeof(path), "%s/games.jsonl", sub);
 	append_raw(path, "{\"id\":");
-	assert_int_equal(results_open(sub, "{}", "{\n}", &r, err, sizeof(err)), 0);
+	assert_int_equal(open_text(sub, "{}", &r, err, sizeof(err)), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_size, 0);
 	results_close(r);
@@ -158,21 +159,19 @@ static void test_different_tournament_refused(void **state)
 
 	(void)state;
 	snprintf(sub, sizeof(sub), "%s/guard", dir);
-	assert_int_equal(results_open(sub, "{\"seed\":\"1\",\"concurrency\":2}", "{\n\t\"seed\":\t\"1\"\n}",
-				      &r, err, sizeof(err)), 0);
+	assert_int_equal(open_text(sub, "{\"seed\":\"1\",\"concurrency\":2}", &r, err, sizeof(err)), 0);
 	results_close(r);
 	/* another concurrency: the same games */
-	assert_int_equal(results_open(sub, "{\"seed\":\"1\",\"concurrency\":1}", "{\n\t\"seed\":\t\"1\"\n}",
-				      &r, err, sizeof(err)), 0);
+	assert_int_equal(open_text(sub, "{\"seed\":\"1\",\"concurrency\":1}", &r, err, sizeof(err)), 0);
 	results_close(r);
-	assert_int_equal(results_open(sub, "{\"seed\":\"2\"}", "{\n\t\"seed\":\t\"2\"\n}", &r, err,
+	assert_int_equal(open_text(sub, "{\"seed\":\"2\"}", &r, err,
 				      sizeof(err)), -EEXIST);
 	assert_non_null(strstr(err, "different tournament"));
 	/* the refusal names the setting that differs and both values */
 	assert_non_null(strstr(err, "seed: \"1\" in the directory, \"2\" now"));
 	assert_null(r);
 	/* a broken games.jsonl line is reported with its number */
-	assert_int_equal(results_open(sub, "{\"seed\":\"1\"}", "{\n\t\"seed\":\t\"1\"\n}", &r, err,
+	assert_int_equal(open_text(sub, "{\"seed\":\"1\"}", &r, err,
 				      sizeof(err)), 0);
 	snprintf(path, sizeof(path), "%s/games.jsonl", sub);
 	append_raw(path, RECORD("a") "\nnot json\n");
@@ -187,7 +186,6 @@ static void test_different_tournament_refused(void **state)
 
 #define PROGRAMS(hash) "{\"seed\":\"1\",\"programs\":{\"a\":[{\"file\":\"/bin/a\"," \
 	"\"sha256\":\"" hash "\"}]}}"
-#define GAMES_ONLY "{\n\t\"seed\":\t\"1\"\n}"
 
 /* The same games, but a bot's program changed: refused with the bot and file named. */
 static void test_changed_program_refused(void **state)
@@ -197,11 +195,11 @@ static void test_changed_program_refused(void **state)
 
 	(void)state;
 	snprintf(sub, sizeof(sub), "%s/programs", dir);
-	assert_int_equal(results_open(sub, PROGRAMS("aa11"), GAMES_ONLY, &r, err, sizeof(err)), 0);
+	assert_int_equal(open_text(sub, PROGRAMS("aa11"), &r, err, sizeof(err)), 0);
 	results_close(r);
-	assert_int_equal(results_open(sub, PROGRAMS("aa11"), GAMES_ONLY, &r, err, sizeof(err)), 0);
+	assert_int_equal(open_text(sub, PROGRAMS("aa11"), &r, err, sizeof(err)), 0);
 	results_close(r);
-	assert_int_equal(results_open(sub, PROGRAMS("bb22"), GAMES_ONLY, &r, err, sizeof(err)),
+	assert_int_equal(open_text(sub, PROGRAMS("bb22"), &r, err, sizeof(err)),
 			 -ESTALE);
 	assert_null(r);
 	assert_non_null(strstr(err, "bot \"a\" changed since its recorded games: \"/bin/a\" has "
@@ -221,7 +219,7 @@ static void test_move_aside(void **state)
 	assert_int_equal(mkdir(sub, 0755), 0);
 	assert_int_equal(results_move_aside(sub, moved, sizeof(moved)), -ENOTEMPTY);
 	assert_int_equal(stat(sub, &st), 0);
-	assert_int_equal(results_open(sub, PROGRAMS("aa11"), GAMES_ONLY, &r, err, sizeof(err)), 0);
+	assert_int_equal(open_text(sub, PROGRAMS("aa11"), &r, err, sizeof(err)), 0);
 	results_close(r);
 	/* .old-1 taken by something else: kept, and the next name used */
 	snprintf(path, sizeof(path), "%s.old-1", sub);
@@ -262,7 +260,7 @@ static void test_scan_strict(void **state)
 		FILE *f;
 
 		snprintf(sub, sizeof(sub), "%s/strict%zu", dir, i);
-		assert_int_equal(results_open(sub, "{}", "{\n}", &r, err, sizeof(err)), 0);
+		assert_int_equal(open_text(sub, "{}", &r, err, sizeof(err)), 0);
 		snprintf(path, sizeof(path), "%s/games.jsonl", sub);
 		f = fopen(path, "a");
 		assert_non_null(f);
@@ -294,7 +292,7 @@ static void test_scan_stopped(void **state)
 
 	(void)state;
 	snprintf(sub, sizeof(sub), "%s/stopped", dir);
-	assert_int_equal(results_open(sub, "{}", "{\n}", &r, err, sizeof(err)), 0);
+	assert_int_equal(open_text(sub, "{}", &r, err, sizeof(err)), 0);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(results_append(r, RECORD("x"), strlen(RECORD("x"))), 0);
 	assert_int_equal(results_scan(r, stop_at_second, &ids, err, sizeof(err)), -EINTR);

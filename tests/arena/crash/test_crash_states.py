@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Every state a power cut can leave, resumed with the same command.
+
+Each scenario runs its commands once under iotrace.so (iotrace.c), which logs
+the writes, fsyncs, renames and the rest under the output directory. For each
+prefix of that log and each way the unsynced part may be lost (crashfs.py),
+the state is written to a fresh directory and the command that was running
+is run again there, then the commands after it. Checked in every state:
+
+- every command exits 0 (or, for `league add`, refuses the same files again:
+  its entry was in already), with no hand edit;
+- every line the first run had fsync'd to games.jsonl or entries.jsonl (it
+  had acknowledged them) is in the final file;
+- no game id is twice in games.jsonl, and a tournament ends with all its games.
+
+  test_crash_states.py ARENA IOTRACE_SO EASY MEDIUM [--seconds S] [--every N]
+
+--seconds bounds the time (the crash points are taken spread over the log,
+each scenario its share); --every 1 with a large --seconds tries every
+prefix (tests/arena/bench_crash.sh). Prints how many states were tried.
+"""
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import crashfs  # noqa: E402
+import scenarios  # noqa: E402
+from scenarios import env_for, run, lines  # noqa: E402
+
+VARIANTS = ("all", "none", "prefix", "torn")
+
+
+def coarse_to_fine(points):
+    """points without repeats, every 2^n-th first: a sweep cut short by its time is spread
+    over the whole run."""
+    order, seen, step = [], set(), 1
+    while step * 2 < len(points):
+        step *= 2
+    while step >= 1:
+        for p in points[::step]:
+            if p not in seen:
+                seen.add(p)
+                order.append(p)
+        step //= 2
+    return order
+
+
+def tried_states(sc, budget):
+    """Run the scenario once traced, then its crash states; (states, failures)."""
+    base = tempfile.mkdtemp(prefix="skipbo-crash.")
+    try:
+        work = os.path.join(base, "w")
+        os.makedirs(work)
+        sc.setup(work)
+        # the whole working directory is watched: merge writes "out.merging" beside "out"
+        root = work
+        pre_files, pre_dirs = crashfs.snapshot(root)
+        log = os.path.join(base, "log")
+        starts = []
+        for cmd in sc.commands:
+            starts.append(len(crashfs.read_log(log)) if os.path.exists(log) else 0)
+            r = run(cmd, work, env_for(root, log))
+            if r.returncode:
+                return 0, ["%s: the traced run failed: %s" % (sc.name, r.stdout.decode()[-2000:])]
+        ops = crashfs.read_log(log)
+        final_expected = sc.check(work)
+        if final_expected:
+            return 0, ["%s: the traced run itself: %s" % (sc.name, final_expected)]
+        every = args.every or max(1, len(ops) // 40)
+        points = coarse_to_fine(list(range(0, len(ops) + 1, every)) + [len(ops)])
+        seen, failures, tried = set(), [], 0
+        deadline = time.monotonic() + budget
+        for k in points:
+            if time.monotonic() > deadline:
+                break
+            first = max(i for i, s in enumerate(starts) if s <= k) if k else 0
+            for variant in VARIANTS:
+                files, dirs = crashfs.crash_state(pre_files, pre_dirs, ops, k, variant)
+                key = (first, tuple(sorted((p, hash(b)) for p, b in files.items())),
+                       tuple(sorted(dirs)))
+                if key in seen:
+                    continue
+                seen.add(key)
+                tried += 1
+                err = resume(sc, work, base, files, dirs, ops, k, first)
+                if err:
+                    failures.append("%s, after operation %d of %d, %s: %s"
+                                    % (sc.name, k, len(ops), variant, err))
+        return tried, failures
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def resume(sc, work, base, files, dirs, ops, k, first):
+    # at the traced run's own path: tournament.json records the bots' directories
+    state = work
+    shutil.rmtree(work)
+    crashfs.materialize(files, dirs, work, work)
+    for cmd in sc.commands[first:]:
+        r = run(cmd, state)
+        if r.returncode and not sc.allowed(cmd, r.stdout):
+            return "%s: exit %d: %s" % (" ".join(cmd[1:]), r.returncode,
+                                        r.stdout.decode(errors="replace")[-600:])
+    for name in sc.acked_files:
+        final = set(lines(os.path.join(state, "out", name)))
+        for line in crashfs.acknowledged_lines(ops, k, name):
+            if line not in final:
+                return "an acknowledged line of %s lost: %s" % (name, line[:80])
+    return sc.check(state)
+
+
+def main():
+    global args
+    args = scenarios.parse_args([("--every", int, 0)])
+    # report only reads what is recorded: its crash leaves the records as they were
+    scenarios_tried = [s for s in scenarios.all_scenarios() if s.name != "report"]
+    if args.only:
+        scenarios_tried = [s for s in scenarios_tried if s.name in args.only.split(",")]
+    total, failures = 0, []
+    for sc in scenarios_tried:
+        t0 = time.monotonic()
+        n, f = tried_states(sc, args.seconds / len(scenarios_tried))
+        print("%s: %d crash states resumed, %d failed (%.1f s)"
+              % (sc.name, n, len(f), time.monotonic() - t0))
+        total += n
+        failures += f
+    print("crash states tried: %d" % total)
+    for f in failures[:20]:
+        print("FAIL: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
