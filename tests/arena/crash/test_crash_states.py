@@ -127,7 +127,7 @@ def main():
         print("%s: %d crash states resumed, %d failed (%.1f s)"
               % (sc.name, n, len(f), time.monotonic() - t0))
         total += n
-        failures += f
+        failures += f or ([] if n else ["%s: no crash state tried" % sc.name])
     print("crash states tried: %d" % total)
     for f in failures[:20]:
         print("FAIL: " + f)
