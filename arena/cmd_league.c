@@ -26,10 +26,11 @@
 #include "league_run.h"
 #include "options.h"
 #include "schedule.h"
+#include "server.h"
 #include "tournament.h"
 
 static const char league_usage[] =
-	"usage: skipbo-arena league [-j N] DIR\n"
+	"usage: skipbo-arena league [-j N] [--serve ADDR:PORT] DIR\n"
 	"       skipbo-arena league add DIR NAME=CMD [NAME=CMD...]\n"
 	"       skipbo-arena league retire DIR NAME\n"
 	"       skipbo-arena league return DIR NAME\n"
@@ -54,6 +55,8 @@ static const char league_usage[] =
 	"options:\n"
 	"  -j, --jobs N          games at once (default: the file's concurrency); also\n"
 	"                        --concurrency N\n"
+	"      --serve ADDR:PORT serve the league's page live over HTTP while it runs\n"
+	"                        (skipbo-arena serve DIR; port 0: any free port)\n"
 	"      --deals N         a challenge's deals (default 10), each played twice\n"
 	"  -h, --help            this text\n"
 	"\n"
@@ -64,6 +67,7 @@ static const struct option league_options[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "concurrency", required_argument, NULL, 'j' },
 	{ "deals", required_argument, NULL, 'd' },
+	{ "serve", required_argument, NULL, 's' },
 	{ "help", no_argument, NULL, 'h' },
 	OPTIONS_VERSION_ENTRY,
 	{ NULL, 0, NULL, 0 },
@@ -71,6 +75,7 @@ static const struct option league_options[] = {
 
 struct league_args {
 	long long jobs, deals;
+	const char *serve;  /* --serve ADDR:PORT, or NULL */
 };
 
 static void on_stop_signal(int sig)
@@ -100,15 +105,22 @@ static int league_play(const char *dir, const struct league_args *a)
 		[LEAGUE_STOP_TIME] = "max_minutes reached",
 	};
 	enum league_stop why;
+	struct server *server = NULL;
+	int ret = 0;
 
 	catch_stops();
+	if (a->serve && (ret = serve_run_output("league", dir, a->serve, &server)) >= 0)
+		return ret;
 	if (league_run(&opt, &why, err, sizeof(err)) < 0) {
 		fprintf(stderr, "skipbo-arena: league: %s%s", err,
 			err[0] && err[strlen(err) - 1] == '\n' ? "" : "\n");
-		return 1;
+		ret = 1;
+	} else {
+		printf("league: %s\n", said[why]);
+		ret = 0;
 	}
-	printf("league: %s\n", said[why]);
-	return 0;
+	server_stop(server);
+	return ret;
 }
 
 /* The league's entries, read, with its settings when they load (NULL cfg: not needed). */
@@ -364,7 +376,7 @@ out:
 
 int cmd_league(int argc, char **argv)
 {
-	struct league_args a = { 0, 10 };
+	struct league_args a = { 0, 10, NULL };
 	const char *verb = NULL;
 	int c;
 
@@ -378,6 +390,9 @@ int cmd_league(int argc, char **argv)
 		case 'd':
 			if (options_number("--deals", optarg, 1, 10000000, &a.deals) < 0)
 				return 2;
+			break;
+		case 's':
+			a.serve = optarg;
 			break;
 		case 'h':
 			fputs(league_usage, stdout);

@@ -603,7 +603,7 @@ int cmd_run(int argc, char **argv)
 	if ((ret = open_sandbox(&cfg, o.nshards && !o.output, &topt.sandbox)) >= 0)
 		goto out;
 	options_warn_seed(&o.common, topt.sandbox);
-	if (o.serve && (ret = serve_run_output(cfg.output, o.serve, &server)) >= 0)
+	if (o.serve && (ret = serve_run_output("run", cfg.output, o.serve, &server)) >= 0)
 		goto out;
 	ret = tournament_run(&cfg, &topt, err, sizeof(err));
 	if (ret < 0) {

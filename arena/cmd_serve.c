@@ -29,12 +29,12 @@ static const char serve_usage[] =
 	"\n"
 	"Exit status: 0 after an interrupt, 1 when it cannot serve, 2 bad usage.\n";
 
-int serve_run_output(const char *dir, const char *listen, struct server **out)
+int serve_run_output(const char *cmd, const char *dir, const char *listen, struct server **out)
 {
 	char errbuf[4096];
 
 	if (server_start(&dir, 1, listen, true, out, errbuf, sizeof(errbuf)) < 0) {
-		warnx("run: --serve: %s", errbuf);
+		warnx("%s: --serve: %s", cmd, errbuf);
 		return 1;
 	}
 	printf("serving %s at %s\n", dir, server_url(*out));

@@ -50,11 +50,12 @@ int cmd_serve(int argc, char **argv);
 
 struct server;
 /*
- * `run --serve ADDR:PORT`: serve the output directory dir (which may not
- * exist yet) and print its URL. -1 to go on with *out (server_stop() it),
- * or the exit status after a message.
+ * `run --serve ADDR:PORT` and `league --serve ADDR:PORT` (cmd names which):
+ * serve the output directory dir (which may not exist yet) and print its
+ * URL. -1 to go on with *out (server_stop() it), or the exit status after a
+ * message.
  */
-int serve_run_output(const char *dir, const char *listen, struct server **out);
+int serve_run_output(const char *cmd, const char *dir, const char *listen, struct server **out);
 /* How far a tournament output directory is (status_progress(), cmd_status.c). */
 struct status_progress {
 	uint64_t recorded, total;  /* distinct games recorded of those its share must play */

@@ -107,7 +107,7 @@ expect "status r" replays
 expect "league " add challenge out replays retire return
 expect "league a" add
 expect "league add " out replays
-includes "league --" --jobs --deals --help --version
+includes "league --" --jobs --deals --serve --help --version
 expect "host " account
 expect "host account " add list revoke
 expect "host account add " out replays

@@ -140,6 +140,24 @@ def main():
         with open(path, "w") as f:
             f.write(fx.league_file(bins, 100))
         fx.wait_for("the edit taken", lambda: fx.get_json(url)["league"]["refused"] is None)
+
+        # `league --serve`: the league's own page while it plays on, and a clean stop
+        with open(path, "w") as f:
+            f.write(fx.league_file(bins, 1000000))
+        proc = subprocess.Popen([arena.arena, "league", "--serve", "127.0.0.1:0", league],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            live = fx.url_of_run(proc)
+            grown = fx.wait_for("league --serve to show its new games", lambda: [
+                t for t in fx.get_json(live + "/api/tournaments")["tournaments"]
+                if t["kind"] == "league" and t["games"] > games], timeout=120)
+            check(grown[0]["dirs"] == [league], "league --serve serves its directory: %s"
+                  % grown[0]["dirs"])
+        finally:
+            proc.terminate()
+            said = proc.communicate(timeout=120)[0]
+        check(proc.returncode == 0 and "league: stopped" in said,
+              "league --serve stopped by SIGTERM: exit %s, %r" % (proc.returncode, said[-300:]))
     finally:
         if server:
             server.stop()
