@@ -2,15 +2,16 @@
  * attack_zombies - a zombie farm: many double forks whose grandchildren
  * leave the bot's process group and session (setsid) and exit at once,
  * orphaned to whoever reaps for the bot (the arena, unsandboxed), and
- * children never reaped. Then a second's wait, so that zombies nobody reaps
- * are there for the test to see.
+ * children never reaped. Then 4 s of waiting (within the test's move limit),
+ * so that zombies nobody reaps are there for the test to see, longer than a
+ * loaded machine delays the arena's reaping.
  */
 #include <unistd.h>
 
 #include "attack.h"
 
 #define ORPHANS 300
-#define LINGER_MS 1000
+#define LINGER_MS 4000
 
 void attack_main(int argc, char **argv)
 {
