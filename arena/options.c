@@ -255,6 +255,8 @@ int options_open_sandbox(const struct options_common *common, struct bot_spec *s
 		warnx("%s", termsafe_copy(safe, sizeof(safe), note));
 	if (ret == 0)
 		options_warn_seed(common, *out);
+	for (size_t i = 0; ret == 0 && sandbox_unseen(*out, i); i++)
+		warnx("%s", termsafe_copy(safe, sizeof(safe), sandbox_unseen(*out, i)));
 	if (ret == -ENOMEM)
 		warnx("out of memory");
 	if (ret < 0)

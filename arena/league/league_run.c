@@ -25,6 +25,7 @@
 #include "league_history.h"
 #include "programs.h"
 #include "sandbox.h"
+#include "strlist.h"
 #include "tournament.h"
 #include "tournament_file.h"
 
@@ -40,6 +41,7 @@ struct league {
 	struct league_entries es;
 	struct league_deals deals;
 	int sandbox_said;
+	struct strlist unseen_said;    /* sandbox_unseen() sentences printed */
 	time_t programs_checked;       /* when the entries' files were last looked at */
 	struct timespec *programs_time; /* per entry: its files' latest mtime then */
 	size_t nprograms;
@@ -360,6 +362,11 @@ static int open_sandbox(struct league *lg, const struct config *seg, struct sand
 		if (sandbox_cache_warning(*sb))
 			fprintf(lg->out, "league: warning: %s\n", sandbox_cache_warning(*sb));
 	}
+	for (size_t i = 0; ret >= 0 && sandbox_unseen(*sb, i); i++)
+		if (!strlist_has(&lg->unseen_said, sandbox_unseen(*sb, i))) {
+			strlist_add(&lg->unseen_said, sandbox_unseen(*sb, i));
+			fprintf(lg->out, "league: %s\n", sandbox_unseen(*sb, i));
+		}
 	free(specs);
 	if (ret >= 0)
 		ret = league_deals_update(&lg->deals);
@@ -501,6 +508,7 @@ int league_run(const struct league_run_options *opt, enum league_stop *why, char
 out:
 	league_deals_release(&lg.deals);
 	league_entries_release(&lg.es);
+	strlist_free(&lg.unseen_said);
 	free(lg.programs_time);
 	league_config_release(&lg.cfg);
 	return ret < 0 ? ret : 0;
