@@ -345,6 +345,7 @@ static int play_one(struct check_run *run, int k)
 	setup.observer = &run->check.observer;
 	/* the replay kept shows each decision's stderr, as play --replay's does */
 	setup.keep_stderr = 1;
+	setup.fault_stderr_ms = CHECK_STDERR_WAIT_MS;
 	printf("game %d/%lld: seat %d of %d, seed %" PRIu64 "\n", k + 1, o->games, seat, players,
 	       setup.rules.seed);
 	fflush(stdout);

@@ -216,14 +216,25 @@ static void check_programs(struct league *lg)
 /* The entries brought in line with league.jsonc, and the scheduler with the entries. */
 static int take_changes(struct league *lg, char *err, size_t err_size)
 {
+	unsigned char *mark;
+	size_t before = lg->es.n;
 	int ret;
 
 	if ((ret = reload_config(lg, err, err_size)) < 0)
 		return ret;
-	if ((ret = league_entries_refresh(&lg->es, err, err_size)) < 0)
+	if (!(mark = league_entries_mark(&lg->es))) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	if ((ret = league_entries_refresh(&lg->es, err, err_size)) < 0) {
+		free(mark);
 		return ret;
+	}
 	ret = league_entries_declare(&lg->es, &lg->cfg.base, lg->cfg.anchors, lg->cfg.nanchors,
 				     err, err_size);
+	/* adds, retires and edits taken, whoever made them (league add, league.jsonc) */
+	league_entries_announce(&lg->es, mark, before, lg->out);
+	free(mark);
 	if (ret < 0) {
 		/* an anchor that cannot be found is the file's error, not the league's end */
 		fprintf(lg->out, "league: %s\n", err);

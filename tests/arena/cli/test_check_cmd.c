@@ -319,6 +319,24 @@ static void test_no_such_file(void **state)
 		fail_msg("no start diagnosis in:\n%s", r.out);
 }
 
+/* A bot whose error comes after its deadline (a file it could not open): the error is quoted. */
+static void test_late_stderr_quoted(void **state)
+{
+	const char *bot[] = { "/bin/sh", "-c",
+		"echo '{\"type\":\"hello\",\"protocol\":1,\"name\":\"late-words\"}'; "
+		"while read line; do case \"$line\" in *'\"type\":\"request\"'*) sleep 0.4; "
+		"echo 'bot.sh: choose.jq: No such file or directory' >&2; exit 3;; esac; done",
+		NULL };
+	const char *options[] = { "--games", "1", "--quiet-bots", NULL };
+	struct run r = run_check(options, bot);
+
+	(void)state;
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.out, "timeout") ||
+	    !strstr(r.out, "stderr:\n      bot.sh: choose.jq: No such file or directory"))
+		fail_msg("the bot's last stderr not quoted with its timeout in:\n%s", r.out);
+}
+
 static void test_partnership_passes(void **state)
 {
 	const char *options[] = { "--players", "4", "--partnership", "--games", "4", "--move-ms",
@@ -616,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_type),
 		cmocka_unit_test(test_bad_hello),
 		cmocka_unit_test(test_no_such_file),
+		cmocka_unit_test(test_late_stderr_quoted),
 		cmocka_unit_test(test_partnership_passes),
 		cmocka_unit_test(test_verbose_prints_the_transcript),
 		cmocka_unit_test(test_limits_reach_the_bot),
