@@ -152,7 +152,7 @@ static char **opponent_argv(const struct check_opts *o)
 
 	if (o->opponent) {
 		if (!(argv = options_split(o->opponent)))
-			warnx("check: empty --opponent command");
+			warnx("check: empty --opponent command or unclosed quote");
 		return argv;
 	}
 	if (config_bundled_bot(CHECK_OPPONENT, path, sizeof(path), where, sizeof(where)) < 0) {
