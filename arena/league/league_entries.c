@@ -418,7 +418,7 @@ int league_entries_add(struct league_entries *es, const struct config_bot *bot, 
 	char why[PATH_MAX + 256];
 
 	if (!config_valid_name(bot->name)) {
-		snprintf(err, err_size, "\"%.80s\": expected a name of 1 to 64 letters, digits, '-', "
+		snprintf(err, err_size, "\"%.80s\": expected a name of 1 to 64 bytes of letters (UTF-8), digits, '-', "
 			 "'_' or '.' (the league adds \"@K\" to new versions itself)", bot->name);
 		return -EINVAL;
 	}

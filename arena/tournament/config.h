@@ -161,8 +161,9 @@ int config_bundled_bot(const char *name, char *out, size_t out_size, char *dir, 
 int config_resolve_command(const char *command, const char *cwd, char *out, size_t out_size,
 			   char *why, size_t why_size);
 
-/* A name fit for a bot or a tournament: 1 to 64 letters, digits, '-', '_' or '.', not
- * starting with '.'. Names become file names (logs/<bot>.stderr, results/<name>/). */
+/* A name fit for a bot or a tournament: 1 to 64 bytes of letters (ASCII, or UTF-8 letters
+ * such as "jäger"), digits, '-', '_' or '.', not starting with '.'. Names become file
+ * names (logs/<bot>.stderr, results/<name>/). */
 int config_valid_name(const char *s);
 
 void config_release(struct config *cfg);

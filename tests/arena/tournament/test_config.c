@@ -630,6 +630,23 @@ static void test_error_bound(void **state)
 	assert_non_null(strstr(err, "5 more errors not shown\n"));
 }
 
+/* Names: UTF-8 letters are letters; what could hide or reorder text is not. */
+static void test_names_utf8(void **state)
+{
+	(void)state;
+	assert_true(config_valid_name("j\xc3\xa4" "ger"));              /* jäger */
+	assert_true(config_valid_name("\xd0\xb1\xd0\xbe\xd1\x82-2"));  /* бот-2 */
+	assert_true(config_valid_name("alpha_1.5"));
+	assert_false(config_valid_name("j\xc3"));                     /* cut short */
+	assert_false(config_valid_name("j\xc1\xa4" "ger"));             /* overlong */
+	assert_false(config_valid_name("a\xe2\x80\xae" "b"));           /* right-to-left override */
+	assert_false(config_valid_name("a\xc2\xa0" "b"));               /* no-break space */
+	assert_false(config_valid_name("a\xc3\x97" "b"));               /* multiplication sign */
+	assert_false(config_valid_name("a b"));
+	assert_false(config_valid_name(".hidden"));
+	assert_false(config_valid_name("a/b"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -659,6 +676,7 @@ int main(void)
 		cmocka_unit_test(test_duplicate_key_position),
 		cmocka_unit_test(test_file_messages),
 		cmocka_unit_test(test_error_bound),
+		cmocka_unit_test(test_names_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
