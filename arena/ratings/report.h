@@ -233,7 +233,9 @@ void report_verdict(const struct report *r, char *buf, size_t size);
 	"the gap to the bot ranked below, not a second rating."
 
 /* Every game of b is a start fault: its program never ran (no such file, exec
- * failure, no hello in time). A report and `run` say so first. */
+ * failure, no hello in time). A report and `run` say so first. Such a bot is left
+ * out of the fit (its forfeits would lift its opponents): it is a pool of its own,
+ * rated by the prior alone, and report.html's Elo chart lists it apart, unrated. */
 bool report_never_started(const struct report_bot *b);
 
 /* The file formats; each returns 0 or a negative errno from writing. */

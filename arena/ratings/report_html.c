@@ -154,8 +154,11 @@ static void elo_axis(const struct report *r, double *lo, double *hi)
 	*lo = *hi = 0;
 	if (!v)
 		return;
-	for (size_t i = 0; i < n; i++)
-		v[i] = bot_elo(&r->bots[i]);
+	/* a bot that never started is not rated (report.h): not on the axis */
+	n = 0;
+	for (size_t i = 0; i < r->nbots; i++)
+		if (!report_never_started(&r->bots[i]))
+			v[n++] = bot_elo(&r->bots[i]);
 	qsort(v, n, sizeof(*v), cmp_double);
 	med = n ? (v[(n - 1) / 2] + v[n / 2]) / 2 : 0;
 	for (size_t i = 0; i < n; i++)
@@ -166,9 +169,12 @@ static void elo_axis(const struct report *r, double *lo, double *hi)
 	core_lo = med - ELO_SPREADS * spread;
 	core_hi = med + ELO_SPREADS * spread;
 	*lo = *hi = fmin(fmax(0, core_lo), core_hi);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < r->nbots; i++) {
 		const struct report_bot *b = &r->bots[i];
 		double ci = b->bound || !isfinite(b->ci95) ? 0 : b->ci95;
+
+		if (report_never_started(b))
+			continue;
 
 		*lo = fmin(*lo, fmax(bot_elo(b) - ci, core_lo));
 		*hi = fmax(*hi, fmin(bot_elo(b) + ci, core_hi));
@@ -208,6 +214,10 @@ static void html_elo_chart(const struct report *r, FILE *out)
 		report_html_text(out, b->name);
 		fprintf(out, "</text><text class=\"value\" x=\"100%%\" y=\"%.1f\" "
 			"text-anchor=\"end\">", y - 12);
+		if (report_never_started(b)) {
+			fputs("never started: not rated</text>\n", out);
+			continue;
+		}
 		report_html_text(out, report_elo_text(b, elo, sizeof(elo)));
 		if (!b->bound)
 			fprintf(out, " &#177; %.1f", b->ci95);

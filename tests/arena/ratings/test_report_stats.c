@@ -432,10 +432,44 @@ static void test_verdict_and_faults_everywhere(void **state)
 	release(&b);
 }
 
+/* A bot whose every game is a start fault is left out of the fit: its forfeits lift nobody. */
+static void test_never_started_not_rated(void **state)
+{
+	struct built b = { 0 };
+	char line[512];
+	const char *ab[2] = { "a", "b" };
+	int even[2][2] = { { 1, 2 }, { 2, 1 } };
+
+	(void)state;
+	gamelog_init(&b.log);
+	for (int k = 0; k < 20; k++)
+		add(&b, 0, b.next_id, 0, 2, 0, ab, even[k % 2], 0);
+	for (int k = 0; k < 20; k++) {
+		int len = snprintf(line, sizeof(line), "{\"id\":\"g%d\",\"table\":0,\"deal\":%d,"
+				   "\"rotation\":0,\"players\":2,\"partnership\":false,\"teams\":"
+				   "[[0],[1]],\"match\":false,\"games\":1,\"bots\":[\"a\",\"ghost\"],"
+				   "\"winners\":[0],\"reason\":\"stock_emptied\",\"placings\":[1,2],"
+				   "\"stock_left\":[0,5],\"scores\":[0,0],\"faults\":[{\"seat\":1,"
+				   "\"kind\":\"start\"}]}", b.next_id, b.next_id);
+
+		b.next_id++;
+		if (gamelog_add_line(&b.log, line, (size_t)len, 0) != 0)
+			fail_msg("record refused: %s\n%s", b.log.why, line);
+	}
+	build(&b, NULL);
+	assert_true(report_never_started(bot(&b, "ghost")));
+	/* a and b split their games: 20 wins over a bot that never ran do not part them */
+	assert_true(fabs(bot(&b, "a")->elo - bot(&b, "b")->elo) < 1.0);
+	assert_true(bot(&b, "a")->pool == bot(&b, "b")->pool);
+	assert_true(bot(&b, "ghost")->pool != bot(&b, "a")->pool);
+	release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_winless_bot_is_a_bound),
+		cmocka_unit_test(test_never_started_not_rated),
 		cmocka_unit_test(test_disconnected_pools),
 		cmocka_unit_test(test_rated_results_and_real_wins),
 		cmocka_unit_test(test_verdict_and_faults_everywhere),
