@@ -396,6 +396,7 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 	r->section_md = ropt->section_md;
 	r->section_html = ropt->section_html;
 	r->section_ctx = ropt->section_ctx;
+	r->title = ropt->title ? ropt->title : "Tournament report";
 	if (!ropt->plain_intervals)
 		opt.clusters = &a->clusters;
 	if (log->records == 0 || n == 0 || a->cap < n) {

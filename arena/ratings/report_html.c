@@ -37,7 +37,7 @@
 static const char page_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	"<title>Tournament report</title>\n<style>\n"
+	"<style>\n"
 	"body{font-family:sans-serif;margin:1em;color:#222;background:#fff}\n"
 	"table{border-collapse:collapse;margin:0.5em 0 1.5em}\n"
 	".scroll{overflow-x:auto;max-width:100%}\n"
@@ -52,7 +52,7 @@ static const char page_head[] =
 	"svg{display:block;font-size:12px}\nsvg.fluid{max-width:760px}\n"
 	"svg text{fill:#222}\nsvg text.light{fill:#fff}\n"
 	"svg text.halo{stroke:#fff;stroke-width:4px;paint-order:stroke}\n"
-	"</style>\n</head>\n<body>\n";
+	"</style>\n";
 
 static void html_ranking(const struct report *r, FILE *out)
 {
@@ -645,7 +645,7 @@ int report_write_html(const struct report *r, FILE *out)
 
 	report_method_text(r, method, sizeof(method));
 	fputs(page_head, out);
-	fputs("<h1>Tournament report", out);
+	fprintf(out, "<title>%s</title>\n</head>\n<body>\n<h1>%s", r->title, r->title);
 	if (cJSON_IsString(name)) {
 		fputs(": ", out);
 		report_html_text(out, name->valuestring);
@@ -666,6 +666,8 @@ int report_write_html(const struct report *r, FILE *out)
 		report_html_text(out, verdict);
 		fputs("</b></p>\n", out);
 	}
+	if (r->section_html && (rc = r->section_html(r->section_ctx, out)) < 0)
+		return rc;
 	/* the ranking first: on a phone the settings would fill the first screen */
 	html_ranking(r, out);
 	if (t)
@@ -701,8 +703,6 @@ int report_write_html(const struct report *r, FILE *out)
 	html_los_and_seats(r, out);
 	html_per_bot(r, out);
 	if (r->games && (rc = gamelist_write_html(r->games, out)) < 0)
-		return rc;
-	if (r->section_html && (rc = r->section_html(r->section_ctx, out)) < 0)
 		return rc;
 	fputs("</body>\n</html>\n", out);
 	return ferror(out) ? -EIO : 0;

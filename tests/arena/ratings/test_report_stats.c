@@ -344,7 +344,7 @@ static void test_seat_warning(void **state)
 	build(&dup, NULL);
 	build(&even, NULL);
 	assert_true(plain.r.seat_p[2] < 1e-6);
-	all_formats_hold(&plain.r, "seats won 70\\.0%, 30\\.0% of the records",
+	all_formats_hold(&plain.r, "seats won 70.0%, 30.0% of the records",
 			 "seats won 70.0%, 30.0%", "rank,", "\"equal_sides_p\"", "differs beyond chance");
 	char *text = written(&dup.r, report_write_md);
 	assert_null(strstr(text, "differs beyond chance"));
@@ -465,11 +465,50 @@ static void test_never_started_not_rated(void **state)
 	release(&b);
 }
 
+static int league_section(void *ctx, FILE *out)
+{
+	(void)ctx;
+	fputs("LEAGUE SECTION\n", out);
+	return 0;
+}
+
+/* A league's report says so in its title and shows its section first; report.md is plain
+ * text for a pager: no character references, no escaped full stops. */
+static void test_league_report_first(void **state)
+{
+	struct built b = { 0 };
+	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+	char *md, *html;
+
+	(void)state;
+	gamelog_init(&b.log);
+	for (int k = 0; k < 6; k++)
+		duel(&b, "my_bot-1.5", "other", k % 3 == 0);
+	opt.section_md = league_section;
+	opt.section_html = league_section;
+	opt.title = "League report";
+	build(&b, &opt);
+	md = written(&b.r, report_write_md);
+	html = written(&b.r, report_write_html);
+	assert_true(strncmp(md, "# League report\n", 16) == 0);
+	assert_non_null(strstr(md, "LEAGUE SECTION"));
+	assert_true(strstr(md, "LEAGUE SECTION") < strstr(md, "## Ranking"));
+	assert_non_null(strstr(md, "| my_bot-1.5 |"));
+	assert_null(strstr(md, "&#"));
+	assert_null(strstr(md, "\\."));
+	assert_non_null(strstr(html, "<title>League report</title>"));
+	assert_true(strstr(html, "LEAGUE SECTION") < strstr(html, "<h2>Ranking"));
+	free(md);
+	free(html);
+	release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_winless_bot_is_a_bound),
 		cmocka_unit_test(test_never_started_not_rated),
+		cmocka_unit_test(test_league_report_first),
 		cmocka_unit_test(test_disconnected_pools),
 		cmocka_unit_test(test_rated_results_and_real_wins),
 		cmocka_unit_test(test_verdict_and_faults_everywhere),
