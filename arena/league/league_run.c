@@ -451,15 +451,25 @@ out:
 static void on_refit(void *ctx, const struct league_standings *st)
 {
 	struct league *lg = ctx;
+	const char **names;
+	char leader[LEAGUE_ENTRY_NAME_MAX + 96];
 
 	if (!lg->history_generation || time(NULL) - lg->history_said >= LEAGUE_HISTORY_EVERY)
 		record_history(lg, st);
 	if (time(NULL) - lg->refit_said < LEAGUE_REFIT_EVERY)
 		return;
+	names = calloc(st->n + 1, sizeof(*names));
 	lg->refit_said = time(NULL);
+	leader[0] = '\0';
+	if (names && st->n <= lg->es.n) {
+		for (size_t i = 0; i < st->n; i++)
+			names[i] = lg->es.e[i].name;
+		league_standings_leader(st, names, leader, sizeof(leader));
+	}
+	free(names);
 	fprintf(lg->out, "league: %" PRIu64 " games, refit %" PRIu64 ": %zu of %zu adjacent "
-		"pairs apart at 95%%\n", st->games_counted, st->generation, st->separated,
-		st->adjacent);
+		"pairs apart at 95%%%s\n", st->games_counted, st->generation, st->separated,
+		st->adjacent, leader);
 	fflush(lg->out);
 }
 
