@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -647,6 +648,42 @@ static void test_names_utf8(void **state)
 	assert_false(config_valid_name("a/b"));
 }
 
+/* A misspelt command gets the nearest file of its folder, or of PATH, as "did you mean". */
+static void test_command_did_you_mean(void **state)
+{
+	char top[] = "/tmp/test-config-near-XXXXXX", path[128], out[PATH_MAX], why[2 * PATH_MAX];
+	char want[160], *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(top));
+	snprintf(path, sizeof(path), "%s/skipbo-mybot", top);
+	assert_non_null(f = fopen(path, "w"));
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+	snprintf(want, sizeof(want), "did you mean \"%s\"?", path);
+	snprintf(path, sizeof(path), "%s/skipbo-mybto", top);
+	assert_int_equal(config_resolve_command(path, "/", out, sizeof(out), why, sizeof(why)),
+			 -ENOENT);
+	if (!strstr(why, want))
+		fail_msg("no \"%s\" in: %s", want, why);
+	setenv("PATH", top, 1);
+	assert_int_equal(config_resolve_command("skipbo-mybto", "/", out, sizeof(out), why,
+						sizeof(why)), -ENOENT);
+	if (!strstr(why, want))
+		fail_msg("no \"%s\" in: %s", want, why);
+	/* nothing near: no guess */
+	assert_int_equal(config_resolve_command("zzzzqqqq", "/", out, sizeof(out), why,
+						sizeof(why)), -ENOENT);
+	assert_null(strstr(why, "did you mean"));
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	snprintf(path, sizeof(path), "%s/skipbo-mybot", top);
+	unlink(path);
+	rmdir(top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -677,6 +714,7 @@ int main(void)
 		cmocka_unit_test(test_file_messages),
 		cmocka_unit_test(test_error_bound),
 		cmocka_unit_test(test_names_utf8),
+		cmocka_unit_test(test_command_did_you_mean),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
