@@ -503,12 +503,43 @@ static void test_league_report_first(void **state)
 	release(&b);
 }
 
+static int write_table_80(const struct report *r, FILE *out)
+{
+	report_print_table(r, out);
+	return 0;
+}
+
+/* The notes under the console ranking fit 80 columns where the output is no terminal. */
+static void test_table_notes_wrapped(void **state)
+{
+	struct built b = { 0 };
+	char *text, *line, *save = NULL;
+
+	(void)state;
+	gamelog_init(&b.log);
+	for (int k = 0; k < 9; k++)
+		duel(&b, "alpha", k % 3 ? "beta" : "gamma", k % 4 == 0);
+	build(&b, NULL);
+	text = written(&b.r, write_table_80);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t cols = 0;
+
+		for (const char *c = line; *c; c++)
+			cols += ((unsigned char)*c & 0xc0) != 0x80;
+		if (cols > 80)
+			fail_msg("a line of %zu columns: %s", cols, line);
+	}
+	free(text);
+	release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_winless_bot_is_a_bound),
 		cmocka_unit_test(test_never_started_not_rated),
 		cmocka_unit_test(test_league_report_first),
+		cmocka_unit_test(test_table_notes_wrapped),
 		cmocka_unit_test(test_disconnected_pools),
 		cmocka_unit_test(test_rated_results_and_real_wins),
 		cmocka_unit_test(test_verdict_and_faults_everywhere),
