@@ -152,7 +152,7 @@ static char **opponent_argv(const struct check_opts *o)
 
 	if (o->opponent) {
 		if (!(argv = options_split(o->opponent)))
-			warnx("check: empty --opponent command");
+			warnx("check: empty --opponent command or unclosed quote");
 		return argv;
 	}
 	if (config_bundled_bot(CHECK_OPPONENT, path, sizeof(path), where, sizeof(where)) < 0) {
@@ -247,6 +247,20 @@ static int seat_order(const struct check_run *run, int k, int *index)
 	return seat;
 }
 
+/* A word that names a file by a relative path, as an absolute one: a reproduce:
+ * line names every file one way, and runs from any directory. */
+static void print_path_word(const char *w)
+{
+	char real[PATH_MAX];
+
+	if (w[0] != '/' && w[0] != '-' && strchr(w, '/') == NULL && access(w, F_OK) != 0)
+		print_shell_word(w);
+	else if (w[0] != '/' && w[0] != '-' && realpath(w, real))
+		print_shell_word(real);
+	else
+		print_shell_word(w);
+}
+
 /* " -- ARGV" for each seat, in seat order. */
 static void print_seats(const struct check_run *run, const int *index)
 {
@@ -254,7 +268,7 @@ static void print_seats(const struct check_run *run, const int *index)
 		fputs(" --", stdout);
 		for (char *const *w = run->specs[index[s]].argv; *w; w++) {
 			putchar(' ');
-			print_shell_word(*w);
+			print_path_word(*w);
 		}
 	}
 	putchar('\n');
@@ -268,7 +282,10 @@ static void print_reproduce(const struct check_run *run, const char *id, uint64_
 	const struct options_common *c = &run->o->common;
 
 	fputs("  reproduce: ", stdout);
-	print_shell_word(options_program());
+	if (strchr(options_program(), '/'))
+		print_path_word(options_program());
+	else
+		print_shell_word(options_program());
 	printf(" play --game-id %s --seed %" PRIu64 " --stock %d%s "
 	       "--move-ms %lld --game-ms %lld --startup-ms %lld", id, seed, run->rules.stock_size,
 	       run->rules.partnership ? " --partnership" : "", c->move_ms, c->game_ms,
@@ -345,6 +362,7 @@ static int play_one(struct check_run *run, int k)
 	setup.observer = &run->check.observer;
 	/* the replay kept shows each decision's stderr, as play --replay's does */
 	setup.keep_stderr = 1;
+	setup.fault_stderr_ms = CHECK_STDERR_WAIT_MS;
 	printf("game %d/%lld: seat %d of %d, seed %" PRIu64 "\n", k + 1, o->games, seat, players,
 	       setup.rules.seed);
 	fflush(stdout);

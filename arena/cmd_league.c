@@ -44,7 +44,7 @@ static const char league_usage[] =
 	"replays and tournament.json are those of `run`: `report DIR`, `status DIR` and\n"
 	"the viewer read the directory, and the report adds the league's history.\n"
 	"\n"
-	"  add        enter bots while the league runs (each CMD split on spaces); a NAME\n"
+	"  add        enter bots while the league runs (each CMD split on spaces, quotes as sh); a NAME\n"
 	"             entered before becomes a new version NAME@2, NAME@3, ..., and the\n"
 	"             version before it is retired (it stays on the board)\n"
 	"  retire     take an entry (NAME, or NAME@K) out of play; it stays on the board\n"
@@ -156,7 +156,7 @@ static int add_one(struct league_entries *es, const struct league_config *cfg, c
 	}
 	if (!getcwd(cwd, sizeof(cwd)) || !(bot_name = strndup(arg, (size_t)(eq - arg))) ||
 	    !(argv = options_split(eq + 1))) {
-		warnx("league add: \"%s\": an empty command", arg);
+		warnx("league add: \"%s\": an empty command or an unclosed quote", arg);
 		goto out;
 	}
 	if (config_resolve_command(argv[0], cwd, path, sizeof(path), why, sizeof(why)) < 0) {

@@ -34,7 +34,7 @@ static const char play_usage[] =
 	"       skipbo-arena play [options] -- PROGRAM [ARG...] -- PROGRAM [ARG...] ...\n"
 	"\n"
 	"Play one game (or an R9 match) between 2 to 6 bots and print the result. Each BOT\n"
-	"is a command string split on spaces (no shell, no quoting): \"./mybot --level 3\".\n"
+	"is a command string split on spaces (no shell; quotes as sh): \"./mybot --level 3\".\n"
 	"After \"--\", the words up to the next \"--\" are one bot's exact argv instead.\n"
 	"Bots are named after their program, with -2, -3, ... for repeats.\n"
 	"\n"
@@ -329,7 +329,7 @@ static int collect_bots(int argc, char **argv, char **argvs[ENGINE_MAX_PLAYERS +
 			break;
 		if (!grouped) {
 			if (!(argvs[n] = options_split(argv[i]))) {
-				warnx("play: empty bot command \"%s\"", argv[i]);
+				warnx("play: empty bot command or unclosed quote \"%s\"", argv[i]);
 				return -1;
 			}
 			n++;

@@ -230,6 +230,7 @@ int cmd_report(int argc, char **argv)
 			opt.section_md = league_report_md;
 			opt.section_html = league_report_html;
 			opt.section_ctx = &league;
+			opt.title = "League report";
 		}
 		/* a league's anchors are fixed in its ranking, as the league rates them */
 		if (p.league && !opt.anchor) {

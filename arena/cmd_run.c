@@ -34,7 +34,7 @@ static const char run_usage[] =
 	"tournament.json is its tournament file.\n"
 	"\n"
 	"without a file:\n"
-	"      --bot NAME=CMD    a bot: its name and command, split on spaces (no shell)\n"
+	"      --bot NAME=CMD    a bot: its name and command, split on spaces, quotes as sh (no shell)\n"
 	"      --name NAME       the tournament's name (default: quick)\n"
 	"      --players N       players per game, 2 to 6 (default 2)\n"
 	"      --stock N         R3 stock size, 1 to 30 (default: R3's)\n"
@@ -282,8 +282,8 @@ static int quick_tournament(const struct run_overrides *o, char **text)
 		cJSON_AddItemToArray(bots, bot);
 		if (!eq || eq == o->bots[i] || !argv) {
 			options_free_argv(argv);
-			warnx("--bot \"%s\": expected NAME=COMMAND, e.g. --bot "
-			      "medium=./build/bots/skipbo-medium", o->bots[i]);
+			warnx("--bot \"%s\": expected NAME=COMMAND (quotes around a path with "
+			      "spaces), e.g. --bot medium=./build/bots/skipbo-medium", o->bots[i]);
 			goto out;
 		}
 		name = strndup(o->bots[i], (size_t)(eq - o->bots[i]));

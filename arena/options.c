@@ -57,29 +57,61 @@ int options_seed(const char *option, const char *arg, unsigned long long *out)
 	return 0;
 }
 
-char **options_split(const char *command)
+/*
+ * The next word of *p into word (as long as the rest of the command), quotes
+ * and backslashes taken as sh takes them; *p moved past it. 1 for a word, 0
+ * at the end, -1 for an unclosed quote.
+ */
+static int next_word(const char **p, char *word)
 {
-	char **argv = NULL, *copy = strdup(command), *word, *save = NULL;
+	const char *s = *p + strspn(*p, " \t");
+	char quote = 0;
 	size_t n = 0;
 
-	if (!copy)
+	if (!*s)
+		return 0;
+	for (; *s && (quote || (*s != ' ' && *s != '\t')); s++) {
+		if (quote == '\'' ? *s == '\'' : quote == '"' ? *s == '"' : 0) {
+			quote = 0;
+		} else if (!quote && (*s == '\'' || *s == '"')) {
+			quote = *s;
+		} else if (*s == '\\' && quote != '\'' && s[1] &&
+			   (!quote || s[1] == '"' || s[1] == '\\')) {
+			word[n++] = *++s;
+		} else {
+			word[n++] = *s;
+		}
+	}
+	word[n] = '\0';
+	*p = s;
+	return quote ? -1 : 1;
+}
+
+char **options_split(const char *command)
+{
+	char **argv = NULL, *word = malloc(strlen(command) + 1);
+	size_t n = 0;
+	int got;
+
+	if (!word)
 		return NULL;
-	for (word = strtok_r(copy, " \t", &save); word; word = strtok_r(NULL, " \t", &save)) {
+	while ((got = next_word(&command, word)) > 0) {
 		char **grown = reallocarray(argv, n + 2, sizeof(*argv));
 
 		if (!grown || !(grown[n] = strdup(word))) {
+			got = -1;
 			argv = grown ? grown : argv;
-			if (argv)
-				argv[n] = NULL;
-			options_free_argv(argv);
-			argv = NULL;
-			goto out;
+			break;
 		}
 		argv = grown;
 		argv[++n] = NULL;
 	}
-out:
-	free(copy);
+	if (got < 0 && argv) {
+		argv[n] = NULL;
+		options_free_argv(argv);
+		argv = NULL;
+	}
+	free(word);
 	return argv;
 }
 
@@ -255,6 +287,8 @@ int options_open_sandbox(const struct options_common *common, struct bot_spec *s
 		warnx("%s", termsafe_copy(safe, sizeof(safe), note));
 	if (ret == 0)
 		options_warn_seed(common, *out);
+	for (size_t i = 0; ret == 0 && sandbox_unseen(*out, i); i++)
+		warnx("%s", termsafe_copy(safe, sizeof(safe), sandbox_unseen(*out, i)));
 	if (ret == -ENOMEM)
 		warnx("out of memory");
 	if (ret < 0)

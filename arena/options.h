@@ -27,9 +27,14 @@ int options_seed(const char *option, const char *arg, unsigned long long *out);
 /* The environment variable that gives a seed off the command line. */
 #define OPTIONS_SEED_ENV "SKIPBO_SEED"
 
-/* Split a command string on spaces and tabs (no quoting, no shell) into a
- * NULL-terminated argv owned by the caller (free each and the array). NULL
- * if the string is empty or without memory. */
+/*
+ * Split a command string on spaces and tabs into a NULL-terminated argv
+ * owned by the caller (free each and the array). No shell: no variables, no
+ * globs; quotes as in sh, for a path with spaces: '...' keeps everything
+ * inside, "..." too but for \" and \\, and a backslash outside quotes keeps
+ * the next character ("'my bots/bot.py' --level 3", "my\ bots/bot.py"). NULL
+ * if the string is empty or has an unclosed quote, or without memory.
+ */
 char **options_split(const char *command);
 void options_free_argv(char **argv);
 

@@ -38,6 +38,9 @@
  * the bytes kept of each. */
 #define CHECK_STDERR_LINES 10
 #define CHECK_STDERR_KEEP 200
+/* How long a fault waits for the bot's last stderr (referee_setup.fault_stderr_ms):
+ * a bot that fails to find a file says so after its deadline has passed. */
+#define CHECK_STDERR_WAIT_MS 500
 
 /* Room for one move in the protocol encoding, NUL included. */
 #define CHECK_MOVE_MAX 96

@@ -150,6 +150,9 @@ struct referee_setup {
 	const struct referee_step *start;
 	size_t nstart;
 	int keep_stderr;          /* keep each decision's stderr in the game log */
+	/* After a fault, wait up to this long (ms) for the bot's stderr to end, so its
+	 * last words reach the observer before the fault (check); 0: what is there. */
+	int fault_stderr_ms;
 };
 
 struct referee_time_stats {

@@ -75,7 +75,7 @@ int referee_add_fault(struct ref *r, int seat, enum protocol_fault_kind kind, co
 
 	/* its last words (a traceback, say) reach the observer before the fault */
 	if (r->setup->seats[seat].bot)
-		bot_poll_stderr(r->setup->seats[seat].bot);
+		bot_wait_stderr(r->setup->seats[seat].bot, r->setup->fault_stderr_ms);
 	nf = reallocarray(out->faults, out->nfaults + 1, sizeof(*out->faults));
 	if (!nf)
 		return -ENOMEM;

@@ -370,6 +370,23 @@ int league_entries_changed(const struct league_entries *es, size_t i, const stru
 	return ret;
 }
 
+static int strings_differ(char *const *a, char *const *b)
+{
+	size_t i = 0;
+
+	for (; a && b && a[i] && b[i]; i++)
+		if (strcmp(a[i], b[i]) != 0)
+			return 1;
+	return (a && a[i]) != (b && b[i]);
+}
+
+/* Does b run another command than a (its words, working directory or environment)? */
+static int command_differs(const struct config_bot *a, const struct config_bot *b)
+{
+	return strings_differ(a->argv, b->argv) || strings_differ(a->env, b->env) ||
+	       strcmp(a->cwd ? a->cwd : "", b->cwd ? b->cwd : "") != 0;
+}
+
 static cJSON *add_event(const struct config_bot *bot, const char *name, const char *previous,
 			unsigned flags, cJSON *files)
 {
@@ -410,9 +427,10 @@ int league_entries_add(struct league_entries *es, const struct config_bot *bot, 
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
 	}
-	if (latest >= 0 && !files_differ(&es->e[latest], files, why, sizeof(why))) {
-		snprintf(err, err_size, "\"%s\" runs these files already: a new version needs "
-			 "changed files", es->e[latest].name);
+	if (latest >= 0 && !files_differ(&es->e[latest], files, why, sizeof(why)) &&
+	    !command_differs(&es->e[latest].bot, bot)) {
+		snprintf(err, err_size, "\"%s\" runs these files with this command already: a new "
+			 "version needs changed files or a changed command", es->e[latest].name);
 		cJSON_Delete(files);
 		return -EEXIST;
 	}
@@ -479,7 +497,11 @@ int league_entries_declare(struct league_entries *es, const struct config *decla
 		unsigned flags = LEAGUE_ENTRY_DECLARED |
 				 (is_anchor(bot->name, anchors, nanchors) ? LEAGUE_ENTRY_ANCHOR : 0);
 
-		if (league_entries_find(es, bot->name) >= 0)
+		int latest = league_entries_find(es, bot->name);
+
+		/* a declared entry whose command was edited (a suspended one fixed): a new version */
+		if (latest >= 0 && (!es->e[latest].declared || es->e[latest].retired ||
+				    !command_differs(&es->e[latest].bot, bot)))
 			continue;
 		if ((ret = league_entries_add(es, bot, flags, name, err, err_size)) < 0)
 			return ret;
@@ -529,4 +551,46 @@ void league_entries_summary(const struct league_entries *es, FILE *out)
 			fprintf(out, "  %s: %s (%s)\n", es->e[i].name,
 				es->e[i].suspended ? "suspended" : "retired",
 				es->e[i].why ? es->e[i].why : "no reason given");
+}
+
+unsigned char *league_entries_mark(const struct league_entries *es)
+{
+	unsigned char *mark = calloc(es->n + 1, 1);
+
+	for (size_t i = 0; mark && i < es->n; i++)
+		mark[i] = (unsigned char)((es->e[i].retired ? 1 : 0) | (es->e[i].suspended ? 2 : 0));
+	return mark;
+}
+
+/* Was entry i replaced by a version entered since there were n entries? */
+static bool replaced_since(const struct league_entries *es, size_t i, size_t n)
+{
+	for (size_t j = n; j < es->n; j++)
+		if (es->e[j].previous == (int)i)
+			return true;
+	return false;
+}
+
+void league_entries_announce(const struct league_entries *es, const unsigned char *mark,
+			     size_t n, FILE *out)
+{
+	for (size_t i = 0; i < es->n; i++) {
+		const struct league_entry *e = &es->e[i];
+		int was = i < n && mark ? mark[i] : -1;
+		const char *why = e->why ? e->why : "no reason given";
+
+		if (was < 0)
+			fprintf(out, "league: \"%s\" entered%s%s%s%s%s\n", e->name,
+				e->declared ? " from league.jsonc" : "", e->anchor ? " as an anchor" : "",
+				e->previous >= 0 ? ", the next version of " : "",
+				e->previous >= 0 ? es->e[e->previous].name : "",
+				e->previous >= 0 && es->e[e->previous].retired ? ", which is retired" :
+				"");
+		else if (e->retired && !(was & 1) && !replaced_since(es, i, n))
+			fprintf(out, "league: \"%s\" retired: %s\n", e->name, why);
+		else if (!e->retired && (was & 1))
+			fprintf(out, "league: \"%s\" is back in play\n", e->name);
+		else if (e->suspended && !(was & 2))
+			fprintf(out, "league: \"%s\" suspended: %s\n", e->name, why);
+	}
 }

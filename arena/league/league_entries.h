@@ -80,7 +80,7 @@ int league_entries_find(const struct league_entries *es, const char *name);
  * Enter bot (bot->name a name without '@': the bot's name) with flags: as
  * NAME, or as the next version when NAME is taken (above). The entry's
  * name into name (LEAGUE_ENTRY_NAME_MAX bytes). -EEXIST when the latest
- * version runs the same files; -EINVAL for a name with '@'.
+ * version runs the same files with the same command; -EINVAL for a name with '@'.
  */
 int league_entries_add(struct league_entries *es, const struct config_bot *bot, unsigned flags,
 		       char *name, char *err, size_t err_size);
@@ -119,8 +119,25 @@ int league_entries_held(const struct league_entries *es, size_t i, const struct 
 void league_entries_summary(const struct league_entries *es, FILE *out);
 
 /*
+ * Each entry's state now (retired, suspended), es->n bytes to free, for
+ * league_entries_announce(); NULL without memory.
+ */
+unsigned char *league_entries_mark(const struct league_entries *es);
+
+/*
+ * A line on out for each change since mark (of n entries; NULL: none
+ * known): an entry entered (from league.jsonc, as an anchor, as the next
+ * version of which), retired, back in play or suspended, with why.
+ */
+void league_entries_announce(const struct league_entries *es, const unsigned char *mark,
+			     size_t n, FILE *out);
+
+/*
  * Bring the entries in line with league.jsonc's bots and anchors: a bot not
- * entered yet is entered (declared; an anchor when named so), a bundled
+ * entered yet is entered (declared; an anchor when named so), a declared
+ * entry whose command, working directory or environment was edited is
+ * entered again as its next version (which retires it: a suspended bot
+ * fixed in the file plays again), a bundled
  * anchor not entered yet is entered with limits, a declared entry whose bot
  * left the file is retired. Returns the number of changes, or a negative
  * errno.

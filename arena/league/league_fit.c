@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,21 @@ void league_standings_release(struct league_standings *st)
 	free(st->games);
 	free(st->order);
 	memset(st, 0, sizeof(*st));
+}
+
+void league_standings_leader(const struct league_standings *st, const char *const *names,
+			     char *buf, size_t size)
+{
+	size_t top;
+
+	buf[0] = '\0';
+	if (!st->nranked || !st->order || (top = st->order[0]) >= st->n || !isfinite(st->elo[top]))
+		return;
+	if (st->ci95[top] > 0)
+		snprintf(buf, size, "; leader: %s at %.1f \u00b1 %.1f Elo", names[top],
+			 st->elo[top], st->ci95[top]);
+	else
+		snprintf(buf, size, "; leader: %s at %.1f Elo, an anchor", names[top], st->elo[top]);
 }
 
 bool league_standings_all_separated(const struct league_standings *st)

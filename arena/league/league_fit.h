@@ -81,6 +81,14 @@ struct league_standings {
 
 void league_standings_release(struct league_standings *st);
 
+/*
+ * "; leader: alpha at 123.4 ± 20.1 Elo" (an anchor: "at 100.0 Elo, an anchor") into
+ * buf, names[i] being entry i's name; "" before any entry is ranked. For the league's
+ * progress line.
+ */
+void league_standings_leader(const struct league_standings *st, const char *const *names,
+			     char *buf, size_t size);
+
 /* Whether every adjacent pair is separated at 95% (false before any fit). */
 bool league_standings_all_separated(const struct league_standings *st);
 

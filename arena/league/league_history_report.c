@@ -4,6 +4,7 @@
  */
 #include "league_history_report.h"
 
+#include "report.h"
 #include "report_html_text.h"
 
 #include <errno.h>
@@ -160,17 +161,6 @@ static const char *number_text(double x, bool sign, char *buf, size_t size)
 	return buf;
 }
 
-/* A name is data: what Markdown would read as markup or a cell break becomes a numeric
- * character reference, which every renderer shows as the character itself. */
-static void md_name(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("\\`*_{}[]<>()#+-.!|~&\r\n", *s))
-			fprintf(out, "&#%d;", *s == '\n' || *s == '\r' ? ' ' : *s);
-		else
-			fputc(*s, out);
-	}
-}
 
 /* How one format writes a table: a name escaped, and the strings around cells. */
 struct format {
@@ -182,7 +172,7 @@ struct format {
 	const char *arrow;       /* between versions of a lineage */
 };
 
-static const struct format md = { md_name, "| ", " | ", " | ", " |\n", " → " };
+static const struct format md = { report_md_text, "| ", " | ", " | ", " |\n", " → " };
 static const struct format html = { report_html_text, "<tr><td class=\"name\">",
 				    "</td><td class=\"name\">", "</td><td>", "</td></tr>\n",
 				    " &rarr; " };

@@ -24,6 +24,7 @@
 #include "league_history.h"
 #include "programs.h"
 #include "sandbox.h"
+#include "strlist.h"
 #include "tournament.h"
 #include "tournament_file.h"
 
@@ -39,6 +40,7 @@ struct league {
 	struct league_entries es;
 	struct league_deals deals;
 	int sandbox_said;
+	struct strlist unseen_said;    /* sandbox_unseen() sentences printed */
 	time_t programs_checked;       /* when the entries' files were last looked at */
 	struct timespec *programs_time; /* per entry: its files' latest mtime then */
 	size_t nprograms;
@@ -202,14 +204,25 @@ static void check_programs(struct league *lg)
 /* The entries brought in line with league.jsonc, and the scheduler with the entries. */
 static int take_changes(struct league *lg, char *err, size_t err_size)
 {
+	unsigned char *mark;
+	size_t before = lg->es.n;
 	int ret;
 
 	if ((ret = reload_config(lg, err, err_size)) < 0)
 		return ret;
-	if ((ret = league_entries_refresh(&lg->es, err, err_size)) < 0)
+	if (!(mark = league_entries_mark(&lg->es))) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	if ((ret = league_entries_refresh(&lg->es, err, err_size)) < 0) {
+		free(mark);
 		return ret;
+	}
 	ret = league_entries_declare(&lg->es, &lg->cfg.base, lg->cfg.anchors, lg->cfg.nanchors,
 				     err, err_size);
+	/* adds, retires and edits taken, whoever made them (league add, league.jsonc) */
+	league_entries_announce(&lg->es, mark, before, lg->out);
+	free(mark);
 	if (ret < 0) {
 		/* an anchor that cannot be found is the file's error, not the league's end */
 		fprintf(lg->out, "league: %s\n", err);
@@ -332,6 +345,11 @@ static int open_sandbox(struct league *lg, const struct config *seg, struct sand
 		if (sandbox_cache_warning(*sb))
 			fprintf(lg->out, "league: warning: %s\n", sandbox_cache_warning(*sb));
 	}
+	for (size_t i = 0; ret >= 0 && sandbox_unseen(*sb, i); i++)
+		if (!strlist_has(&lg->unseen_said, sandbox_unseen(*sb, i))) {
+			strlist_add(&lg->unseen_said, sandbox_unseen(*sb, i));
+			fprintf(lg->out, "league: %s\n", sandbox_unseen(*sb, i));
+		}
 	free(specs);
 	if (ret >= 0)
 		ret = league_deals_update(&lg->deals);
@@ -405,15 +423,25 @@ out:
 static void on_refit(void *ctx, const struct league_standings *st)
 {
 	struct league *lg = ctx;
+	const char **names;
+	char leader[LEAGUE_ENTRY_NAME_MAX + 96];
 
 	if (!lg->history_generation || time(NULL) - lg->history_said >= LEAGUE_HISTORY_EVERY)
 		record_history(lg, st);
 	if (time(NULL) - lg->refit_said < LEAGUE_REFIT_EVERY)
 		return;
+	names = calloc(st->n + 1, sizeof(*names));
 	lg->refit_said = time(NULL);
+	leader[0] = '\0';
+	if (names && st->n <= lg->es.n) {
+		for (size_t i = 0; i < st->n; i++)
+			names[i] = lg->es.e[i].name;
+		league_standings_leader(st, names, leader, sizeof(leader));
+	}
+	free(names);
 	fprintf(lg->out, "league: %" PRIu64 " games, refit %" PRIu64 ": %zu of %zu adjacent "
-		"pairs apart at 95%%\n", st->games_counted, st->generation, st->separated,
-		st->adjacent);
+		"pairs apart at 95%%%s\n", st->games_counted, st->generation, st->separated,
+		st->adjacent, leader);
 	fflush(lg->out);
 }
 
@@ -473,6 +501,7 @@ int league_run(const struct league_run_options *opt, enum league_stop *why, char
 out:
 	league_deals_release(&lg.deals);
 	league_entries_release(&lg.es);
+	strlist_free(&lg.unseen_said);
 	free(lg.programs_time);
 	league_config_release(&lg.cfg);
 	return ret < 0 ? ret : 0;

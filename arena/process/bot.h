@@ -203,6 +203,10 @@ void bot_set_stderr_tag(struct bot *b, const char *tag);
  * for a line), so its lines reach the handler before the caller goes on. */
 void bot_poll_stderr(struct bot *b);
 
+/* As bot_poll_stderr, then up to ms more until stderr ends: the last words of a
+ * bot that faulted, which may come after its deadline. */
+void bot_wait_stderr(struct bot *b, int ms);
+
 /* The process started, also its process group id: bwrap when sandboxed (a game in a
  * host: the game's pid 1, whose group is the host's). */
 pid_t bot_pid(const struct bot *b);

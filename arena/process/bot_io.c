@@ -248,6 +248,23 @@ static struct timespec remaining_ts(int64_t deadline_us)
 	return ts;
 }
 
+void bot_wait_stderr(struct bot *b, int ms)
+{
+	int64_t deadline_us = clock_now_us() + (int64_t)ms * 1000;
+
+	bot_poll_stderr(b);
+	while (b->err_fd >= 0 && clock_now_us() < deadline_us) {
+		struct pollfd pfd = { .fd = b->err_fd, .events = POLLIN };
+		struct timespec ts = remaining_ts(deadline_us);
+		int n = ppoll(&pfd, 1, &ts, NULL);
+
+		if (n < 0 && errno != EINTR)
+			return;
+		if (n > 0)
+			bot_poll_stderr(b);
+	}
+}
+
 /*
  * Wait until fd reports any of events, draining stderr meanwhile. 0 when
  * ready (or hung up / in error: the following read or write tells which),

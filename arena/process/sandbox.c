@@ -278,6 +278,29 @@ out:
 	return ret;
 }
 
+/* The sentence of each bot that cannot see files next to it, once every bot's own are known. */
+static int note_unseen(struct sandbox *sb, const struct sandbox_setup *setup)
+{
+	for (size_t i = 0; i < setup->nbots; i++) {
+		char *path = NULL, why[1024];
+		int ret = 0;
+
+		if (bot_resolve(&setup->bots[i], &path) == 0)
+			ret = sandbox_view_unseen(&sb->view, &setup->bots[i], path, why, sizeof why);
+		free(path);
+		if (ret < 0)
+			return ret;
+		if (ret > 0)
+			strlist_add(&sb->unseen, why);
+	}
+	return sb->unseen.error;
+}
+
+const char *sandbox_unseen(const struct sandbox *sb, size_t i)
+{
+	return sb && i < sb->unseen.n ? sb->unseen.v[i] : NULL;
+}
+
 /* Run `true` in the sandbox: 0, or -ENOTSUP with bwrap's complaint in why. */
 static int probe(struct sandbox *sb, char *why, size_t why_size)
 {
@@ -413,6 +436,8 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 	for (size_t i = 0; i < setup->nbots; i++)
 		if ((ret = check_bot(sb, &setup->bots[i], why, sizeof why)) < 0)
 			goto out;
+	if ((ret = note_unseen(sb, setup)) < 0)
+		goto out;
 	ret = cgroup_open(&sb->cg, cg_why, sizeof cg_why);
 	if (ret == -ENOMEM)
 		goto out;
@@ -531,6 +556,7 @@ void sandbox_close(struct sandbox *sb)
 		close(sb->launcher_fd);
 	free(sb->bwrap);
 	sandbox_view_release(&sb->view);
+	strlist_free(&sb->unseen);
 	free(sb->bpf);
 	free(sb->lang_env);
 	free(sb->slots);

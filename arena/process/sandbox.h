@@ -99,6 +99,14 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 		 size_t note_size);
 
 /*
+ * The i-th sentence, one per bot, naming files next to its program or
+ * script that it cannot see (their folder is not of its own,
+ * sandbox_view.h) and how to show them; NULL past the last, or for no
+ * sandbox. For the command to print once, at the start.
+ */
+const char *sandbox_unseen(const struct sandbox *sb, size_t i);
+
+/*
  * NULL when the kernel's caches are dropped between rotation phases
  * (sandbox_end_phase, cache_drop.h), else the sentence that says what stays
  * open without the drop, for a run with phases to print once.

@@ -49,6 +49,7 @@ struct sandbox {
 	size_t nhosts, hosts_cap;
 	unsigned long long next_host_id;
 	char desc[192];
+	struct strlist unseen;  /* sandbox_unseen(): a sentence per bot with files it cannot see */
 };
 
 #endif

@@ -10,6 +10,7 @@
  */
 #include "sandbox_view.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
@@ -279,6 +280,62 @@ static char *interpreter(const char *program)
 	return out;
 }
 
+/*
+ * The folder of each file in files (canonical) that is not under a system
+ * directory: the folders of the program and of its scripts, into folders.
+ */
+static void bot_folders(const struct sandbox_view *v, const struct strlist *files,
+			struct strlist *folders)
+{
+	for (size_t i = 0; i < files->n; i++) {
+		char dir[PATH_MAX], *slash;
+
+		if (is_dir(files->v[i]) || sandbox_view_system(v, files->v[i]) ||
+		    snprintf(dir, sizeof dir, "%s", files->v[i]) >= (int)sizeof dir ||
+		    !(slash = strrchr(dir, '/')) || slash == dir)
+			continue;
+		*slash = '\0';
+		strlist_add_unique(folders, dir);
+	}
+}
+
+/*
+ * The files of spec that are its code: its program and its script, the first
+ * argument that names a file (a later one is data, maybe another bot's).
+ */
+static void bot_files(const struct bot_spec *spec, const char *prog, const char *cwd,
+		      struct strlist *files)
+{
+	bool script = false;
+
+	if (prog)
+		strlist_add(files, prog);
+	for (size_t i = 1; spec->argv[i] && !script; i++) {
+		char *p = canonical(spec->argv[i], cwd);
+
+		if ((script = p && !is_dir(p)))
+			strlist_add(files, p);
+		free(p);
+	}
+}
+
+/* The folders of spec's program and scripts that are of its own, into own. */
+static void add_folders(const struct sandbox_view *v, const struct bot_spec *spec,
+			const char *prog, const char *cwd, struct strlist *own)
+{
+	struct strlist files = { 0 }, folders = { 0 };
+
+	bot_files(spec, prog, cwd, &files);
+	bot_folders(v, &files, &folders);
+	for (size_t i = 0; i < folders.n; i++)
+		if (own_dir(v, folders.v[i], spec->cwd ? cwd : NULL))
+			add_own(v, own, folders.v[i]);
+	if (files.error || folders.error)
+		own->error = files.error ? files.error : folders.error;
+	strlist_free(&files);
+	strlist_free(&folders);
+}
+
 int sandbox_view_own(const struct sandbox_view *v, const struct bot_spec *spec,
 		     const char *program, struct strlist *own, char **cwd_out, char **prog_out)
 {
@@ -299,6 +356,7 @@ int sandbox_view_own(const struct sandbox_view *v, const struct bot_spec *spec,
 	/* an inherited working directory (play, check) is never the bot's own */
 	if (spec->cwd && cwd && own_dir(v, cwd, cwd))
 		add_own(v, own, cwd);
+	add_folders(v, spec, prog, cwd, own);
 	free(interp);
 	*cwd_out = cwd;
 	if (prog_out)
@@ -306,6 +364,110 @@ int sandbox_view_own(const struct sandbox_view *v, const struct bot_spec *spec,
 	else
 		free(prog);
 	return own->error;
+}
+
+/* ---- files a bot cannot see ---- */
+
+/* Why dir, a folder of a bot's program or script, is not shown (own_dir's rules). */
+static const char *not_own_because(const struct sandbox_view *v, const char *dir,
+				   const char *cwd)
+{
+	size_t others = cwds_in(v, dir);
+
+	if (others && cwd && covers(dir, cwd))
+		others--;
+	if (depth(dir) < 2)
+		return "it is less than two levels deep";
+	if (holds_any(dir, &v->hide) || covered_by_any(&v->hide, dir))
+		return "it holds the arena's output or tournament file";
+	if (holds_any(dir, &v->homes))
+		return "it is or holds a home directory";
+	return others ? "it holds another bot's working directory" : NULL;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in dir a bot with these own files does not see, and would were dir its own. */
+static void unseen_names(const struct sandbox_view *v, const char *dir, const struct strlist *own,
+			 struct strlist *names)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[PATH_MAX];
+
+		if (e->d_name[0] == '.' ||
+		    snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
+			continue;
+		if (!covered_by_any(own, path) && !covered_by_any(&v->hide, path) &&
+		    !holds_any(path, &v->hide) && !holds_any(path, &v->others) &&
+		    !holds_any(path, &v->cwds) && !holds_any(path, &v->homes))
+			strlist_add(names, e->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (names->n > 1)
+		qsort(names->v, names->n, sizeof *names->v, compare_names);
+}
+
+/* "a, b, c and 4 more" into buf. */
+static void list_names(const struct strlist *names, char *buf, size_t size)
+{
+	size_t at = 0, shown = names->n < 4 ? names->n : 3;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < shown && at < size; i++)
+		at += (size_t)snprintf(buf + at, size - at, "%s\"%.80s\"", i ? ", " : "",
+				       names->v[i]);
+	if (names->n > shown && at < size)
+		snprintf(buf + at, size - at, " and %zu more", names->n - shown);
+}
+
+int sandbox_view_unseen(const struct sandbox_view *v, const struct bot_spec *spec,
+			const char *program, char *why, size_t why_size)
+{
+	const char *name = spec->name ? spec->name : spec->argv[0];
+	struct strlist own = { 0 }, files = { 0 }, folders = { 0 };
+	char *cwd = NULL, *prog = NULL;
+	int ret = sandbox_view_own(v, spec, program, &own, &cwd, &prog);
+
+	why[0] = '\0';
+	if (ret < 0)
+		goto out;
+	bot_files(spec, prog, cwd, &files);
+	bot_folders(v, &files, &folders);
+	for (size_t i = 0; i < folders.n && !why[0]; i++) {
+		const char *because = not_own_because(v, folders.v[i], spec->cwd ? cwd : NULL);
+		struct strlist names = { 0 };
+		char list[400];
+
+		if (!because || !is_dir(folders.v[i]))
+			continue;
+		unseen_names(v, folders.v[i], &own, &names);
+		if (names.n) {
+			list_names(&names, list, sizeof list);
+			snprintf(why, why_size, "bot \"%.128s\": sandboxed, it cannot see %s next "
+				 "to its program in %.256s (%s); put the bot and the files it reads "
+				 "in a folder of their own, such as bots/%.64s/, or name each file it "
+				 "reads as an argument of its command", name, list, folders.v[i],
+				 because, name);
+		}
+		ret = names.error;
+		strlist_free(&names);
+	}
+	if (ret == 0)
+		ret = files.error ? files.error : folders.error;
+out:
+	strlist_free(&own);
+	strlist_free(&files);
+	strlist_free(&folders);
+	free(cwd);
+	free(prog);
+	return ret < 0 ? ret : why[0] != '\0';
 }
 
 /* ---- the mounts ---- */

@@ -10,6 +10,9 @@
  *   program, the interpreter on its #! line when that lies outside the
  *   system directories, every argument that names an existing file, and
  *   every argument that names a directory of its own (below);
+ * - the folder of its program and of its script, the first argument that
+ *   names a file (`python3 bots/mine/bot.py`), in full when it is a directory of its
+ *   own (below), so a bot finds the files beside it;
  * - its working directory, in full only when it is a directory of its own;
  *   otherwise (the default working directory of `run` is the tournament
  *   file's folder) an empty directory of that name holding only the bot's
@@ -75,6 +78,15 @@ bool sandbox_view_system(const struct sandbox_view *v, const char *path);
  */
 int sandbox_view_own(const struct sandbox_view *v, const struct bot_spec *spec,
 		     const char *program, struct strlist *own, char **cwd, char **prog);
+
+/*
+ * Files next to spec's program or scripts that it cannot see, because their
+ * folder is not of its own: 1 and a sentence in why naming a few of them, the
+ * reason and the way to show them; 0 when it sees them all (why ""). Call
+ * once every bot's own files are in v->others.
+ */
+int sandbox_view_unseen(const struct sandbox_view *v, const struct bot_spec *spec,
+			const char *program, char *why, size_t why_size);
 
 /* bwrap's arguments for the file system of a bot with these own files and cwd (for a
  * host: without the covers of /proc, which each game makes, sandbox_start.h). */

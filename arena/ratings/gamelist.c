@@ -306,6 +306,30 @@ int gamelist_write_fault_reasons(const struct gamelist *gl, FILE *out)
 	return ferror(out) ? -EIO : 0;
 }
 
+void gamelist_write_fault_reasons_md(const struct gamelist *gl, FILE *out,
+				     void (*text)(FILE *out, const char *s))
+{
+	const struct reasons *rs = &gl->reasons;
+
+	if (!rs->n)
+		return;
+	fputs("\n| bot | kind | faults | reason | first game |\n|:---|:---|---:|:---|:---|\n", out);
+	for (size_t i = 0; i < rs->n; i++) {
+		fputs("| ", out);
+		text(out, rs->v[i].bot);
+		fputs(" | ", out);
+		text(out, rs->v[i].kind);
+		fprintf(out, " | %ld | ", rs->v[i].count);
+		text(out, rs->v[i].why);
+		fputs(" | ", out);
+		text(out, rs->v[i].id);
+		fputs(" |\n", out);
+	}
+	if (rs->others)
+		fprintf(out, "\n%ld more faults gave other reasons, past the first %d distinct ones "
+			"listed; games.jsonl has them all.\n", rs->others, GAMELIST_REASONS_MAX);
+}
+
 int gamelist_new(const char *link_dir, struct gamelist **out)
 {
 	struct gamelist *gl = calloc(1, sizeof(*gl));

@@ -61,4 +61,8 @@ int gamelist_write_html(const struct gamelist *gl, FILE *out);
  */
 int gamelist_write_fault_reasons(const struct gamelist *gl, FILE *out);
 
+/* The same reasons as a Markdown table for report.md, each text through text(). */
+void gamelist_write_fault_reasons_md(const struct gamelist *gl, FILE *out,
+				     void (*text)(FILE *out, const char *s));
+
 #endif

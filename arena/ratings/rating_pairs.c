@@ -370,6 +370,31 @@ static double group_difference(const struct rating_group *gr, const double *elo,
 	return d * scale[gr->kind];
 }
 
+void rating_pairs_drop(struct rating_pairs *p, size_t i)
+{
+	size_t n = p->n;
+
+	for (size_t j = 0; j < n; j++) {
+		for (int c = 0; c < RATING_KINDS; c++)
+			if (p->kind_games[c]) {
+				p->kind_score[c][i * n + j] = p->kind_score[c][j * n + i] = 0;
+				p->kind_games[c][i * n + j] = p->kind_games[c][j * n + i] = 0;
+			}
+	}
+	for (size_t t = 0; t < p->ngroups; t++) {
+		struct rating_group *g = &p->groups[t];
+		bool in = false;
+
+		for (int k = 0; k < g->na; k++)
+			in = in || g->a[k] == i;
+		for (int k = 0; k < g->nb; k++)
+			in = in || g->b[k] == i;
+		/* kept in the hash, empty: rating_pairs_each passes it over */
+		if (in)
+			g->s = g->n = 0;
+	}
+}
+
 void rating_pairs_each(const struct rating_pairs *p,
 		       void (*fn)(void *ctx, const struct rating_group *group), void *ctx)
 {
@@ -387,7 +412,8 @@ void rating_pairs_each(const struct rating_pairs *p,
 					fn(ctx, &gr);
 			}
 	for (size_t t = 0; t < p->ngroups; t++)
-		fn(ctx, &p->groups[t]);
+		if (p->groups[t].n > 0)
+			fn(ctx, &p->groups[t]);
 }
 
 struct expectation {

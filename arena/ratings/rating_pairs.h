@@ -110,8 +110,13 @@ size_t rating_pairs_add_placings(struct rating_pairs *p, int nseats, const unsig
 /* The same for results already made: 0 or -ENOMEM. */
 int rating_pairs_add_results(struct rating_pairs *p, const struct rating_result *res, size_t count);
 
+/* Every result of bot i taken out of what the fit reads (its results by kind, its team
+ * groups emptied; the cross table kept for the head-to-head tables): a bot whose program
+ * never ran must not lift its opponents. */
+void rating_pairs_drop(struct rating_pairs *p, size_t i);
+
 /*
- * Call fn(ctx, group) for every group of results of p: the results between
+ * Call fn(ctx, group) for every group of results of p (an emptied one left out): the results between
  * single bots of each kind (i < j), then the team results, in one order
  * whatever order the games were added in.
  */

@@ -396,6 +396,7 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 	r->section_md = ropt->section_md;
 	r->section_html = ropt->section_html;
 	r->section_ctx = ropt->section_ctx;
+	r->title = ropt->title ? ropt->title : "Tournament report";
 	if (!ropt->plain_intervals)
 		opt.clusters = &a->clusters;
 	if (log->records == 0 || n == 0 || a->cap < n) {
@@ -431,6 +432,10 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 	memcpy(r->seat_partnership, a->seat_partnership, sizeof(r->seat_partnership));
 	memcpy(r->seat_rotated, a->seat_rotated, sizeof(r->seat_rotated));
 	r->duplicate_pairs = a->duplicate_pairs;
+	/* a bot that never started is listed apart, unrated: its forfeits are no results */
+	for (size_t i = 0; i < n; i++)
+		if (report_never_started(&r->bots[i]))
+			rating_pairs_drop(&r->pairs, i);
 	rc = rating_fit(&r->pairs, &opt, &r->fit);
 	if (rc < 0)
 		goto out;

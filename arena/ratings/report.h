@@ -123,10 +123,11 @@ struct report {
 	uint64_t games_recorded, games_expected; /* report_options' */
 	long eta_s;
 	bool reused_processes;   /* a tournament.json says "processes": "reuse" */
-	/* report_options' section */
+	/* report_options' section and title */
 	int (*section_md)(void *ctx, FILE *out);
 	int (*section_html)(void *ctx, FILE *out);
 	void *section_ctx;
+	const char *title;
 	/* Kept by report_load_opts from its one reading of each directory, for
 	 * report.html (NULL from report_fold_build): each directory's tournament.json
 	 * (records_tournament_tree(), NULL when it has none), and the game list
@@ -157,12 +158,14 @@ struct report_options {
 	 * partial report says "N of M" and the time left (eta_s, -1 unknown). */
 	uint64_t games_recorded, games_expected;
 	long eta_s;
-	/* A section of the caller's at the end of report.md and report.html (a
-	 * league's history, arena/league/league_history_report.h), for rooms the
-	 * ratings may not use: each returns 0 or -EIO. NULL: none. */
+	/* A section of the caller's (a league's history, arena/league/league_history_report.h),
+	 * for rooms the ratings may not use: each returns 0 or -EIO. NULL: none. It comes
+	 * first in report.md and report.html, after the title and the verdict: what the
+	 * report is of (a league) before its games. */
 	int (*section_md)(void *ctx, FILE *out);
 	int (*section_html)(void *ctx, FILE *out);
 	void *section_ctx;
+	const char *title;    /* the reports' title; NULL: "Tournament report" */
 };
 
 #define REPORT_OPTIONS_DEFAULT { NULL, 0.0, NULL, NULL, 0, RATING_PRIOR_DRAWS, false, false, false, \
@@ -233,8 +236,14 @@ void report_verdict(const struct report *r, char *buf, size_t size);
 	"the gap to the bot ranked below, not a second rating."
 
 /* Every game of b is a start fault: its program never ran (no such file, exec
- * failure, no hello in time). A report and `run` say so first. */
+ * failure, no hello in time). A report and `run` say so first. Such a bot is left
+ * out of the fit (its forfeits would lift its opponents): it is a pool of its own,
+ * rated by the prior alone, and report.html's Elo chart lists it apart, unrated. */
 bool report_never_started(const struct report_bot *b);
+
+/* Text (a name, a sentence) in report.md, plain for a pager: only what Markdown would
+ * read as markup or a table cell break is escaped, by a backslash; a newline is a space. */
+void report_md_text(FILE *out, const char *s);
 
 /* The file formats; each returns 0 or a negative errno from writing. */
 int report_write_json(const struct report *r, FILE *out);

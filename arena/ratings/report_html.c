@@ -37,7 +37,7 @@
 static const char page_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	"<title>Tournament report</title>\n<style>\n"
+	"<style>\n"
 	"body{font-family:sans-serif;margin:1em;color:#222;background:#fff}\n"
 	"table{border-collapse:collapse;margin:0.5em 0 1.5em}\n"
 	".scroll{overflow-x:auto;max-width:100%}\n"
@@ -52,7 +52,7 @@ static const char page_head[] =
 	"svg{display:block;font-size:12px}\nsvg.fluid{max-width:760px}\n"
 	"svg text{fill:#222}\nsvg text.light{fill:#fff}\n"
 	"svg text.halo{stroke:#fff;stroke-width:4px;paint-order:stroke}\n"
-	"</style>\n</head>\n<body>\n";
+	"</style>\n";
 
 static void html_ranking(const struct report *r, FILE *out)
 {
@@ -154,8 +154,11 @@ static void elo_axis(const struct report *r, double *lo, double *hi)
 	*lo = *hi = 0;
 	if (!v)
 		return;
-	for (size_t i = 0; i < n; i++)
-		v[i] = bot_elo(&r->bots[i]);
+	/* a bot that never started is not rated (report.h): not on the axis */
+	n = 0;
+	for (size_t i = 0; i < r->nbots; i++)
+		if (!report_never_started(&r->bots[i]))
+			v[n++] = bot_elo(&r->bots[i]);
 	qsort(v, n, sizeof(*v), cmp_double);
 	med = n ? (v[(n - 1) / 2] + v[n / 2]) / 2 : 0;
 	for (size_t i = 0; i < n; i++)
@@ -166,9 +169,12 @@ static void elo_axis(const struct report *r, double *lo, double *hi)
 	core_lo = med - ELO_SPREADS * spread;
 	core_hi = med + ELO_SPREADS * spread;
 	*lo = *hi = fmin(fmax(0, core_lo), core_hi);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < r->nbots; i++) {
 		const struct report_bot *b = &r->bots[i];
 		double ci = b->bound || !isfinite(b->ci95) ? 0 : b->ci95;
+
+		if (report_never_started(b))
+			continue;
 
 		*lo = fmin(*lo, fmax(bot_elo(b) - ci, core_lo));
 		*hi = fmax(*hi, fmin(bot_elo(b) + ci, core_hi));
@@ -208,6 +214,10 @@ static void html_elo_chart(const struct report *r, FILE *out)
 		report_html_text(out, b->name);
 		fprintf(out, "</text><text class=\"value\" x=\"100%%\" y=\"%.1f\" "
 			"text-anchor=\"end\">", y - 12);
+		if (report_never_started(b)) {
+			fputs("never started: not rated</text>\n", out);
+			continue;
+		}
 		report_html_text(out, report_elo_text(b, elo, sizeof(elo)));
 		if (!b->bound)
 			fprintf(out, " &#177; %.1f", b->ci95);
@@ -635,7 +645,7 @@ int report_write_html(const struct report *r, FILE *out)
 
 	report_method_text(r, method, sizeof(method));
 	fputs(page_head, out);
-	fputs("<h1>Tournament report", out);
+	fprintf(out, "<title>%s</title>\n</head>\n<body>\n<h1>%s", r->title, r->title);
 	if (cJSON_IsString(name)) {
 		fputs(": ", out);
 		report_html_text(out, name->valuestring);
@@ -656,6 +666,8 @@ int report_write_html(const struct report *r, FILE *out)
 		report_html_text(out, verdict);
 		fputs("</b></p>\n", out);
 	}
+	if (r->section_html && (rc = r->section_html(r->section_ctx, out)) < 0)
+		return rc;
 	/* the ranking first: on a phone the settings would fill the first screen */
 	html_ranking(r, out);
 	if (t)
@@ -691,8 +703,6 @@ int report_write_html(const struct report *r, FILE *out)
 	html_los_and_seats(r, out);
 	html_per_bot(r, out);
 	if (r->games && (rc = gamelist_write_html(r->games, out)) < 0)
-		return rc;
-	if (r->section_html && (rc = r->section_html(r->section_ctx, out)) < 0)
 		return rc;
 	fputs("</body>\n</html>\n", out);
 	return ferror(out) ? -EIO : 0;

@@ -257,7 +257,9 @@ void report_model_lines(const struct report *r, void (*write_line)(void *ctx, co
 
 const char *report_elo_text(const struct report_bot *b, char *buf, size_t size)
 {
-	if (b->bound)
+	if (report_never_started(b))
+		snprintf(buf, size, "unrated");
+	else if (b->bound)
 		snprintf(buf, size, "%s %.1f", b->bound < 0 ? "<" : ">", b->bound_elo);
 	else
 		snprintf(buf, size, "%.1f", b->elo);

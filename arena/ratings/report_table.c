@@ -8,10 +8,52 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
-static void print_line(void *out, const char *text)
+/* Columns of a note: the terminal's width, or 80 where out is no terminal. */
+static size_t note_width(FILE *out)
 {
-	fprintf(out, "%s\n", text);
+	struct winsize ws;
+	int fd = fileno(out);
+
+	if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
+/* Characters in n bytes of UTF-8 (continuation bytes not counted). */
+static size_t columns(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* A note wrapped at spaces to the width of out; a word longer than a line stands alone. */
+static void print_line(void *stream, const char *text)
+{
+	FILE *out = stream;
+	size_t width = note_width(out), at = 0;
+
+	while (*text) {
+		size_t word = strcspn(text, " "), cols = columns(text, word);
+
+		if (at && at + 1 + cols > width) {
+			fputc('\n', out);
+			at = 0;
+		} else if (at) {
+			fputc(' ', out);
+			at++;
+		}
+		fwrite(text, 1, word, out);
+		at += cols;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
 }
 
 void report_print_table(const struct report *r, FILE *out)
@@ -97,7 +139,7 @@ void report_print_table_wide(const struct report *r, FILE *out, bool wide)
 
 	for (size_t i = 0; i < r->nbots; i++) {
 		int len = (int)strlen(r->bots[i].name);
-		width = len > width ? (len < 32 ? len : 32) : width;
+		width = len > width ? (len < 64 ? len : 64) : width;
 	}
 	report_verdict(r, verdict, sizeof(verdict));
 	if (verdict[0])
@@ -135,16 +177,21 @@ void report_print_table_wide(const struct report *r, FILE *out, bool wide)
 		fputc('\n', out);
 	}
 notes:
-	fprintf(out, "%zu records%s; Elo: Bradley-Terry fit, ", r->log->records,
-		r->log->nsources > 1 ? " (merged)" : "");
-	if (r->anchor >= 0)
-		fprintf(out, "anchor %s = %g", r->bots[r->anchor].name, r->anchor_elo);
-	else if (r->fixed)
-		fprintf(out, "fixed %s", r->fixed_text);
-	else
-		fprintf(out, "field average 0");
-	fprintf(out, "; +-95%%: %s\n", r->plain_intervals ? "plain (results taken as independent)"
-						     : "robust to the grouping of results by deal");
+	{
+		char model[1024], scale[600];
+
+		if (r->anchor >= 0)
+			snprintf(scale, sizeof(scale), "anchor %s = %g", r->bots[r->anchor].name,
+				 r->anchor_elo);
+		else
+			snprintf(scale, sizeof(scale), "%s%s", r->fixed ? "fixed " : "field average 0",
+				 r->fixed ? r->fixed_text : "");
+		snprintf(model, sizeof(model), "%zu records%s; Elo: Bradley-Terry fit, %s; +-95%%: %s",
+			 r->log->records, r->log->nsources > 1 ? " (merged)" : "", scale,
+			 r->plain_intervals ? "plain (results taken as independent)" :
+			 "robust to the grouping of results by deal");
+		print_line(out, model);
+	}
 	/* after the table: the model's sentences are longer than a narrow line */
 	report_model_lines(r, print_line, out);
 	report_notes(r, print_line, out);
@@ -153,16 +200,21 @@ notes:
 		char partial[256];
 
 		report_partial_text(r, partial, sizeof(partial));
-		fprintf(out, "%s\n", partial);
+		print_line(out, partial);
 	}
 	if (r->reused_processes)
-		fprintf(out, "%s\n", REPORT_REUSED_TEXT);
+		print_line(out, REPORT_REUSED_TEXT);
 	for (size_t k = 0; k < r->nbots; k++)
-		if (report_never_started(&r->bots[r->order[k]]))
-			fprintf(out, "warning: bot \"%s\" never started: all %ld of its games are "
-				"start faults (logs/%s.stderr and \"skipbo-arena check\" say why)\n",
-				r->bots[r->order[k]].name, r->bots[r->order[k]].games,
-				r->bots[r->order[k]].name);
+		if (report_never_started(&r->bots[r->order[k]])) {
+			char warning[512];
+
+			snprintf(warning, sizeof(warning), "warning: bot \"%s\" never started: all %ld "
+				 "of its games are start faults, left out of the ratings "
+				 "(logs/%s.stderr and \"skipbo-arena check\" say why)",
+				 r->bots[r->order[k]].name, r->bots[r->order[k]].games,
+				 r->bots[r->order[k]].name);
+			print_line(out, warning);
+		}
 	if (r->log->torn || r->log->invalid || r->log->repeated)
 		fprintf(out, "skipped: %zu incomplete last line(s), %zu invalid line(s), "
 			"%zu record(s) with a repeated id\n", r->log->torn, r->log->invalid,

@@ -2,7 +2,9 @@
  * report_write.c - ratings.json, ratings.csv and report.md (contracts in report.h).
  */
 #include "report.h"
+#include "gamelist.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -365,18 +367,29 @@ int report_write_csv(const struct report *r, FILE *out)
 	return stream_status(out);
 }
 
-/* Bot names are data: escape what Markdown would read as markup or a table cell break. */
-static void md_text(FILE *out, const char *s)
+/* A word character, across which GitHub's Markdown reads no '_' as emphasis. */
+static bool md_word(char c)
 {
-	for (; *s; s++) {
-		if (*s == '\n' || *s == '\r') {
+	return isalnum((unsigned char)c) || (unsigned char)c >= 0x80;
+}
+
+void report_md_text(FILE *out, const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		if (*p == '\n' || *p == '\r') {
 			fputc(' ', out);
 			continue;
 		}
-		if (strchr("\\`*_{}[]<>()#+-.!|~", *s))
+		if (strchr("\\`*[]<>|~", *p) ||
+		    (*p == '_' && (p == s || !md_word(p[-1]) || !md_word(p[1]))))
 			fputc('\\', out);
-		fputc(*s, out);
+		fputc(*p, out);
 	}
+}
+
+static void md_text(FILE *out, const char *s)
+{
+	report_md_text(out, s);
 }
 
 static void md_ranking_head(FILE *out)
@@ -554,8 +567,9 @@ static void md_faults(const struct report *r, FILE *out)
 		fputs(" |\n", out);
 	}
 	fputs(any ? "\nEach fault removed the bot from its game (R11); games.jsonl records its "
-	      "reason, turn and move, report.html lists the reasons with an example game.\n" :
-	      "No bot faulted (R11).\n", out);
+	      "reason, turn and move.\n" : "No bot faulted (R11).\n", out);
+	if (any && r->games)
+		gamelist_write_fault_reasons_md(r->games, out, md_text);
 }
 
 int report_write_md(const struct report *r, FILE *out)
@@ -563,7 +577,7 @@ int report_write_md(const struct report *r, FILE *out)
 	char method[2048], verdict[256];
 
 	report_method_text(r, method, sizeof(method));
-	fputs("# Tournament report\n\n", out);
+	fprintf(out, "# %s\n\n", r->title);
 	report_verdict(r, verdict, sizeof(verdict));
 	if (verdict[0]) {
 		fputs("**", out);
@@ -580,6 +594,8 @@ int report_write_md(const struct report *r, FILE *out)
 	}
 	if (r->reused_processes)
 		fprintf(out, "**%s**.\n\n", REPORT_REUSED_TEXT);
+	if (r->section_md && r->section_md(r->section_ctx, out) < 0)
+		return -EIO;
 	report_write_sources(r, out, md_text);
 	fputs(".\n", out);
 	report_model_lines(r, md_note, out);
@@ -595,7 +611,5 @@ int report_write_md(const struct report *r, FILE *out)
 	md_cross(r, out);
 	md_seats(r, out);
 	md_faults(r, out);
-	if (r->section_md && r->section_md(r->section_ctx, out) < 0)
-		return -EIO;
 	return stream_status(out);
 }

@@ -7,13 +7,15 @@
 #ifndef SKIPBO_NAMES_H
 #define SKIPBO_NAMES_H
 
-/* The longest name, in bytes. */
+/* The longest name, in bytes (a UTF-8 letter takes 2 to 4). */
 #define NAMES_LEN_MAX 64
 
 /* The rule in words, for messages. */
-#define NAMES_RULE "1 to 64 letters, digits, '-', '_' or '.', not starting with '.'"
+#define NAMES_RULE "1 to 64 bytes of letters (UTF-8 too), digits, '-', '_' or '.', not starting with '.'"
 
-/* 1 when s is a name: NAMES_RULE (ASCII letters and digits only). */
+/* 1 when s is a name: NAMES_RULE. A letter beyond ASCII is a well-formed UTF-8
+ * code point from U+00C0 on, less what could hide or reorder text on a
+ * terminal (spaces, joiners, direction marks, variation selectors, ...). */
 int names_valid(const char *s);
 
 #endif

@@ -3,7 +3,9 @@
  * or a bundled bot beside the arena (contract in config.h).
  */
 #include "config.h"
+#include "jsonc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -48,6 +50,49 @@ int config_bundled_bot(const char *name, char *out, size_t out_size, char *dir, 
 	return ret;
 }
 
+/* Names listed per directory when looking for a near one (a big /usr/bin is cut). */
+#define NEAR_NAMES_MAX 8192
+
+/*
+ * The name in dir nearest to base by edit distance (jsonc_nearest), as dir/name
+ * into near (near[0] stays as it is when none is near enough): a misspelt
+ * command's "did you mean".
+ */
+static void nearest_in(const char *dir, const char *base, char *near, size_t size)
+{
+	const char **names = calloc(NEAR_NAMES_MAX + 1, sizeof(*names));
+	DIR *d = names ? opendir(*dir ? dir : ".") : NULL;
+	struct dirent *e;
+	size_t n = 0;
+	int k;
+
+	while (d && n < NEAR_NAMES_MAX && (e = readdir(d)))
+		if (e->d_name[0] != '.' && (names[n] = strdup(e->d_name)))
+			n++;
+	if (d)
+		closedir(d);
+	if (n && (k = jsonc_nearest(base, names)) >= 0 && strcmp(names[k], base) != 0)
+		snprintf(near, size, "%s%s%s", dir, *dir ? "/" : "", names[k]);
+	for (size_t i = 0; i < n; i++)
+		free((char *)names[i]);
+	free(names);
+}
+
+/* "; did you mean \"NEAR\"?" after why, when a name near command's is in one of dirs
+ * (separated by ':'). */
+static void suggest(const char *base, const char *dirs, char *why, size_t why_size)
+{
+	char *copy = strdup(dirs), *dir, *save = NULL, near[PATH_MAX] = "";
+	size_t len = strlen(why);
+
+	for (dir = copy ? strtok_r(copy, ":", &save) : NULL; dir && !near[0];
+	     dir = strtok_r(NULL, ":", &save))
+		nearest_in(dir, base, near, sizeof(near));
+	free(copy);
+	if (near[0] && len < why_size)
+		snprintf(why + len, why_size - len, "; did you mean \"%s\"?", near);
+}
+
 int config_resolve_command(const char *command, const char *cwd, char *out, size_t out_size,
 			   char *why, size_t why_size)
 {
@@ -67,7 +112,11 @@ int config_resolve_command(const char *command, const char *cwd, char *out, size
 			goto out;
 		ret = -ENOENT;
 		if (stat(out, &st) < 0) {
+			char folder[PATH_MAX];
+
 			snprintf(why, why_size, "no such file: \"%s\"", out);
+			snprintf(folder, sizeof(folder), "%.*s", (int)(strrchr(out, '/') - out), out);
+			suggest(strrchr(out, '/') + 1, folder, why, why_size);
 			goto out;
 		}
 		goto found;
@@ -89,6 +138,14 @@ int config_resolve_command(const char *command, const char *cwd, char *out, size
 	snprintf(why, why_size, "command \"%s\" not found in PATH (%s) nor among the bundled "
 		 "bots (%s): give its path (./%s if it is here), or add its directory to PATH",
 		 command, getenv("PATH") ? getenv("PATH") : "unset", bundled, command);
+	{
+		char dirs[2 * PATH_MAX + 2], *or = strstr(bundled, " or ");
+
+		/* the bundled bots first: a misspelt skipbo-medium is likelier than a tool */
+		snprintf(dirs, sizeof(dirs), "%.*s:%s", or ? (int)(or - bundled) : (int)strlen(bundled),
+			 bundled, getenv("PATH") ? getenv("PATH") : "");
+		suggest(command, dirs, why, why_size);
+	}
 	goto out;
 found:
 	ret = -EACCES;

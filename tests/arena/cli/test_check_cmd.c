@@ -319,6 +319,45 @@ static void test_no_such_file(void **state)
 		fail_msg("no start diagnosis in:\n%s", r.out);
 }
 
+/* A bot whose error comes after its deadline (a file it could not open): the error is quoted. */
+static void test_late_stderr_quoted(void **state)
+{
+	const char *bot[] = { "/bin/sh", "-c",
+		"echo '{\"type\":\"hello\",\"protocol\":1,\"name\":\"late-words\"}'; "
+		"while read line; do case \"$line\" in *'\"type\":\"request\"'*) sleep 0.4; "
+		"echo 'bot.sh: choose.jq: No such file or directory' >&2; exit 3;; esac; done",
+		NULL };
+	const char *options[] = { "--games", "1", "--quiet-bots", NULL };
+	struct run r = run_check(options, bot);
+
+	(void)state;
+	assert_int_equal(r.status, 1);
+	if (!strstr(r.out, "timeout") ||
+	    !strstr(r.out, "stderr:\n      bot.sh: choose.jq: No such file or directory"))
+		fail_msg("the bot's last stderr not quoted with its timeout in:\n%s", r.out);
+}
+
+/* A script named by a relative path: the reproduce: line names it, as the arena, absolutely. */
+static void test_reproduce_paths_absolute(void **state)
+{
+	char name[] = "reproduce-XXXXXX", cwd[4096], want[4200];
+	const char *bot[] = { "/bin/sh", name, NULL };
+	const char *options[] = { "--games", "1", "--quiet-bots", "--sandbox", "off", NULL };
+	int fd = mkstemp(name);
+	struct run r;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_true(write(fd, "exit 3\n", 7) == 7);
+	close(fd);
+	r = run_check(options, bot);
+	unlink(name);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(want, sizeof(want), " -- /bin/sh %s/%s", cwd, name);
+	if (!strstr(r.out, "reproduce: /") || !strstr(r.out, want))
+		fail_msg("no \"%s\" on an absolute reproduce: line in:\n%s", want, r.out);
+}
+
 static void test_partnership_passes(void **state)
 {
 	const char *options[] = { "--players", "4", "--partnership", "--games", "4", "--move-ms",
@@ -616,6 +655,8 @@ int main(void)
 		cmocka_unit_test(test_wrong_type),
 		cmocka_unit_test(test_bad_hello),
 		cmocka_unit_test(test_no_such_file),
+		cmocka_unit_test(test_late_stderr_quoted),
+		cmocka_unit_test(test_reproduce_paths_absolute),
 		cmocka_unit_test(test_partnership_passes),
 		cmocka_unit_test(test_verbose_prints_the_transcript),
 		cmocka_unit_test(test_limits_reach_the_bot),

@@ -68,6 +68,25 @@ static void test_split(void **state)
 	assert_null(options_split(""));
 }
 
+/* A path with spaces, as league add and run --bot take it: quotes and backslashes as sh. */
+static void test_split_quotes(void **state)
+{
+	char **argv;
+
+	(void)state;
+	argv = options_split("'my bots/bot one.py' \"a \\\"b\\\"\" my\\ dir/x '' --k='v w'");
+	assert_non_null(argv);
+	assert_string_equal(argv[0], "my bots/bot one.py");
+	assert_string_equal(argv[1], "a \"b\"");
+	assert_string_equal(argv[2], "my dir/x");
+	assert_string_equal(argv[3], "");
+	assert_string_equal(argv[4], "--k=v w");
+	assert_null(argv[5]);
+	options_free_argv(argv);
+	assert_null(options_split("'my bots/bot.py"));
+	assert_null(options_split("\"unclosed"));
+}
+
 enum { OWN_FLAG = OPTIONS_OWN, OWN_VALUE };
 
 static const struct option own_options[] = {
@@ -475,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_seeds),
 		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_split_quotes),
 		cmocka_unit_test(test_parse_shared_and_own),
 		cmocka_unit_test(test_parse_twice),
 		cmocka_unit_test(test_parse_ranges),

@@ -246,6 +246,46 @@ static void file_bots_declared(void **state)
 	league_entries_release(&es);
 }
 
+/* A suspended declared bot whose command is fixed in league.jsonc plays again as its next
+ * version; every change is announced. */
+static void fixed_command_taken(void **state)
+{
+	struct fixture *fx = *state;
+	struct league_entries es;
+	char *argv[3], *fixed[4], err[1024], *text = NULL;
+	struct config_bot bot = bot_of(fx, "a", argv);
+	struct config cfg = { .bots = &bot, .nbots = 1 };
+	unsigned char *mark;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	assert_int_equal(league_entries_open(&es, fx->dir, err, sizeof(err)), 0);
+	assert_int_equal(league_entries_declare(&es, &cfg, NULL, 0, err, sizeof(err)), 1);
+	assert_int_equal(league_entries_suspend(&es, 0, "3 games with a start fault", err,
+						sizeof(err)), 0);
+	/* nothing edited: it stays suspended */
+	assert_int_equal(league_entries_declare(&es, &cfg, NULL, 0, err, sizeof(err)), 0);
+	assert_true(es.e[0].suspended);
+	fixed[0] = argv[0];
+	fixed[1] = argv[1];
+	fixed[2] = "--fixed";
+	fixed[3] = NULL;
+	bot.argv = fixed;
+	mark = league_entries_mark(&es);
+	assert_int_equal(league_entries_declare(&es, &cfg, NULL, 0, err, sizeof(err)), 1);
+	assert_int_equal(es.n, 2);
+	assert_string_equal(es.e[1].name, "a@2");
+	assert_false(es.e[1].suspended || es.e[1].retired);
+	assert_true(es.e[0].retired);
+	league_entries_announce(&es, mark, 1, out);
+	fclose(out);
+	assert_string_equal(text, "league: \"a@2\" entered from league.jsonc, the next version "
+				  "of a, which is retired\n");
+	free(text);
+	free(mark);
+	league_entries_release(&es);
+}
+
 static void config_errors_placed(void **state)
 {
 	struct fixture *fx = *state;
@@ -292,6 +332,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(torn_line_of_a_crash_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(retire_returned, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_bots_declared, setup, teardown),
+		cmocka_unit_test_setup_teardown(fixed_command_taken, setup, teardown),
 		cmocka_unit_test_setup_teardown(config_errors_placed, setup, teardown),
 	};
 

@@ -296,6 +296,27 @@ static void add_during_refit(void **state)
 	league_fit_release(&f);
 }
 
+/* The progress line's leader: the first of the order, with its interval or as an anchor. */
+static void leader_named(void **state)
+{
+	double elo[3] = { 10.0, 123.44, NAN }, ci[3] = { 30.0, 20.06, NAN };
+	uint32_t order[2] = { 1, 0 };
+	const char *names[3] = { "beta", "alpha", "new" };
+	struct league_standings st = { .n = 3, .elo = elo, .ci95 = ci, .order = order,
+				       .nranked = 2 };
+	char buf[128];
+
+	(void)state;
+	league_standings_leader(&st, names, buf, sizeof(buf));
+	assert_string_equal(buf, "; leader: alpha at 123.4 \u00b1 20.1 Elo");
+	ci[1] = 0;
+	league_standings_leader(&st, names, buf, sizeof(buf));
+	assert_string_equal(buf, "; leader: alpha at 123.4 Elo, an anchor");
+	st.nranked = 0;
+	league_standings_leader(&st, names, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +327,7 @@ int main(void)
 		cmocka_unit_test(stop_rule),
 		cmocka_unit_test(memory_flat),
 		cmocka_unit_test(add_during_refit),
+		cmocka_unit_test(leader_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

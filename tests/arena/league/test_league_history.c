@@ -274,7 +274,7 @@ static void report_section(void **state)
 	assert_true(r_new < r_old && r_old < r_anchor);
 	assert_non_null(strstr(md, "| new | old | playing | 999.0 | 20.0 | 999 | 500.0 | +499.0 |"));
 	assert_non_null(strstr(md, "| old |  | retired | 199.9 | 5.0 | 999 | 100.0 | +99.9 |"));
-	assert_non_null(strstr(md, "- old → new → new&#124;&#60;b&#62;\n"));
+	assert_non_null(strstr(md, "- old → new → new\\|\\<b\\>\n"));
 	assert_non_null(strstr(md, "suspended (3 start faults)"));
 	assert_non_null(strstr(md, "1000 refits on record from 2025-11-26 15:13 UTC to 2025-11-27 07:52 UTC"));
 	assert_non_null(strstr(md, "| entry | 0 games |"));

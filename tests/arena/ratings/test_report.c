@@ -306,9 +306,9 @@ static void test_report_files(void **state)
 	fclose(table);
 	assert_non_null(strstr(buf, "rank"));
 	/* the verdict, header, 3 bots, where the other columns are, records line, model, ties,
-	 * skipped line, the fit line; the ranking in 80 columns */
-	assert_int_equal(count(buf, "\n"), 10);
-	for (char *line = buf; line < strstr(buf, "(--wide"); line = strchr(line, '\n') + 1)
+	 * skipped line, the fit line, the notes wrapped: every line in 80 columns (no tty) */
+	assert_in_range(count(buf, "\n"), 10, 24);
+	for (char *line = buf; *line; line = strchr(line, '\n') + 1)
 		assert_in_range(strcspn(line, "\n"), 1, 80);
 	assert_non_null(strstr(buf, "Model: pairwise Bradley-Terry fit of 2-player games"));
 	assert_non_null(strstr(buf, "Ties: "));
@@ -496,7 +496,7 @@ static void test_hostile_times(void **state)
 	free(text);
 	fclose(table);
 	md = slurp(dir, "report.md");
-	assert_non_null(strstr(md, "line 7: time\\[1\\]\\.max\\_us"));
+	assert_non_null(strstr(md, "line 7: time\\[1\\].max_us"));
 	free(md);
 	html = slurp(dir, "report.html");
 	assert_true(strlen(html) < 200000);

@@ -344,7 +344,7 @@ static void test_seat_warning(void **state)
 	build(&dup, NULL);
 	build(&even, NULL);
 	assert_true(plain.r.seat_p[2] < 1e-6);
-	all_formats_hold(&plain.r, "seats won 70\\.0%, 30\\.0% of the records",
+	all_formats_hold(&plain.r, "seats won 70.0%, 30.0% of the records",
 			 "seats won 70.0%, 30.0%", "rank,", "\"equal_sides_p\"", "differs beyond chance");
 	char *text = written(&dup.r, report_write_md);
 	assert_null(strstr(text, "differs beyond chance"));
@@ -432,10 +432,114 @@ static void test_verdict_and_faults_everywhere(void **state)
 	release(&b);
 }
 
+/* A bot whose every game is a start fault is left out of the fit: its forfeits lift nobody. */
+static void test_never_started_not_rated(void **state)
+{
+	struct built b = { 0 };
+	char line[512];
+	const char *ab[2] = { "a", "b" };
+	int even[2][2] = { { 1, 2 }, { 2, 1 } };
+
+	(void)state;
+	gamelog_init(&b.log);
+	for (int k = 0; k < 20; k++)
+		add(&b, 0, b.next_id, 0, 2, 0, ab, even[k % 2], 0);
+	for (int k = 0; k < 20; k++) {
+		int len = snprintf(line, sizeof(line), "{\"id\":\"g%d\",\"table\":0,\"deal\":%d,"
+				   "\"rotation\":0,\"players\":2,\"partnership\":false,\"teams\":"
+				   "[[0],[1]],\"match\":false,\"games\":1,\"bots\":[\"a\",\"ghost\"],"
+				   "\"winners\":[0],\"reason\":\"stock_emptied\",\"placings\":[1,2],"
+				   "\"stock_left\":[0,5],\"scores\":[0,0],\"faults\":[{\"seat\":1,"
+				   "\"kind\":\"start\"}]}", b.next_id, b.next_id);
+
+		b.next_id++;
+		if (gamelog_add_line(&b.log, line, (size_t)len, 0) != 0)
+			fail_msg("record refused: %s\n%s", b.log.why, line);
+	}
+	build(&b, NULL);
+	assert_true(report_never_started(bot(&b, "ghost")));
+	/* a and b split their games: 20 wins over a bot that never ran do not part them */
+	assert_true(fabs(bot(&b, "a")->elo - bot(&b, "b")->elo) < 1.0);
+	assert_true(bot(&b, "a")->pool == bot(&b, "b")->pool);
+	assert_true(bot(&b, "ghost")->pool != bot(&b, "a")->pool);
+	release(&b);
+}
+
+static int league_section(void *ctx, FILE *out)
+{
+	(void)ctx;
+	fputs("LEAGUE SECTION\n", out);
+	return 0;
+}
+
+/* A league's report says so in its title and shows its section first; report.md is plain
+ * text for a pager: no character references, no escaped full stops. */
+static void test_league_report_first(void **state)
+{
+	struct built b = { 0 };
+	struct report_options opt = REPORT_OPTIONS_DEFAULT;
+	char *md, *html;
+
+	(void)state;
+	gamelog_init(&b.log);
+	for (int k = 0; k < 6; k++)
+		duel(&b, "my_bot-1.5", "other", k % 3 == 0);
+	opt.section_md = league_section;
+	opt.section_html = league_section;
+	opt.title = "League report";
+	build(&b, &opt);
+	md = written(&b.r, report_write_md);
+	html = written(&b.r, report_write_html);
+	assert_true(strncmp(md, "# League report\n", 16) == 0);
+	assert_non_null(strstr(md, "LEAGUE SECTION"));
+	assert_true(strstr(md, "LEAGUE SECTION") < strstr(md, "## Ranking"));
+	assert_non_null(strstr(md, "| my_bot-1.5 |"));
+	assert_null(strstr(md, "&#"));
+	assert_null(strstr(md, "\\."));
+	assert_non_null(strstr(html, "<title>League report</title>"));
+	assert_true(strstr(html, "LEAGUE SECTION") < strstr(html, "<h2>Ranking"));
+	free(md);
+	free(html);
+	release(&b);
+}
+
+static int write_table_80(const struct report *r, FILE *out)
+{
+	report_print_table(r, out);
+	return 0;
+}
+
+/* The notes under the console ranking fit 80 columns where the output is no terminal. */
+static void test_table_notes_wrapped(void **state)
+{
+	struct built b = { 0 };
+	char *text, *line, *save = NULL;
+
+	(void)state;
+	gamelog_init(&b.log);
+	for (int k = 0; k < 9; k++)
+		duel(&b, "alpha", k % 3 ? "beta" : "gamma", k % 4 == 0);
+	build(&b, NULL);
+	text = written(&b.r, write_table_80);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t cols = 0;
+
+		for (const char *c = line; *c; c++)
+			cols += ((unsigned char)*c & 0xc0) != 0x80;
+		if (cols > 80)
+			fail_msg("a line of %zu columns: %s", cols, line);
+	}
+	free(text);
+	release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_winless_bot_is_a_bound),
+		cmocka_unit_test(test_never_started_not_rated),
+		cmocka_unit_test(test_league_report_first),
+		cmocka_unit_test(test_table_notes_wrapped),
 		cmocka_unit_test(test_disconnected_pools),
 		cmocka_unit_test(test_rated_results_and_real_wins),
 		cmocka_unit_test(test_verdict_and_faults_everywhere),

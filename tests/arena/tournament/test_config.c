@@ -11,11 +11,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "names.h"
 #include "jsonc.h"
 #include "jsonc_strip.h"
 #include "sandbox.h"
@@ -630,6 +632,59 @@ static void test_error_bound(void **state)
 	assert_non_null(strstr(err, "5 more errors not shown\n"));
 }
 
+/* Names: UTF-8 letters are letters; what could hide or reorder text is not. */
+static void test_names_utf8(void **state)
+{
+	(void)state;
+	assert_true(names_valid("j\xc3\xa4" "ger"));              /* jäger */
+	assert_true(names_valid("\xd0\xb1\xd0\xbe\xd1\x82-2"));  /* бот-2 */
+	assert_true(names_valid("alpha_1.5"));
+	assert_false(names_valid("j\xc3"));                     /* cut short */
+	assert_false(names_valid("j\xc1\xa4" "ger"));             /* overlong */
+	assert_false(names_valid("a\xe2\x80\xae" "b"));           /* right-to-left override */
+	assert_false(names_valid("a\xc2\xa0" "b"));               /* no-break space */
+	assert_false(names_valid("a\xc3\x97" "b"));               /* multiplication sign */
+	assert_false(names_valid("a b"));
+	assert_false(names_valid(".hidden"));
+	assert_false(names_valid("a/b"));
+}
+
+/* A misspelt command gets the nearest file of its folder, or of PATH, as "did you mean". */
+static void test_command_did_you_mean(void **state)
+{
+	char top[] = "/tmp/test-config-near-XXXXXX", path[128], out[PATH_MAX], why[2 * PATH_MAX];
+	char want[160], *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(top));
+	snprintf(path, sizeof(path), "%s/skipbo-mybot", top);
+	assert_non_null(f = fopen(path, "w"));
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+	snprintf(want, sizeof(want), "did you mean \"%s\"?", path);
+	snprintf(path, sizeof(path), "%s/skipbo-mybto", top);
+	assert_int_equal(config_resolve_command(path, "/", out, sizeof(out), why, sizeof(why)),
+			 -ENOENT);
+	if (!strstr(why, want))
+		fail_msg("no \"%s\" in: %s", want, why);
+	setenv("PATH", top, 1);
+	assert_int_equal(config_resolve_command("skipbo-mybto", "/", out, sizeof(out), why,
+						sizeof(why)), -ENOENT);
+	if (!strstr(why, want))
+		fail_msg("no \"%s\" in: %s", want, why);
+	/* nothing near: no guess */
+	assert_int_equal(config_resolve_command("zzzzqqqq", "/", out, sizeof(out), why,
+						sizeof(why)), -ENOENT);
+	assert_null(strstr(why, "did you mean"));
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	snprintf(path, sizeof(path), "%s/skipbo-mybot", top);
+	unlink(path);
+	rmdir(top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -659,6 +714,8 @@ int main(void)
 		cmocka_unit_test(test_duplicate_key_position),
 		cmocka_unit_test(test_file_messages),
 		cmocka_unit_test(test_error_bound),
+		cmocka_unit_test(test_names_utf8),
+		cmocka_unit_test(test_command_did_you_mean),
 	};
 
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
