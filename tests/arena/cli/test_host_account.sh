@@ -43,8 +43,8 @@ grep -qE '^w1 +worker +live ' list || fail "list: $(cat list)"
 
 # refusals
 expect 1 'host account add: "alice" has an account already: to give it a new token, revoke it first (skipbo-arena host account revoke C alice)' host account add C alice
-expect 1 'host account add: "../x": expected a name of 1 to 64 letters' host account add C ../x
-expect 1 'host account add: "": expected a name of 1 to 64 letters' host account add C ""
+expect 1 'host account add: "../x": expected a name of 1 to 64 bytes of letters' host account add C ../x
+expect 1 'host account add: "": expected a name of 1 to 64 bytes of letters' host account add C ""
 expect 1 'host account revoke: no live account "bob" in "C"' host account revoke C bob
 expect 1 'host account add: "nodir" is not a directory' host account add nodir alice
 expect 2 'host account add: expected DIR NAME' host account add C

@@ -207,7 +207,7 @@ static void test_refusals(void **state)
 		err[0] = '\0';
 		assert_int_equal(accounts_add(&as, bad[i], ACCOUNT_AUTHOR, token, err,
 					      sizeof(err)), -EINVAL);
-		assert_non_null(strstr(err, "expected a name of 1 to 64 letters"));
+		assert_non_null(strstr(err, "expected a name of 1 to 64 bytes of letters"));
 		assert_int_equal(accounts_revoke(&as, bad[i], err, sizeof(err)), -EINVAL);
 	}
 	assert_int_equal(stat(f->path, &st), -1); /* nothing written */
