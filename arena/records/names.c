@@ -9,7 +9,7 @@
 #include <string.h>
 
 /*
- * The length of the UTF-8 letter s starts with, or 0: a well-formed sequence
+ * The length of the UTF-8 letter text starts with (within avail bytes), or 0: a well-formed sequence
  * (no overlong form, no surrogate) of a code point from U+00C0 on, less
  * what is no letter and could hide or reorder text on a terminal: the
  * multiplication and division signs, the spaces, joiners, direction marks
@@ -17,12 +17,13 @@
  * punctuation, the variation selectors, the byte order mark and the
  * specials.
  */
-static size_t utf8_letter(const unsigned char *s)
+size_t names_utf8_letter(const char *text, size_t avail)
 {
+	const unsigned char *s = (const unsigned char *)text;
 	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
 	uint32_t c = n == 4 ? s[0] & 0x07u : n == 3 ? s[0] & 0x0fu : s[0] & 0x1fu;
 
-	if (!n || s[0] > 0xf4)
+	if (!n || s[0] > 0xf4 || n > avail)
 		return 0;
 	for (size_t i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
@@ -40,10 +41,12 @@ static size_t utf8_letter(const unsigned char *s)
 
 int names_valid(const char *s)
 {
-	if (!*s || strlen(s) > NAMES_LEN_MAX || *s == '.')
+	size_t len = strlen(s);
+
+	if (!len || len > NAMES_LEN_MAX || *s == '.')
 		return 0;
-	while (*s) {
-		size_t n = (unsigned char)*s >= 0x80 ? utf8_letter((const unsigned char *)s) : 1;
+	for (const char *end = s + len; *s;) {
+		size_t n = (unsigned char)*s >= 0x80 ? names_utf8_letter(s, (size_t)(end - s)) : 1;
 
 		if (!n || (n == 1 && !isalnum((unsigned char)*s) && *s != '-' && *s != '_' &&
 			   *s != '.'))

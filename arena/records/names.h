@@ -7,6 +7,8 @@
 #ifndef SKIPBO_NAMES_H
 #define SKIPBO_NAMES_H
 
+#include <stddef.h>
+
 /* The longest name, in bytes (a UTF-8 letter takes 2 to 4). */
 #define NAMES_LEN_MAX 64
 
@@ -17,5 +19,12 @@
  * code point from U+00C0 on, less what could hide or reorder text on a
  * terminal (spaces, joiners, direction marks, variation selectors, ...). */
 int names_valid(const char *s);
+
+/*
+ * The length of the UTF-8 letter that s starts with, within avail bytes, or 0
+ * when it is none (names_valid's letters beyond ASCII). Readers of names in
+ * records take a name's bytes as printable ASCII or such letters.
+ */
+size_t names_utf8_letter(const char *s, size_t avail);
 
 #endif

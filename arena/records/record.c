@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "result_json.h"
 
 void record_reader_init(struct record_reader *rd)
@@ -44,9 +45,11 @@ bool record_printable_name(const char *s, size_t len)
 {
 	if (len < 1 || len > RECORD_NAME_MAX)
 		return false;
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+	for (size_t i = 0, n; i < len; i += n) {
+		n = (unsigned char)s[i] >= 0x80 ? names_utf8_letter(s + i, len - i) : 1;
+		if (!n || (unsigned char)s[i] < 0x20 || (unsigned char)s[i] == 0x7f)
 			return false;
+	}
 	return true;
 }
 

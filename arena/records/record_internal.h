@@ -24,7 +24,8 @@ int record_parse_fast(struct record_reader *rd, const char *line, size_t len, st
 /* Room for n faults in rd->faults. 0 or -ENOMEM. */
 int record_reserve_faults(struct record_reader *rd, size_t n);
 
-/* A bot name is printed on terminals and in reports: 1 to RECORD_NAME_MAX bytes of printable ASCII. */
+/* A bot name is printed on terminals and in reports: 1 to RECORD_NAME_MAX bytes of printable
+ * ASCII or UTF-8 letters (names.h). */
 bool record_printable_name(const char *s, size_t len);
 
 #endif

@@ -254,6 +254,40 @@ static void test_old_records_still_read(void **state)
 	record_reader_release(&rd);
 }
 
+/* A name of UTF-8 letters (names.h) is read back and written again; one that could
+ * hide or reorder text on a terminal, or is no UTF-8, is refused. */
+static void test_utf8_names(void **state)
+{
+	static const char *const refused[] = {
+		"a\xe2\x80\xae" "b", /* right-to-left override */
+		"j\xc3",              /* cut short */
+		"a\x7f",              /* DEL */
+	};
+	struct record_reader rd;
+	struct record rec;
+	struct jsonw w;
+	char line[256];
+
+	(void)state;
+	record_reader_init(&rd);
+	jsonw_init(&w);
+	snprintf(line, sizeof line, "{\"id\":\"g1\",\"players\":2,\"bots\":[\"%s\",\"bob@2\"],"
+		 "\"winners\":[1],\"placings\":[2,1],\"stock_left\":[3,0],\"scores\":[0,40]}",
+		 "j\xc3\xa4" "ger");
+	assert_int_equal(parse(&rd, line, RECORD_FULL, &rec), 0);
+	assert_string_equal(rec.bots[0], "j\xc3\xa4" "ger");
+	assert_int_equal(record_format(&w, &rec), 0);
+	assert_non_null(strstr(w.data, "\"bots\":[\"j\xc3\xa4" "ger\",\"bob@2\"]"));
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		snprintf(line, sizeof line, "{\"id\":\"g1\",\"players\":2,\"bots\":[\"%s\",\"b\"],"
+			 "\"winners\":[1],\"placings\":[2,1],\"stock_left\":[3,0],"
+			 "\"scores\":[0,40]}", refused[i]);
+		assert_true(parse(&rd, line, RECORD_FULL, &rec) < 0);
+	}
+	jsonw_release(&w);
+	record_reader_release(&rd);
+}
+
 static void test_levels_refuse_naming_the_field(void **state)
 {
 	static const struct {
@@ -293,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_fast_path_never_disagrees),
 		cmocka_unit_test(test_writer_gives_the_lines_back),
 		cmocka_unit_test(test_old_records_still_read),
+		cmocka_unit_test(test_utf8_names),
 		cmocka_unit_test(test_levels_refuse_naming_the_field),
 	};
 
