@@ -304,6 +304,7 @@ static int acc_add(void *ctx, const struct gamelog *log, const struct gamelog_ga
 
 /* Rank order: pool, then Elo descending, then name, so equal ratings list the same way every time. */
 struct rank_key {
+	bool apart; /* never started: after every rated bot */
 	size_t pool;
 	double elo;
 	const char *name;
@@ -314,6 +315,8 @@ static int rank_cmp(const void *pa, const void *pb)
 {
 	const struct rank_key *a = pa, *b = pb;
 
+	if (a->apart != b->apart)
+		return a->apart ? 1 : -1;
 	if (a->pool != b->pool)
 		return a->pool < b->pool ? -1 : 1;
 	if (a->elo != b->elo)
@@ -328,7 +331,8 @@ static int rank_bots(struct report *r)
 	if (!keys)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->nbots; i++)
-		keys[i] = (struct rank_key){ r->fit.pool[i], r->bots[i].elo, r->bots[i].name, i };
+		keys[i] = (struct rank_key){ report_never_started(&r->bots[i]), r->fit.pool[i],
+					     r->bots[i].elo, r->bots[i].name, i };
 	qsort(keys, r->nbots, sizeof(*keys), rank_cmp);
 	for (size_t k = 0; k < r->nbots; k++)
 		r->order[k] = keys[k].index;
@@ -372,6 +376,20 @@ static int fixed_ratings(struct report *r, const struct gamelog *log,
 	}
 	r->fixed = fixed;
 	return 0;
+}
+
+/* The fit's pools that hold a bot that started (report.h, pools). */
+static size_t rated_pools(const struct report *r)
+{
+	size_t n = 0;
+
+	for (size_t p = 0; p < r->fit.npools; p++)
+		for (size_t i = 0; i < r->nbots; i++)
+			if (r->fit.pool[i] == p && !report_never_started(&r->bots[i])) {
+				n++;
+				break;
+			}
+	return n;
 }
 
 /* Turn the sums of a into the report: copy them at the log's size, fit, rank. */
@@ -439,6 +457,7 @@ static int acc_finish(struct report *r, const struct acc *a, const struct gamelo
 	rc = rating_fit(&r->pairs, &opt, &r->fit);
 	if (rc < 0)
 		goto out;
+	r->pools = rated_pools(r);
 	for (size_t i = 0; i < n; i++) {
 		struct report_bot *b = &r->bots[i];
 		/* The anchor's rating moves its pool only. */

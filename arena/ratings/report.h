@@ -97,6 +97,9 @@ struct report {
 	struct report_bot *bots; /* gamelog order */
 	size_t *order;           /* order[r]: bot at rank r + 1 (Elo, then name) */
 	struct rating_fit fit;
+	/* the fit's pools of bots that started: a bot that never did (report_never_started)
+	 * is a pool of its own, ranked last, counted in none */
+	size_t pools;
 	struct rating_pairs pairs; /* the cross table: score and games for each pair */
 	double *pair_pent;       /* nbots x nbots x 5: pair-score counts of i against j */
 	long seat_games[GAMELOG_SEATS_MAX + 1];                  /* by player count */

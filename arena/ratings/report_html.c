@@ -67,7 +67,7 @@ static void html_ranking(const struct report *r, FILE *out)
 		const struct report_bot *b = &r->bots[r->order[k]];
 		char elo[48];
 		/* Disconnected pools: each is its own ranking under its own heading row. */
-		if (r->fit.npools > 1 && b->rank == 1)
+		if (r->pools > 1 && b->rank == 1)
 			fprintf(out, "<tr class=\"pool\"><th colspan=\"15\" class=\"name\">Pool %zu"
 				"</th></tr>\n", b->pool + 1);
 		fprintf(out, "<tr><td>%zu</td><td class=\"name\">", b->rank);

@@ -273,11 +273,11 @@ void report_notes(const struct report *r, void (*write_line)(void *ctx, const ch
 
 	char line[1024];
 
-	if (r->fit.npools > 1) {
+	if (r->pools > 1) {
 		snprintf(line, sizeof(line), "Warning: the bots form %zu pools that never met, "
 			 "directly or through other bots. Each pool is ranked on its own (its "
 			 "average is 0 unless it holds the anchor); ratings of different pools "
-			 "are not comparable.", r->fit.npools);
+			 "are not comparable.", r->pools);
 		write_line(out, line);
 	}
 	if (r->bounds)
@@ -345,7 +345,7 @@ void report_verdict(const struct report *r, char *buf, size_t size)
 	double los;
 
 	buf[0] = '\0';
-	if (r->nbots < 2 || r->fit.npools > 1)
+	if (r->nbots < 2 || r->pools > 1)
 		return;
 	a = &r->bots[r->order[0]];
 	b = &r->bots[r->order[1]];

@@ -120,7 +120,7 @@ static void print_narrow(const struct report *r, FILE *out, int width)
 		const struct report_bot *b = &r->bots[r->order[k]];
 		char elo[48], ci[16], name[64];
 
-		if (r->fit.npools > 1 && b->rank == 1)
+		if (r->pools > 1 && b->rank == 1)
 			fprintf(out, "pool %zu:\n", b->pool + 1);
 		snprintf(ci, sizeof(ci), b->bound ? "-" : "%.1f", b->ci95);
 		narrow_name(b->name, width, name, sizeof(name));
@@ -155,7 +155,7 @@ void report_print_table_wide(const struct report *r, FILE *out, bool wide)
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
 		char elo[48], ci[16], next[48], wdl[64];
-		if (r->fit.npools > 1 && b->rank == 1)
+		if (r->pools > 1 && b->rank == 1)
 			fprintf(out, "pool %zu:\n", b->pool + 1);
 		snprintf(ci, sizeof(ci), b->bound ? "-" : "%.1f", b->ci95);
 		if (isfinite(b->next_diff))

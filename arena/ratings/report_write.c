@@ -265,7 +265,7 @@ int report_write_json(const struct report *r, FILE *out)
 				cJSON_AddNumberToObject(fixed, r->bots[i].name, r->fixed[i]);
 	}
 	cJSON_AddStringToObject(root, "intervals", r->plain_intervals ? "plain" : "robust");
-	cJSON_AddNumberToObject(root, "pools", (double)r->fit.npools);
+	cJSON_AddNumberToObject(root, "pools", (double)r->pools);
 	cJSON_AddNumberToObject(root, "prior_draws", r->prior_draws);
 	cJSON_AddNumberToObject(root, "records", (double)r->log->records);
 	cJSON_AddNumberToObject(root, "skipped_torn", (double)r->log->torn);
@@ -407,7 +407,7 @@ static void md_ranking(const struct report *r, FILE *out)
 		const struct report_bot *b = &r->bots[r->order[k]];
 		char elo[48];
 		if (b->rank == 1) {
-			if (r->fit.npools > 1)
+			if (r->pools > 1)
 				fprintf(out, "%s### Pool %zu\n\n", k ? "\n" : "", b->pool + 1);
 			md_ranking_head(out);
 		}

@@ -266,7 +266,7 @@ int api_ranking(const struct catalog_entry *e, struct jsonw *w)
 
 		report_verdict(r, verdict, sizeof(verdict));
 		jsonw_printf(w, "\"records\":%llu,\"pools\":%zu", (unsigned long long)e->report_records,
-			     r->fit.npools);
+			     r->pools);
 		string_field(w, "verdict", verdict[0] ? verdict : NULL);
 		string_field(w, "fixed", r->fixed_text[0] ? r->fixed_text : NULL);
 		jsonw_text(w, ",\"bots\":[");

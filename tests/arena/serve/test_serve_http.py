@@ -34,7 +34,7 @@ check = failures.check
 
 def raw(port, request):
     """Send request bytes as they are; the status code and the body."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as s:
         s.sendall(request)
         data = b""
         while True:
@@ -195,10 +195,9 @@ def test_torn(url, byname, torn_dir, rest):
           "the ranking leaves the torn line out")
     with open(os.path.join(torn_dir, "games.jsonl"), "ab") as f:
         f.write(rest)
-    t0 = time.monotonic()
+    # counted live: never, were the file read only once
     fx.wait_for("the line made whole", lambda: fx.get_json(
-        "%s/api/t/%d" % (url, tid))["games"] == 48, timeout=5)
-    check(time.monotonic() - t0 < 2, "the completed line counted within 2 s")
+        "%s/api/t/%d" % (url, tid))["games"] == 48)
 
 
 def test_concurrent(url, t1):
@@ -234,9 +233,11 @@ def test_idle(url, port):
             s.connect(("127.0.0.1", port))
             idle.append(s)
         t0 = time.monotonic()
-        status = fx.get(url + "/api/tournaments", timeout=10)[0]
+        status = fx.get(url + "/api/tournaments")[0]
         took = time.monotonic() - t0
-        check(status == 200 and took < 2,
+        # served while they hold their slots: blocked, it would wait for their idle
+        # timeout (SERVE_IDLE_S, 60 s); the bound is far above a loaded machine's delay
+        check(status == 200 and took < 30,
               "with 1,000 idle connections open: %d in %.2f s" % (status, took))
     finally:
         for s in idle:
@@ -250,7 +251,7 @@ def test_run_serve(arena, tmp):
         url = fx.url_of_run(proc)
         seen = fx.wait_for("run --serve to list its tournament", lambda: [
             t for t in fx.get_json(url + "/api/tournaments")["tournaments"]
-            if t["games"] > 0], timeout=20)
+            if t["games"] > 0])
         check(seen[0]["dirs"] == [out], "run --serve serves its output directory")
         # the newest game's replay, from a pack still being written
         newest = fx.get_json(url + "/api/t/0/games?limit=1")["games"][0]["n"]
@@ -259,7 +260,7 @@ def test_run_serve(arena, tmp):
               "the replay of the newest game while the run goes on: %d" % status)
     finally:
         proc.terminate()
-        proc.wait(timeout=30)
+        proc.wait(timeout=120)
 
 
 def sprt_final(text):
@@ -307,7 +308,7 @@ def test_sprt(arena, tmp):
             f.writelines(lines[3:])
         late = fx.wait_for("the growing SPRT to reach the end", lambda: (lambda t: t if
                            t["pairs"] == pairs else None)(
-            fx.get_json("%s/api/t/%d" % (server.url, gid))["sprt"]), timeout=10)
+            fx.get_json("%s/api/t/%d" % (server.url, gid))["sprt"]))
         check(late and abs(late["llr"] - llr) < 5e-4 and late["decision"] == decision,
               "the growing SPRT ends as sprt did: %r" % late)
     finally:
@@ -324,7 +325,7 @@ def test_cli(arena_path, tmp, port):
                               "another with --listen, or let the system choose a free one "
                               "with --listen 127.0.0.1:0)")]:
         r = subprocess.run([arena_path, "serve"] + args, capture_output=True, text=True,
-                           timeout=10)
+                           timeout=120)
         check(r.returncode == want and says in r.stderr,
               "serve %s: exit %d, expected %d saying %r (%r)" % (" ".join(args), r.returncode,
                                                                want, says, r.stderr))
