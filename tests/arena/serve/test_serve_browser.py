@@ -191,9 +191,11 @@ def league_page(b, arena, tmp, shots):
             b.open(server.url + "/t/0", width)
             wait_js(b, "the league at %d px" % width, "document.querySelector('#entries td.st')"
                     " !== null && document.querySelector('#ranking tbody tr') !== null && "
-                    "document.querySelector('#chart-box svg polyline') !== null && "
-                    "document.getElementById('verdict').textContent !== ''")
+                    "document.querySelector('#chart-box svg polyline') !== null")
             got = b.eval(LEAGUE)
+            want = fx.get_json(server.url + "/api/t/0/ranking")["verdict"] or ""
+            if got["verdict"] != want:
+                fail("the verdict at %d px: %r, the API's %r" % (width, got["verdict"], want))
             if sorted(set(got["states"])) != ["held", "playing", "retired", "suspended"]:
                 fail("the entries' states at %d px: %s" % (width, got["states"]))
             if got["ranked"] < 4 or got["lines"] < 3 or "suspended" not in got["ranked_states"]:
