@@ -319,6 +319,50 @@ static void bot_files(const struct bot_spec *spec, const char *prog, const char 
 	}
 }
 
+/* The extension of path's last component ("py" of "bots/a/bot.py"), or "". */
+static const char *extension(const char *path)
+{
+	const char *base = strrchr(path, '/'), *dot;
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	return dot && dot != base ? dot + 1 : "";
+}
+
+/*
+ * The name of a file in dir, other than the bot's code (files, canonical) and
+ * the other bots' own files (hidden from it anyway), that is a program too: a
+ * regular file with an execute bit, or one with the extension of one of files
+ * ("py", "js"). A folder where an organiser put every entrant is no bot's own
+ * when some of them are out of the tournament. Into name[size]; false when
+ * there is none.
+ */
+static bool other_program(const struct sandbox_view *v, const char *dir,
+			  const struct strlist *files, char *name, size_t size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+
+	while (d && !found && (e = readdir(d))) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path ||
+		    lstat(path, &st) < 0 || !S_ISREG(st.st_mode) || strlist_has(files, path) ||
+		    strlist_has(&v->others, path))
+			continue;
+		found = (st.st_mode & 0111) != 0;
+		for (size_t i = 0; i < files->n && !found; i++)
+			found = extension(path)[0] && strcmp(extension(path), extension(files->v[i])) == 0;
+		if (found)
+			snprintf(name, size, "%s", e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /* The folders of spec's program and scripts that are of its own, into own. */
 static void add_folders(const struct sandbox_view *v, const struct bot_spec *spec,
 			const char *prog, const char *cwd, struct strlist *own)
@@ -327,9 +371,13 @@ static void add_folders(const struct sandbox_view *v, const struct bot_spec *spe
 
 	bot_files(spec, prog, cwd, &files);
 	bot_folders(v, &files, &folders);
-	for (size_t i = 0; i < folders.n; i++)
-		if (own_dir(v, folders.v[i], spec->cwd ? cwd : NULL))
+	for (size_t i = 0; i < folders.n; i++) {
+		char other[256];
+
+		if (own_dir(v, folders.v[i], spec->cwd ? cwd : NULL) &&
+		    !other_program(v, folders.v[i], &files, other, sizeof other))
 			add_own(v, own, folders.v[i]);
+	}
 	if (files.error || folders.error)
 		own->error = files.error ? files.error : folders.error;
 	strlist_free(&files);
@@ -368,11 +416,14 @@ int sandbox_view_own(const struct sandbox_view *v, const struct bot_spec *spec,
 
 /* ---- files a bot cannot see ---- */
 
-/* Why dir, a folder of a bot's program or script, is not shown (own_dir's rules). */
+/* Why dir, a folder of a bot's program or script (files: its code), is not shown
+ * (own_dir's rules, other_program), in buf[size]; NULL when it is. */
 static const char *not_own_because(const struct sandbox_view *v, const char *dir,
-				   const char *cwd)
+				   const char *cwd, const struct strlist *files, char *buf,
+				   size_t size)
 {
 	size_t others = cwds_in(v, dir);
+	char other[256];
 
 	if (others && cwd && covers(dir, cwd))
 		others--;
@@ -382,7 +433,12 @@ static const char *not_own_because(const struct sandbox_view *v, const char *dir
 		return "it holds the arena's output or tournament file";
 	if (holds_any(dir, &v->homes))
 		return "it is or holds a home directory";
-	return others ? "it holds another bot's working directory" : NULL;
+	if (others)
+		return "it holds another bot's working directory";
+	if (!other_program(v, dir, files, other, sizeof other))
+		return NULL;
+	snprintf(buf, size, "it holds other programs, such as %.200s", other);
+	return buf;
 }
 
 static int compare_names(const void *a, const void *b)
@@ -441,7 +497,9 @@ int sandbox_view_unseen(const struct sandbox_view *v, const struct bot_spec *spe
 	bot_files(spec, prog, cwd, &files);
 	bot_folders(v, &files, &folders);
 	for (size_t i = 0; i < folders.n && !why[0]; i++) {
-		const char *because = not_own_because(v, folders.v[i], spec->cwd ? cwd : NULL);
+		char reason[300];
+		const char *because = not_own_because(v, folders.v[i], spec->cwd ? cwd : NULL, &files,
+						      reason, sizeof reason);
 		struct strlist names = { 0 };
 		char list[400];
 

@@ -12,7 +12,9 @@
  *   every argument that names a directory of its own (below);
  * - the folder of its program and of its script, the first argument that
  *   names a file (`python3 bots/mine/bot.py`), in full when it is a directory of its
- *   own (below), so a bot finds the files beside it;
+ *   own (below) and holds no program of anyone out of the tournament (a file
+ *   with an execute bit or the extension of the bot's code, not a bot's own),
+ *   so a bot finds the files beside it;
  * - its working directory, in full only when it is a directory of its own;
  *   otherwise (the default working directory of `run` is the tournament
  *   file's folder) an empty directory of that name holding only the bot's

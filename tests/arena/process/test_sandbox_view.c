@@ -36,11 +36,12 @@
 
 static char root[PATH_MAX / 4], proj[PATH_MAX / 2], out[PATH_MAX];
 static struct sandbox *sb;
-static struct bot_spec specs[4];
+static struct bot_spec specs[5];
 static char *mine_argv[] = { "/bin/sh", "bots/mine/bot.sh", NULL };
 static char *run_argv[] = { "bots/mine/run.sh", NULL };
 static char *other_argv[] = { "/bin/sh", "bots/other/other.sh", "bots/mine/theirs.txt", NULL };
 static char *flat_argv[] = { "/bin/sh", "flat.sh", NULL };
+static char *entrant_argv[] = { "/bin/sh", "bots/all/a.sh", NULL };
 
 /* What each bot prints: the files beside it, and what it must not see. */
 static const char reader[] =
@@ -93,6 +94,12 @@ static void make_tree(void)
 	write_file(dir, "other.sh", "cat\n", 0644);
 	write_file(dir, "book.txt", "their book\n", 0644);
 	write_file(proj, "flat.sh", "cat flat.txt 2>/dev/null || echo no-flat\n", 0644);
+	/* every entrant's script in one folder, most of them in no tournament now */
+	snprintf(dir, sizeof dir, "%s/bots/all", proj);
+	make_dir(dir);
+	write_file(dir, "a.sh", "cat \"$(dirname \"$0\")/a.txt\" 2>/dev/null || echo no-a\n", 0644);
+	write_file(dir, "a.txt", "a's book\n", 0644);
+	write_file(dir, "b.sh", "echo b\n", 0644);
 	write_file(proj, "flat.txt", "flat book\n", 0644);
 }
 
@@ -164,15 +171,33 @@ static void test_unsafe_folder_said(void **state)
 	assert_non_null(strstr(said, "folder of their own"));
 }
 
+/* A folder that holds the programs of entrants out of the tournament is not shown:
+ * their code is no bot's business (attack_shared_folder); the arena says why. */
+static void test_folder_of_entrants_said(void **state)
+{
+	static const char *const want[] = { "no-a" };
+	const char *said = NULL;
+
+	(void)state;
+	expect_lines(&specs[4], want, 1);
+	for (size_t i = 0; sandbox_unseen(sb, i); i++)
+		if (strstr(sandbox_unseen(sb, i), "\"entrant\""))
+			said = sandbox_unseen(sb, i);
+	assert_non_null(said);
+	assert_non_null(strstr(said, "\"a.txt\""));
+	assert_non_null(strstr(said, "other programs, such as b.sh"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_script_sees_its_folder),
 		cmocka_unit_test(test_program_sees_its_folder),
 		cmocka_unit_test(test_unsafe_folder_said),
+		cmocka_unit_test(test_folder_of_entrants_said),
 	};
 	const char *hide[1];
-	struct sandbox_setup setup = { .mode = SANDBOX_ON, .bots = specs, .nbots = 4, .hide = hide,
+	struct sandbox_setup setup = { .mode = SANDBOX_ON, .bots = specs, .nbots = 5, .hide = hide,
 				       .nhide = 1 };
 	char note[1024];
 	int failed;
@@ -184,13 +209,15 @@ int main(void)
 	specs[1] = (struct bot_spec){ .name = "run", .argv = run_argv, .cwd = proj, .cpu = -1 };
 	specs[2] = (struct bot_spec){ .name = "other", .argv = other_argv, .cwd = proj, .cpu = -1 };
 	specs[3] = (struct bot_spec){ .name = "flat", .argv = flat_argv, .cwd = proj, .cpu = -1 };
+	specs[4] = (struct bot_spec){ .name = "entrant", .argv = entrant_argv, .cwd = proj,
+				      .cpu = -1 };
 	hide[0] = out;
 	if (sandbox_open(&setup, &sb, note, sizeof note) < 0) {
 		printf("skipped: %s\n", note);
 		remove_tree();
 		return SKIP_STATUS;
 	}
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; i < 5; i++)
 		specs[i].sandbox = sb;
 	failed = cmocka_run_group_tests_name("the files next to a bot", tests, NULL, NULL);
 	sandbox_close(sb);
