@@ -295,6 +295,30 @@ int rating_kinds(const struct rating_pairs *p)
 	return count;
 }
 
+/*
+ * The Cholesky factor of h, the negative Hessian at g, in place. Far from the
+ * optimum a bot whose every result points one way (or none, once a bot that
+ * never started is dropped) can leave h singular in rounding; then a ridge,
+ * tenfold larger each try, is added (Levenberg-Marquardt), which shortens the
+ * step and keeps its direction downhill. At the optimum h is positive definite
+ * and no ridge is used, so the intervals come from the true Hessian.
+ */
+static int factor_damped(const struct problem *pb, const double *g, double *grad, double *h)
+{
+	size_t m = pb->m;
+	double ridge = 1e-9;
+
+	for (int tries = 0; matrix_cholesky(h, m) < 0; tries++) {
+		if (tries == 12)
+			return -EDOM;
+		derivatives(pb, g, grad, h);
+		for (size_t i = 0; i < m; i++)
+			h[i * m + i] += ridge;
+		ridge *= 10;
+	}
+	return 0;
+}
+
 /* Newton with step halving from g = 0; on success h holds the Cholesky factor at the optimum. */
 static int newton(const struct problem *pb, double *g, double *grad, double *h, double *step,
 		  double *pool_mean, int *iterations)
@@ -304,7 +328,7 @@ static int newton(const struct problem *pb, double *g, double *grad, double *h, 
 
 	for (int it = 1; it <= NEWTON_MAX_ITER; it++) {
 		derivatives(pb, g, grad, h);
-		if (matrix_cholesky(h, m) < 0)
+		if (factor_damped(pb, g, grad, h) < 0)
 			return -EDOM;
 		memcpy(step, grad, m * sizeof(double));
 		matrix_cholesky_solve(h, m, step);
