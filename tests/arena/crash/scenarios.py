@@ -89,7 +89,7 @@ def setup_merge(work):
 def done_already(cmd, out):
     """A command run again after its work was on the disk: refused, saying so, nothing lost."""
     if cmd[1] == "league" and cmd[2] == "add":
-        return b"runs these files already" in out
+        return b"runs these files" in out and b"already" in out
     if cmd[1] == "league" and cmd[2] == "retire":
         return b"is retired already" in out
     if cmd[1] == "merge":
