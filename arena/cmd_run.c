@@ -426,7 +426,7 @@ static int open_sandbox(struct config *cfg, int shards_below, struct sandbox **o
  */
 static int seed_of_resume(struct config *cfg, int shard)
 {
-	struct records_tournament t;
+	struct records_tournament t = { 0 };
 	char err[PATH_MAX + 128];
 	int found;
 

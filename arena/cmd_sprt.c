@@ -260,7 +260,7 @@ static int sprt_config(const struct sprt_run *run, char **const argv[2], char *c
 		       const char *cwd, struct config *cfg)
 {
 	static char err[CONFIG_ERR_MAX];
-	struct records_tournament t;
+	struct records_tournament t = { 0 };
 	char *text = tournament_text(run, argv, names);
 	int ret;
 

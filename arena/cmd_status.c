@@ -64,7 +64,7 @@ static int on_record(void *ctx, const struct results_record *rec)
 
 int status_progress(const char *dir, struct status_progress *p, char *err, size_t err_size)
 {
-	struct records_tournament t;
+	struct records_tournament t = { 0 };
 	struct tally y = { 0 };
 	char path[PATH_MAX];
 	struct stat st;

@@ -63,7 +63,7 @@ void league_request_stop(void)
 
 void league_seed(const char *dir, int has_seed, uint64_t *seed)
 {
-	struct records_tournament t;
+	struct records_tournament t = { 0 };
 	char err[PATH_MAX + 256];
 
 	if (!has_seed && records_read_tournament(dir, &t, err, sizeof(err)) == 0)

@@ -23,7 +23,7 @@
 
 int serve_dir_info_read(const char *dir, struct serve_dir_info *info, char *err, size_t err_size)
 {
-	struct records_tournament t;
+	struct records_tournament t = { 0 };
 	struct schedule *sched = NULL;
 	char path[PATH_MAX];
 	struct stat st;

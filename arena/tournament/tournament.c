@@ -547,7 +547,7 @@ static void release_run(struct run *r)
  */
 static const struct config *existing_schedule(const struct config *cfg, struct config *copy)
 {
-	struct records_tournament t;
+	struct records_tournament t = { 0 };
 	char err[PATH_MAX + 256];
 	int version = cfg->schedule;
 
