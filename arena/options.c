@@ -278,7 +278,8 @@ int options_open_sandbox(const struct options_common *common, struct bot_spec *s
 			 struct sandbox **out)
 {
 	struct sandbox_setup setup = { common->sandbox < 0 ? SANDBOX_AUTO :
-				       (enum sandbox_mode)common->sandbox, specs, nspecs, hide, nhide };
+				       (enum sandbox_mode)common->sandbox, specs, nspecs, hide, nhide,
+				       common->system, common->nsystem };
 	char note[1024], safe[4096];
 	int ret = sandbox_open(&setup, out, note, sizeof(note));
 
@@ -325,8 +326,10 @@ int options_open_config_sandbox(struct config *cfg, const char *const *hide, siz
 	}
 	options_common_init(&common, 0);
 	common.sandbox = cfg->sandbox;
+	common.system = (const char *const *)cfg->system;
+	common.nsystem = cfg->nsystem;
 	ret = options_open_sandbox(&common, specs, cfg->nbots, hide, nhide, out);
-	cfg->sandbox = *out ? SANDBOX_ON : SANDBOX_OFF;
+	cfg->sandbox = *out ? (int)sandbox_mode_of(*out) : SANDBOX_OFF;
 	free(specs);
 	return ret;
 }
@@ -445,7 +448,7 @@ static int shared_set(int id, const char *arg, struct options_common *common)
 		enum sandbox_mode mode;
 
 		if (sandbox_mode_parse(arg, &mode) < 0) {
-			warnx("%s: expected auto, on or off, got \"%s\"", option, arg);
+			warnx("%s: expected auto, on, sealed or off, got \"%s\"", option, arg);
 			return -1;
 		}
 		common->sandbox = (int)mode;

@@ -88,7 +88,10 @@ enum options_group {
 	"      --processes N     per-bot process limit (0 = unchanged)\n"
 #define OPTIONS_SANDBOX_HELP \
 	"      --sandbox MODE    auto (default: on where the machine allows it), on (refuse\n" \
-	"                        to run without it) or off: bots in sandboxes (SECURITY.md)\n"
+	"                        to run without it), sealed (on, and every file a bot sees\n" \
+	"                        kept cached: no bot can mark the page cache for another;\n" \
+	"                        costs memory and seconds at the start) or off: bots in\n" \
+	"                        sandboxes (SECURITY.md)\n"
 
 #define OPTIONS_BOT_STDERR_HELP \
 	"      --quiet-bots      do not show the bots' stderr (shown by default, each line\n" \
@@ -121,6 +124,8 @@ struct options_common {
 	long long startup_ms, move_ms, game_ms;
 	struct bot_limits limits;
 	int sandbox;                          /* enum sandbox_mode, -1: not given */
+	const char *const *system;            /* the tournament's "system" (not owned), or NULL */
+	size_t nsystem;
 	const char *time_limit_given;         /* "--move-ms" or "--game-ms" when given, else NULL */
 	int quiet_bots;                       /* --quiet-bots */
 	const char *stderr_dir;               /* --stderr DIR, NULL: not given */

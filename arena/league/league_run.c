@@ -300,6 +300,9 @@ static int suspend_unsandboxable(struct league *lg, const struct config *seg,
 			continue;
 		setup.bots = &one;
 		setup.nbots = 1;
+		/* whether it can run is all this asks: nothing kept cached for it */
+		if (setup.mode == SANDBOX_SEALED)
+			setup.mode = SANDBOX_ON;
 		note[0] = '\0';
 		if (sandbox_open(&setup, &sb, note, sizeof(note)) == -EACCES) {
 			if (league_entries_suspend(&lg->es, i, note, err, sizeof(err)) < 0)
@@ -319,7 +322,8 @@ static int open_sandbox(struct league *lg, const struct config *seg, struct sand
 {
 	struct bot_spec *specs = calloc(seg->nbots + 1, sizeof(*specs));
 	const char *hide[] = { lg->dir };
-	struct sandbox_setup setup = { seg->sandbox, specs, 0, hide, 1 };
+	struct sandbox_setup setup = { seg->sandbox, specs, 0, hide, 1,
+				       (const char *const *)seg->system, seg->nsystem };
 	char note[1024];
 	int ret;
 
@@ -382,7 +386,7 @@ static int play_segment(struct league *lg, char *err, size_t err_size)
 		seg.concurrency = lg->jobs;
 	if ((ret = open_sandbox(lg, &seg, &sb, err, err_size)) < 0)
 		goto out;
-	seg.sandbox = sb ? SANDBOX_ON : SANDBOX_OFF;
+	seg.sandbox = sb ? (int)sandbox_mode_of(sb) : SANDBOX_OFF;
 	if ((ret = write_tournament_json(lg, &seg, err, err_size)) < 0)
 		goto out;
 	topt.sandbox = sb;

@@ -42,9 +42,9 @@
 
 int sandbox_mode_parse(const char *text, enum sandbox_mode *out)
 {
-	static const char *const names[] = { "auto", "on", "off" };
+	static const char *const names[] = { "auto", "on", "off", "sealed" };
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		if (strcmp(text, names[i]) == 0) {
 			*out = (enum sandbox_mode)i;
 			return 0;
@@ -55,12 +55,18 @@ int sandbox_mode_parse(const char *text, enum sandbox_mode *out)
 
 const char *sandbox_mode_name(enum sandbox_mode mode)
 {
-	return mode == SANDBOX_ON ? "on" : mode == SANDBOX_OFF ? "off" : "auto";
+	return mode == SANDBOX_ON ? "on" : mode == SANDBOX_OFF ? "off" :
+	       mode == SANDBOX_SEALED ? "sealed" : "auto";
+}
+
+enum sandbox_mode sandbox_mode_of(const struct sandbox *sb)
+{
+	return sb->pin ? SANDBOX_SEALED : SANDBOX_ON;
 }
 
 const char *sandbox_cache_warning(const struct sandbox *sb)
 {
-	if (!sb || sb->drop_caches)
+	if (!sb || sb->drop_caches || sb->pin)
 		return NULL;
 	return "the kernel's page cache is not dropped between rotation phases (only root "
 	       "can): a bot's process of one rotation of a deal can leave marks there that its "
@@ -383,10 +389,46 @@ static int prepare(struct sandbox *sb, const struct sandbox_setup *setup, const 
 			       (unsigned)getpid() % SANDBOX_UID_BLOCKS * SANDBOX_UID_BLOCK_SIZE);
 	if (asprintf(&sb->lang_env, "LANG=%s", lang && *lang ? lang : "C.UTF-8") < 0)
 		return -ENOMEM;
-	if ((ret = sandbox_view_init(&sb->view, *path, setup->hide, setup->nhide)) < 0 ||
+	if ((ret = sandbox_view_init(&sb->view, *path, setup->hide, setup->nhide,
+					    setup->system, setup->nsystem)) < 0 ||
 	    (ret = seccomp_filter_build(&sb->bpf, &sb->bpf_len)) < 0)
 		return ret;
 	return guard_start(&sb->guard);
+}
+
+/*
+ * Sealed: every file a bot sees (the system directories, each bot's own
+ * files; not what the arena hides) kept cached and mapped. The caches are
+ * then not dropped between phases: a drop would empty the directories'
+ * blocks the walk cached, which a bot could then mark by listing one.
+ */
+static int seal(struct sandbox *sb, char *why, size_t why_size)
+{
+	struct strlist roots = { 0 };
+	int ret;
+
+	for (size_t i = 0; i < sb->view.system.n; i++)
+		strlist_add(&roots, sb->view.system.v[i]);
+	for (size_t i = 0; i < sb->view.others.n; i++)
+		strlist_add(&roots, sb->view.others.v[i]);
+	if ((ret = roots.error) == 0)
+		ret = cache_pin_start(&roots, &sb->view.hide, &sb->pin, why, why_size);
+	strlist_free(&roots);
+	return ret;
+}
+
+static void describe(struct sandbox *sb)
+{
+	char pinned[96] = "";
+
+	if (sb->pin)
+		snprintf(pinned, sizeof pinned, ", sealed: %zu files (%.1f GB) kept cached%s",
+			 cache_pin_stats(sb->pin)->files,
+			 (double)cache_pin_stats(sb->pin)->bytes / 1e9,
+			 cache_pin_stats(sb->pin)->locked ? " and locked" : "");
+	snprintf(sb->desc, sizeof sb->desc, "bwrap, seccomp%s%s%s%s", sb->cg ? ", " : ", no cgroups",
+		 sb->cg ? cgroup_describe(sb->cg) : "",
+		 sb->drop_caches ? ", the page cache dropped between phases" : "", pinned);
 }
 
 static void note_without_cgroups(const struct sandbox *sb, const char *cg_why, char *note,
@@ -406,6 +448,7 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 	char why[2048] = "", cg_why[400] = "";
 	const char *path;
 	int ret, missing = 0;
+	bool sealing = false;
 
 	*out = NULL;
 	note[0] = '\0';
@@ -438,27 +481,29 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 			goto out;
 	if ((ret = note_unseen(sb, setup)) < 0)
 		goto out;
+	if (setup->mode == SANDBOX_SEALED && (ret = seal(sb, why, sizeof why)) < 0) {
+		sealing = true;
+		goto out;
+	}
 	ret = cgroup_open(&sb->cg, cg_why, sizeof cg_why);
 	if (ret == -ENOMEM)
 		goto out;
 	if (ret < 0)
 		note_without_cgroups(sb, cg_why, note, note_size);
 	/* what an earlier run's bots left (a resumed game's rotations among them) goes too */
-	sb->drop_caches = cache_drop_available() && cache_drop() == 0;
-	snprintf(sb->desc, sizeof sb->desc, "bwrap, seccomp%s%s%s", sb->cg ? ", " : ", no cgroups",
-		 sb->cg ? cgroup_describe(sb->cg) : "",
-		 sb->drop_caches ? ", the page cache dropped between phases" : "");
+	sb->drop_caches = !sb->pin && cache_drop_available() && cache_drop() == 0;
+	describe(sb);
 	*out = sb;
 	sb = NULL;
 	ret = 0;
 out:
 	if (ret == -ENOTSUP) {
-		snprintf(note, note_size, "%s: %s%s%s", setup->mode == SANDBOX_ON ?
+		snprintf(note, note_size, "%s: %s%s%s", setup->mode != SANDBOX_AUTO ?
 			 "no sandbox" : "sandbox off, bots run unsandboxed", why,
 			 missing ? "; to enable it, " : "", missing ? how_to_enable(missing) : "");
 		if (setup->mode == SANDBOX_AUTO)
 			ret = 0;
-	} else if (ret == -EACCES) {
+	} else if (ret == -EACCES || (sealing && ret != -ENOMEM)) {
 		snprintf(note, note_size, "sandbox: %s", why);
 	} else if (ret < 0 && ret != -ENOMEM) {
 		snprintf(note, note_size, "sandbox: cannot prepare it: %s", strerror(-ret));
@@ -549,6 +594,7 @@ void sandbox_close(struct sandbox *sb)
 	if (!sb)
 		return;
 	hosts_off(sb);
+	cache_pin_stop(sb->pin);
 	free(sb->hosts);
 	cgroup_close(sb->cg);
 	guard_stop(sb->guard);

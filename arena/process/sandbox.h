@@ -57,9 +57,14 @@ enum sandbox_mode {
 	SANDBOX_AUTO, /* on where the machine allows it, else off with one line saying why */
 	SANDBOX_ON,   /* refuse to run bots without it */
 	SANDBOX_OFF,
+	/* on, and every file a bot sees kept cached and mapped for the whole run
+	 * (cache_pin.h), so that no process can pass another anything through
+	 * the page cache: within a game, and between rotation phases without
+	 * the drop (cache_drop.h) */
+	SANDBOX_SEALED,
 };
 
-/* "auto", "on", "off" into *out: 0, or -EINVAL. */
+/* "auto", "on", "off", "sealed" into *out: 0, or -EINVAL. */
 int sandbox_mode_parse(const char *text, enum sandbox_mode *out);
 const char *sandbox_mode_name(enum sandbox_mode mode);
 
@@ -77,6 +82,10 @@ struct sandbox_setup {
 	 * that do not exist yet are hidden once they do, NULL ones skipped. */
 	const char *const *hide;
 	size_t nhide;
+	/* The system directories bots see, canonical (sandbox_view.h); NULL:
+	 * /usr, /etc, /bin, /sbin, /lib, /lib32, /lib64, /libx32. */
+	const char *const *system;
+	size_t nsystem;
 };
 
 /*
@@ -112,6 +121,9 @@ const char *sandbox_unseen(const struct sandbox *sb, size_t i);
  * open without the drop, for a run with phases to print once.
  */
 const char *sandbox_cache_warning(const struct sandbox *sb);
+
+/* SANDBOX_SEALED or SANDBOX_ON: the mode of an open sandbox. */
+enum sandbox_mode sandbox_mode_of(const struct sandbox *sb);
 
 /* The sandbox in a few words for a report ("bwrap, cgroup v1 (pids, memory)"). */
 const char *sandbox_describe(const struct sandbox *sb);

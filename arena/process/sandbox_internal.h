@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "bot.h"
+#include "cache_pin.h"
 #include "cgroup.h"
 #include "guard.h"
 #include "sandbox_view.h"
@@ -39,6 +40,7 @@ struct sandbox {
 	int launcher_fd;        /* launcher.h; -1: none, /bin/sh launches */
 	bool root;
 	bool drop_caches;       /* between rotation phases (cache_drop.h) */
+	struct cache_pin *pin;  /* sealed: every file a bot sees kept cached (cache_pin.h) */
 	struct cgroups *cg;
 	pthread_mutex_t lock;   /* slots, next_leaf, hosts */
 	uid_t uid_base;         /* this arena's block of uids (sandbox_start.h) */

@@ -126,8 +126,19 @@ bool sandbox_view_system(const struct sandbox_view *v, const char *path)
 	       covered_by_any(&v->targets, path);
 }
 
-static void find_system(struct sandbox_view *v)
+/* Does a system directory lie under path? */
+static bool holds_system(const struct sandbox_view *v, const char *path)
 {
+	for (size_t i = 0; i < v->system.n; i++)
+		if (covers(path, v->system.v[i]))
+			return true;
+	return false;
+}
+
+static void find_system(struct sandbox_view *v, const char *const *system, size_t nsystem)
+{
+	for (size_t i = 0; system && i < nsystem; i++)
+		strlist_add(&v->system, system[i]);
 	for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; i++) {
 		char target[PATH_MAX];
 		ssize_t n = readlink(system_dirs[i], target, sizeof target - 1);
@@ -135,12 +146,13 @@ static void find_system(struct sandbox_view *v)
 
 		if (n > 0) {
 			target[n] = '\0';
-			if ((real = realpath(system_dirs[i], NULL)) && covered_by_any(&v->system, real)) {
+			if ((real = realpath(system_dirs[i], NULL)) &&
+			    (covered_by_any(&v->system, real) || holds_system(v, real))) {
 				strlist_add(&v->links, system_dirs[i]);
 				strlist_add(&v->targets, target);
 			}
 			free(real);
-		} else if (is_dir(system_dirs[i])) {
+		} else if (!system && is_dir(system_dirs[i])) {
 			strlist_add(&v->system, system_dirs[i]);
 		}
 	}
@@ -189,12 +201,12 @@ static int filter_path(struct sandbox_view *v, const char *path)
 }
 
 int sandbox_view_init(struct sandbox_view *v, const char *path, const char *const *hide,
-		      size_t nhide)
+		      size_t nhide, const char *const *system, size_t nsystem)
 {
 	int ret;
 
 	memset(v, 0, sizeof *v);
-	find_system(v);
+	find_system(v, system, nsystem);
 	find_homes(v);
 	for (size_t i = 0; i < nhide; i++) {
 		char *real = hide[i] ? canonical_to_be(hide[i]) : NULL;

@@ -56,12 +56,14 @@ struct sandbox_view {
 };
 
 /*
- * Find the system directories and the homes, make the hidden paths
- * canonical (those that do not exist yet as they will be), and filter path
- * (the arena's PATH) into path_env.
+ * Find the system directories (system, NULL: the usual ones) and the homes,
+ * make the hidden paths canonical (those that do not exist yet as they
+ * will be), and filter path (the arena's PATH) into path_env. A usual name
+ * that is a symbolic link (/bin -> usr/bin) is shown as one when its target
+ * is, or holds, a system directory.
  */
 int sandbox_view_init(struct sandbox_view *v, const char *path, const char *const *hide,
-		      size_t nhide);
+		      size_t nhide, const char *const *system, size_t nsystem);
 
 void sandbox_view_release(struct sandbox_view *v);
 

@@ -82,6 +82,12 @@ static const struct shared_state_rule shared_state[] = {
 	{ "preadv2", 5, RWF_NOWAIT, RWF_NOWAIT, EOPNOTSUPP },
 	{ "pwritev2", 5, RWF_NOWAIT, RWF_NOWAIT, EOPNOTSUPP },
 	{ "cachestat", NO_ARG, 0, 0, ENOSYS },
+	/* evicting pages of a file every sandbox maps: with the arena's pins
+	 * (cache_pin.h) the one write left; reclaiming one's own memory early
+	 * is advice a program can do without */
+	{ "madvise", 2, MADV_PAGEOUT, INT, 0 },
+	{ "madvise", 2, MADV_COLD, INT, 0 },
+	{ "process_madvise", NO_ARG, 0, 0, ENOSYS },
 	/* futexes any two sandboxes can meet on: a shared (not FUTEX_PRIVATE_FLAG)
 	 * futex on a page of a file they all map is keyed by the file, so a wake in
 	 * one sandbox reaches a waiter in another. A shared wait returns EAGAIN at

@@ -39,7 +39,7 @@ struct key_spec {
 static const char *const top_keys[] = { "name", "bots", "players", "deals", "duplicate",
 	"rules", "time", "limits", "seed", "concurrency", "pin", "output", "stderr_cap",
 	"stderr_total_cap", "sandbox", "$schema", "format", "challengers", "programs", "replays",
-	"started", "processes", "schedule", NULL };
+	"started", "processes", "schedule", "system", NULL };
 static const char *const bot_keys[] = { "name", "command", "cwd", "env", "limits", NULL };
 static const char *const rules_keys[] = { "stock_size", "partnership", "mode", NULL };
 static const char *const time_keys[] = { "startup_ms", "move_ms", "game_ms", NULL };
@@ -467,6 +467,39 @@ static int parse_format(const cJSON *root, struct config *cfg, struct jsonc_erro
 	return 0;
 }
 
+/* "system": the directories a sandboxed bot sees instead of /usr, /etc, /bin, ...
+ * (sandbox_view.h), each a directory named by its canonical path. */
+static int parse_system(const cJSON *root, struct config *cfg, struct jsonc_errors *e)
+{
+	const cJSON *sys = cJSON_GetObjectItemCaseSensitive(root, "system"), *item;
+	char path[64], what[64], real[PATH_MAX];
+	struct stat st;
+
+	if (!sys)
+		return 0;
+	if (!cJSON_IsArray(sys) || cJSON_GetArraySize(sys) == 0)
+		return jsonc_error(e, "system", "expected a non-empty array of directories, "
+				   "found %s", found(sys, what, sizeof(what)));
+	if (!(cfg->system = string_array_new((size_t)cJSON_GetArraySize(sys))))
+		return -ENOMEM;
+	cJSON_ArrayForEach(item, sys) {
+		snprintf(path, sizeof(path), "system[%zu]", cfg->nsystem);
+		if (!cJSON_IsString(item) || item->valuestring[0] != '/')
+			return jsonc_error(e, path, "expected an absolute path, found %s",
+					   found(item, what, sizeof(what)));
+		if (!realpath(item->valuestring, real) || stat(real, &st) < 0 ||
+		    !S_ISDIR(st.st_mode))
+			return jsonc_error(e, path, "\"%.200s\" is no directory on this machine",
+					   item->valuestring);
+		if (strcmp(real, item->valuestring) != 0)
+			return jsonc_error(e, path, "\"%.200s\" is not the directory's own path: "
+					   "name \"%.200s\"", item->valuestring, real);
+		if (!(cfg->system[cfg->nsystem++] = strdup(real)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The top-level keys but the bots and the format. */
 static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_errors *e)
 {
@@ -507,9 +540,10 @@ static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_er
 	ret = worst(ret, parse_seed(root, cfg, e));
 	ret = worst(ret, get_string(root, "", "sandbox", &sandbox, e));
 	if (sandbox && sandbox_mode_parse(sandbox, &mode) < 0)
-		ret = jsonc_error(e, "sandbox", "expected \"auto\", \"on\" or \"off\", found "
+		ret = jsonc_error(e, "sandbox", "expected \"auto\", \"on\", \"sealed\" or \"off\", found "
 				  "\"%.80s\"", sandbox);
 	cfg->sandbox = sandbox ? (int)mode : SANDBOX_AUTO;
+	ret = worst(ret, parse_system(root, cfg, e));
 	ret = worst(ret, get_string(root, "", "processes", &processes, e));
 	cfg->processes = processes ? config_processes_parse(processes) : CONFIG_PROCESSES_FRESH;
 	if (cfg->processes < 0)
@@ -759,6 +793,7 @@ void config_release(struct config *cfg)
 	}
 	free(cfg->bots);
 	free(cfg->challenger);
+	string_array_free(cfg->system);
 	free(cfg->name);
 	free(cfg->output);
 	free(cfg->base_dir);

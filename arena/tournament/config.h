@@ -56,6 +56,8 @@ struct config {
 	size_t stderr_cap;    /* bytes of stderr kept per bot process start */
 	size_t stderr_total_cap; /* bytes of a bot's log at most, over the whole tournament */
 	int sandbox;          /* enum sandbox_mode; once the sandbox is opened, the one in use */
+	char **system;        /* the directories sandboxed bots see (sandbox_view.h); NULL: the usual */
+	size_t nsystem;
 	int replays;          /* enum config_replays: which games get a replay file */
 	char *file;           /* absolute path of the tournament file; NULL from config_parse */
 	char *base_dir;       /* absolute directory of the tournament file */

@@ -132,6 +132,9 @@ char *config_to_json(const struct config *cfg, int games_only)
 		cJSON_AddNumberToObject(root, "stderr_cap", (double)cfg->stderr_cap);
 		cJSON_AddNumberToObject(root, "stderr_total_cap", (double)cfg->stderr_total_cap);
 		cJSON_AddStringToObject(root, "sandbox", sandbox_mode_name(cfg->sandbox));
+		if (cfg->system)
+			cJSON_AddItemToObject(root, "system", cJSON_CreateStringArray(
+				(const char *const *)cfg->system, (int)cfg->nsystem));
 		cJSON_AddStringToObject(root, "replays", config_replays_names[cfg->replays]);
 	}
 	text = cJSON_Print(root);

@@ -14,6 +14,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 #define PAGE 4096
 #define WINDOW 16 /* pages: the kernel's fault_around_bytes, 64 KiB by default */
@@ -32,13 +35,14 @@ static const char *const store_patterns[] = {
 enum page_store_mode page_store_mode_parse(const char *name)
 {
 	return strcmp(name, "faults") == 0 ? PAGE_STORE_FAULTS :
-	       strcmp(name, "timing") == 0 ? PAGE_STORE_TIMING : PAGE_STORE_PAGEMAP;
+	       strcmp(name, "timing") == 0 ? PAGE_STORE_TIMING :
+	       strcmp(name, "reload") == 0 ? PAGE_STORE_RELOAD : PAGE_STORE_PAGEMAP;
 }
 
 const char *page_store_mode_name(enum page_store_mode mode)
 {
 	return mode == PAGE_STORE_FAULTS ? "faults" : mode == PAGE_STORE_TIMING ? "timing" :
-	       "pagemap";
+	       mode == PAGE_STORE_RELOAD ? "reload" : "pagemap";
 }
 
 /* The store's file into path: 0, or -1 when none is there. */
@@ -90,7 +94,8 @@ int page_store_open(struct page_store *s, enum page_store_mode mode)
 	at = MAP_FAILED;
 	if (room != MAP_FAILED)
 		at = mmap(room + (span - (uintptr_t)room % span) % span, len, PROT_READ,
-			  MAP_SHARED | MAP_FIXED, fd, 0);
+			  MAP_SHARED | MAP_FIXED | (mode == PAGE_STORE_RELOAD ? MAP_POPULATE : 0),
+			  fd, 0);
 	close(fd);
 	if (at == MAP_FAILED || madvise(at, len, MADV_RANDOM) < 0 ||
 	    (mode == PAGE_STORE_PAGEMAP &&
@@ -133,6 +138,41 @@ void page_store_touch(const struct page_store *s, size_t page)
 	(void)s->base[page * PAGE];
 }
 
+#if defined(__x86_64__)
+/* Cycles a load of page's first line takes: a few dozen from the CPU's cache, hundreds from
+ * memory. */
+static long load_cycles(const struct page_store *s, size_t page)
+{
+	unsigned aux;
+	uint64_t a, b;
+
+	_mm_mfence();
+	a = __rdtscp(&aux);
+	(void)s->base[page * PAGE];
+	b = __rdtscp(&aux);
+	_mm_lfence();
+	return (long)(b - a);
+}
+
+static void flush_line(const struct page_store *s, size_t page)
+{
+	_mm_clflush((const void *)(s->base + page * PAGE));
+	_mm_mfence();
+}
+#else
+static long load_cycles(const struct page_store *s, size_t page)
+{
+	(void)s->base[page * PAGE];
+	return 0;
+}
+
+static void flush_line(const struct page_store *s, size_t page)
+{
+	(void)s;
+	(void)page;
+}
+#endif
+
 static long touch_ns(const struct page_store *s, size_t page)
 {
 	struct timespec a, b;
@@ -171,6 +211,19 @@ void page_store_calibrate(struct page_store *s)
 {
 	long cold[CALIBRATION], warm[CALIBRATION], c, w, t;
 
+	if (s->mode == PAGE_STORE_RELOAD) {
+		/* a line out of the CPU's caches, then the same line again */
+		for (int i = 0; i < CALIBRATION; i++) {
+			size_t page = page_store_draw() % s->windows * WINDOW;
+
+			flush_line(s, page);
+			cold[i] = load_cycles(s, page);
+			warm[i] = load_cycles(s, page);
+		}
+		s->threshold_ns = (median(cold, CALIBRATION) + median(warm, CALIBRATION)) / 2;
+		return;
+	}
+
 	for (int i = 0; i < CALIBRATION; i++) {
 		size_t page = page_store_draw() % s->windows * WINDOW;
 
@@ -205,6 +258,8 @@ bool page_store_cached(const struct page_store *s, size_t page)
 		return after.ru_majflt == before.ru_majflt;
 	case PAGE_STORE_TIMING:
 		return touch_ns(s, page) < s->threshold_ns;
+	case PAGE_STORE_RELOAD:
+		return load_cycles(s, page) < s->threshold_ns;
 	}
 	return false;
 }

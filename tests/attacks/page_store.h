@@ -22,7 +22,13 @@
  * - timing: touch the page, timed; a disk read takes far longer than a
  *   minor fault (the threshold lies between both, measured by
  *   page_store_calibrate).
- * Faults and timing cache the page they read: a page can be read once.
+ * - reload: the CPU's cache, not the page cache (flush and reload): the
+ *   store is mapped whole at the start (MAP_POPULATE), and a page's first
+ *   line is loaded, timed in cycles; a line another process loaded lately
+ *   comes from the cache shared by the cores, far sooner than one from
+ *   memory. Every page is in the page cache alike here, so it reads what
+ *   keeping every file cached (cache_pin.h) leaves.
+ * Faults, timing and reload set the page they read: a page can be read once.
  */
 #ifndef SKIPBO_PAGE_STORE_H
 #define SKIPBO_PAGE_STORE_H
@@ -31,21 +37,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum page_store_mode { PAGE_STORE_PAGEMAP, PAGE_STORE_FAULTS, PAGE_STORE_TIMING };
+enum page_store_mode { PAGE_STORE_PAGEMAP, PAGE_STORE_FAULTS, PAGE_STORE_TIMING,
+		       PAGE_STORE_RELOAD };
 
 struct page_store {
 	char path[512];
 	const volatile unsigned char *base; /* aligned to a window */
 	size_t windows;
 	int pagemap;                        /* /proc/self/pagemap in mode pagemap, else -1 */
-	long threshold_ns;                  /* timing: slower is not cached; 0 until calibrated */
+	long threshold_ns;                  /* timing: slower is not cached (reload: in cycles); 0 until calibrated */
 	enum page_store_mode mode;
 };
 
-/* The mode "faults" or "timing" names; pagemap for anything else. */
+/* The mode "faults", "timing" or "reload" names; pagemap for anything else. */
 enum page_store_mode page_store_mode_parse(const char *name);
 
-/* "pagemap", "faults" or "timing". */
+/* "pagemap", "faults", "timing" or "reload". */
 const char *page_store_mode_name(enum page_store_mode mode);
 
 /*
@@ -70,11 +77,12 @@ void page_store_touch(const struct page_store *s, size_t page);
 /*
  * Timing: measure the cost of a disk read (the first page of a window drawn
  * at random, never a data page) and of a minor fault, and set the threshold
- * between them. Costs 5 disk reads.
+ * between them. Costs 5 disk reads. Reload: the same between a line loaded
+ * from memory (flushed first) and from the cache.
  */
 void page_store_calibrate(struct page_store *s);
 
-/* Was page set? In modes faults and timing the question sets it. */
+/* Was page set? In modes faults, timing and reload the question sets it. */
 bool page_store_cached(const struct page_store *s, size_t page);
 
 /*

@@ -50,6 +50,10 @@
 #define GAMES (DEALS * 3 * 4)        /* 3 pairings x 4 seat rotations per deal */
 #define PARTNER_GAMES (DEALS * 4)    /* pairing {02|13}: the attackers are partners */
 #define MIN_PREDICTED 200            /* enough hand cards to tell chance from knowledge */
+/* What the bots see when sealed: the libraries (and a store among them), not all of /usr,
+ * whose gigabytes would take a minute to cache. */
+#define SEALED_SYSTEM \
+	",\"system\":[\"/usr/lib/x86_64-linux-gnu\",\"/usr/lib64\",\"/etc\"]"
 #define VALUES 13                    /* card values: 0 (Skip-Bo) .. 12 */
 #define HAND_MAX 5
 #define DECK 162
@@ -270,13 +274,19 @@ struct partner_case {
 	const char *attack; /* tests/attacks/attack_<attack> */
 	const char *arg;    /* after the token, or "" */
 	bool judged;        /* the cards heard right must stay within chance */
+	bool sealed;        /* --sandbox sealed: every file the bots see kept cached */
 };
 
 static const struct partner_case cases[] = {
-	{ "partner_futex", "", true },
-	{ "partner_page_cache", "pagemap", false },
-	{ "partner_page_cache", "faults", false },
-	{ "partner_page_cache", "timing", false },
+	{ "partner_futex", "", true, false },
+	{ "partner_page_cache", "pagemap", false, false },
+	{ "partner_page_cache", "faults", false, false },
+	{ "partner_page_cache", "timing", false, false },
+	{ "partner_page_cache", "reload", false, false },
+	{ "partner_page_cache", "pagemap", true, true },
+	{ "partner_page_cache", "faults", true, true },
+	{ "partner_page_cache", "timing", true, true },
+	{ "partner_page_cache", "reload", false, true },
 };
 
 /* The mutual information of a channel that names one of 13 cards, right at rate a and wrong
@@ -324,8 +334,9 @@ static void run_tournament(const struct partner_case *c, const char *dir)
 		 "{\"name\":\"good2\",\"command\":[\"%s/badbot\",\"good\"]}],"
 		 "\"players\":4,\"deals\":%d,\"rules\":{\"stock_size\":10,\"partnership\":true},"
 		 "\"time\":{\"startup_ms\":10000,\"move_ms\":10000,\"game_ms\":120000},"
-		 "\"concurrency\":1,\"output\":\"out\",\"sandbox\":\"on\"}",
-		 attacker, bin, attacker, bin, DEALS);
+		 "\"concurrency\":1,\"output\":\"out\",\"sandbox\":\"%s\"%s}",
+		 attacker, bin, attacker, bin, DEALS, c->sealed ? "sealed" : "on",
+		 c->sealed ? SEALED_SYSTEM : "");
 	e2e_write(dir, "t.json", text);
 	snprintf(path, sizeof path, "%s/t.json", dir);
 	if (user && (chown(dir, user->pw_uid, user->pw_gid) < 0 ||
@@ -353,8 +364,9 @@ static void run_case(const struct partner_case *c)
 	struct attacker_log logs[2];
 	struct tally t = { 0 };
 	long longest_us;
+	bool page = strcmp(c->attack, "partner_page_cache") == 0;
 
-	if (!c->judged && page_store_evict(store, sizeof store) < 0) {
+	if (page && page_store_evict(store, sizeof store) < 0) {
 		printf("%s %s: no store file on this machine (page_store.h)\n", c->attack, c->arg);
 		skip();
 	}
@@ -376,14 +388,18 @@ static void run_case(const struct partner_case *c)
 	printf("%s%s%s: %ld of %ld partner hand cards heard right (the best blind guess %.0f, "
 	       "bound %.0f)\n", c->attack, c->arg[0] ? " " : "", c->arg, t.right, t.predicted,
 	       t.chance, bound);
-	if (!c->judged) {
+	if (page)
 		printf("  store %s: %zu of %zu hands heard, %.1f cards right beyond the blind guess "
 		       "and about %.0f bits a partner game, the longest reading %.1f ms\n", store,
 		       t.heard, t.hands, (t.right - t.chance) / PARTNER_GAMES, bits_a_game(&t),
 		       longest_us / 1000.0);
+	if (!c->judged && !c->sealed)
 		printf("  not judged: the page cache is open between processes alive at once "
+		       "unless --sandbox sealed (SECURITY.md)\n");
+	else if (!c->judged)
+		printf("  not judged: the CPU's caches are shared by processes alive at once, and "
+		       "sealed or not, pages of a file both map are read by flush and reload "
 		       "(SECURITY.md)\n");
-	}
 	/* both partners of each such game */
 	assert_int_equal(t.partner_games, 2 * PARTNER_GAMES);
 	assert_true(t.predicted >= MIN_PREDICTED);
@@ -422,8 +438,8 @@ int main(int argc, char **argv)
 		return ret;
 	copy_programs();
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		snprintf(names[i], sizeof names[i], "%s%s%s", cases[i].attack,
-			 cases[i].arg[0] ? " " : "", cases[i].arg);
+		snprintf(names[i], sizeof names[i], "%s%s%s%s", cases[i].attack,
+			 cases[i].arg[0] ? " " : "", cases[i].arg, cases[i].sealed ? " sealed" : "");
 		tests[i] = (struct CMUnitTest){ names[i], test_case, NULL, NULL, (void *)&cases[i] };
 	}
 	failed = _cmocka_run_group_tests(user ? "partner attacks as an ordinary user" :

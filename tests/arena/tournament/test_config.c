@@ -355,7 +355,7 @@ static void test_sandbox_and_total_cap(void **state)
 	config_release(&a);
 	config_release(&b);
 	refused("{\"name\":\"t\"," BOTS ",\"sandbox\":\"yes\"}",
-		"sandbox: expected \"auto\", \"on\" or \"off\"", "\"yes\"");
+		"sandbox: expected \"auto\", \"on\", \"sealed\" or \"off\"", "\"yes\"");
 	refused("{\"name\":\"t\"," BOTS ",\"sandbox\":true}", "sandbox: expected", NULL);
 	refused("{\"name\":\"t\"," BOTS ",\"stderr_total_cap\":-1}", "stderr_total_cap", NULL);
 }
