@@ -68,7 +68,7 @@ enum options_group {
 	OPTIONS_STOCK = 1 << 1,   /* --stock N, 1 to 30 */
 	OPTIONS_TIME = 1 << 2,    /* --move-ms, --game-ms, --startup-ms */
 	OPTIONS_LIMITS = 1 << 3,  /* --cpu-seconds, --memory-mb, --open-files, --processes */
-	OPTIONS_SANDBOX = 1 << 4, /* --sandbox auto|on|off */
+	OPTIONS_SANDBOX = 1 << 4, /* --sandbox auto|on|sealed|off */
 	OPTIONS_BOT_STDERR = 1 << 5, /* --quiet-bots, --stderr DIR */
 	OPTIONS_ENV = 1 << 6,     /* --env NAME=VALUE, repeatable */
 };

@@ -4,9 +4,10 @@
  * between a bot's processes alive at once (attack_twin_locks uses the
  * first). It tries each on its own program and reports those that worked:
  * a POSIX, open-file or flock lock that another process sees, a notice of
- * another process reading (inotify, dnotify), evicting the file's pages, and
- * asking whether a page is cached without the time a read takes
- * (RWF_NOWAIT, cachestat).
+ * another process reading (inotify, dnotify), evicting the file's pages
+ * (MADV_PAGEOUT, which the kernel allows on a file one owns: a bot's own
+ * program, as an ordinary user's arena runs it), and asking whether a page
+ * is cached without the time a read takes (RWF_NOWAIT, cachestat).
  * attack_shared_state TOKEN
  */
 #include <errno.h>
@@ -15,6 +16,8 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -79,6 +82,35 @@ static int cache_stat(int fd)
 	return (int)syscall(SYS_cachestat, fd, &range, stat, 0);
 }
 
+/*
+ * Does MADV_PAGEOUT evict a page of this program? Its last page, which no
+ * segment maps, is touched through a mapping of its own, paged out, and
+ * asked for with mincore, which tells an owner whether the page is cached
+ * (anyone else: whether it is still mapped, which a refused page-out
+ * leaves it).
+ */
+static int paged_out(int fd)
+{
+	struct stat st;
+	unsigned char *m, in = 1;
+	off_t at;
+
+	if (fstat(fd, &st) < 0 || st.st_size < 8192)
+		return 0;
+	/* a program copied just before is dirty, and a dirty page is not paged out */
+	fdatasync(fd);
+	at = (st.st_size - 1) / 4096 * 4096;
+	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, at);
+	if (m == MAP_FAILED)
+		return 0;
+	(void)*(volatile unsigned char *)m;
+	madvise(m, 4096, MADV_PAGEOUT);
+	if (mincore(m, 4096, &in) < 0)
+		in = 1;
+	munmap(m, 4096);
+	return !(in & 1);
+}
+
 void attack_main(int argc, char **argv)
 {
 	int fd = open("/proc/self/exe", O_RDONLY), dir = open("/usr", O_RDONLY | O_DIRECTORY);
@@ -104,6 +136,8 @@ void attack_main(int argc, char **argv)
 		strcat(worked, " nowait-read");
 	if (cache_stat(fd) == 0)
 		strcat(worked, " cachestat");
+	if (paged_out(fd))
+		strcat(worked, " pageout");
 	if (worked[0])
 		attack_report("shared-state", true, "worked on a shared file:%s", worked);
 	else

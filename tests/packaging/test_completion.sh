@@ -91,7 +91,7 @@ includes "replay --" --render --turn --move --game
 includes "check --" --quiet-bots --stderr
 includes "sprt --" --quiet-bots --stderr
 # an option's value, by the name --help gives it
-expect "run --sandbox " auto on off
+expect "run --sandbox " auto on sealed off
 expect "check --sandbox o" on off
 expect "run -o " out replays
 expect "report --output o" out

@@ -3,7 +3,8 @@
  * (arena/process/sandbox_view.h): a bot sees the folder of its program or
  * script when that folder is of its own, less the other bots' own files;
  * where the folder is not, sandbox_unseen() names what it cannot see and
- * how to show it.
+ * how to show it. With "system" naming fewer system directories, a bot sees
+ * those alone, and the usual links (/bin, /lib64) that lead into them.
  *
  * The tree, under TEST_DIR/view.<pid>/proj (the bots' working directory, as
  * `run` gives it: it holds the hidden output directory out/):
@@ -188,6 +189,31 @@ static void test_folder_of_entrants_said(void **state)
 	assert_non_null(strstr(said, "other programs, such as b.sh"));
 }
 
+/* "system": /usr/bin, /usr/lib, /usr/lib64 and /etc shown, /usr/share not; /bin and /lib64
+ * still the links into them. */
+static void test_system_narrowed(void **state)
+{
+	static char *argv[] = { "/bin/sh", "-c",
+		"for p in /usr/lib /bin/sh /usr/share /usr/include; do "
+		"test -e $p && echo $p || echo no-$p; done", NULL };
+	static const char *const system[] = { "/usr/bin", "/usr/lib", "/usr/lib64", "/etc" };
+	const char *const want[] = { "/usr/lib", "/bin/sh", "no-/usr/share", "no-/usr/include" };
+	struct bot_spec spec = { .name = "narrow", .argv = argv, .cwd = proj, .cpu = -1 };
+	struct sandbox_setup setup = { .mode = SANDBOX_ON, .bots = &spec, .nbots = 1,
+				       .system = system, .nsystem = 4 };
+	struct sandbox *narrow = NULL;
+	char note[1024];
+
+	(void)state;
+	if (access("/usr/lib64", F_OK) != 0 || access("/usr/share", F_OK) != 0)
+		skip();
+	if (sandbox_open(&setup, &narrow, note, sizeof note) < 0)
+		fail_msg("sandbox_open: %s", note);
+	spec.sandbox = narrow;
+	expect_lines(&spec, want, 4);
+	sandbox_close(narrow);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_program_sees_its_folder),
 		cmocka_unit_test(test_unsafe_folder_said),
 		cmocka_unit_test(test_folder_of_entrants_said),
+		cmocka_unit_test(test_system_narrowed),
 	};
 	const char *hide[1];
 	struct sandbox_setup setup = { .mode = SANDBOX_ON, .bots = specs, .nbots = 5, .hide = hide,

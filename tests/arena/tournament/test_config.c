@@ -360,6 +360,40 @@ static void test_sandbox_and_total_cap(void **state)
 	refused("{\"name\":\"t\"," BOTS ",\"stderr_total_cap\":-1}", "stderr_total_cap", NULL);
 }
 
+/* "sandbox": "sealed" and "system": kept, written back, each directory checked. */
+static void test_sealed_and_system(void **state)
+{
+	const char *text = "{\"name\":\"t\"," BOTS ",\"sandbox\":\"sealed\","
+			   "\"system\":[\"/usr/lib\",\"/etc\"]}";
+	struct config c;
+	char err[CONFIG_ERR_MAX] = "", *json;
+
+	(void)state;
+	assert_int_equal(config_parse(text, strlen(text), dir, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.sandbox, SANDBOX_SEALED);
+	assert_int_equal(c.nsystem, 2);
+	assert_string_equal(c.system[0], "/usr/lib");
+	assert_string_equal(c.system[1], "/etc");
+	assert_null(c.system[2]);
+	json = config_to_json(&c, 0);
+	assert_non_null(strstr(json, "\"sandbox\":\t\"sealed\""));
+	assert_non_null(strstr(json, "\"system\":\t[\"/usr/lib\", \"/etc\"]"));
+	free(json);
+	config_release(&c);
+	refused("{\"name\":\"t\"," BOTS ",\"system\":\"/usr\"}",
+		"system: expected a non-empty array of directories", "the string \"/usr\"");
+	refused("{\"name\":\"t\"," BOTS ",\"system\":[]}",
+		"system: expected a non-empty array of directories", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"system\":[\"/usr\",\"usr/lib\"]}",
+		"system[1]: expected an absolute path", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"system\":[\"/nonexistent-skipbo\"]}",
+		"system[0]: \"/nonexistent-skipbo\" is no directory on this machine", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"system\":[\"/etc/hostname\"]}",
+		"is no directory on this machine", NULL);
+	refused("{\"name\":\"t\"," BOTS ",\"system\":[\"/usr/../etc\"]}",
+		"system[0]: \"/usr/../etc\" is not the directory's own path: name \"/etc\"", NULL);
+}
+
 #define BOTS3 "\"bots\":[{\"name\":\"a\",\"command\":[\"/bin/sh\"]},{\"name\":\"b\"," \
 	"\"command\":[\"/bin/sh\"]},{\"name\":\"c\",\"command\":[\"/bin/sh\"]}]"
 
@@ -697,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_strict_numbers),
 		cmocka_unit_test(test_duplicate_keys),
 		cmocka_unit_test(test_sandbox_and_total_cap),
+		cmocka_unit_test(test_sealed_and_system),
 		cmocka_unit_test(test_replays),
 		cmocka_unit_test(test_seed_and_processes),
 		cmocka_unit_test(test_long_env_name),
