@@ -6,7 +6,14 @@
 # alternating rounds (-j 2, pinned, SANDBOX auto, on or off, default auto: on
 # where the machine allows it), the median of each and their ratio. With
 # BEFORE_DIR, the arena of that build also plays the fresh runs, in the same
-# rounds (the bots are BUILD_DIR's), and its median and ratio come too.
+# rounds (the bots are BUILD_DIR's), and its median and ratio come too. With
+# SEALED_SYSTEM set (a JSON array of directories, the tournament's
+# "system"), fresh runs with "sandbox": "sealed" and that view are played in
+# the same rounds as well, their games/s counting the start that caches the
+# files, against fresh's.
+#
+#   SEALED_SYSTEM='["/usr/lib/x86_64-linux-gnu","/usr/lib64","/etc"]' \
+#     sh tests/arena/bench_processes.sh build 3 64 64 on
 #
 #   sh tests/arena/bench_processes.sh build [5] [4] [30] [auto] [before/build]
 #
@@ -24,6 +31,7 @@ deals30=${3:-4}
 deals5=${4:-30}
 sandbox=${5:-auto}
 before=${6:+$(cd "$6" && pwd)}
+sealed=${SEALED_SYSTEM:+sealed}
 work=$(mktemp -d /tmp/bench_processes.XXXXXX)
 chmod 755 "$work" # the sandbox's uids must reach the bots
 arena=$build/arena/skipbo-arena
@@ -32,13 +40,15 @@ bot=$build/bots/skipbo-hard
 for stock in 30 5; do
 	deals=$deals30
 	[ "$stock" = 5 ] && deals=$deals5
-	for mode in fresh reuse; do
+	for mode in fresh reuse $sealed; do
+		processes=$mode box=$sandbox view=
+		[ "$mode" = sealed ] && processes=fresh box=sealed view=",\"system\":$SEALED_SYSTEM"
 		cat > "$work/$mode-$stock.json" <<JSON
 {"name":"$mode","bots":[
  {"name":"a","command":["$bot"]},{"name":"b","command":["$bot"]},
  {"name":"c","command":["$bot"]},{"name":"d","command":["$bot"]}],
- "players":2,"deals":$deals,"rules":{"stock_size":$stock},"processes":"$mode",
- "seed":1234,"concurrency":2,"sandbox":"$sandbox","output":"$work/out-$mode-$stock"}
+ "players":2,"deals":$deals,"rules":{"stock_size":$stock},"processes":"$processes",
+ "seed":1234,"concurrency":2,"sandbox":"$box","output":"$work/out-$mode-$stock"$view}
 JSON
 	done
 done
@@ -57,7 +67,7 @@ run_one() {
 
 for r in $(seq "$rounds"); do
 	for stock in 30 5; do
-		for mode in fresh reuse ${before:+before}; do
+		for mode in fresh reuse ${before:+before} $sealed; do
 			start=$(date +%s.%N)
 			run_one "$mode" "$stock"
 			end=$(date +%s.%N)
@@ -78,6 +88,11 @@ for stock in 30 5; do
 		old=$(awk -v s="$stock" '$1 == "before" && $2 == s {print $3}' "$work/rates.txt" | median)
 		echo "  the build before, fresh: $old = $(echo "$old $reuse" |
 			awk '{printf "%.1f%%", 100 * $1 / $2}') of reuse"
+	fi
+	if [ -n "$sealed" ]; then
+		s=$(awk -v s="$stock" '$1 == "sealed" && $2 == s {print $3}' "$work/rates.txt" | median)
+		echo "  sealed ($SEALED_SYSTEM), fresh: $s = $(echo "$s $fresh" |
+			awk '{printf "%.1f%%", 100 * $1 / $2}') of fresh"
 	fi
 done
 command -v perf >/dev/null 2>&1 || { rm -rf "$work"; exit 0; }

@@ -349,6 +349,13 @@ static void run_tournament(const struct partner_case *c, const char *dir)
 		fail_msg("%s %s: skipbo-arena exited %d:\n%.2000s", c->attack, c->arg, status,
 			 err ? err : "");
 	free(err);
+	/* a partnership run warns of the page cache unless sealed */
+	snprintf(path, sizeof path, "%s/stdout.txt", dir);
+	err = e2e_read(path, NULL);
+	if (c->sealed == (err && strstr(err, "partners can pass each other their hands") != NULL))
+		fail_msg("%s %s: the run %s the page cache between partners:\n%.2000s", c->attack,
+			 c->arg, c->sealed ? "warns of" : "does not warn of", err ? err : "");
+	free(err);
 	snprintf(path, sizeof path, "%s/out", dir);
 	n = e2e_records(path, &recs);
 	for (size_t i = 0; c->judged && i < n; i++)
