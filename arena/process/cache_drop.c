@@ -15,15 +15,25 @@ bool cache_drop_available(void)
 	return access(DROP_CACHES, W_OK) == 0;
 }
 
-int cache_drop(void)
+static int drop(const char *what)
 {
-	/* 3: the page cache (1) and the reclaimable slab, dentries and inodes (2) */
 	int fd = open(DROP_CACHES, O_WRONLY | O_CLOEXEC), ret = 0;
 
 	if (fd < 0)
 		return -errno;
-	if (write(fd, "3", 1) != 1)
+	if (write(fd, what, 1) != 1)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+int cache_drop(void)
+{
+	/* 3: the page cache (1) and the reclaimable slab, dentries and inodes (2) */
+	return drop("3");
+}
+
+int cache_drop_names(void)
+{
+	return drop("2");
 }

@@ -27,4 +27,11 @@ bool cache_drop_available(void);
 /* Drop the clean page cache, dentries and inodes: 0, or a negative errno-style code. */
 int cache_drop(void);
 
+/*
+ * Drop the dentries and inodes alone, the names looked up and not found
+ * among them, and keep the page cache: for a sealed sandbox, whose files
+ * stay cached (cache_pin.h). 0, or a negative errno-style code.
+ */
+int cache_drop_names(void);
+
 #endif

@@ -22,8 +22,10 @@
  * closes it or dies.
  *
  * What it does not cover: names looked up and not found (negative
- * dentries), whose lookups differ by a microsecond; and pages evicted when
- * the machine runs out of memory, where they could not be locked.
+ * dentries), which every process finds, a lookup that finds one some
+ * microseconds sooner than one that reads the directory (dropped between
+ * rotation phases where the arena can: cache_drop.h); and pages evicted
+ * when the machine runs out of memory, where they could not be locked.
  */
 #ifndef SKIPBO_CACHE_PIN_H
 #define SKIPBO_CACHE_PIN_H

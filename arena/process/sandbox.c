@@ -398,9 +398,10 @@ static int prepare(struct sandbox *sb, const struct sandbox_setup *setup, const 
 
 /*
  * Sealed: every file a bot sees (the system directories, each bot's own
- * files; not what the arena hides) kept cached and mapped. The caches are
- * then not dropped between phases: a drop would empty the directories'
- * blocks the walk cached, which a bot could then mark by listing one.
+ * files; not what the arena hides) kept cached and mapped. Between phases
+ * only the names are dropped (cache_drop_names): a whole drop would empty
+ * the directories' blocks the walk cached, which a bot could then mark by
+ * listing one, and reading them again takes seconds for a large /usr.
  */
 static int seal(struct sandbox *sb, char *why, size_t why_size)
 {
@@ -417,6 +418,12 @@ static int seal(struct sandbox *sb, char *why, size_t why_size)
 	return ret;
 }
 
+/* What a phase's bots left in the kernel's caches, dropped (cache_drop.h). */
+static int drop(const struct sandbox *sb)
+{
+	return sb->pin ? cache_drop_names() : cache_drop();
+}
+
 static void describe(struct sandbox *sb)
 {
 	char pinned[96] = "";
@@ -428,7 +435,8 @@ static void describe(struct sandbox *sb)
 			 cache_pin_stats(sb->pin)->locked ? " and locked" : "");
 	snprintf(sb->desc, sizeof sb->desc, "bwrap, seccomp%s%s%s%s", sb->cg ? ", " : ", no cgroups",
 		 sb->cg ? cgroup_describe(sb->cg) : "",
-		 sb->drop_caches ? ", the page cache dropped between phases" : "", pinned);
+		 !sb->drop_caches ? "" : sb->pin ? ", names dropped between phases" :
+		 ", the page cache dropped between phases", pinned);
 }
 
 static void note_without_cgroups(const struct sandbox *sb, const char *cg_why, char *note,
@@ -491,7 +499,7 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 	if (ret < 0)
 		note_without_cgroups(sb, cg_why, note, note_size);
 	/* what an earlier run's bots left (a resumed game's rotations among them) goes too */
-	sb->drop_caches = !sb->pin && cache_drop_available() && cache_drop() == 0;
+	sb->drop_caches = cache_drop_available() && drop(sb) == 0;
 	describe(sb);
 	*out = sb;
 	sb = NULL;
@@ -579,7 +587,7 @@ void sandbox_end_phase(struct sandbox *sb)
 	stop_idle_hosts(sb, true);
 	/* no bot runs: what this phase's left in the page cache and dentries goes */
 	if (sb && sb->drop_caches)
-		cache_drop();
+		drop(sb);
 }
 
 void sandbox_stop_hosts(struct sandbox *sb)

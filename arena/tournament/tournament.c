@@ -638,8 +638,9 @@ int tournament_run(const struct config *given, const struct tournament_options *
 		fprintf(out, "warning: %s\n", sandbox_cache_warning(opt->sandbox));
 	if (cfg->partnership && !opt->source && opt->sandbox &&
 	    sandbox_mode_of(opt->sandbox) != SANDBOX_SEALED)
-		fprintf(out, "warning: partners can pass each other their hands through the page "
-			"cache within a game (R10); --sandbox sealed closes it (SECURITY.md)\n");
+		fprintf(out, "warning: partners can pass each other their hands through the kernel's "
+			"caches within a game (R10); --sandbox sealed closes the page cache, not the "
+			"names looked up (SECURITY.md)\n");
 	ret = -ENOMEM;
 	if (!(workers = calloc((size_t)cfg->concurrency, sizeof(*workers))))
 		goto out;

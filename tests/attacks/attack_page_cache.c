@@ -5,7 +5,7 @@
  * outlasts the processes that read them, and so the barrier between
  * rotation phases, unless the arena drops the cache there.
  *
- * usage: attack_page_cache TOKEN pagemap|faults|timing
+ * usage: attack_page_cache TOKEN pagemap|faults|timing|dentry
  *        attack_page_cache --evict
  *
  * The store (page_store.h) is a large file under /usr that every sandbox
@@ -109,7 +109,7 @@ static void first_request(const struct cards_game *g)
 	if (!store.base)
 		return;
 	key = cards_deal_key(g);
-	if (store.mode == PAGE_STORE_TIMING && store.threshold_ns == 0)
+	if (page_store_timed(&store) && store.threshold_ns == 0)
 		page_store_calibrate(&store);
 	reader = cached(store_page(key, 0, TAG_MARKER)) && cached(store_page(key, 1, TAG_MARKER));
 	for (int i = 0; i < NOISE_PAGES; i++)

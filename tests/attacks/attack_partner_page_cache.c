@@ -6,7 +6,7 @@
  * other can tell. The arena drops the cache only at the barriers between
  * rotation phases, never within a game.
  *
- * usage: attack_partner_page_cache TOKEN pagemap|faults|timing|reload
+ * usage: attack_partner_page_cache TOKEN pagemap|faults|timing|reload|dentry
  *
  * A fact of a game is set as 2 pages of the store, each at a hash of the
  * token, the mode, the game id, the seat, its request's number (seq) and
@@ -261,7 +261,7 @@ void attack_main(int argc, char **argv)
 	}
 	opened = true;
 	salt = fnv(fnv(fnv(14695981039346656037u, attack_token), mode), game);
-	if (store.mode == PAGE_STORE_TIMING || store.mode == PAGE_STORE_RELOAD)
+	if (page_store_timed(&store))
 		page_store_calibrate(&store);
 	for (int i = 0; i < NOISE_PAGES; i++) {
 		size_t page = page_store_page(&store, page_store_draw());

@@ -36,13 +36,15 @@ enum page_store_mode page_store_mode_parse(const char *name)
 {
 	return strcmp(name, "faults") == 0 ? PAGE_STORE_FAULTS :
 	       strcmp(name, "timing") == 0 ? PAGE_STORE_TIMING :
-	       strcmp(name, "reload") == 0 ? PAGE_STORE_RELOAD : PAGE_STORE_PAGEMAP;
+	       strcmp(name, "reload") == 0 ? PAGE_STORE_RELOAD :
+	       strcmp(name, "dentry") == 0 ? PAGE_STORE_DENTRY : PAGE_STORE_PAGEMAP;
 }
 
 const char *page_store_mode_name(enum page_store_mode mode)
 {
 	return mode == PAGE_STORE_FAULTS ? "faults" : mode == PAGE_STORE_TIMING ? "timing" :
-	       mode == PAGE_STORE_RELOAD ? "reload" : "pagemap";
+	       mode == PAGE_STORE_RELOAD ? "reload" : mode == PAGE_STORE_DENTRY ? "dentry" :
+	       "pagemap";
 }
 
 /* The store's file into path: 0, or -1 when none is there. */
@@ -133,9 +135,35 @@ uint64_t page_store_draw(void)
 	return r;
 }
 
+/* The name that stands for page in mode dentry: in the store's directory, never a file. */
+static void dentry_name(const struct page_store *s, size_t page, char *name, size_t size)
+{
+	const char *slash = strrchr(s->path, '/');
+
+	snprintf(name, size, "%.*s/.skipbo-%zx", (int)(slash ? slash - s->path : 0), s->path,
+		 page);
+}
+
+/* Nanoseconds a lookup of page's name takes (it leaves a negative dentry). */
+static long lookup_ns(const struct page_store *s, size_t page)
+{
+	struct timespec a, b;
+	struct stat st;
+	char name[600];
+
+	dentry_name(s, page, name, sizeof(name));
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	(void)stat(name, &st);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec);
+}
+
 void page_store_touch(const struct page_store *s, size_t page)
 {
-	(void)s->base[page * PAGE];
+	if (s->mode == PAGE_STORE_DENTRY)
+		(void)lookup_ns(s, page);
+	else
+		(void)s->base[page * PAGE];
 }
 
 #if defined(__x86_64__)
@@ -211,6 +239,17 @@ void page_store_calibrate(struct page_store *s)
 {
 	long cold[CALIBRATION], warm[CALIBRATION], c, w, t;
 
+	if (s->mode == PAGE_STORE_DENTRY) {
+		/* a name nobody looked up, then the same name again */
+		for (int i = 0; i < CALIBRATION; i++) {
+			size_t page = (size_t)page_store_draw();
+
+			cold[i] = lookup_ns(s, page);
+			warm[i] = lookup_ns(s, page);
+		}
+		s->threshold_ns = (median(cold, CALIBRATION) + median(warm, CALIBRATION)) / 2;
+		return;
+	}
 	if (s->mode == PAGE_STORE_RELOAD) {
 		/* a line out of the CPU's caches, then the same line again */
 		for (int i = 0; i < CALIBRATION; i++) {
@@ -238,6 +277,12 @@ void page_store_calibrate(struct page_store *s)
 	s->threshold_ns = t;
 }
 
+bool page_store_timed(const struct page_store *s)
+{
+	return s->mode == PAGE_STORE_TIMING || s->mode == PAGE_STORE_RELOAD ||
+	       s->mode == PAGE_STORE_DENTRY;
+}
+
 bool page_store_cached(const struct page_store *s, size_t page)
 {
 	struct rusage before, after;
@@ -260,6 +305,8 @@ bool page_store_cached(const struct page_store *s, size_t page)
 		return touch_ns(s, page) < s->threshold_ns;
 	case PAGE_STORE_RELOAD:
 		return load_cycles(s, page) < s->threshold_ns;
+	case PAGE_STORE_DENTRY:
+		return lookup_ns(s, page) < s->threshold_ns;
 	}
 	return false;
 }

@@ -28,7 +28,13 @@
  *   comes from the cache shared by the cores, far sooner than one from
  *   memory. Every page is in the page cache alike here, so it reads what
  *   keeping every file cached (cache_pin.h) leaves.
- * Faults, timing and reload set the page they read: a page can be read once.
+ * - dentry: not a page but a name: looking up a name that does not exist in
+ *   the store's directory leaves a negative dentry, which every process
+ *   finds; a lookup that finds one is faster than one that reads the
+ *   directory. Timed like timing. No page cache is involved, so keeping
+ *   files cached (cache_pin.h) changes nothing here.
+ * Faults, timing, reload and dentry set the page they read: a page can be
+ * read once.
  */
 #ifndef SKIPBO_PAGE_STORE_H
 #define SKIPBO_PAGE_STORE_H
@@ -38,7 +44,7 @@
 #include <stdint.h>
 
 enum page_store_mode { PAGE_STORE_PAGEMAP, PAGE_STORE_FAULTS, PAGE_STORE_TIMING,
-		       PAGE_STORE_RELOAD };
+		       PAGE_STORE_RELOAD, PAGE_STORE_DENTRY };
 
 struct page_store {
 	char path[512];
@@ -49,10 +55,10 @@ struct page_store {
 	enum page_store_mode mode;
 };
 
-/* The mode "faults", "timing" or "reload" names; pagemap for anything else. */
+/* The mode "faults", "timing", "reload" or "dentry" names; pagemap for anything else. */
 enum page_store_mode page_store_mode_parse(const char *name);
 
-/* "pagemap", "faults", "timing" or "reload". */
+/* "pagemap", "faults", "timing", "reload" or "dentry". */
 const char *page_store_mode_name(enum page_store_mode mode);
 
 /*
@@ -82,7 +88,10 @@ void page_store_touch(const struct page_store *s, size_t page);
  */
 void page_store_calibrate(struct page_store *s);
 
-/* Was page set? In modes faults, timing and reload the question sets it. */
+/* Is s read by a time (timing, reload, dentry), so that it needs page_store_calibrate? */
+bool page_store_timed(const struct page_store *s);
+
+/* Was page set? In modes faults, timing, reload and dentry the question sets it. */
 bool page_store_cached(const struct page_store *s, size_t page);
 
 /*

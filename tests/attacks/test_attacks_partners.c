@@ -17,9 +17,13 @@
  * - partner_page_cache: the hand marked as cached pages of a large file
  *   under /usr (attack_partner_page_cache.c), read by fault-around
  *   (pagemap), by major faults (faults) or by the time a read takes
- *   (timing). Shown, not judged: the arena drops the page cache only at the
- *   barriers between rotation phases, so within a game the route is open
- *   (SECURITY.md). Each case starts from a store nobody marked.
+ *   (timing). Shown, not judged, with "sandbox": "on": the arena drops the
+ *   page cache only at the barriers between rotation phases, so within a
+ *   game the route is open (SECURITY.md). Judged when sealed (every file the
+ *   bots see kept cached). Each case starts from a store nobody marked.
+ * - the same relay over the CPU's cache (reload: flush and reload of lines
+ *   of pages both map) and over names looked up and not found (dentry):
+ *   shown, sealed, as what sealing leaves.
  *
  * usage: test_attacks_partners [--user]
  * With --user (when run as root) the arena runs as the ordinary user
@@ -287,6 +291,7 @@ static const struct partner_case cases[] = {
 	{ "partner_page_cache", "faults", true, true },
 	{ "partner_page_cache", "timing", true, true },
 	{ "partner_page_cache", "reload", false, true },
+	{ "partner_page_cache", "dentry", false, true },
 };
 
 /* The mutual information of a channel that names one of 13 cards, right at rate a and wrong
@@ -352,7 +357,8 @@ static void run_tournament(const struct partner_case *c, const char *dir)
 	/* a partnership run warns of the page cache unless sealed */
 	snprintf(path, sizeof path, "%s/stdout.txt", dir);
 	err = e2e_read(path, NULL);
-	if (c->sealed == (err && strstr(err, "partners can pass each other their hands") != NULL))
+	if (c->sealed == (err && strstr(err, "partners can pass each other their hands through the "
+					"kernel's caches") != NULL))
 		fail_msg("%s %s: the run %s the page cache between partners:\n%.2000s", c->attack,
 			 c->arg, c->sealed ? "warns of" : "does not warn of", err ? err : "");
 	free(err);
@@ -403,6 +409,9 @@ static void run_case(const struct partner_case *c)
 	if (!c->judged && !c->sealed)
 		printf("  not judged: the page cache is open between processes alive at once "
 		       "unless --sandbox sealed (SECURITY.md)\n");
+	else if (!c->judged && strcmp(c->arg, "dentry") == 0)
+		printf("  not judged: names looked up and not found are the kernel's, shared by "
+		       "processes alive at once, sealed or not (SECURITY.md)\n");
 	else if (!c->judged)
 		printf("  not judged: the CPU's caches are shared by processes alive at once, and "
 		       "sealed or not, pages of a file both map are read by flush and reload "
