@@ -98,7 +98,7 @@ done
 command -v perf >/dev/null 2>&1 || { rm -rf "$work"; exit 0; }
 for r in $(seq "$rounds"); do
 	for stock in 30 5; do
-		for mode in fresh reuse ${before:+before}; do
+		for mode in fresh reuse ${before:+before} $sealed; do
 			run_one "$mode" "$stock" perf stat -x, -e task-clock -o "$work/cpu.txt" --
 			awk -F, -v g="$(games "$stock")" -v m="$mode" -v s="$stock" \
 				'/task-clock/ {printf "%s %s %.2f\n", m, s, $1 / g}' "$work/cpu.txt" \
@@ -107,7 +107,7 @@ for r in $(seq "$rounds"); do
 	done
 done
 for stock in 30 5; do
-	for mode in fresh reuse ${before:+before}; do
+	for mode in fresh reuse ${before:+before} $sealed; do
 		echo "$mode $stock $(awk -v s="$stock" -v m="$mode" '$1 == m && $2 == s {print $3}' \
 			"$work/cpus.txt" | median)"
 	done > "$work/cpu-medians.txt"
@@ -116,6 +116,7 @@ for stock in 30 5; do
 		if ("before" in c) printf ", the build before %s", c["before"]
 		printf "; the CPU alone allows fresh %.1f%% of reuse", 100 * c["reuse"] / c["fresh"]
 		if ("before" in c) printf " (the build before %.1f%%)", 100 * c["reuse"] / c["before"]
+		if ("sealed" in c) printf "; sealed %s, %.1f%% of fresh%s", c["sealed"], 100 * c["fresh"] / c["sealed"], " (its start included)"
 		printf "\n" }' "$work/cpu-medians.txt"
 done
 rm -rf "$work"
