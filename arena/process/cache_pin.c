@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -180,6 +181,7 @@ static void pinner_run(int sock, const struct pin_file *files, size_t n)
 
 	/* its own process group: the terminal's ^C is for the arena, which ends it */
 	setpgid(0, 0);
+	prctl(PR_SET_NAME, "skipbo-pinner");
 	close_range(3, (unsigned)sock - 1, 0);
 	close_range((unsigned)sock + 1, ~0u, 0);
 	for (size_t i = 0; i < n; i++) {
