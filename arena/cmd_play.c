@@ -27,7 +27,7 @@
 #include "termsafe.h"
 #include "transcript.h"
 
-#define PLAY_NAME_MAX 64
+#define PLAY_NAME_MAX POOL_NAME_MAX
 
 static const char play_usage[] =
 	"usage: skipbo-arena play [options] BOT BOT [BOT...]\n"
@@ -467,6 +467,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	struct echo echo;
 	struct tee tee = { 0 };
 	const char *namep[ENGINE_MAX_PLAYERS], *hide[2];
+	char *writable[ENGINE_MAX_PLAYERS];
 	char err[256], *log_paths[ENGINE_MAX_PLAYERS] = { 0 };
 	size_t nhide = 0;
 	int ret = 1;
@@ -476,6 +477,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		transcript_attach(&tr, stderr);
 	for (int i = 0; i < n; i++) {
 		namep[i] = names[i];
+		writable[i] = names[i];
 		specs[i].name = names[i];
 		specs[i].argv = argvs[i];
 		specs[i].cpu = -1;
@@ -504,6 +506,8 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	pc.cpu = (int)o->pin;
 	pc.startup_ms = (int)o->common.startup_ms;
 	pc.observer = &tee.observer;
+	/* a bot is called by its hello once it has said it */
+	pc.hello_names = writable;
 	if (o->pin >= 0) {
 		cpu_set_t set;
 
