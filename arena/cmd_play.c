@@ -393,9 +393,12 @@ static void print_outcome(const struct referee_outcome *o, const char *const *na
 	for (size_t i = 0; i < o->nfaults; i++) {
 		const struct referee_fault *f = &o->faults[i];
 
-		printf("fault: seat %d %s: %s at game %d, turn %" PRIu32 ", move %" PRIu32 ": ",
-		       f->seat, names[f->seat], protocol_fault_kind_names[f->kind], f->game, f->turn,
-		       f->move);
+		printf("fault: seat %d %s: %s at game %d", f->seat, names[f->seat],
+		       protocol_fault_kind_names[f->kind], f->game);
+		/* a reason placed by the referee says where itself */
+		if (!referee_fault_placed(f->kind))
+			printf(", turn %" PRIu32 ", move %" PRIu32, f->turn, f->move);
+		fputs(": ", stdout);
 		termsafe_puts(stdout, f->reason);
 		if (f->line[0]) {
 			fputs("\n       line: ", stdout);

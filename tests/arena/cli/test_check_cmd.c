@@ -206,7 +206,9 @@ static void test_late_within_limit(void **state)
 static void test_garbage(void **state)
 {
 	(void)state;
-	expect_badbot("garbage", NULL, 1, "malformed fault", "not JSON",
+	/* a fault in what the bot wrote: its reason says where, once */
+	expect_badbot("garbage", NULL, 1, "PROBLEM 1: malformed fault: ", "not JSON",
+		      " (at turn 1, move 1)\n",
 		      "line:     this is {not json\n", "expected: one line holding one JSON object",
 		      "such as:  {\"type\":\"move\",\"move\":{\"action\":", "FAIL: 2 problems", NULL);
 }
@@ -281,9 +283,9 @@ static void test_stderr_flood_passes(void **state)
 static void test_illegal(void **state)
 {
 	(void)state;
-	expect_badbot("illegal", NULL, 1, "illegal fault at turn", "sent:     {\"type\":\"move\"",
-		      "expected: one of the request's \"legal\" moves", "position:", "hand:",
-		      "building piles:", "(you): stock top", "discard tops",
+	expect_badbot("illegal", NULL, 1, "illegal fault: ", " (at turn ",
+		      "sent:     {\"type\":\"move\"", "expected: one of the request's \"legal\" moves",
+		      "position:", "hand:", "building piles:", "(you): stock top", "discard tops",
 		      "legal alternatives (", "      {\"action\":\"discard\",", "FAIL: 2 problems",
 		      NULL);
 }
@@ -291,9 +293,9 @@ static void test_illegal(void **state)
 static void test_wrong_type(void **state)
 {
 	(void)state;
-	expect_badbot("wrong-type", NULL, 1, "protocol fault",
-		      "expected \"type\":\"move\", got \"moove\"", "line:     {\"type\":\"moove\"",
-		      "expected: one line holding one JSON object", "FAIL: 2 problems", NULL);
+	expect_badbot("wrong-type", NULL, 1, "protocol fault: ",
+		      "expected \"type\":\"move\", got \"moove\"", " (at turn 1, move 1)\n",
+		      "line:     {\"type\":\"moove\"", "expected: one line holding one JSON object", "FAIL: 2 problems", NULL);
 }
 
 static void test_bad_hello(void **state)
