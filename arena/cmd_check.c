@@ -22,7 +22,7 @@
 #include "replay.h"
 #include "termsafe.h"
 
-#define CHECK_NAME_MAX 64
+#define CHECK_NAME_MAX POOL_NAME_MAX
 #define CHECK_DEFAULT_GAMES 10
 #define CHECK_OPPONENT "skipbo-easy"
 #define CHECK_START_TRIES 3
@@ -422,7 +422,7 @@ static int run_check(struct check_run *run, char **bot, char **opponent)
 	struct check_limits limits = { (int)c->startup_ms, (int)c->move_ms, (int)c->game_ms };
 	struct pool_config pc = { 0 };
 	const char *base = strrchr(opponent[0], '/');
-	char opponent_name[49];
+	char opponent_name[49], *writable[ENGINE_MAX_PLAYERS];
 	int players = run->rules.players, ret = 1;
 
 	termsafe_copy(opponent_name, sizeof(opponent_name), base ? base + 1 : opponent[0]);
@@ -431,6 +431,7 @@ static int run_check(struct check_run *run, char **bot, char **opponent)
 	for (int i = 0; i < players; i++) {
 		struct bot_spec *spec = &run->specs[i];
 
+		writable[i] = run->names[i];
 		spec->name = run->names[i];
 		spec->argv = i ? opponent : bot;
 		spec->cpu = -1;
@@ -468,6 +469,8 @@ static int run_check(struct check_run *run, char **bot, char **opponent)
 	pc.cpu = -1;
 	pc.startup_ms = (int)c->startup_ms;
 	pc.observer = &run->check.observer;
+	/* a bot is called by its hello once it has said it */
+	pc.hello_names = writable;
 	pc.fresh = 1; /* as in a tournament; and "reproduce" deals a game to fresh processes too */
 	if (pool_new(&pc, &run->pool) < 0) {
 		warnx("check: out of memory");

@@ -49,6 +49,8 @@ static const char league_usage[] =
 	"             version before it is retired (it stays on the board)\n"
 	"  retire     take an entry (NAME, or NAME@K) out of play; it stays on the board\n"
 	"  return     bring a retired entry back into play (a retire undone)\n"
+	"             (add, retire and return run again, after a crash say, find their work\n"
+	"             done, say so and exit 0)\n"
 	"  challenge  unrated duplicate games between entries A and B, recorded in\n"
 	"             DIR/challenges/A-vs-B-N, never in the ranking\n"
 	"\n"
@@ -148,7 +150,7 @@ static int add_one(struct league_entries *es, const struct league_config *cfg, c
 	char cwd[PATH_MAX], path[PATH_MAX], why[1024], name[LEAGUE_ENTRY_NAME_MAX];
 	char *env[1] = { NULL }, **argv = NULL, *bot_name = NULL;
 	struct config_bot bot = { 0 };
-	int ret = 2;
+	int ret = 2, added;
 
 	if (!eq || eq == arg || !eq[1]) {
 		warnx("league add: \"%s\": expected NAME=COMMAND", arg);
@@ -167,15 +169,21 @@ static int add_one(struct league_entries *es, const struct league_config *cfg, c
 	argv[0] = strdup(path);
 	bot = (struct config_bot){ bot_name, argv, cwd, env, cfg->base.limits };
 	ret = 1;
-	if (!argv[0] || league_entries_add(es, &bot, 0, name, why, sizeof(why)) < 0) {
+	if (!argv[0] || (added = league_entries_add(es, &bot, 0, name, why, sizeof(why))) < 0) {
 		warnx("league add: %s", argv[0] ? why : "out of memory");
+		goto out;
+	}
+	ret = 0;
+	if (added == 1) {
+		/* the same command again, after a crash say: its work is done */
+		printf("\"%s\" is entered already, with these files and this command: nothing to "
+		       "do\n", name);
 		goto out;
 	}
 	printf("entered \"%s\"", name);
 	if (strchr(name, '@'))
 		printf(" (a new version of \"%s\", which is retired)", bot_name);
 	printf("\n");
-	ret = 0;
 out:
 	free(bot_name);
 	if (argv)
@@ -249,7 +257,7 @@ static int league_retire(int argc, char **argv, bool retire)
 	const char *verb = retire ? "retire" : "return";
 	struct league_entries es;
 	char err[512];
-	int i, ret = 1;
+	int i, done, ret = 1;
 
 	if (argc != 2) {
 		warnx("league %s: expected DIR NAME", verb);
@@ -259,11 +267,20 @@ static int league_retire(int argc, char **argv, bool retire)
 		return 1;
 	if ((i = league_entries_find(&es, argv[1])) < 0)
 		warnx("league %s: no entry \"%s\" in %s", verb, argv[1], argv[0]);
-	else if ((retire ? league_entries_retire(&es, (size_t)i, "retired by `league retire`", err,
-						sizeof(err)) :
-			   league_entries_return(&es, (size_t)i, err, sizeof(err))) < 0)
+	else if ((done = retire ? league_entries_retire(&es, (size_t)i, "retired by `league retire`",
+							err, sizeof(err)) :
+			  league_entries_return(&es, (size_t)i, err, sizeof(err))) == -EALREADY &&
+		 (retire || !es.e[i].suspended)) {
+		/* the same command again, after a crash say: its work is done */
+		if (retire)
+			printf("\"%s\" is retired already (%s): nothing to do\n", es.e[i].name,
+			       es.e[i].why ? es.e[i].why : "no reason given");
+		else
+			printf("\"%s\" is in play already: nothing to do\n", es.e[i].name);
+		ret = 0;
+	} else if (done < 0) {
 		warnx("league %s: %s", verb, err);
-	else {
+	} else {
 		printf(retire ? "retired \"%s\"\n" : "\"%s\" is back in play\n", es.e[i].name);
 		ret = 0;
 	}

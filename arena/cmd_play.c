@@ -27,7 +27,7 @@
 #include "termsafe.h"
 #include "transcript.h"
 
-#define PLAY_NAME_MAX 64
+#define PLAY_NAME_MAX POOL_NAME_MAX
 
 static const char play_usage[] =
 	"usage: skipbo-arena play [options] BOT BOT [BOT...]\n"
@@ -393,9 +393,12 @@ static void print_outcome(const struct referee_outcome *o, const char *const *na
 	for (size_t i = 0; i < o->nfaults; i++) {
 		const struct referee_fault *f = &o->faults[i];
 
-		printf("fault: seat %d %s: %s at game %d, turn %" PRIu32 ", move %" PRIu32 ": ",
-		       f->seat, names[f->seat], protocol_fault_kind_names[f->kind], f->game, f->turn,
-		       f->move);
+		printf("fault: seat %d %s: %s at game %d", f->seat, names[f->seat],
+		       protocol_fault_kind_names[f->kind], f->game);
+		/* a reason placed by the referee says where itself */
+		if (!referee_fault_placed(f->kind))
+			printf(", turn %" PRIu32 ", move %" PRIu32, f->turn, f->move);
+		fputs(": ", stdout);
 		termsafe_puts(stdout, f->reason);
 		if (f->line[0]) {
 			fputs("\n       line: ", stdout);
@@ -467,6 +470,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	struct echo echo;
 	struct tee tee = { 0 };
 	const char *namep[ENGINE_MAX_PLAYERS], *hide[2];
+	char *writable[ENGINE_MAX_PLAYERS];
 	char err[256], *log_paths[ENGINE_MAX_PLAYERS] = { 0 };
 	size_t nhide = 0;
 	int ret = 1;
@@ -476,6 +480,7 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 		transcript_attach(&tr, stderr);
 	for (int i = 0; i < n; i++) {
 		namep[i] = names[i];
+		writable[i] = names[i];
 		specs[i].name = names[i];
 		specs[i].argv = argvs[i];
 		specs[i].cpu = -1;
@@ -504,6 +509,8 @@ static int play_game(const struct play_opts *o, char **argvs[], int n,
 	pc.cpu = (int)o->pin;
 	pc.startup_ms = (int)o->common.startup_ms;
 	pc.observer = &tee.observer;
+	/* a bot is called by its hello once it has said it */
+	pc.hello_names = writable;
 	if (o->pin >= 0) {
 		cpu_set_t set;
 

@@ -349,7 +349,8 @@ static void on_fault(void *ctx, const struct referee_fault *f, const struct game
 	}
 	fprintf(c->out, "  %s %d: %s fault", own ? "PROBLEM" : "OPPONENT FAULT",
 		c->problems + c->opponent_faults, protocol_fault_kind_names[f->kind]);
-	if (f->kind != PROTOCOL_FAULT_START)
+	/* a reason placed by the referee says where itself */
+	if (f->kind != PROTOCOL_FAULT_START && !referee_fault_placed(f->kind))
 		fprintf(c->out, " at turn %" PRIu32 ", decision %" PRIu32, f->turn, f->move);
 	fprintf(c->out, "%s: ", own ? "" : " (not the checked bot)");
 	print_text(c->out, "", f->reason);

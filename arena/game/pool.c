@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "protocol.h"
+#include "termsafe.h"
 
 /* A started process whose hello is not read yet (a fresh start, or a spare). */
 struct pending {
@@ -176,6 +177,26 @@ static void launch(struct pool *p, size_t i, struct pending *out)
 		       (p->cfg.startup_ms > 0 ? (int64_t)p->cfg.startup_ms * 1000 : INT64_MAX / 2));
 }
 
+/* Bot i is called by the name in its hello from now on (pool_config.hello_names). */
+static void take_hello_name(struct pool *p, size_t i, const char *said)
+{
+	char shown[POOL_NAME_MAX - 4], name[POOL_NAME_MAX];
+	char *const *names = p->cfg.hello_names;
+	size_t k = 0;
+
+	termsafe_copy(shown, sizeof(shown), said);
+	snprintf(name, sizeof(name), "%s", shown);
+	for (int repeat = 2; k < p->cfg.nbots && repeat <= (int)p->cfg.nbots + 1; k++) {
+		if (k == i || strcmp(names[k], name) != 0)
+			continue;
+		/* taken by another bot: the next number, and every name checked again */
+		snprintf(name, sizeof(name), "%s-%d", shown, repeat++);
+		k = (size_t)-1;
+	}
+	if (strcmp(names[i], name) != 0)
+		memcpy(names[i], name, strlen(name) + 1);
+}
+
 /* The bot's hello for a launched process: slot->bot on success, else slot->error. */
 static int handshake(struct pool *p, size_t i, struct pending *pend)
 {
@@ -227,6 +248,8 @@ static int handshake(struct pool *p, size_t i, struct pending *pend)
 		snprintf(slot->error, sizeof(slot->error), "bad hello: %s", diag.message);
 		goto fail;
 	}
+	if (p->cfg.hello_names)
+		take_hello_name(p, i, hello.name);
 	slot->bot = b;
 	slot->compact = (hello.features & PROTOCOL_FEATURE_COMPACT_LEGAL) != 0;
 	slot->error[0] = '\0';

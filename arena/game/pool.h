@@ -48,6 +48,7 @@
 #define POOL_SPARE_SLACK_MS 100
 #define POOL_STARTERS 4
 #define POOL_SPARES_MAX 8
+#define POOL_NAME_MAX 64
 
 struct pool_config {
 	const struct bot_spec *specs;  /* one per bot; borrowed, must outlive the pool */
@@ -57,6 +58,17 @@ struct pool_config {
 	const struct referee_observer *observer; /* hello/quit lines, and stderr lines outside
 	                                            games (seat -1); may be NULL */
 	int fresh;                     /* 1: a fresh process for every game; 0: reuse */
+	/*
+	 * NULL, or names the pool may rewrite, for commands that name a bot
+	 * by its program until it says who it is (play, check): hello_names[i]
+	 * is specs[i].name itself, writable, of POOL_NAME_MAX bytes. Once bot i
+	 * has said hello, its name is the one in its hello, escaped for a
+	 * terminal (termsafe.h), with "-K" added where another bot is called so
+	 * already; a bot that never says hello keeps the name it had. Rewritten
+	 * on the thread that acquires, at an acquire: the same pointer
+	 * everywhere, a new text from then on.
+	 */
+	char *const *hello_names;
 };
 
 struct pool;

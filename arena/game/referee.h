@@ -86,9 +86,18 @@ struct referee_fault {
 	enum protocol_fault_kind kind; /* protocol.h: timeout, exit, closed, malformed, protocol, illegal, start */
 	uint32_t turn;                 /* turn number when it happened (0: before the first turn) */
 	uint32_t move;                 /* decisions made so far in that game, the faulty one included */
-	char reason[REFEREE_REASON_MAX];   /* a sentence for a bot author */
+	char reason[REFEREE_REASON_MAX];   /* a sentence for a bot author (referee_fault_placed) */
 	char line[REFEREE_LINE_KEEP + 4];  /* the offending line, cut at REFEREE_LINE_KEEP bytes + "..." */
 };
+
+/*
+ * Whether the reason of a fault of kind ends with where in its game the
+ * fault happened, " (at turn T, move M)" as in the request it answered: the
+ * faults in what a bot wrote (malformed, protocol, illegal), which its author
+ * looks for by that position in records, reports and replays. What prints
+ * turn and move of its own (check, play) leaves them out for these kinds.
+ */
+int referee_fault_placed(enum protocol_fault_kind kind);
 
 /*
  * Watches a game as it is played; every callback may be NULL and runs on the

@@ -63,6 +63,23 @@ static void keep_line(char *dst, const char *line, size_t len)
 	strcpy(dst + n, len > n ? "..." : "");
 }
 
+int referee_fault_placed(enum protocol_fault_kind kind)
+{
+	switch (kind) {
+	case PROTOCOL_FAULT_MALFORMED:
+	case PROTOCOL_FAULT_PROTOCOL:
+	case PROTOCOL_FAULT_ILLEGAL:
+		return 1;
+	case PROTOCOL_FAULT_TIMEOUT:
+	case PROTOCOL_FAULT_EXIT:
+	case PROTOCOL_FAULT_CLOSED:
+	case PROTOCOL_FAULT_START:
+	case PROTOCOL_FAULT_KINDS:
+		return 0;
+	}
+	return 0;
+}
+
 /* Record a fault for seat, remove it from the game and the match (R11). */
 int referee_add_fault(struct ref *r, int seat, enum protocol_fault_kind kind, const char *line,
 		     size_t len, const char *fmt, ...)
@@ -71,6 +88,7 @@ int referee_add_fault(struct ref *r, int seat, enum protocol_fault_kind kind, co
 	const struct referee_observer *o = r->setup->observer;
 	struct referee_fault *f, *nf;
 	struct game_result res;
+	char at[48] = "";
 	va_list ap;
 
 	/* its last words (a traceback, say) reach the observer before the fault */
@@ -88,9 +106,14 @@ int referee_add_fault(struct ref *r, int seat, enum protocol_fault_kind kind, co
 	f->kind = kind;
 	f->turn = kind != PROTOCOL_FAULT_START ? res.turns : 0;
 	f->move = kind != PROTOCOL_FAULT_START ? res.moves + 1 : 0;
+	if (referee_fault_placed(kind))
+		snprintf(at, sizeof(at), " (at turn %" PRIu32 ", move %" PRIu32 ")", f->turn,
+			 f->move);
+	/* a reason too long is cut before its position, which always fits */
 	va_start(ap, fmt);
-	vsnprintf(f->reason, sizeof(f->reason), fmt, ap);
+	vsnprintf(f->reason, sizeof(f->reason) - strlen(at), fmt, ap);
 	va_end(ap);
+	strlcat(f->reason, at, sizeof(f->reason));
 	keep_line(f->line, line ? line : "", line ? len : 0);
 	out->faulted[seat] = 1;
 	r->removed[seat] = 1;

@@ -1,34 +1,27 @@
 /*
  * termsafe.c - bot text escaped for a terminal (contract in termsafe.h); the
- * escaping itself is process/textesc.c, which the stderr log uses too.
+ * rule itself is process/textesc.c, which the stderr log uses too.
  */
 #include "termsafe.h"
 
 #include <string.h>
 
-#include "textesc.h"
-
-#define CHUNK 256
-
 void termsafe_write(FILE *out, const char *s, size_t len)
 {
-	char esc[CHUNK * TEXTESC_BYTE_MAX + 1];
+	char esc[TEXTESC_BYTE_MAX + 1];
 	size_t i = 0;
 
 	while (i < len) {
-		size_t end = i;
+		size_t end = i, k;
 
-		while (end < len && textesc_is_plain((unsigned char)s[end]))
-			end++;
+		while (end < len && (k = textesc_plain(s + end, len - end, TEXTESC_UTF8)) > 0)
+			end += k;
 		fwrite(s + i, 1, end - i, out);
-		i = end;
-		while (end < len && !textesc_is_plain((unsigned char)s[end]) && end - i < CHUNK)
+		if (end < len) {
+			fwrite(esc, 1, textesc_escape(esc, s + end, 1, TEXTESC_UTF8), out);
 			end++;
-		if (end > i) {
-			textesc_escape(esc, s + i, end - i);
-			fputs(esc, out);
-			i = end;
 		}
+		i = end;
 	}
 }
 
@@ -39,15 +32,24 @@ void termsafe_puts(FILE *out, const char *s)
 
 const char *termsafe_copy(char *dst, size_t size, const char *s)
 {
-	char esc[CHUNK * TEXTESC_BYTE_MAX + 1];
-	size_t n = 0;
+	char esc[TEXTESC_BYTE_MAX + 1];
+	size_t len = strlen(s), i = 0, n = 0;
 
-	for (; *s; s++) {
-		size_t k = textesc_escape(esc, s, 1);
-		if (n + k >= size)
+	/* a character or an escape at a time: cut between them, never inside one */
+	while (i < len) {
+		size_t k = textesc_plain(s + i, len - i, TEXTESC_UTF8), m = k;
+		const char *piece = s + i;
+
+		if (k == 0) {
+			m = textesc_escape(esc, s + i, 1, TEXTESC_UTF8);
+			piece = esc;
+			k = 1;
+		}
+		if (n + m >= size)
 			break;
-		memcpy(dst + n, esc, k);
-		n += k;
+		memcpy(dst + n, piece, m);
+		n += m;
+		i += k;
 	}
 	dst[n] = '\0';
 	return dst;

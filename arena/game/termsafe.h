@@ -4,13 +4,12 @@
  *
  * A bot's bytes must not reach a terminal raw: an escape sequence in a line
  * could clear the screen, retitle the window or rewrite what the person
- * debugging the bot reads. Every byte outside printable ASCII (0x20 to 0x7e)
- * is written as a three-digit octal escape, "\033" for ESC, "\012" for a
- * newline, by libbsd's vis(3) (VIS_OCTAL, C locale; process/textesc.h, which
- * the bots' stderr logs share). That covers the C0 and
- * C1 controls, DEL, and bytes of UTF-8 text (shown as their octal bytes: safe
- * over pretty). A backslash is left as it is, so JSON lines stay readable.
- * Printable ASCII passes unchanged, which is every line a correct bot sends.
+ * debugging the bot reads. The rule is process/textesc.h's TEXTESC_UTF8:
+ * printable ASCII and valid UTF-8 text ("jäger") pass as they are; the C0
+ * and C1 controls, DEL, the bidirectional overrides and isolates, and every
+ * byte of invalid UTF-8 are written as three-digit octal escapes, "\033" for
+ * ESC, "\012" for a newline. A backslash is left as it is, so JSON lines stay
+ * readable. (The stderr logs keep to plain ASCII: textesc.h.)
  */
 #ifndef SKIPBO_TERMSAFE_H
 #define SKIPBO_TERMSAFE_H

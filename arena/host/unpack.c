@@ -51,7 +51,7 @@ static int refuse(struct unpacking *u, int code, const char *fmt, ...)
 	if (u->entry) {
 		size_t n = strnlen(u->entry, NAME_SHOWN);
 
-		textesc_escape(shown, u->entry, n);
+		textesc_escape(shown, u->entry, n, TEXTESC_ASCII);
 		at = (size_t)snprintf(u->why, u->why_size, "entry \"%s%s\": ", shown,
 				      u->entry[n] ? "..." : "");
 		if (at >= u->why_size)

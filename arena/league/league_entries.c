@@ -411,6 +411,32 @@ static cJSON *add_event(const struct config_bot *bot, const char *name, const ch
 	return ev;
 }
 
+/*
+ * The same bot added again, as entry latest runs it: the same command run
+ * again after a crash finds its add on the disk. A replacement the crash cut
+ * short (the version before still in play) is finished. A retired entry is no
+ * add to repeat: that one is refused with the way back.
+ */
+static int entered_already(struct league_entries *es, size_t latest, char *name, char *err,
+			   size_t err_size)
+{
+	char why[LEAGUE_ENTRY_NAME_MAX + 16];
+	int previous = es->e[latest].previous, ret;
+
+	snprintf(name, LEAGUE_ENTRY_NAME_MAX, "%s", es->e[latest].name);
+	if (es->e[latest].retired) {
+		snprintf(err, err_size, "\"%s\" runs these files with this command already, and "
+			 "is retired: bring it back with `skipbo-arena league return DIR %s`, or "
+			 "change its files or command for a new version", name, name);
+		return -EEXIST;
+	}
+	if (previous < 0 || es->e[previous].retired)
+		return 1;
+	snprintf(why, sizeof(why), "replaced by %s", name);
+	ret = league_entries_retire(es, (size_t)previous, why, err, err_size);
+	return ret < 0 ? ret : 1;
+}
+
 int league_entries_add(struct league_entries *es, const struct config_bot *bot, unsigned flags,
 		       char *name, char *err, size_t err_size)
 {
@@ -429,10 +455,8 @@ int league_entries_add(struct league_entries *es, const struct config_bot *bot, 
 	}
 	if (latest >= 0 && !files_differ(&es->e[latest], files, why, sizeof(why)) &&
 	    !command_differs(&es->e[latest].bot, bot)) {
-		snprintf(err, err_size, "\"%s\" runs these files with this command already: a new "
-			 "version needs changed files or a changed command", es->e[latest].name);
 		cJSON_Delete(files);
-		return -EEXIST;
+		return entered_already(es, (size_t)latest, name, err, err_size);
 	}
 	if (latest < 0)
 		snprintf(name, LEAGUE_ENTRY_NAME_MAX, "%s", bot->name);
@@ -505,14 +529,14 @@ int league_entries_declare(struct league_entries *es, const struct config *decla
 			continue;
 		if ((ret = league_entries_add(es, bot, flags, name, err, err_size)) < 0)
 			return ret;
-		changes++;
+		changes += ret == 0;
 	}
 	for (size_t k = 0; k < nanchors; k++) {
 		if (league_entries_find(es, anchors[k]) >= 0)
 			continue;
 		if ((ret = add_bundled(es, anchors[k], &declared->limits, err, err_size)) < 0)
 			return ret;
-		changes++;
+		changes += ret == 0;
 	}
 	for (size_t i = 0; i < es->n; i++) {
 		if (!es->e[i].declared || es->e[i].retired || declares(declared, es->e[i].name))

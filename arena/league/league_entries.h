@@ -79,13 +79,19 @@ int league_entries_find(const struct league_entries *es, const char *name);
 /*
  * Enter bot (bot->name a name without '@': the bot's name) with flags: as
  * NAME, or as the next version when NAME is taken (above). The entry's
- * name into name (LEAGUE_ENTRY_NAME_MAX bytes). -EEXIST when the latest
- * version runs the same files with the same command; -EINVAL for a name with '@'.
+ * name into name (LEAGUE_ENTRY_NAME_MAX bytes). Returns 0 when entered.
+ * Returns 1 when the latest version runs the same files with the same
+ * command and is not retired: the same add made again (a command run again
+ * after a crash), nothing entered, name that version's, and the retirement
+ * of the version before it made if a crash cut it short. -EEXIST when that
+ * version is retired (`league return` brings it back); -EINVAL for a name
+ * with '@'.
  */
 int league_entries_add(struct league_entries *es, const struct config_bot *bot, unsigned flags,
 		       char *name, char *err, size_t err_size);
 
-/* Retire entry i, or suspend it, with why. Retiring a retired entry is -EALREADY. */
+/* Retire entry i, or suspend it, with why. Retiring a retired entry is -EALREADY
+ * (a command run again after a crash meets it: its work is done). */
 int league_entries_retire(struct league_entries *es, size_t i, const char *why, char *err,
 			  size_t err_size);
 int league_entries_suspend(struct league_entries *es, size_t i, const char *why, char *err,

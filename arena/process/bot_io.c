@@ -144,7 +144,8 @@ static void stderr_line(struct bot *b, const char *p, size_t n)
 		log_flush(b);
 	memcpy(b->log_out + b->log_out_len, b->log_prefix, b->log_prefix_len);
 	b->log_out_len += b->log_prefix_len;
-	b->log_out_len += textesc_escape(b->log_out + b->log_out_len, p, n);
+	/* the log stays plain ASCII, whatever a reader of it knows of encodings */
+	b->log_out_len += textesc_escape(b->log_out + b->log_out_len, p, n, TEXTESC_ASCII);
 	b->log_out[b->log_out_len++] = '\n';
 }
 

@@ -4,7 +4,9 @@
  */
 #include "gamelist.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +211,29 @@ int gamelist_write_html(const struct gamelist *gl, FILE *out)
 	return ferror(out) ? -EIO : 0;
 }
 
+/*
+ * Do reasons a and b say the same but for their numbers, in their first
+ * GAMELIST_REASON_CHARS bytes? A run of digits matches any other: a reason
+ * that says where its fault happened, or how long a bot took, is one reason.
+ */
+static bool alike_but_numbers(const char *a, const char *b)
+{
+	const char *a_end = a + strnlen(a, GAMELIST_REASON_CHARS);
+	const char *b_end = b + strnlen(b, GAMELIST_REASON_CHARS);
+
+	while (a < a_end && b < b_end) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			while (a < a_end && isdigit((unsigned char)*a))
+				a++;
+			while (b < b_end && isdigit((unsigned char)*b))
+				b++;
+		} else if (*a++ != *b++) {
+			return false;
+		}
+	}
+	return a == a_end && b == b_end;
+}
+
 static int reasons_add(struct reasons *rs, const char *bot, const char *kind, const char *why,
 		       const char *id)
 {
@@ -216,7 +241,7 @@ static int reasons_add(struct reasons *rs, const char *bot, const char *kind, co
 
 	for (size_t i = 0; i < rs->n; i++)
 		if (!strcmp(rs->v[i].bot, bot) && !strcmp(rs->v[i].kind, kind) &&
-		    !strncmp(rs->v[i].why, why, GAMELIST_REASON_CHARS)) {
+		    alike_but_numbers(rs->v[i].why, why)) {
 			rs->v[i].count++;
 			return 0;
 		}

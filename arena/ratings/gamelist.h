@@ -54,10 +54,11 @@ int gamelist_write_html(const struct gamelist *gl, FILE *out);
 /*
  * Write the reasons of the faults section (HTML, a table#fault-reasons in a
  * details element, folded when it is long): for each bot and fault kind,
- * every distinct reason (its first GAMELIST_REASON_CHARS bytes) with how many
- * faults gave it and the id of the first game that did, linked as in the game
- * list. At most GAMELIST_REASONS_MAX reasons; the faults past them are
- * counted in a note. Returns 0, or -EIO from the stream.
+ * every distinct reason (its first GAMELIST_REASON_CHARS bytes; reasons alike
+ * but for their numbers, such as the turn and move a reason ends with, are
+ * one, shown as first given) with how many faults gave it and the id of the
+ * first game that did, linked as in the game list. At most
+ * GAMELIST_REASONS_MAX reasons; the faults past them are counted in a note. Returns 0, or -EIO from the stream.
  */
 int gamelist_write_fault_reasons(const struct gamelist *gl, FILE *out);
 

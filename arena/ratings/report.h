@@ -73,7 +73,8 @@
 struct report_bot {
 	const char *name;        /* borrowed from the gamelog */
 	double elo, ci95;        /* ci95: half-width (robust unless plain_intervals) */
-	size_t pool, rank;       /* pool number; rank within it, from 1 */
+	size_t pool, rank;       /* pool number; rank within it, from 1 (never started: its
+	                            place after the rated bots; report_rank_text) */
 	int bound;               /* 0, or -1: "< bound_elo", +1: "> bound_elo" (prior alone) */
 	double bound_elo;
 	double rated_w, rated_d, rated_l; /* results as rated */
@@ -300,6 +301,10 @@ void report_model_lines(const struct report *r, void (*write_line)(void *ctx, co
 
 /* b's Elo for people: "12.3", or "< -1200.0" / "> 830.2" for a bound. */
 const char *report_elo_text(const struct report_bot *b, char *buf, size_t size);
+
+/* b's rank for people: its rank in its pool, or "-" for a bot that never started
+ * (report_never_started(): unrated, listed after every rated bot). */
+const char *report_rank_text(const struct report_bot *b, char *buf, size_t size);
 
 /* The statistics computed after the fit (report_stats.c): pools' ranks,
  * bounds, differences to the next bot, the fit line, the seat tests. */

@@ -65,12 +65,13 @@ static void html_ranking(const struct report *r, FILE *out)
 	      "</tr></thead>\n<tbody>\n", out);
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
-		char elo[48];
+		char elo[48], rank[24];
 		/* Disconnected pools: each is its own ranking under its own heading row. */
 		if (r->pools > 1 && b->rank == 1)
 			fprintf(out, "<tr class=\"pool\"><th colspan=\"15\" class=\"name\">Pool %zu"
 				"</th></tr>\n", b->pool + 1);
-		fprintf(out, "<tr><td>%zu</td><td class=\"name\">", b->rank);
+		fprintf(out, "<tr><td>%s</td><td class=\"name\">",
+			report_rank_text(b, rank, sizeof(rank)));
 		report_html_text(out, b->name);
 		fputs("</td><td>", out);
 		report_html_text(out, report_elo_text(b, elo, sizeof(elo)));

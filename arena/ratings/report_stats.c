@@ -62,7 +62,10 @@ static void rank_and_next(struct report *r)
 		size_t i = r->order[k];
 		struct report_bot *b = &r->bots[i];
 		b->pool = r->fit.pool[i];
-		rank = k > 0 && r->fit.pool[r->order[k - 1]] == b->pool ? rank + 1 : 1;
+		/* a bot that never started is in a pool of its own, yet listed on after the
+		 * last rated bot: its place counts on, and no new pool starts there */
+		rank = k > 0 && (r->fit.pool[r->order[k - 1]] == b->pool ||
+				 report_never_started(b)) ? rank + 1 : 1;
 		b->rank = rank;
 		b->next_diff = b->next_ci95 = NAN;
 		/* A bound is no measurement to take a difference from. */
@@ -263,6 +266,15 @@ const char *report_elo_text(const struct report_bot *b, char *buf, size_t size)
 		snprintf(buf, size, "%s %.1f", b->bound < 0 ? "<" : ">", b->bound_elo);
 	else
 		snprintf(buf, size, "%.1f", b->elo);
+	return buf;
+}
+
+const char *report_rank_text(const struct report_bot *b, char *buf, size_t size)
+{
+	if (report_never_started(b))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%zu", b->rank);
 	return buf;
 }
 

@@ -118,13 +118,14 @@ static void print_narrow(const struct report *r, FILE *out, int width)
 		"score", "games", "win%", "faults");
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
-		char elo[48], ci[16], name[64];
+		char elo[48], ci[16], name[64], rank[24];
 
 		if (r->pools > 1 && b->rank == 1)
 			fprintf(out, "pool %zu:\n", b->pool + 1);
 		snprintf(ci, sizeof(ci), b->bound ? "-" : "%.1f", b->ci95);
 		narrow_name(b->name, width, name, sizeof(name));
-		fprintf(out, "%4zu  %s %8s %7s %5.1f%% %7ld %5.1f%%  ", b->rank, name,
+		fprintf(out, "%4s  %s %8s %7s %5.1f%% %7ld %5.1f%%  ",
+			report_rank_text(b, rank, sizeof(rank)), name,
 			report_elo_text(b, elo, sizeof(elo)), ci, 100.0 * report_rated_score(b),
 			b->games, 100.0 * report_win_rate(b));
 		narrow_faults(b, out, 47 + width);
@@ -154,7 +155,7 @@ void report_print_table_wide(const struct report *r, FILE *out, bool wide)
 		"faults");
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
-		char elo[48], ci[16], next[48], wdl[64];
+		char elo[48], ci[16], next[48], wdl[64], rank[24];
 		if (r->pools > 1 && b->rank == 1)
 			fprintf(out, "pool %zu:\n", b->pool + 1);
 		snprintf(ci, sizeof(ci), b->bound ? "-" : "%.1f", b->ci95);
@@ -163,8 +164,9 @@ void report_print_table_wide(const struct report *r, FILE *out, bool wide)
 		else
 			snprintf(next, sizeof(next), "-");
 		snprintf(wdl, sizeof(wdl), "%.0f/%.0f/%.0f", b->rated_w, b->rated_d, b->rated_l);
-		fprintf(out, "%4zu  %-*.*s %9s %7s %15s %5.1f%% %20s %7ld %9ld %5.1f%% %8ld %6.2f ",
-			b->rank, width, width, b->name, report_elo_text(b, elo, sizeof(elo)), ci, next,
+		fprintf(out, "%4s  %-*.*s %9s %7s %15s %5.1f%% %20s %7ld %9ld %5.1f%% %8ld %6.2f ",
+			report_rank_text(b, rank, sizeof(rank)), width, width, b->name,
+			report_elo_text(b, elo, sizeof(elo)), ci, next,
 			100.0 * report_rated_score(b), wdl, b->games, b->wins,
 			100.0 * report_win_rate(b), b->points, report_avg_stock(b));
 		if (b->time_moves > 0)

@@ -405,13 +405,13 @@ static void md_ranking(const struct report *r, FILE *out)
 {
 	for (size_t k = 0; k < r->nbots; k++) {
 		const struct report_bot *b = &r->bots[r->order[k]];
-		char elo[48];
+		char elo[48], rank[24];
 		if (b->rank == 1) {
 			if (r->pools > 1)
 				fprintf(out, "%s### Pool %zu\n\n", k ? "\n" : "", b->pool + 1);
 			md_ranking_head(out);
 		}
-		fprintf(out, "| %zu | ", b->rank);
+		fprintf(out, "| %s | ", report_rank_text(b, rank, sizeof(rank)));
 		md_text(out, b->name);
 		fprintf(out, " | %s%s | ", report_elo_text(b, elo, sizeof(elo)), b->bound ? " *" : "");
 		if (b->bound)

@@ -37,9 +37,10 @@ expect() {
 		sleep 0.1
 	done
 }
+# the easy bot is called by its hello, "easy"
 board_on_top() {
 	screen | head -1 | grep -q '^Skip-Bo ' || fail "the board is not at the top of the screen"
-	for t in "Building piles:" "discard piles 0 to 3, each bottom to top" "* you   " "  skipbo-easy  " "Your hand:"; do
+	for t in "Building piles:" "discard piles 0 to 3, each bottom to top" "* you   " "  easy  " "Your hand:"; do
 		screen | grep -qF -- "$t" || fail "the board lacks \"$t\""
 	done
 }
@@ -47,7 +48,7 @@ board_on_top() {
 start
 expect "Your move (? help, l list):"
 board_on_top
-for t in "* you           1       30    5" "skipbo-easy   SB      30    0" "Your hand: SB 1 2 8 9"; do
+for t in "* you           1       30    5" "  easy          SB      30    0" "Your hand: SB 1 2 8 9"; do
 	screen | grep -qF -- "$t" || fail "the deal is not shown: no \"$t\""
 done
 
@@ -86,10 +87,10 @@ expect "Resign this game? (y/n)"
 keys "y"
 expect "You resigned this game."
 expect "ARENA-EXIT"
-screen | grep -qF "winners: skipbo-easy" || fail "the arena did not give the game to the easy bot"
+screen | grep -qF "winners: easy (seat 1)" || fail "the arena did not give the game to the easy bot"
 # (-J: a long result line is one line, not cut where the terminal wrapped it)
 ! tmux -S "$sock" capture-pane -p -J -t 0 | grep -qF " us  median " || fail "the arena's move times in microseconds are shown to the person"
-screen | grep -qF "  seat 1 skipbo-easy" || fail "no result line for the easy bot"
+screen | grep -qF "  seat 1 easy " || fail "no result line for the easy bot"
 
 # The end of input (Ctrl-D at the prompt) resigns and says so.
 start

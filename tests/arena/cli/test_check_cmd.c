@@ -130,8 +130,10 @@ static void expect_badbot(const char *mode, const char *arg, int status, ...)
 static void test_good_passes(void **state)
 {
 	(void)state;
+	/* the bot is named by its hello in each game's result, not by its program (badbot) */
 	expect_badbot("good", NULL, 0, "hello: {\"type\":\"hello\",\"protocol\":1,",
-		      "result: stock_emptied", "time per move (", "median", "p99", "max",
+		      "result: stock_emptied", "; badbot-good placed ", "time per move (", "median",
+		      "p99", "max",
 		      "limit 2000 ms per move", "\nPASS\n", NULL);
 }
 
@@ -204,7 +206,9 @@ static void test_late_within_limit(void **state)
 static void test_garbage(void **state)
 {
 	(void)state;
-	expect_badbot("garbage", NULL, 1, "malformed fault", "not JSON",
+	/* a fault in what the bot wrote: its reason says where, once */
+	expect_badbot("garbage", NULL, 1, "PROBLEM 1: malformed fault: ", "not JSON",
+		      " (at turn 1, move 1)\n",
 		      "line:     this is {not json\n", "expected: one line holding one JSON object",
 		      "such as:  {\"type\":\"move\",\"move\":{\"action\":", "FAIL: 2 problems", NULL);
 }
@@ -279,9 +283,9 @@ static void test_stderr_flood_passes(void **state)
 static void test_illegal(void **state)
 {
 	(void)state;
-	expect_badbot("illegal", NULL, 1, "illegal fault at turn", "sent:     {\"type\":\"move\"",
-		      "expected: one of the request's \"legal\" moves", "position:", "hand:",
-		      "building piles:", "(you): stock top", "discard tops",
+	expect_badbot("illegal", NULL, 1, "illegal fault: ", " (at turn ",
+		      "sent:     {\"type\":\"move\"", "expected: one of the request's \"legal\" moves",
+		      "position:", "hand:", "building piles:", "(you): stock top", "discard tops",
 		      "legal alternatives (", "      {\"action\":\"discard\",", "FAIL: 2 problems",
 		      NULL);
 }
@@ -289,9 +293,9 @@ static void test_illegal(void **state)
 static void test_wrong_type(void **state)
 {
 	(void)state;
-	expect_badbot("wrong-type", NULL, 1, "protocol fault",
-		      "expected \"type\":\"move\", got \"moove\"", "line:     {\"type\":\"moove\"",
-		      "expected: one line holding one JSON object", "FAIL: 2 problems", NULL);
+	expect_badbot("wrong-type", NULL, 1, "protocol fault: ",
+		      "expected \"type\":\"move\", got \"moove\"", " (at turn 1, move 1)\n",
+		      "line:     {\"type\":\"moove\"", "expected: one line holding one JSON object", "FAIL: 2 problems", NULL);
 }
 
 static void test_bad_hello(void **state)
@@ -380,9 +384,12 @@ static void test_verbose_prints_the_transcript(void **state)
 
 	(void)state;
 	assert_int_equal(r.status, 0);
+	/* named by its program until its hello, by its hello from then on */
 	if (!strstr(r.out, " badbot <- {\"type\":\"hello\"") ||
-	    !strstr(r.out, " badbot -> {\"type\":\"move\"") ||
-	    !strstr(r.out, " badbot <- {\"type\":\"request\""))
+	    !strstr(r.out, " badbot -> {\"type\":\"hello\"") ||
+	    !strstr(r.out, " badbot-good -> {\"type\":\"move\"") ||
+	    !strstr(r.out, " badbot-good <- {\"type\":\"request\"") ||
+	    strstr(r.out, " badbot <- {\"type\":\"request\""))
 		fail_msg("no transcript in:\n%s", r.out);
 }
 
@@ -452,9 +459,10 @@ static void test_stderr_shown_live(void **state)
 
 	(void)state;
 	if (r.status != 0 || !strstr(r.out, "[badbot] chatty: started\n") ||
-	    !strstr(r.out, "[badbot seat 0] chatty: request 1 of turn 1\n") ||
-	    !strstr(r.out, "[badbot seat 1] chatty: request ") ||
-	    !strstr(r.out, "[badbot seat 0] chatty: esc \\033[2J bell \\007 tab \\011 end\n") ||
+	    !strstr(r.out, "[badbot-chatty seat 0] chatty: request 1 of turn 1\n") ||
+	    !strstr(r.out, "[badbot-chatty seat 1] chatty: request ") ||
+	    !strstr(r.out, "[badbot-chatty seat 0] chatty: esc \\033[2J bell \\007 tab \\011 "
+		    "end\n") ||
 	    strchr(r.out, '\033') || strchr(r.out, '\a'))
 		fail_msg("exit %d; stderr not shown as expected:\n%s", r.status, r.out);
 }
@@ -573,8 +581,8 @@ static void test_reproduce_with_play(void **state)
 	}
 	play[n] = NULL;
 	r = run_argv(play);
-	snprintf(want, sizeof(want), "badbot: exit at game 1, turn %u, move %u: exited with status 1",
-		 turn, decision);
+	snprintf(want, sizeof(want), "badbot-chatty: exit at game 1, turn %u, move %u: exited with "
+		 "status 1", turn, decision);
 	if (r.status != 0 || !strstr(r.out, want))
 		fail_msg("play exit %d, \"%s\" missing:\n%s", r.status, want, r.out);
 	free(copy);
@@ -595,9 +603,13 @@ static void test_play_stderr(void **state)
 	(void)state;
 	snprintf(chatty, sizeof(chatty), "%s chatty", BADBOT_PATH);
 	r = run_argv(shown);
+	/* named by its program until its hello, by its hello from then on; the opponent, badbot
+	 * good with another hello, keeps its own name */
 	if (r.status != 0 || !strstr(r.out, "[badbot] chatty: started\n") ||
-	    !strstr(r.out, "[badbot seat 0] chatty: request 1 of turn 1\n") ||
-	    !strstr(r.out, "[badbot seat 0] chatty: esc \\033[2J bell \\007 tab \\011 end\n") ||
+	    !strstr(r.out, "[badbot-chatty seat 0] chatty: request 1 of turn 1\n") ||
+	    !strstr(r.out, "[badbot-chatty seat 0] chatty: esc \\033[2J bell \\007 tab \\011 "
+		    "end\n") ||
+	    !strstr(r.out, "seat 0 badbot-chatty ") || !strstr(r.out, "seat 1 badbot-good ") ||
 	    strchr(r.out, '\033'))
 		fail_msg("play: exit %d; stderr not shown as expected:\n%s", r.status, r.out);
 	r = run_argv(quiet);
@@ -617,6 +629,28 @@ static void test_play_stderr(void **state)
 	snprintf(path, sizeof(path), "%s/badbot-2.stderr", dir);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(rmdir(dir), 0);
+}
+
+/* play names each bot by its hello; two with the same hello apart by a number, and one
+ * that never said hello by its program. */
+static void test_play_names_by_hello(void **state)
+{
+	char *twins[] = { (char *)ARENA_PATH, (char *)"play", (char *)"--quiet-bots",
+		(char *)"--stock", (char *)"3", opponent, opponent, NULL };
+	char *silent[] = { (char *)ARENA_PATH, (char *)"play", (char *)"--quiet-bots",
+		(char *)"--startup-ms", (char *)"300", (char *)BADBOT_PATH " no-hello", opponent,
+		NULL };
+	struct run r;
+
+	(void)state;
+	r = run_argv(twins);
+	if (r.status != 0 || !strstr(r.out, "seat 0 badbot-good ") ||
+	    !strstr(r.out, "seat 1 badbot-good-2 "))
+		fail_msg("play: exit %d; not named by their hellos:\n%s", r.status, r.out);
+	r = run_argv(silent);
+	if (!strstr(r.out, "fault: seat 0 badbot: start") || !strstr(r.out, "badbot-good"))
+		fail_msg("play: exit %d; a bot without a hello not named by its program:\n%s",
+			 r.status, r.out);
 }
 
 /* The real program, with the opponent found next to it: <build>/bots/skipbo-easy. */
@@ -669,6 +703,7 @@ int main(void)
 #ifdef EASY_PATH
 		cmocka_unit_test(test_reproduce_with_play),
 		cmocka_unit_test(test_play_stderr),
+		cmocka_unit_test(test_play_names_by_hello),
 		cmocka_unit_test(test_default_opponent),
 #endif
 	};

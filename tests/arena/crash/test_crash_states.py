@@ -7,8 +7,8 @@ prefix of that log and each way the unsynced part may be lost (crashfs.py),
 the state is written to a fresh directory and the command that was running
 is run again there, then the commands after it. Checked in every state:
 
-- every command exits 0 (or, for `league add`, refuses the same files again:
-  its entry was in already), with no hand edit;
+- every command exits 0 (`league add` and `league retire` too, finding their
+  work done; `merge` may refuse an output it wrote already), with no hand edit;
 - every line the first run had fsync'd to games.jsonl or entries.jsonl (it
   had acknowledged them) is in the final file;
 - no game id is twice in games.jsonl, and a tournament ends with all its games.

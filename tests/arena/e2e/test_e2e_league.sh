@@ -67,8 +67,14 @@ grep -q '"skipbo-medium" is an anchor of the league.*out of "anchors" first' err
 grep -q '"name":"c"\|"name":"skipbo-medium","previous"' L/entries.jsonl &&
 	fail "a refused add wrote an entry"
 "$arena" league add L "c=$work/bin/c good" | grep -q 'entered "c"' || fail "league add c"
+# The same command again (after a crash, say) finds its work done: exit 0, nothing new.
+"$arena" league add L "c=$work/bin/c good" >again.txt || fail "league add c again: exit $?"
+grep -q '"c" is entered already' again.txt || fail "league add c again: $(cat again.txt)"
 wait_for 20 played c
 "$arena" league retire L b | grep -q 'retired "b"' || fail "league retire b"
+"$arena" league retire L b >again.txt || fail "league retire b again: exit $?"
+grep -q '"b" is retired already (retired by `league retire`): nothing to do' again.txt ||
+	fail "league retire b again: $(cat again.txt)"
 n=$(games)
 wait_for 30 more_games_than $((n + 100))
 tail -n +$((n + 60)) L/games.jsonl | grep -q '"b"' && fail "b played after it was retired"

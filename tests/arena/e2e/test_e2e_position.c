@@ -225,7 +225,7 @@ static void test_replay_turn_shows_the_engine_position(void **state)
 	want = expected_table(at_turn, 20);
 	assert_true(strncmp(out, "=== game 1, turn 20\n" LEGEND, 20 + strlen(LEGEND)) == 0);
 	assert_true(strncmp(out + 20 + strlen(LEGEND), want, strlen(want)) == 0);
-	assert_non_null(strstr(want, "--- turn 20: seat 1 (badbot-2) to move"));
+	assert_non_null(strstr(want, "--- turn 20: seat 1 (badbot-good-2) to move"));
 	free(want);
 	free(out);
 	free(err);
@@ -245,7 +245,7 @@ static void test_replay_render_every_turn(void **state)
 	for (p = out; (p = strstr(p, "\n--- turn ")) != NULL; p++)
 		tables++;
 	assert_int_equal(tables, 34);
-	assert_non_null(strstr(out, "--- turn 34: seat 1 (badbot-2) to move"));
+	assert_non_null(strstr(out, "--- turn 34: seat 1 (badbot-good-2) to move"));
 	assert_non_null(strstr(out, "=== game 1 over: stock_emptied after 34 turns"));
 	/* the same tables as the game printed when it was played (times aside) */
 	assert_int_equal(run_capture(play, &played, &err), 0);
@@ -254,7 +254,7 @@ static void test_replay_render_every_turn(void **state)
 		char *a = strstr(out, "--- turn 34:"), *b = strstr(played, "--- turn 34:");
 
 		assert_non_null(b);
-		assert_memory_equal(a, b, (size_t)(strchr(strstr(a, "    seat 1 (badbot-2)"), '[') - a));
+		assert_memory_equal(a, b, (size_t)(strchr(strstr(a, "    seat 1 (badbot-good-2)"), '[') - a));
 	}
 	free(played);
 	free(out);
@@ -287,24 +287,22 @@ static void test_replay_position_errors(void **state)
 	free(err);
 }
 
-/* The requests to seat of a transcript, up to and including move `upto`, parsed. */
+/* The requests to seat of a transcript, up to and including move `upto`, parsed: told
+ * apart by their view's seat, as a bot's name changes at its hello. */
 static size_t requests(const char *log, int seat, long upto, cJSON **out, size_t max)
 {
-	char name[32];
 	const char *p = log;
 	size_t n = 0;
 
-	if (seat)
-		snprintf(name, sizeof(name), "badbot-%d <- ", seat + 1);
-	else
-		snprintf(name, sizeof(name), "badbot <- ");
-	while ((p = strstr(p, name)) != NULL && n < max) {
-		const char *line = p + strlen(name), *end = strchr(line, '\n');
+	while ((p = strstr(p, " <- {")) != NULL && n < max) {
+		const char *line = p + 4, *end = strchr(line, '\n');
 		cJSON *msg = cJSON_ParseWithLength(line, (size_t)(end - line));
+		const cJSON *view = cJSON_GetObjectItemCaseSensitive(msg, "view");
 
 		p = end;
 		if (!msg || strcmp(cJSON_GetObjectItemCaseSensitive(msg, "type")->valuestring,
-				   "request") || get_int(msg, "move") > upto) {
+				   "request") || get_int(msg, "move") > upto ||
+		    get_int(view, "seat") != seat) {
 			cJSON_Delete(msg);
 			continue;
 		}
@@ -436,7 +434,8 @@ static void test_position_of_a_fault(void **state)
 	free(err);
 	assert_int_equal(run_capture(show, &out, &err), 0);
 	assert_non_null(strstr(out, "to move; draw pile"));
-	assert_non_null(strstr(out, "    seat 1 (badbot-2) removed: exit: exited with status 3\n"));
+	assert_non_null(strstr(out, "    seat 1 (badbot-die-midgame) removed: exit: exited with "
+			       "status 3\n"));
 	free(out);
 	free(err);
 	assert_int_equal(run_capture(again, &out, &err), 0);
@@ -446,7 +445,7 @@ static void test_position_of_a_fault(void **state)
 	free(err);
 	assert_int_equal(run_capture(later, &out, &err), 0);
 	assert_non_null(strstr(out, "29 decisions replayed, the bots play from decision 30"));
-	assert_non_null(strstr(out, "fault: seat 1 badbot-2: exit at game 1, turn 5, move 15: out "
+	assert_non_null(strstr(out, "fault: seat 1 badbot-good-2: exit at game 1, turn 5, move 15: out "
 			       "of the recorded game before this position"));
 	free(out);
 	free(err);

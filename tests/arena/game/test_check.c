@@ -140,14 +140,17 @@ static void test_illegal_move_report(void **state)
 	const char *text;
 
 	n = game_legal_moves(f->g, legal);
-	strlcpy(fault.reason, "illegal move (pass): pass is legal only with an empty hand",
-		sizeof(fault.reason));
+	/* as the referee writes it: the position at its end (referee_fault_placed) */
+	strlcpy(fault.reason, "illegal move (pass): pass is legal only with an empty hand "
+		"(at turn 1, move 1)", sizeof(fault.reason));
 	strlcpy(fault.line, "{\"type\":\"move\",\"move\":{\"action\":\"pass\"}}", sizeof(fault.line));
 	check_begin_game(&f->c, 1, seat);
 	f->c.observer.game_start(f->c.observer.ctx, 1, f->g);
 	f->c.observer.fault(f->c.observer.ctx, &fault, f->g);
 	text = output(f);
-	assert_contains(text, "PROBLEM 1: illegal fault at turn 1, decision 1: illegal move (pass)");
+	/* said once: the reason's position, no other */
+	assert_contains(text, "PROBLEM 1: illegal fault: illegal move (pass): pass is legal only "
+			"with an empty hand (at turn 1, move 1)\n");
 	assert_contains(text, "sent:     {\"type\":\"move\",\"move\":{\"action\":\"pass\"}}\n");
 	assert_contains(text, "position:\n");
 	assert_contains(text, "building piles:");

@@ -4,6 +4,7 @@
  * and process reuse; the move clock (protocol/PROTOCOL.md "Time": late
  * answers, the bank, a stopped arena) and output out of turn.
  */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -116,6 +117,7 @@ static void test_illegal_move_fault(void **state)
 {
 	struct table t;
 	const struct referee_fault *f;
+	char at[64];
 
 	(void)state;
 	table_open(&t, good_argv, illegal_argv, 4);
@@ -127,6 +129,11 @@ static void test_illegal_move_fault(void **state)
 	assert_true(f->turn >= 1);
 	assert_true(f->move >= 1);
 	assert_true(f->reason[0] != '\0');
+	/* the reason says where: the turn and move of the request the bot answered */
+	snprintf(at, sizeof(at), " (at turn %" PRIu32 ", move %" PRIu32 ")", f->turn, f->move);
+	if (strlen(f->reason) <= strlen(at) ||
+	    strcmp(f->reason + strlen(f->reason) - strlen(at), at) != 0)
+		fail_msg("reason \"%s\" does not end with \"%s\"", f->reason, at);
 	assert_non_null(strstr(f->line, "\"type\":\"move\""));
 	/* R11: removed, placed last; the other wins by forfeit */
 	assert_int_equal(t.out.faulted[1], 1);
@@ -206,6 +213,8 @@ static void test_timeout_fault(void **state)
 	assert_int_equal(t.out.nfaults, 1);
 	assert_string_equal(protocol_fault_kind_names[t.out.faults[0].kind], "timeout");
 	assert_non_null(strstr(t.out.faults[0].reason, "100 ms"));
+	/* a timeout is no fault in what the bot wrote: its reason names no position */
+	assert_null(strstr(t.out.faults[0].reason, "(at turn "));
 	assert_true(clock_now_us() - start < 3000000);
 	table_close(&t);
 }

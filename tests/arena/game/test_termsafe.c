@@ -1,6 +1,7 @@
 /*
  * test_termsafe.c - a bot's bytes never reach a terminal raw: termsafe.h
- * itself, and the three places that print bot text as a game is played (the
+ * itself (valid UTF-8 text shown as it is, what drives or reorders a terminal
+ * escaped), and the three places that print bot text as a game is played (the
  * --log-io transcript, `play --render`, the `check` diagnosis), driven
  * through their observers with a line and a fault reason that carry escape
  * sequences (a screen clear, a window retitle, a C1 CSI, a carriage return).
@@ -85,6 +86,54 @@ static void test_copy(void **state)
 	assert_string_equal(termsafe_copy(small, sizeof(small), "ab\x1b[2J"), "ab\\033[2");
 	assert_string_equal(termsafe_copy(small, 6, "ab\x1b[2J"), "ab");
 	assert_string_equal(termsafe_copy(small, 1, "ab"), "");
+}
+
+/* Valid UTF-8 text passes as it is; what reorders or drives a terminal, and every byte of
+ * invalid UTF-8, does not; the stderr logs' mode keeps to ASCII. */
+static void test_utf8(void **state)
+{
+	static const struct {
+		const char *in, *shown;
+	} cases[] = {
+		{ "j\xc3\xa4ger", "j\xc3\xa4ger" },                     /* a name */
+		{ "\xe2\x82\xac \xe6\x97\xa5", "\xe2\x82\xac \xe6\x97\xa5" },     /* 3 bytes */
+		{ "\xf0\x9f\x83\x8f", "\xf0\x9f\x83\x8f" },                 /* 4 bytes */
+		{ "a\xc2\x85" "b", "a\\302\\205b" },                  /* C1: NEL */
+		{ "\xe2\x80\xae" "abc", "\\342\\200\\256abc" },       /* RIGHT-TO-LEFT OVERRIDE */
+		{ "\xe2\x81\xa6x\xe2\x81\xa9", "\\342\\201\\246x\\342\\201\\251" }, /* isolates */
+		{ "\xe2\x80\x8f", "\xe2\x80\x8f" },                   /* a mark, no override */
+		{ "\xc3", "\\303" },                                  /* cut short */
+		{ "\xc3(", "\\303(" },
+		{ "\xa4", "\\244" },                                  /* a stray continuation */
+		{ "\xc0\xaf", "\\300\\257" },                         /* overlong '/' */
+		{ "\xe0\x80\xaf", "\\340\\200\\257" },
+		{ "\xed\xa0\x80", "\\355\\240\\200" },                /* a surrogate */
+		{ "\xf4\x90\x80\x80", "\\364\\220\\200\\200" },       /* past U+10FFFF */
+		{ "\xff\xfe", "\\377\\376" },
+	};
+	char buf[128], esc[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = tmpfile();
+		char *text;
+
+		termsafe_puts(f, cases[i].in);
+		text = stream_text(f);
+		if (strcmp(text, cases[i].shown) != 0)
+			fail_msg("case %zu: \"%s\" written, \"%s\" expected", i, text, cases[i].shown);
+		assert_string_equal(termsafe_copy(buf, sizeof(buf), cases[i].in), cases[i].shown);
+		free(text);
+		fclose(f);
+	}
+	/* cut between characters, never inside one */
+	assert_string_equal(termsafe_copy(buf, 4, "j\xc3\xa4ger"), "j\xc3\xa4");
+	assert_string_equal(termsafe_copy(buf, 3, "j\xc3\xa4ger"), "j");
+	/* the logs' mode: plain ASCII */
+	textesc_escape(esc, "j\xc3\xa4ger", 6, TEXTESC_ASCII);
+	assert_string_equal(esc, "j\\303\\244ger");
+	textesc_escape(esc, "j\xc3\xa4ger\x1b", 7, TEXTESC_UTF8);
+	assert_string_equal(esc, "j\xc3\xa4ger\\033");
 }
 
 static struct referee_fault hostile_fault(void)
@@ -188,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_plain_unchanged),
 		cmocka_unit_test(test_copy),
+		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_transcript),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_check),

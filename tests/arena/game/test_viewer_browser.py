@@ -400,10 +400,12 @@ def check_pages(arena, helper, medium, easy, badbot, shots, browser_path, tmp):
                 page.key("]", "BracketRight", 221)
                 page.expect(2, 0, "] (next game)")
                 with open(replay) as f:
-                    first = json.load(f)["games"][0]["result"]["scores"]
-                before = b.eval("document.getElementById('totals').textContent")
+                    doc = json.load(f)
+                first = doc["games"][0]["result"]["scores"]
+                # the bots as the replay names them: by their hellos (medium, easy)
                 want = "match totals before this game (R9, to 500): seat 0 (%s) %d, seat 1 (%s) %d" % (
-                    "skipbo-medium", first[0], "skipbo-easy", first[1])
+                    doc["bots"][0], first[0], doc["bots"][1], first[1])
+                before = b.eval("document.getElementById('totals').textContent")
                 if before != want:
                     fail("match: game 2 starts with %r, want %r" % (before, want))
                 page.key("End", "End", 35)

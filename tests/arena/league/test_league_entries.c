@@ -1,7 +1,8 @@
 /*
  * test_league_entries.c - a league's entries (league_entries.c) and its file
  * (league_config.c): versions linked and their predecessors retired, the same
- * files refused as a new version, changed files found, retirements and
+ * files no new version (an add run again after a crash finishes its work),
+ * changed files found, retirements and
  * suspensions read back from entries.jsonl, a torn last line waited for (and
  * cut by the next add when a crash left it), the
  * file's bots and anchors declared, and league.jsonc's errors at their line
@@ -86,8 +87,10 @@ static void versions_are_linked(void **state)
 	assert_int_equal(league_entries_open(&es, fx->dir, err, sizeof(err)), 0);
 	assert_int_equal(league_entries_add(&es, &bot, 0, name, err, sizeof(err)), 0);
 	assert_string_equal(name, "alpha");
-	/* the same files again are no new version */
-	assert_int_equal(league_entries_add(&es, &bot, 0, name, err, sizeof(err)), -EEXIST);
+	/* the same files again are no new version: the same add again */
+	assert_int_equal(league_entries_add(&es, &bot, 0, name, err, sizeof(err)), 1);
+	assert_string_equal(name, "alpha");
+	assert_int_equal(es.n, 1);
 	assert_int_equal(league_entries_changed(&es, 0, NULL, why, sizeof(why)), 0);
 	write_text(fx->bot, "a", "print('two')\n");
 	assert_int_equal(league_entries_changed(&es, 0, NULL, why, sizeof(why)), 1);
@@ -222,6 +225,60 @@ static void retire_returned(void **state)
 	league_entries_release(&es);
 }
 
+/* An add run again after a crash finds its entry: nothing new, the replacement the crash cut
+ * short (the add of alpha@2 on the disk, the retirement of alpha not) finished; a retired
+ * version with the same files is refused, saying how to bring it back. */
+static void add_again_after_crash(void **state)
+{
+	struct fixture *fx = *state;
+	struct league_entries es;
+	char *argv[3], name[LEAGUE_ENTRY_NAME_MAX], err[1024], path[PATH_MAX];
+	struct config_bot bot = bot_of(fx, "alpha", argv);
+	struct stat st;
+	off_t before;
+
+	assert_int_equal(league_entries_open(&es, fx->dir, err, sizeof(err)), 0);
+	assert_int_equal(league_entries_add(&es, &bot, 0, name, err, sizeof(err)), 0);
+	write_text(fx->bot, "a", "print('two')\n");
+	snprintf(path, sizeof(path), "%s/" LEAGUE_ENTRIES_FILE, fx->dir);
+	assert_int_equal(stat(path, &st), 0);
+	before = st.st_size;
+	assert_int_equal(league_entries_add(&es, &bot, 0, name, err, sizeof(err)), 0);
+	assert_string_equal(name, "alpha@2");
+	league_entries_release(&es);
+	/* the crash: the retire event after the add is lost */
+	{
+		FILE *f = fopen(path, "r");
+		char line[8192];
+		off_t keep = before;
+
+		assert_non_null(f);
+		assert_int_equal(fseeko(f, before, SEEK_SET), 0);
+		assert_non_null(fgets(line, sizeof(line), f));
+		keep += (off_t)strlen(line);
+		fclose(f);
+		assert_non_null(strstr(line, "\"add\""));
+		assert_int_equal(truncate(path, keep), 0);
+	}
+	assert_int_equal(league_entries_open(&es, fx->dir, err, sizeof(err)), 0);
+	assert_int_equal(es.n, 2);
+	assert_false(es.e[0].retired);
+	assert_int_equal(league_entries_add(&es, &bot, 0, name, err, sizeof(err)), 1);
+	assert_string_equal(name, "alpha@2");
+	assert_int_equal(es.n, 2);
+	assert_true(es.e[0].retired);
+	assert_string_equal(es.e[0].why, "replaced by alpha@2");
+	assert_false(es.e[1].retired);
+	/* once more: nothing to do */
+	assert_int_equal(league_entries_add(&es, &bot, 0, name, err, sizeof(err)), 1);
+	/* a retired version is no add to repeat */
+	assert_int_equal(league_entries_retire(&es, 1, "by its author", err, sizeof(err)), 0);
+	assert_int_equal(league_entries_add(&es, &bot, 0, name, err, sizeof(err)), -EEXIST);
+	assert_non_null(strstr(err, "league return DIR alpha@2"));
+	assert_int_equal(es.n, 2);
+	league_entries_release(&es);
+}
+
 /* The file's bots are entered once; one taken out of the file is retired. */
 static void file_bots_declared(void **state)
 {
@@ -331,6 +388,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(torn_line_waits, setup, teardown),
 		cmocka_unit_test_setup_teardown(torn_line_of_a_crash_cut, setup, teardown),
 		cmocka_unit_test_setup_teardown(retire_returned, setup, teardown),
+		cmocka_unit_test_setup_teardown(add_again_after_crash, setup, teardown),
 		cmocka_unit_test_setup_teardown(file_bots_declared, setup, teardown),
 		cmocka_unit_test_setup_teardown(fixed_command_taken, setup, teardown),
 		cmocka_unit_test_setup_teardown(config_errors_placed, setup, teardown),

@@ -636,7 +636,8 @@ static void faulted_record(FILE *f, const char *id, int table, const char *kind,
 }
 
 /* The faults section lists each distinct reason per bot and kind with how
- * often it was given and the first game that gave it, escaped as HTML. */
+ * often it was given and the first game that gave it, escaped as HTML;
+ * reasons alike but for their numbers (the position a reason ends with) are one. */
 static void test_fault_reasons(void **state)
 {
 	const char *dir = make_dir("reasons", 0, 6, NULL);
@@ -650,12 +651,18 @@ static void test_fault_reasons(void **state)
 	faulted_record(f, "t0002-d0000-r0", 2, "timeout", "no answer within 1000 ms");
 	faulted_record(f, "t0002-d0001-r0", 2, "illegal", "<b> is not a move");
 	faulted_record(f, "t0002-d0002-r0", 2, "timeout", "no answer within 1000 ms");
+	/* one reason, placed where each fault happened */
+	faulted_record(f, "t0002-d0003-r0", 2, "malformed", "not JSON (at turn 3, move 9)");
+	faulted_record(f, "t0002-d0004-r0", 2, "malformed", "not JSON (at turn 12, move 40)");
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(report_generate(&dir, 1, NULL, NULL, err, sizeof(err)), 0);
 	html = slurp(dir, "report.html");
 	assert_int_equal(count(html, "<table id=\"fault-reasons\">"), 1);
-	assert_non_null(strstr(html, "<details id=\"fault-reasons-box\" open><summary>2 distinct "
+	assert_non_null(strstr(html, "<details id=\"fault-reasons-box\" open><summary>3 distinct "
 				     "reasons, each "));
+	assert_non_null(strstr(html, "<td class=\"name\">malformed</td><td>2</td><td class=\"name\">"
+				     "not JSON (at turn 3, move 9)</td><td class=\"name\">"
+				     "t0002-d0003-r0</td>"));
 	/* records[5] gave the timeout first; two more gave the same reason */
 	assert_non_null(strstr(html, "<tr><td class=\"name\">B</td><td class=\"name\">timeout"
 				     "</td><td>3</td><td class=\"name\">no answer within 1000 ms"
@@ -746,7 +753,9 @@ static void test_big_tournament_page_bounded(void **state)
 	for (int i = 0; i < 100000; i++) {
 		snprintf(id, sizeof(id), "t%04d-d%04d-r0", i % 1000, i / 1000);
 		if (i % 25 == 0) {
-			snprintf(why, sizeof(why), "reason %d", i);
+			/* distinct in letters: reasons apart only by a number are one */
+			snprintf(why, sizeof(why), "reason %c%c%c", 'a' + i / 25 % 26,
+				 'a' + i / 25 / 26 % 26, 'a' + i / 25 / 676 % 26);
 			faulted_record(f, id, i % 1000, "illegal", why);
 		} else {
 			fprintf(f, "{\"id\":\"%s\",\"table\":%d,\"deal\":%d,\"rotation\":0,"

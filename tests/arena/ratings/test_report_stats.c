@@ -432,11 +432,27 @@ static void test_verdict_and_faults_everywhere(void **state)
 	release(&b);
 }
 
+/* A 2-player game where second has a start fault, and first one too when both. */
+static void start_faults(struct built *b, const char *first, const char *second, int both)
+{
+	char line[512];
+	int len = snprintf(line, sizeof(line), "{\"id\":\"g%d\",\"table\":0,\"deal\":%d,"
+			   "\"rotation\":0,\"players\":2,\"partnership\":false,\"teams\":"
+			   "[[0],[1]],\"match\":false,\"games\":1,\"bots\":[\"%s\",\"%s\"],"
+			   "\"winners\":[%s],\"reason\":\"stock_emptied\",\"placings\":[1,2],"
+			   "\"stock_left\":[0,5],\"scores\":[0,0],\"faults\":[%s{\"seat\":1,"
+			   "\"kind\":\"start\"}]}", b->next_id, b->next_id, first, second,
+			   both ? "" : "0", both ? "{\"seat\":0,\"kind\":\"start\"}," : "");
+
+	b->next_id++;
+	if (gamelog_add_line(&b->log, line, (size_t)len, 0) != 0)
+		fail_msg("record refused: %s\n%s", b->log.why, line);
+}
+
 /* A bot whose every game is a start fault is left out of the fit: its forfeits lift nobody. */
 static void test_never_started_not_rated(void **state)
 {
 	struct built b = { 0 };
-	char line[512];
 	const char *ab[2] = { "a", "b" };
 	int even[2][2] = { { 1, 2 }, { 2, 1 } };
 
@@ -444,18 +460,8 @@ static void test_never_started_not_rated(void **state)
 	gamelog_init(&b.log);
 	for (int k = 0; k < 20; k++)
 		add(&b, 0, b.next_id, 0, 2, 0, ab, even[k % 2], 0);
-	for (int k = 0; k < 20; k++) {
-		int len = snprintf(line, sizeof(line), "{\"id\":\"g%d\",\"table\":0,\"deal\":%d,"
-				   "\"rotation\":0,\"players\":2,\"partnership\":false,\"teams\":"
-				   "[[0],[1]],\"match\":false,\"games\":1,\"bots\":[\"a\",\"ghost\"],"
-				   "\"winners\":[0],\"reason\":\"stock_emptied\",\"placings\":[1,2],"
-				   "\"stock_left\":[0,5],\"scores\":[0,0],\"faults\":[{\"seat\":1,"
-				   "\"kind\":\"start\"}]}", b.next_id, b.next_id);
-
-		b.next_id++;
-		if (gamelog_add_line(&b.log, line, (size_t)len, 0) != 0)
-			fail_msg("record refused: %s\n%s", b.log.why, line);
-	}
+	for (int k = 0; k < 20; k++)
+		start_faults(&b, "a", "ghost", 0);
 	build(&b, NULL);
 	assert_true(report_never_started(bot(&b, "ghost")));
 	/* a and b split their games: 20 wins over a bot that never ran do not part them */
@@ -533,6 +539,54 @@ static void test_table_notes_wrapped(void **state)
 	release(&b);
 }
 
+
+/* The first row of text that names bot, from the start of its line. */
+static char *row_of(char *text, const char *bot)
+{
+	char *at = strstr(text, bot);
+
+	assert_non_null(at);
+	while (at > text && at[-1] != '\n')
+		at--;
+	return at;
+}
+
+/* A bot that never started has no rank: "-" in the console table (80 columns and --wide)
+ * and in report.md, listed last, and in the table of its rated opponents, not as the first
+ * of a pool of its own; also when no bot started. */
+static void test_never_started_unranked(void **state)
+{
+	struct built b = { 0 };
+	char *text, *md;
+	int wide;
+
+	(void)state;
+	for (int none_started = 0; none_started < 2; none_started++) {
+		gamelog_init(&b.log);
+		b.next_id = 0;
+		for (int k = 0; k < 4 && !none_started; k++)
+			duel(&b, "alpha", "beta", k % 2);
+		for (int k = 0; k < 3; k++)
+			start_faults(&b, none_started ? "alpha" : "beta", "ghost", none_started);
+		build(&b, NULL);
+		for (wide = 0; wide < 2; wide++) {
+			text = written(&b.r, wide ? write_table : write_table_80);
+			if (strncmp(row_of(text, "ghost"), "   -  ghost", 11) != 0)
+				fail_msg("ghost has a rank:\n%s", text);
+			assert_true(row_of(text, "ghost") > row_of(text, "alpha"));
+			assert_null(strstr(text, "\npool "));
+			free(text);
+		}
+		md = written(&b.r, report_write_md);
+		assert_non_null(strstr(md, "| - | ghost |"));
+		assert_non_null(strstr(md, none_started ? "| - | alpha |" : "| 1 | "));
+		/* one table: no second head for the bot apart */
+		assert_null(strstr(strstr(md, "| rank |") + 1, "| rank |"));
+		free(md);
+		release(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -540,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_never_started_not_rated),
 		cmocka_unit_test(test_league_report_first),
 		cmocka_unit_test(test_table_notes_wrapped),
+		cmocka_unit_test(test_never_started_unranked),
 		cmocka_unit_test(test_disconnected_pools),
 		cmocka_unit_test(test_rated_results_and_real_wins),
 		cmocka_unit_test(test_verdict_and_faults_everywhere),
