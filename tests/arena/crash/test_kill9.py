@@ -2,12 +2,13 @@
 """kill -9 at random points of league, league add, merge and report, then the
 same command run again to completion.
 
-Each command runs twice without a kill, which gives its idle duration (the
-shorter) and the reference result. Then, until --runs kills have landed each, a fresh copy of its starting
-directory runs it and SIGKILL comes after a delay drawn uniformly from 0 to
-that duration (a seeded draw of the fraction: --seed replays a failure at the
-same points of the command). Checked right after
-the kill and after the same command has run again:
+Each command runs three times without a kill, which gives its idle duration
+(the shortest) and the reference result. Then, until --runs kills have landed
+(a run may end before its kill), a fresh copy of its starting directory runs
+it and SIGKILL comes after a delay drawn uniformly from 0 to that duration (a
+seeded draw of the fraction: --seed replays a failure at the same points of
+the command). Checked right after the kill and after the same command has run
+again:
 
 - the command run again succeeds with no hand edit (or, for league add,
   refuses the same entry as in already);
@@ -22,6 +23,7 @@ the kill and after the same command has run again:
 - report: a report file under its final name right after the kill is whole
   (the one the report never killed writes: json parsed, csv with its header
   and every row); all of them whole after the run again;
+- no temporary file (NAME.tmp, NAME.tmp.PID, OUT.merging) stays;
 - no process started by the command outlives it (bots die with the arena).
 
   test_kill9.py ARENA IOTRACE_SO EASY MEDIUM [--runs N] [--seconds S] [--seed N]
@@ -56,7 +58,7 @@ LEAGUE_GAMES = 12
 
 class Kill:
     """name; setup(seed_dir); command (argv, run in the copy); check(work, ref, before, out)
-    -> error or None, where before is what the kill left (Before) and out what the killed
+    -> error or None, where before holds the game ids the kill left and out what the killed
     command printed; after_kill(work, ref, out) -> error or None, checked right after it."""
 
     def __init__(self, name, setup, command, check, after_kill=None):
@@ -64,10 +66,16 @@ class Kill:
         self.after_kill = after_kill or (lambda work, ref, out: None)
 
 
-def game_ids(work, out="out"):
-    """The ids of the complete lines of games.jsonl (a torn last line is not a record yet)."""
+def game_ids(work):
+    """The ids of the lines of games.jsonl that end in a newline: a torn last line is not a
+    record yet, for the readers as for a resume."""
     ids = []
-    for line in lines(os.path.join(work, out, "games.jsonl")):
+    try:
+        with open(os.path.join(work, "out", "games.jsonl"), "rb") as f:
+            complete = f.read().split(b"\n")[:-1]
+    except FileNotFoundError:
+        return ids
+    for line in complete:
         try:
             ids.append(json.loads(line)["id"])
         except (ValueError, KeyError):
@@ -213,8 +221,9 @@ def report_check(work, ref, before, out):
 def leftovers(work):
     """Error naming the temporary files a killed command left that its run again kept."""
     left = []
-    for d, _, names in os.walk(work):
-        left += [os.path.relpath(os.path.join(d, n), work) for n in names if TEMPORARY.search(n)]
+    for d, subdirs, names in os.walk(work):
+        left += [os.path.relpath(os.path.join(d, n), work) for n in subdirs + names
+                 if TEMPORARY.search(n)]
     return "temporary files left: %s" % sorted(left)[:5] if left else None
 
 
