@@ -256,7 +256,9 @@ def processes_in(base):
 def outlived(base):
     """Error naming the processes left under base after their arena died; each killed."""
     left = []
-    for _ in range(50):  # a bot dies of its parent's death a moment later
+    # a bot dies of its parent's death (PR_SET_PDEATHSIG) within moments, later on a loaded
+    # machine: one still there after 5 s was left behind
+    for _ in range(50):
         left = processes_in(base)
         if not left:
             return None
