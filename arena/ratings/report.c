@@ -5,7 +5,10 @@
  */
 #include "report.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -683,6 +686,36 @@ bool report_never_started(const struct report_bot *b)
 
 typedef int (*report_writer)(const struct report *r, FILE *out);
 
+/*
+ * Remove "<name>.tmp.<pid>" in dir where no process <pid> runs: what a report
+ * killed between its fopen and its rename left. A running report's own is
+ * kept. Best effort: a temporary that stays harms nothing but the listing.
+ */
+static void remove_dead_temporaries(const char *dir, const char *name)
+{
+	size_t len = strlen(name);
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, name, len) || strncmp(e->d_name + len, ".tmp.", 5) ||
+		    !isdigit((unsigned char)e->d_name[len + 5]))
+			continue;
+		errno = 0;
+		pid = strtol(e->d_name + len + 5, &end, 10);
+		if (*end || errno || pid <= 0 || pid > INT_MAX || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+}
+
 /* Write one file through a temporary name and rename(2), so readers see old or new, never half. */
 static int write_atomically(const struct report *r, const char *dir, const char *name,
 			    report_writer writer, char *err, size_t errsz)
@@ -696,6 +729,7 @@ static int write_atomically(const struct report *r, const char *dir, const char 
 		snprintf(err, errsz, "path too long: \"%s\"", dir);
 		return -ENAMETOOLONG;
 	}
+	remove_dead_temporaries(dir, name);
 	f = fopen(tmp, "w");
 	if (!f) {
 		rc = -errno;

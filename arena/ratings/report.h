@@ -258,7 +258,8 @@ int report_write_md(const struct report *r, FILE *out);
  * Read dirs[i]/games.jsonl for every i, merge them, and write ratings.json,
  * ratings.csv, report.md and report.html into outdir (NULL: dirs[0], allowed
  * only with one directory). Each file is written to a temporary name and
- * renamed, so a reader never sees half a report. If table is not NULL the
+ * renamed, so a reader never sees half a report; a temporary that a report
+ * killed on the way left (its process gone) is removed. If table is not NULL the
  * ranking table is printed to it, with a warning line for each bot that
  * never started. Returns the number of bots that never started
  * (report_never_started(); 0 normally) or a negative errno-style code

@@ -67,13 +67,13 @@ def setup_run(work):
                    "deals": 3, "seed": "5", "rules": {"stock_size": 3}, "output": "out"}, f)
 
 
-def setup_league(work):
+def setup_league(work, max_games=6):
     os.makedirs(os.path.join(work, "out"))
     with open(os.path.join(work, "out", "league.jsonc"), "w") as f:
         json.dump({"name": "l", "seed": "7", "players": 2, "rules": {"stock_size": 3}, "sandbox": "off",
                    "bots": [{"name": "easy", "command": [tools.easy]},
                             {"name": "medium", "command": [tools.medium]}],
-                   "league": {"anchors": {}, "floor": 1, "max_games": 6,
+                   "league": {"anchors": {}, "floor": 1, "max_games": max_games,
                               "stop_when_separated": False}}, f)
 
 

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -812,6 +813,45 @@ static void test_stop_leaves_nothing(void **state)
 	assert_int_not_equal(system(path), 0);
 }
 
+/* A temporary of a report killed on the way (kill -9) goes with the next report; one of a
+ * report still running, or not a report's, stays. */
+static void test_dead_temporaries_removed(void **state)
+{
+	const char *dir = make_dir("killed", 0, 6, NULL);
+	char dead[256], live[256], other[256], err[256];
+	pid_t gone, alive;
+	int status;
+	(void)state;
+
+	gone = fork();
+	assert_true(gone >= 0);
+	if (gone == 0)
+		_exit(0);
+	assert_int_equal(waitpid(gone, &status, 0), gone);
+	alive = fork();
+	assert_true(alive >= 0);
+	if (alive == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(dead, sizeof(dead), "%s/report.md.tmp.%ld", dir, (long)gone);
+	snprintf(live, sizeof(live), "%s/report.md.tmp.%ld", dir, (long)alive);
+	snprintf(other, sizeof(other), "%s/notes.md.tmp.%ld", dir, (long)gone);
+	for (const char *const *p = (const char *const[]){ dead, live, other, NULL }; *p; p++) {
+		FILE *f = fopen(*p, "w");
+
+		assert_non_null(f);
+		fputs("# Ran", f);
+		assert_int_equal(fclose(f), 0);
+	}
+	assert_int_equal(report_generate(&dir, 1, NULL, NULL, err, sizeof(err)), 0);
+	kill(alive, SIGKILL);
+	assert_int_equal(waitpid(alive, &status, 0), alive);
+	assert_int_equal(access(dead, F_OK), -1);
+	assert_int_equal(access(live, F_OK), 0);
+	assert_int_equal(access(other, F_OK), 0);
+}
+
 /* Our fit against BradleyTerry2's on the fixture (fixture/fit_bradleyterry.R). */
 static void test_matches_bradleyterry2(void **state)
 {
@@ -925,6 +965,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_times),
 		cmocka_unit_test(test_chart_axes_bounded),
 		cmocka_unit_test(test_stop_leaves_nothing),
+		cmocka_unit_test(test_dead_temporaries_removed),
 		cmocka_unit_test(test_gauntlet_and_partial),
 		cmocka_unit_test(test_header_dates),
 		cmocka_unit_test(test_per_bot_by_seat),
