@@ -180,7 +180,7 @@ static void launch(struct pool *p, size_t i, struct pending *out)
 /* Bot i is called by the name in its hello from now on (pool_config.hello_names). */
 static void take_hello_name(struct pool *p, size_t i, const char *said)
 {
-	char shown[POOL_NAME_MAX - 4], name[POOL_NAME_MAX];
+	char shown[POOL_NAME_MAX - 12], name[POOL_NAME_MAX]; /* room for "-" and any number */
 	char *const *names = p->cfg.hello_names;
 	size_t k = 0;
 
