@@ -20,6 +20,8 @@
 #include "e2e.h"
 
 #define GAMES 240 /* C(4,2) tables x 20 deals x 2 rotations */
+/* A run's hang guard: far above the seconds it takes, however loaded the machine. */
+#define RUN_GUARD_MS 300000
 
 static void write_tournament(const char *dir)
 {
@@ -32,6 +34,9 @@ static void write_tournament(const char *dir)
 		 "{\"name\":\"c\",\"command\":[\"%s\",\"illegal\"]},"
 		 "{\"name\":\"d\",\"command\":[\"%s\",\"good\"]}],"
 		 "\"players\":2,\"deals\":20,\"rules\":{\"stock_size\":4},\"seed\":77,"
+		 /* limits no move comes near on a loaded machine: the runs compared must
+		  * not differ by a timeout */
+		 "\"time\":{\"move_ms\":30000,\"game_ms\":1800000,\"startup_ms\":60000},"
 		 "\"output\":\"out\"}", BADBOT_PATH, BADBOT_PATH, BADBOT_PATH, BADBOT_PATH);
 	e2e_write(dir, "t.json", text);
 }
@@ -82,7 +87,7 @@ static void test_resume_after_kill9(void **state)
 	srand(12345);
 	e2e_tempdir(ref, sizeof(ref), "resume-ref");
 	write_tournament(ref);
-	assert_int_equal(e2e_run(ref, args, 60000, NULL), 0);
+	assert_int_equal(e2e_run(ref, args, RUN_GUARD_MS, NULL), 0);
 	snprintf(out, sizeof(out), "%s/out", ref);
 	want = e2e_canonical_lines(out, &nwant);
 	assert_int_equal(nwant, GAMES);
@@ -100,7 +105,7 @@ static void test_resume_after_kill9(void **state)
 			if (kill(pid, SIGKILL) == 0)
 				kills++;
 		}
-		status = e2e_wait(pid, 60000, NULL);
+		status = e2e_wait(pid, RUN_GUARD_MS, NULL);
 		assert_true(status == 0 || status == 128 + SIGKILL);
 		if (status != 0) {
 			cJSON **recs;
@@ -159,8 +164,8 @@ static void test_resume_refuses_other_tournament(void **state)
 	(void)state;
 	e2e_tempdir(dir, sizeof(dir), "resume-guard");
 	write_tournament(dir);
-	assert_int_equal(e2e_run(dir, args, 60000, NULL), 0);
-	assert_int_equal(e2e_run(dir, other_seed, 60000, NULL), 1);
+	assert_int_equal(e2e_run(dir, args, RUN_GUARD_MS, NULL), 0);
+	assert_int_equal(e2e_run(dir, other_seed, RUN_GUARD_MS, NULL), 1);
 	snprintf(path, sizeof(path), "%s/stderr.txt", dir);
 	err = e2e_read(path, NULL);
 	assert_non_null(strstr(err, "different tournament"));
