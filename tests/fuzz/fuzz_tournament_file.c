@@ -2,8 +2,9 @@
  * fuzz_tournament_file - config_parse() (arena/tournament/config.h) on any
  * bytes, the way `run` reads a tournament file: comments and trailing commas
  * blanked, then read strictly. A refusal is one line per error naming the
- * position or the key, printable but for the newlines that end its lines,
- * with the config left empty. A file it accepts resolves to a tournament whose every
+ * position or the key, as a terminal may show it (textesc.h: printable
+ * ASCII and whole UTF-8 characters but controls and reordering marks) but
+ * for the newlines that end its lines, with the config left empty. A file it accepts resolves to a tournament whose every
  * number is in its documented range, and whose resolved form
  * (tournament.json) loads again to the same text.
  */
@@ -13,6 +14,7 @@
 #include "config.h"
 #include "engine.h"
 #include "fuzz_target.h"
+#include "textesc.h"
 
 static void check_resolved(const struct config *cfg)
 {
@@ -47,8 +49,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (rc < 0) {
 		FUZZ_CHECK(err[0] && err[0] != '\n');
-		for (const char *c = err; *c; c++)
-			FUZZ_CHECK(*c == '\n' || (*c >= 0x20 && *c < 0x7f));
+		for (size_t i = 0, n = strlen(err), k; i < n; i += k) {
+			k = err[i] == '\n' ? 1 : textesc_plain(err + i, n - i, TEXTESC_UTF8);
+			FUZZ_CHECK(k > 0);
+		}
 		FUZZ_CHECK(cfg.bots == NULL && cfg.name == NULL);
 		return 0;
 	}
