@@ -187,23 +187,30 @@ static void pinner_run(int sock, const struct pin_file *files, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		int fd = open(files[i].path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
 			      O_CLOEXEC);
+		struct stat st;
+		size_t size;
 		void *m;
 
-		if (fd < 0)
+		/* its size now: a page past the end would be a SIGBUS to touch */
+		if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+			if (fd >= 0)
+				close(fd);
 			continue;
-		m = mmap(NULL, files[i].size, PROT_READ, MAP_SHARED | MAP_POPULATE | lock, fd, 0);
+		}
+		size = (size_t)st.st_size;
+		m = mmap(NULL, size, PROT_READ, MAP_SHARED | MAP_POPULATE | lock, fd, 0);
 		if (m == MAP_FAILED && lock && (errno == EAGAIN || errno == EPERM ||
 						 errno == ENOMEM)) {
 			/* past what this process may lock: mapped, not locked, from here on */
 			lock = 0;
 			rep.locked = 0;
-			m = mmap(NULL, files[i].size, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+			m = mmap(NULL, size, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
 		}
 		close(fd);
 		if (m != MAP_FAILED) {
-			touch(m, files[i].size);
+			touch(m, size);
 			rep.files++;
-			rep.bytes += files[i].size;
+			rep.bytes += size;
 		}
 	}
 	if (write(sock, &rep, sizeof rep) != sizeof rep)
