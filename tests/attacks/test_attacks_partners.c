@@ -190,7 +190,9 @@ static bool parse_line(const char *text, struct hand_line *out)
 
 static void push_line(struct hand_line **lines, size_t *n, const struct hand_line *line)
 {
-	if (!(*lines = reallocarray(*lines, *n + 1, sizeof **lines)))
+	/* doubling at each power of two: a log of a million lines is read in linear time */
+	if ((*n & (*n - 1)) == 0 &&
+	    !(*lines = reallocarray(*lines, *n ? 2 * *n : 1, sizeof **lines)))
 		abort();
 	(*lines)[(*n)++] = *line;
 }
