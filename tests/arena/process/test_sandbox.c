@@ -187,8 +187,11 @@ static void test_mode_names(void **state)
 	assert_int_equal(m, SANDBOX_ON);
 	assert_int_equal(sandbox_mode_parse("off", &m), 0);
 	assert_int_equal(m, SANDBOX_OFF);
+	assert_int_equal(sandbox_mode_parse("sealed", &m), 0);
+	assert_int_equal(m, SANDBOX_SEALED);
 	assert_int_equal(sandbox_mode_parse("yes", &m), -EINVAL);
 	assert_string_equal(sandbox_mode_name(SANDBOX_AUTO), "auto");
+	assert_string_equal(sandbox_mode_name(SANDBOX_SEALED), "sealed");
 }
 
 static void test_off_is_no_sandbox(void **state)
@@ -546,20 +549,33 @@ static void test_scratch_is_private(void **state)
 	bot_stop(a, 100);
 }
 
+/* "sleep SECONDS" with digits of this test's pid after them: no other copy of the suite
+ * running at the same time has a process of that command line. */
+static const char *sleep_of(char *buf, size_t size, const char *seconds)
+{
+	snprintf(buf, size, "sleep %s%05d", seconds, (int)getpid() % 100000);
+	return buf;
+}
+
 /* Everything the bot made dies with it: a setsid daemon, a double fork. */
 static void test_stop_ends_every_process(void **state)
 {
-	struct bot *b = start_script("setsid sleep 61.25 & (sleep 61.5 &) ; sleep 0.1; echo forked; "
-				     "sleep 61.75", NULL);
+	char a[32], b2[32], c[32], script[160];
+	struct bot *b;
 
 	(void)state;
+	sleep_of(a, sizeof a, "61.25");
+	sleep_of(b2, sizeof b2, "61.5");
+	sleep_of(c, sizeof c, "61.75");
+	snprintf(script, sizeof script, "setsid %s & (%s &) ; sleep 0.1; echo forked; %s", a, b2, c);
+	b = start_script(script, NULL);
 	expect_line(b, "forked");
-	assert_true(process_with("sleep 61.25"));
-	assert_true(process_with("sleep 61.5"));
+	assert_true(process_with(a));
+	assert_true(process_with(b2));
 	bot_stop(b, 100);
-	assert_false(process_with("sleep 61.25"));
-	assert_false(process_with("sleep 61.5"));
-	assert_false(process_with("sleep 61.75"));
+	assert_false(process_with(a));
+	assert_false(process_with(b2));
+	assert_false(process_with(c));
 }
 
 /*
@@ -624,18 +640,22 @@ static void test_killed_arena_leaves_nothing(void **state)
 /* When the bot exits, the namespace goes with it, daemons included. */
 static void test_exit_ends_every_process(void **state)
 {
-	struct bot *b = start_script("setsid sleep 62.25 & sleep 0.1; echo forked; exit 5", NULL);
+	char daemon[32], script[96];
+	struct bot *b;
 	int64_t end = clock_now_us() + DEADLINE_US;
 	int status = -1;
 
 	(void)state;
+	sleep_of(daemon, sizeof daemon, "62.25");
+	snprintf(script, sizeof script, "setsid %s & sleep 0.1; echo forked; exit 5", daemon);
+	b = start_script(script, NULL);
 	expect_line(b, "forked");
 	while (!bot_exited(b, &status) && clock_now_us() < end)
 		usleep(1000);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 5);
 	bot_stop(b, 100);
-	assert_false(process_with("sleep 62.25"));
+	assert_false(process_with(daemon));
 }
 
 /* bwrap reports a death by signal N as exit code 128 + N; bot_exited gives the signal back. */
