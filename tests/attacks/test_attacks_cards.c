@@ -57,6 +57,7 @@
 #include <unistd.h>
 
 #include "e2e.h"
+#include "page_store.h"
 
 #define WALL_LIMIT_MS 120000
 #define DEALS 15
@@ -92,10 +93,6 @@ static const struct cards_case cases[] = {
 	{ "page_cache", "dentry", "sealed", 1, true, true },
 };
 
-/* What the bots see when sealed: the libraries (and a store among them), not all of /usr,
- * whose gigabytes would take a minute to cache. */
-#define SEALED_SYSTEM \
-	",\"system\":[\"/usr/lib/x86_64-linux-gnu\",\"/usr/lib64\",\"/etc\"]"
 
 /* The running counts of one game, as its last line had them. */
 struct game_counts {
@@ -200,7 +197,7 @@ static void run_case(const struct cards_case *c)
 		 "\"concurrency\":%d,\"output\":\"out\",\"sandbox\":\"%s\"%s%s}",
 		 bin, c->attack, (int)getpid(), c->arg[0] ? ",\"" : "", c->arg,
 		 c->arg[0] ? "\"" : "", bin, DEALS, c->concurrency, c->sandbox,
-		 strcmp(c->sandbox, "sealed") == 0 ? SEALED_SYSTEM : "",
+		 strcmp(c->sandbox, "sealed") == 0 ? PAGE_STORE_SEALED_SYSTEM : "",
 		 !weaken ? "" : strcmp(weaken, "seed1") == 0 ? ",\"seed\":1" :
 		 strcmp(weaken, "reuse") == 0 ? ",\"processes\":\"reuse\"" : "");
 	e2e_write(dir, "t.json", text);

@@ -54,10 +54,6 @@
 #define GAMES (DEALS * 3 * 4)        /* 3 pairings x 4 seat rotations per deal */
 #define PARTNER_GAMES (DEALS * 4)    /* pairing {02|13}: the attackers are partners */
 #define MIN_PREDICTED 200            /* enough hand cards to tell chance from knowledge */
-/* What the bots see when sealed: the libraries (and a store among them), not all of /usr,
- * whose gigabytes would take a minute to cache. */
-#define SEALED_SYSTEM \
-	",\"system\":[\"/usr/lib/x86_64-linux-gnu\",\"/usr/lib64\",\"/etc\"]"
 #define VALUES 13                    /* card values: 0 (Skip-Bo) .. 12 */
 #define HAND_MAX 5
 #define DECK 162
@@ -343,7 +339,7 @@ static void run_tournament(const struct partner_case *c, const char *dir)
 		 "\"time\":{\"startup_ms\":10000,\"move_ms\":10000,\"game_ms\":120000},"
 		 "\"concurrency\":1,\"output\":\"out\",\"sandbox\":\"%s\"%s}",
 		 attacker, bin, attacker, bin, DEALS, c->sealed ? "sealed" : "on",
-		 c->sealed ? SEALED_SYSTEM : "");
+		 c->sealed ? PAGE_STORE_SEALED_SYSTEM : "");
 	e2e_write(dir, "t.json", text);
 	snprintf(path, sizeof path, "%s/t.json", dir);
 	if (user && (chown(dir, user->pw_uid, user->pw_gid) < 0 ||
