@@ -1,0 +1,51 @@
+/*
+ * pipeline.h - a hosted competition's submissions taken from received to
+ * entered (arena/HOSTING.md "The pipeline"), in a thread of their own:
+ *
+ * 1. unpacked: the upload unpacked (unpack.h) into DIR/submissions/ID/tree in
+ *    a child process with limits, refusals failing the submission with the
+ *    entry and reason;
+ * 2. building: the manifest's build (manifest.h) run by /bin/sh in the
+ *    sandbox (sandbox.h) with the tree as its writable working directory:
+ *    no network, no other author's files, caps on wall and CPU time, memory,
+ *    processes and the tree's size (host_config.h); output in build.log;
+ * 3. checking: `skipbo-arena check` of the built bot, sandboxed, against each
+ *    of the league's anchors (check_games games each), its report in
+ *    check.log; any fault of the bot fails the submission with the first
+ *    fault and its reproduce line;
+ * 4. entered: league_entries_add() of the bot under its name (NAME, or NAME@K
+ *    when NAME is taken: the previous version plays until then).
+ *
+ * At most config.builds submissions are in stages 1-3 at once, and one per
+ * author. Each state change is appended to submissions.jsonl (submissions.h)
+ * before the next stage starts, so a page that reads the file sees it live.
+ * A submission found in stages 1-3 at start (a stop or a kill -9) is taken
+ * again from the start.
+ */
+#ifndef SKIPBO_PIPELINE_H
+#define SKIPBO_PIPELINE_H
+
+#include <stddef.h>
+
+#include "host_config.h"
+
+struct pipeline;
+
+struct pipeline_setup {
+	const char *dir;          /* the competition's directory: its league and its submissions */
+	const char *arena;        /* the skipbo-arena program to run check with (/proc/self/exe) */
+	struct host_config config;
+};
+
+/* Start the pipeline's threads. 0 with *out, or a negative errno with err. */
+int pipeline_start(const struct pipeline_setup *setup, struct pipeline **out, char *err,
+		   size_t err_size);
+
+/* Tell the pipeline that submissions.jsonl has a new submission (wakes it). */
+void pipeline_poke(struct pipeline *p);
+
+/* Stop: builds and checks in flight are killed (and redone at the next start); waits
+ * for the threads. NULL is fine. */
+void pipeline_stop(struct pipeline *p);
+
+#endif
