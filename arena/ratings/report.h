@@ -276,6 +276,9 @@ int report_generate(const char *const *dirs, size_t ndirs, const char *outdir, F
  */
 void report_request_stop(void);
 
+/* Whether report_request_stop() was called. */
+bool report_stop_requested(void);
+
 /* report_generate() with options (struct report_options). */
 int report_generate_opts(const char *const *dirs, size_t ndirs, const char *outdir,
 			 const struct report_options *opt, FILE *table, char *err, size_t errsz);
