@@ -85,6 +85,8 @@ def tried_states(sc, budget):
             first = max(i for i, s in enumerate(starts) if s <= k) if k else 0
             units, names = crashfs.unsynced_units(pre_files, ops, k)
             for variant, drop in variants_at(sc, units, k):
+                if time.monotonic() > deadline:
+                    break
                 files, dirs = crashfs.crash_state(pre_files, pre_dirs, ops, k, variant, drop)
                 key = (first, tuple(sorted((p, hash(b)) for p, b in files.items())),
                        tuple(sorted(dirs)))
