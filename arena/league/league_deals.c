@@ -32,6 +32,7 @@ int league_deals_init(struct league_deals *d, const struct league_config *cfg, u
 	d->stop = LEAGUE_STOP_REQUEST;
 	d->out = stdout;
 	d->fit_due = true;
+	pthread_mutex_init(&d->watch, NULL);
 	if (league_sched_init(&d->sched, d->players, cfg->floor_deals, seed) < 0) {
 		snprintf(err, err_size, "players: a league plays tables of 2 to %d",
 			 LEAGUE_SCHED_PLAYERS_MAX);
@@ -50,6 +51,7 @@ void league_deals_release(struct league_deals *d)
 	free(d->held);
 	free(d->start_faults);
 	free(d->open);
+	pthread_mutex_destroy(&d->watch);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -153,6 +155,7 @@ void league_deals_segment(struct league_deals *d)
 	d->handed = 0;
 	d->waiting = false;
 	d->over = false;
+	atomic_store(&d->moved, false);
 	d->phase = 0;
 	d->block = 0;
 	for (size_t k = 0; k < d->nopen; k++)
@@ -280,7 +283,7 @@ void league_deals_counted(void *ctx, const struct committed_game *cg)
 		d->error = -ENOMEM;
 }
 
-int league_deals_recorded(void *ctx, const struct results_record *rec)
+int league_deals_recorded(void *ctx, const struct results_record *rec, struct schedule_game *g)
 {
 	struct league_deals *d = ctx;
 	const cJSON *tree, *bots, *fault;
@@ -288,6 +291,7 @@ int league_deals_recorded(void *ctx, const struct results_record *rec)
 	unsigned start = 0;
 	double table, rotation;
 
+	(void)g;
 	/* a later segment reads again what the league has counted already */
 	if (++d->scanned <= d->games)
 		return 0;
@@ -350,11 +354,9 @@ static uint64_t to_hand(const struct league_deals *d)
 /* Before a new deal: a stop, a change, or new standings. 1 to go on, else 0. */
 static int before_deal(struct league_deals *d)
 {
-	int refit;
-
 	if (d->error || d->suspend_due)
 		return 0;
-	if (d->changed && d->changed(d->ctx))
+	if (atomic_load(&d->moved))
 		return 0;
 	if (d->cfg->max_games && d->games + d->handed + to_hand(d) >= d->cfg->max_games) {
 		d->stop = LEAGUE_STOP_GAMES;
@@ -365,19 +367,10 @@ static int before_deal(struct league_deals *d)
 		d->stop = LEAGUE_STOP_TIME;
 		return 0;
 	}
-	/* the first deal waits for the fit of every game read back (a resume), so it is
-	 * chosen as the unbroken league would have chosen it after a refit */
-	if (d->fit_due && d->fit_started && d->games) {
-		league_fit_request(&d->fit);
-		league_fit_wait(&d->fit);
-	}
-	d->fit_due = false;
-	if ((refit = take_refit(d)) < 0) {
+	if (take_refit(d) < 0) {
 		d->error = -ENOMEM;
 		return 0;
 	}
-	if (refit && d->on_refit)
-		d->on_refit(d->ctx, &d->st);
 	if (separated(d)) {
 		d->stop = LEAGUE_STOP_SEPARATED;
 		return 0;
@@ -464,6 +457,38 @@ int league_deals_next(void *ctx, struct schedule_game *g)
 	snprintf(g->id, sizeof(g->id), LEAGUE_DEAL_ID_FORMAT, o->deal, r);
 	d->handed++;
 	return 1;
+}
+
+void league_deals_scanned(void *ctx, FILE *out)
+{
+	struct league_deals *d = ctx;
+
+	(void)out;
+	/* the first deal waits for the fit of every game read back (a resume), so it is
+	 * chosen as the unbroken league would have chosen it after a refit */
+	if (d->fit_due && d->fit_started && d->games) {
+		league_fit_request(&d->fit);
+		league_fit_wait(&d->fit);
+	}
+	d->fit_due = false;
+}
+
+void league_deals_poll(void *ctx)
+{
+	struct league_deals *d = ctx;
+	struct league_standings st = { 0 };
+
+	pthread_mutex_lock(&d->watch);
+	if (d->changed && !atomic_load(&d->moved) && d->changed(d->ctx))
+		atomic_store(&d->moved, true);
+	/* a refit said once, whichever worker sees it first */
+	if (d->on_refit && d->fit_started && league_fit_latest(&d->fit, &st) == 0 &&
+	    st.generation != d->said) {
+		d->said = st.generation;
+		d->on_refit(d->ctx, &st);
+	}
+	league_standings_release(&st);
+	pthread_mutex_unlock(&d->watch);
 }
 
 void league_deals_open_phase(void *ctx)

@@ -5,7 +5,12 @@
  * they feed, the suspensions and the stop rules (league_run.h has the
  * numbering of deals, games and seeds).
  *
- * Every hook runs under the tournament's lock, one at a time. Between
+ * The hooks recorded, next, counted and open_phase run under the
+ * tournament's lock, one at a time, and call nothing of the caller's: they
+ * only count and choose. scanned waits, before the first deal, for the fit
+ * of the records read back. poll, under the league's own lock (watch) and
+ * never the tournament's, calls the caller's changed and on_refit: a change
+ * it sees ends the segment at the next deal. Between
  * segments (tournament runs) the caller brings the entries up to date with
  * league_deals_entries() and league_deals_update(), and starts the next
  * segment with league_deals_segment().
@@ -13,6 +18,8 @@
 #ifndef SKIPBO_LEAGUE_DEALS_H
 #define SKIPBO_LEAGUE_DEALS_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,10 +42,14 @@ struct league_open_deal {
 };
 
 struct league_deals {
-	/* the caller's: files changed (end the segment at the next deal), a new fit */
+	/* the caller's, called from poll: files changed (end the segment at the next
+	 * deal), a new fit */
 	int (*changed)(void *ctx);
 	void (*on_refit)(void *ctx, const struct league_standings *st);
 	void *ctx;
+	pthread_mutex_t watch;             /* poll: changed, on_refit, said */
+	uint64_t said;                     /* the generation of the last on_refit */
+	atomic_bool moved;                 /* changed said yes: no new deal this segment */
 	FILE *out;
 	struct league_entries *es;
 	const struct league_config *cfg;
@@ -96,11 +107,14 @@ void league_deals_segment(struct league_deals *d);
 int league_deals_suspend(struct league_deals *d);
 
 /* tournament_source hooks, ctx a struct league_deals (next may answer
- * TOURNAMENT_SOURCE_LATER when phased). */
-int league_deals_recorded(void *ctx, const struct results_record *rec);
+ * TOURNAMENT_SOURCE_LATER when phased; recorded counts no record as the
+ * segment's). */
+int league_deals_recorded(void *ctx, const struct results_record *rec, struct schedule_game *g);
 int league_deals_next(void *ctx, struct schedule_game *g);
 void league_deals_open_phase(void *ctx);
 void league_deals_counted(void *ctx, const struct committed_game *game);
+void league_deals_scanned(void *ctx, FILE *out);
+void league_deals_poll(void *ctx);
 
 /* A last refit over every game, and the standings printed to out. 0 or a negative errno. */
 int league_deals_finish(struct league_deals *d, FILE *out);

@@ -137,6 +137,7 @@ static int programs_changed_since(struct league *lg, int record)
 /*
  * league.jsonc or entries.jsonl changed since the league last read them, or
  * (looked at every LEAGUE_PROGRAMS_EVERY seconds) the files of an entry.
+ * From a worker's poll while a segment plays, one call at a time.
  */
 static int files_changed(void *ctx)
 {
@@ -363,8 +364,10 @@ static int open_sandbox(struct league *lg, const struct config *seg, struct sand
 /* One segment: the current entries play until a change, a stop or a wait. */
 static int play_segment(struct league *lg, char *err, size_t err_size)
 {
-	struct tournament_source src = { league_deals_recorded, league_deals_next,
-					 league_deals_counted, league_deals_open_phase, &lg->deals };
+	struct tournament_source src = {
+		.recorded = league_deals_recorded, .next = league_deals_next,
+		.counted = league_deals_counted, .open_phase = league_deals_open_phase,
+		.scanned = league_deals_scanned, .poll = league_deals_poll, .ctx = &lg->deals };
 	struct tournament_options topt = { .quiet = 1, .source = &src };
 	struct config seg = lg->cfg.base;
 	struct sandbox *sb = NULL;
@@ -424,6 +427,8 @@ out:
 	free(entries);
 }
 
+/* A new fit, from a worker's poll (league_deals.h): the entries stay as they are while
+ * a segment plays, and the league's lock keeps the calls one at a time. */
 static void on_refit(void *ctx, const struct league_standings *st)
 {
 	struct league *lg = ctx;

@@ -1,5 +1,5 @@
 /*
- * tournament.c - workers, pools and the schedule (contract in tournament.h).
+ * tournament.c - workers and pools over a source of games (contract in tournament.h).
  */
 #include "tournament.h"
 
@@ -29,8 +29,7 @@
 #include "committer.h"
 #include "results.h"
 #include "sandbox.h"
-#include "tournament_file.h"
-#include "schedule.h"
+#include "schedule_source.h"
 #include "transcript.h"
 
 /* Games a worker holds with fresh processes: its next game and those after,
@@ -52,20 +51,17 @@ void tournament_request_stop(void)
 struct run {
 	const struct config *cfg;
 	const struct tournament_options *opt;
-	struct schedule *sched;
+	const struct tournament_source *src;
 	struct results *results;
 	struct progress *progress;
 	struct bot_spec *specs;
 	char **log_paths;
 	const char **names;
-	uint8_t *done;              /* bitmap over game indices */
-	uint64_t repeated, foreign; /* records skipped by the resume: id seen before, not scheduled */
-	pthread_mutex_t lock;       /* next, done, progress, error, the barrier */
-	uint64_t next;
+	uint64_t recorded;          /* games found recorded by the resume */
+	pthread_mutex_t lock;       /* the source, progress, error, the barrier */
 	/* the barrier between rotation phases (tournament.h), with fresh processes */
 	int phased;
 	int hosts;                  /* fresh processes come from the sandbox's hosts */
-	uint64_t phase;             /* the phase whose games may be taken */
 	int active, idle;           /* workers not finished; those waiting at the barrier */
 	uint64_t passes;            /* times the barrier opened */
 	uint64_t ahead_passes;      /* passes + 1 once the next phase's hosts were started */
@@ -83,42 +79,18 @@ struct worker {
 	pthread_t thread;
 };
 
-static int is_done(const struct run *r, uint64_t i)
-{
-	return r->done[i / 8] >> (i % 8) & 1;
-}
-
-/* Game i is this run's to play: every game, or those of its shard. */
-static int is_mine(const struct run *r, uint64_t i)
-{
-	return !r->opt->nshards ||
-	       schedule_shard_of(r->sched, i, r->opt->nshards) == (int)r->opt->shard;
-}
-
-/* A record found on resume (checked by results_scan): its game counts as played. */
+/* A record found on resume (checked by results_scan): counted when the source says so. */
 static int on_record(void *ctx, const struct results_record *rec)
 {
 	struct run *r = ctx;
 	struct schedule_game g;
-	uint64_t i;
+	int ret;
 
 	if (stop_requested)
 		return -EINTR;
-	if (r->opt->source)
-		return r->opt->source->recorded(r->opt->source->ctx, rec);
-	/* a record of another game or table size is not one of this schedule's games */
-	if (schedule_index_of(r->sched, rec->id, &i) < 0 || rec->players != r->cfg->players ||
-	    !is_mine(r, i)) {
-		r->foreign++;
-		return 0;
-	}
-	/* a game is counted once, whatever else claims its id */
-	if (is_done(r, i)) {
-		r->repeated++;
-		return 0;
-	}
-	r->done[i / 8] |= (uint8_t)(1u << (i % 8));
-	schedule_game(r->sched, i, &g);
+	if ((ret = r->src->recorded(r->src->ctx, rec, &g)) <= 0)
+		return ret;
+	r->recorded++;
 	progress_game(r->progress, g.bots, rec->placings, rec->players, 0);
 	if (r->opt->on_game) {
 		/* the resume reads only the keys; the faults from the record's tree */
@@ -141,33 +113,19 @@ static int still_running(struct run *r)
 	return going;
 }
 
-/* The next game nobody has played or taken into *g: 1, or 0 when none is left;
- * TAKE_LATER when it is of a phase after the open one (it stays next). */
+/* The source's next game into *g: 1, or 0 when none is left; TAKE_LATER when it is
+ * of a phase after the open one. */
 static int take_game(struct run *r, struct schedule_game *g)
 {
 	int got = 0;
 
+	if (r->src->poll)
+		r->src->poll(r->src->ctx);
 	pthread_mutex_lock(&r->lock);
-	if (r->opt->source && !stop_requested && !r->error) {
-		got = r->opt->source->next(r->opt->source->ctx, g);
+	if (!stop_requested && !r->error) {
+		got = r->src->next(r->src->ctx, g);
 		/* a source without a barrier to wait at has no later phase */
 		got = got == TOURNAMENT_SOURCE_LATER ? (r->phased ? TAKE_LATER : 0) : got > 0;
-	}
-	while (!r->opt->source && !stop_requested && !r->error &&
-	       r->next < schedule_count(r->sched)) {
-		uint64_t i = r->next;
-
-		if (is_done(r, i) || !is_mine(r, i)) {
-			r->next++;
-			continue;
-		}
-		if (r->phased && schedule_phase(r->sched, i) != r->phase) {
-			got = TAKE_LATER;
-			break;
-		}
-		r->next++;
-		got = schedule_game(r->sched, i, g) == 0;
-		break;
 	}
 	pthread_mutex_unlock(&r->lock);
 	return got;
@@ -181,10 +139,7 @@ static void open_phase(struct run *r)
 		return;
 	/* no bot runs: nothing a host kept crosses into the next phase (sandbox.h) */
 	sandbox_end_phase(r->opt->sandbox);
-	if (r->opt->source)
-		r->opt->source->open_phase(r->opt->source->ctx);
-	else if (r->next < schedule_count(r->sched))
-		r->phase = schedule_phase(r->sched, r->next);
+	r->src->open_phase(r->src->ctx);
 	r->idle = 0;
 	r->passes++;
 	pthread_cond_broadcast(&r->barrier);
@@ -258,8 +213,8 @@ static void on_counted(void *ctx, const struct committed_game *games, int n)
 	pthread_mutex_lock(&r->lock);
 	for (int i = 0; i < n; i++) {
 		progress_game(r->progress, games[i].game.bots, games[i].placings, games[i].players, 1);
-		if (r->opt->source)
-			r->opt->source->counted(r->opt->source->ctx, &games[i]);
+		if (r->src->counted)
+			r->src->counted(r->src->ctx, &games[i]);
 		if (r->opt->on_game)
 			r->opt->on_game(r->opt->game_ctx, &games[i].game, games[i].placings,
 					games[i].faults);
@@ -511,20 +466,6 @@ static void find_cpus(struct run *r)
 			r->cpus[r->ncpus++] = c;
 }
 
-/* The tournament.json of a run (tournament_file.h): the settings, "shard", "sprt", "programs". */
-static int new_tournament_doc(const struct config *cfg, const struct tournament_options *opt,
-			      struct records_tournament_doc *d)
-{
-	char *settings = config_to_json(cfg, 0);
-	int ret = records_tournament_doc_new(settings, d);
-
-	free(settings);
-	if (ret == 0 && (ret = records_tournament_set_shard(d, opt->shard, opt->nshards)) == 0 &&
-	    (!opt->sprt || (ret = records_tournament_set_sprt(d, opt->sprt)) == 0))
-		ret = records_tournament_set_programs(d, programs_of_config(cfg));
-	return ret < 0 ? -ENOMEM : 0;
-}
-
 static void release_run(struct run *r)
 {
 	for (size_t i = 0; r->log_paths && i < r->cfg->nbots; i++)
@@ -532,80 +473,40 @@ static void release_run(struct run *r)
 	free(r->log_paths);
 	free(r->specs);
 	free(r->names);
-	free(r->done);
 	progress_free(r->progress);
 	results_close(r->results);
-	schedule_free(r->sched);
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->barrier);
 }
 
-/*
- * A partnership directory started before pairings (its tournament.json has no
- * "schedule") resumes with the schedule it was started with: cfg, or *copy
- * with that version.
- */
-static const struct config *existing_schedule(const struct config *cfg, struct config *copy)
-{
-	struct records_tournament t = { 0 };
-	char err[PATH_MAX + 256];
-	int version = cfg->schedule;
-
-	if (!cfg->partnership)
-		return cfg;
-	if (records_read_tournament(cfg->output, &t, err, sizeof(err)) == 0)
-		version = t.schedule;
-	records_tournament_release(&t);
-	if (version == cfg->schedule)
-		return cfg;
-	*copy = *cfg;
-	copy->schedule = version;
-	return copy;
-}
-
-int tournament_run(const struct config *given, const struct tournament_options *opt, char *err,
+int tournament_run(const struct config *cfg, const struct tournament_options *opt, char *err,
 		   size_t err_size)
 {
-	struct config adopted;
-	const struct config *cfg = existing_schedule(given, &adopted);
-	struct run r = { .cfg = cfg, .opt = opt };
+	struct schedule_source own = { 0 };
+	struct run r = { .cfg = cfg, .opt = opt, .src = opt->source };
 	struct worker *workers = NULL;
-	struct records_tournament_doc doc = { 0 };
 	char path[PATH_MAX];
 	FILE *out = opt->progress ? opt->progress : stdout;
-	uint64_t count, mine, done = 0;
 	int ret, started = 0;
 
 	err[0] = '\0';
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_cond_init(&r.barrier, NULL);
-	/* reused processes live across phases anyway: the order stays, the barrier goes; a
-	 * source has phases of its own, or none */
-	r.phased = cfg->processes == CONFIG_PROCESSES_FRESH &&
-		   (!opt->source || opt->source->open_phase);
 	stop_requested = 0;
 	find_cpus(&r);
-	/* a source's games are its own, and so is its tournament.json */
-	ret = opt->source ? 0 : schedule_new_gauntlet(cfg->nbots, cfg->challenger, cfg->players,
-						      cfg->deals, cfg->duplicate,
-						      cfg->partnership && cfg->schedule > 1,
-						      cfg->seed, &r.sched);
-	if (ret < 0) {
-		snprintf(err, err_size, "too many games for one tournament");
-		goto out;
+	if (!r.src) {
+		if ((ret = schedule_source_init(&own, cfg, opt, err, err_size)) < 0)
+			goto out;
+		r.src = &own.source;
 	}
-	count = opt->source ? 0 : schedule_count(r.sched);
-	ret = -ENOMEM;
-	if (!opt->source && new_tournament_doc(cfg, opt, &doc) < 0)
+	/* reused processes live across phases anyway: the order stays, the barrier goes */
+	r.phased = cfg->processes == CONFIG_PROCESSES_FRESH && r.src->open_phase;
+	if ((ret = make_specs(&r)) < 0)
 		goto out;
-	r.done = calloc(count / 8 + 1, 1);
-	if (!r.done || make_specs(&r) < 0)
-		goto out;
-	if ((ret = results_open(cfg->output, opt->source ? NULL : &doc, &r.results, err, err_size)) < 0)
+	if ((ret = results_open(cfg->output, r.src->doc, &r.results, err, err_size)) < 0)
 		goto out;
 	ret = -ENOMEM;
-	mine = opt->nshards && !opt->source ? schedule_shard_count(r.sched, opt->shard, opt->nshards) : count;
-	if (!(r.progress = progress_new(out, opt->quiet, mine, 0, r.names, cfg->nbots)))
+	if (!(r.progress = progress_new(out, opt->quiet, r.src->games, 0, r.names, cfg->nbots)))
 		goto out;
 	if ((ret = results_scan(r.results, on_record, &r, err, err_size)) == -EINTR) {
 		ret = 1; /* stopped while reading what is already recorded */
@@ -613,8 +514,6 @@ int tournament_run(const struct config *given, const struct tournament_options *
 	}
 	if (ret < 0)
 		goto out;
-	for (uint64_t i = 0; i < count; i++)
-		done += is_done(&r, i);
 	if (opt->log_io) {
 		snprintf(path, sizeof(path), "%s/io", cfg->output);
 		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
@@ -623,24 +522,14 @@ int tournament_run(const struct config *given, const struct tournament_options *
 			goto out;
 		}
 	}
-	if (!opt->quiet && done)
+	if (!opt->quiet && r.recorded)
 		fprintf(out, "resuming: %llu of %llu games already recorded\n",
-			(unsigned long long)done, (unsigned long long)mine);
-	if (r.repeated || r.foreign)
-		fprintf(out, "warning: %s/games.jsonl: %llu record(s) with the id of a game recorded "
-			"before and %llu not of this tournament's schedule (or shard) are not counted\n",
-			cfg->output, (unsigned long long)r.repeated, (unsigned long long)r.foreign);
+			(unsigned long long)r.recorded, (unsigned long long)r.src->games);
+	if (r.src->scanned)
+		r.src->scanned(r.src->ctx, out);
 	/* fresh processes from hosts, which end between phases; where hosts do not work, each
 	 * process has a sandbox of its own */
 	r.hosts = opt->sandbox && sandbox_use_hosts(opt->sandbox, r.phased) == 0 && r.phased;
-	/* a league says it once, not each segment */
-	if (r.phased && !opt->source && sandbox_cache_warning(opt->sandbox))
-		fprintf(out, "warning: %s\n", sandbox_cache_warning(opt->sandbox));
-	if (cfg->partnership && !opt->source && opt->sandbox &&
-	    sandbox_mode_of(opt->sandbox) != SANDBOX_SEALED)
-		fprintf(out, "warning: partners can pass each other their hands through the kernel's "
-			"caches within a game (R10); --sandbox sealed closes the page cache, not the "
-			"names looked up (SECURITY.md)\n");
 	ret = -ENOMEM;
 	if (!(workers = calloc((size_t)cfg->concurrency, sizeof(*workers))))
 		goto out;
@@ -669,7 +558,7 @@ out:
 	if (ret == -ENOMEM && !*err)
 		snprintf(err, err_size, "out of memory");
 	free(workers);
-	records_tournament_doc_release(&doc);
 	release_run(&r);
+	schedule_source_release(&own);
 	return ret;
 }

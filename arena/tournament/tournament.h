@@ -1,11 +1,13 @@
 /*
- * tournament.h - running (or resuming) a whole tournament: the schedule, -j
- * worker threads each with its own bot pool (pinned to one CPU unless the
- * config says not to), the referee, games.jsonl, replays and progress.
+ * tournament.h - running (or resuming) a whole tournament: -j worker threads
+ * each with its own bot pool (pinned to one CPU unless the config says not
+ * to), playing the games of one source (the schedule, or the league's
+ * deals), the referee, games.jsonl, replays and progress.
  *
- * Workers take the next unplayed game in schedule order; which worker plays a
- * game never changes its record (all fields but timings), so results do not
- * depend on concurrency. Finished games found in games.jsonl are skipped.
+ * Workers take the source's next unplayed game (schedule order); which
+ * worker plays a game never changes its record (all fields but timings), so
+ * results do not depend on concurrency. Finished games found in games.jsonl
+ * are skipped.
  *
  * With fresh processes (the default) the rotation phases of schedule.h are
  * kept apart by a barrier: a worker takes (and starts the processes of)
@@ -39,18 +41,23 @@
 struct referee_observer;
 
 /*
- * A schedule decided while the games are played (the league, league_run.h),
- * in place of cfg's: cfg's deals, format and shards are not used, nor its
- * seed but for the opaque ids the bots are told. tournament.json is the
- * source's to write (results_open without one). Each hook is called under
- * the run's lock, one call at a time.
+ * Where a run's games come from: the schedule of a tournament file
+ * (schedule_source.h, the source of a run without one of its own) or a
+ * schedule decided while the games are played (the league, league_deals.h).
+ * cfg's deals, format and shards are the schedule's alone, and cfg's seed
+ * beyond it only names the opaque ids the bots are told. The hooks recorded
+ * (before any worker starts), next, counted and open_phase are called one
+ * at a time, next, counted and open_phase under the run's lock, which
+ * every worker waits for: they neither block nor do I/O. scanned and poll
+ * are called without it. No hook calls back into the tournament.
  */
 #define TOURNAMENT_SOURCE_LATER 2
 
 struct tournament_source {
-	/* Each record of games.jsonl found when the run starts, in order, before
-	 * any worker starts. 0, or a negative errno that ends the run. */
-	int (*recorded)(void *ctx, const struct results_record *rec);
+	/* Each record of games.jsonl found when the run starts, in order: 1 when it
+	 * counts as one of the run's games, *g that game; 0 when not; or a negative
+	 * errno that ends the run. */
+	int (*recorded)(void *ctx, const struct results_record *rec, struct schedule_game *g);
 	/* The next game into *g: index (unique in the directory), id, seed,
 	 * rotation and bots by seat (indices into cfg->bots). 1 with a game, 0
 	 * when there is none now: the run ends once the games taken are played.
@@ -58,11 +65,22 @@ struct tournament_source {
 	 * later rotation phase (schedule.h), handed out once every game taken
 	 * is played and every bot process stopped. */
 	int (*next)(void *ctx, struct schedule_game *g);
-	/* Each game made durable, in the order of games.jsonl. */
+	/* Each game made durable, in the order of games.jsonl; NULL: none. */
 	void (*counted)(void *ctx, const struct committed_game *game);
 	/* With fresh processes: the barrier is passed, the next phase open. NULL:
 	 * the source has no phases. */
 	void (*open_phase)(void *ctx);
+	/* Once every record is read, before any worker starts: anything to say on
+	 * out about them, anything to wait for before the first game. NULL: none. */
+	void (*scanned)(void *ctx, FILE *out);
+	/* Before a worker takes a game, without the run's lock, from several workers
+	 * at once (the source serialises what it must): what the source looks at
+	 * outside the run, to act on at its next game. NULL: none. */
+	void (*poll)(void *ctx);
+	uint64_t games; /* the games of the run, those recorded included; 0: not known ahead */
+	/* tournament.json, written (or checked against the directory's) when the
+	 * run opens it (results_open); NULL: the source writes its own. */
+	struct records_tournament_doc *doc;
 	void *ctx;
 };
 
@@ -93,7 +111,7 @@ struct tournament_options {
 	const char *stderr_dir;
 	/* Non-NULL with on set: tournament.json says "sprt" (results.h), after any "shard". */
 	const struct records_sprt *sprt;
-	/* The games from here rather than from a schedule of cfg (above); NULL: cfg's. */
+	/* The games from here (above); NULL: the schedule of cfg (schedule_source.h). */
 	const struct tournament_source *source;
 };
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The crash, full-disk and kill -9 tests without their time bound: every prefix
 # of the logged file operations of run, league (with add and retire) and merge,
-# each in every way a power cut may leave it, resumed; then every write of run,
+# each in every way a power cut may leave it (4 sets of files whose unsynced
+# writes are lost while the others' are kept, --subsets and --seed of
+# test_crash_states.py), resumed; then every write of run,
 # league add, merge and report made to fail; then 100 kill -9 at random points
 # of league, league add, merge and report each. Prints how many of each were
 # tried (results/README.md, "Crash safety", has the figures).

@@ -17,12 +17,18 @@ The variants tried at each k:
   none    every unsynced write and every unsynced directory entry lost
   prefix  each file keeps the first half of its unsynced writes
   torn    the last unsynced write cut in the middle, the rest kept
-These are the orders a journaling file system (ext4 data=ordered) and POSIX
-allow for the operations the arena makes; a state that equals another one
-is tried once.
+  reorder each file's unsynced writes, and each directory's unsynced
+          entries, kept or lost independently of the others' (a set of
+          units lost, reorder_drops() draws them)
+The first four keep the order of the operations across files, as a
+journaling file system (ext4 data=ordered) does; reorder is what POSIX
+allows beyond that: unsynced writes to different files, and a rename and
+the unsynced data of the file renamed, reach the disk in any order. A state
+that equals another one is tried once.
 """
 
 import os
+import random
 
 
 class Op:
@@ -75,11 +81,13 @@ class _Plan:
         self.meta = []           # (op index, kind, args, directory that holds it)
         self.synced_data = {}    # file id -> index of its last fsync
         self.synced_dir = {}     # directory -> index of its last fsync
+        self.path_of = {}        # file id -> the path it was first known by
         names = {}
         inode = {}
         for p, b in pre_files.items():
             names[p] = ("pre", p)
             self.files[("pre", p)] = b
+            self.path_of[("pre", p)] = p
         for op in ops[:k]:
             if op.kind == "open":
                 ino, flags, path = op.args
@@ -88,6 +96,7 @@ class _Plan:
                 else:
                     fid = ("new", op.index)
                     self.files[fid] = b""
+                    self.path_of[fid] = path
                     names[path] = fid
                     self.meta.append((op.index, "create", (path, fid), os.path.dirname(path)))
                 inode[ino] = fid
@@ -126,13 +135,47 @@ class _Plan:
         return self.synced_dir.get(parent, -1) > index
 
 
-def crash_state(pre_files, pre_dirs, ops, k, variant):
-    """(files, dirs) after a power cut following operation k, as variant says (module doc)."""
+def unsynced_units(pre_files, ops, k):
+    """What a power cut after operation k may lose independently, in log order: the files
+    with unsynced writes ("file", file id) and the directories with unsynced entries
+    ("dir", path); and the path of each."""
+    plan = _Plan(pre_files, ops, k)
+    units, names = [], {}
+    for index, fid, _ in plan.data:
+        if not plan.data_durable(index, fid) and ("file", fid) not in names:
+            units.append(("file", fid))
+            names[("file", fid)] = plan.path_of[fid]
+    for index, _, _, parent in plan.meta:
+        if not plan.meta_durable(index, parent) and ("dir", parent) not in names:
+            units.append(("dir", parent))
+            names[("dir", parent)] = parent
+    return units, names
+
+
+def reorder_drops(units, count, seed):
+    """Up to count sets of units to lose, drawn from seed: every subset when there are no
+    more than count, else count random ones (the empty and the full set are "all" and
+    "none" already, nearly)."""
+    if 2 ** len(units) <= count:
+        return [frozenset(u for b, u in enumerate(units) if mask >> b & 1)
+                for mask in range(2 ** len(units))]
+    rng = random.Random(seed)
+    drops = set()
+    while len(drops) < count:
+        drops.add(frozenset(u for u in units if rng.random() < 0.5))
+    return sorted(drops, key=lambda d: sorted(map(repr, d)))
+
+
+def crash_state(pre_files, pre_dirs, ops, k, variant, drop=frozenset()):
+    """(files, dirs) after a power cut following operation k, as variant says (module doc);
+    for "reorder", drop is the set of units (unsynced_units) whose unsynced part is lost."""
     plan = _Plan(pre_files, ops, k)
     unsynced = [d for d in plan.data if not plan.data_durable(d[0], d[1])]
     keep = set()
     torn = None
-    if variant in ("all", "torn"):
+    if variant == "reorder":
+        keep = {d[0] for d in unsynced if ("file", d[1]) not in drop}
+    elif variant in ("all", "torn"):
         keep = {d[0] for d in unsynced}
         writes = [d for d in unsynced if d[2][0] == "write" and len(d[2][2]) > 1]
         if variant == "torn" and writes:
@@ -160,7 +203,8 @@ def crash_state(pre_files, pre_dirs, ops, k, variant):
     names = {p: ("pre", p) for p in pre_files}
     dirs = set(pre_dirs)
     for index, kind, args, parent in plan.meta:
-        if variant == "none" and not plan.meta_durable(index, parent):
+        if not plan.meta_durable(index, parent) and (
+                variant == "none" or (variant == "reorder" and ("dir", parent) in drop)):
             continue
         if parent not in dirs:
             continue

@@ -14,10 +14,15 @@ is run again there, then the commands after it. Checked in every state:
 - no game id is twice in games.jsonl, and a tournament ends with all its games.
 
   test_crash_states.py ARENA IOTRACE_SO EASY MEDIUM [--seconds S] [--every N]
+                       [--subsets N] [--seed N]
 
 --seconds bounds the time (the crash points are taken spread over the log,
 each scenario its share); --every 1 with a large --seconds tries every
-prefix (tests/arena/bench_crash.sh). Prints how many states were tried.
+prefix (tests/arena/bench_crash.sh). At each crash point the variants all,
+none, prefix and torn are tried, then reorder with --subsets (4) sets of
+files and directories whose unsynced part is lost, drawn from --seed (1)
+(crashfs.py). Prints how many states were tried, and how many of them
+reordered.
 """
 
 import os
@@ -65,34 +70,56 @@ def tried_states(sc, budget):
             starts.append(len(crashfs.read_log(log)) if os.path.exists(log) else 0)
             r = run(cmd, work, env_for(root, log))
             if r.returncode:
-                return 0, ["%s: the traced run failed: %s" % (sc.name, r.stdout.decode()[-2000:])]
+                return {}, ["%s: the traced run failed: %s" % (sc.name, r.stdout.decode()[-2000:])]
         ops = crashfs.read_log(log)
         final_expected = sc.check(work)
         if final_expected:
-            return 0, ["%s: the traced run itself: %s" % (sc.name, final_expected)]
+            return {}, ["%s: the traced run itself: %s" % (sc.name, final_expected)]
         every = args.every or max(1, len(ops) // 40)
         points = coarse_to_fine(list(range(0, len(ops) + 1, every)) + [len(ops)])
-        seen, failures, tried = set(), [], 0
+        seen, failures, tried = set(), [], {}
         deadline = time.monotonic() + budget
         for k in points:
             if time.monotonic() > deadline:
                 break
             first = max(i for i, s in enumerate(starts) if s <= k) if k else 0
-            for variant in VARIANTS:
-                files, dirs = crashfs.crash_state(pre_files, pre_dirs, ops, k, variant)
+            units, names = crashfs.unsynced_units(pre_files, ops, k)
+            for variant, drop in variants_at(sc, units, k):
+                if time.monotonic() > deadline:
+                    break
+                files, dirs = crashfs.crash_state(pre_files, pre_dirs, ops, k, variant, drop)
                 key = (first, tuple(sorted((p, hash(b)) for p, b in files.items())),
                        tuple(sorted(dirs)))
                 if key in seen:
                     continue
                 seen.add(key)
-                tried += 1
+                tried[variant] = tried.get(variant, 0) + 1
                 err = resume(sc, work, base, files, dirs, ops, k, first)
                 if err:
                     failures.append("%s, after operation %d of %d, %s: %s"
-                                    % (sc.name, k, len(ops), variant, err))
+                                    % (sc.name, k, len(ops), describe(variant, drop, names, work),
+                                       err))
         return tried, failures
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def variants_at(sc, units, k):
+    """(variant, units lost) to try after operation k: the ordered ones, then reorder's."""
+    for variant in VARIANTS:
+        yield variant, frozenset()
+    seed = "%d:%s:%d" % (args.seed, sc.name, k)
+    for drop in crashfs.reorder_drops(units, args.subsets, seed):
+        yield "reorder", drop
+
+
+def describe(variant, drop, names, work):
+    """The variant, and for reorder what it lost, by paths under the working directory."""
+    if variant != "reorder":
+        return variant
+    lost = sorted(os.path.relpath(names[u], work) + ("/" if u[0] == "dir" else "")
+                  for u in drop)
+    return "reorder (unsynced part lost: %s)" % (", ".join(lost) or "none")
 
 
 def resume(sc, work, base, files, dirs, ops, k, first):
@@ -115,20 +142,23 @@ def resume(sc, work, base, files, dirs, ops, k, first):
 
 def main():
     global args
-    args = scenarios.parse_args([("--every", int, 0)])
+    args = scenarios.parse_args([("--every", int, 0), ("--subsets", int, 4), ("--seed", int, 1)])
     # report only reads what is recorded: its crash leaves the records as they were
     scenarios_tried = [s for s in scenarios.all_scenarios() if s.name != "report"]
     if args.only:
         scenarios_tried = [s for s in scenarios_tried if s.name in args.only.split(",")]
-    total, failures = 0, []
+    total, reordered, failures = 0, 0, []
     for sc in scenarios_tried:
         t0 = time.monotonic()
-        n, f = tried_states(sc, args.seconds / len(scenarios_tried))
-        print("%s: %d crash states resumed, %d failed (%.1f s)"
-              % (sc.name, n, len(f), time.monotonic() - t0))
+        tried, f = tried_states(sc, args.seconds / len(scenarios_tried))
+        n = sum(tried.values())
+        print("%s: %d crash states resumed (%d reordered), %d failed (%.1f s)"
+              % (sc.name, n, tried.get("reorder", 0), len(f), time.monotonic() - t0))
         total += n
+        reordered += tried.get("reorder", 0)
         failures += f or ([] if n else ["%s: no crash state tried" % sc.name])
-    print("crash states tried: %d" % total)
+    print("crash states tried: %d, %d of them reordered across files (seed %d)"
+          % (total, reordered, args.seed))
     for f in failures[:20]:
         print("FAIL: " + f)
     return 1 if failures else 0

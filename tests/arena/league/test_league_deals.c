@@ -3,7 +3,9 @@
  * (league_deals.h): with fresh processes, rotation phases, so that no bot
  * process of one rotation of a deal lives while one of another rotation of
  * it does (schedule.h, SECURITY.md); with reused processes, a deal's
- * rotations one after the other.
+ * rotations one after the other. The caller's callbacks (files changed, a
+ * new fit) come only from poll, never from the hooks run under the
+ * tournament's lock.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -195,12 +197,75 @@ static void test_time_budget(void **state)
 	close_league(&l);
 }
 
+/* The caller's callbacks, counted; changed answers `moved`. */
+static int changed_calls, refit_calls, moved;
+static uint64_t refit_generation;
+
+static int count_changed(void *ctx)
+{
+	(void)ctx;
+	changed_calls++;
+	return moved;
+}
+
+static void count_refit(void *ctx, const struct league_standings *st)
+{
+	(void)ctx;
+	refit_calls++;
+	refit_generation = st->generation;
+}
+
+/* The game g counted as won by seat 0, as the committer hands it over. */
+static void count_won(struct league_deals *d, const struct schedule_game *g)
+{
+	struct committed_game cg = { .game = *g, .placings = { 1, 2 }, .players = 2 };
+
+	league_deals_counted(d, &cg);
+}
+
+static void test_callbacks_only_from_poll(void **state)
+{
+	static struct open_league l;
+	struct schedule_game g;
+
+	(void)state;
+	changed_calls = refit_calls = moved = 0;
+	open_league(&l, "reuse", 2, "\"max_games\":300");
+	l.d.changed = count_changed;
+	l.d.on_refit = count_refit;
+	/* under the tournament's lock: deals chosen, games counted, nothing of the caller's */
+	for (int k = 0; k < 4; k++) {
+		assert_int_equal(league_deals_next(&l.d, &g), 1);
+		count_won(&l.d, &g);
+	}
+	assert_int_equal(changed_calls, 0);
+	assert_int_equal(refit_calls, 0);
+	/* the deals whole, their fit done: poll says it once */
+	assert_int_equal(league_fit_wait(&l.d.fit), 0);
+	league_deals_poll(&l.d);
+	assert_int_equal(changed_calls, 1);
+	assert_int_equal(refit_calls, 1);
+	assert_true(refit_generation > 0);
+	league_deals_poll(&l.d);
+	assert_int_equal(refit_calls, 1);
+	/* a change seen by poll: the deal begun is finished, no new one */
+	assert_int_equal(league_deals_next(&l.d, &g), 1);
+	moved = 1;
+	league_deals_poll(&l.d);
+	assert_int_equal(league_deals_next(&l.d, &g), 1);
+	assert_int_equal(g.rotation, 1);
+	assert_int_equal(league_deals_next(&l.d, &g), 0);
+	assert_int_equal(refit_calls, 1);
+	close_league(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_reuse_unphased),
 		cmocka_unit_test(test_time_budget),
+		cmocka_unit_test(test_callbacks_only_from_poll),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
