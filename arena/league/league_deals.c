@@ -43,6 +43,8 @@ int league_deals_init(struct league_deals *d, const struct league_config *cfg, u
 
 void league_deals_release(struct league_deals *d)
 {
+	if (!d->cfg) /* zeroed, never initialised: a league that failed before its deals */
+		return;
 	if (d->fit_started)
 		league_fit_release(&d->fit);
 	league_sched_release(&d->sched);

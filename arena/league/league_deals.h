@@ -86,6 +86,7 @@ struct league_deals {
 
 int league_deals_init(struct league_deals *d, const struct league_config *cfg, uint64_t seed,
 		      char *err, size_t err_size);
+/* Release; a zeroed struct that was never initialised is fine. */
 void league_deals_release(struct league_deals *d);
 
 /* The entries as they are now (es outlives d); the fit starts with the first, its
