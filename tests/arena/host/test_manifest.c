@@ -176,6 +176,7 @@ static void test_refusals(void **state)
 	refused(f, "{\"run\": [\"./a/../../b\"]}", -EINVAL, "run[0]", "\"..\" component");
 	refused(f, "{\"run\": [\"/home/x/bot\"]}", -EINVAL, "run[0]", "outside /usr and /bin");
 	refused(f, "{\"run\": [\"python3\", \"/etc/passwd\"]}", -EINVAL, "run[1]", "absolute path");
+	refused(f, "{\"run\": [\"python3\", \"/usr/lib/x.py\"]}", -EINVAL, "run[1]", "absolute path");
 	refused(f, "{\"run\": [\"python3\", \"..\"]}", -EINVAL, "run[1]", "\"..\" component");
 	refused(f, "[\"./bot\"]", -EINVAL, "expected an object", "");
 	refused(f, "{\"run\": [\"./bot\"],}", -EINVAL, "skipbo.json:1:", "");
