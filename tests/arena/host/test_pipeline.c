@@ -171,6 +171,68 @@ static int entry_of(struct competition *c, const char *name, struct league_entri
 	return league_entries_named(es, name);
 }
 
+/* As after a kill -9 of the host: one submission cut short mid-build, one entered in the
+ * league just before its "entered" was written. A new start redoes the first and marks the
+ * second entered, without a second entry. */
+static void resume(struct competition *c, struct pipeline_setup *setup)
+{
+	struct league_entries es;
+	struct config_bot bot = { 0 };
+	struct pipeline *p;
+	char src[PATH_MAX], tree[PATH_MAX], real[PATH_MAX], script[PATH_MAX + 16], err[1024];
+	char name[LEAGUE_ENTRY_NAME_MAX], *argv[] = { script, NULL };
+	char *env[] = { NULL };
+	uint64_t cut, added;
+
+	source(c, "resume", src, sizeof(src));
+	run("cp -r %s/bots/starter/python/. %s", SOURCE_DIR, src);
+	cut = submit(c, "heidi", "cut", src);
+	/* the script itself the program, so the league hashes it (programs.h) */
+	write_file(src, "skipbo.json", "{\"run\": [\"./bot.py\"]}", 0644);
+	run("chmod 755 %s/bot.py", src);
+	added = submit(c, "ivan", "added", src);
+	assert_int_equal(submissions_set_state(&c->ss, cut, SUBMISSION_UNPACKED, NULL, NULL, err,
+					       sizeof(err)), 0);
+	assert_int_equal(submissions_set_state(&c->ss, cut, SUBMISSION_BUILDING, NULL, NULL, err,
+					       sizeof(err)), 0);
+	assert_int_equal(submissions_set_state(&c->ss, added, SUBMISSION_UNPACKED, NULL, NULL,
+					       err, sizeof(err)), 0);
+	assert_int_equal(submissions_set_state(&c->ss, added, SUBMISSION_CHECKING, NULL, NULL,
+					       err, sizeof(err)), 0);
+	assert_int_equal(submissions_path(&c->ss, added, "tree", tree, sizeof(tree)), 0);
+	/* a build need not make the same bytes twice: the tree differs from a new one's */
+	run("mkdir -p %s && cp -p %s/bot.py %s && echo '# built' >> %s/bot.py", tree, src, tree,
+	    tree);
+	assert_non_null(realpath(tree, real));
+	snprintf(script, sizeof(script), "%s/bot.py", real);
+	bot.name = "added";
+	bot.argv = argv;
+	bot.cwd = real;
+	bot.env = env;
+	assert_int_equal(league_entries_open(&es, c->dir, err, sizeof(err)), 0);
+	assert_int_equal(league_entries_add(&es, &bot, 0, name, err, sizeof(err)), 0);
+	league_entries_release(&es);
+
+	setup->dir = c->dir;
+	setup->config.builds = 2;
+	if (pipeline_start(setup, &p, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	for (int i = 0; i < HANG_GUARD_S * 10 && !settled(c); i++)
+		usleep(100000);
+	pipeline_stop(p);
+	expect(c, cut, SUBMISSION_ENTERED, 0, NULL);
+	assert_string_equal(expect(c, added, SUBMISSION_ENTERED, 0, NULL)->entry, "added");
+	char why[512];
+	int i = entry_of(c, "added", &es);
+
+	assert_true(i >= 0);
+	assert_int_equal(league_entries_named(&es, "added@2"), -1);
+	/* its files left as the league entered them: not held out of play as changed */
+	assert_int_equal(league_entries_changed(&es, (size_t)i, NULL, why, sizeof(why)), 0);
+	assert_true(league_entries_named(&es, "cut") >= 0);
+	league_entries_release(&es);
+}
+
 static void test_pipeline(void **state)
 {
 	struct competition good, bad;
@@ -178,7 +240,7 @@ static void test_pipeline(void **state)
 	struct pipeline *p1, *p2;
 	struct league_entries es;
 	char src[PATH_MAX], text[PATH_MAX * 2], err[1024];
-	uint64_t py, c_kit, fails, crash, illegal, slow, net, peek, bomb, disk, forever;
+	uint64_t py, c_kit, fails, crash, illegal, slow, taken, net, peek, bomb, disk, forever;
 	int i;
 
 	(void)state;
@@ -212,6 +274,9 @@ static void test_pipeline(void **state)
 	run("cp %s %s/badbot", BADBOT_PATH, src);
 	write_file(src, "skipbo.json", "{\"run\": [\"./badbot\", \"never-answer\"]}", 0644);
 	slow = submit(&good, "frank", "slow", src);
+	source(&good, "anchor", src, sizeof(src));
+	run("cp -r %s/bots/starter/python/. %s", SOURCE_DIR, src);
+	taken = submit(&good, "grace", "skipbo-easy", src);
 
 	/* the hostile builds, each under small limits */
 	source(&bad, "net", src, sizeof(src));
@@ -260,6 +325,8 @@ static void test_pipeline(void **state)
 	expect(&good, slow, SUBMISSION_FAILED, SUBMISSION_CHECKING, "time");
 	expect(&good, slow, SUBMISSION_FAILED, SUBMISSION_CHECKING, "reproduce: ");
 	file_holds(&good, slow, "check.log", "FAIL");
+	expect(&good, taken, SUBMISSION_FAILED, SUBMISSION_CHECKING,
+	       "the name \"skipbo-easy\" is taken in the league by a bot not submitted here");
 
 	/* entered under their names, their commands in their trees */
 	i = entry_of(&good, "py", &es);
@@ -283,6 +350,7 @@ static void test_pipeline(void **state)
 	expect(&bad, forever, SUBMISSION_FAILED, SUBMISSION_BUILDING,
 	       "the build ran past 5 s (build_seconds in host.jsonc)");
 
+	resume(&good, &setup);
 	submissions_release(&good.ss);
 	submissions_release(&bad.ss);
 	remove_tree(good.dir);
