@@ -240,6 +240,16 @@ static void test_pipeline(void **state)
 	struct pipeline *p1, *p2;
 	struct league_entries es;
 	char src[PATH_MAX], text[PATH_MAX * 2], err[1024];
+	static const struct {
+		const char *kit, *tool, *package;
+	} kits[] = {
+		{ "javascript", "node", "nodejs" },
+		{ "cpp", "g++", "g++ nlohmann-json3-dev" },
+		{ "go", "go", "golang-go" },
+		{ "java", "javac", "default-jdk" },
+		{ "rust", "cargo", "cargo librust-serde-json-dev" },
+	};
+	uint64_t kit_ids[sizeof(kits) / sizeof(kits[0])] = { 0 };
 	uint64_t py, c_kit, fails, crash, illegal, slow, taken, net, peek, bomb, disk, forever;
 	int i;
 
@@ -274,6 +284,20 @@ static void test_pipeline(void **state)
 	run("cp %s %s/badbot", BADBOT_PATH, src);
 	write_file(src, "skipbo.json", "{\"run\": [\"./badbot\", \"never-answer\"]}", 0644);
 	slow = submit(&good, "frank", "slow", src);
+	/* the other kits, where their toolchains are installed */
+	for (size_t k = 0; k < sizeof(kits) / sizeof(kits[0]); k++) {
+		char tool[PATH_MAX];
+
+		snprintf(tool, sizeof(tool), "/usr/bin/%s", kits[k].tool);
+		if (access(tool, X_OK) != 0) {
+			print_message("the %s kit not tried: no %s (Debian: %s)\n", kits[k].kit, tool,
+				      kits[k].package);
+			continue;
+		}
+		source(&good, kits[k].kit, src, sizeof(src));
+		run("cp -r %s/bots/starter/%s/. %s", SOURCE_DIR, kits[k].kit, src);
+		kit_ids[k] = submit(&good, kits[k].kit, kits[k].kit, src);
+	}
 	source(&good, "anchor", src, sizeof(src));
 	run("cp -r %s/bots/starter/python/. %s", SOURCE_DIR, src);
 	taken = submit(&good, "grace", "skipbo-easy", src);
@@ -317,6 +341,9 @@ static void test_pipeline(void **state)
 
 	expect(&good, py, SUBMISSION_ENTERED, 0, NULL);
 	expect(&good, c_kit, SUBMISSION_ENTERED, 0, NULL);
+	for (size_t k = 0; k < sizeof(kits) / sizeof(kits[0]); k++)
+		if (kit_ids[k])
+			expect(&good, kit_ids[k], SUBMISSION_ENTERED, 0, NULL);
 	expect(&good, fails, SUBMISSION_FAILED, SUBMISSION_BUILDING,
 	       "the build exited with status 2: see build.log");
 	file_holds(&good, fails, "build.log", "compiling");
