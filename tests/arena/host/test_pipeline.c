@@ -148,18 +148,21 @@ static const struct submission *expect(struct competition *c, uint64_t id,
 /* The text of DIR/submissions/ID/name holds words. */
 static void file_holds(struct competition *c, uint64_t id, const char *name, const char *words)
 {
-	char path[PATH_MAX], text[65536];
+	const size_t size = 2 << 20;
+	char path[PATH_MAX], *text = malloc(size);
 	size_t n;
 	FILE *fp;
 
+	assert_non_null(text);
 	assert_int_equal(submissions_path(&c->ss, id, name, path, sizeof(path)), 0);
 	if (!(fp = fopen(path, "r")))
 		fail_msg("%s: missing", path);
-	n = fread(text, 1, sizeof(text) - 1, fp);
+	n = fread(text, 1, size - 1, fp);
 	text[n] = '\0';
 	fclose(fp);
 	if (!strstr(text, words))
-		fail_msg("%s does not hold \"%s\":\n%s", path, words, text);
+		fail_msg("%s does not hold \"%s\":\n%.4000s", path, words, text);
+	free(text);
 }
 
 /* The entry called name in c's league: its index, or -1. */
@@ -251,6 +254,7 @@ static void test_pipeline(void **state)
 	};
 	uint64_t kit_ids[sizeof(kits) / sizeof(kits[0])] = { 0 };
 	uint64_t py, c_kit, fails, crash, illegal, slow, taken, net, peek, bomb, disk, forever;
+	uint64_t chatty;
 	int i;
 
 	(void)state;
@@ -320,6 +324,9 @@ static void test_pipeline(void **state)
 	disk = submit(&bad, "trent", "disk", src);
 	write_file(src, "skipbo.json", "{\"language\": \"python\", \"build\": \"sleep 1000\"}", 0644);
 	forever = submit(&bad, "victor", "forever", src);
+	write_file(src, "skipbo.json", "{\"language\": \"python\", \"build\": \"yes "
+		   "compiling | head -n 300000; exit 1\"}", 0644);
+	chatty = submit(&bad, "walter", "chatty", src);
 
 	setup.arena = ARENA_PATH;
 	host_config_defaults(&setup.config);
@@ -329,7 +336,7 @@ static void test_pipeline(void **state)
 	if (pipeline_start(&setup, &p1, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	setup.dir = bad.dir;
-	setup.config.builds = 5;
+	setup.config.builds = 6;
 	setup.config.build_seconds = 5;
 	setup.config.build_processes = 32;
 	setup.config.build_disk_mb = 20;
@@ -376,6 +383,17 @@ static void test_pipeline(void **state)
 	expect(&bad, disk, SUBMISSION_FAILED, SUBMISSION_BUILDING, "build_disk_mb");
 	expect(&bad, forever, SUBMISSION_FAILED, SUBMISSION_BUILDING,
 	       "the build ran past 5 s (build_seconds in host.jsonc)");
+	/* 3 MB of output: the log kept to 1 MiB, said so */
+	expect(&bad, chatty, SUBMISSION_FAILED, SUBMISSION_BUILDING, "exited with status 1");
+	file_holds(&bad, chatty, "build.log", "[build.log truncated");
+	{
+		char path[PATH_MAX];
+		struct stat st;
+
+		assert_int_equal(submissions_path(&bad.ss, chatty, "build.log", path, sizeof(path)), 0);
+		assert_int_equal(stat(path, &st), 0);
+		assert_true(st.st_size <= 1024 * 1024);
+	}
 
 	resume(&good, &setup);
 	submissions_release(&good.ss);
