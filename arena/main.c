@@ -24,7 +24,8 @@ static const struct command commands[] = {
 	{ "serve", cmd_serve, "show the tournaments under directories live over HTTP" },
 	{ "sprt", cmd_sprt, "play game pairs between two bots until an SPRT decides" },
 	{ "league", cmd_league, "run a league that takes new bots while it plays" },
-	{ "host", cmd_host, "the accounts of a hosted competition" },
+	{ "host", cmd_host, "host a competition: its league, submissions, pages and accounts" },
+	{ "submit", cmd_submit, "send a bot to a hosted competition" },
 	{ "check", cmd_check, "check a bot against the protocol and the time rules" },
 };
 
