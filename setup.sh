@@ -10,7 +10,7 @@ usage() { echo "usage: ./setup.sh demo|test" >&2; exit 2; }
 [ $# -eq 1 ] || usage
 mode=$1
 
-packages=(cmake gcc make pkg-config libbsd-dev libmd-dev libcjson-dev libzstd-dev libmicrohttpd-dev libseccomp-dev libarchive-dev python3 bubblewrap)
+packages=(cmake gcc make pkg-config libbsd-dev libmd-dev libcjson-dev libzstd-dev libmicrohttpd-dev libseccomp-dev libarchive-dev libcurl4-gnutls-dev python3 bubblewrap)
 case $mode in
 demo) ;;
 test) packages+=(libcmocka-dev help2man build-essential dpkg-dev debhelper python3-jsonschema zstd
