@@ -68,12 +68,14 @@ struct submission {
 	char *entry;                     /* the league entry it became ("fast@2"); NULL */
 	bool disabled;                   /* by the organiser */
 	time_t received, changed;        /* times of its first and latest events */
+	bool taken;                      /* in this process's pipeline now (not in the file) */
 };
 
 struct submissions {
 	char *dir;
 	struct submission *s;
 	size_t n, cap;
+	uint64_t read_to;                /* bytes of submissions.jsonl read */
 };
 
 /* "received", "unpacked", ... ; and back: 0 or -EINVAL. */
@@ -112,9 +114,17 @@ int submissions_disable(struct submissions *ss, uint64_t id, const char *why, ch
 struct submission *submissions_find(const struct submissions *ss, uint64_t id);
 
 /*
- * The next submission the pipeline should take: the oldest not yet entered,
- * failed or disabled whose author has no other submission further along, or
- * NULL. Its position in the queue, 1-based, and why a submission waits
+ * A restart of the pipeline: every submission the file shows in unpacked,
+ * building or checking (a stop or a kill -9 cut it short) gets a "received"
+ * state event, so it is taken again from the start. The number of them, or a
+ * negative code.
+ */
+int submissions_restart(struct submissions *ss, char *err, size_t err_size);
+
+/*
+ * The next submission the pipeline should take: the oldest received one,
+ * not disabled or taken, whose author has no other submission taken or in
+ * unpacked, building or checking; or NULL. The pipeline sets its taken. Its position in the queue, 1-based, and why a submission waits
  * ("behind 2 submissions", "alice's submission 4 is building") come from
  * submissions_queue().
  */

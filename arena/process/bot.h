@@ -38,6 +38,7 @@
 #ifndef SKIPBO_BOT_H
 #define SKIPBO_BOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -72,6 +73,8 @@ struct bot_spec {
 	                              if it has no '/'; a relative path with '/' is taken
 	                              from cwd, as after a chdir */
 	const char *cwd;           /* NULL = inherit */
+	bool cwd_writable;         /* sandboxed: cwd bound writable when it is the bot's own
+	                              (sandbox_view.h); a build's tree, never a bot's */
 	char *const *env;          /* extra "KEY=VALUE" strings added to the environment, NULL-terminated; may be NULL */
 	const char *stderr_path;   /* log file, opened for append; NULL = none (the lines still
 	                              reach the handler). It must be a

@@ -152,7 +152,7 @@ static int plan_options(struct sandbox *sb, const struct bot_spec *spec, const c
 	/* a host makes each game's namespaces, and drops it for the bot (launcher.h) */
 	if (host)
 		add2(opts, "--cap-add", "CAP_SYS_ADMIN");
-	sandbox_view_mounts(&sb->view, &own, cwd, host, opts);
+	sandbox_view_mounts(&sb->view, &own, cwd, spec->cwd_writable && !host, host, opts);
 	if (cwd)
 		add2(opts, "--chdir", cwd);
 	add2(opts, "--info-fd", STR(SANDBOX_INFO_FD));

@@ -577,7 +577,7 @@ static void add_mask(const struct strlist *own, const char *path, struct mount_o
 }
 
 static void own_mounts(const struct sandbox_view *v, const struct strlist *own, const char *cwd,
-		       struct strlist *argv)
+		       bool cwd_writable, struct strlist *argv)
 {
 	size_t cap = own->n + v->hide.n + v->others.n + 1, n = 0;
 	struct mount_op *ops = calloc(cap ? cap : 1, sizeof *ops);
@@ -604,7 +604,8 @@ static void own_mounts(const struct sandbox_view *v, const struct strlist *own, 
 		const char *p = ops[i].path;
 
 		if (!ops[i].hide) {
-			strlist_add(argv, "--ro-bind");
+			strlist_add(argv, cwd_writable && cwd && strcmp(p, cwd) == 0 ? "--bind" :
+				    "--ro-bind");
 			strlist_add(argv, p);
 		} else if (is_dir(p)) {
 			strlist_add(argv, "--tmpfs");
@@ -624,7 +625,7 @@ static void own_mounts(const struct sandbox_view *v, const struct strlist *own, 
 }
 
 void sandbox_view_mounts(const struct sandbox_view *v, const struct strlist *own,
-			 const char *cwd, bool host, struct strlist *argv)
+			 const char *cwd, bool cwd_writable, bool host, struct strlist *argv)
 {
 	char size[32];
 
@@ -664,7 +665,7 @@ void sandbox_view_mounts(const struct sandbox_view *v, const struct strlist *own
 	strlist_add(argv, size);
 	strlist_add(argv, "--tmpfs");
 	strlist_add(argv, "/tmp");
-	own_mounts(v, own, cwd, argv);
+	own_mounts(v, own, cwd, cwd_writable, argv);
 	strlist_add(argv, "--remount-ro");
 	strlist_add(argv, "/");
 }

@@ -15,7 +15,8 @@
  *   own (below) and holds no program of anyone out of the tournament (a file
  *   with an execute bit or the extension of the bot's code, not a bot's own),
  *   so a bot finds the files beside it;
- * - its working directory, in full only when it is a directory of its own;
+ * - its working directory, in full only when it is a directory of its own
+ *   (writable only with bot_spec.cwd_writable, for a build);
  *   otherwise (the default working directory of `run` is the tournament
  *   file's folder) an empty directory of that name holding only the bot's
  *   own files that lie there;
@@ -93,8 +94,10 @@ int sandbox_view_unseen(const struct sandbox_view *v, const struct bot_spec *spe
 			const char *program, char *why, size_t why_size);
 
 /* bwrap's arguments for the file system of a bot with these own files and cwd (for a
- * host: without the covers of /proc, which each game makes, sandbox_start.h). */
+ * host: without the covers of /proc, which each game makes, sandbox_start.h). With
+ * cwd_writable, cwd is bound writable when it is one of own (a build's tree); every
+ * other own file stays read-only. */
 void sandbox_view_mounts(const struct sandbox_view *v, const struct strlist *own,
-			 const char *cwd, bool host, struct strlist *argv);
+			 const char *cwd, bool cwd_writable, bool host, struct strlist *argv);
 
 #endif
