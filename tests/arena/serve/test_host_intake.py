@@ -20,7 +20,7 @@ import tarfile
 import tempfile
 import time
 
-arena, badbot, starter = sys.argv[1], sys.argv[2], sys.argv[3]
+arena, badbot, starter = (os.path.abspath(a) for a in sys.argv[1:4])
 work = tempfile.mkdtemp(prefix="skipbo-host.")
 failures = []
 
@@ -41,7 +41,10 @@ class Host:
         line = self.p.stdout.readline()
         m = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
         if not m:
-            raise RuntimeError("host printed no URL: %r" % line)
+            self.p.kill()
+            self.out.close()
+            raise RuntimeError("host printed no URL: %r; %s" % (
+                line, open(os.path.join(work, "host.out")).read()[-2000:]))
         self.port = int(m.group(1))
         self.url = "http://127.0.0.1:%d/" % self.port
 
@@ -152,8 +155,7 @@ try:
     check(r.status == 413 and "limit of 1 MiB" in error_of(t), "Content-Length over: %d %s"
           % (r.status, t))
     s, h, t = req(host, "POST", "/api/bots/big/submissions",
-                  iter([b"z" * 65536] * 24), dict(bearer(alice), **{"Transfer-Encoding":
-                                                                     "chunked"}))
+                  iter([b"z" * 65536] * 24), bearer(alice))  # no length: chunked
     check(s == 413 and "limit of 1 MiB" in error_of(t), "chunked over: %d %s" % (s, t))
     check(os.listdir(os.path.join(C, "incoming")) == [], "a refused upload left a file")
 
