@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "accounts.h"
 #include "commands.h"
@@ -259,8 +260,21 @@ static int host_run(const char *dir, const struct host_args *a)
 	printf("host: stopping: the games in progress finish, builds in flight are redone at "
 	       "the next start\n");
 	fflush(stdout);
-	league_request_stop();
-	pthread_join(league, NULL);
+	/* asked again until it ends: a league (or its segment) that was just starting
+	 * clears the request it had not seen yet */
+	for (;;) {
+		struct timespec until;
+
+		league_request_stop();
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 100 * 1000 * 1000;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		if (pthread_timedjoin_np(league, NULL, &until) != ETIMEDOUT)
+			break;
+	}
 	ret = 0;
 out:
 	server_stop(server);

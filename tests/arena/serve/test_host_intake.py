@@ -195,8 +195,15 @@ try:
     # private: bob sees none of alice's, the organiser all; logs the same
     s, h, t = req(host, "GET", "/api/submissions/1", headers=bearer(bob))
     check(s == 404, "bob reads alice's submission: %d %s" % (s, t))
+    log = os.path.join(C, "submissions", "1", "build.log")
+    if not os.path.exists(log):  # a pipeline that has not built it yet
+        with open(log, "w") as f:
+            f.write("alice's build\n")
     s, h, t = req(host, "GET", "/api/submissions/1/build.log", headers=bearer(bob))
     check(s == 404, "bob reads alice's build.log: %d %s" % (s, t))
+    s, h, t = req(host, "GET", "/api/submissions/1/build.log", headers=bearer(alice))
+    check(s == 200 and h.get("Content-Type", "").startswith("text/plain"),
+          "alice reads her build.log: %d %s" % (s, t))
     s, h, t = req(host, "GET", "/api/submissions/1", headers=bearer(org))
     check(s == 200 and json.loads(t)["author"] == "alice", "the organiser: %d %s" % (s, t))
     s, h, t = req(host, "GET", "/api/me", headers=bearer(alice))
