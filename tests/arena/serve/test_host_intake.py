@@ -23,6 +23,13 @@ import time
 arena, badbot, starter = (os.path.abspath(a) for a in sys.argv[1:4])
 work = tempfile.mkdtemp(prefix="skipbo-host.")
 failures = []
+try:
+    import jsonschema
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                           "arena", "schema", "serve-api.schema.json")) as f:
+        API = json.load(f)
+except ImportError:
+    jsonschema = None
 
 
 def check(cond, msg):
@@ -56,6 +63,15 @@ class Host:
         return status
 
 
+def valid(doc, name):
+    """Check doc against serve-api.schema.json's $defs/name (with python3-jsonschema)."""
+    if jsonschema is None or name is None:
+        return
+    schema = dict(API, **{"$ref": "#/$defs/" + name})
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+    check(not errors, "%s against the schema: %s" % (name, [e.message for e in errors]))
+
+
 def req(host, method, path, body=None, headers=None, source="127.0.0.1"):
     """One request on a new connection: (status, headers, body as text)."""
     c = http.client.HTTPConnection("127.0.0.1", host.port, timeout=60,
@@ -64,6 +80,11 @@ def req(host, method, path, body=None, headers=None, source="127.0.0.1"):
     r = c.getresponse()
     data = r.read().decode("utf-8", "replace")
     c.close()
+    if r.headers.get("Content-Type") == "application/json":
+        doc = json.loads(data)
+        valid(doc, "error" if r.status >= 400 else "received" if r.status == 202 else
+              "login" if path == "/login" else "me" if path == "/api/me" else
+              "submission" if path.startswith("/api/submissions/") else None)
     return r.status, r.headers, data
 
 
