@@ -11,14 +11,15 @@ same command: the acknowledged submission still there.
 import http.client
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
 import sys
 import tarfile
 import tempfile
-import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from host_fixture import Host, make_competition  # noqa: E402
 
 arena, badbot, starter = (os.path.abspath(a) for a in sys.argv[1:4])
 work = tempfile.mkdtemp(prefix="skipbo-host.")
@@ -36,31 +37,6 @@ def check(cond, msg):
     if not cond:
         failures.append(msg)
         print("FAIL: " + msg, flush=True)
-
-
-class Host:
-    """`skipbo-arena host` on C, port 0; the URL it prints."""
-
-    def __init__(self, d):
-        self.out = open(os.path.join(work, "host.out"), "a")
-        self.p = subprocess.Popen([arena, "host", "--listen", "127.0.0.1:0", "-j", "1", d],
-                                  stdout=subprocess.PIPE, stderr=self.out, text=True)
-        line = self.p.stdout.readline()
-        m = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
-        if not m:
-            self.p.kill()
-            self.out.close()
-            raise RuntimeError("host printed no URL: %r; %s" % (
-                line, open(os.path.join(work, "host.out")).read()[-2000:]))
-        self.port = int(m.group(1))
-        self.url = "http://127.0.0.1:%d/" % self.port
-
-    def stop(self, sig=signal.SIGTERM):
-        self.p.send_signal(sig)
-        status = self.p.wait(timeout=120)
-        self.p.stdout.close()
-        self.out.close()
-        return status
 
 
 def valid(doc, name):
@@ -99,23 +75,11 @@ def error_of(text):
         return ""
 
 
-def add_account(name, *opts):
-    r = subprocess.run([arena, "host", "account", "add", *opts, C, name], capture_output=True,
-                       text=True, check=True)
-    return r.stdout.strip()
-
-
 C = os.path.join(work, "C")
-os.makedirs(C)
-with open(os.path.join(C, "league.jsonc"), "w") as f:
-    json.dump({"name": "hosted", "bots": [{"name": "a", "command": [badbot, "good"]}],
-               "players": 2, "rules": {"stock_size": 5},
-               "league": {"anchors": {"skipbo-medium": 0}, "floor": 2,
-                          "stop_when_separated": False}}, f)
 settings = {"per_day": 2, "upload_mb": 1, "login_failures": 3}
-with open(os.path.join(C, "host.jsonc"), "w") as f:
-    json.dump(settings, f)
-alice, bob, org = add_account("alice"), add_account("bob"), add_account("org", "--organiser")
+tokens = make_competition(arena, badbot, C, settings,
+                          {"alice": [], "bob": [], "org": ["--organiser"]})
+alice, bob, org = tokens["alice"], tokens["bob"], tokens["org"]
 kit = os.path.join(work, "kit")
 shutil.copytree(starter, kit)
 os.makedirs(os.path.join(kit, ".git"))
@@ -130,7 +94,7 @@ token_file = os.path.join(work, "alice.token")
 with open(token_file, "w") as f:
     f.write(alice + "\n")
 
-host = Host(C)
+host = Host(arena, C, os.path.join(work, "host.out"))
 try:
     # the 202 comes once the upload and its event are on disk
     s, h, t = req(host, "POST", "/api/bots/fast/submissions", archive_bytes, bearer(alice))
@@ -272,7 +236,7 @@ try:
     settings["frozen"] = True
     with open(os.path.join(C, "host.jsonc"), "w") as f:
         json.dump(settings, f)
-    host = Host(C)
+    host = Host(arena, C, os.path.join(work, "host.out"))
     s, h, t = req(host, "GET", "/api/me", headers=bearer(alice))
     check(s == 200 and [x["id"] for x in json.loads(t)["submissions"]] == [2, 1],
           "after kill -9: %d %s" % (s, t))
