@@ -31,20 +31,21 @@ def make_competition(arena, badbot, d, settings, accounts):
 class Host:
     """`skipbo-arena host` on d, port 0; the URL it prints. Its stderr goes to log."""
 
-    def __init__(self, arena, d, log):
+    def __init__(self, arena, d, log, *options):
         self.log = log
         self.out = open(log, "a")
-        self.p = subprocess.Popen([arena, "host", "--listen", "127.0.0.1:0", "-j", "1", d],
+        self.p = subprocess.Popen([arena, "host", "--listen", "127.0.0.1:0", "-j", "1",
+                                   *options, d],
                                   stdout=subprocess.PIPE, stderr=self.out, text=True)
         line = self.p.stdout.readline()
-        m = re.search(r"at http://127\.0\.0\.1:(\d+)/", line)
+        m = re.search(r"at (https?)://127\.0\.0\.1:(\d+)/", line)
         if not m:
             self.p.kill()
             self.out.close()
             raise RuntimeError("host printed no URL: %r; %s" % (
                 line, open(log).read()[-2000:]))
-        self.port = int(m.group(1))
-        self.url = "http://127.0.0.1:%d/" % self.port
+        self.port = int(m.group(2))
+        self.url = "%s://127.0.0.1:%d/" % (m.group(1), self.port)
 
     def stop(self, sig=signal.SIGTERM):
         """Send sig and wait: the exit status (negative: killed by a signal)."""

@@ -243,6 +243,20 @@ try:
     s, h, t = req(host, "POST", "/api/bots/fast/submissions", archive_bytes, bearer(alice))
     check(s == 403 and "frozen" in error_of(t), "frozen: %d %s" % (s, t))
     check(host.stop() == 0, "SIGTERM: exit status 0")
+
+    # HTTPS with a certificate and key; the cookie is then Secure
+    cert, key = os.path.join(work, "cert.pem"), os.path.join(work, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=localhost", "-keyout", key, "-out", cert],
+                   check=True, capture_output=True)
+    host = Host(arena, C, os.path.join(work, "host.out"), "--cert", cert, "--key", key)
+    check(host.url.startswith("https://"), "the URL of HTTPS: %s" % host.url)
+    r = subprocess.run(["curl", "-sS", "-i", "--cacert", cert, "--data", "token=" + alice,
+                        host.url.replace("127.0.0.1", "localhost") + "login"],
+                       capture_output=True, text=True, timeout=60)
+    check("HTTP/1.1 200" in r.stdout and "Secure" in r.stdout and "HttpOnly" in r.stdout,
+          "login over HTTPS: %s %s" % (r.stdout, r.stderr))
+    check(host.stop() == 0, "SIGTERM over HTTPS: exit status 0")
 finally:
     if host.p.poll() is None:
         host.p.kill()
