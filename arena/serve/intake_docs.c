@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api.h"
 #include "jsonw.h"
 #include "submissions.h"
 
@@ -23,15 +24,6 @@ static void time_field(struct jsonw *w, const char *key, time_t t)
 	gmtime_r(&t, &tm);
 	strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	jsonw_printf(w, ",\"%s\":\"%s\"", key, text);
-}
-
-static void string_field(struct jsonw *w, const char *key, const char *value)
-{
-	jsonw_printf(w, ",\"%s\":", key);
-	if (value)
-		jsonw_string(w, value);
-	else
-		jsonw_text(w, "null");
 }
 
 /* Whether s is still on its way (received to checking). */
@@ -48,13 +40,13 @@ static void submission_doc(struct jsonw *w, const struct submissions *ss,
 
 	jsonw_printf(w, "{\"id\":%llu,\"url\":\"/api/submissions/%llu\"",
 		     (unsigned long long)s->id, (unsigned long long)s->id);
-	string_field(w, "author", s->author);
-	string_field(w, "bot", s->bot);
-	string_field(w, "state", submission_state_name(s->state));
-	string_field(w, "stage", s->state == SUBMISSION_FAILED ?
+	api_string_field(w, "author", s->author);
+	api_string_field(w, "bot", s->bot);
+	api_string_field(w, "state", submission_state_name(s->state));
+	api_string_field(w, "stage", s->state == SUBMISSION_FAILED ?
 		     submission_state_name(s->failed_at) : NULL);
-	string_field(w, "why", s->why);
-	string_field(w, "entry", s->entry);
+	api_string_field(w, "why", s->why);
+	api_string_field(w, "entry", s->entry);
 	jsonw_printf(w, ",\"disabled\":%s,\"sha256\":\"%s\",\"bytes\":%llu",
 		     s->disabled ? "true" : "false", s->sha256, (unsigned long long)s->bytes);
 	if (in_flight(s) && submissions_queue(ss, s->id, &position, why, sizeof(why)) == 0) {

@@ -40,6 +40,14 @@ def set_value(b, selector, value):
     b.eval("document.querySelector(%r).value = %r" % (selector, value))
 
 
+def upload(b, bot, archive):
+    """The upload form filled with bot and archive, and sent."""
+    set_value(b, "#bot", bot)
+    node = b.call("Runtime.evaluate", {"expression": "document.querySelector('#archive')"})
+    b.call("DOM.setFileInputFiles", {"files": [archive], "objectId": node["result"]["objectId"]})
+    b.eval("document.querySelector('#upload-form').requestSubmit()")
+
+
 def main():
     chromium = cdp.find_chromium()
     if not chromium:
@@ -69,11 +77,7 @@ def main():
         set_value(b, "#token", tokens["bob"])
         b.eval("document.querySelector('#login-form').requestSubmit()")
         wait_js(b, "bob logged in", "document.querySelector('#name').textContent === 'bob'")
-        set_value(b, "#bot", "fast")
-        node = b.call("Runtime.evaluate", {"expression": "document.querySelector('#archive')"})
-        b.call("DOM.setFileInputFiles", {"files": [archive],
-                                         "objectId": node["result"]["objectId"]})
-        b.eval("document.querySelector('#upload-form').requestSubmit()")
+        upload(b, "fast", archive)
         wait_js(b, "bob's submission listed",
                 "document.querySelectorAll('#rows tr').length === 1")
         b.eval("document.querySelector('#logout').click()")
@@ -84,15 +88,10 @@ def main():
         wait_js(b, "alice logged in", "document.querySelector('#name').textContent === 'alice'")
         check(b.eval("document.querySelectorAll('#rows tr').length") == 0,
               "alice sees bob's submission")
-        set_value(b, "#bot", "fast")
-        node = b.call("Runtime.evaluate", {"expression": "document.querySelector('#archive')"})
-        b.call("DOM.setFileInputFiles", {"files": [archive],
-                                         "objectId": node["result"]["objectId"]})
-        b.eval("document.querySelector('#upload-form').requestSubmit()")
+        upload(b, "fast", archive)
         wait_js(b, "the refusal of bob's bot name",
                 "document.querySelector('#message').textContent.includes(\"is bob's\")")
-        set_value(b, "#bot", "mine")
-        b.eval("document.querySelector('#upload-form').requestSubmit()")
+        upload(b, "mine", archive)
         wait_js(b, "alice's submission listed with its state",
                 "document.querySelectorAll('#rows tr').length === 1 && "
                 "document.querySelector('#rows tr td:nth-child(2)').textContent === 'mine'")
