@@ -399,7 +399,9 @@ static enum MHD_Result upload_done(struct intake *in, struct MHD_Connection *con
 /* "token=..." of a login form, percent escapes undone, into out: 0 or -1. */
 static int form_token(char *form, char *out, size_t size)
 {
-	for (char *field = strtok(form, "&"); field; field = strtok(NULL, "&")) {
+	char *save = NULL;
+
+	for (char *field = strtok_r(form, "&", &save); field; field = strtok_r(NULL, "&", &save)) {
 		if (strncmp(field, "token=", 6))
 			continue;
 		MHD_http_unescape(field + 6);
