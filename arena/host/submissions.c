@@ -189,8 +189,9 @@ static const char *apply_state(struct submission *s, const cJSON *ev, time_t whe
 		return "an entry that is not a string";
 	if (state == SUBMISSION_FAILED &&
 	    (!string_at(ev, "why") || !string_at(ev, "stage") ||
-	     submission_state_parse(string_at(ev, "stage"), &stage) < 0 || settled(stage)))
-		return "a failure without a stage (received to checking) and a why";
+	     submission_state_parse(string_at(ev, "stage"), &stage) < 0 || settled(stage) ||
+	     stage == SUBMISSION_RECEIVED))
+		return "a failure without a stage (unpacked, building or checking) and a why";
 	s->state = state;
 	s->failed_at = stage;
 	s->changed = when;
@@ -375,6 +376,7 @@ int submissions_set_state(struct submissions *ss, uint64_t id, enum submission_s
 			  const char *entry, const char *why, char *err, size_t err_size)
 {
 	struct submission *s = submissions_find(ss, id);
+	enum submission_state stage;
 	cJSON *ev;
 
 	if (!s || settled(s->state) || (state == SUBMISSION_ENTERED && !entry) ||
@@ -383,11 +385,13 @@ int submissions_set_state(struct submissions *ss, uint64_t id, enum submission_s
 			 "or a state without its entry or why", id);
 		return -EINVAL;
 	}
+	/* a failure while unpacking is one of the unpacked stage: the first stage of work */
+	stage = s->state == SUBMISSION_RECEIVED ? SUBMISSION_UNPACKED : s->state;
 	ev = event_new("state", id);
 	if (ev && (!cJSON_AddStringToObject(ev, "state", state_names[state]) ||
 		   (state == SUBMISSION_ENTERED && !cJSON_AddStringToObject(ev, "entry", entry)) ||
 		   (state == SUBMISSION_FAILED &&
-		    (!cJSON_AddStringToObject(ev, "stage", state_names[s->state]) ||
+		    (!cJSON_AddStringToObject(ev, "stage", state_names[stage]) ||
 		     !cJSON_AddStringToObject(ev, "why", why))))) {
 		cJSON_Delete(ev);
 		ev = NULL;
@@ -561,7 +565,8 @@ static int store_upload(const struct submissions *ss, uint64_t id, const char *u
 		errno = -ret;
 		goto fail;
 	}
-	if (mkdir(dir, 0700) < 0 || rename(upload_path, path) < 0)
+	/* 0711: a build's sandbox, as root a uid of its own, must reach the tree below */
+	if (mkdir(dir, 0711) < 0 || rename(upload_path, path) < 0)
 		goto fail;
 	if ((ret = sync_path(path)) < 0 || (ret = sync_path(dir)) < 0 || (ret = sync_path(top)) < 0) {
 		errno = -ret;

@@ -63,7 +63,8 @@ struct submission {
 	char sha256[65];
 	uint64_t bytes;
 	enum submission_state state;
-	enum submission_state failed_at; /* the stage it failed in (state FAILED) */
+	enum submission_state failed_at; /* the stage it failed in (state FAILED): unpacked
+					    (the archive or the manifest), building or checking */
 	char *why;                       /* why it failed, or why it was disabled; NULL */
 	char *entry;                     /* the league entry it became ("fast@2"); NULL */
 	bool disabled;                   /* by the organiser */

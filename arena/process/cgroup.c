@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,15 @@ struct cgroups {
 	struct hierarchy h[CGROUP_MAX_DIRS];
 	int n;
 	char desc[64];
+	pid_t shared_by;  /* the process whose cgroup_open() calls all return it; 0: none */
 };
+
+/* One directory per process (its name holds the pid), so every sandbox of a process (a
+ * league's, and the builds of a hosted competition beside it) shares one struct: the
+ * first cgroup_open() makes it, the last cgroup_close() removes it. */
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cgroups *shared;
+static int shared_users;
 
 /* ---- small file helpers ---- */
 
@@ -401,8 +410,21 @@ out:
 
 int cgroup_open(struct cgroups **out, char *why, size_t why_size)
 {
-	return cgroup_open_from("/proc/self/mountinfo", "/proc/self/cgroup", getpid(), out, why,
-				why_size);
+	int ret = 0;
+
+	pthread_mutex_lock(&shared_lock);
+	if (shared && shared->shared_by == getpid()) {
+		shared_users++;
+		*out = shared;
+	} else if ((ret = cgroup_open_from("/proc/self/mountinfo", "/proc/self/cgroup", getpid(),
+					   out, why, why_size)) == 0) {
+		/* a forked child's copy of its parent's is left alone */
+		shared = *out;
+		shared->shared_by = getpid();
+		shared_users = 1;
+	}
+	pthread_mutex_unlock(&shared_lock);
+	return ret;
 }
 
 const char *cgroup_describe(const struct cgroups *cg)
@@ -414,6 +436,15 @@ void cgroup_close(struct cgroups *cg)
 {
 	if (!cg)
 		return;
+	if (cg->shared_by) {
+		pthread_mutex_lock(&shared_lock);
+		if (--shared_users > 0) {
+			pthread_mutex_unlock(&shared_lock);
+			return;
+		}
+		shared = NULL;
+		pthread_mutex_unlock(&shared_lock);
+	}
 	for (int i = 0; i < cg->n; i++) {
 		if (cg->h[i].base)
 			rmdir(cg->h[i].base);

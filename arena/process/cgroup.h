@@ -49,7 +49,9 @@ struct cgroup_limits {
 };
 
 /*
- * Find the cgroups and make the arena's directory. 0 and *out, or -ENOTSUP
+ * Find the cgroups and make the arena's directory; every later call of the
+ * same process, until the last cgroup_close(), shares the same one (leaf
+ * ids must then be unique within the process). 0 and *out, or -ENOTSUP
  * with a sentence in why saying what is missing (or another negative code:
  * -ENOMEM).
  */

@@ -42,10 +42,9 @@ struct sandbox {
 	bool drop_caches;       /* between rotation phases (cache_drop.h) */
 	struct cache_pin *pin;  /* sealed: every file a bot sees kept cached (cache_pin.h) */
 	struct cgroups *cg;
-	pthread_mutex_t lock;   /* slots, next_leaf, hosts */
+	pthread_mutex_t lock;   /* slots, hosts */
 	uid_t uid_base;         /* this arena's block of uids (sandbox_start.h) */
 	unsigned char *slots;   /* 1: the uid uid_base + index is in use */
-	unsigned next_leaf;
 	struct bot_hosts *starter; /* fresh processes come from hosts (sandbox_use_hosts); NULL: not */
 	struct sandbox_host *hosts;
 	size_t nhosts, hosts_cap;

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <linux/keyctl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +228,8 @@ static int plan_command(struct sandbox *sb, const struct bot_spec *spec, const c
 	return argv->error;
 }
 
+static atomic_uint next_leaf;
+
 static int take_leaf(struct sandbox *sb, const struct bot_spec *spec, struct sandbox_start *st)
 {
 	struct cgroup_limits l = { spec->limits.processes, spec->limits.memory_mb };
@@ -236,9 +239,9 @@ static int take_leaf(struct sandbox *sb, const struct bot_spec *spec, struct san
 	 * too, and in a host the host and the game's pid 1 */
 	if (l.processes > 0)
 		l.processes += st->kind == SANDBOX_START_HOST ? 4 : 2;
-	pthread_mutex_lock(&sb->lock);
-	id = sb->next_leaf++;
-	pthread_mutex_unlock(&sb->lock);
+	/* numbered in the process, not the sandbox: every sandbox of a process shares one
+	 * cgroup directory (cgroup.h) */
+	id = atomic_fetch_add(&next_leaf, 1);
 	return cgroup_leaf_make(sb->cg, id, &l, &st->leaf);
 }
 

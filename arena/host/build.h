@@ -1,0 +1,68 @@
+/*
+ * build.h - a submission's build: the manifest's shell line run by /bin/sh
+ * in the sandbox (sandbox.h) with the submission's tree as its writable
+ * working directory (arena/HOSTING.md, "The pipeline").
+ *
+ * The build sees the system's directories read-only, its tree writable, a
+ * private /tmp, and the toolchain's files below (read-only); no network (a
+ * network namespace of its own), no other submission. Its limits
+ * (host_config.h): build_seconds of wall time (then it is killed),
+ * build_cpu_seconds of CPU (RLIMIT_CPU), build_memory_mb (RLIMIT_AS, and
+ * the sandbox's cgroup where there is one), build_processes (RLIMIT_NPROC
+ * in the sandbox's user namespace, and the cgroup), and build_disk_mb for
+ * the tree: each file by RLIMIT_FSIZE, the whole tree measured every 250 ms
+ * and the build killed past it. Its stdout and stderr go, merged, to the
+ * log, at most BUILD_LOG_MAX bytes.
+ *
+ * When the host runs as root the sandbox runs as a uid of its own: the
+ * tree's directories are opened to it (mode 0777) for the build only, then
+ * closed again (0755) and everything in the tree given back to the host's
+ * uid, so no later sandbox can change what was built.
+ */
+#ifndef SKIPBO_HOST_BUILD_H
+#define SKIPBO_HOST_BUILD_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "host_config.h"
+#include "strlist.h"
+
+#define BUILD_LOG_MAX (1024 * 1024)
+/* The PATH of builds and checks: system directories only, which every sandbox sees. */
+#define BUILD_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+/*
+ * What every build gets besides the system: the environment (PATH, the Go,
+ * Cargo and Java settings that keep them offline and inside the limits,
+ * and CFLAGS and LDLIBS for the C kit) and the files of the project's
+ * protocol and engine libraries, shown read-only.
+ */
+struct build_toolchain {
+	struct strlist env;     /* "KEY=VALUE" */
+	struct strlist visible; /* absolute paths */
+	char note[512];         /* "" or why the C kit cannot build here */
+};
+
+/*
+ * Find the C libraries for the program arena (skipbo-arena): installed
+ * (`pkg-config skipbo`), else the build tree that holds arena
+ * (build/protocol, build/engine and the source's headers, found through
+ * build/CMakeCache.txt). Without either, note says so and C builds fail at
+ * the compiler. 0, or -ENOMEM.
+ */
+int build_toolchain_find(const char *arena, struct build_toolchain *tc);
+void build_toolchain_release(struct build_toolchain *tc);
+
+/*
+ * Run line in tree (absolute, canonical) as above, its output into log.
+ * 0 when it exited with status 0. -EINTR when *stop became true (it was
+ * killed). Otherwise a negative code with why, a sentence for the author:
+ * "the build ran past 300 s (build_seconds in host.jsonc)", "the build
+ * exited with status 2: see build.log", ...
+ */
+int build_run(const char *tree, const char *line, const char *log,
+	      const struct host_config *config, const struct build_toolchain *tc,
+	      const atomic_bool *stop, char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * test_pipeline.c - a hosted competition's pipeline (pipeline.h) end to
+ * end, with the built skipbo-arena: submissions unpacked, built in the
+ * sandbox, checked against the league's anchor (the easy bot) and entered,
+ * or failed at the right stage with the right reason. Two competitions
+ * run at once: one of ordinary bots, and one of hostile builds under small
+ * limits. Needs bwrap (skipped with 77 where the sandbox is not there).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "remove_tree.h"
+
+#include "league_entries.h"
+#include "pipeline.h"
+#include "submissions.h"
+
+/* Far above the slowest run seen (about a minute on 2 loaded cores). */
+#define HANG_GUARD_S 400
+
+struct competition {
+	char dir[64];
+	struct submissions ss;
+	int uploads;
+};
+
+static void write_file(const char *dir, const char *name, const char *text, mode_t mode)
+{
+	char path[PATH_MAX];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs(text, fp);
+	fclose(fp);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static void run(const char *fmt, ...)
+{
+	char cmd[4 * PATH_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		fail_msg("%s failed", cmd);
+}
+
+/* A competition in a new directory: its league's anchor, the easy bot, entered. */
+static void competition_init(struct competition *c)
+{
+	struct league_entries es;
+	struct config_bot easy = { 0 };
+	char err[1024], name[LEAGUE_ENTRY_NAME_MAX], *argv[] = { EASY_PATH, NULL };
+	char *env[] = { NULL };
+
+	strcpy(c->dir, "/tmp/test_pipeline.XXXXXX");
+	assert_non_null(mkdtemp(c->dir));
+	/* as root the sandboxes' uids must reach the trees below */
+	assert_int_equal(chmod(c->dir, 0755), 0);
+	write_file(c->dir, "league.jsonc", "{\"players\": 2, \"bots\": [],\n"
+		   " \"league\": {\"anchors\": {\"skipbo-easy\": -1000}}}\n", 0644);
+	assert_int_equal(league_entries_open(&es, c->dir, err, sizeof(err)), 0);
+	easy.name = "skipbo-easy";
+	easy.argv = argv;
+	easy.cwd = c->dir;
+	easy.env = env;
+	if (league_entries_add(&es, &easy, LEAGUE_ENTRY_ANCHOR | LEAGUE_ENTRY_DECLARED, name, err,
+			       sizeof(err)) < 0)
+		fail_msg("%s", err);
+	league_entries_release(&es);
+	assert_int_equal(submissions_open(&c->ss, c->dir, err, sizeof(err)), 0);
+	run("mkdir -p %s/incoming %s/src", c->dir, c->dir);
+}
+
+/* A folder for a bot's files: DIR/src/NAME, made empty. */
+static void source(const struct competition *c, const char *bot, char *out, size_t size)
+{
+	snprintf(out, size, "%s/src/%s", c->dir, bot);
+	run("rm -rf %s && mkdir -p %s", out, out);
+}
+
+/* Submit the folder src as author's bot (a .tar.gz made of it); its id. */
+static uint64_t submit(struct competition *c, const char *author, const char *bot,
+		       const char *src)
+{
+	char archive[PATH_MAX], err[1024] = "";
+	uint64_t id;
+	long retry;
+
+	snprintf(archive, sizeof(archive), "%s/incoming/%d.tar.gz", c->dir, c->uploads++);
+	run("tar czf %s -C %s .", archive, src);
+	if (submissions_receive(&c->ss, author, bot, archive, 0, time(NULL), &id, &retry, err,
+				sizeof(err)) < 0)
+		fail_msg("%s", err);
+	return id;
+}
+
+/* Wait until every submission of c is entered or failed. */
+static bool settled(struct competition *c)
+{
+	char err[1024];
+
+	assert_int_equal(submissions_refresh(&c->ss, err, sizeof(err)), 0);
+	for (size_t i = 0; i < c->ss.n; i++)
+		if (c->ss.s[i].state != SUBMISSION_ENTERED && c->ss.s[i].state != SUBMISSION_FAILED)
+			return false;
+	return true;
+}
+
+static void wait_settled(struct competition *a, struct competition *b)
+{
+	for (int i = 0; i < HANG_GUARD_S * 10 && !(settled(a) && settled(b)); i++)
+		usleep(100000);
+	assert_true(settled(a) && settled(b));
+}
+
+static const struct submission *expect(struct competition *c, uint64_t id,
+				       enum submission_state state, enum submission_state stage,
+				       const char *words)
+{
+	const struct submission *s = submissions_find(&c->ss, id);
+
+	if (s->state != state || (state == SUBMISSION_FAILED && s->failed_at != stage) ||
+	    (words && (!s->why || !strstr(s->why, words))))
+		fail_msg("submission %s/%s: %s at %s: %s (expected %s at %s, \"%s\")", s->author,
+			 s->bot, submission_state_name(s->state),
+			 submission_state_name(s->failed_at), s->why ? s->why : "",
+			 submission_state_name(state), submission_state_name(stage),
+			 words ? words : "");
+	return s;
+}
+
+/* The text of DIR/submissions/ID/name holds words. */
+static void file_holds(struct competition *c, uint64_t id, const char *name, const char *words)
+{
+	char path[PATH_MAX], text[65536];
+	size_t n;
+	FILE *fp;
+
+	assert_int_equal(submissions_path(&c->ss, id, name, path, sizeof(path)), 0);
+	if (!(fp = fopen(path, "r")))
+		fail_msg("%s: missing", path);
+	n = fread(text, 1, sizeof(text) - 1, fp);
+	text[n] = '\0';
+	fclose(fp);
+	if (!strstr(text, words))
+		fail_msg("%s does not hold \"%s\":\n%s", path, words, text);
+}
+
+/* The entry called name in c's league: its index, or -1. */
+static int entry_of(struct competition *c, const char *name, struct league_entries *es)
+{
+	char err[1024];
+
+	assert_int_equal(league_entries_open(es, c->dir, err, sizeof(err)), 0);
+	return league_entries_named(es, name);
+}
+
+static void test_pipeline(void **state)
+{
+	struct competition good, bad;
+	struct pipeline_setup setup = { 0 };
+	struct pipeline *p1, *p2;
+	struct league_entries es;
+	char src[PATH_MAX], text[PATH_MAX * 2], err[1024];
+	uint64_t py, c_kit, fails, crash, illegal, slow, net, peek, bomb, disk, forever;
+	int i;
+
+	(void)state;
+	if (system("bwrap --unshare-all --ro-bind / / true 2>/dev/null") != 0) {
+		print_message("skipped: bwrap cannot make a sandbox here (SECURITY.md)\n");
+		exit(77);
+	}
+	competition_init(&good);
+	competition_init(&bad);
+
+	/* the good competition: the kits as they are, and bots that fail */
+	source(&good, "py", src, sizeof(src));
+	run("cp -r %s/bots/starter/python/. %s", SOURCE_DIR, src);
+	py = submit(&good, "alice", "py", src);
+	source(&good, "c", src, sizeof(src));
+	run("cp -r %s/bots/starter/c/. %s", SOURCE_DIR, src);
+	c_kit = submit(&good, "bob", "ckit", src);
+	source(&good, "fails", src, sizeof(src));
+	write_file(src, "bot.py", "print()\n", 0644);
+	write_file(src, "skipbo.json", "{\"language\": \"python\", \"build\": \"echo compiling; "
+		   "exit 2\"}", 0644);
+	fails = submit(&good, "carol", "fails", src);
+	source(&good, "crash", src, sizeof(src));
+	write_file(src, "bot.py", "import sys\nsys.exit(3)\n", 0644);
+	crash = submit(&good, "dave", "crash", src);
+	source(&good, "illegal", src, sizeof(src));
+	run("cp %s %s/badbot", BADBOT_PATH, src);
+	write_file(src, "skipbo.json", "{\"run\": [\"./badbot\", \"illegal\"]}", 0644);
+	illegal = submit(&good, "erin", "illegal", src);
+	source(&good, "slow", src, sizeof(src));
+	run("cp %s %s/badbot", BADBOT_PATH, src);
+	write_file(src, "skipbo.json", "{\"run\": [\"./badbot\", \"never-answer\"]}", 0644);
+	slow = submit(&good, "frank", "slow", src);
+
+	/* the hostile builds, each under small limits */
+	source(&bad, "net", src, sizeof(src));
+	write_file(src, "bot.py", "print()\n", 0644);
+	write_file(src, "skipbo.json", "{\"language\": \"python\", \"build\": \"python3 -c "
+		   "'import socket; socket.create_connection((\\\"1.1.1.1\\\", 80), 5)'\"}", 0644);
+	net = submit(&bad, "mallory", "net", src);
+	snprintf(text, sizeof(text), "{\"language\": \"python\", \"build\": \"cat %s/%s/%llu/upload "
+		 "> stolen\"}", bad.dir, SUBMISSIONS_DIR, (unsigned long long)net);
+	write_file(src, "skipbo.json", text, 0644);
+	peek = submit(&bad, "oscar", "peek", src);
+	write_file(src, "skipbo.json", "{\"language\": \"python\", \"build\": \"i=0; while [ $i -lt "
+		   "500 ]; do sleep 60 & i=$((i+1)); done; wait\"}", 0644);
+	bomb = submit(&bad, "peggy", "bomb", src);
+	write_file(src, "skipbo.json", "{\"language\": \"python\", \"build\": \"head -c 100000000 "
+		   "/dev/zero > big\"}", 0644);
+	disk = submit(&bad, "trent", "disk", src);
+	write_file(src, "skipbo.json", "{\"language\": \"python\", \"build\": \"sleep 1000\"}", 0644);
+	forever = submit(&bad, "victor", "forever", src);
+
+	setup.arena = ARENA_PATH;
+	host_config_defaults(&setup.config);
+	setup.config.builds = 3;
+	setup.config.check_games = 2;
+	setup.dir = good.dir;
+	if (pipeline_start(&setup, &p1, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	setup.dir = bad.dir;
+	setup.config.builds = 5;
+	setup.config.build_seconds = 5;
+	setup.config.build_processes = 32;
+	setup.config.build_disk_mb = 20;
+	if (pipeline_start(&setup, &p2, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	wait_settled(&good, &bad);
+	pipeline_stop(p1);
+	pipeline_stop(p2);
+
+	expect(&good, py, SUBMISSION_ENTERED, 0, NULL);
+	expect(&good, c_kit, SUBMISSION_ENTERED, 0, NULL);
+	expect(&good, fails, SUBMISSION_FAILED, SUBMISSION_BUILDING,
+	       "the build exited with status 2: see build.log");
+	file_holds(&good, fails, "build.log", "compiling");
+	expect(&good, crash, SUBMISSION_FAILED, SUBMISSION_CHECKING, "start fault");
+	expect(&good, illegal, SUBMISSION_FAILED, SUBMISSION_CHECKING, "illegal");
+	expect(&good, slow, SUBMISSION_FAILED, SUBMISSION_CHECKING, "time");
+	expect(&good, slow, SUBMISSION_FAILED, SUBMISSION_CHECKING, "reproduce: ");
+	file_holds(&good, slow, "check.log", "FAIL");
+
+	/* entered under their names, their commands in their trees */
+	i = entry_of(&good, "py", &es);
+	assert_true(i >= 0);
+	assert_non_null(strstr(es.e[i].bot.argv[1], "/tree/bot.py"));
+	assert_string_equal(es.e[i].bot.argv[0], "/usr/bin/python3");
+	assert_int_equal(league_entries_named(&es, "crash"), -1);
+	league_entries_release(&es);
+	i = entry_of(&good, "ckit", &es);
+	assert_true(i >= 0);
+	assert_non_null(strstr(es.e[i].bot.argv[0], "/tree/bot"));
+	league_entries_release(&es);
+
+	expect(&bad, net, SUBMISSION_FAILED, SUBMISSION_BUILDING, "exited with status 1");
+	file_holds(&bad, net, "build.log", "unreachable");
+	expect(&bad, peek, SUBMISSION_FAILED, SUBMISSION_BUILDING, "exited with status");
+	file_holds(&bad, peek, "build.log", "No such file");
+	expect(&bad, bomb, SUBMISSION_FAILED, SUBMISSION_BUILDING, NULL);
+	file_holds(&bad, bomb, "build.log", "fork");
+	expect(&bad, disk, SUBMISSION_FAILED, SUBMISSION_BUILDING, "build_disk_mb");
+	expect(&bad, forever, SUBMISSION_FAILED, SUBMISSION_BUILDING,
+	       "the build ran past 5 s (build_seconds in host.jsonc)");
+
+	submissions_release(&good.ss);
+	submissions_release(&bad.ss);
+	remove_tree(good.dir);
+	remove_tree(bad.dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pipeline),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
