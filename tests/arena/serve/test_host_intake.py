@@ -242,7 +242,8 @@ try:
           "after kill -9: %d %s" % (s, t))
     s, h, t = req(host, "POST", "/api/bots/fast/submissions", archive_bytes, bearer(alice))
     check(s == 403 and "frozen" in error_of(t), "frozen: %d %s" % (s, t))
-    check(host.stop() == 0, "SIGTERM: exit status 0")
+    status = host.stop()
+    check(status == 0, "SIGTERM: exit status %s" % status)
 
     # HTTPS with a certificate and key; the cookie is then Secure
     cert, key = os.path.join(work, "cert.pem"), os.path.join(work, "key.pem")
