@@ -57,6 +57,7 @@ def main():
     shots = sys.argv[4]
     os.makedirs(shots, exist_ok=True)
     work = tempfile.mkdtemp(prefix="skipbo-host-browser.")
+    os.chmod(work, 0o755)  # the sandbox's uids reach the builds' trees
     d = os.path.join(work, "C")
     tokens = make_competition(arena, badbot, d, {"per_day": 5},
                               {"alice": [], "bob": []})

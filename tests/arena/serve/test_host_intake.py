@@ -23,6 +23,7 @@ from host_fixture import Host, make_competition  # noqa: E402
 
 arena, badbot, starter = (os.path.abspath(a) for a in sys.argv[1:4])
 work = tempfile.mkdtemp(prefix="skipbo-host.")
+os.chmod(work, 0o755)  # the sandbox's uids reach the builds' trees
 failures = []
 try:
     import jsonschema
@@ -82,6 +83,10 @@ tokens = make_competition(arena, badbot, C, settings,
 alice, bob, org = tokens["alice"], tokens["bob"], tokens["org"]
 kit = os.path.join(work, "kit")
 shutil.copytree(starter, kit)
+# a build that lasts: every submission stays on its way while the test runs, so each counts
+# against per_day whatever the pipeline would make of it
+with open(os.path.join(kit, "skipbo.json"), "w") as f:
+    json.dump({"language": "python", "build": "sleep 600"}, f)
 os.makedirs(os.path.join(kit, ".git"))
 with open(os.path.join(kit, ".git", "config"), "w") as f:
     f.write("secret\n")
