@@ -152,19 +152,32 @@ struct build_log {
 	bool truncated;
 };
 
+/* Room kept at the end of the log for the line that says it was cut and the reason. */
+#define LOG_RESERVE 2048
+
+/* The build's output, up to BUILD_LOG_MAX - LOG_RESERVE bytes; past it a line saying so. */
 static void log_write(struct build_log *lg, const char *text, size_t len)
 {
 	static const char cut[] = "[build.log truncated: the build wrote more than 1 MiB]\n";
 
 	if (lg->truncated)
 		return;
-	if (lg->written + len + 1 > BUILD_LOG_MAX) {
+	if (lg->written + len > BUILD_LOG_MAX - LOG_RESERVE) {
 		lg->truncated = true;
 		text = cut;
 		len = sizeof(cut) - 1;
 	}
 	if (write(lg->fd, text, len) == (ssize_t)len)
 		lg->written += len;
+}
+
+/* The reason of a failure, the log's last line, in the room kept for it. */
+static void log_reason(struct build_log *lg, const char *why)
+{
+	size_t len = strnlen(why, LOG_RESERVE - 256);
+
+	if (write(lg->fd, why, len) == (ssize_t)len && write(lg->fd, "\n", 1) == 1)
+		lg->written += len + 1;
 }
 
 static void log_line(struct build_log *lg, const char *line, size_t len)
@@ -328,7 +341,7 @@ out:
 	sandbox_close(sb);
 	if (lg.fd >= 0) {
 		if (ret < 0 && ret != -EINTR)
-			log_line(&lg, why, strlen(why));
+			log_reason(&lg, why);
 		fsync(lg.fd);
 		close(lg.fd);
 	}

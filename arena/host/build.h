@@ -12,7 +12,9 @@
  * in the sandbox's user namespace, and the cgroup), and build_disk_mb for
  * the tree: each file by RLIMIT_FSIZE, the whole tree measured every 250 ms
  * and the build killed past it. Its stdout and stderr go, merged, to the
- * log, at most BUILD_LOG_MAX bytes.
+ * log, which holds at most BUILD_LOG_MAX bytes with its first line (the
+ * build's line), a line saying where it was cut, and the reason of a
+ * failure as its last line.
  *
  * When the host runs as root the sandbox runs as a uid of its own: the
  * tree's directories are opened to it (mode 0777) for the build only, then

@@ -32,11 +32,12 @@
 #include "league_config.h"
 #include "league_entries.h"
 #include "manifest.h"
+#include "names.h"
 #include "submissions.h"
 #include "tree.h"
 #include "unpack.h"
 
-#define WHY_MAX 1024
+#define WHY_MAX 2048
 #define POLL_US 50000
 
 extern char **environ;
@@ -56,8 +57,8 @@ struct pipeline {
 /* What a worker knows of the submission it works on. */
 struct job {
 	uint64_t id;
-	char author[80], bot[80];
-	char sub[PATH_MAX], tree[PATH_MAX], upload[PATH_MAX], build_log[PATH_MAX],
+	char bot[NAMES_LEN_MAX + 1];
+	char tree[PATH_MAX], upload[PATH_MAX], build_log[PATH_MAX],
 		check_log[PATH_MAX], replays[PATH_MAX];
 };
 
@@ -502,10 +503,8 @@ static int job_init(struct pipeline *p, const struct submission *s, struct job *
 {
 	memset(j, 0, sizeof(*j));
 	j->id = s->id;
-	snprintf(j->author, sizeof(j->author), "%s", s->author);
 	snprintf(j->bot, sizeof(j->bot), "%s", s->bot);
-	if (submissions_path(&p->ss, s->id, NULL, j->sub, sizeof(j->sub)) < 0 ||
-	    submissions_path(&p->ss, s->id, "tree", j->tree, sizeof(j->tree)) < 0 ||
+	if (submissions_path(&p->ss, s->id, "tree", j->tree, sizeof(j->tree)) < 0 ||
 	    submissions_path(&p->ss, s->id, "upload", j->upload, sizeof(j->upload)) < 0 ||
 	    submissions_path(&p->ss, s->id, "build.log", j->build_log, sizeof(j->build_log)) < 0 ||
 	    submissions_path(&p->ss, s->id, "check.log", j->check_log, sizeof(j->check_log)) < 0 ||

@@ -2,9 +2,10 @@
  * pipeline.h - a hosted competition's submissions taken from received to
  * entered (arena/HOSTING.md "The pipeline"), in a thread of their own:
  *
- * 1. unpacked: the upload unpacked (unpack.h) into DIR/submissions/ID/tree in
- *    a child process with limits, refusals failing the submission with the
- *    entry and reason;
+ * 1. unpacked: the upload unpacked (unpack.h) into DIR/submissions/ID/tree by
+ *    skipbo-unpack, a process of its own with limits (found next to
+ *    setup.arena), refusals failing the submission with the entry and
+ *    reason; then the manifest read (manifest.h);
  * 2. building: the manifest's build (manifest.h) run by /bin/sh in the
  *    sandbox (sandbox.h) with the tree as its writable working directory:
  *    no network, no other author's files, caps on wall and CPU time, memory,
@@ -16,11 +17,20 @@
  * 4. entered: league_entries_add() of the bot under its name (NAME, or NAME@K
  *    when NAME is taken: the previous version plays until then).
  *
- * At most config.builds submissions are in stages 1-3 at once, and one per
- * author. Each state change is appended to submissions.jsonl (submissions.h)
+ * config.builds worker threads each take the next submission
+ * (submissions_next) under one lock, so at most that many are in stages 1-3
+ * at once, and one per author. pipeline_poke wakes them; they also look
+ * every second. Each state change is appended to submissions.jsonl (submissions.h)
  * before the next stage starts, so a page that reads the file sees it live.
  * A submission found in stages 1-3 at start (a stop or a kill -9) is taken
- * again from the start.
+ * again from the start (submissions_restart), unless the league has an entry
+ * of its tree already (a stop between the league's add and the "entered"
+ * event): then it is marked entered, its tree untouched.
+ *
+ * A bot name that the league holds for an anchor, a bot of league.jsonc or
+ * a `league add` is refused at entering. The builds' sandbox, the check and
+ * the league need DIR reachable by the sandbox's uids when the host runs as
+ * root (chmod o+x).
  */
 #ifndef SKIPBO_PIPELINE_H
 #define SKIPBO_PIPELINE_H
@@ -44,8 +54,9 @@ int pipeline_start(const struct pipeline_setup *setup, struct pipeline **out, ch
 /* Tell the pipeline that submissions.jsonl has a new submission (wakes it). */
 void pipeline_poke(struct pipeline *p);
 
-/* Stop: builds and checks in flight are killed (and redone at the next start); waits
- * for the threads. NULL is fine. */
+/* Stop: builds and checks in flight are killed (and redone at the next start); an
+ * unpacking in flight is let finish (at most a minute of CPU); waits for the threads.
+ * NULL is fine. */
 void pipeline_stop(struct pipeline *p);
 
 #endif

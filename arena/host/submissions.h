@@ -103,7 +103,9 @@ int submissions_receive(struct submissions *ss, const char *author, const char *
 			const char *upload_path, int per_day, time_t now, uint64_t *id,
 			long *retry_after, char *err, size_t err_size);
 
-/* Append a state event for submission id (entry for ENTERED, stage and why for FAILED). */
+/* Append a state event for submission id (entry for ENTERED, why for FAILED, its stage
+ * the state it is in: building, checking, or unpacked for one still received). A state
+ * after entered or failed is -EINVAL. */
 int submissions_set_state(struct submissions *ss, uint64_t id, enum submission_state state,
 			  const char *entry, const char *why, char *err, size_t err_size);
 

@@ -148,18 +148,21 @@ static const struct submission *expect(struct competition *c, uint64_t id,
 /* The text of DIR/submissions/ID/name holds words. */
 static void file_holds(struct competition *c, uint64_t id, const char *name, const char *words)
 {
-	char path[PATH_MAX], text[65536];
+	const size_t size = 2 << 20;
+	char path[PATH_MAX], *text = malloc(size);
 	size_t n;
 	FILE *fp;
 
+	assert_non_null(text);
 	assert_int_equal(submissions_path(&c->ss, id, name, path, sizeof(path)), 0);
 	if (!(fp = fopen(path, "r")))
 		fail_msg("%s: missing", path);
-	n = fread(text, 1, sizeof(text) - 1, fp);
+	n = fread(text, 1, size - 1, fp);
 	text[n] = '\0';
 	fclose(fp);
 	if (!strstr(text, words))
-		fail_msg("%s does not hold \"%s\":\n%s", path, words, text);
+		fail_msg("%s does not hold \"%s\":\n%.4000s", path, words, text);
+	free(text);
 }
 
 /* The entry called name in c's league: its index, or -1. */
@@ -171,6 +174,68 @@ static int entry_of(struct competition *c, const char *name, struct league_entri
 	return league_entries_named(es, name);
 }
 
+/* As after a kill -9 of the host: one submission cut short mid-build, one entered in the
+ * league just before its "entered" was written. A new start redoes the first and marks the
+ * second entered, without a second entry. */
+static void resume(struct competition *c, struct pipeline_setup *setup)
+{
+	struct league_entries es;
+	struct config_bot bot = { 0 };
+	struct pipeline *p;
+	char src[PATH_MAX], tree[PATH_MAX], real[PATH_MAX], script[PATH_MAX + 16], err[1024];
+	char name[LEAGUE_ENTRY_NAME_MAX], *argv[] = { script, NULL };
+	char *env[] = { NULL };
+	uint64_t cut, added;
+
+	source(c, "resume", src, sizeof(src));
+	run("cp -r %s/bots/starter/python/. %s", SOURCE_DIR, src);
+	cut = submit(c, "heidi", "cut", src);
+	/* the script itself the program, so the league hashes it (programs.h) */
+	write_file(src, "skipbo.json", "{\"run\": [\"./bot.py\"]}", 0644);
+	run("chmod 755 %s/bot.py", src);
+	added = submit(c, "ivan", "added", src);
+	assert_int_equal(submissions_set_state(&c->ss, cut, SUBMISSION_UNPACKED, NULL, NULL, err,
+					       sizeof(err)), 0);
+	assert_int_equal(submissions_set_state(&c->ss, cut, SUBMISSION_BUILDING, NULL, NULL, err,
+					       sizeof(err)), 0);
+	assert_int_equal(submissions_set_state(&c->ss, added, SUBMISSION_UNPACKED, NULL, NULL,
+					       err, sizeof(err)), 0);
+	assert_int_equal(submissions_set_state(&c->ss, added, SUBMISSION_CHECKING, NULL, NULL,
+					       err, sizeof(err)), 0);
+	assert_int_equal(submissions_path(&c->ss, added, "tree", tree, sizeof(tree)), 0);
+	/* a build need not make the same bytes twice: the tree differs from a new one's */
+	run("mkdir -p %s && cp -p %s/bot.py %s && echo '# built' >> %s/bot.py", tree, src, tree,
+	    tree);
+	assert_non_null(realpath(tree, real));
+	snprintf(script, sizeof(script), "%s/bot.py", real);
+	bot.name = "added";
+	bot.argv = argv;
+	bot.cwd = real;
+	bot.env = env;
+	assert_int_equal(league_entries_open(&es, c->dir, err, sizeof(err)), 0);
+	assert_int_equal(league_entries_add(&es, &bot, 0, name, err, sizeof(err)), 0);
+	league_entries_release(&es);
+
+	setup->dir = c->dir;
+	setup->config.builds = 2;
+	if (pipeline_start(setup, &p, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	for (int i = 0; i < HANG_GUARD_S * 10 && !settled(c); i++)
+		usleep(100000);
+	pipeline_stop(p);
+	expect(c, cut, SUBMISSION_ENTERED, 0, NULL);
+	assert_string_equal(expect(c, added, SUBMISSION_ENTERED, 0, NULL)->entry, "added");
+	char why[512];
+	int i = entry_of(c, "added", &es);
+
+	assert_true(i >= 0);
+	assert_int_equal(league_entries_named(&es, "added@2"), -1);
+	/* its files left as the league entered them: not held out of play as changed */
+	assert_int_equal(league_entries_changed(&es, (size_t)i, NULL, why, sizeof(why)), 0);
+	assert_true(league_entries_named(&es, "cut") >= 0);
+	league_entries_release(&es);
+}
+
 static void test_pipeline(void **state)
 {
 	struct competition good, bad;
@@ -178,7 +243,18 @@ static void test_pipeline(void **state)
 	struct pipeline *p1, *p2;
 	struct league_entries es;
 	char src[PATH_MAX], text[PATH_MAX * 2], err[1024];
-	uint64_t py, c_kit, fails, crash, illegal, slow, net, peek, bomb, disk, forever;
+	static const struct {
+		const char *kit, *tool, *package;
+	} kits[] = {
+		{ "javascript", "node", "nodejs" },
+		{ "cpp", "g++", "g++ nlohmann-json3-dev" },
+		{ "go", "go", "golang-go" },
+		{ "java", "javac", "default-jdk" },
+		{ "rust", "cargo", "cargo librust-serde-json-dev" },
+	};
+	uint64_t kit_ids[sizeof(kits) / sizeof(kits[0])] = { 0 };
+	uint64_t py, c_kit, fails, crash, illegal, slow, taken, net, peek, bomb, disk, forever;
+	uint64_t chatty;
 	int i;
 
 	(void)state;
@@ -212,6 +288,23 @@ static void test_pipeline(void **state)
 	run("cp %s %s/badbot", BADBOT_PATH, src);
 	write_file(src, "skipbo.json", "{\"run\": [\"./badbot\", \"never-answer\"]}", 0644);
 	slow = submit(&good, "frank", "slow", src);
+	/* the other kits, where their toolchains are installed */
+	for (size_t k = 0; k < sizeof(kits) / sizeof(kits[0]); k++) {
+		char tool[PATH_MAX];
+
+		snprintf(tool, sizeof(tool), "/usr/bin/%s", kits[k].tool);
+		if (access(tool, X_OK) != 0) {
+			print_message("the %s kit not tried: no %s (Debian: %s)\n", kits[k].kit, tool,
+				      kits[k].package);
+			continue;
+		}
+		source(&good, kits[k].kit, src, sizeof(src));
+		run("cp -r %s/bots/starter/%s/. %s", SOURCE_DIR, kits[k].kit, src);
+		kit_ids[k] = submit(&good, kits[k].kit, kits[k].kit, src);
+	}
+	source(&good, "anchor", src, sizeof(src));
+	run("cp -r %s/bots/starter/python/. %s", SOURCE_DIR, src);
+	taken = submit(&good, "grace", "skipbo-easy", src);
 
 	/* the hostile builds, each under small limits */
 	source(&bad, "net", src, sizeof(src));
@@ -231,6 +324,9 @@ static void test_pipeline(void **state)
 	disk = submit(&bad, "trent", "disk", src);
 	write_file(src, "skipbo.json", "{\"language\": \"python\", \"build\": \"sleep 1000\"}", 0644);
 	forever = submit(&bad, "victor", "forever", src);
+	write_file(src, "skipbo.json", "{\"language\": \"python\", \"build\": \"yes "
+		   "compiling | head -n 300000; exit 1\"}", 0644);
+	chatty = submit(&bad, "walter", "chatty", src);
 
 	setup.arena = ARENA_PATH;
 	host_config_defaults(&setup.config);
@@ -240,7 +336,7 @@ static void test_pipeline(void **state)
 	if (pipeline_start(&setup, &p1, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	setup.dir = bad.dir;
-	setup.config.builds = 5;
+	setup.config.builds = 6;
 	setup.config.build_seconds = 5;
 	setup.config.build_processes = 32;
 	setup.config.build_disk_mb = 20;
@@ -252,6 +348,9 @@ static void test_pipeline(void **state)
 
 	expect(&good, py, SUBMISSION_ENTERED, 0, NULL);
 	expect(&good, c_kit, SUBMISSION_ENTERED, 0, NULL);
+	for (size_t k = 0; k < sizeof(kits) / sizeof(kits[0]); k++)
+		if (kit_ids[k])
+			expect(&good, kit_ids[k], SUBMISSION_ENTERED, 0, NULL);
 	expect(&good, fails, SUBMISSION_FAILED, SUBMISSION_BUILDING,
 	       "the build exited with status 2: see build.log");
 	file_holds(&good, fails, "build.log", "compiling");
@@ -260,6 +359,8 @@ static void test_pipeline(void **state)
 	expect(&good, slow, SUBMISSION_FAILED, SUBMISSION_CHECKING, "time");
 	expect(&good, slow, SUBMISSION_FAILED, SUBMISSION_CHECKING, "reproduce: ");
 	file_holds(&good, slow, "check.log", "FAIL");
+	expect(&good, taken, SUBMISSION_FAILED, SUBMISSION_CHECKING,
+	       "the name \"skipbo-easy\" is taken in the league by a bot not submitted here");
 
 	/* entered under their names, their commands in their trees */
 	i = entry_of(&good, "py", &es);
@@ -282,7 +383,19 @@ static void test_pipeline(void **state)
 	expect(&bad, disk, SUBMISSION_FAILED, SUBMISSION_BUILDING, "build_disk_mb");
 	expect(&bad, forever, SUBMISSION_FAILED, SUBMISSION_BUILDING,
 	       "the build ran past 5 s (build_seconds in host.jsonc)");
+	/* 3 MB of output: the log kept to 1 MiB, said so */
+	expect(&bad, chatty, SUBMISSION_FAILED, SUBMISSION_BUILDING, "exited with status 1");
+	file_holds(&bad, chatty, "build.log", "[build.log truncated");
+	{
+		char path[PATH_MAX];
+		struct stat st;
 
+		assert_int_equal(submissions_path(&bad.ss, chatty, "build.log", path, sizeof(path)), 0);
+		assert_int_equal(stat(path, &st), 0);
+		assert_true(st.st_size <= 1024 * 1024);
+	}
+
+	resume(&good, &setup);
 	submissions_release(&good.ss);
 	submissions_release(&bad.ss);
 	remove_tree(good.dir);

@@ -208,7 +208,9 @@ static void test_per_day(void **state)
 	assert_int_equal(receive(f, &ss, "bob", "slow", 3, now + 10, &id, &retry, err,
 				 sizeof(err)), 0);
 	/* a failed one is free */
-	set_ok(&ss, 2, SUBMISSION_FAILED, NULL, "the build exited with status 1: see build.log");
+	set_ok(&ss, 2, SUBMISSION_FAILED, NULL, "the archive was refused: entry \"/x\": ...");
+	/* failed while still received: at the first stage of work */
+	assert_int_equal(submissions_find(&ss, 2)->failed_at, SUBMISSION_UNPACKED);
 	assert_int_equal(receive(f, &ss, "alice", "fast", 3, now + 10, &id, &retry, err,
 				 sizeof(err)), 0);
 	assert_int_equal(receive(f, &ss, "alice", "fast", 3, now + 11, &id, &retry, err,

@@ -534,6 +534,88 @@ static void test_no_network(void **state)
 	bot_stop(b, 100);
 }
 
+/* The answer of script run in a sandbox of its own, opened for spec (argv replaced). */
+static char *answer_in_own_sandbox(struct bot_spec spec, const char *script)
+{
+	char *argv[] = { "/bin/sh", "-c", (char *)script, NULL }, note[1024], why[512], *line;
+	struct sandbox_setup setup = { .mode = SANDBOX_ON, .bots = &spec, .nbots = 1 };
+	struct sandbox *own = NULL;
+	struct bot *b = NULL;
+
+	spec.argv = argv;
+	if (sandbox_open(&setup, &own, note, sizeof note) < 0)
+		fail_msg("sandbox_open: %s", note);
+	spec.sandbox = own;
+	if (bot_start(&spec, &b, why, sizeof why) < 0)
+		fail_msg("bot_start: %s", why);
+	line = next_line(b);
+	bot_stop(b, 0);
+	sandbox_close(own);
+	return line;
+}
+
+/* A build's tree: its working directory bound writable with cwd_writable, read-only
+ * without, as every bot's is. */
+static void test_writable_cwd(void **state)
+{
+	char dir[PATH_MAX + 16], *got;
+	struct bot_spec spec = { .name = "build", .cpu = -1 };
+	const char *script = "echo built > product && echo written || echo refused";
+
+	(void)state;
+	/* (the tests run twice: the second time it is there, emptied) */
+	snprintf(dir, sizeof dir, "%s/tree/product", root);
+	unlink(dir);
+	snprintf(dir, sizeof dir, "%s/tree", root);
+	assert_true(mkdir(dir, 0777) == 0 || errno == EEXIST);
+	/* as root the sandbox's uid writes: the directory is open to it, as the pipeline's is */
+	assert_int_equal(chmod(dir, 0777), 0);
+	spec.cwd = dir;
+	got = answer_in_own_sandbox(spec, script);
+	assert_string_equal(got, "refused");
+	free(got);
+	spec.cwd_writable = true;
+	got = answer_in_own_sandbox(spec, script);
+	assert_string_equal(got, "written");
+	free(got);
+	snprintf(dir, sizeof dir, "%s/tree/product", root);
+	assert_int_equal(access(dir, F_OK), 0);
+}
+
+/* Two sandboxes of one process at once (a league's and a build's), each with bots alive
+ * in its cgroups: their leaves must not collide. */
+static void test_two_sandboxes_at_once(void **state)
+{
+	char *argv[] = { "/bin/sh", "-c", "echo up; sleep 30", NULL }, note[1024], why[512];
+	struct bot_spec spec = specs[0];
+	struct sandbox_setup setup = { .mode = SANDBOX_ON, .bots = &spec, .nbots = 1 };
+	struct sandbox *two[2] = { NULL, NULL };
+	struct bot *b[2] = { NULL, NULL };
+
+	(void)state;
+	spec.argv = argv;
+	spec.limits.processes = 8;
+	for (int i = 0; i < 2; i++)
+		if (sandbox_open(&setup, &two[i], note, sizeof note) < 0)
+			fail_msg("sandbox_open: %s", note);
+	for (int i = 0; i < 2; i++) {
+		spec.sandbox = two[i];
+		if (bot_start(&spec, &b[i], why, sizeof why) < 0)
+			fail_msg("bot_start in sandbox %d: %s", i, why);
+		expect_line(b[i], "up");
+	}
+	/* the first closed: the second's cgroups still work */
+	bot_stop(b[0], 0);
+	sandbox_close(two[0]);
+	spec.sandbox = two[1];
+	if (bot_start(&spec, &b[0], why, sizeof why) < 0)
+		fail_msg("bot_start after the other sandbox closed: %s", why);
+	expect_line(b[0], "up");
+	bot_stop(b[0], 0);
+	bot_stop(b[1], 0);
+	sandbox_close(two[1]);
+}
+
 /* Scratch files are the process's own and vanish with it. */
 static void test_scratch_is_private(void **state)
 {
@@ -943,6 +1025,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_launcher_leaves_only_the_pipes),
 		cmocka_unit_test(test_exec_failure_in_sandbox),
 		cmocka_unit_test(test_no_network),
+		cmocka_unit_test(test_writable_cwd),
+		cmocka_unit_test(test_two_sandboxes_at_once),
 		cmocka_unit_test(test_scratch_is_private),
 		cmocka_unit_test(test_stop_ends_every_process),
 		cmocka_unit_test(test_exit_ends_every_process),
