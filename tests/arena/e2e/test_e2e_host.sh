@@ -6,7 +6,9 @@
 # state with its reason; the good ones are ranked (`status`, `report`). The host
 # is killed with -9 in the middle of a build and again in the middle of play,
 # and the same command resumes: no acknowledged submission lost, no game lost
-# or recorded twice.
+# or recorded twice. `submit --wait` follows a new version until it is entered
+# and a broken one until it fails, with its log's end; the organiser's disable
+# retires the entry.
 #   test_e2e_host.sh ARENA STARTER_DIR
 set -euo pipefail
 arena=$1 starter=$2
@@ -57,6 +59,7 @@ echo '{ "per_day": 5, "builds": 2, "check_games": 2 }' >C/host.jsonc
 for a in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10; do
 	"$arena" host account add C $a >$a.token 2>/dev/null || fail "account $a"
 done
+"$arena" host account add --organiser C org >org.token 2>/dev/null || fail "account org"
 
 # the bots: kits as they are, and kits spoilt
 cp -r "$starter/python" py-kit
@@ -125,13 +128,29 @@ start
 wait_for 120 more_games_than $((after_kill + 20))
 ids=$(grep -o '"id":"[^"]*"' C/games.jsonl | sort | uniq -d | head -3)
 [ -z "$ids" ] || fail "games recorded twice: $ids"
+
+# --wait: a new version followed until entered; a broken one until it fails, with its log
+"$arena" submit --wait --token-file a3.token "$url" c-kit c-kit >wait.out 2>&1 ||
+	fail "submit --wait of a good version: $(cat wait.out)"
+grep -q "^entered as c-kit@2$" wait.out || fail "submit --wait: $(cat wait.out)"
+"$arena" submit --wait --token-file a5.token "$url" c-broken c-broken >wait.out 2>&1 &&
+	fail "submit --wait of a broken build exited 0"
+grep -q "^failed at building: " wait.out && grep -q "the end of build.log" wait.out ||
+	fail "submit --wait of a broken build: $(cat wait.out)"
+# the organiser disables the new version: its entry retired from the league
+n=$(sed -n 's/^{"event":"received","id":\([0-9]*\),"author":"a3".*/\1/p' C/submissions.jsonl |
+	tail -1)
+curl -sS -X POST -H "Authorization: Bearer $(cat org.token)" \
+	"${url}api/submissions/$n/disable" | grep -q '"disabled":true' || fail "disable"
+grep -q '"event":"retire","name":"c-kit@2"' C/entries.jsonl || fail "c-kit@2 not retired"
+
 kill -TERM "$pid"
 wait "$pid" || fail "host exit status $?"
 pid=
 
 # the good ones are ranked, having played without a fault of theirs
 "$arena" report C >report.out 2>&1 || fail "report: $(tail -5 report.out)"
-for bot in py-kit js-kit c-kit cpp-kit py-kit-2 js-kit-2; do
+for bot in py-kit js-kit cpp-kit py-kit-2 js-kit-2; do
 	grep -qE "^ *[0-9]+ +$bot +-?[0-9].* -$" report.out ||
 		fail "$bot not ranked without faults: $(cat report.out)"
 	! grep -q "\"$bot\" is suspended" host*.out || fail "$bot suspended: $(grep -h "$bot" host*.out)"
