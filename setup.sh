@@ -10,12 +10,12 @@ usage() { echo "usage: ./setup.sh demo|test" >&2; exit 2; }
 [ $# -eq 1 ] || usage
 mode=$1
 
-packages=(cmake gcc make pkg-config libbsd-dev libmd-dev libcjson-dev libzstd-dev libmicrohttpd-dev libseccomp-dev libarchive-dev python3 bubblewrap)
+packages=(cmake gcc make pkg-config libbsd-dev libmd-dev libcjson-dev libzstd-dev libmicrohttpd-dev libseccomp-dev libarchive-dev libcurl4-gnutls-dev python3 bubblewrap)
 case $mode in
 demo) ;;
 test) packages+=(libcmocka-dev help2man build-essential dpkg-dev debhelper python3-jsonschema zstd
 	chromium clang libclang-rt-14-dev parallel slurm-wlm munge golang-go g++ nlohmann-json3-dev
-	default-jdk-headless cargo librust-serde-json-dev tmux) ;;
+	default-jdk-headless cargo librust-serde-json-dev tmux curl openssl) ;;
 *) usage ;;
 esac
 # the demo names /usr/bin/node: a node elsewhere (nvm under a home directory) is out of the sandbox's reach as root

@@ -42,8 +42,11 @@ int cmd_status(int argc, char **argv);
 /* league DIR, league add|retire|challenge: a league that runs until stopped (cmd_league.c). */
 int cmd_league(int argc, char **argv);
 
-/* host account add|revoke|list DIR ...: a hosted competition's accounts (cmd_host.c). */
+/* host DIR, host account add|revoke|list DIR ...: a hosted competition (cmd_host.c). */
 int cmd_host(int argc, char **argv);
+
+/* submit URL NAME PATH: a bot sent to a hosted competition (cmd_submit.c). */
+int cmd_submit(int argc, char **argv);
 
 /* serve [--listen ADDR:PORT] DIR...: the tournaments under DIR live over HTTP (cmd_serve.c). */
 int cmd_serve(int argc, char **argv);

@@ -30,7 +30,19 @@
 static const char *const role_names[] = {
 	[ACCOUNT_AUTHOR] = "author",
 	[ACCOUNT_WORKER] = "worker",
+	[ACCOUNT_ORGANISER] = "organiser",
 };
+
+/* The role called name: 0, or -1 for none. */
+static int role_parse(const char *name, enum account_role *out)
+{
+	for (size_t i = 0; i < sizeof(role_names) / sizeof(role_names[0]); i++)
+		if (!strcmp(name, role_names[i])) {
+			*out = (enum account_role)i;
+			return 0;
+		}
+	return -1;
+}
 
 const char *account_role_name(enum account_role role)
 {
@@ -154,6 +166,7 @@ static const char *event_fault(const cJSON *ev, const char **kind)
 static const char *apply_line(struct accounts *as, const char *text, size_t len, int *nomem)
 {
 	const char *kind = NULL, *name, *role, *why;
+	enum account_role parsed = ACCOUNT_AUTHOR;
 	struct account *grown, *a;
 	cJSON *ev = NULL;
 	int live;
@@ -174,8 +187,8 @@ static const char *apply_line(struct accounts *as, const char *text, size_t len,
 	role = string_at(ev, "role");
 	if (live >= 0)
 		why = "a second add of a live name";
-	else if (strcmp(role, role_names[ACCOUNT_AUTHOR]) && strcmp(role, role_names[ACCOUNT_WORKER]))
-		why = "a role other than \"author\" and \"worker\"";
+	else if (role_parse(role, &parsed) < 0)
+		why = "a role other than \"author\", \"worker\" and \"organiser\"";
 	else if (!is_hash(string_at(ev, "token_sha256")))
 		why = "a token_sha256 that is not 64 lower-case hex digits";
 	else if (!(grown = reallocarray(as->a, as->n + 1, sizeof(*as->a))))
@@ -185,7 +198,7 @@ static const char *apply_line(struct accounts *as, const char *text, size_t len,
 	as->a = grown;
 	a = &as->a[as->n];
 	memset(a, 0, sizeof(*a));
-	a->role = strcmp(role, role_names[ACCOUNT_AUTHOR]) ? ACCOUNT_WORKER : ACCOUNT_AUTHOR;
+	a->role = parsed;
 	memcpy(a->token_sha256, string_at(ev, "token_sha256"), ACCOUNTS_HASH_SIZE);
 	a->name = strdup(name);
 	a->added = strdup(string_at(ev, "time"));

@@ -44,6 +44,7 @@
 enum account_role {
 	ACCOUNT_AUTHOR, /* submits bots of their own */
 	ACCOUNT_WORKER, /* a machine that plays or builds for the host */
+	ACCOUNT_ORGANISER, /* sees every submission and its logs, disables them */
 };
 
 struct account {
@@ -62,7 +63,7 @@ struct accounts {
 	size_t n;
 };
 
-/* "author" or "worker". */
+/* "author", "worker" or "organiser". */
 const char *account_role_name(enum account_role role);
 
 /*

@@ -95,6 +95,12 @@ int guard_start(struct guard **out)
 	g->pid = fork();
 	if (g->pid == 0) {
 		close(fds[1]);
+		/* below its pipe too: another guard's write end (a league's segment and a
+		 * host's builds each have one) kept here would hold that guard, and its
+		 * owner's guard_stop(), until this one ends */
+		if (fds[0] > 3 && close_range(3, (unsigned)fds[0] - 1, 0) < 0)
+			for (int fd = 3; fd < fds[0]; fd++)
+				close(fd);
 		if (close_range(fds[0] + 1, ~0U, 0) < 0)
 			closefrom(fds[0] + 1);
 		sigprocmask(SIG_SETMASK, &old, NULL);

@@ -126,8 +126,7 @@ static void sprt_field(const struct catalog_entry *e, struct jsonw *w)
 		     (unsigned long long)sprt_fold_pending(f));
 }
 
-/* ,"name":"text" or null */
-static void string_field(struct jsonw *w, const char *name, const char *text)
+void api_string_field(struct jsonw *w, const char *name, const char *text)
 {
 	jsonw_printf(w, ",\"%s\":", name);
 	if (text)
@@ -147,8 +146,8 @@ static void league_field(const struct catalog_entry *e, struct jsonw *w)
 		return;
 	}
 	jsonw_printf(w, "{\"history_lines\":%llu", (unsigned long long)b->history.lines);
-	string_field(w, "refused", b->refused);
-	string_field(w, "error", e->league_err[0] ? e->league_err : NULL);
+	api_string_field(w, "refused", b->refused);
+	api_string_field(w, "error", e->league_err[0] ? e->league_err : NULL);
 	jsonw_text(w, ",\"anchors\":[");
 	for (size_t k = 0; b->have_cfg && k < b->cfg.nanchors; k++) {
 		jsonw_text(w, k ? ",{\"name\":" : "{\"name\":");
@@ -162,9 +161,9 @@ static void league_field(const struct catalog_entry *e, struct jsonw *w)
 		jsonw_printf(w, "%s{\"entry\":%zu,\"name\":", i ? "," : "", i);
 		jsonw_string(w, x->name);
 		jsonw_printf(w, ",\"version\":%d", x->version);
-		string_field(w, "previous", x->previous);
+		api_string_field(w, "previous", x->previous);
 		jsonw_printf(w, ",\"state\":\"%s\"", league_entry_status_name(x->status));
-		string_field(w, "why", x->why);
+		api_string_field(w, "why", x->why);
 		jsonw_printf(w, ",\"anchor\":%s", x->anchor ? "true" : "false");
 		number_field(w, "anchor_elo", x->anchor_elo);
 		jsonw_text(w, "}");
@@ -267,8 +266,8 @@ int api_ranking(const struct catalog_entry *e, struct jsonw *w)
 		report_verdict(r, verdict, sizeof(verdict));
 		jsonw_printf(w, "\"records\":%llu,\"pools\":%zu", (unsigned long long)e->report_records,
 			     r->pools);
-		string_field(w, "verdict", verdict[0] ? verdict : NULL);
-		string_field(w, "fixed", r->fixed_text[0] ? r->fixed_text : NULL);
+		api_string_field(w, "verdict", verdict[0] ? verdict : NULL);
+		api_string_field(w, "fixed", r->fixed_text[0] ? r->fixed_text : NULL);
 		jsonw_text(w, ",\"bots\":[");
 		for (size_t k = 0; k < r->nbots; k++) {
 			jsonw_text(w, k ? ",{" : "{");

@@ -62,4 +62,7 @@ int api_league_chart(const struct catalog_entry *e, struct jsonw *w);
 /* The fault kind named name, or -1. */
 int api_fault_kind(const char *name);
 
+/* ,"name":"text", or ,"name":null for NULL text. */
+void api_string_field(struct jsonw *w, const char *name, const char *text);
+
 #endif

@@ -20,7 +20,9 @@
 
 #include "api.h"
 #include "catalog.h"
+#include "intake.h"
 #include "jsonw.h"
+#include "reply.h"
 #include "replay.h"
 #include "viewer.h"
 
@@ -30,6 +32,8 @@ struct server {
 	struct MHD_Daemon *daemon;
 	struct catalog *catalog;
 	bool loopback;      /* listening on a loopback address: only local Host names */
+	struct intake *intake;  /* `host`'s write routes, or NULL: read only */
+	char *cert, *key;       /* PEM text for TLS, or NULL */
 	char url[128];
 };
 
@@ -41,60 +45,21 @@ struct route {
 	size_t n;
 };
 
-/* Pages and the viewer run inline scripts and fetch this origin only. */
-static const char page_policy[] =
-	"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-	"img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-	"frame-ancestors 'none'";
-
 static enum MHD_Result respond(struct MHD_Connection *conn, unsigned status, const char *type,
-			    char *data, size_t len, enum MHD_ResponseMemoryMode mode)
+			       char *data, size_t len, enum MHD_ResponseMemoryMode mode)
 {
-	struct MHD_Response *resp = MHD_create_response_from_buffer(len, data, mode);
-	enum MHD_Result ret;
-
-	if (!resp) {
-		if (mode == MHD_RESPMEM_MUST_FREE)
-			free(data);
-		return MHD_NO;
-	}
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
-	MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-	MHD_add_response_header(resp, "Content-Security-Policy", page_policy);
-	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	ret = MHD_queue_response(conn, status, resp);
-	MHD_destroy_response(resp);
-	return ret;
+	return reply(conn, status, type, data, len, mode, NULL);
 }
 
-/* w's text as the response (w is emptied: the response owns its memory). */
 static enum MHD_Result send_w(struct MHD_Connection *conn, unsigned status, const char *type,
 			      struct jsonw *w)
 {
-	char *data = w->data;
-	size_t len = w->len;
-
-	if (jsonw_error(w)) {
-		jsonw_release(w);
-		return MHD_NO;
-	}
-	jsonw_init(w);
-	return respond(conn, status, type, data ? data : (char *)"", len,
-		    data ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+	return reply_w(conn, status, type, w, NULL);
 }
 
 static enum MHD_Result send_error(struct MHD_Connection *conn, unsigned status, const char *why)
 {
-	struct jsonw w;
-
-	jsonw_init(&w);
-	jsonw_text(&w, "{\"error\":");
-	jsonw_string(&w, why);
-	jsonw_text(&w, "}\n");
-	return send_w(conn, status, "application/json", &w);
+	return reply_error(conn, status, why, NULL);
 }
 
 static enum MHD_Result send_json(struct MHD_Connection *conn, int rc, struct jsonw *w)
@@ -435,18 +400,36 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 				  const char *method, const char *version,
 				  const char *upload_data, size_t *upload_data_size, void **con_cls)
 {
-	(void)version;
-	(void)upload_data;
-	(void)upload_data_size;
-	(void)con_cls;
+	static const struct reply_extra read_only = { .allow = "GET, HEAD" };
 	struct server *s = cls;
+	enum MHD_Result ret;
+	bool handled = false;
 
+	(void)version;
 	if (s->loopback && !local_host(conn))
 		return send_error(conn, MHD_HTTP_FORBIDDEN, "Host: expected 127.0.0.1, localhost "
 				  "or [::1] (listen on another address to be reached by other names)");
+	if (s->intake) {
+		ret = intake_request(s->intake, conn, url, method, upload_data, upload_data_size,
+				     con_cls, &handled);
+		if (handled)
+			return ret;
+	}
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return send_error(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "read only: GET and HEAD");
+		return reply_error(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "read only: GET and HEAD",
+				   &read_only);
 	return route(s, conn, url);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct server *s = cls;
+
+	(void)conn;
+	(void)toe;
+	if (s->intake)
+		intake_completed(s->intake, con_cls);
 }
 
 /*
@@ -520,38 +503,53 @@ static void set_url(struct server *s, const struct sockaddr_storage *addr)
 	if (addr->ss_family == AF_INET6) {
 		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)addr)->sin6_addr, host,
 			  sizeof(host));
-		snprintf(s->url, sizeof(s->url), "http://[%s]:%u/", host, port);
+		snprintf(s->url, sizeof(s->url), "%s://[%s]:%u/", s->cert ? "https" : "http", host,
+			 port);
 	} else {
 		inet_ntop(AF_INET, &((const struct sockaddr_in *)addr)->sin_addr, host,
 			  sizeof(host));
-		snprintf(s->url, sizeof(s->url), "http://%s:%u/", host, port);
+		snprintf(s->url, sizeof(s->url), "%s://%s:%u/", s->cert ? "https" : "http", host,
+			 port);
 	}
 }
 
-int server_start(const char *const *dirs, size_t ndirs, const char *listen, bool missing_ok,
-		 struct server **out, char *err, size_t err_size)
+/* The whole of a PEM file, NUL-terminated; NULL with err. */
+static char *read_pem(const char *path, const char *what, char *err, size_t err_size)
+{
+	FILE *f = fopen(path, "re");
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!f) {
+		snprintf(err, err_size, "%s \"%s\": %s", what, path, strerror(errno));
+		return NULL;
+	}
+	if (getdelim(&text, &len, '\0', f) < 0 || !text || !*text) {
+		snprintf(err, err_size, "%s \"%s\": empty or unreadable (expected PEM)", what,
+			 path);
+		free(text);
+		text = NULL;
+	}
+	fclose(f);
+	return text;
+}
+
+static int start(struct server *s, const char *listen, char *err, size_t err_size)
 {
 	struct sockaddr_storage addr = { 0 };
-	struct server *s;
 	unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD;
 	int rc;
 
-	*out = NULL;
 	if ((rc = parse_listen(listen ? listen : SERVE_DEFAULT_LISTEN, &addr, err, err_size)) < 0)
 		return rc;
-	if (!(s = calloc(1, sizeof(*s)))) {
-		snprintf(err, err_size, "out of memory");
-		return -ENOMEM;
-	}
-	if ((rc = catalog_new(dirs, ndirs, missing_ok, &s->catalog, err, err_size)) < 0) {
-		free(s);
-		return rc;
-	}
 	if (addr.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	if (s->cert)
+		flags |= MHD_USE_TLS;
 	s->loopback = addr.ss_family == AF_INET6 ?
 		IN6_IS_ADDR_LOOPBACK(&((struct sockaddr_in6 *)&addr)->sin6_addr) :
 		(ntohl(((struct sockaddr_in *)&addr)->sin_addr.s_addr) >> 24) == 127;
+	errno = 0;
 	s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s,
 		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)SERVE_THREADS,
@@ -560,17 +558,68 @@ int server_start(const char *const *dirs, size_t ndirs, const char *listen, bool
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_CONNECTION_MEMORY,
 		MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
 		MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+		s->cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, s->cert,
+		MHD_OPTION_HTTPS_MEM_KEY, s->key,
 		MHD_OPTION_END);
 	if (!s->daemon) {
-		rc = errno ? -errno : -EADDRINUSE;
+		rc = errno ? -errno : s->cert ? -EINVAL : -EADDRINUSE;
 		snprintf(err, err_size, "cannot serve on \"%s\": %s%s",
 			 listen ? listen : SERVE_DEFAULT_LISTEN, strerror(-rc), rc == -EADDRINUSE ?
 			 " (another program has that port: name another with --listen, or let the "
-			 "system choose a free one with --listen 127.0.0.1:0)" : "");
-		server_stop(s);
+			 "system choose a free one with --listen 127.0.0.1:0)" : s->cert && !errno ?
+			 " (the certificate and key were not accepted: check that they are PEM and "
+			 "belong together)" : "");
 		return rc;
 	}
 	set_url(s, &addr);
+	return 0;
+}
+
+int server_start(const char *const *dirs, size_t ndirs, const char *listen, bool missing_ok,
+		 struct server **out, char *err, size_t err_size)
+{
+	struct server *s;
+	int rc;
+
+	*out = NULL;
+	if (!(s = calloc(1, sizeof(*s)))) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	if ((rc = catalog_new(dirs, ndirs, missing_ok, &s->catalog, err, err_size)) < 0 ||
+	    (rc = start(s, listen, err, err_size)) < 0) {
+		server_stop(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+int server_start_host(const char *dir, const char *listen, const char *cert, const char *key,
+		      struct intake *intake, struct server **out, char *err, size_t err_size)
+{
+	struct server *s;
+	int rc = -EINVAL;
+
+	*out = NULL;
+	if (!cert != !key) {
+		snprintf(err, err_size, "--cert and --key go together: name both files for HTTPS, "
+			 "or neither for HTTP");
+		return -EINVAL;
+	}
+	if (!(s = calloc(1, sizeof(*s)))) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	s->intake = intake;
+	if ((cert && (!(s->cert = read_pem(cert, "--cert", err, err_size)) ||
+		      !(s->key = read_pem(key, "--key", err, err_size)))) ||
+	    (rc = catalog_new(&dir, 1, false, &s->catalog, err, err_size)) < 0 ||
+	    (rc = start(s, listen, err, err_size)) < 0) {
+		server_stop(s);
+		return rc;
+	}
 	*out = s;
 	return 0;
 }
@@ -587,5 +636,9 @@ void server_stop(struct server *s)
 	if (s->daemon)
 		MHD_stop_daemon(s->daemon);
 	catalog_free(s->catalog);
+	if (s->key)
+		explicit_bzero(s->key, strlen(s->key));
+	free(s->key);
+	free(s->cert);
 	free(s);
 }

@@ -8,7 +8,8 @@
  * its index: no file name is ever made from a URL, so no URL reaches a file
  * outside the directories (`..`, symbolic links and encoded slashes lead to
  * 404 like any unknown path; percent escapes are not decoded at all). Every
- * method but GET and HEAD is answered 405. Listening on a loopback address,
+ * method but GET and HEAD is answered 405, unless the server was started by
+ * server_start_host() with an intake (intake.h), whose routes take POST. Listening on a loopback address,
  * a request whose Host header is not 127.0.0.1, localhost or [::1] (with
  * any port) is answered 403: a web page elsewhere cannot read the API
  * through a name of its own pointed at this machine (DNS rebinding).
@@ -46,7 +47,18 @@ struct server;
 int server_start(const char *const *dirs, size_t ndirs, const char *listen, bool missing_ok,
 		 struct server **out, char *err, size_t err_size);
 
-/* The base URL, "http://127.0.0.1:8080/" (the port bound, when 0 was asked). */
+struct intake;
+
+/*
+ * `host`: the competition in dir served as server_start() serves it, with
+ * intake's routes (intake.h) besides; cert and key (PEM files, both or
+ * neither) make it HTTPS (libmicrohttpd with GnuTLS). The intake stays
+ * the caller's, and must outlive the server.
+ */
+int server_start_host(const char *dir, const char *listen, const char *cert, const char *key,
+		      struct intake *intake, struct server **out, char *err, size_t err_size);
+
+/* The base URL, "http://127.0.0.1:8080/" ("https://" with TLS; the port bound, when 0 was asked). */
 const char *server_url(const struct server *s);
 
 /* Stop serving (connections closed) and free everything. NULL is fine. */

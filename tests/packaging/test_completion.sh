@@ -108,11 +108,11 @@ expect "league " add challenge out replays retire return
 expect "league a" add
 expect "league add " out replays
 includes "league --" --jobs --deals --serve --help --version
-expect "host " account
+expect "host " account out replays
 expect "host account " add list revoke
 expect "host account add " out replays
 expect "host account add out " ""
-includes "host account add --" --worker --help --version
+includes "host account add --" --worker --organiser --listen --help --version
 expect "merge out " out replays
 expect "serve --listen 127.0.0.1:0 " out replays
 includes "check ./" ./notes.txt

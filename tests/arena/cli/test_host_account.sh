@@ -20,7 +20,8 @@ expect() {
 	grep -qF -- "$text" err.txt || fail "$*: no \"$text\" in: $(cat err.txt)"
 }
 
-"$arena" host --help | grep -q "skipbo-arena host account add \[--worker\] DIR NAME" || fail "--help"
+"$arena" host --help | grep -q "skipbo-arena host account add \[--worker | --organiser\] DIR NAME" || fail "--help"
+"$arena" host --help | grep -q "skipbo-arena host \[--listen ADDR:PORT\] \[--cert FILE --key FILE\] \[-j N\] DIR" || fail "--help"
 "$arena" --help | grep -q "^  host " || fail "host missing from skipbo-arena --help"
 
 "$arena" host account add C alice >token 2>hint || fail "add alice: $(cat hint)"
@@ -34,11 +35,14 @@ hash=$(tr -d '\n' <token | sha256sum | cut -d' ' -f1)
 grep -qF "\"token_sha256\":\"$hash\"" C/accounts.jsonl || fail "its hash is not stored"
 
 "$arena" host account add --worker C w1 >token2 2>/dev/null || fail "add --worker"
+"$arena" host account add --organiser C org >/dev/null 2>hint || fail "add --organiser"
+grep -q 'organiser "org" added' hint || fail "hint: $(cat hint)"
 [ "$(cat token)" != "$(cat token2)" ] || fail "two accounts, one token"
 
 "$arena" host account list C >list || fail list
 grep -qE '^alice +author +live ' list || fail "list: $(cat list)"
 grep -qE '^w1 +worker +live ' list || fail "list: $(cat list)"
+grep -qE '^org +organiser +live ' list || fail "list: $(cat list)"
 ! grep -qF "$hash" list || fail "the list shows a hash"
 
 # refusals
@@ -51,7 +55,10 @@ expect 2 'host account add: expected DIR NAME' host account add C
 expect 2 'host account list: expected DIR' host account list C extra
 expect 2 'host account: expected add, revoke or list' host account remove C alice
 expect 2 'host account revoke: --worker is an option of "account add" only' host account revoke --worker C alice
-expect 2 'host: expected "account"' host C
+expect 2 'host account add: --worker or --organiser, not both' host account add --worker --organiser C x
+expect 2 'host: expected DIR, the competition' host C extra
+expect 2 'host: --organiser is an option of "account add"' host --organiser C
+expect 1 'a hosted competition is a league' host C
 
 "$arena" host account revoke C alice >out.txt || fail "revoke alice"
 grep -q 'revoked "alice"' out.txt || fail "revoke said: $(cat out.txt)"
@@ -62,5 +69,5 @@ expect 1 'no live account "alice"' host account revoke C alice
 
 # a damaged line: named with its file and line, and what to do
 echo '{"event":"add","name":"x"}' >>C/accounts.jsonl
-expect 1 '"C/accounts.jsonl", line 5: a key is missing or not a string; the file is written only by `skipbo-arena host account`' host account list C
+expect 1 '"C/accounts.jsonl", line 6: a key is missing or not a string; the file is written only by `skipbo-arena host account`' host account list C
 echo "host account: ok"

@@ -119,17 +119,25 @@ static void test_token_shown_once_hash_stored(void **state)
 static void test_lookup(void **state)
 {
 	struct fixture *f = *state;
-	char t[3][ACCOUNTS_TOKEN_LEN + 1], wrong[ACCOUNTS_TOKEN_LEN + 2], err[1024];
-	struct accounts as;
+	char t[4][ACCOUNTS_TOKEN_LEN + 1], wrong[ACCOUNTS_TOKEN_LEN + 2], err[1024];
+	struct accounts as, again;
 
 	assert_int_equal(accounts_open(&as, f->dir, err, sizeof(err)), 0);
 	add_ok(&as, "alice", ACCOUNT_AUTHOR, t[0]);
 	add_ok(&as, "bob", ACCOUNT_AUTHOR, t[1]);
 	add_ok(&as, "w1", ACCOUNT_WORKER, t[2]);
+	add_ok(&as, "org", ACCOUNT_ORGANISER, t[3]);
 	assert_int_equal(accounts_lookup(&as, t[0]), 0);
 	assert_int_equal(accounts_lookup(&as, t[1]), 1);
 	assert_int_equal(accounts_lookup(&as, t[2]), 2);
 	assert_int_equal(as.a[2].role, ACCOUNT_WORKER);
+	/* each role read back as written */
+	assert_int_equal(accounts_open(&again, f->dir, err, sizeof(err)), 0);
+	assert_int_equal(again.a[0].role, ACCOUNT_AUTHOR);
+	assert_int_equal(again.a[2].role, ACCOUNT_WORKER);
+	assert_int_equal(again.a[3].role, ACCOUNT_ORGANISER);
+	assert_int_equal(accounts_lookup(&again, t[3]), 3);
+	accounts_release(&again);
 
 	strcpy(wrong, t[1]);
 	wrong[ACCOUNTS_TOKEN_LEN - 1] ^= 1; /* one hex digit off */
@@ -149,16 +157,16 @@ static void test_lookup(void **state)
 	add_ok(&as, "bob", ACCOUNT_AUTHOR, wrong);
 	assert_string_not_equal(wrong, t[1]);
 	assert_int_equal(accounts_lookup(&as, t[1]), -1);
-	assert_int_equal(accounts_lookup(&as, wrong), 3);
-	assert_int_equal(accounts_live(&as, "bob"), 3);
+	assert_int_equal(accounts_lookup(&as, wrong), 4);
+	assert_int_equal(accounts_live(&as, "bob"), 4);
 	accounts_release(&as);
 
 	/* the same from the file */
 	assert_int_equal(accounts_open(&as, f->dir, err, sizeof(err)), 0);
-	assert_int_equal(as.n, 4);
+	assert_int_equal(as.n, 5);
 	assert_non_null(as.a[1].revoked);
 	assert_int_equal(accounts_lookup(&as, t[1]), -1);
-	assert_int_equal(accounts_lookup(&as, wrong), 3);
+	assert_int_equal(accounts_lookup(&as, wrong), 4);
 	accounts_release(&as);
 }
 
@@ -266,7 +274,7 @@ static void test_strict_reader(void **state)
 			 "a second add of a live name");
 	expect_malformed(f, "{\"event\":\"add\",\"name\":\"bob\",\"role\":\"admin\","
 			 "\"token_sha256\":\"00\",\"time\":\"2026-12-07T06:00:00Z\"}",
-			 "a role other than");
+			 "a role other than \"author\", \"worker\" and \"organiser\"");
 	expect_malformed(f, "{\"event\":\"add\",\"name\":\"bob\",\"role\":\"author\","
 			 "\"token_sha256\":\"ABCD\",\"time\":\"2026-12-07T06:00:00Z\"}",
 			 "not 64 lower-case hex digits");

@@ -1,0 +1,668 @@
+/*
+ * intake.c - `host`'s write routes (contract in intake.h): who is asking,
+ * the refusals, the upload streamed to disk and taken by submissions.h.
+ * The documents it answers with are intake_docs.c's.
+ */
+#include "intake.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "accounts.h"
+#include "intake_docs.h"
+#include "league_entries.h"
+#include "names.h"
+#include "pipeline.h"
+#include "reply.h"
+#include "sessions.h"
+#include "submissions.h"
+
+#define INCOMING_DIR "incoming"
+/* A login form's body: "token=" and a token, with room for a few more fields. */
+#define FORM_MAX 1024
+/* A body past the upload limit is read and dropped up to this multiple, then cut. */
+#define OVERFLOW_FACTOR 4
+
+extern const char author_page[];
+
+struct intake {
+	char *dir;
+	struct host_config config;
+	struct pipeline *pipeline;
+	bool tls;
+	struct sessions *sessions;
+	pthread_mutex_t lock;      /* guards ss */
+	struct submissions ss;
+};
+
+/* A request with a body, kept between the daemon's calls. */
+enum body_kind { BODY_UPLOAD, BODY_FORM, BODY_DROP };
+struct body {
+	enum body_kind kind;
+	struct who who;
+	char bot[NAMES_LEN_MAX + 2];  /* one more: a name too long is refused by its rule */
+	uint64_t id;             /* the submission disabled (BODY_DROP of a disable) */
+	int fd;                  /* the upload's file in incoming/, or -1 */
+	char path[PATH_MAX];
+	uint64_t bytes, limit;
+	bool too_big;
+	char form[FORM_MAX + 1];
+	size_t form_len;
+};
+
+static time_t mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* incoming/: made if missing, emptied of what a stop left (never acknowledged). */
+static int incoming_clean(const char *dir, char *err, size_t err_size)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dp;
+	int fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, INCOMING_DIR) >= sizeof(path))
+		return -ENAMETOOLONG;
+	if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+		snprintf(err, err_size, "cannot make \"%s\": %s", path, strerror(errno));
+		return -errno;
+	}
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+	    !(dp = fdopendir(fd))) {
+		snprintf(err, err_size, "cannot read \"%s\": %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	while ((d = readdir(dp)))
+		if (d->d_name[0] != '.')
+			unlinkat(dirfd(dp), d->d_name, 0);
+	closedir(dp);
+	return 0;
+}
+
+int intake_new(const char *dir, const struct host_config *config, struct pipeline *pipeline,
+	       bool tls, struct intake **out, char *err, size_t err_size)
+{
+	struct intake *in = calloc(1, sizeof(*in));
+	int rc = -ENOMEM;
+
+	*out = NULL;
+	if (!in || !(in->dir = strdup(dir)) ||
+	    !(in->sessions = sessions_new(INTAKE_SESSION_S, config->login_failures,
+					  INTAKE_LOGIN_WINDOW_S))) {
+		snprintf(err, err_size, "out of memory");
+		goto fail;
+	}
+	in->config = *config;
+	in->pipeline = pipeline;
+	in->tls = tls;
+	if ((rc = incoming_clean(dir, err, err_size)) < 0 ||
+	    (rc = submissions_open(&in->ss, dir, err, err_size)) < 0)
+		goto fail;
+	pthread_mutex_init(&in->lock, NULL);
+	*out = in;
+	return 0;
+fail:
+	if (in) {
+		sessions_free(in->sessions);
+		free(in->dir);
+	}
+	free(in);
+	return rc;
+}
+
+void intake_free(struct intake *in)
+{
+	if (!in)
+		return;
+	submissions_release(&in->ss);
+	pthread_mutex_destroy(&in->lock);
+	sessions_free(in->sessions);
+	free(in->dir);
+	free(in);
+}
+
+/* The client's address as text, for the count of failed tokens. */
+static void client_address(struct MHD_Connection *conn, char *out, size_t size)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
+		MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+
+	snprintf(out, size, "?");
+	if (sa && sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out, (socklen_t)size);
+	else if (sa && sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out,
+			  (socklen_t)size);
+}
+
+static const char *header(struct MHD_Connection *conn, const char *name)
+{
+	return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
+}
+
+/*
+ * Whether a write comes from a page of another site: a browser sends
+ * Sec-Fetch-Site, and Origin with every POST; a command-line client
+ * sends neither and is not refused.
+ */
+static bool cross_site(struct MHD_Connection *conn)
+{
+	const char *site = header(conn, "Sec-Fetch-Site");
+	const char *origin = header(conn, "Origin");
+	const char *host = header(conn, MHD_HTTP_HEADER_HOST);
+	const char *sep;
+
+	if (site && !strcasecmp(site, "cross-site"))
+		return true;
+	if (!origin)
+		return false;
+	if (!host || !(sep = strstr(origin, "://")))
+		return true; /* "null" (a sandboxed frame, a file), or no Host to compare */
+	return strcasecmp(sep + 3, host) != 0;
+}
+
+/* A refusal's sentence and status, answered by refuse(). */
+struct refusal {
+	unsigned status;
+	long retry_after;
+	char why[512];
+};
+
+static enum MHD_Result refuse(struct MHD_Connection *conn, const struct refusal *r)
+{
+	struct reply_extra x = { .retry_after = r->retry_after };
+
+	return reply_error(conn, r->status, r->why, &x);
+}
+
+/* The live account called name into *who: true, or false. */
+static bool account_of(struct intake *in, const char *token, const char *name, struct who *who)
+{
+	char err[512];
+	struct accounts as;
+	int i;
+
+	if (accounts_open(&as, in->dir, err, sizeof(err)) < 0)
+		return false;
+	i = token ? accounts_lookup(&as, token) : accounts_live(&as, name);
+	if (i >= 0) {
+		snprintf(who->name, sizeof(who->name), "%s", as.a[i].name);
+		who->role = as.a[i].role;
+	}
+	accounts_release(&as);
+	return i >= 0;
+}
+
+/*
+ * Who sends this request: a bearer token, else the session cookie. 0 with
+ * *who; -1 with the refusal (401 none or wrong, 429 too many wrong).
+ */
+static int authenticate(struct intake *in, struct MHD_Connection *conn, struct who *who,
+			struct refusal *r)
+{
+	const char *auth = header(conn, MHD_HTTP_HEADER_AUTHORIZATION);
+	const char *cookie = MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, INTAKE_COOKIE);
+	char address[INET6_ADDRSTRLEN + 1], name[NAMES_LEN_MAX + 8];
+	time_t now = mono_now();
+
+	r->retry_after = 0;
+	if (auth && !strncasecmp(auth, "Bearer ", 7)) {
+		client_address(conn, address, sizeof(address));
+		if ((r->retry_after = sessions_blocked(in->sessions, address, now)) > 0) {
+			r->status = MHD_HTTP_TOO_MANY_REQUESTS;
+			snprintf(r->why, sizeof(r->why), "too many wrong tokens from %s: at most %d "
+				 "in %d minutes (login_failures); try again in %ld s", address,
+				 in->config.login_failures, INTAKE_LOGIN_WINDOW_S / 60,
+				 r->retry_after);
+			return -1;
+		}
+		if (account_of(in, auth + 7, NULL, who) && who->role != ACCOUNT_WORKER)
+			return 0;
+		sessions_failed(in->sessions, address, now);
+		r->status = MHD_HTTP_UNAUTHORIZED;
+		snprintf(r->why, sizeof(r->why), "the token is not a live author's or organiser's: "
+			 "check the token file, or ask the organiser for a new token");
+		return -1;
+	}
+	if (cookie && sessions_account(in->sessions, cookie, now, name, sizeof(name)) &&
+	    account_of(in, NULL, name, who))
+		return 0;
+	r->status = MHD_HTTP_UNAUTHORIZED;
+	snprintf(r->why, sizeof(r->why), "%s: send \"Authorization: Bearer TOKEN\" with the "
+		 "token of your account, or log in on /author", cookie ? "the session has ended "
+		 "(a restart or a logout)" : "no token");
+	return -1;
+}
+
+/* The author of bot, NULL when nobody submitted it yet; under in->lock. */
+static const char *bot_owner(const struct intake *in, const char *bot)
+{
+	for (size_t i = 0; i < in->ss.n; i++)
+		if (!strcmp(in->ss.s[i].bot, bot))
+			return in->ss.s[i].author;
+	return NULL;
+}
+
+/* The refusals an upload meets before its body is read: -1 with r, else 0. */
+static int upload_refusal(struct intake *in, struct MHD_Connection *conn, const struct body *b,
+			  struct refusal *r)
+{
+	const char *length = header(conn, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	const char *type = header(conn, MHD_HTTP_HEADER_CONTENT_TYPE);
+	const char *owner;
+	char err[512];
+
+	r->retry_after = 0;
+	r->status = MHD_HTTP_FORBIDDEN;
+	if (in->config.frozen) {
+		snprintf(r->why, sizeof(r->why), "submissions are frozen by the organiser (frozen "
+			 "in host.jsonc, for the finals): the versions entered play on");
+		return -1;
+	}
+	if (!names_valid(b->bot)) {
+		r->status = MHD_HTTP_BAD_REQUEST;
+		snprintf(r->why, sizeof(r->why), "bot name: expected %s", NAMES_RULE);
+		return -1;
+	}
+	pthread_mutex_lock(&in->lock);
+	submissions_refresh(&in->ss, err, sizeof(err));
+	owner = bot_owner(in, b->bot);
+	if (owner && strcmp(owner, b->who.name))
+		snprintf(r->why, sizeof(r->why), "the bot \"%s\" is %s's: submit under a name of "
+			 "your own", b->bot, owner);
+	pthread_mutex_unlock(&in->lock);
+	if (owner && strcmp(owner, b->who.name))
+		return -1;
+	if (type && (!strncasecmp(type, "multipart/", 10) ||
+		     !strncasecmp(type, "application/x-www-form-urlencoded", 33))) {
+		r->status = MHD_HTTP_UNSUPPORTED_MEDIA_TYPE;
+		snprintf(r->why, sizeof(r->why), "send the archive itself as the body, with "
+			 "Content-Type: application/octet-stream (curl --data-binary @FILE), not a "
+			 "form");
+		return -1;
+	}
+	if (length && strtoull(length, NULL, 10) > b->limit) {
+		r->status = MHD_HTTP_CONTENT_TOO_LARGE;
+		snprintf(r->why, sizeof(r->why), "the upload is %s bytes, over the limit of %d MiB "
+			 "(upload_mb in host.jsonc): leave out what the bot does not need",
+			 length, in->config.upload_mb);
+		return -1;
+	}
+	return 0;
+}
+
+static int upload_open(struct intake *in, struct body *b, struct refusal *r)
+{
+	snprintf(b->path, sizeof(b->path), "%s/%s/upload-XXXXXX", in->dir, INCOMING_DIR);
+	if ((b->fd = mkostemp(b->path, O_CLOEXEC)) < 0) {
+		r->status = MHD_HTTP_SERVICE_UNAVAILABLE;
+		r->retry_after = 60;
+		snprintf(r->why, sizeof(r->why), "the host cannot store the upload now (%s): try "
+			 "again later", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Write a chunk; past the limit keep counting only. -1 to cut the connection. */
+static int upload_chunk(struct body *b, const char *data, size_t len)
+{
+	b->bytes += len;
+	if (b->bytes > b->limit) {
+		b->too_big = true;
+		return b->bytes > OVERFLOW_FACTOR * b->limit ? -1 : 0;
+	}
+	while (len > 0) {
+		ssize_t n = write(b->fd, data, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void upload_drop(struct body *b)
+{
+	if (b->fd >= 0) {
+		close(b->fd);
+		unlink(b->path);
+		b->fd = -1;
+	}
+}
+
+/* The upload on disk, then taken: 202 only after submissions_receive returned. */
+static enum MHD_Result upload_done(struct intake *in, struct MHD_Connection *conn,
+				   struct body *b)
+{
+	struct refusal r = { .status = MHD_HTTP_CONTENT_TOO_LARGE };
+	char err[1024];
+	uint64_t id = 0;
+	long retry = 0;
+	int rc, fd = b->fd;
+
+	if (b->too_big) {
+		upload_drop(b);
+		snprintf(r.why, sizeof(r.why), "the upload passed the limit of %d MiB (upload_mb in "
+			 "host.jsonc): leave out what the bot does not need", in->config.upload_mb);
+		return refuse(conn, &r);
+	}
+	b->fd = -1;
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		unlink(b->path);
+		r.status = MHD_HTTP_SERVICE_UNAVAILABLE;
+		r.retry_after = 60;
+		snprintf(r.why, sizeof(r.why), "the host could not store the upload (%s): nothing "
+			 "was received; try again later", strerror(errno));
+		return refuse(conn, &r);
+	}
+	pthread_mutex_lock(&in->lock);
+	submissions_refresh(&in->ss, err, sizeof(err));
+	rc = submissions_receive(&in->ss, b->who.name, b->bot, b->path, in->config.per_day,
+				 time(NULL), &id, &retry, err, sizeof(err));
+	pthread_mutex_unlock(&in->lock);
+	if (rc < 0) {
+		unlink(b->path);
+		r.status = rc == -EAGAIN ? MHD_HTTP_TOO_MANY_REQUESTS : rc == -EPERM ?
+			MHD_HTTP_FORBIDDEN : rc == -EINVAL ? MHD_HTTP_BAD_REQUEST :
+			MHD_HTTP_SERVICE_UNAVAILABLE;
+		r.retry_after = rc == -EAGAIN ? retry : 0;
+		strlcpy(r.why, err, sizeof(r.why));
+		return refuse(conn, &r);
+	}
+	if (in->pipeline)
+		pipeline_poke(in->pipeline);
+	return intake_docs_received(conn, id);
+}
+
+/* "token=..." of a login form, percent escapes undone, into out: 0 or -1. */
+static int form_token(char *form, char *out, size_t size)
+{
+	char *save = NULL;
+
+	for (char *field = strtok_r(form, "&", &save); field; field = strtok_r(NULL, "&", &save)) {
+		if (strncmp(field, "token=", 6))
+			continue;
+		MHD_http_unescape(field + 6);
+		if (strlen(field + 6) >= size)
+			return -1;
+		strcpy(out, field + 6);
+		return 0;
+	}
+	return -1;
+}
+
+static enum MHD_Result login_done(struct intake *in, struct MHD_Connection *conn,
+				  struct body *b)
+{
+	char token[ACCOUNTS_TOKEN_LEN + 16] = "", address[INET6_ADDRSTRLEN + 1];
+	char id[SESSIONS_ID_SIZE], cookie[256];
+	struct reply_extra x = { 0 };
+	struct refusal r = { .status = MHD_HTTP_UNAUTHORIZED };
+	time_t now = mono_now();
+	struct who who;
+
+	client_address(conn, address, sizeof(address));
+	if ((r.retry_after = sessions_blocked(in->sessions, address, now)) > 0) {
+		r.status = MHD_HTTP_TOO_MANY_REQUESTS;
+		snprintf(r.why, sizeof(r.why), "too many wrong tokens from %s: at most %d in %d "
+			 "minutes (login_failures); try again in %ld s", address,
+			 in->config.login_failures, INTAKE_LOGIN_WINDOW_S / 60, r.retry_after);
+		return refuse(conn, &r);
+	}
+	b->form[b->form_len] = '\0';
+	if (form_token(b->form, token, sizeof(token)) < 0 || !account_of(in, token, NULL, &who) ||
+	    who.role == ACCOUNT_WORKER) {
+		sessions_failed(in->sessions, address, now);
+		explicit_bzero(token, sizeof(token));
+		snprintf(r.why, sizeof(r.why), "the token is not a live author's or organiser's: "
+			 "paste the whole token (sbt_ and 64 hex digits) of your account");
+		return refuse(conn, &r);
+	}
+	explicit_bzero(token, sizeof(token));
+	if (sessions_open(in->sessions, who.name, now, id) < 0) {
+		r.status = MHD_HTTP_SERVICE_UNAVAILABLE;
+		snprintf(r.why, sizeof(r.why), "no session could be made: try again");
+		return refuse(conn, &r);
+	}
+	snprintf(cookie, sizeof(cookie), INTAKE_COOKIE "=%s; Path=/; Max-Age=%d; HttpOnly; "
+		 "SameSite=Strict%s", id, INTAKE_SESSION_S, in->tls ? "; Secure" : "");
+	x.set_cookie = cookie;
+	return intake_docs_login(conn, &who, &x);
+}
+
+static enum MHD_Result logout(struct intake *in, struct MHD_Connection *conn)
+{
+	const char *cookie = MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, INTAKE_COOKIE);
+	struct reply_extra x = { .set_cookie = INTAKE_COOKIE "=; Path=/; Max-Age=0; HttpOnly; "
+		"SameSite=Strict" };
+	struct jsonw w;
+
+	if (cookie)
+		sessions_close(in->sessions, cookie);
+	jsonw_init(&w);
+	jsonw_text(&w, "{\"account\":null}\n");
+	return reply_w(conn, MHD_HTTP_OK, "application/json", &w, &x);
+}
+
+static enum MHD_Result disable(struct intake *in, struct MHD_Connection *conn, struct body *b)
+{
+	struct refusal r = { .status = MHD_HTTP_FORBIDDEN };
+	struct league_entries es;
+	struct submission *s;
+	char err[1024], why[256], entry[LEAGUE_ENTRY_NAME_MAX] = "";
+	int rc = 0, i;
+
+	if (b->who.role != ACCOUNT_ORGANISER) {
+		snprintf(r.why, sizeof(r.why), "only an organiser disables a submission (an "
+			 "account added with host account add --organiser)");
+		return refuse(conn, &r);
+	}
+	snprintf(why, sizeof(why), "disabled by the organiser %s", b->who.name);
+	pthread_mutex_lock(&in->lock);
+	submissions_refresh(&in->ss, err, sizeof(err));
+	if (!(s = submissions_find(&in->ss, b->id)))
+		rc = -ENOENT;
+	else if (!s->disabled)
+		rc = submissions_disable(&in->ss, b->id, why, err, sizeof(err));
+	if (rc == 0 && s->entry)
+		snprintf(entry, sizeof(entry), "%s", s->entry);
+	pthread_mutex_unlock(&in->lock);
+	if (rc == -ENOENT)
+		return intake_docs_missing(conn, b->id);
+	if (rc == 0 && entry[0] && (rc = league_entries_open(&es, in->dir, err, sizeof(err))) == 0) {
+		if ((i = league_entries_named(&es, entry)) >= 0 &&
+		    (rc = league_entries_retire(&es, (size_t)i, why, err, sizeof(err))) == -EALREADY)
+			rc = 0;
+		league_entries_release(&es);
+	}
+	if (rc < 0) {
+		r.status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+		strlcpy(r.why, err, sizeof(r.why));
+		return refuse(conn, &r);
+	}
+	return intake_docs_submission(conn, &in->lock, &in->ss, &b->who, b->id);
+}
+
+/* The path after a prefix, up to the next '/', into out: its length, or 0. */
+static size_t path_part(const char *url, const char *prefix, char *out, size_t size)
+{
+	size_t n = strlen(prefix), len;
+
+	if (strncmp(url, prefix, n))
+		return 0;
+	len = strcspn(url + n, "/");
+	if (len == 0 || len >= size)
+		return 0;
+	memcpy(out, url + n, len);
+	out[len] = '\0';
+	return len;
+}
+
+/* "/api/submissions/N" and what follows it into *rest: the id, or 0. */
+static uint64_t submission_url(const char *url, const char **rest)
+{
+	char digits[21];
+	size_t len = path_part(url, "/api/submissions/", digits, sizeof(digits));
+	char *end;
+	uint64_t id;
+
+	if (!len || digits[0] == '0' || strspn(digits, "0123456789") != len)
+		return 0;
+	id = strtoull(digits, &end, 10);
+	*rest = url + strlen("/api/submissions/") + len;
+	return id;
+}
+
+/* The first call of a POST: refusals now, or the body's state. */
+static enum MHD_Result post_begin(struct intake *in, struct MHD_Connection *conn,
+				  const char *url, void **con_cls)
+{
+	struct refusal r = { .status = MHD_HTTP_NOT_FOUND };
+	struct body *b = calloc(1, sizeof(*b));
+	const char *rest = "";
+	char bot[NAMES_LEN_MAX + 2];
+	size_t len;
+
+	if (!b)
+		return MHD_NO;
+	b->fd = -1;
+	if (cross_site(conn)) {
+		r.status = MHD_HTTP_FORBIDDEN;
+		snprintf(r.why, sizeof(r.why), "a write from a page of another site (Origin or "
+			 "Sec-Fetch-Site): use this host's own /author page, or a client without "
+			 "a browser");
+		goto refused;
+	}
+	if (!strcmp(url, "/login")) {
+		b->kind = BODY_FORM;
+		*con_cls = b;
+		return MHD_YES;
+	}
+	if (!strcmp(url, "/logout")) {
+		free(b);
+		return logout(in, conn);
+	}
+	len = path_part(url, "/api/bots/", bot, sizeof(bot));
+	if (len && !strcmp(url + strlen("/api/bots/") + len, "/submissions")) {
+		b->kind = BODY_UPLOAD;
+		strlcpy(b->bot, bot, sizeof(b->bot));
+		b->limit = (uint64_t)in->config.upload_mb << 20;
+		if (authenticate(in, conn, &b->who, &r) < 0 || upload_refusal(in, conn, b, &r) < 0 ||
+		    upload_open(in, b, &r) < 0)
+			goto refused;
+		*con_cls = b;
+		return MHD_YES;
+	}
+	if ((b->id = submission_url(url, &rest)) && !strcmp(rest, "/disable")) {
+		b->kind = BODY_DROP;
+		if (authenticate(in, conn, &b->who, &r) < 0)
+			goto refused;
+		*con_cls = b;
+		return MHD_YES;
+	}
+	snprintf(r.why, sizeof(r.why), "no such route for POST: see arena/HOSTING.md, \"Routes\"");
+refused:
+	free(b);
+	return refuse(conn, &r);
+}
+
+static enum MHD_Result post_body(struct intake *in, struct MHD_Connection *conn,
+				 struct body *b, const char *data, size_t *size)
+{
+	size_t n = *size;
+
+	*size = 0;
+	if (n == 0) {
+		if (b->kind == BODY_UPLOAD)
+			return upload_done(in, conn, b);
+		if (b->kind == BODY_FORM)
+			return login_done(in, conn, b);
+		return disable(in, conn, b);
+	}
+	if (b->kind == BODY_UPLOAD)
+		return upload_chunk(b, data, n) < 0 ? MHD_NO : MHD_YES;
+	if (b->kind == BODY_FORM) {
+		if (b->form_len + n > FORM_MAX)
+			return MHD_NO; /* no login form is that long */
+		memcpy(b->form + b->form_len, data, n);
+		b->form_len += n;
+	}
+	return MHD_YES;
+}
+
+static enum MHD_Result get(struct intake *in, struct MHD_Connection *conn, const char *url,
+			   bool *handled)
+{
+	struct refusal r;
+	const char *rest = "";
+	struct who who;
+	uint64_t id;
+
+	*handled = true;
+	if (!strcmp(url, "/author"))
+		return reply(conn, MHD_HTTP_OK, "text/html; charset=utf-8", (char *)author_page,
+			     strlen(author_page), MHD_RESPMEM_PERSISTENT, NULL);
+	id = submission_url(url, &rest);
+	if (strcmp(url, "/api/me") && (!id || (*rest && strcmp(rest, "/build.log") &&
+					       strcmp(rest, "/check.log")))) {
+		*handled = false;
+		return MHD_NO;
+	}
+	if (authenticate(in, conn, &who, &r) < 0)
+		return refuse(conn, &r);
+	if (!id)
+		return intake_docs_me(conn, &in->lock, &in->ss, &who);
+	if (*rest)
+		return intake_docs_log(conn, &in->lock, &in->ss, &who, id, rest + 1);
+	return intake_docs_submission(conn, &in->lock, &in->ss, &who, id);
+}
+
+enum MHD_Result intake_request(struct intake *in, struct MHD_Connection *conn, const char *url,
+			       const char *method, const char *upload_data,
+			       size_t *upload_data_size, void **con_cls, bool *handled)
+{
+	*handled = true;
+	if (*con_cls)
+		return post_body(in, conn, *con_cls, upload_data, upload_data_size);
+	if (!strcmp(method, MHD_HTTP_METHOD_POST))
+		return post_begin(in, conn, url, con_cls);
+	if (!strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return get(in, conn, url, handled);
+	*handled = false;
+	return MHD_NO;
+}
+
+void intake_completed(struct intake *in, void **con_cls)
+{
+	struct body *b = *con_cls;
+
+	(void)in;
+	if (!b)
+		return;
+	upload_drop(b);
+	explicit_bzero(b->form, sizeof(b->form));
+	free(b);
+	*con_cls = NULL;
+}

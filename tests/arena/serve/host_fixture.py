@@ -1,0 +1,56 @@
+"""host_fixture.py - a hosted competition for the tests of `skipbo-arena host`:
+its directory with a league of badbot and the anchor skipbo-medium, its
+accounts, and the host started on it (port 0), with nothing but the standard
+library."""
+import json
+import os
+import re
+import signal
+import subprocess
+
+
+def make_competition(arena, badbot, d, settings, accounts):
+    """d with league.jsonc and host.jsonc (settings); accounts: name -> options of
+    `host account add`. Returns name -> token."""
+    os.makedirs(d)
+    with open(os.path.join(d, "league.jsonc"), "w") as f:
+        json.dump({"name": "hosted", "bots": [{"name": "a", "command": [badbot, "good"]}],
+                   "players": 2, "rules": {"stock_size": 5},
+                   "league": {"anchors": {"skipbo-medium": 0}, "floor": 2,
+                              "stop_when_separated": False}}, f)
+    with open(os.path.join(d, "host.jsonc"), "w") as f:
+        json.dump(settings, f)
+    tokens = {}
+    for name, opts in accounts.items():
+        r = subprocess.run([arena, "host", "account", "add", *opts, d, name],
+                           capture_output=True, text=True, check=True)
+        tokens[name] = r.stdout.strip()
+    return tokens
+
+
+class Host:
+    """`skipbo-arena host` on d, port 0; the URL it prints. Its stderr goes to log."""
+
+    def __init__(self, arena, d, log, *options):
+        self.log = log
+        self.out = open(log, "a")
+        self.p = subprocess.Popen([arena, "host", "--listen", "127.0.0.1:0", "-j", "1",
+                                   *options, d],
+                                  stdout=subprocess.PIPE, stderr=self.out, text=True)
+        line = self.p.stdout.readline()
+        m = re.search(r"at (https?)://127\.0\.0\.1:(\d+)/", line)
+        if not m:
+            self.p.kill()
+            self.out.close()
+            raise RuntimeError("host printed no URL: %r; %s" % (
+                line, open(log).read()[-2000:]))
+        self.port = int(m.group(2))
+        self.url = "%s://127.0.0.1:%d/" % (m.group(1), self.port)
+
+    def stop(self, sig=signal.SIGTERM):
+        """Send sig and wait: the exit status (negative: killed by a signal)."""
+        self.p.send_signal(sig)
+        status = self.p.wait(timeout=120)
+        self.p.stdout.close()
+        self.out.close()
+        return status
