@@ -45,11 +45,8 @@ int main(int argc, char **argv)
 	/* no process of the same user may read our memory (the deck) through /proc or ptrace */
 	prctl(PR_SET_DUMPABLE, 0);
 	/* orphans a bot leaves behind are re-parented to us and reaped at once (reaper.h);
-	 * before any thread starts, as it blocks SIGCHLD for all of them. Not for `host`:
-	 * its pipeline waits for children of its own (the unpacker, a build, check) that
-	 * the reaper would take for orphans and reap first, losing their exit status;
-	 * its league's bots are sandboxed, so their orphans die with their namespace */
-	if ((argc < 2 || strcmp(argv[1], "host")) && reaper_start() < 0)
+	 * before any thread starts, as it blocks SIGCHLD for all of them */
+	if (reaper_start() < 0)
 		warn("cannot reap what bots leave behind");
 	/* a stop of the arena must not be charged to the bot that was thinking */
 	own_delay_install();

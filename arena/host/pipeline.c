@@ -33,6 +33,7 @@
 #include "league_entries.h"
 #include "manifest.h"
 #include "names.h"
+#include "reaper.h"
 #include "submissions.h"
 #include "tree.h"
 #include "unpack.h"
@@ -136,7 +137,13 @@ static int unpack(struct pipeline *p, const struct job *j, char *why, size_t why
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	reaper_hold();
 	ret = posix_spawn(&pid, p->unpacker, &fa, NULL, argv, environ);
+	if (ret == 0 && reaper_track(pid) < 0) {
+		kill(pid, SIGKILL);
+		ret = ENOMEM;
+	}
+	reaper_release();
 	posix_spawn_file_actions_destroy(&fa);
 	close(fds[1]);
 	if (ret != 0) {
@@ -157,6 +164,7 @@ static int unpack(struct pipeline *p, const struct job *j, char *why, size_t why
 	buf[got && buf[got - 1] == '\n' ? got - 1 : got] = '\0';
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	reaper_forget(pid);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) || !strchr(buf, '\n')) {
 		snprintf(why, why_size, "the unpacking stopped at a limit of the host's unpacker "
 			 "(%s): submit a smaller archive", WIFSIGNALED(status) ?
@@ -287,8 +295,12 @@ static int check_once(struct pipeline *p, const struct job *j, char **bot, const
 		args[n++] = bot[i];
 	args[n] = NULL;
 	fd = open(j->check_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd >= 0 && env)
+		reaper_hold();
 	if (fd < 0 || !env || (pid = fork()) < 0) {
 		snprintf(why, why_size, "the host cannot run the check: %s", strerror(errno));
+		if (fd >= 0 && env)
+			reaper_release();
 		if (fd >= 0)
 			close(fd);
 		free(env);
@@ -301,6 +313,10 @@ static int check_once(struct pipeline *p, const struct job *j, char **bot, const
 		execve(p->arena, args, env);
 		_exit(127);
 	}
+	/* the arena's reaper takes any child it does not know for an orphan */
+	if (reaper_track(pid) < 0)
+		kill(pid, SIGKILL);
+	reaper_release();
 	close(fd);
 	free(env);
 	/* far above any check that plays: its games and starts at their time limits */
@@ -310,6 +326,7 @@ static int check_once(struct pipeline *p, const struct job *j, char **bot, const
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
+			reaper_forget(pid);
 			if (atomic_load(&p->stop))
 				return -EINTR;
 			snprintf(why, why_size, "the check did not end within %d s: see check.log",
@@ -318,6 +335,7 @@ static int check_once(struct pipeline *p, const struct job *j, char **bot, const
 		}
 		usleep(POLL_US);
 	}
+	reaper_forget(pid);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	first_fault(j->check_log, why, why_size);

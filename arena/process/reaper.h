@@ -15,8 +15,10 @@
  * What the program must know:
  * - reaper_start() blocks SIGCHLD in the calling thread: call it in main
  *   before any thread starts, so that every thread inherits the mask.
- * - Children are started only with bot_start(): any other child would be
- *   reaped as an orphan the moment it exits.
+ * - Children are started with bot_start(), or registered as a bot's are
+ *   (reaper_hold, start, reaper_track, reaper_release; reaper_forget once
+ *   waited for): any other child would be reaped as an orphan the moment
+ *   it exits, its exit status lost.
  * - Without reaper_start() (a test program, say) nothing changes but that
  *   reaper_kill_orphans() does nothing.
  */
@@ -36,7 +38,7 @@ int reaper_start(void);
 void reaper_kill_orphans(int timeout_ms);
 
 /*
- * For bot_spawn.c: reaper_hold() before fork or clone and reaper_release() after
+ * For bot_spawn.c and any other starter of children: reaper_hold() before fork or clone and reaper_release() after
  * reaper_track(), so the thread never takes a bot for an orphan; then
  * reaper_forget() once bot_stop() has reaped it. reaper_track() returns 0 or
  * -ENOMEM.
