@@ -21,6 +21,7 @@
 #include "league_config.h"
 #include "league_deals.h"
 #include "league_entries.h"
+#include "league_hide.h"
 #include "league_history.h"
 #include "programs.h"
 #include "sandbox.h"
@@ -317,20 +318,34 @@ static int suspend_unsandboxable(struct league *lg, const struct config *seg,
 	return found;
 }
 
-/* The sandbox of this segment's entries in play, the league's directory hidden from them. */
+/* The sandbox of this segment's entries in play, the league's directory hidden from them
+ * but for their own folders in it (league_hide.h). */
 static int open_sandbox(struct league *lg, const struct config *seg, struct sandbox **sb,
 			char *err, size_t err_size)
 {
 	struct bot_spec *specs = calloc(seg->nbots + 1, sizeof(*specs));
-	const char *hide[] = { lg->dir };
-	struct sandbox_setup setup = { seg->sandbox, specs, 0, hide, 1,
+	const char **cwds = calloc(seg->nbots + 1, sizeof(*cwds));
+	struct strlist hide = { 0 };
+	struct sandbox_setup setup = { seg->sandbox, specs, 0, NULL, 0,
 				       (const char *const *)seg->system, seg->nsystem };
 	char note[1024];
 	int ret;
 
 	*sb = NULL;
-	if (!specs)
-		return -ENOMEM;
+	ret = -ENOMEM;
+	for (size_t i = 0; cwds && i < seg->nbots; i++)
+		cwds[i] = seg->bots[i].cwd;
+	if (specs && cwds)
+		ret = league_hide(lg->dir, cwds, seg->nbots, &hide);
+	free(cwds);
+	if (ret < 0) {
+		free(specs);
+		snprintf(err, err_size, "sandbox: the league's directory \"%s\": %s", lg->dir,
+			 strerror(-ret));
+		return ret;
+	}
+	setup.hide = (const char *const *)hide.v;
+	setup.nhide = hide.n;
 	do {
 		setup.nbots = 0;
 		for (size_t i = 0; i < seg->nbots; i++)
@@ -356,6 +371,7 @@ static int open_sandbox(struct league *lg, const struct config *seg, struct sand
 			fprintf(lg->out, "league: %s\n", sandbox_unseen(*sb, i));
 		}
 	free(specs);
+	strlist_free(&hide);
 	if (ret >= 0)
 		ret = league_deals_update(&lg->deals);
 	return ret;

@@ -41,9 +41,8 @@ games() { grep -c . C/games.jsonl 2>/dev/null || true; }
 more_games_than() { [ "$(games)" -gt "$1" ]; }
 
 mkdir C
-# The league's bots unsandboxed: a sandboxed league hides its directory from its bots,
-# and the pipeline enters each bot from DIR/submissions/ID/tree, inside it (HOSTING.md,
-# "Not yet"). Builds and checks are sandboxed by the pipeline as ever.
+# The league's bots sandboxed where the machine allows it: each sees its own tree in
+# DIR/submissions/ID/tree and nothing else of DIR (league_hide.h).
 cat >C/league.jsonc <<EOF
 {
   "name": "day",
@@ -51,7 +50,7 @@ cat >C/league.jsonc <<EOF
   "players": 2,
   "rules": { "stock_size": 5 },
   "time": { "move_ms": 1000, "game_ms": 20000 },
-  "sandbox": "off",
+  "sandbox": "auto",
   "league": { "anchors": { "skipbo-medium": 0 }, "floor": 2, "stop_when_separated": false }
 }
 EOF
