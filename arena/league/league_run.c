@@ -387,15 +387,19 @@ static int play_segment(struct league *lg, char *err, size_t err_size)
 	struct tournament_options topt = { .quiet = 1, .source = &src };
 	struct config seg = lg->cfg.base;
 	struct sandbox *sb = NULL;
-	struct config_bot *bots = calloc(lg->es.n + 1, sizeof(*bots));
+	/* the entries the deals know: a suspension appends to entries.jsonl and reads what
+	 * others appended (a `league add`, host's pipeline), so lg->es may have more,
+	 * which the next segment takes */
+	size_t n = lg->deals.n;
+	struct config_bot *bots = calloc(n + 1, sizeof(*bots));
 	int ret = -ENOMEM;
 
 	if (!bots)
 		goto out;
-	for (size_t i = 0; i < lg->es.n; i++)
+	for (size_t i = 0; i < n; i++)
 		bots[i] = lg->es.e[i].bot;
 	seg.bots = bots;
-	seg.nbots = lg->es.n;
+	seg.nbots = n;
 	seg.challenger = NULL;
 	seg.deals = 1;
 	seg.seed = lg->deals.seed;
