@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A competition day (issue 36): `skipbo-arena host` started, 10 authors added,
+# A competition day (issue 36): `skipbo-arena host` started, 11 authors added,
 # bots submitted with `submit` in four kit languages (python, javascript, c,
 # cpp): unchanged starter kits, one that does not build, one that crashes at
 # start, one that makes an illegal move, one that times out. Each ends in its
@@ -8,7 +8,8 @@
 # and the same command resumes: no acknowledged submission lost, no game lost
 # or recorded twice. `submit --wait` follows a new version until it is entered
 # and a broken one until it fails, with its log's end; the organiser's disable
-# retires the entry.
+# retires the entry. An eleventh author's bot reads what the host keeps (tokens,
+# records, another author's upload and tree) and gets nothing, in the check and in play.
 #   test_e2e_host.sh ARENA STARTER_DIR
 set -euo pipefail
 arena=$1 starter=$2
@@ -43,19 +44,21 @@ more_games_than() { [ "$(games)" -gt "$1" ]; }
 mkdir C
 # The league's bots sandboxed where the machine allows it: each sees its own tree in
 # DIR/submissions/ID/tree and nothing else of DIR (league_hide.h).
+sandbox=off
+! bwrap --ro-bind / / true 2>/dev/null || sandbox=on
 cat >C/league.jsonc <<EOF
 {
   "name": "day",
   "bots": [],
   "players": 2,
   "rules": { "stock_size": 5 },
-  "time": { "move_ms": 1000, "game_ms": 20000 },
-  "sandbox": "auto",
+  "time": { "move_ms": 5000, "game_ms": 60000 },
+  "sandbox": "$sandbox",
   "league": { "anchors": { "skipbo-medium": 0 }, "floor": 2, "stop_when_separated": false }
 }
 EOF
 echo '{ "per_day": 5, "builds": 2, "check_games": 2 }' >C/host.jsonc
-for a in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10; do
+for a in a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11; do
 	"$arena" host account add C $a >$a.token 2>/dev/null || fail "account $a"
 done
 "$arena" host account add --organiser C org >org.token 2>/dev/null || fail "account org"
@@ -75,6 +78,29 @@ cp -r "$starter/python" py-slow
 sed -i 's/^def choose(view, legal):$/&\n    import time; time.sleep(600)/' py-slow/bot.py
 grep -q nonsense py-illegal/bot.py && grep -q sleep py-slow/bot.py || fail "the spoilt kits"
 tar -czf js-kit.tar.gz -C js-kit .
+# a bot that reads what the host keeps: every line of its log says what it got
+cp -r "$starter/python" snoop
+{
+	head -1 "$starter/python/bot.py"
+	cat <<EOF
+import os as _os, sys as _sys
+for _p in ["$work/C/accounts.jsonl", "$work/C/games.jsonl", "$work/C/entries.jsonl",
+           "$work/C/league.jsonc", "$work/C/submissions.jsonl", "$work/C/submissions/1/upload",
+           "$work/C/submissions/1/tree/bot.py", "../upload", "../build.log",
+           "../../1/tree/bot.py", "$work/a1.token"]:
+    try:
+        with open(_p, "rb") as _f:
+            print("snoop: READ %d bytes of %s" % (len(_f.read(64)), _p), file=_sys.stderr, flush=True)
+    except OSError as _e:
+        print("snoop: cannot read %s: %s" % (_p, _e.strerror), file=_sys.stderr, flush=True)
+for _d in ["$work/C", "$work/C/submissions", ".."]:
+    try:
+        print("snoop: LISTED %s: %s" % (_d, _os.listdir(_d)), file=_sys.stderr, flush=True)
+    except OSError as _e:
+        print("snoop: cannot list %s: %s" % (_d, _e.strerror), file=_sys.stderr, flush=True)
+EOF
+	tail -n +2 "$starter/python/bot.py"
+} >snoop/bot.py
 
 start
 submit() {
@@ -92,7 +118,8 @@ submit a7 py-illegal py-illegal
 submit a8 py-slow py-slow
 submit a9 py-kit-2 py-kit
 submit a10 js-kit-2 js-kit.tar.gz
-[ "$(grep -c '"event":"received"' C/submissions.jsonl)" -eq 10 ] || fail "not 10 received"
+submit a11 snoop snoop
+[ "$(grep -c '"event":"received"' C/submissions.jsonl)" -eq 11 ] || fail "not 11 received"
 
 # kill -9 in the middle of a build; the same command takes it again
 wait_for 120 any_state building
@@ -104,8 +131,8 @@ done
 
 # each ends where it should, with its reason
 ended() { grep -q "\"id\":$1,\"state\":\"\(entered\|failed\)\"" C/submissions.jsonl; }
-for n in 1 2 3 4 5 6 7 8 9 10; do wait_for 240 ended $n; done
-for n in 1 2 3 4 9 10; do state_is $n entered || fail "submission $n: $(api_state a$n $n)"; done
+for n in 1 2 3 4 5 6 7 8 9 10 11; do wait_for 240 ended $n; done
+for n in 1 2 3 4 9 10 11; do state_is $n entered || fail "submission $n: $(api_state a$n $n)"; done
 for n in 5 6 7 8; do state_is $n failed || fail "submission $n: $(api_state a$n $n)"; done
 api_state a5 5 | grep -q '"stage":"building"' || fail "the broken C: $(api_state a5 5)"
 for n in 6 7 8; do
@@ -151,10 +178,23 @@ pid=
 "$arena" report C >report.out 2>&1 || fail "report: $(tail -5 report.out)"
 for bot in py-kit js-kit cpp-kit py-kit-2 js-kit-2; do
 	grep -qE "^ *[0-9]+ +$bot +-?[0-9].* -$" report.out ||
-		fail "$bot not ranked without faults: $(cat report.out)"
+		fail "$bot not ranked without faults: $(cat report.out)
+$(grep -o '"reason":"[^"]*"' C/games.jsonl | sort | uniq -c)"
 	! grep -q "\"$bot\" is suspended" host*.out || fail "$bot suspended: $(grep -h "$bot" host*.out)"
 done
 for bot in c-broken py-crash py-illegal py-slow; do
 	! grep -q " $bot " report.out || fail "$bot ranked"
 done
+# the snooping bot played (in the check and in the league) and got nothing of the host's
+[ $sandbox = on ] || { echo "host day: ok (the snooping bot not judged: no sandbox here)"; exit 0; }
+snooped=$(cat C/submissions/11/check.log C/logs/snoop*.stderr 2>/dev/null | grep "snoop: " || true)
+[ "$(grep -c "snoop: cannot read $work/a1.token" <<<"$snooped")" -ge 2 ] ||
+	fail "the snooping bot's log, in the check and the league: $snooped"
+! grep -q "snoop: READ" <<<"$snooped" ||
+	fail "a bot read what the host keeps: $(grep "READ" <<<"$snooped" | sort -u)"
+# what it can list is the way down to its own folder, which it knows, and nothing beside it
+listed=$(grep -o "snoop: LISTED .*" <<<"$snooped" | sort -u |
+	grep -vxF -e "snoop: LISTED ..: ['tree']" -e "snoop: LISTED $work/C/submissions: ['11']" \
+		-e "snoop: LISTED $work/C: ['submissions']" || true)
+[ -z "$listed" ] || fail "a bot listed what the host keeps: $listed"
 echo "host day: ok"
