@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "accounts.h"
+#include "freeze.h"
 #include "intake_docs.h"
 #include "league_entries.h"
 #include "names.h"
@@ -47,12 +48,16 @@ struct intake {
 };
 
 /* A request with a body, kept between the daemon's calls. */
+/* BODY_DROP: no body is read; what the request does is its route's (the organiser's). */
 enum body_kind { BODY_UPLOAD, BODY_FORM, BODY_DROP };
+enum organiser_act { ACT_NONE, ACT_DISABLE, ACT_FREEZE, ACT_UNFREEZE, ACT_AUTHOR };
 struct body {
 	enum body_kind kind;
 	struct who who;
-	char bot[NAMES_LEN_MAX + 2];  /* one more: a name too long is refused by its rule */
-	uint64_t id;             /* the submission disabled (BODY_DROP of a disable) */
+	char bot[NAMES_LEN_MAX + 2];  /* one more: a name too long is refused by its rule; the
+					 author disabled (ACT_AUTHOR) */
+	enum organiser_act act;  /* of a BODY_DROP */
+	uint64_t id;             /* the submission disabled (ACT_DISABLE) */
 	int fd;                  /* the upload's file in incoming/, or -1 */
 	char path[PATH_MAX];
 	uint64_t bytes, limit;
@@ -270,12 +275,19 @@ static int upload_refusal(struct intake *in, struct MHD_Connection *conn, const 
 	const char *type = header(conn, MHD_HTTP_HEADER_CONTENT_TYPE);
 	const char *owner;
 	char err[512];
+	bool frozen;
 
 	r->retry_after = 0;
 	r->status = MHD_HTTP_FORBIDDEN;
-	if (in->config.frozen) {
+	if (freeze_read(in->dir, in->config.frozen, &frozen, err, sizeof(err)) < 0) {
+		r->status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+		strlcpy(r->why, err, sizeof(r->why));
+		return -1;
+	}
+	if (frozen) {
 		snprintf(r->why, sizeof(r->why), "submissions are frozen by the organiser (frozen "
-			 "in host.jsonc, for the finals): the versions entered play on");
+			 "in host.jsonc or POST /api/freeze, for the finals): the versions entered "
+			 "play on");
 		return -1;
 	}
 	if (!names_valid(b->bot)) {
@@ -466,43 +478,129 @@ static enum MHD_Result logout(struct intake *in, struct MHD_Connection *conn)
 	return reply_w(conn, MHD_HTTP_OK, "application/json", &w, &x);
 }
 
-static enum MHD_Result disable(struct intake *in, struct MHD_Connection *conn, struct body *b)
+/*
+ * Disable submission id with why and retire its league entry: 0, -ENOENT
+ * for no such submission, or another negative errno with err. One disabled
+ * already is left as it is.
+ */
+static int disable_submission(struct intake *in, uint64_t id, const char *why, char *err,
+			      size_t err_size)
 {
-	struct refusal r = { .status = MHD_HTTP_FORBIDDEN };
 	struct league_entries es;
 	struct submission *s;
-	char err[1024], why[256], entry[LEAGUE_ENTRY_NAME_MAX] = "";
+	char entry[LEAGUE_ENTRY_NAME_MAX] = "";
 	int rc = 0, i;
 
-	if (b->who.role != ACCOUNT_ORGANISER) {
-		snprintf(r.why, sizeof(r.why), "only an organiser disables a submission (an "
-			 "account added with host account add --organiser)");
-		return refuse(conn, &r);
-	}
-	snprintf(why, sizeof(why), "disabled by the organiser %s", b->who.name);
 	pthread_mutex_lock(&in->lock);
-	submissions_refresh(&in->ss, err, sizeof(err));
-	if (!(s = submissions_find(&in->ss, b->id)))
+	submissions_refresh(&in->ss, err, err_size);
+	if (!(s = submissions_find(&in->ss, id)))
 		rc = -ENOENT;
 	else if (!s->disabled)
-		rc = submissions_disable(&in->ss, b->id, why, err, sizeof(err));
+		rc = submissions_disable(&in->ss, id, why, err, err_size);
 	if (rc == 0 && s->entry)
 		snprintf(entry, sizeof(entry), "%s", s->entry);
 	pthread_mutex_unlock(&in->lock);
-	if (rc == -ENOENT)
+	if (rc < 0 || !entry[0] || (rc = league_entries_open(&es, in->dir, err, err_size)) < 0)
+		return rc;
+	if ((i = league_entries_named(&es, entry)) >= 0 &&
+	    (rc = league_entries_retire(&es, (size_t)i, why, err, err_size)) == -EALREADY)
+		rc = 0;
+	league_entries_release(&es);
+	return rc;
+}
+
+static enum MHD_Result disable(struct intake *in, struct MHD_Connection *conn, struct body *b)
+{
+	struct refusal r = { .status = MHD_HTTP_INTERNAL_SERVER_ERROR };
+	char err[1024], why[256];
+	int rc;
+
+	snprintf(why, sizeof(why), "disabled by the organiser %s", b->who.name);
+	if ((rc = disable_submission(in, b->id, why, err, sizeof(err))) == -ENOENT)
 		return intake_docs_missing(conn, b->id);
-	if (rc == 0 && entry[0] && (rc = league_entries_open(&es, in->dir, err, sizeof(err))) == 0) {
-		if ((i = league_entries_named(&es, entry)) >= 0 &&
-		    (rc = league_entries_retire(&es, (size_t)i, why, err, sizeof(err))) == -EALREADY)
-			rc = 0;
-		league_entries_release(&es);
-	}
 	if (rc < 0) {
-		r.status = MHD_HTTP_INTERNAL_SERVER_ERROR;
 		strlcpy(r.why, err, sizeof(r.why));
 		return refuse(conn, &r);
 	}
 	return intake_docs_submission(conn, &in->lock, &in->ss, &b->who, b->id);
+}
+
+/*
+ * The organiser disables the author b->bot: their token refused from now
+ * on (accounts_revoke), each of their submissions disabled and its entry
+ * retired with the reason.
+ */
+static enum MHD_Result disable_author(struct intake *in, struct MHD_Connection *conn,
+				      struct body *b)
+{
+	struct refusal r = { .status = MHD_HTTP_INTERNAL_SERVER_ERROR };
+	char err[1024], ignored[256], why[256];
+	struct accounts as;
+	uint64_t *ids = NULL;
+	size_t n = 0;
+	int rc, live;
+
+	if ((rc = accounts_open(&as, in->dir, err, sizeof(err))) == 0) {
+		if ((live = accounts_live(&as, b->bot)) < 0 || as.a[live].role != ACCOUNT_AUTHOR) {
+			rc = -ENOENT;
+			snprintf(err, sizeof(err), "no live author \"%s\": GET /api/me shows the "
+				 "authors of every submission", b->bot);
+		} else {
+			rc = accounts_revoke(&as, b->bot, err, sizeof(err));
+		}
+		accounts_release(&as);
+	}
+	snprintf(why, sizeof(why), "the author %s was disabled by the organiser %s", b->bot,
+		 b->who.name);
+	pthread_mutex_lock(&in->lock);
+	submissions_refresh(&in->ss, ignored, sizeof(ignored));
+	if (rc == 0 && !(ids = calloc(in->ss.n + 1, sizeof(*ids))))
+		rc = -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < in->ss.n; i++)
+		if (!strcmp(in->ss.s[i].author, b->bot))
+			ids[n++] = in->ss.s[i].id;
+	pthread_mutex_unlock(&in->lock);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = disable_submission(in, ids[i], why, err, sizeof(err));
+	free(ids);
+	if (rc < 0) {
+		r.status = rc == -ENOENT ? MHD_HTTP_NOT_FOUND : r.status;
+		strlcpy(r.why, rc == -ENOMEM ? "out of memory" : err, sizeof(r.why));
+		return refuse(conn, &r);
+	}
+	return intake_docs_author(conn, b->bot, n);
+}
+
+/* The organiser's freeze or unfreeze, durable before the answer. */
+static enum MHD_Result freeze(struct intake *in, struct MHD_Connection *conn, struct body *b)
+{
+	struct refusal r = { .status = MHD_HTTP_INTERNAL_SERVER_ERROR };
+	bool frozen = b->act == ACT_FREEZE;
+
+	if (freeze_write(in->dir, frozen, b->who.name, r.why, sizeof(r.why)) < 0)
+		return refuse(conn, &r);
+	return intake_docs_frozen(conn, frozen);
+}
+
+/* An organiser's act, refused to anyone else. */
+static enum MHD_Result organiser_act(struct intake *in, struct MHD_Connection *conn,
+				     struct body *b)
+{
+	static const char *const what[] = { [ACT_DISABLE] = "disables a submission",
+		[ACT_FREEZE] = "freezes submissions", [ACT_UNFREEZE] = "unfreezes submissions",
+		[ACT_AUTHOR] = "disables an author" };
+	struct refusal r = { .status = MHD_HTTP_FORBIDDEN };
+
+	if (b->who.role != ACCOUNT_ORGANISER) {
+		snprintf(r.why, sizeof(r.why), "only an organiser %s (an account added with host "
+			 "account add --organiser)", what[b->act]);
+		return refuse(conn, &r);
+	}
+	if (b->act == ACT_DISABLE)
+		return disable(in, conn, b);
+	if (b->act == ACT_AUTHOR)
+		return disable_author(in, conn, b);
+	return freeze(in, conn, b);
 }
 
 /* The path after a prefix, up to the next '/', into out: its length, or 0. */
@@ -575,8 +673,17 @@ static enum MHD_Result post_begin(struct intake *in, struct MHD_Connection *conn
 		*con_cls = b;
 		return MHD_YES;
 	}
-	if ((b->id = submission_url(url, &rest)) && !strcmp(rest, "/disable")) {
-		b->kind = BODY_DROP;
+	b->kind = BODY_DROP;
+	if ((b->id = submission_url(url, &rest)) && !strcmp(rest, "/disable"))
+		b->act = ACT_DISABLE;
+	else if (!strcmp(url, "/api/freeze"))
+		b->act = ACT_FREEZE;
+	else if (!strcmp(url, "/api/unfreeze"))
+		b->act = ACT_UNFREEZE;
+	else if ((len = path_part(url, "/api/authors/", b->bot, sizeof(b->bot))) &&
+		 !strcmp(url + strlen("/api/authors/") + len, "/disable"))
+		b->act = ACT_AUTHOR;
+	if (b->act != ACT_NONE) {
 		if (authenticate(in, conn, &b->who, &r) < 0)
 			goto refused;
 		*con_cls = b;
@@ -599,7 +706,7 @@ static enum MHD_Result post_body(struct intake *in, struct MHD_Connection *conn,
 			return upload_done(in, conn, b);
 		if (b->kind == BODY_FORM)
 			return login_done(in, conn, b);
-		return disable(in, conn, b);
+		return organiser_act(in, conn, b);
 	}
 	if (b->kind == BODY_UPLOAD)
 		return upload_chunk(b, data, n) < 0 ? MHD_NO : MHD_YES;
@@ -652,6 +759,43 @@ enum MHD_Result intake_request(struct intake *in, struct MHD_Connection *conn, c
 		return get(in, conn, url, handled);
 	*handled = false;
 	return MHD_NO;
+}
+
+int intake_viewer(struct intake *in, struct MHD_Connection *conn, struct intake_viewer *v)
+{
+	struct refusal r;
+	struct who who;
+	char err[256];
+	int rc = 0;
+
+	*v = (struct intake_viewer){ .all = in->config.public_games };
+	if (v->all || authenticate(in, conn, &who, &r) < 0)
+		return 0;
+	if ((v->all = who.role == ACCOUNT_ORGANISER))
+		return 0;
+	pthread_mutex_lock(&in->lock);
+	submissions_refresh(&in->ss, err, sizeof(err));
+	if (!(v->names = calloc(in->ss.n + 1, sizeof(*v->names))))
+		rc = -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < in->ss.n; i++) {
+		const struct submission *s = &in->ss.s[i];
+		if (s->entry && !strcmp(s->author, who.name) &&
+		    !(v->names[v->n++] = strdup(s->entry)))
+			rc = -ENOMEM;
+	}
+	pthread_mutex_unlock(&in->lock);
+	if (rc < 0)
+		intake_viewer_release(v);
+	return rc;
+}
+
+void intake_viewer_release(struct intake_viewer *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		free(v->names[i]);
+	free(v->names);
+	v->names = NULL;
+	v->n = 0;
 }
 
 void intake_completed(struct intake *in, void **con_cls)

@@ -101,6 +101,26 @@ enum MHD_Result intake_docs_login(struct MHD_Connection *conn, const struct who 
 	return reply_w(conn, MHD_HTTP_OK, "application/json", &w, x);
 }
 
+enum MHD_Result intake_docs_author(struct MHD_Connection *conn, const char *author, size_t n)
+{
+	struct jsonw w;
+
+	jsonw_init(&w);
+	jsonw_text(&w, "{\"author\":");
+	jsonw_string(&w, author);
+	jsonw_printf(&w, ",\"state\":\"disabled\",\"submissions\":%zu}\n", n);
+	return reply_w(conn, MHD_HTTP_OK, "application/json", &w, NULL);
+}
+
+enum MHD_Result intake_docs_frozen(struct MHD_Connection *conn, bool frozen)
+{
+	struct jsonw w;
+
+	jsonw_init(&w);
+	jsonw_printf(&w, "{\"frozen\":%s}\n", frozen ? "true" : "false");
+	return reply_w(conn, MHD_HTTP_OK, "application/json", &w, NULL);
+}
+
 enum MHD_Result intake_docs_missing(struct MHD_Connection *conn, uint64_t id)
 {
 	char why[128];

@@ -1,0 +1,185 @@
+"""test_host_organiser.py - the organiser's powers over a hosted competition
+and its private games, over real HTTP (port 0):
+- public_games false: the game list, games.jsonl, a replay and its viewer page
+  show a game only to the author of an entry that played it and to
+  organisers; to others the list is empty and a game is 404; the ranking
+  stays public;
+- POST /api/freeze and /api/unfreeze: refused to authors (403), submissions
+  refused while frozen, the freeze kept across a restart of host;
+- POST /api/authors/NAME/disable: refused to authors, the author's token
+  refused from then on, their submissions disabled and entries retired.
+    test_host_organiser.py ARENA BADBOT"""
+import http.client
+import io
+import json
+import os
+import sys
+import tarfile
+import tempfile
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from host_fixture import Host, make_competition  # noqa: E402
+
+arena, badbot = (os.path.abspath(a) for a in sys.argv[1:3])
+work = tempfile.mkdtemp(prefix="skipbo-organiser.")
+os.chmod(work, 0o755)
+failures = []
+try:
+    import jsonschema
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                           "arena", "schema", "serve-api.schema.json")) as f:
+        API = json.load(f)
+except ImportError:
+    jsonschema = None
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+        print("FAIL: " + msg, flush=True)
+
+
+def valid(doc, name):
+    if jsonschema is None or name is None:
+        return
+    schema = dict(API, **{"$ref": "#/$defs/" + name})
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+    check(not errors, "%s against the schema: %s" % (name, [e.message for e in errors]))
+
+
+def req(host, method, path, body=None, token=None, schema=None):
+    """One request: (status, body as text); a JSON answer checked against schema."""
+    headers = {"Content-Type": "application/octet-stream"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    c = http.client.HTTPConnection("127.0.0.1", host.port, timeout=60)
+    c.request(method, path, body=body, headers=headers)
+    r = c.getresponse()
+    data = r.read().decode("utf-8", "replace")
+    c.close()
+    if r.headers.get("Content-Type") == "application/json":
+        valid(json.loads(data), "error" if r.status >= 400 else schema)
+    return r.status, data
+
+
+def error_of(text):
+    try:
+        return json.loads(text)["error"]
+    except (ValueError, KeyError):
+        return ""
+
+
+def tiny_archive():
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        data = b"print('hi')\n"
+        info = tarfile.TarInfo("bot.py")
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+C = os.path.join(work, "C")
+tokens = make_competition(arena, badbot, C, {"public_games": False},
+                          {"alice": [], "bob": [], "org": ["--organiser"]})
+alice, bob, org = tokens["alice"], tokens["bob"], tokens["org"]
+# two entries that play at once: "a" and "b", both declared
+with open(os.path.join(C, "league.jsonc")) as f:
+    league = json.load(f)
+league["bots"].append({"name": "b", "command": [badbot, "good"]})
+with open(os.path.join(C, "league.jsonc"), "w") as f:
+    json.dump(league, f)
+# alice's submission became the league's entry "a", which plays from the start
+stamp = "2026-12-07T06:00:00Z"
+with open(os.path.join(C, "submissions.jsonl"), "w") as f:
+    f.write(json.dumps({"event": "received", "id": 1, "author": "alice", "bot": "a",
+                        "sha256": "0" * 64, "bytes": 1, "time": stamp}) + "\n")
+    f.write(json.dumps({"event": "state", "id": 1, "state": "entered", "entry": "a",
+                        "time": stamp}) + "\n")
+
+host = Host(arena, C, os.path.join(work, "host.out"))
+try:
+    tid, games = None, {}
+    for _ in range(600):  # a hang guard far above the first game's time
+        time.sleep(0.2)
+        if tid is None:
+            s, t = req(host, "GET", "/api/tournaments")
+            listed = json.loads(t)["tournaments"] if s == 200 else []
+            tid = listed[0]["id"] if listed else None
+            continue
+        s, t = req(host, "GET", "/api/t/%d/games" % tid, token=org, schema="games")
+        games = json.loads(t) if s == 200 else {}
+        if games.get("matching", 0) >= 1:
+            break
+    check(games.get("matching", 0) >= 1, "the organiser sees no game: %s" % games)
+    n = games["games"][0]["n"] if games.get("games") else 0
+    replay, page = "/api/t/%d/game/%d/replay" % (tid, n), "/t/%d/game/%d" % (tid, n)
+
+    # the author of an entry that played and the organiser see the game
+    for who, token in (("org", org), ("alice", alice)):
+        s, t = req(host, "GET", "/api/t/%d/games" % tid, token=token, schema="games")
+        check(s == 200 and json.loads(t)["matching"] >= 1, "%s's game list: %s" % (who, t))
+        s, t = req(host, "GET", replay, token=token)
+        check(s == 200, "%s's replay: %d %s" % (who, s, t[:200]))
+        s, t = req(host, "GET", page, token=token)
+        check(s == 200 and "<html" in t.lower(), "%s's viewer page: %d" % (who, s))
+        s, t = req(host, "GET", "/api/t/%d/games.jsonl" % tid, token=token)
+        check(s == 200 and t.count("\n") >= 1, "%s's games.jsonl: %d %r" % (who, s, t[:100]))
+    # anyone else: no game, each one 404 as one that does not exist; the ranking public
+    for who, token in (("a visitor", None), ("bob", bob)):
+        s, t = req(host, "GET", "/api/t/%d/games" % tid, token=token, schema="games")
+        check(s == 200 and json.loads(t)["matching"] == 0 and not json.loads(t)["games"],
+              "%s's game list: %s" % (who, t[:300]))
+        s, t = req(host, "GET", replay, token=token)
+        check(s == 404, "%s's replay: %d %s" % (who, s, t[:200]))
+        s, t = req(host, "GET", page, token=token)
+        check(s == 404, "%s's viewer page: %d" % (who, s))
+        s, t = req(host, "GET", "/api/t/%d/games.jsonl" % tid, token=token)
+        check(s == 200 and t == "", "%s's games.jsonl: %d %r" % (who, s, t[:100]))
+        s, t = req(host, "GET", "/api/t/%d/ranking" % tid, token=token, schema="ranking")
+        check(s == 200 and len(json.loads(t)["bots"]) >= 2, "%s's ranking: %s" % (who, t[:300]))
+
+    # the freeze: the organiser's only, durable across a restart
+    s, t = req(host, "POST", "/api/freeze", token=bob)
+    check(s == 403 and "only an organiser freezes" in error_of(t), "bob's freeze: %d %s" % (s, t))
+    s, t = req(host, "POST", "/api/freeze", token=org, schema="frozen")
+    check(s == 200 and json.loads(t) == {"frozen": True}, "the freeze: %d %s" % (s, t))
+    s, t = req(host, "POST", "/api/bots/b/submissions", tiny_archive(), token=bob)
+    check(s == 403 and "frozen" in error_of(t), "a submission while frozen: %d %s" % (s, t))
+    check(host.stop() == 0, "host did not stop with status 0")
+    host = Host(arena, C, os.path.join(work, "host.out"))
+    s, t = req(host, "POST", "/api/bots/b/submissions", tiny_archive(), token=bob)
+    check(s == 403 and "frozen" in error_of(t), "frozen after a restart: %d %s" % (s, t))
+    s, t = req(host, "POST", "/api/unfreeze", token=alice)
+    check(s == 403, "alice's unfreeze: %d %s" % (s, t))
+    s, t = req(host, "POST", "/api/unfreeze", token=org, schema="frozen")
+    check(s == 200 and json.loads(t) == {"frozen": False}, "the unfreeze: %d %s" % (s, t))
+    s, t = req(host, "POST", "/api/bots/b/submissions", tiny_archive(), token=bob,
+               schema="received")
+    check(s == 202, "a submission after the unfreeze: %d %s" % (s, t))
+
+    # disabling an author: the organiser's only; token refused, entries retired
+    s, t = req(host, "POST", "/api/authors/alice/disable", token=bob)
+    check(s == 403 and "only an organiser" in error_of(t), "bob disables alice: %d %s" % (s, t))
+    s, t = req(host, "POST", "/api/authors/nobody/disable", token=org)
+    check(s == 404 and "no live author" in error_of(t), "an unknown author: %d %s" % (s, t))
+    s, t = req(host, "POST", "/api/authors/alice/disable", token=org, schema="author_disabled")
+    check(s == 200 and json.loads(t) == {"author": "alice", "state": "disabled",
+                                         "submissions": 1}, "alice disabled: %d %s" % (s, t))
+    s, t = req(host, "GET", "/api/me", token=alice)
+    check(s == 401, "alice's token after the disable: %d %s" % (s, t))
+    s, t = req(host, "GET", "/api/submissions/1", token=org, schema="submission")
+    check(s == 200 and json.loads(t)["disabled"] and "alice was disabled" in json.loads(t)["why"],
+          "alice's submission after the disable: %s" % t)
+    with open(os.path.join(C, "entries.jsonl")) as f:
+        retired = [json.loads(x) for x in f if '"retire' in x]
+    check(any("alice was disabled" in json.dumps(e) for e in retired),
+          "the entry a not retired: %s" % retired)
+finally:
+    status = host.stop()
+check(status == 0, "host's exit status: %d; %s" % (status, open(host.log).read()[-2000:]))
+if failures:
+    print("%d failed; work dir kept: %s" % (len(failures), work))
+    sys.exit(1)
+print("ok")
