@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "accounts.h"
+#include "entry_docs.h"
 #include "freeze.h"
 #include "intake_docs.h"
 #include "league_entries.h"
@@ -719,15 +720,49 @@ static enum MHD_Result post_body(struct intake *in, struct MHD_Connection *conn,
 	return MHD_YES;
 }
 
+/* "/api/entries/NAME" or ".../stderr" into entry and *rest ("" or "/stderr"): true. */
+static bool entry_url(const char *url, char entry[LEAGUE_ENTRY_NAME_MAX + 1], const char **rest)
+{
+	size_t len = path_part(url, "/api/entries/", entry, LEAGUE_ENTRY_NAME_MAX + 1);
+
+	*rest = url + strlen("/api/entries/") + len;
+	return len && (!**rest || !strcmp(*rest, "/stderr"));
+}
+
+/* Whether who may see the league entry called name: an organiser, or the
+ * author of a submission that became it. */
+static bool sees_entry(struct intake *in, const struct who *who, const char *name)
+{
+	char err[256];
+	bool mine = who->role == ACCOUNT_ORGANISER;
+
+	pthread_mutex_lock(&in->lock);
+	submissions_refresh(&in->ss, err, sizeof(err));
+	for (size_t i = 0; !mine && i < in->ss.n; i++)
+		mine = in->ss.s[i].entry && !strcmp(in->ss.s[i].entry, name) &&
+			!strcmp(in->ss.s[i].author, who->name);
+	pthread_mutex_unlock(&in->lock);
+	return mine;
+}
+
 static enum MHD_Result get(struct intake *in, struct MHD_Connection *conn, const char *url,
 			   bool *handled)
 {
+	char entry[LEAGUE_ENTRY_NAME_MAX + 1];
 	struct refusal r;
 	const char *rest = "";
 	struct who who;
 	uint64_t id;
 
 	*handled = true;
+	if (entry_url(url, entry, &rest)) {
+		if (authenticate(in, conn, &who, &r) < 0)
+			return refuse(conn, &r);
+		if (!sees_entry(in, &who, entry)) /* as one that does not exist */
+			return entry_docs_missing(conn, entry);
+		return *rest ? entry_docs_stderr(conn, in->dir, entry) :
+			entry_docs_entry(conn, in->dir, entry);
+	}
 	if (!strcmp(url, "/author"))
 		return reply(conn, MHD_HTTP_OK, "text/html; charset=utf-8", (char *)author_page,
 			     strlen(author_page), MHD_RESPMEM_PERSISTENT, NULL);

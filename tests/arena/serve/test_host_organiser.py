@@ -7,12 +7,17 @@ and its private games, over real HTTP (port 0):
 - POST /api/freeze and /api/unfreeze: refused to authors (403), submissions
   refused while frozen, the freeze kept across a restart of host;
 - POST /api/authors/NAME/disable: refused to authors, the author's token
-  refused from then on, their submissions disabled and entries retired.
+  refused from then on, their submissions disabled and entries retired;
+- GET /api/entries/NAME and its /stderr: an entry's rating history, its
+  faults by kind with a reproduce line that, run, deals the faulty game
+  again, and its stderr log, to its author and organisers only (others 404).
     test_host_organiser.py ARENA BADBOT"""
 import http.client
 import io
 import json
 import os
+import shutil
+import subprocess
 import sys
 import tarfile
 import tempfile
@@ -82,21 +87,23 @@ def tiny_archive():
 
 C = os.path.join(work, "C")
 tokens = make_competition(arena, badbot, C, {"public_games": False},
-                          {"alice": [], "bob": [], "org": ["--organiser"]})
-alice, bob, org = tokens["alice"], tokens["bob"], tokens["org"]
-# two entries that play at once: "a" and "b", both declared
+                          {"alice": [], "bob": [], "carol": [], "org": ["--organiser"]})
+alice, bob, carol, org = tokens["alice"], tokens["bob"], tokens["carol"], tokens["org"]
+# two entries that play at once: alice's "a" talks on stderr, bob's "b" moves illegally
 with open(os.path.join(C, "league.jsonc")) as f:
     league = json.load(f)
-league["bots"].append({"name": "b", "command": [badbot, "good"]})
+league["bots"] = [{"name": "a", "command": [badbot, "chatty"]},
+                  {"name": "b", "command": [badbot, "illegal"]}]
 with open(os.path.join(C, "league.jsonc"), "w") as f:
     json.dump(league, f)
-# alice's submission became the league's entry "a", which plays from the start
+# alice's submission became the league's entry "a", bob's "b"; both play from the start
 stamp = "2026-12-07T06:00:00Z"
 with open(os.path.join(C, "submissions.jsonl"), "w") as f:
-    f.write(json.dumps({"event": "received", "id": 1, "author": "alice", "bot": "a",
-                        "sha256": "0" * 64, "bytes": 1, "time": stamp}) + "\n")
-    f.write(json.dumps({"event": "state", "id": 1, "state": "entered", "entry": "a",
-                        "time": stamp}) + "\n")
+    for i, (author, bot) in enumerate((("alice", "a"), ("bob", "b")), 1):
+        f.write(json.dumps({"event": "received", "id": i, "author": author, "bot": bot,
+                            "sha256": "0" * 64, "bytes": 1, "time": stamp}) + "\n")
+        f.write(json.dumps({"event": "state", "id": i, "state": "entered", "entry": bot,
+                            "time": stamp}) + "\n")
 
 host = Host(arena, C, os.path.join(work, "host.out"))
 try:
@@ -127,7 +134,7 @@ try:
         s, t = req(host, "GET", "/api/t/%d/games.jsonl" % tid, token=token)
         check(s == 200 and t.count("\n") >= 1, "%s's games.jsonl: %d %r" % (who, s, t[:100]))
     # anyone else: no game, each one 404 as one that does not exist; the ranking public
-    for who, token in (("a visitor", None), ("bob", bob)):
+    for who, token in (("a visitor", None), ("carol", carol)):
         s, t = req(host, "GET", "/api/t/%d/games" % tid, token=token, schema="games")
         check(s == 200 and json.loads(t)["matching"] == 0 and not json.loads(t)["games"],
               "%s's game list: %s" % (who, t[:300]))
@@ -140,22 +147,56 @@ try:
         s, t = req(host, "GET", "/api/t/%d/ranking" % tid, token=token, schema="ranking")
         check(s == 200 and len(json.loads(t)["bots"]) >= 2, "%s's ranking: %s" % (who, t[:300]))
 
+    # an entry's page: its history, faults with a reproduce line, stderr; its author's only
+    doc = {}
+    for _ in range(600):
+        s, t = req(host, "GET", "/api/entries/b", token=bob, schema="entry")
+        doc = json.loads(t) if s == 200 else {}
+        if doc.get("faults") and doc.get("history"):
+            break
+        time.sleep(0.2)
+    check(doc.get("entry") == "b" and doc.get("stderr") == "/api/entries/b/stderr",
+          "bob's entry b: %s" % doc)
+    check(len(doc.get("history", [])) >= 1 and doc["history"][-1]["games"] >= 1,
+          "b's rating history: %s" % doc.get("history"))
+    fault = doc["faults"][0] if doc.get("faults") else {}
+    check(fault.get("kind") == "illegal" and fault.get("count", 0) >= 1 and
+          fault.get("reproduce", "").startswith("skipbo-arena play --game-id ") and
+          (" -- %s illegal" % badbot) in fault.get("reproduce", ""), "b's faults: %s" % doc)
+    if fault.get("reproduce"):
+        r = subprocess.run(arena + fault["reproduce"][len("skipbo-arena"):], shell=True,
+                           capture_output=True, text=True, timeout=120)
+        check("illegal" in r.stdout + r.stderr, "b's reproduce line, run: %d %s %s" % (
+              r.returncode, r.stdout[-500:], r.stderr[-500:]))
+    s, t = req(host, "GET", "/api/entries/a", token=alice, schema="entry")
+    check(s == 200 and json.loads(t)["faults"] == [], "alice's entry a: %d %s" % (s, t))
+    s, t = req(host, "GET", "/api/entries/a/stderr", token=alice)
+    check(s == 200 and "chatty: started" in t, "a's stderr: %d %r" % (s, t[:200]))
+    s, t = req(host, "GET", "/api/entries/a", token=org, schema="entry")
+    check(s == 200, "the organiser's view of a: %d %s" % (s, t))
+    for who, token, path in (("bob", bob, "/api/entries/a"), ("bob", bob, "/api/entries/a/stderr"),
+                             ("carol", carol, "/api/entries/b"), ("org", org, "/api/entries/zz")):
+        s, t = req(host, "GET", path, token=token)
+        check(s == 404 and "no entry" in error_of(t), "%s's %s: %d %s" % (who, path, s, t))
+    s, t = req(host, "GET", "/api/entries/a")
+    check(s == 401, "a visitor's entry page: %d %s" % (s, t))
+
     # the freeze: the organiser's only, durable across a restart
     s, t = req(host, "POST", "/api/freeze", token=bob)
     check(s == 403 and "only an organiser freezes" in error_of(t), "bob's freeze: %d %s" % (s, t))
     s, t = req(host, "POST", "/api/freeze", token=org, schema="frozen")
     check(s == 200 and json.loads(t) == {"frozen": True}, "the freeze: %d %s" % (s, t))
-    s, t = req(host, "POST", "/api/bots/b/submissions", tiny_archive(), token=bob)
+    s, t = req(host, "POST", "/api/bots/c/submissions", tiny_archive(), token=carol)
     check(s == 403 and "frozen" in error_of(t), "a submission while frozen: %d %s" % (s, t))
     check(host.stop() == 0, "host did not stop with status 0")
     host = Host(arena, C, os.path.join(work, "host.out"))
-    s, t = req(host, "POST", "/api/bots/b/submissions", tiny_archive(), token=bob)
+    s, t = req(host, "POST", "/api/bots/c/submissions", tiny_archive(), token=carol)
     check(s == 403 and "frozen" in error_of(t), "frozen after a restart: %d %s" % (s, t))
     s, t = req(host, "POST", "/api/unfreeze", token=alice)
     check(s == 403, "alice's unfreeze: %d %s" % (s, t))
     s, t = req(host, "POST", "/api/unfreeze", token=org, schema="frozen")
     check(s == 200 and json.loads(t) == {"frozen": False}, "the unfreeze: %d %s" % (s, t))
-    s, t = req(host, "POST", "/api/bots/b/submissions", tiny_archive(), token=bob,
+    s, t = req(host, "POST", "/api/bots/c/submissions", tiny_archive(), token=carol,
                schema="received")
     check(s == 202, "a submission after the unfreeze: %d %s" % (s, t))
 
@@ -182,4 +223,5 @@ check(status == 0, "host's exit status: %d; %s" % (status, open(host.log).read()
 if failures:
     print("%d failed; work dir kept: %s" % (len(failures), work))
     sys.exit(1)
+shutil.rmtree(work, ignore_errors=True)
 print("ok")
