@@ -28,6 +28,23 @@ def make_competition(arena, badbot, d, settings, accounts):
     return tokens
 
 
+def entered_bots(d, bots):
+    """Make the league in d play bots (name -> (author, argv)) from its start, each
+    as if its author's submission had become that entry."""
+    with open(os.path.join(d, "league.jsonc")) as f:
+        league = json.load(f)
+    league["bots"] = [{"name": name, "command": argv} for name, (_, argv) in bots.items()]
+    with open(os.path.join(d, "league.jsonc"), "w") as f:
+        json.dump(league, f)
+    stamp = "2026-12-07T06:00:00Z"
+    with open(os.path.join(d, "submissions.jsonl"), "w") as f:
+        for i, (name, (author, _)) in enumerate(bots.items(), 1):
+            f.write(json.dumps({"event": "received", "id": i, "author": author, "bot": name,
+                                "sha256": "0" * 64, "bytes": 1, "time": stamp}) + "\n")
+            f.write(json.dumps({"event": "state", "id": i, "state": "entered", "entry": name,
+                                "time": stamp}) + "\n")
+
+
 class Host:
     """`skipbo-arena host` on d, port 0; the URL it prints. Its stderr goes to log."""
 

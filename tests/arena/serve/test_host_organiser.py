@@ -24,7 +24,7 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from host_fixture import Host, make_competition  # noqa: E402
+from host_fixture import Host, entered_bots, make_competition  # noqa: E402
 
 arena, badbot = (os.path.abspath(a) for a in sys.argv[1:3])
 work = tempfile.mkdtemp(prefix="skipbo-organiser.")
@@ -89,21 +89,9 @@ C = os.path.join(work, "C")
 tokens = make_competition(arena, badbot, C, {"public_games": False},
                           {"alice": [], "bob": [], "carol": [], "org": ["--organiser"]})
 alice, bob, carol, org = tokens["alice"], tokens["bob"], tokens["carol"], tokens["org"]
-# two entries that play at once: alice's "a" talks on stderr, bob's "b" moves illegally
-with open(os.path.join(C, "league.jsonc")) as f:
-    league = json.load(f)
-league["bots"] = [{"name": "a", "command": [badbot, "chatty"]},
-                  {"name": "b", "command": [badbot, "illegal"]}]
-with open(os.path.join(C, "league.jsonc"), "w") as f:
-    json.dump(league, f)
-# alice's submission became the league's entry "a", bob's "b"; both play from the start
-stamp = "2026-12-07T06:00:00Z"
-with open(os.path.join(C, "submissions.jsonl"), "w") as f:
-    for i, (author, bot) in enumerate((("alice", "a"), ("bob", "b")), 1):
-        f.write(json.dumps({"event": "received", "id": i, "author": author, "bot": bot,
-                            "sha256": "0" * 64, "bytes": 1, "time": stamp}) + "\n")
-        f.write(json.dumps({"event": "state", "id": i, "state": "entered", "entry": bot,
-                            "time": stamp}) + "\n")
+# two entries that play from the start: alice's "a" talks on stderr, bob's "b" moves
+# illegally
+entered_bots(C, {"a": ("alice", [badbot, "chatty"]), "b": ("bob", [badbot, "illegal"])})
 
 host = Host(arena, C, os.path.join(work, "host.out"))
 try:
