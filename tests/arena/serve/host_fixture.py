@@ -1,12 +1,47 @@
 """host_fixture.py - a hosted competition for the tests of `skipbo-arena host`:
 its directory with a league of badbot and the anchor skipbo-medium, its
 accounts, and the host started on it (port 0), with nothing but the standard
-library."""
+library; and the checks its tests share."""
 import json
 import os
 import re
 import signal
 import subprocess
+import time
+
+failures = []  # what check() found wrong, for the test's exit status
+try:
+    import jsonschema
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                           "arena", "schema", "serve-api.schema.json")) as f:
+        API = json.load(f)
+except ImportError:
+    jsonschema = None
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+        print("FAIL: " + msg, flush=True)
+
+
+def valid(doc, name):
+    """Check doc against serve-api.schema.json's $defs/name (with python3-jsonschema)."""
+    if jsonschema is None or name is None:
+        return
+    schema = dict(API, **{"$ref": "#/$defs/" + name})
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+    check(not errors, "%s against the schema: %s" % (name, [e.message for e in errors]))
+
+
+def wait_js(b, what, expression, seconds=30):
+    """Wait until expression is true in the page of browser b (cdp.py)."""
+    for _ in range(seconds * 10):
+        if b.eval(expression):
+            return True
+        time.sleep(0.1)
+    check(False, "waited in vain for " + what)
+    return False
 
 
 def make_competition(arena, badbot, d, settings, accounts):

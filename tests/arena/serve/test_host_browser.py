@@ -16,25 +16,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "game"))
 import cdp  # noqa: E402
-from host_fixture import Host, make_competition  # noqa: E402
-
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL: " + msg, flush=True)
-
-
-def wait_js(b, what, expression, seconds=30):
-    for _ in range(seconds * 10):
-        if b.eval(expression):
-            return True
-        time.sleep(0.1)
-    check(False, "waited in vain for " + what)
-    return False
-
+from host_fixture import Host, check, failures, make_competition, wait_js  # noqa: E402
 
 def set_value(b, selector, value):
     b.eval("document.querySelector(%r).value = %r" % (selector, value))

@@ -14,25 +14,8 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "game"))
 import cdp  # noqa: E402
-from host_fixture import Host, entered_bots, make_competition  # noqa: E402
-
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL: " + msg, flush=True)
-
-
-def wait_js(b, what, expression, seconds=120):
-    for _ in range(seconds * 10):
-        if b.eval(expression):
-            return True
-        time.sleep(0.1)
-    check(False, "waited in vain for " + what)
-    return False
-
+from host_fixture import (Host, check, entered_bots, failures, make_competition,  # noqa: E402
+                          wait_js)
 
 def log_in(b, token, name):
     b.eval("document.querySelector('#token').value = %r" % token)
@@ -61,7 +44,7 @@ def main():
         log_in(b, tokens["bob"], "bob")
         wait_js(b, "b's faults with a reproduce line",
                 "[...document.querySelectorAll('#entries pre.reproduce')].some("
-                "c => c.textContent.startsWith('skipbo-arena play --game-id '))")
+                "c => c.textContent.startsWith('skipbo-arena play --game-id '))", 120)
         check(b.eval("document.querySelectorAll('#entries div.entry').length") == 1,
               "bob sees an entry not his")
         check(b.eval("document.querySelector('#entries p.fault b').textContent") == "illegal",

@@ -24,35 +24,12 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from host_fixture import Host, entered_bots, make_competition  # noqa: E402
+from host_fixture import (Host, check, entered_bots, failures, make_competition,  # noqa: E402
+                          valid)
 
 arena, badbot = (os.path.abspath(a) for a in sys.argv[1:3])
 work = tempfile.mkdtemp(prefix="skipbo-organiser.")
 os.chmod(work, 0o755)
-failures = []
-try:
-    import jsonschema
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
-                           "arena", "schema", "serve-api.schema.json")) as f:
-        API = json.load(f)
-except ImportError:
-    jsonschema = None
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL: " + msg, flush=True)
-
-
-def valid(doc, name):
-    if jsonschema is None or name is None:
-        return
-    schema = dict(API, **{"$ref": "#/$defs/" + name})
-    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
-    check(not errors, "%s against the schema: %s" % (name, [e.message for e in errors]))
-
-
 def req(host, method, path, body=None, token=None, schema=None):
     """One request: (status, body as text); a JSON answer checked against schema."""
     headers = {"Content-Type": "application/octet-stream"}
