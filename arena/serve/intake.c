@@ -6,6 +6,7 @@
 #include "intake.h"
 
 #include <arpa/inet.h>
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "accounts.h"
+#include "challenges.h"
 #include "entry_docs.h"
 #include "freeze.h"
 #include "intake_docs.h"
@@ -50,7 +52,7 @@ struct intake {
 
 /* A request with a body, kept between the daemon's calls. */
 /* BODY_DROP: no body is read; what the request does is its route's (the organiser's). */
-enum body_kind { BODY_UPLOAD, BODY_FORM, BODY_DROP };
+enum body_kind { BODY_UPLOAD, BODY_FORM, BODY_DROP, BODY_CHALLENGE };
 enum organiser_act { ACT_NONE, ACT_DISABLE, ACT_FREEZE, ACT_UNFREEZE, ACT_AUTHOR };
 struct body {
 	enum body_kind kind;
@@ -604,6 +606,124 @@ static enum MHD_Result organiser_act(struct intake *in, struct MHD_Connection *c
 	return freeze(in, conn, b);
 }
 
+/* {"bot": mine, "opponent": any entry, "deals": N} into the out arguments: NULL, or what
+ * is wrong. */
+static const char *challenge_body(const char *text, size_t len, char *bot, char *opponent,
+				  size_t size, int *deals)
+{
+	cJSON *o = cJSON_ParseWithLengthOpts(text, len, NULL, 0);
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "bot");
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "opponent");
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(o, "deals");
+	const char *wrong = NULL;
+
+	*deals = 10;
+	if (!cJSON_IsObject(o) || !cJSON_IsString(b) || !cJSON_IsString(v) ||
+	    cJSON_GetArraySize(o) != (d ? 3 : 2))
+		wrong = "expected a JSON object {\"bot\": your entry, \"opponent\": an entry, "
+			"\"deals\": N}";
+	else if (d && (!cJSON_IsNumber(d) || d->valuedouble != (double)d->valueint ||
+		       d->valueint < 1 || d->valueint > CHALLENGES_DEALS_MAX))
+		wrong = "deals: expected a whole number from 1 to 1000";
+	else if (strlen(b->valuestring) >= size || strlen(v->valuestring) >= size)
+		wrong = "bot, opponent: expected the name of a league entry";
+	if (!wrong) {
+		strcpy(bot, b->valuestring);
+		strcpy(opponent, v->valuestring);
+		*deals = d ? d->valueint : 10;
+	}
+	cJSON_Delete(o);
+	return wrong;
+}
+
+/* Whether name is an entry of the league in play (not retired). */
+static bool entry_in_play(struct intake *in, const char *name)
+{
+	struct league_entries es;
+	char err[512];
+	int i;
+	bool yes;
+
+	if (league_entries_open(&es, in->dir, err, sizeof(err)) < 0)
+		return false;
+	yes = (i = league_entries_named(&es, name)) >= 0 && !es.e[i].retired;
+	league_entries_release(&es);
+	return yes;
+}
+
+static bool sees_entry(struct intake *in, const struct who *who, const char *name);
+
+/* POST /api/challenges: checked, limited per pair, queued in challenges.jsonl. */
+static enum MHD_Result challenge_done(struct intake *in, struct MHD_Connection *conn,
+				      struct body *b)
+{
+	struct refusal r = { .status = MHD_HTTP_BAD_REQUEST };
+	char bot[LEAGUE_ENTRY_NAME_MAX + 1], opponent[LEAGUE_ENTRY_NAME_MAX + 1], err[512];
+	struct challenges cs;
+	const char *wrong;
+	uint64_t id = 0;
+	int deals, rc;
+
+	if ((wrong = challenge_body(b->form, b->form_len, bot, opponent, sizeof(bot), &deals))) {
+		strlcpy(r.why, wrong, sizeof(r.why));
+		return refuse(conn, &r);
+	}
+	r.status = MHD_HTTP_FORBIDDEN;
+	if (!sees_entry(in, &b->who, bot) || !entry_in_play(in, bot)) {
+		snprintf(r.why, sizeof(r.why), "bot: \"%s\" is no entry of yours in play: challenge "
+			 "with an entry your submissions became (GET /api/me)", bot);
+		return refuse(conn, &r);
+	}
+	r.status = MHD_HTTP_BAD_REQUEST;
+	if (!strcmp(bot, opponent) || !entry_in_play(in, opponent)) {
+		snprintf(r.why, sizeof(r.why), "opponent: \"%s\" is %s: name another entry of the "
+			 "league's ranking", opponent, strcmp(bot, opponent) ? "no entry in play" :
+			 "the bot itself");
+		return refuse(conn, &r);
+	}
+	pthread_mutex_lock(&in->lock);
+	if ((rc = challenges_open(&cs, in->dir, err, sizeof(err))) == 0) {
+		rc = challenges_ask(&cs, b->who.name, bot, opponent, deals,
+				    in->config.challenges_per_pair_day, time(NULL), &id,
+				    &r.retry_after, err, sizeof(err));
+		challenges_release(&cs);
+	}
+	pthread_mutex_unlock(&in->lock);
+	if (rc < 0) {
+		r.status = rc == -EAGAIN ? MHD_HTTP_TOO_MANY_REQUESTS :
+			MHD_HTTP_SERVICE_UNAVAILABLE;
+		strlcpy(r.why, err, sizeof(r.why));
+		return refuse(conn, &r);
+	}
+	return intake_docs_challenge_asked(conn, id);
+}
+
+/* GET /api/challenges/N: to the author who asked it and to organisers. */
+static enum MHD_Result challenge_get(struct intake *in, struct MHD_Connection *conn,
+				     const struct who *who, uint64_t id)
+{
+	const struct challenge *c;
+	struct challenges cs;
+	char err[512], why[128];
+	enum MHD_Result ret;
+
+	pthread_mutex_lock(&in->lock);
+	if (challenges_open(&cs, in->dir, err, sizeof(err)) < 0) {
+		pthread_mutex_unlock(&in->lock);
+		return reply_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, err, NULL);
+	}
+	pthread_mutex_unlock(&in->lock);
+	if ((c = challenges_find(&cs, id)) &&
+	    (who->role == ACCOUNT_ORGANISER || !strcmp(c->author, who->name))) {
+		ret = intake_docs_challenge(conn, in->dir, c);
+	} else {
+		snprintf(why, sizeof(why), "no challenge %llu of yours", (unsigned long long)id);
+		ret = reply_error(conn, MHD_HTTP_NOT_FOUND, why, NULL);
+	}
+	challenges_release(&cs);
+	return ret;
+}
+
 /* The path after a prefix, up to the next '/', into out: its length, or 0. */
 static size_t path_part(const char *url, const char *prefix, char *out, size_t size)
 {
@@ -619,19 +739,25 @@ static size_t path_part(const char *url, const char *prefix, char *out, size_t s
 	return len;
 }
 
-/* "/api/submissions/N" and what follows it into *rest: the id, or 0. */
-static uint64_t submission_url(const char *url, const char **rest)
+/* "PREFIX" and a number N, and what follows it into *rest: N, or 0. */
+static uint64_t numbered_url(const char *url, const char *prefix, const char **rest)
 {
 	char digits[21];
-	size_t len = path_part(url, "/api/submissions/", digits, sizeof(digits));
+	size_t len = path_part(url, prefix, digits, sizeof(digits));
 	char *end;
 	uint64_t id;
 
 	if (!len || digits[0] == '0' || strspn(digits, "0123456789") != len)
 		return 0;
 	id = strtoull(digits, &end, 10);
-	*rest = url + strlen("/api/submissions/") + len;
+	*rest = url + strlen(prefix) + len;
 	return id;
+}
+
+/* "/api/submissions/N" and what follows it into *rest: the id, or 0. */
+static uint64_t submission_url(const char *url, const char **rest)
+{
+	return numbered_url(url, "/api/submissions/", rest);
 }
 
 /* The first call of a POST: refusals now, or the body's state. */
@@ -656,6 +782,13 @@ static enum MHD_Result post_begin(struct intake *in, struct MHD_Connection *conn
 	}
 	if (!strcmp(url, "/login")) {
 		b->kind = BODY_FORM;
+		*con_cls = b;
+		return MHD_YES;
+	}
+	if (!strcmp(url, "/api/challenges")) {
+		b->kind = BODY_CHALLENGE;
+		if (authenticate(in, conn, &b->who, &r) < 0)
+			goto refused;
 		*con_cls = b;
 		return MHD_YES;
 	}
@@ -707,11 +840,13 @@ static enum MHD_Result post_body(struct intake *in, struct MHD_Connection *conn,
 			return upload_done(in, conn, b);
 		if (b->kind == BODY_FORM)
 			return login_done(in, conn, b);
+		if (b->kind == BODY_CHALLENGE)
+			return challenge_done(in, conn, b);
 		return organiser_act(in, conn, b);
 	}
 	if (b->kind == BODY_UPLOAD)
 		return upload_chunk(b, data, n) < 0 ? MHD_NO : MHD_YES;
-	if (b->kind == BODY_FORM) {
+	if (b->kind == BODY_FORM || b->kind == BODY_CHALLENGE) {
 		if (b->form_len + n > FORM_MAX)
 			return MHD_NO; /* no login form is that long */
 		memcpy(b->form + b->form_len, data, n);
@@ -762,6 +897,11 @@ static enum MHD_Result get(struct intake *in, struct MHD_Connection *conn, const
 			return entry_docs_missing(conn, entry);
 		return *rest ? entry_docs_stderr(conn, in->dir, entry) :
 			entry_docs_entry(conn, in->dir, entry);
+	}
+	if ((id = numbered_url(url, "/api/challenges/", &rest)) && !*rest) {
+		if (authenticate(in, conn, &who, &r) < 0)
+			return refuse(conn, &r);
+		return challenge_get(in, conn, &who, id);
 	}
 	if (!strcmp(url, "/author"))
 		return reply(conn, MHD_HTTP_OK, "text/html; charset=utf-8", (char *)author_page,

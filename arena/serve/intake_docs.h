@@ -2,7 +2,7 @@
  * intake_docs.h - the documents `host`'s routes answer with (intake.h):
  * a submission, an account's submissions, a log, an acknowledgement. Their
  * shapes are in schema/serve-api.schema.json ("submission", "me",
- * "received", "author_disabled", "frozen"). A submission is shown only to
+ * "received", "author_disabled", "frozen", "challenge"). A submission is shown only to
  * its author and to organisers; to anyone else it does not exist (404, as
  * for an unknown id).
  *
@@ -39,6 +39,13 @@ enum MHD_Result intake_docs_login(struct MHD_Connection *conn, const struct who 
 enum MHD_Result intake_docs_author(struct MHD_Connection *conn, const char *author, size_t n);
 /* 200 {"frozen":true|false}. */
 enum MHD_Result intake_docs_frozen(struct MHD_Connection *conn, bool frozen);
+/* 202 {"id":N,"state":"queued","url":"/api/challenges/N"} */
+enum MHD_Result intake_docs_challenge_asked(struct MHD_Connection *conn, uint64_t id);
+struct challenge;
+/* 200, challenge c of the competition in dir: who asked, the pair, its state and the
+ * command that plays it. */
+enum MHD_Result intake_docs_challenge(struct MHD_Connection *conn, const char *dir,
+				      const struct challenge *c);
 /* 404 for submission id. */
 enum MHD_Result intake_docs_missing(struct MHD_Connection *conn, uint64_t id);
 /* 200, submission id's document. */

@@ -10,7 +10,10 @@ and its private games, over real HTTP (port 0):
   refused from then on, their submissions disabled and entries retired;
 - GET /api/entries/NAME and its /stderr: an entry's rating history, its
   faults by kind with a reproduce line that, run, deals the faulty game
-  again, and its stderr log, to its author and organisers only (others 404).
+  again, and its stderr log, to its author and organisers only (others 404);
+- POST /api/challenges: of one's own entry only, queued, limited per pair of
+  entries in 24 hours (429 with Retry-After, also after a restart), readable
+  by its author and organisers.
     test_host_organiser.py ARENA BADBOT"""
 import http.client
 import io
@@ -146,6 +149,44 @@ try:
     s, t = req(host, "GET", "/api/entries/a")
     check(s == 401, "a visitor's entry page: %d %s" % (s, t))
 
+    # challenges: of one's own entry, limited per pair (either order) in 24 hours
+    def challenge(token, body):
+        c = http.client.HTTPConnection("127.0.0.1", host.port, timeout=60)
+        c.request("POST", "/api/challenges", body=json.dumps(body),
+                  headers={"Authorization": "Bearer " + token,
+                           "Content-Type": "application/json"})
+        r = c.getresponse()
+        data = r.read().decode()
+        c.close()
+        valid(json.loads(data), "challenge_asked" if r.status == 202 else "error")
+        return r.status, r.headers.get("Retry-After"), data
+
+    for i in range(1, 4):
+        s, retry, t = challenge(alice, {"bot": "a", "opponent": "b", "deals": 2})
+        check(s == 202 and json.loads(t) == {"id": i, "state": "queued",
+                                             "url": "/api/challenges/%d" % i},
+              "challenge %d: %d %s" % (i, s, t))
+    for who, token, body in (("alice", alice, {"bot": "a", "opponent": "b"}),
+                             ("bob", bob, {"bot": "b", "opponent": "a", "deals": 1})):
+        s, retry, t = challenge(token, body)
+        check(s == 429 and int(retry or 0) > 0 and "challenges_per_pair_day" in error_of(t),
+              "%s's 4th challenge of a and b: %d %s %s" % (who, s, retry, t))
+    s, retry, t = challenge(alice, {"bot": "b", "opponent": "a"})
+    check(s == 403 and "no entry of yours" in error_of(t), "another's entry: %d %s" % (s, t))
+    s, retry, t = challenge(alice, {"bot": "a", "opponent": "zz"})
+    check(s == 400 and "opponent" in error_of(t), "an unknown opponent: %d %s" % (s, t))
+    s, retry, t = challenge(alice, {"bot": "a", "opponent": "b", "deals": 0})
+    check(s == 400 and "deals" in error_of(t), "deals 0: %d %s" % (s, t))
+    s, t = req(host, "GET", "/api/challenges/1", token=alice, schema="challenge")
+    doc = json.loads(t) if s == 200 else {}
+    check(doc.get("state") == "queued" and doc.get("opponent") == "b" and
+          doc.get("play", "").startswith("skipbo-arena league challenge --deals 2 "),
+          "challenge 1: %d %s" % (s, t))
+    s, t = req(host, "GET", "/api/challenges/1", token=carol)
+    check(s == 404, "carol reads alice's challenge: %d %s" % (s, t))
+    s, t = req(host, "GET", "/api/challenges/1", token=org, schema="challenge")
+    check(s == 200, "the organiser reads a challenge: %d %s" % (s, t))
+
     # the freeze: the organiser's only, durable across a restart
     s, t = req(host, "POST", "/api/freeze", token=bob)
     check(s == 403 and "only an organiser freezes" in error_of(t), "bob's freeze: %d %s" % (s, t))
@@ -157,6 +198,8 @@ try:
     host = Host(arena, C, os.path.join(work, "host.out"))
     s, t = req(host, "POST", "/api/bots/c/submissions", tiny_archive(), token=carol)
     check(s == 403 and "frozen" in error_of(t), "frozen after a restart: %d %s" % (s, t))
+    s, retry, t = challenge(alice, {"bot": "a", "opponent": "b"})
+    check(s == 429, "the challenges' limit after a restart: %d %s" % (s, t))
     s, t = req(host, "POST", "/api/unfreeze", token=alice)
     check(s == 403, "alice's unfreeze: %d %s" % (s, t))
     s, t = req(host, "POST", "/api/unfreeze", token=org, schema="frozen")
