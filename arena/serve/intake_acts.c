@@ -67,9 +67,10 @@ static enum MHD_Result disable(struct intake *in, struct MHD_Connection *conn,
 }
 
 /*
- * The organiser who disables author: their token refused from now on
- * (accounts_revoke), each of their submissions disabled and its entry
- * retired with the reason.
+ * The organiser who disables author: each of their submissions disabled
+ * and its entry retired with the reason, then their token refused from now
+ * on (accounts_revoke). Asked again after a failure, it goes on where it
+ * stopped.
  */
 static enum MHD_Result disable_author(struct intake *in, struct MHD_Connection *conn,
 				      const struct who *who, const char *author)
@@ -84,10 +85,8 @@ static enum MHD_Result disable_author(struct intake *in, struct MHD_Connection *
 	if ((rc = accounts_open(&as, in->dir, err, sizeof(err))) == 0) {
 		if ((live = accounts_live(&as, author)) < 0 || as.a[live].role != ACCOUNT_AUTHOR) {
 			rc = -ENOENT;
-			snprintf(err, sizeof(err), "no live author \"%s\": GET /api/me shows the "
-				 "authors of every submission", author);
-		} else {
-			rc = accounts_revoke(&as, author, err, sizeof(err));
+			snprintf(err, sizeof(err), "no live author \"%s\": skipbo-arena host "
+				 "account list %s shows the accounts", author, in->dir);
 		}
 		accounts_release(&as);
 	}
@@ -104,6 +103,10 @@ static enum MHD_Result disable_author(struct intake *in, struct MHD_Connection *
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		rc = disable_submission(in, ids[i], why, err, sizeof(err));
 	free(ids);
+	if (rc == 0 && (rc = accounts_open(&as, in->dir, err, sizeof(err))) == 0) {
+		rc = accounts_revoke(&as, author, err, sizeof(err));
+		accounts_release(&as);
+	}
 	if (rc < 0) {
 		r.status = rc == -ENOENT ? MHD_HTTP_NOT_FOUND : r.status;
 		strlcpy(r.why, rc == -ENOMEM ? "out of memory" : err, sizeof(r.why));

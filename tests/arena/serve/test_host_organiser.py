@@ -85,10 +85,11 @@ try:
             continue
         s, t = req(host, "GET", "/api/t/%d/games" % tid, token=org, schema="games")
         games = json.loads(t) if s == 200 else {}
-        if games.get("matching", 0) >= 1:
+        if any("a" in g["record"]["bots"] for g in games.get("games", [])):
             break
     check(games.get("matching", 0) >= 1, "the organiser sees no game: %s" % games)
-    n = games["games"][0]["n"] if games.get("games") else 0
+    # a game of alice's entry (the league's anchor plays too, where it is installed)
+    n = next((g["n"] for g in games.get("games", []) if "a" in g["record"]["bots"]), 0)
     replay, page = "/api/t/%d/game/%d/replay" % (tid, n), "/t/%d/game/%d" % (tid, n)
 
     # the author of an entry that played and the organiser see the game
