@@ -44,6 +44,17 @@ def wait_js(b, what, expression, seconds=30):
     return False
 
 
+def desk_and_phone(b, shots, name):
+    """A screenshot of browser b's page at desk width (SHOTS/name-1280.png), then at a
+    phone's 390 px (name-390.png), checked no wider than the phone; b stays at 390 px."""
+    b.screenshot(os.path.join(shots, name + "-1280.png"))
+    b.width(390)
+    time.sleep(0.3)
+    wide = b.eval("document.documentElement.scrollWidth")
+    check(wide <= 390, "%s: the page at 390 px is %s px wide" % (name, wide))
+    b.screenshot(os.path.join(shots, name + "-390.png"))
+
+
 def make_competition(arena, badbot, d, settings, accounts):
     """d with league.jsonc and host.jsonc (settings); accounts: name -> options of
     `host account add`. Returns name -> token."""

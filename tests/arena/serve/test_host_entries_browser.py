@@ -9,13 +9,12 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "game"))
 import cdp  # noqa: E402
-from host_fixture import (Host, check, entered_bots, failures, make_competition,  # noqa: E402
-                          wait_js)
+from host_fixture import (Host, check, desk_and_phone, entered_bots, failures,  # noqa: E402
+                          make_competition, wait_js)
 
 def log_in(b, token, name):
     b.eval("document.querySelector('#token').value = %r" % token)
@@ -51,12 +50,7 @@ def main():
               "the fault's kind is not shown")
         check(b.eval("document.querySelector('#organiser').hidden"),
               "the organiser's controls shown to an author")
-        b.screenshot(os.path.join(shots, "entries-1280.png"))
-        b.width(390)
-        time.sleep(0.3)
-        wide = b.eval("document.documentElement.scrollWidth")
-        check(wide <= 390, "the page at 390 px is %s px wide" % wide)
-        b.screenshot(os.path.join(shots, "entries-390.png"))
+        desk_and_phone(b, shots, "entries")
         b.eval("document.querySelector('#logout').click()")
         wait_js(b, "logged out", "!document.querySelector('#login').hidden")
 
