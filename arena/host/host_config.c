@@ -35,6 +35,8 @@ static const struct {
 	{ "check_games", offsetof(struct host_config, check_games), 1, 1000 },
 	{ "upload_mb", offsetof(struct host_config, upload_mb), 1, 4096 },
 	{ "login_failures", offsetof(struct host_config, login_failures), 1, 1000000 },
+	{ "challenges_per_pair_day", offsetof(struct host_config, challenges_per_pair_day), 0,
+	  1000 },
 };
 
 static const struct {
@@ -61,6 +63,7 @@ void host_config_defaults(struct host_config *c)
 	c->check_games = 4;
 	c->upload_mb = 64;
 	c->login_failures = 10;
+	c->challenges_per_pair_day = 3;
 	c->frozen = false;
 	c->public_games = true;
 }

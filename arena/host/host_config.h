@@ -15,6 +15,7 @@
  *     "check_games": 4,         // check's games against each anchor
  *     "upload_mb": 64,          // an upload's size
  *     "login_failures": 10,     // failed tokens per address in 10 minutes
+ *     "challenges_per_pair_day": 3, // challenges asked of one pair of entries in 24 hours
  *     "frozen": false,          // no new submissions (finals)
  *     "public_games": true      // games and replays shown to all, or to their authors only
  *   }
@@ -33,6 +34,7 @@ struct host_config {
 	int check_games;
 	int upload_mb;
 	int login_failures;
+	int challenges_per_pair_day;
 	bool frozen, public_games;
 };
 

@@ -355,8 +355,20 @@ static bool has_bot(const struct serve_game *g, long bot)
 	return false;
 }
 
+bool api_game_visible(const struct serve_game *g, const bool *visible, size_t nvisible)
+{
+	if (!visible)
+		return true;
+	for (int s = 0; s < g->players; s++)
+		if (g->bot[s] < nvisible && visible[g->bot[s]])
+			return true;
+	return false;
+}
+
 static bool matches(const struct serve_game *g, const struct api_games_query *q)
 {
+	if (!api_game_visible(g, q->visible, q->nvisible))
+		return false;
 	if (q->bot >= 0 && !has_bot(g, q->bot))
 		return false;
 	if (q->vs >= 0 && !has_bot(g, q->vs))

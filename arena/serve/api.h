@@ -32,7 +32,13 @@ struct api_games_query {
 	long bot, vs;           /* games of bot (and of vs too); -1: any */
 	int fault;              /* API_FAULT_ANY, API_FAULT_NONE_ASKED or a fault kind */
 	bool oldest_first;      /* default: newest first */
+	const bool *visible;    /* bot k may be shown when k < nvisible and visible[k]; a game
+				   none of whose bots may is left out. NULL: every game */
+	size_t nvisible;
 };
+
+/* Whether game g may be shown to those who see the bots of visible (NULL: all). */
+bool api_game_visible(const struct serve_game *g, const bool *visible, size_t nvisible);
 #define API_FAULT_NONE_ASKED (-1)
 #define API_FAULT_ANY (-2)
 

@@ -6,6 +6,7 @@
 #include "intake.h"
 
 #include <arpa/inet.h>
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,10 @@
 #include <unistd.h>
 
 #include "accounts.h"
+#include "challenges.h"
+#include "entry_docs.h"
+#include "freeze.h"
+#include "intake_acts.h"
 #include "intake_docs.h"
 #include "league_entries.h"
 #include "names.h"
@@ -36,23 +41,16 @@
 
 extern const char author_page[];
 
-struct intake {
-	char *dir;
-	struct host_config config;
-	struct pipeline *pipeline;
-	bool tls;
-	struct sessions *sessions;
-	pthread_mutex_t lock;      /* guards ss */
-	struct submissions ss;
-};
-
 /* A request with a body, kept between the daemon's calls. */
-enum body_kind { BODY_UPLOAD, BODY_FORM, BODY_DROP };
+/* BODY_DROP: no body is read; what the request does is its route's (the organiser's). */
+enum body_kind { BODY_UPLOAD, BODY_FORM, BODY_DROP, BODY_CHALLENGE };
 struct body {
 	enum body_kind kind;
 	struct who who;
-	char bot[NAMES_LEN_MAX + 2];  /* one more: a name too long is refused by its rule */
-	uint64_t id;             /* the submission disabled (BODY_DROP of a disable) */
+	char bot[NAMES_LEN_MAX + 2];  /* one more: a name too long is refused by its rule; the
+					 author disabled (ACT_AUTHOR) */
+	enum organiser_act act;  /* of a BODY_DROP */
+	uint64_t id;             /* the submission disabled (ACT_DISABLE) */
 	int fd;                  /* the upload's file in incoming/, or -1 */
 	char path[PATH_MAX];
 	uint64_t bytes, limit;
@@ -180,18 +178,16 @@ static bool cross_site(struct MHD_Connection *conn)
 	return strcasecmp(sep + 3, host) != 0;
 }
 
-/* A refusal's sentence and status, answered by refuse(). */
-struct refusal {
-	unsigned status;
-	long retry_after;
-	char why[512];
-};
-
-static enum MHD_Result refuse(struct MHD_Connection *conn, const struct refusal *r)
+enum MHD_Result intake_refuse(struct MHD_Connection *conn, const struct refusal *r)
 {
 	struct reply_extra x = { .retry_after = r->retry_after };
 
 	return reply_error(conn, r->status, r->why, &x);
+}
+
+static enum MHD_Result refuse(struct MHD_Connection *conn, const struct refusal *r)
+{
+	return intake_refuse(conn, r);
 }
 
 /* The live account called name into *who: true, or false. */
@@ -270,12 +266,19 @@ static int upload_refusal(struct intake *in, struct MHD_Connection *conn, const 
 	const char *type = header(conn, MHD_HTTP_HEADER_CONTENT_TYPE);
 	const char *owner;
 	char err[512];
+	bool frozen;
 
 	r->retry_after = 0;
 	r->status = MHD_HTTP_FORBIDDEN;
-	if (in->config.frozen) {
+	if (freeze_read(in->dir, in->config.frozen, &frozen, err, sizeof(err)) < 0) {
+		r->status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+		strlcpy(r->why, err, sizeof(r->why));
+		return -1;
+	}
+	if (frozen) {
 		snprintf(r->why, sizeof(r->why), "submissions are frozen by the organiser (frozen "
-			 "in host.jsonc, for the finals): the versions entered play on");
+			 "in host.jsonc or POST /api/freeze, for the finals): the versions entered "
+			 "play on");
 		return -1;
 	}
 	if (!names_valid(b->bot)) {
@@ -466,45 +469,6 @@ static enum MHD_Result logout(struct intake *in, struct MHD_Connection *conn)
 	return reply_w(conn, MHD_HTTP_OK, "application/json", &w, &x);
 }
 
-static enum MHD_Result disable(struct intake *in, struct MHD_Connection *conn, struct body *b)
-{
-	struct refusal r = { .status = MHD_HTTP_FORBIDDEN };
-	struct league_entries es;
-	struct submission *s;
-	char err[1024], why[256], entry[LEAGUE_ENTRY_NAME_MAX] = "";
-	int rc = 0, i;
-
-	if (b->who.role != ACCOUNT_ORGANISER) {
-		snprintf(r.why, sizeof(r.why), "only an organiser disables a submission (an "
-			 "account added with host account add --organiser)");
-		return refuse(conn, &r);
-	}
-	snprintf(why, sizeof(why), "disabled by the organiser %s", b->who.name);
-	pthread_mutex_lock(&in->lock);
-	submissions_refresh(&in->ss, err, sizeof(err));
-	if (!(s = submissions_find(&in->ss, b->id)))
-		rc = -ENOENT;
-	else if (!s->disabled)
-		rc = submissions_disable(&in->ss, b->id, why, err, sizeof(err));
-	if (rc == 0 && s->entry)
-		snprintf(entry, sizeof(entry), "%s", s->entry);
-	pthread_mutex_unlock(&in->lock);
-	if (rc == -ENOENT)
-		return intake_docs_missing(conn, b->id);
-	if (rc == 0 && entry[0] && (rc = league_entries_open(&es, in->dir, err, sizeof(err))) == 0) {
-		if ((i = league_entries_named(&es, entry)) >= 0 &&
-		    (rc = league_entries_retire(&es, (size_t)i, why, err, sizeof(err))) == -EALREADY)
-			rc = 0;
-		league_entries_release(&es);
-	}
-	if (rc < 0) {
-		r.status = MHD_HTTP_INTERNAL_SERVER_ERROR;
-		strlcpy(r.why, err, sizeof(r.why));
-		return refuse(conn, &r);
-	}
-	return intake_docs_submission(conn, &in->lock, &in->ss, &b->who, b->id);
-}
-
 /* The path after a prefix, up to the next '/', into out: its length, or 0. */
 static size_t path_part(const char *url, const char *prefix, char *out, size_t size)
 {
@@ -520,19 +484,25 @@ static size_t path_part(const char *url, const char *prefix, char *out, size_t s
 	return len;
 }
 
-/* "/api/submissions/N" and what follows it into *rest: the id, or 0. */
-static uint64_t submission_url(const char *url, const char **rest)
+/* "PREFIX" and a number N, and what follows it into *rest: N, or 0. */
+static uint64_t numbered_url(const char *url, const char *prefix, const char **rest)
 {
 	char digits[21];
-	size_t len = path_part(url, "/api/submissions/", digits, sizeof(digits));
+	size_t len = path_part(url, prefix, digits, sizeof(digits));
 	char *end;
 	uint64_t id;
 
 	if (!len || digits[0] == '0' || strspn(digits, "0123456789") != len)
 		return 0;
 	id = strtoull(digits, &end, 10);
-	*rest = url + strlen("/api/submissions/") + len;
+	*rest = url + strlen(prefix) + len;
 	return id;
+}
+
+/* "/api/submissions/N" and what follows it into *rest: the id, or 0. */
+static uint64_t submission_url(const char *url, const char **rest)
+{
+	return numbered_url(url, "/api/submissions/", rest);
 }
 
 /* The first call of a POST: refusals now, or the body's state. */
@@ -560,6 +530,13 @@ static enum MHD_Result post_begin(struct intake *in, struct MHD_Connection *conn
 		*con_cls = b;
 		return MHD_YES;
 	}
+	if (!strcmp(url, "/api/challenges")) {
+		b->kind = BODY_CHALLENGE;
+		if (authenticate(in, conn, &b->who, &r) < 0)
+			goto refused;
+		*con_cls = b;
+		return MHD_YES;
+	}
 	if (!strcmp(url, "/logout")) {
 		free(b);
 		return logout(in, conn);
@@ -575,8 +552,17 @@ static enum MHD_Result post_begin(struct intake *in, struct MHD_Connection *conn
 		*con_cls = b;
 		return MHD_YES;
 	}
-	if ((b->id = submission_url(url, &rest)) && !strcmp(rest, "/disable")) {
-		b->kind = BODY_DROP;
+	b->kind = BODY_DROP;
+	if ((b->id = submission_url(url, &rest)) && !strcmp(rest, "/disable"))
+		b->act = ACT_DISABLE;
+	else if (!strcmp(url, "/api/freeze"))
+		b->act = ACT_FREEZE;
+	else if (!strcmp(url, "/api/unfreeze"))
+		b->act = ACT_UNFREEZE;
+	else if ((len = path_part(url, "/api/authors/", b->bot, sizeof(b->bot))) &&
+		 !strcmp(url + strlen("/api/authors/") + len, "/disable"))
+		b->act = ACT_AUTHOR;
+	if (b->act != ACT_NONE) {
 		if (authenticate(in, conn, &b->who, &r) < 0)
 			goto refused;
 		*con_cls = b;
@@ -599,11 +585,13 @@ static enum MHD_Result post_body(struct intake *in, struct MHD_Connection *conn,
 			return upload_done(in, conn, b);
 		if (b->kind == BODY_FORM)
 			return login_done(in, conn, b);
-		return disable(in, conn, b);
+		if (b->kind == BODY_CHALLENGE)
+			return intake_challenge_ask(in, conn, &b->who, b->form, b->form_len);
+		return intake_organiser_act(in, conn, &b->who, b->act, b->id, b->bot);
 	}
 	if (b->kind == BODY_UPLOAD)
 		return upload_chunk(b, data, n) < 0 ? MHD_NO : MHD_YES;
-	if (b->kind == BODY_FORM) {
+	if (b->kind == BODY_FORM || b->kind == BODY_CHALLENGE) {
 		if (b->form_len + n > FORM_MAX)
 			return MHD_NO; /* no login form is that long */
 		memcpy(b->form + b->form_len, data, n);
@@ -612,15 +600,38 @@ static enum MHD_Result post_body(struct intake *in, struct MHD_Connection *conn,
 	return MHD_YES;
 }
 
+/* "/api/entries/NAME" or ".../stderr" into entry and *rest ("" or "/stderr"): true. */
+static bool entry_url(const char *url, char entry[LEAGUE_ENTRY_NAME_MAX + 1], const char **rest)
+{
+	size_t len = path_part(url, "/api/entries/", entry, LEAGUE_ENTRY_NAME_MAX + 1);
+
+	*rest = url + strlen("/api/entries/") + len;
+	return len && (!**rest || !strcmp(*rest, "/stderr"));
+}
+
 static enum MHD_Result get(struct intake *in, struct MHD_Connection *conn, const char *url,
 			   bool *handled)
 {
+	char entry[LEAGUE_ENTRY_NAME_MAX + 1];
 	struct refusal r;
 	const char *rest = "";
 	struct who who;
 	uint64_t id;
 
 	*handled = true;
+	if (entry_url(url, entry, &rest)) {
+		if (authenticate(in, conn, &who, &r) < 0)
+			return refuse(conn, &r);
+		if (!intake_sees_entry(in, &who, entry)) /* as one that does not exist */
+			return entry_docs_missing(conn, entry);
+		return *rest ? entry_docs_stderr(conn, in->dir, entry) :
+			entry_docs_entry(conn, in->dir, entry);
+	}
+	if ((id = numbered_url(url, "/api/challenges/", &rest)) && !*rest) {
+		if (authenticate(in, conn, &who, &r) < 0)
+			return refuse(conn, &r);
+		return intake_challenge_get(in, conn, &who, id);
+	}
 	if (!strcmp(url, "/author"))
 		return reply(conn, MHD_HTTP_OK, "text/html; charset=utf-8", (char *)author_page,
 			     strlen(author_page), MHD_RESPMEM_PERSISTENT, NULL);
@@ -652,6 +663,43 @@ enum MHD_Result intake_request(struct intake *in, struct MHD_Connection *conn, c
 		return get(in, conn, url, handled);
 	*handled = false;
 	return MHD_NO;
+}
+
+int intake_viewer(struct intake *in, struct MHD_Connection *conn, struct intake_viewer *v)
+{
+	struct refusal r;
+	struct who who;
+	char err[256];
+	int rc = 0;
+
+	*v = (struct intake_viewer){ .all = in->config.public_games };
+	if (v->all || authenticate(in, conn, &who, &r) < 0)
+		return 0;
+	if ((v->all = who.role == ACCOUNT_ORGANISER))
+		return 0;
+	pthread_mutex_lock(&in->lock);
+	submissions_refresh(&in->ss, err, sizeof(err));
+	if (!(v->names = calloc(in->ss.n + 1, sizeof(*v->names))))
+		rc = -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < in->ss.n; i++) {
+		const struct submission *s = &in->ss.s[i];
+		if (s->entry && !strcmp(s->author, who.name) &&
+		    !(v->names[v->n++] = strdup(s->entry)))
+			rc = -ENOMEM;
+	}
+	pthread_mutex_unlock(&in->lock);
+	if (rc < 0)
+		intake_viewer_release(v);
+	return rc;
+}
+
+void intake_viewer_release(struct intake_viewer *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		free(v->names[i]);
+	free(v->names);
+	v->names = NULL;
+	v->n = 0;
 }
 
 void intake_completed(struct intake *in, void **con_cls)

@@ -12,6 +12,10 @@
  *   GET  /api/submissions/N          one submission, its queue place and why
  *   GET  /api/submissions/N/build.log, /check.log   its logs, as text
  *   POST /api/submissions/N/disable  the organiser's: retired from the league
+ *   POST /api/authors/NAME/disable   the organiser's: the account revoked, each of its
+ *                                    submissions disabled and its entry retired
+ *   POST /api/freeze, /api/unfreeze  the organiser's: submissions refused or taken
+ *                                    again, kept in DIR/freeze.jsonl (freeze.h)
  *   POST /login                      token=... (a form): a session cookie
  *   POST /logout                     the cookie forgotten
  *   GET  /author                     the author's page
@@ -63,6 +67,22 @@ void intake_free(struct intake *in);
 enum MHD_Result intake_request(struct intake *in, struct MHD_Connection *conn, const char *url,
 			       const char *method, const char *upload_data,
 			       size_t *upload_data_size, void **con_cls, bool *handled);
+
+/*
+ * Who may see which games of the league (public_games in host.jsonc): all
+ * of them (public_games true, or an organiser asking), else the games of
+ * the entries in names (those of the asking author's submissions; none for
+ * a visitor who is not logged in).
+ */
+struct intake_viewer {
+	bool all;
+	char **names;
+	size_t n;
+};
+
+/* The viewer behind conn's token or cookie into *v: 0, or -ENOMEM. */
+int intake_viewer(struct intake *in, struct MHD_Connection *conn, struct intake_viewer *v);
+void intake_viewer_release(struct intake_viewer *v);
 
 /* The daemon's notice that a request ended: an upload not taken is removed. */
 void intake_completed(struct intake *in, void **con_cls);

@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "challenges.h"
 #include "jsonw.h"
+#include "league_entries.h"
 #include "submissions.h"
 
 static void time_field(struct jsonw *w, const char *key, time_t t)
@@ -99,6 +101,61 @@ enum MHD_Result intake_docs_login(struct MHD_Connection *conn, const struct who 
 	jsonw_string(&w, who->name);
 	jsonw_printf(&w, ",\"role\":\"%s\"}\n", account_role_name(who->role));
 	return reply_w(conn, MHD_HTTP_OK, "application/json", &w, x);
+}
+
+enum MHD_Result intake_docs_author(struct MHD_Connection *conn, const char *author, size_t n)
+{
+	struct jsonw w;
+
+	jsonw_init(&w);
+	jsonw_text(&w, "{\"author\":");
+	jsonw_string(&w, author);
+	jsonw_printf(&w, ",\"state\":\"disabled\",\"submissions\":%zu}\n", n);
+	return reply_w(conn, MHD_HTTP_OK, "application/json", &w, NULL);
+}
+
+enum MHD_Result intake_docs_frozen(struct MHD_Connection *conn, bool frozen)
+{
+	struct jsonw w;
+
+	jsonw_init(&w);
+	jsonw_printf(&w, "{\"frozen\":%s}\n", frozen ? "true" : "false");
+	return reply_w(conn, MHD_HTTP_OK, "application/json", &w, NULL);
+}
+
+enum MHD_Result intake_docs_challenge_asked(struct MHD_Connection *conn, uint64_t id)
+{
+	struct jsonw w;
+
+	jsonw_init(&w);
+	jsonw_printf(&w, "{\"id\":%llu,\"state\":\"queued\",\"url\":"
+		     "\"/api/challenges/%llu\"}\n", (unsigned long long)id, (unsigned long long)id);
+	return reply_w(conn, MHD_HTTP_ACCEPTED, "application/json", &w, NULL);
+}
+
+enum MHD_Result intake_docs_challenge(struct MHD_Connection *conn, const char *dir,
+				      const struct challenge *c)
+{
+	char stamp[32], command[PATH_MAX + 2 * LEAGUE_ENTRY_NAME_MAX + 64];
+	struct jsonw w;
+	struct tm tm;
+
+	gmtime_r(&c->asked, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(command, sizeof(command), "skipbo-arena league challenge --deals %d %s %s %s",
+		 c->deals, dir, c->bot, c->opponent);
+	jsonw_init(&w);
+	jsonw_printf(&w, "{\"id\":%llu,\"author\":", (unsigned long long)c->id);
+	jsonw_string(&w, c->author);
+	jsonw_text(&w, ",\"bot\":");
+	jsonw_string(&w, c->bot);
+	jsonw_text(&w, ",\"opponent\":");
+	jsonw_string(&w, c->opponent);
+	jsonw_printf(&w, ",\"deals\":%d,\"state\":\"queued\",\"asked\":\"%s\",\"play\":",
+		     c->deals, stamp);
+	jsonw_string(&w, command);
+	jsonw_text(&w, "}\n");
+	return reply_w(conn, MHD_HTTP_OK, "application/json", &w, NULL);
 }
 
 enum MHD_Result intake_docs_missing(struct MHD_Connection *conn, uint64_t id)

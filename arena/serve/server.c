@@ -152,6 +152,28 @@ static int games_query(struct MHD_Connection *conn, struct api_games_query *q)
 	return 0;
 }
 
+/*
+ * The bots of e whose games v may see into *visible (NULL: every game), n
+ * of them; under e's lock. 0, or -ENOMEM: nothing may be shown then.
+ */
+static int visible_bots(const struct intake_viewer *v, const struct catalog_entry *e,
+			bool **visible, size_t *n)
+{
+	const struct gamelog *log = &e->rec.log;
+
+	*visible = NULL;
+	*n = 0;
+	if (v->all)
+		return 0;
+	if (!(*visible = calloc(log->nbots + 1, sizeof(**visible))))
+		return -ENOMEM;
+	*n = log->nbots;
+	for (size_t k = 0; k < log->nbots; k++)
+		for (size_t i = 0; i < v->n && !(*visible)[k]; i++)
+			(*visible)[k] = !strcmp(log->bots[k], v->names[i]);
+	return 0;
+}
+
 /* The stream of every record as JSON lines, a buffer at a time. */
 struct stream {
 	struct catalog_entry *e;
@@ -159,6 +181,8 @@ struct stream {
 	size_t next, end;
 	char *line;         /* a record that did not fit in the last buffer */
 	size_t len, sent;
+	bool *visible;      /* visible_bots(): the games the asker may see */
+	size_t nvisible;
 };
 
 static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
@@ -182,6 +206,10 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
 		}
 		if (st->next >= st->end || st->e->rec.generation != st->generation)
 			break;
+		if (!api_game_visible(&st->e->rec.games[st->next], st->visible, st->nvisible)) {
+			st->next++;
+			continue;
+		}
 		size_t len;
 		char *line = serve_records_line(&st->e->rec, st->next++, &len);
 		if (!line)
@@ -200,10 +228,12 @@ static void stream_free(void *cls)
 	struct stream *st = cls;
 
 	free(st->line);
+	free(st->visible);
 	free(st);
 }
 
-static enum MHD_Result send_stream(struct MHD_Connection *conn, struct catalog_entry *e)
+static enum MHD_Result send_stream(struct MHD_Connection *conn, struct catalog_entry *e,
+				   const struct intake_viewer *v)
 {
 	struct stream *st = calloc(1, sizeof(*st));
 	struct MHD_Response *resp;
@@ -221,6 +251,8 @@ static enum MHD_Result send_stream(struct MHD_Connection *conn, struct catalog_e
 	catalog_refresh(e, false);
 	st->generation = e->rec.generation;
 	st->end = e->rec.ngames;
+	if (visible_bots(v, e, &st->visible, &st->nvisible) < 0)
+		st->end = 0;
 	catalog_unlock(e);
 	st->next = (size_t)from;
 	resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_read, st,
@@ -239,7 +271,7 @@ static enum MHD_Result send_stream(struct MHD_Connection *conn, struct catalog_e
 
 /* Game g's replay document, or its viewer page. */
 static enum MHD_Result send_replay(struct MHD_Connection *conn, struct catalog_entry *e,
-				   size_t g, bool page)
+				   size_t g, bool page, const struct intake_viewer *v)
 {
 	char err[PATH_MAX + 512];
 	struct jsonw w;
@@ -247,8 +279,16 @@ static enum MHD_Result send_replay(struct MHD_Connection *conn, struct catalog_e
 	int code;
 	char *text;
 
+	bool *visible;
+	size_t n;
+
 	catalog_lock(e);
 	catalog_refresh(e, false);
+	/* a game its asker may not see answers as one that does not exist */
+	if (visible_bots(v, e, &visible, &n) < 0 || (g < e->rec.ngames &&
+	    !api_game_visible(&e->rec.games[g], visible, n)))
+		g = SIZE_MAX;
+	free(visible);
 	text = serve_records_replay(&e->rec, g, &len, &code, err, sizeof(err));
 	catalog_unlock(e);
 	if (!text)
@@ -289,7 +329,7 @@ static enum MHD_Result send_chart(struct MHD_Connection *conn, struct catalog_en
 
 /* /api/t/N/...: part 3 on. */
 static enum MHD_Result route_entry_api(struct MHD_Connection *conn, struct catalog_entry *e,
-				       const struct route *r)
+				       const struct route *r, const struct intake_viewer *v)
 {
 	struct api_games_query q;
 	struct jsonw w;
@@ -297,10 +337,10 @@ static enum MHD_Result route_entry_api(struct MHD_Connection *conn, struct catal
 	int rc;
 
 	if (r->n == 4 && part_is(r, 3, "games.jsonl"))
-		return send_stream(conn, e);
+		return send_stream(conn, e, v);
 	if (r->n == 6 && part_is(r, 3, "game") && part_number(r, 4, &k) == 0 &&
 	    part_is(r, 5, "replay"))
-		return send_replay(conn, e, k, false);
+		return send_replay(conn, e, k, false, v);
 	if (r->n == 4 && part_is(r, 3, "games") && games_query(conn, &q) < 0)
 		return send_error(conn, MHD_HTTP_BAD_REQUEST, "offset, limit (at most 1000), "
 				  "bot, vs: numbers; fault: a fault kind or any; order: newest "
@@ -317,8 +357,14 @@ static enum MHD_Result route_entry_api(struct MHD_Connection *conn, struct catal
 		rc = api_ranking(e, &w);
 	else if (r->n == 4 && part_is(r, 3, "shards"))
 		rc = api_shards(e, &w);
-	else if (r->n == 4 && part_is(r, 3, "games"))
-		rc = api_games(e, &q, &w);
+	else if (r->n == 4 && part_is(r, 3, "games")) {
+		bool *visible;
+		if ((rc = visible_bots(v, e, &visible, &q.nvisible)) == 0) {
+			q.visible = visible;
+			rc = api_games(e, &q, &w);
+			free(visible);
+		}
+	}
 	else if (r->n == 5 && part_is(r, 3, "bot") && part_number(r, 4, &k) == 0)
 		rc = api_bot(e, k, &w);
 	else if (r->n == 5 && part_is(r, 3, "league") && part_is(r, 4, "chart"))
@@ -350,7 +396,8 @@ static struct catalog_entry *entry_of(struct server *s, const struct route *r, s
 	return e;
 }
 
-static enum MHD_Result route(struct server *s, struct MHD_Connection *conn, const char *url)
+static enum MHD_Result route_as(struct server *s, struct MHD_Connection *conn, const char *url,
+				const struct intake_viewer *v)
 {
 	struct catalog_entry *e = NULL;
 	struct route r;
@@ -365,14 +412,27 @@ static enum MHD_Result route(struct server *s, struct MHD_Connection *conn, cons
 		return send_json(conn, api_index(s->catalog, &w), &w);
 	}
 	if (r.n >= 3 && part_is(&r, 0, "api") && part_is(&r, 1, "t") && (e = entry_of(s, &r, 2)))
-		return route_entry_api(conn, e, &r);
+		return route_entry_api(conn, e, &r, v);
 	if (r.n >= 2 && part_is(&r, 0, "t") && (e = entry_of(s, &r, 1))) {
 		if (r.n == 2 || (r.n == 4 && part_is(&r, 2, "bot") && part_number(&r, 3, &k) == 0))
 			return send_page(conn);
 		if (r.n == 4 && part_is(&r, 2, "game") && part_number(&r, 3, &k) == 0)
-			return send_replay(conn, e, k, true);
+			return send_replay(conn, e, k, true, v);
 	}
 	return send_error(conn, MHD_HTTP_NOT_FOUND, "no such page");
+}
+
+/* The read-only routes, their games shown as public_games says (intake.h). */
+static enum MHD_Result route(struct server *s, struct MHD_Connection *conn, const char *url)
+{
+	struct intake_viewer v = { .all = true };
+	enum MHD_Result ret;
+
+	if (s->intake && intake_viewer(s->intake, conn, &v) < 0)
+		return send_error(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory");
+	ret = route_as(s, conn, url, &v);
+	intake_viewer_release(&v);
+	return ret;
 }
 
 /*

@@ -11,30 +11,12 @@ import shutil
 import sys
 import tarfile
 import tempfile
-import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "game"))
 import cdp  # noqa: E402
-from host_fixture import Host, make_competition  # noqa: E402
-
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL: " + msg, flush=True)
-
-
-def wait_js(b, what, expression, seconds=30):
-    for _ in range(seconds * 10):
-        if b.eval(expression):
-            return True
-        time.sleep(0.1)
-    check(False, "waited in vain for " + what)
-    return False
-
+from host_fixture import (Host, check, desk_and_phone, failures,  # noqa: E402
+                          make_competition, wait_js)
 
 def set_value(b, selector, value):
     b.eval("document.querySelector(%r).value = %r" % (selector, value))
@@ -99,12 +81,7 @@ def main():
         state = b.eval("document.querySelector('#rows tr td:nth-child(3)').textContent")
         check(any(s in state for s in ("received", "unpacked", "building", "checking",
                                        "entered", "failed")), "a state: %r" % state)
-        b.screenshot(os.path.join(shots, "author-1280.png"))
-        b.width(390)
-        time.sleep(0.3)
-        wide = b.eval("document.documentElement.scrollWidth")
-        check(wide <= 390, "the page at 390 px is %s px wide" % wide)
-        b.screenshot(os.path.join(shots, "author-390.png"))
+        desk_and_phone(b, shots, "author")
         b.eval("document.querySelector('#rows button').click()")
         wait_js(b, "the build log's panel", "!document.querySelector('#log').hidden")
         b.screenshot(os.path.join(shots, "author-log-390.png"))

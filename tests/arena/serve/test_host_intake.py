@@ -19,34 +19,11 @@ import tarfile
 import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from host_fixture import Host, make_competition  # noqa: E402
+from host_fixture import Host, check, failures, make_competition, valid  # noqa: E402
 
 arena, badbot, starter = (os.path.abspath(a) for a in sys.argv[1:4])
 work = tempfile.mkdtemp(prefix="skipbo-host.")
 os.chmod(work, 0o755)  # the sandbox's uids reach the builds' trees
-failures = []
-try:
-    import jsonschema
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
-                           "arena", "schema", "serve-api.schema.json")) as f:
-        API = json.load(f)
-except ImportError:
-    jsonschema = None
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL: " + msg, flush=True)
-
-
-def valid(doc, name):
-    """Check doc against serve-api.schema.json's $defs/name (with python3-jsonschema)."""
-    if jsonschema is None or name is None:
-        return
-    schema = dict(API, **{"$ref": "#/$defs/" + name})
-    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
-    check(not errors, "%s against the schema: %s" % (name, [e.message for e in errors]))
 
 
 def req(host, method, path, body=None, headers=None, source="127.0.0.1"):

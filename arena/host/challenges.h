@@ -1,0 +1,60 @@
+/*
+ * challenges.h - the challenges authors ask through host's API
+ * (arena/HOSTING.md, "Challenges"): DIR/challenges.jsonl, one event a
+ * line, appended through the journal, read strictly by this module only.
+ *
+ *   {"event":"asked","id":1,"author":"alice","bot":"fast@2","opponent":"bob",
+ *    "deals":10,"time":"2026-12-07T13:00:00Z"}
+ *
+ * A challenge asked is queued: host does not play it yet; `skipbo-arena
+ * league challenge --deals N DIR BOT OPPONENT` plays it (arena/LEAGUE.md).
+ * The asks of one pair of entries (either order) are limited per 24 hours.
+ *
+ * Not for two threads at once: the caller locks.
+ */
+#ifndef SKIPBO_CHALLENGES_H
+#define SKIPBO_CHALLENGES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define CHALLENGES_FILE "challenges.jsonl"
+#define CHALLENGES_DEALS_MAX 1000
+
+struct challenge {
+	uint64_t id;
+	char *author, *bot, *opponent;
+	int deals;
+	time_t asked;
+};
+
+struct challenges {
+	char *dir;
+	struct challenge *c;
+	size_t n;
+};
+
+/*
+ * Read dir/challenges.jsonl (none yet: no challenges) into *cs, released
+ * with challenges_release() on success. -EBADMSG for a line that is not an
+ * event (err: the file, the line, what to do), other codes for I/O.
+ */
+int challenges_open(struct challenges *cs, const char *dir, char *err, size_t err_size);
+void challenges_release(struct challenges *cs);
+
+/*
+ * Queue a challenge of bot against opponent for author, durable on return,
+ * with its id in *id. -EAGAIN when per_pair_day challenges of the pair were
+ * asked in the 24 hours before now (0: no limit), *retry_after the seconds
+ * until the oldest of them leaves the window; other codes for I/O. err says
+ * why.
+ */
+int challenges_ask(struct challenges *cs, const char *author, const char *bot,
+		   const char *opponent, int deals, int per_pair_day, time_t now, uint64_t *id,
+		   long *retry_after, char *err, size_t err_size);
+
+/* Challenge id, or NULL. */
+const struct challenge *challenges_find(const struct challenges *cs, uint64_t id);
+
+#endif
