@@ -1,7 +1,8 @@
 /*
  * cmd_host.c - `skipbo-arena host DIR`: one process hosting a competition,
  * its league (league_run.h) in a thread, the pipeline of its submissions
- * (pipeline.h), and the server of `serve` with the intake's routes
+ * (pipeline.h), the challenges authors ask (challenge_play.h), and the
+ * server of `serve` with the intake's routes
  * (server.h, intake.h); and `skipbo-arena host account`: its accounts
  * (accounts.h). All of its state is files in DIR, so a stop or a kill -9
  * loses nothing acknowledged and the same command resumes (arena/HOSTING.md).
@@ -19,6 +20,7 @@
 #include <time.h>
 
 #include "accounts.h"
+#include "challenge_play.h"
 #include "commands.h"
 #include "host_config.h"
 #include "intake.h"
@@ -227,6 +229,7 @@ static int host_run(const char *dir, const struct host_args *a)
 	struct league_run_options opt = { dir, (int)a->jobs, stdout };
 	struct pipeline_setup setup = { .dir = dir, .arena = "/proc/self/exe" };
 	struct pipeline *pipeline = NULL;
+	struct challenge_play *challenges = NULL;
 	struct intake *intake = NULL;
 	struct server *server = NULL;
 	char err[4096];
@@ -242,6 +245,7 @@ static int host_run(const char *dir, const struct host_args *a)
 	sigaddset(&stop, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	if (pipeline_start(&setup, &pipeline, err, sizeof(err)) < 0 ||
+	    challenge_play_start(dir, setup.arena, &challenges, err, sizeof(err)) < 0 ||
 	    intake_new(dir, &setup.config, pipeline, a->cert != NULL, &intake, err,
 		       sizeof(err)) < 0 ||
 	    server_start_host(dir, a->listen, a->cert, a->key, intake, &server, err,
@@ -278,6 +282,7 @@ static int host_run(const char *dir, const struct host_args *a)
 	ret = 0;
 out:
 	server_stop(server);
+	challenge_play_stop(challenges);
 	pipeline_stop(pipeline);
 	intake_free(intake);
 	return ret;

@@ -330,8 +330,11 @@ static int play_challenge(const struct league_config *lc, const struct league_en
 	const char *hide[] = { lc->base.output };
 	int ret;
 
-	snprintf(out, sizeof(out), "%s/challenges/%s-vs-%s-%lld", lc->base.output, bots[0].name,
-		 bots[1].name, a->deals);
+	if (league_challenge_dir(out, sizeof(out), lc->base.output, bots[0].name, bots[1].name,
+				 a->deals) < 0) {
+		warnx("league challenge: \"%s\": path too long", lc->base.output);
+		return 1;
+	}
 	cfg.bots = bots;
 	cfg.nbots = 2;
 	cfg.players = 2;

@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,65 @@ static int parse_time(const char *s, time_t *out)
 	return 0;
 }
 
+const char *challenge_state_name(enum challenge_state state)
+{
+	switch (state) {
+	case CHALLENGE_QUEUED:
+		return "queued";
+	case CHALLENGE_PLAYED:
+		return "played";
+	case CHALLENGE_FAILED:
+		return "failed";
+	}
+	return "?";
+}
+
+static struct challenge *find(const struct challenges *cs, uint64_t id)
+{
+	for (size_t i = 0; i < cs->n; i++)
+		if (cs->c[i].id == id)
+			return &cs->c[i];
+	return NULL;
+}
+
+static bool is_count(const cJSON *n)
+{
+	return cJSON_IsNumber(n) && n->valuedouble >= 0 && n->valuedouble <= 1e12 &&
+	       n->valuedouble == (double)(long)n->valuedouble;
+}
+
+/* A played or failed event into the queued challenge it names: 0 or -EBADMSG. */
+static int apply_end(struct challenges *cs, const cJSON *o, const char *ev)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "id");
+	const cJSON *games = cJSON_GetObjectItemCaseSensitive(o, "games");
+	const cJSON *won = cJSON_GetObjectItemCaseSensitive(o, "won");
+	bool played = !strcmp(ev, "played");
+	struct challenge *c;
+	time_t t;
+
+	if (!cJSON_IsNumber(id) || !(c = find(cs, (uint64_t)id->valuedouble)) ||
+	    c->state != CHALLENGE_QUEUED || parse_time(string_of(o, "time"), &t) < 0)
+		return -EBADMSG;
+	if (played) {
+		if (cJSON_GetArraySize(o) != 5 || !is_count(games) || !cJSON_IsArray(won) ||
+		    cJSON_GetArraySize(won) != 2 || !is_count(cJSON_GetArrayItem(won, 0)) ||
+		    !is_count(cJSON_GetArrayItem(won, 1)))
+			return -EBADMSG;
+		c->games = (long)games->valuedouble;
+		c->won[0] = (long)cJSON_GetArrayItem(won, 0)->valuedouble;
+		c->won[1] = (long)cJSON_GetArrayItem(won, 1)->valuedouble;
+		c->state = CHALLENGE_PLAYED;
+		return 0;
+	}
+	if (cJSON_GetArraySize(o) != 4 || !string_of(o, "why"))
+		return -EBADMSG;
+	if (!(c->why = strdup(string_of(o, "why"))))
+		return -ENOMEM;
+	c->state = CHALLENGE_FAILED;
+	return 0;
+}
+
 /* One event into cs: 0, -EBADMSG, -ENOMEM. */
 static int apply(struct challenges *cs, const cJSON *o)
 {
@@ -49,6 +109,8 @@ static int apply(struct challenges *cs, const cJSON *o)
 	const char *ev = string_of(o, "event");
 	struct challenge c = { 0 }, *grown;
 
+	if (cJSON_IsObject(o) && ev && (!strcmp(ev, "played") || !strcmp(ev, "failed")))
+		return apply_end(cs, o, ev);
 	if (!cJSON_IsObject(o) || cJSON_GetArraySize(o) != 7 || !ev || strcmp(ev, "asked") ||
 	    !cJSON_IsNumber(id) || id->valuedouble < 1 ||
 	    id->valuedouble != (double)(uint64_t)id->valuedouble ||
@@ -79,9 +141,10 @@ static int on_line(void *ctx, const struct records_line *line)
 	if (ret == -EBADMSG)
 		snprintf(rd->err, rd->err_size, "\"%s\", line %zu: expected {\"event\": \"asked\", "
 			 "\"id\", \"author\", \"bot\", \"opponent\", \"deals\", \"time\"} with an id "
-			 "above the line before; the file is written only by host's POST "
-			 "/api/challenges: put the line back as it was, or delete it, and start host "
-			 "again", rd->path, line->lineno);
+			 "above the line before, or a \"played\" (\"id\", \"games\", \"won\", "
+			 "\"time\") or \"failed\" (\"id\", \"why\", \"time\") of a queued challenge; "
+			 "the file is written only by host: put the line back as it was, or delete "
+			 "it, and start host again", rd->path, line->lineno);
 	return ret;
 }
 
@@ -113,6 +176,7 @@ void challenges_release(struct challenges *cs)
 		free(cs->c[i].author);
 		free(cs->c[i].bot);
 		free(cs->c[i].opponent);
+		free(cs->c[i].why);
 	}
 	free(cs->c);
 	free(cs->dir);
@@ -178,8 +242,54 @@ out:
 
 const struct challenge *challenges_find(const struct challenges *cs, uint64_t id)
 {
+	return find(cs, id);
+}
+
+const struct challenge *challenges_next(const struct challenges *cs)
+{
 	for (size_t i = 0; i < cs->n; i++)
-		if (cs->c[i].id == id)
+		if (cs->c[i].state == CHALLENGE_QUEUED)
 			return &cs->c[i];
 	return NULL;
+}
+
+int challenges_finish(struct challenges *cs, uint64_t id, long games, const long won[2],
+		      const char *why, char *err, size_t err_size)
+{
+	const struct challenge *c = find(cs, id);
+	char path[PATH_MAX], stamp[32], *text = NULL;
+	cJSON *ev = NULL, *pair;
+	time_t now = time(NULL);
+	struct tm tm;
+	int ret = -ENOMEM;
+
+	if (!c || c->state != CHALLENGE_QUEUED) {
+		snprintf(err, err_size, "no queued challenge %llu", (unsigned long long)id);
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s/%s", cs->dir, CHALLENGES_FILE);
+	if (!gmtime_r(&now, &tm) || !strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm) ||
+	    !(ev = cJSON_CreateObject()) ||
+	    !cJSON_AddStringToObject(ev, "event", why ? "failed" : "played") ||
+	    !cJSON_AddNumberToObject(ev, "id", (double)id))
+		goto oom;
+	if (why ? !cJSON_AddStringToObject(ev, "why", why)
+		: (!cJSON_AddNumberToObject(ev, "games", (double)games) ||
+		   !(pair = cJSON_AddArrayToObject(ev, "won")) ||
+		   !cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)won[0])) ||
+		   !cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)won[1]))))
+		goto oom;
+	if (!cJSON_AddStringToObject(ev, "time", stamp) || !(text = cJSON_PrintUnformatted(ev)))
+		goto oom;
+	if ((ret = journal_append_once(path, text, strlen(text))) < 0)
+		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
+	else if ((ret = apply(cs, ev)) < 0)
+		snprintf(err, err_size, "out of memory");
+	goto out;
+oom:
+	snprintf(err, err_size, "out of memory");
+out:
+	cJSON_free(text);
+	cJSON_Delete(ev);
+	return ret;
 }

@@ -62,6 +62,13 @@ void league_request_stop(void)
 	tournament_request_stop();
 }
 
+int league_challenge_dir(char *out, size_t size, const char *dir, const char *a, const char *b,
+			 long long deals)
+{
+	return (size_t)snprintf(out, size, "%s/challenges/%s-vs-%s-%lld", dir, a, b, deals) >= size
+		       ? -ENAMETOOLONG : 0;
+}
+
 void league_seed(const char *dir, int has_seed, uint64_t *seed)
 {
 	struct records_tournament t = { 0 };

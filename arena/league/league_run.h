@@ -63,4 +63,9 @@ void league_request_stop(void);
  */
 void league_seed(const char *dir, int has_seed, uint64_t *seed);
 
+/* A challenge's tournament directory: "DIR/challenges/A-vs-B-DEALS" into out. 0, or
+ * -ENAMETOOLONG. */
+int league_challenge_dir(char *out, size_t size, const char *dir, const char *a, const char *b,
+			 long long deals);
+
 #endif

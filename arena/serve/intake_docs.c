@@ -151,9 +151,16 @@ enum MHD_Result intake_docs_challenge(struct MHD_Connection *conn, const char *d
 	jsonw_string(&w, c->bot);
 	jsonw_text(&w, ",\"opponent\":");
 	jsonw_string(&w, c->opponent);
-	jsonw_printf(&w, ",\"deals\":%d,\"state\":\"queued\",\"asked\":\"%s\",\"play\":",
-		     c->deals, stamp);
+	jsonw_printf(&w, ",\"deals\":%d,\"state\":\"%s\",\"asked\":\"%s\",\"play\":",
+		     c->deals, challenge_state_name(c->state), stamp);
 	jsonw_string(&w, command);
+	if (c->state == CHALLENGE_PLAYED)
+		jsonw_printf(&w, ",\"games\":%ld,\"won\":[%ld,%ld]", c->games, c->won[0],
+			     c->won[1]);
+	if (c->state == CHALLENGE_FAILED) {
+		jsonw_text(&w, ",\"why\":");
+		jsonw_string(&w, c->why);
+	}
 	jsonw_text(&w, "}\n");
 	return reply_w(conn, MHD_HTTP_OK, "application/json", &w, NULL);
 }

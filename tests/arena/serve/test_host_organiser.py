@@ -180,9 +180,22 @@ try:
     check(s == 400 and "deals" in error_of(t), "deals 0: %d %s" % (s, t))
     s, t = req(host, "GET", "/api/challenges/1", token=alice, schema="challenge")
     doc = json.loads(t) if s == 200 else {}
-    check(doc.get("state") == "queued" and doc.get("opponent") == "b" and
+    check(doc.get("state") in ("queued", "played") and doc.get("opponent") == "b" and
           doc.get("play", "").startswith("skipbo-arena league challenge --deals 2 "),
           "challenge 1: %d %s" % (s, t))
+    # host plays them, one at a time: 2 deals, each in both seatings
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        s, t = req(host, "GET", "/api/challenges/3", token=alice, schema="challenge")
+        if s != 200 or json.loads(t).get("state") != "queued":
+            break
+        time.sleep(0.5)
+    for i in range(1, 4):
+        s, t = req(host, "GET", "/api/challenges/%d" % i, token=alice, schema="challenge")
+        doc = json.loads(t) if s == 200 else {}
+        check(doc.get("state") == "played" and doc.get("games") == 4 and
+              len(doc.get("won", [])) == 2 and sum(doc["won"]) <= 4,
+              "challenge %d played: %d %s" % (i, s, t))
     s, t = req(host, "GET", "/api/challenges/1", token=carol)
     check(s == 404, "carol reads alice's challenge: %d %s" % (s, t))
     s, t = req(host, "GET", "/api/challenges/1", token=org, schema="challenge")
