@@ -94,20 +94,28 @@ static void source(const struct competition *c, const char *bot, char *out, size
 	run("rm -rf %s && mkdir -p %s", out, out);
 }
 
-/* Submit the folder src as author's bot (a .tar.gz made of it); its id. */
-static uint64_t submit(struct competition *c, const char *author, const char *bot,
-		       const char *src)
+/* Submit the archive made by the shell command make (a printf format that gets the
+ * archive's path, then src) as author's bot; its id. */
+static uint64_t submit_made(struct competition *c, const char *author, const char *bot,
+			    const char *make, const char *src)
 {
 	char archive[PATH_MAX], err[1024] = "";
 	uint64_t id;
 	long retry;
 
 	snprintf(archive, sizeof(archive), "%s/incoming/%d.tar.gz", c->dir, c->uploads++);
-	run("tar czf %s -C %s .", archive, src);
+	run(make, archive, src);
 	if (submissions_receive(&c->ss, author, bot, archive, 0, time(NULL), &id, &retry, err,
 				sizeof(err)) < 0)
 		fail_msg("%s", err);
 	return id;
+}
+
+/* Submit the folder src as author's bot (a .tar.gz made of it); its id. */
+static uint64_t submit(struct competition *c, const char *author, const char *bot,
+		       const char *src)
+{
+	return submit_made(c, author, bot, "tar czf %s -C %s .", src);
 }
 
 /* Wait until every submission of c is entered or failed. */
@@ -254,7 +262,7 @@ static void test_pipeline(void **state)
 	};
 	uint64_t kit_ids[sizeof(kits) / sizeof(kits[0])] = { 0 };
 	uint64_t py, c_kit, fails, crash, illegal, slow, taken, net, peek, bomb, disk, forever;
-	uint64_t chatty;
+	uint64_t chatty, escape;
 	int i;
 
 	(void)state;
@@ -327,6 +335,11 @@ static void test_pipeline(void **state)
 	write_file(src, "skipbo.json", "{\"language\": \"python\", \"build\": \"yes "
 		   "compiling | head -n 300000; exit 1\"}", 0644);
 	chatty = submit(&bad, "walter", "chatty", src);
+	/* an entry out of the tree: the sandboxed unpacker's refusal is the submission's why */
+	escape = submit_made(&bad, "zoe", "escape", "python3 -c 'import io, sys, tarfile; "
+			     "t = tarfile.open(sys.argv[1], \"w:gz\"); t.add(sys.argv[2], "
+			     "\"skipbo.json\"); t.addfile(tarfile.TarInfo(\"../escaped\"), "
+			     "io.BytesIO())' %s %s/skipbo.json", src);
 
 	setup.arena = ARENA_PATH;
 	host_config_defaults(&setup.config);
@@ -386,6 +399,8 @@ static void test_pipeline(void **state)
 	/* 3 MB of output: the log kept to 1 MiB, said so */
 	expect(&bad, chatty, SUBMISSION_FAILED, SUBMISSION_BUILDING, "exited with status 1");
 	file_holds(&bad, chatty, "build.log", "[build.log truncated");
+	expect(&bad, escape, SUBMISSION_FAILED, SUBMISSION_UNPACKED,
+	       "the archive was refused: entry \"../escaped\"");
 	{
 		char path[PATH_MAX];
 		struct stat st;
