@@ -289,16 +289,51 @@ static int open_tree(const char *tree, bool open)
 	return ret < 0 ? ret : tree_chown(tree, geteuid(), getegid());
 }
 
+int build_sandbox_start(struct bot_spec *spec, enum sandbox_mode mode, struct sandbox **sb,
+			struct bot **b, char *why, size_t why_size)
+{
+	struct sandbox_setup setup = { 0 };
+	char note[1024] = "";
+	int ret;
+
+	*sb = NULL;
+	*b = NULL;
+	if ((ret = open_tree(spec->cwd, true)) < 0) {
+		snprintf(why, why_size, "the host cannot open the folder to the %s: %s", spec->name,
+			 strerror(-ret));
+		return ret;
+	}
+	setup.mode = mode;
+	setup.bots = spec;
+	setup.nbots = 1;
+	if ((ret = sandbox_open(&setup, sb, note, sizeof(note))) < 0) {
+		snprintf(why, why_size, "the host cannot make the %s's sandbox: %s", spec->name,
+			 note);
+		return ret;
+	}
+	spec->sandbox = *sb;
+	spec->cwd_writable = true;
+	/* the games come first: it gets a CPU only when no game wants one */
+	spec->idle = true;
+	return bot_start(spec, b, why, why_size);
+}
+
+int build_sandbox_end(const char *tree, struct bot *b, struct sandbox *sb)
+{
+	bot_stop(b, GRACE_MS);
+	sandbox_close(sb);
+	return open_tree(tree, false);
+}
+
 int build_run(const char *tree, const char *line, const char *log,
 	      const struct host_config *config, const struct build_toolchain *tc,
 	      const atomic_bool *stop, char *why, size_t why_size)
 {
 	struct build_log lg = { -1, 0, false };
 	struct bot_spec spec = { 0 };
-	struct sandbox_setup setup = { 0 };
 	struct sandbox *sb = NULL;
 	struct bot *b = NULL;
-	char note[1024] = "", **argv = build_argv(line, config, tc);
+	char **argv = build_argv(line, config, tc);
 	int ret;
 
 	if (!argv) {
@@ -308,44 +343,26 @@ int build_run(const char *tree, const char *line, const char *log,
 	spec.name = "build";
 	spec.argv = argv;
 	spec.cwd = tree;
-	spec.cwd_writable = true;
 	spec.env = tc->env.v;
 	spec.cpu = -1;
 	spec.limits = (struct bot_limits){ config->build_cpu_seconds, config->build_memory_mb, 0,
 					   config->build_processes };
-	setup.mode = SANDBOX_ON;
-	setup.bots = &spec;
-	setup.nbots = 1;
 	if ((lg.fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644)) < 0) {
 		ret = -errno;
 		snprintf(why, why_size, "the host cannot write build.log: %s", strerror(errno));
-		goto out;
+		free(argv[2]);
+		free(argv);
+		return ret;
 	}
 	log_write(&lg, "$ ", 2);
 	log_line(&lg, line, strlen(line));
-	if ((ret = open_tree(tree, true)) < 0) {
-		snprintf(why, why_size, "the host cannot open the folder to the build: %s",
-			 strerror(-ret));
-		goto out;
-	}
-	if ((ret = sandbox_open(&setup, &sb, note, sizeof(note))) < 0) {
-		snprintf(why, why_size, "the host cannot make the build's sandbox: %s", note);
-		goto out;
-	}
-	spec.sandbox = sb;
-	if ((ret = bot_start(&spec, &b, why, why_size)) < 0)
-		goto out;
-	ret = watch(b, tree, config, stop, &lg, why, why_size);
-out:
-	bot_stop(b, GRACE_MS);
-	sandbox_close(sb);
-	if (lg.fd >= 0) {
-		if (ret < 0 && ret != -EINTR)
-			log_reason(&lg, why);
-		fsync(lg.fd);
-		close(lg.fd);
-	}
-	if (open_tree(tree, false) < 0 && ret == 0) {
+	if ((ret = build_sandbox_start(&spec, SANDBOX_ON, &sb, &b, why, why_size)) == 0)
+		ret = watch(b, tree, config, stop, &lg, why, why_size);
+	if (ret < 0 && ret != -EINTR)
+		log_reason(&lg, why);
+	fsync(lg.fd);
+	close(lg.fd);
+	if (build_sandbox_end(tree, b, sb) < 0 && ret == 0) {
 		snprintf(why, why_size, "the host cannot take the built folder back");
 		ret = -EPERM;
 	}

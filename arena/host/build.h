@@ -27,7 +27,9 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "bot.h"
 #include "host_config.h"
+#include "sandbox.h"
 #include "strlist.h"
 
 #define BUILD_LOG_MAX (1024 * 1024)
@@ -63,6 +65,21 @@ void build_toolchain_release(struct build_toolchain *tc);
  * "the build ran past 300 s (build_seconds in host.jsonc)", "the build
  * exited with status 2: see build.log", ...
  */
+/*
+ * Start spec's program as a build runs: its cwd (a submission's tree,
+ * absolute, canonical) opened to the sandbox's uid (as root) and bound
+ * writable, in a sandbox of mode (SANDBOX_ON, or SANDBOX_AUTO: unsandboxed
+ * where none can be made), at the lowest priority (bot_spec.idle). Sets
+ * spec->sandbox, cwd_writable and idle. 0 with *b running, or a negative
+ * code with why. Either way build_sandbox_end() must follow.
+ */
+int build_sandbox_start(struct bot_spec *spec, enum sandbox_mode mode, struct sandbox **sb,
+			struct bot **b, char *why, size_t why_size);
+
+/* Kill b (NULL is fine), close sb and give the tree back to the host (as root): 0, or
+ * the negative code of a tree it could not take back. */
+int build_sandbox_end(const char *tree, struct bot *b, struct sandbox *sb);
+
 int build_run(const char *tree, const char *line, const char *log,
 	      const struct host_config *config, const struct build_toolchain *tc,
 	      const atomic_bool *stop, char *why, size_t why_size);

@@ -16,7 +16,6 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -59,7 +58,7 @@ struct pipeline {
 struct job {
 	uint64_t id;
 	char bot[NAMES_LEN_MAX + 1];
-	char tree[PATH_MAX], upload[PATH_MAX], build_log[PATH_MAX],
+	char folder[PATH_MAX], tree[PATH_MAX], upload[PATH_MAX], build_log[PATH_MAX],
 		check_log[PATH_MAX], replays[PATH_MAX];
 };
 
@@ -100,22 +99,70 @@ static char *unpacker_path(const char *arena)
 	return path;
 }
 
+/* The unpacker's answer, "CODE\nWHY\n", into buf; 0, -EINTR on a stop, or -ECHILD when
+ * it ended without one (its status in *status) or -ETIMEDOUT past the wall guard. */
+static int unpack_answer(struct pipeline *p, struct bot *b, char *buf, size_t size,
+			 int *status)
+{
+	int64_t guard = clock_now_us() + (int64_t)p->config.build_seconds * 1000000;
+	size_t got = 0;
+	int lines = 0;
+
+	*status = 0;
+	while (lines < 2) {
+		const char *line;
+		size_t len;
+		int r = bot_read_line_live(b, &line, &len, clock_now_us() + POLL_US);
+
+		if (atomic_load(&p->stop))
+			return -EINTR;
+		if (r == 0) {
+			got += (size_t)snprintf(buf + got, size - got, "%s%.*s", lines ? "\n" : "",
+						(int)len, line);
+			got = got < size ? got : size - 1;
+			lines++;
+		} else if (r != -ETIMEDOUT) {
+			break;
+		} else if (clock_now_us() > guard) {
+			return -ETIMEDOUT;
+		}
+	}
+	/* its exit, within the guard too: it has nothing left to do but end */
+	while (!bot_exited(b, status)) {
+		if (atomic_load(&p->stop))
+			return -EINTR;
+		if (clock_now_us() > guard)
+			return -ETIMEDOUT;
+		usleep(POLL_US / 5);
+	}
+	return lines == 2 ? 0 : -ECHILD;
+}
+
 /* Unpack the upload into a fresh tree with the host's unpacker: a process of its own
- * (started with posix_spawn: a fork of the threaded host could not use malloc safely),
- * so that a fault of a decompressor cannot take the host. 0, -EINTR, or why. */
+ * under limits of its own, in the sandbox where there is one, like a build (the upload
+ * shown read-only as a file its command names), so that a fault of a decompressor
+ * cannot take the host nor reach past the tree. 0, -EINTR, or why. */
 static int unpack(struct pipeline *p, const struct job *j, char *why, size_t why_size)
 {
 	uint64_t total = (uint64_t)p->config.build_disk_mb << 20;
 	struct unpack_limits defaults = UNPACK_LIMITS_DEFAULT;
-	char buf[WHY_MAX + 16], n[3][24], *argv[8];
-	posix_spawn_file_actions_t fa;
-	size_t got = 0;
-	int fds[2], status, ret;
-	pid_t pid;
+	char buf[WHY_MAX + 16] = "", n[3][24];
+	char *argv[] = { p->unpacker, (char *)j->upload, (char *)j->tree, n[0], n[1], n[2], NULL };
+	struct bot_spec spec = { 0 };
+	struct sandbox *sb = NULL;
+	struct bot *b = NULL;
+	int status = 0, ret;
 
 	if ((ret = tree_remove(j->tree)) < 0 || mkdir(j->tree, 0755) < 0) {
 		snprintf(why, why_size, "the host cannot make the folder to unpack into: %s",
 			 strerror(ret < 0 ? -ret : errno));
+		return -EIO;
+	}
+	/* as root the sandbox's uid reads the upload, and its folder (the sandbox shows the
+	 * folder of a file its command names); no other sandbox sees that folder */
+	if (geteuid() == 0 && (chmod(j->upload, 0644) < 0 || chmod(j->folder, 0755) < 0)) {
+		snprintf(why, why_size, "the host cannot open the upload to its unpacker: %s",
+			 strerror(errno));
 		return -EIO;
 	}
 	if (total > defaults.total_bytes)
@@ -124,48 +171,25 @@ static int unpack(struct pipeline *p, const struct job *j, char *why, size_t why
 	snprintf(n[1], sizeof(n[1]), "%llu", (unsigned long long)total);
 	snprintf(n[2], sizeof(n[2]), "%llu", (unsigned long long)(defaults.file_bytes < total ?
 								 defaults.file_bytes : total));
-	argv[0] = p->unpacker;
-	argv[1] = (char *)j->upload;
-	argv[2] = (char *)j->tree;
-	argv[3] = n[0];
-	argv[4] = n[1];
-	argv[5] = n[2];
-	argv[6] = NULL;
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		snprintf(why, why_size, "the host cannot start its unpacker: %s", strerror(errno));
-		return -EIO;
+	spec.name = "unpacker";
+	spec.argv = argv;
+	spec.cwd = j->tree;
+	spec.cpu = -1;
+	spec.limits = (struct bot_limits){ 0, 0, 0, p->config.build_processes };
+	if ((ret = build_sandbox_start(&spec, SANDBOX_AUTO, &sb, &b, why, why_size)) == 0)
+		ret = unpack_answer(p, b, buf, sizeof(buf), &status);
+	if (build_sandbox_end(j->tree, b, sb) < 0 && ret == 0) {
+		snprintf(why, why_size, "the host cannot take the unpacked folder back");
+		return -EPERM;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	reaper_hold();
-	ret = posix_spawn(&pid, p->unpacker, &fa, NULL, argv, environ);
-	if (ret == 0 && reaper_track(pid) < 0) {
-		kill(pid, SIGKILL);
-		ret = ENOMEM;
+	if (ret == -EINTR || (ret < 0 && !b))
+		return ret == -EINTR ? ret : -EIO;
+	if (ret == -ETIMEDOUT) {
+		snprintf(why, why_size, "the unpacking ran past %d s (build_seconds in "
+			 "host.jsonc): submit a smaller archive", p->config.build_seconds);
+		return ret;
 	}
-	reaper_release();
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
-	if (ret != 0) {
-		close(fds[0]);
-		snprintf(why, why_size, "the host cannot start its unpacker %s: %s (install it "
-			 "next to skipbo-arena)", p->unpacker, strerror(ret));
-		return -EIO;
-	}
-	for (ssize_t r; got < sizeof(buf) - 1 &&
-	     (r = read(fds[0], buf + got, sizeof(buf) - 1 - got)) != 0;) {
-		if (r > 0)
-			got += (size_t)r;
-		else if (errno != EINTR)
-			break;
-	}
-	close(fds[0]);
-	/* "CODE\nWHY\n": the last newline cut */
-	buf[got && buf[got - 1] == '\n' ? got - 1 : got] = '\0';
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	reaper_forget(pid);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) || !strchr(buf, '\n')) {
+	if (ret < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		snprintf(why, why_size, "the unpacking stopped at a limit of the host's unpacker "
 			 "(%s): submit a smaller archive", WIFSIGNALED(status) ?
 			 strsignal(WTERMSIG(status)) : "no answer");
@@ -522,7 +546,8 @@ static int job_init(struct pipeline *p, const struct submission *s, struct job *
 	memset(j, 0, sizeof(*j));
 	j->id = s->id;
 	snprintf(j->bot, sizeof(j->bot), "%s", s->bot);
-	if (submissions_path(&p->ss, s->id, "tree", j->tree, sizeof(j->tree)) < 0 ||
+	if (submissions_path(&p->ss, s->id, NULL, j->folder, sizeof(j->folder)) < 0 ||
+	    submissions_path(&p->ss, s->id, "tree", j->tree, sizeof(j->tree)) < 0 ||
 	    submissions_path(&p->ss, s->id, "upload", j->upload, sizeof(j->upload)) < 0 ||
 	    submissions_path(&p->ss, s->id, "build.log", j->build_log, sizeof(j->build_log)) < 0 ||
 	    submissions_path(&p->ss, s->id, "check.log", j->check_log, sizeof(j->check_log)) < 0 ||

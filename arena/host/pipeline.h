@@ -4,16 +4,21 @@
  *
  * 1. unpacked: the upload unpacked (unpack.h) into DIR/submissions/ID/tree by
  *    skipbo-unpack, a process of its own with limits (found next to
- *    setup.arena), refusals failing the submission with the entry and
- *    reason; then the manifest read (manifest.h);
+ *    setup.arena), started like a build (build_sandbox_start: in the sandbox
+ *    where one can be made, the upload read-only, at the lowest priority),
+ *    refusals failing the submission with the entry and reason; then the
+ *    manifest read (manifest.h);
  * 2. building: the manifest's build (manifest.h) run by /bin/sh in the
  *    sandbox (sandbox.h) with the tree as its writable working directory:
  *    no network, no other author's files, caps on wall and CPU time, memory,
- *    processes and the tree's size (host_config.h); output in build.log;
+ *    processes and the tree's size (host_config.h); at the lowest priority
+ *    (SCHED_IDLE), so builds take only the CPU the league's games leave;
+ *    output in build.log;
  * 3. checking: `skipbo-arena check` of the built bot, sandboxed, against each
  *    of the league's anchors (check_games games each), its report in
  *    check.log; any fault of the bot fails the submission with the first
- *    fault and its reproduce line;
+ *    fault and its reproduce line; at the host's priority, since its
+ *    verdicts on slow moves are taken on the wall clock;
  * 4. entered: league_entries_add() of the bot under its name (NAME, or NAME@K
  *    when NAME is taken: the previous version plays until then).
  *
@@ -54,9 +59,8 @@ int pipeline_start(const struct pipeline_setup *setup, struct pipeline **out, ch
 /* Tell the pipeline that submissions.jsonl has a new submission (wakes it). */
 void pipeline_poke(struct pipeline *p);
 
-/* Stop: builds and checks in flight are killed (and redone at the next start); an
- * unpacking in flight is let finish (at most a minute of CPU); waits for the threads.
- * NULL is fine. */
+/* Stop: unpackings, builds and checks in flight are killed (and redone at the next
+ * start); waits for the threads. NULL is fine. */
 void pipeline_stop(struct pipeline *p);
 
 #endif

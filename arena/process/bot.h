@@ -87,6 +87,9 @@ struct bot_spec {
 	size_t stderr_total_cap;   /* the log file never grows past this many bytes, whatever
 	                              number of starts append to it; 0 = no such cap */
 	int cpu;                   /* pin to this CPU, -1 = no pinning */
+	bool idle;                 /* run at the lowest priority (SCHED_IDLE), inherited by
+	                              every process it starts: it gets a CPU only when no
+	                              other process wants it (a build beside the games) */
 	struct bot_limits limits;
 	struct sandbox *sandbox;   /* from sandbox_open(); NULL = run unsandboxed */
 };

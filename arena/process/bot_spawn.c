@@ -56,6 +56,7 @@ enum child_step {
 	STEP_LIMITS,
 	STEP_CHDIR,
 	STEP_AFFINITY,
+	STEP_PRIORITY,
 	STEP_EXEC,
 };
 
@@ -77,6 +78,7 @@ struct child_plan {
 	int limit_res[4];
 	int nlimits;
 	bool pin;
+	bool idle;
 	cpu_set_t cpus;
 };
 
@@ -167,6 +169,8 @@ static __attribute__((noreturn)) void child_run(const struct child_plan *plan)
 		child_fail(report_fd, STEP_SANDBOX);
 	if (plan->pin && sched_setaffinity(0, sizeof plan->cpus, &plan->cpus) < 0)
 		child_fail(report_fd, STEP_AFFINITY);
+	if (plan->idle && sched_setscheduler(0, SCHED_IDLE, &(struct sched_param){ 0 }) < 0)
+		child_fail(report_fd, STEP_PRIORITY);
 
 	sigemptyset(&empty);
 	sigprocmask(SIG_SETMASK, &empty, NULL);
@@ -216,6 +220,7 @@ static const char *step_words(int step)
 	case STEP_LIMITS: return "cannot apply resource limits";
 	case STEP_CHDIR: return "cannot change to its working directory";
 	case STEP_AFFINITY: return "cannot pin it to its CPU";
+	case STEP_PRIORITY: return "cannot lower its priority";
 	case STEP_EXEC: return "cannot execute it";
 	case STEP_SANDBOX: return "cannot enter its sandbox as";
 	default: return "cannot set up its process";
@@ -381,6 +386,7 @@ static int plan_init(struct child_plan *plan, const struct bot_spec *spec, const
 	plan->null_fd = f->devnull;
 	plan->parent = getpid();
 	plan_limits(plan, &spec->limits, spec->sandbox != NULL);
+	plan->idle = spec->idle;
 	if (spec->cpu >= 0) {
 		if (spec->cpu >= CPU_SETSIZE)
 			return -EINVAL;

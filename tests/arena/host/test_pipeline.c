@@ -6,6 +6,7 @@
  * run at once: one of ordinary bots, and one of hostile builds under small
  * limits. Needs bwrap (skipped with 77 where the sandbox is not there).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -94,20 +95,28 @@ static void source(const struct competition *c, const char *bot, char *out, size
 	run("rm -rf %s && mkdir -p %s", out, out);
 }
 
-/* Submit the folder src as author's bot (a .tar.gz made of it); its id. */
-static uint64_t submit(struct competition *c, const char *author, const char *bot,
-		       const char *src)
+/* Submit the archive made by the shell command make (a printf format that gets the
+ * archive's path, then src) as author's bot; its id. */
+static uint64_t submit_made(struct competition *c, const char *author, const char *bot,
+			    const char *make, const char *src)
 {
 	char archive[PATH_MAX], err[1024] = "";
 	uint64_t id;
 	long retry;
 
 	snprintf(archive, sizeof(archive), "%s/incoming/%d.tar.gz", c->dir, c->uploads++);
-	run("tar czf %s -C %s .", archive, src);
+	run(make, archive, src);
 	if (submissions_receive(&c->ss, author, bot, archive, 0, time(NULL), &id, &retry, err,
 				sizeof(err)) < 0)
 		fail_msg("%s", err);
 	return id;
+}
+
+/* Submit the folder src as author's bot (a .tar.gz made of it); its id. */
+static uint64_t submit(struct competition *c, const char *author, const char *bot,
+		       const char *src)
+{
+	return submit_made(c, author, bot, "tar czf %s -C %s .", src);
 }
 
 /* Wait until every submission of c is entered or failed. */
@@ -254,7 +263,7 @@ static void test_pipeline(void **state)
 	};
 	uint64_t kit_ids[sizeof(kits) / sizeof(kits[0])] = { 0 };
 	uint64_t py, c_kit, fails, crash, illegal, slow, taken, net, peek, bomb, disk, forever;
-	uint64_t chatty;
+	uint64_t chatty, escape;
 	int i;
 
 	(void)state;
@@ -327,6 +336,11 @@ static void test_pipeline(void **state)
 	write_file(src, "skipbo.json", "{\"language\": \"python\", \"build\": \"yes "
 		   "compiling | head -n 300000; exit 1\"}", 0644);
 	chatty = submit(&bad, "walter", "chatty", src);
+	/* an entry out of the tree: the sandboxed unpacker's refusal is the submission's why */
+	escape = submit_made(&bad, "zoe", "escape", "python3 -c 'import io, sys, tarfile; "
+			     "t = tarfile.open(sys.argv[1], \"w:gz\"); t.add(sys.argv[2], "
+			     "\"skipbo.json\"); t.addfile(tarfile.TarInfo(\"../escaped\"), "
+			     "io.BytesIO())' %s %s/skipbo.json", src);
 
 	setup.arena = ARENA_PATH;
 	host_config_defaults(&setup.config);
@@ -386,6 +400,8 @@ static void test_pipeline(void **state)
 	/* 3 MB of output: the log kept to 1 MiB, said so */
 	expect(&bad, chatty, SUBMISSION_FAILED, SUBMISSION_BUILDING, "exited with status 1");
 	file_holds(&bad, chatty, "build.log", "[build.log truncated");
+	expect(&bad, escape, SUBMISSION_FAILED, SUBMISSION_UNPACKED,
+	       "the archive was refused: entry \"../escaped\"");
 	{
 		char path[PATH_MAX];
 		struct stat st;
@@ -402,10 +418,79 @@ static void test_pipeline(void **state)
 	remove_tree(bad.dir);
 }
 
+/* A process whose command line holds arg: its pid, or 0. */
+static pid_t process_with_arg(const char *arg)
+{
+	char path[300], buf[4096];
+	pid_t found = 0;
+	struct dirent *d;
+	DIR *proc = opendir("/proc");
+
+	assert_non_null(proc);
+	while (!found && (d = readdir(proc))) {
+		size_t n;
+		FILE *fp;
+
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", d->d_name);
+		if (!(fp = fopen(path, "r")))
+			continue;
+		n = fread(buf, 1, sizeof(buf) - 1, fp);
+		fclose(fp);
+		for (size_t at = 0; at < n; at += strlen(buf + at) + 1) {
+			buf[n] = '\0';
+			if (strcmp(buf + at, arg) == 0)
+				found = (pid_t)atoi(d->d_name);
+		}
+	}
+	closedir(proc);
+	return found;
+}
+
+/* A stop kills an unpacking in flight, as it does a build: here one that waits for ever
+ * for its upload (a fifo no one writes). The submission stays received, redone later. */
+static void test_stop_kills_unpacking(void **state)
+{
+	struct competition c;
+	struct pipeline_setup setup = { 0 };
+	struct pipeline *p;
+	char src[PATH_MAX], upload[PATH_MAX], err[1024];
+	uint64_t id;
+	pid_t unpacker = 0;
+
+	(void)state;
+	competition_init(&c);
+	source(&c, "stuck", src, sizeof(src));
+	write_file(src, "bot.py", "print()\n", 0644);
+	id = submit(&c, "yann", "stuck", src);
+	assert_int_equal(submissions_path(&c.ss, id, "upload", upload, sizeof(upload)), 0);
+	assert_int_equal(unlink(upload), 0);
+	assert_int_equal(mkfifo(upload, 0644), 0);
+	setup.arena = ARENA_PATH;
+	setup.dir = c.dir;
+	host_config_defaults(&setup.config);
+	if (pipeline_start(&setup, &p, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	for (int i = 0; i < HANG_GUARD_S * 10 && !(unpacker = process_with_arg(upload)); i++)
+		usleep(100000);
+	assert_true(unpacker > 0);
+	/* before, the stop waited for the unpacker to end: here for ever */
+	alarm(HANG_GUARD_S);
+	pipeline_stop(p);
+	alarm(0);
+	assert_int_equal(process_with_arg(upload), 0);
+	assert_int_equal(submissions_refresh(&c.ss, err, sizeof(err)), 0);
+	expect(&c, id, SUBMISSION_RECEIVED, 0, NULL);
+	submissions_release(&c.ss);
+	remove_tree(c.dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pipeline),
+		cmocka_unit_test(test_stop_kills_unpacking),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

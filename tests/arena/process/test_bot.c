@@ -685,6 +685,7 @@ static void test_spec_applied(void **state)
 	r.spec.cpu = cpu;
 	r.spec.limits = (struct bot_limits){ .cpu_seconds = 5, .memory_mb = 512, .open_files = 32,
 					     .processes = 50 };
+	r.spec.idle = true;
 	/* A descriptor without close-on-exec, as careless library code leaves them. */
 	leak = open("/dev/null", O_RDONLY);
 	assert_true(leak >= 0);
@@ -694,6 +695,8 @@ static void test_spec_applied(void **state)
 	unsetenv("BADBOT_PROBE");
 	hello = handshake(b);
 
+	/* idle: the lowest priority, set before the exec */
+	assert_int_equal(sched_getscheduler(bot_pid(b)), SCHED_IDLE);
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(hello, "cwd")->valuestring, dir);
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(hello, "env")->valuestring, "from-spec");
 	rl = cJSON_GetObjectItemCaseSensitive(hello, "rlimits");
