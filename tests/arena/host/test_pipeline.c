@@ -351,7 +351,7 @@ static void test_pipeline(void **state)
 		fail_msg("%s", err);
 	setup.dir = bad.dir;
 	setup.config.builds = 6;
-	setup.config.build_seconds = 5;
+	setup.config.build_seconds = 20;
 	setup.config.build_processes = 32;
 	setup.config.build_disk_mb = 20;
 	if (pipeline_start(&setup, &p2, err, sizeof(err)) < 0)
@@ -396,7 +396,7 @@ static void test_pipeline(void **state)
 	file_holds(&bad, bomb, "build.log", "fork");
 	expect(&bad, disk, SUBMISSION_FAILED, SUBMISSION_BUILDING, "build_disk_mb");
 	expect(&bad, forever, SUBMISSION_FAILED, SUBMISSION_BUILDING,
-	       "the build ran past 5 s (build_seconds in host.jsonc)");
+	       "the build ran past 20 s (build_seconds in host.jsonc)");
 	/* 3 MB of output: the log kept to 1 MiB, said so */
 	expect(&bad, chatty, SUBMISSION_FAILED, SUBMISSION_BUILDING, "exited with status 1");
 	file_holds(&bad, chatty, "build.log", "[build.log truncated");
