@@ -23,6 +23,13 @@ int json_fail(struct protocol_diag *diag, int code, size_t offset, const char *f
 	return code;
 }
 
+const char *json_string_at(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
 const char *json_type_name(const cJSON *item)
 {
 	if (!item)

@@ -147,4 +147,7 @@ const char *json_safe(const char *s, char out[JSON_SAFE_MAX]);
 /* "number", "string", "array", ... for messages. */
 const char *json_type_name(const cJSON *item);
 
+/* The string at key of obj (case-sensitive), or NULL when absent or not a string. */
+const char *json_string_at(const cJSON *obj, const char *key);
+
 #endif

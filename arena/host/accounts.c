@@ -22,6 +22,7 @@
 #include "journal.h"
 #include "json_strict.h"
 #include "names.h"
+#include "protocol_json.h"
 #include "records.h"
 
 #define TOKEN_BYTES 32
@@ -104,14 +105,6 @@ int accounts_lookup(const struct accounts *as, const char *token)
 	return found;
 }
 
-/* The string at key, or NULL when absent or not a string. */
-static const char *string_at(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static bool is_hash(const char *s)
 {
 	size_t n = strspn(s, "0123456789abcdef");
@@ -133,7 +126,7 @@ static const char *keys_fault(const cJSON *ev, const char *const *keys)
 	size_t want = 0, have = 0;
 
 	for (; keys[want]; want++)
-		if (!string_at(ev, keys[want]))
+		if (!json_string_at(ev, keys[want]))
 			return "a key is missing or not a string";
 	for (const cJSON *k = ev->child; k; k = k->next)
 		have++;
@@ -149,15 +142,15 @@ static const char *event_fault(const cJSON *ev, const char **kind)
 	static const char *const revoke_keys[] = { "event", "name", "time", NULL };
 	const char *why;
 
-	if (!cJSON_IsObject(ev) || !(*kind = string_at(ev, "event")))
+	if (!cJSON_IsObject(ev) || !(*kind = json_string_at(ev, "event")))
 		return "not a JSON object with an \"event\"";
 	if (strcmp(*kind, "add") && strcmp(*kind, "revoke"))
 		return "an event other than \"add\" and \"revoke\"";
 	if ((why = keys_fault(ev, (*kind)[0] == 'a' ? add_keys : revoke_keys)))
 		return why;
-	if (!names_valid(string_at(ev, "name")))
+	if (!names_valid(json_string_at(ev, "name")))
 		return "a name that breaks the rule (" NAMES_RULE ")";
-	if (!is_time(string_at(ev, "time")))
+	if (!is_time(json_string_at(ev, "time")))
 		return "a time that is not YYYY-MM-DDTHH:MM:SSZ";
 	return NULL;
 }
@@ -175,21 +168,21 @@ static const char *apply_line(struct accounts *as, const char *text, size_t len,
 		event_fault(ev, &kind);
 	if (why)
 		goto out;
-	name = string_at(ev, "name");
+	name = json_string_at(ev, "name");
 	live = accounts_live(as, name);
 	if (kind[0] == 'r') {
 		if (live < 0)
 			why = "a revoke of a name that is not live";
-		else if (!(as->a[live].revoked = strdup(string_at(ev, "time"))))
+		else if (!(as->a[live].revoked = strdup(json_string_at(ev, "time"))))
 			*nomem = 1;
 		goto out;
 	}
-	role = string_at(ev, "role");
+	role = json_string_at(ev, "role");
 	if (live >= 0)
 		why = "a second add of a live name";
 	else if (role_parse(role, &parsed) < 0)
 		why = "a role other than \"author\", \"worker\" and \"organiser\"";
-	else if (!is_hash(string_at(ev, "token_sha256")))
+	else if (!is_hash(json_string_at(ev, "token_sha256")))
 		why = "a token_sha256 that is not 64 lower-case hex digits";
 	else if (!(grown = reallocarray(as->a, as->n + 1, sizeof(*as->a))))
 		*nomem = 1;
@@ -199,9 +192,9 @@ static const char *apply_line(struct accounts *as, const char *text, size_t len,
 	a = &as->a[as->n];
 	memset(a, 0, sizeof(*a));
 	a->role = parsed;
-	memcpy(a->token_sha256, string_at(ev, "token_sha256"), ACCOUNTS_HASH_SIZE);
+	memcpy(a->token_sha256, json_string_at(ev, "token_sha256"), ACCOUNTS_HASH_SIZE);
 	a->name = strdup(name);
-	a->added = strdup(string_at(ev, "time"));
+	a->added = strdup(json_string_at(ev, "time"));
 	as->n++;
 	if (!a->name || !a->added)
 		*nomem = 1;

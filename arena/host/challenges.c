@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "journal.h"
+#include "protocol_json.h"
 #include "records.h"
 
 #define DAY_SECONDS (24 * 3600)
@@ -23,13 +24,6 @@ struct reading {
 	char *err;
 	size_t err_size;
 };
-
-static const char *string_of(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) && *v->valuestring ? v->valuestring : NULL;
-}
 
 static int parse_time(const char *s, time_t *out)
 {
@@ -80,7 +74,7 @@ static int apply_end(struct challenges *cs, const cJSON *o, const char *ev)
 	time_t t;
 
 	if (!cJSON_IsNumber(id) || !(c = find(cs, (uint64_t)id->valuedouble)) ||
-	    c->state != CHALLENGE_QUEUED || parse_time(string_of(o, "time"), &t) < 0)
+	    c->state != CHALLENGE_QUEUED || parse_time(json_string_at(o, "time"), &t) < 0)
 		return -EBADMSG;
 	if (played) {
 		if (cJSON_GetArraySize(o) != 5 || !is_count(games) || !cJSON_IsArray(won) ||
@@ -93,9 +87,9 @@ static int apply_end(struct challenges *cs, const cJSON *o, const char *ev)
 		c->state = CHALLENGE_PLAYED;
 		return 0;
 	}
-	if (cJSON_GetArraySize(o) != 4 || !string_of(o, "why"))
+	if (cJSON_GetArraySize(o) != 4 || !json_string_at(o, "why"))
 		return -EBADMSG;
-	if (!(c->why = strdup(string_of(o, "why"))))
+	if (!(c->why = strdup(json_string_at(o, "why"))))
 		return -ENOMEM;
 	c->state = CHALLENGE_FAILED;
 	return 0;
@@ -106,7 +100,7 @@ static int apply(struct challenges *cs, const cJSON *o)
 {
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "id");
 	const cJSON *deals = cJSON_GetObjectItemCaseSensitive(o, "deals");
-	const char *ev = string_of(o, "event");
+	const char *ev = json_string_at(o, "event");
 	struct challenge c = { 0 }, *grown;
 
 	if (cJSON_IsObject(o) && ev && (!strcmp(ev, "played") || !strcmp(ev, "failed")))
@@ -116,17 +110,17 @@ static int apply(struct challenges *cs, const cJSON *o)
 	    id->valuedouble != (double)(uint64_t)id->valuedouble ||
 	    (cs->n && (uint64_t)id->valuedouble <= cs->c[cs->n - 1].id) ||
 	    !cJSON_IsNumber(deals) || deals->valueint < 1 || deals->valueint > CHALLENGES_DEALS_MAX ||
-	    !string_of(o, "author") || !string_of(o, "bot") || !string_of(o, "opponent") ||
-	    parse_time(string_of(o, "time"), &c.asked) < 0)
+	    !json_string_at(o, "author") || !json_string_at(o, "bot") || !json_string_at(o, "opponent") ||
+	    parse_time(json_string_at(o, "time"), &c.asked) < 0)
 		return -EBADMSG;
 	if (!(grown = reallocarray(cs->c, cs->n + 1, sizeof(*cs->c))))
 		return -ENOMEM;
 	cs->c = grown;
 	c.id = (uint64_t)id->valuedouble;
 	c.deals = deals->valueint;
-	c.author = strdup(string_of(o, "author"));
-	c.bot = strdup(string_of(o, "bot"));
-	c.opponent = strdup(string_of(o, "opponent"));
+	c.author = strdup(json_string_at(o, "author"));
+	c.bot = strdup(json_string_at(o, "bot"));
+	c.opponent = strdup(json_string_at(o, "opponent"));
 	cs->c[cs->n++] = c;
 	return c.author && c.bot && c.opponent ? 0 : -ENOMEM;
 }

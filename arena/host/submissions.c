@@ -19,6 +19,7 @@
 #include "journal.h"
 #include "json_strict.h"
 #include "names.h"
+#include "protocol_json.h"
 #include "records.h"
 #include "tree.h"
 
@@ -84,17 +85,10 @@ struct submission *submissions_find(const struct submissions *ss, uint64_t id)
 	return NULL;
 }
 
-static const char *string_at(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 /* The time at key as seconds, or -1 when it is not YYYY-MM-DDTHH:MM:SSZ. */
 static time_t time_at(const cJSON *o, const char *key)
 {
-	const char *s = string_at(o, key), *end;
+	const char *s = json_string_at(o, key), *end;
 	struct tm tm;
 
 	memset(&tm, 0, sizeof(tm));
@@ -128,7 +122,7 @@ static const char *apply_received(struct submissions *ss, const cJSON *ev, uint6
 {
 	static const char *const keys[] = { "event", "id", "author", "bot", "sha256", "bytes",
 					    "time", NULL };
-	const char *author = string_at(ev, "author"), *bot = string_at(ev, "bot"), *why;
+	const char *author = json_string_at(ev, "author"), *bot = json_string_at(ev, "bot"), *why;
 	struct submission *grown, *s;
 	int64_t bytes;
 
@@ -138,7 +132,7 @@ static const char *apply_received(struct submissions *ss, const cJSON *ev, uint6
 		return "an id that is not above the ids before it";
 	if (!author || !names_valid(author) || !bot || !names_valid(bot))
 		return "an author or bot that is not a name (" NAMES_RULE ")";
-	if (!is_hash(string_at(ev, "sha256")))
+	if (!is_hash(json_string_at(ev, "sha256")))
 		return "a sha256 that is not 64 lower-case hex digits";
 	if (json_strict_int(cJSON_GetObjectItemCaseSensitive(ev, "bytes"), NULL, "bytes", 0,
 			    JSON_STRICT_INT_MAX, 0, &bytes, NULL) < 0)
@@ -158,7 +152,7 @@ static const char *apply_received(struct submissions *ss, const cJSON *ev, uint6
 	s->id = id;
 	s->author = strdup(author);
 	s->bot = strdup(bot);
-	memcpy(s->sha256, string_at(ev, "sha256"), sizeof(s->sha256));
+	memcpy(s->sha256, json_string_at(ev, "sha256"), sizeof(s->sha256));
 	s->bytes = (uint64_t)bytes;
 	s->state = SUBMISSION_RECEIVED;
 	s->received = s->changed = when;
@@ -175,7 +169,7 @@ static const char *apply_state(struct submission *s, const cJSON *ev, time_t whe
 	static const char *const failed[] = { "event", "id", "state", "stage", "why", "time",
 					      NULL };
 	enum submission_state state, stage = SUBMISSION_RECEIVED;
-	const char *name = string_at(ev, "state"), *why;
+	const char *name = json_string_at(ev, "state"), *why;
 
 	if (!name || submission_state_parse(name, &state) < 0)
 		return "a state that is not one of received, unpacked, building, checking, "
@@ -185,21 +179,21 @@ static const char *apply_state(struct submission *s, const cJSON *ev, time_t whe
 		return why;
 	if (settled(s->state))
 		return "a state after the submission was entered or failed";
-	if (state == SUBMISSION_ENTERED && !string_at(ev, "entry"))
+	if (state == SUBMISSION_ENTERED && !json_string_at(ev, "entry"))
 		return "an entry that is not a string";
 	if (state == SUBMISSION_FAILED &&
-	    (!string_at(ev, "why") || !string_at(ev, "stage") ||
-	     submission_state_parse(string_at(ev, "stage"), &stage) < 0 || settled(stage) ||
+	    (!json_string_at(ev, "why") || !json_string_at(ev, "stage") ||
+	     submission_state_parse(json_string_at(ev, "stage"), &stage) < 0 || settled(stage) ||
 	     stage == SUBMISSION_RECEIVED))
 		return "a failure without a stage (unpacked, building or checking) and a why";
 	s->state = state;
 	s->failed_at = stage;
 	s->changed = when;
-	if (state == SUBMISSION_ENTERED && !(s->entry = strdup(string_at(ev, "entry"))))
+	if (state == SUBMISSION_ENTERED && !(s->entry = strdup(json_string_at(ev, "entry"))))
 		*nomem = 1;
 	if (state == SUBMISSION_FAILED && !s->disabled) {
 		free(s->why);
-		if (!(s->why = strdup(string_at(ev, "why"))))
+		if (!(s->why = strdup(json_string_at(ev, "why"))))
 			*nomem = 1;
 	}
 	return NULL;
@@ -212,14 +206,14 @@ static const char *apply_disable(struct submission *s, const cJSON *ev, time_t w
 
 	if (why)
 		return why;
-	if (!string_at(ev, "why"))
+	if (!json_string_at(ev, "why"))
 		return "a why that is not a string";
 	if (s->disabled)
 		return "a second disable of one submission";
 	s->disabled = true;
 	s->changed = when;
 	free(s->why);
-	if (!(s->why = strdup(string_at(ev, "why"))))
+	if (!(s->why = strdup(json_string_at(ev, "why"))))
 		*nomem = 1;
 	return NULL;
 }
@@ -234,7 +228,7 @@ static const char *apply_line(struct submissions *ss, const char *text, size_t l
 	time_t when;
 
 	if (json_strict_parse(text, len, &ev, NULL) < 0 || !cJSON_IsObject(ev) ||
-	    !(kind = string_at(ev, "event")) || (when = time_at(ev, "time")) < 0 ||
+	    !(kind = json_string_at(ev, "event")) || (when = time_at(ev, "time")) < 0 ||
 	    json_strict_int(cJSON_GetObjectItemCaseSensitive(ev, "id"), NULL, "id", 1,
 			    JSON_STRICT_INT_MAX, 0, &id, NULL) < 0)
 		goto out;

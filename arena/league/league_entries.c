@@ -16,6 +16,7 @@
 #include "names.h"
 #include "json_strict.h"
 #include "programs.h"
+#include "protocol_json.h"
 #include "records.h"
 
 /* A NULL-terminated copy of a JSON array of strings; NULL when it is not one or without memory. */
@@ -76,13 +77,6 @@ void league_entries_release(struct league_entries *es)
 	memset(es, 0, sizeof(*es));
 }
 
-static const char *string_at(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 int league_entries_named(const struct league_entries *es, const char *name)
 {
 	for (size_t i = 0; i < es->n; i++)
@@ -111,8 +105,8 @@ int league_entries_find(const struct league_entries *es, const char *name)
 /* An "add" event as a new entry (a name already entered is ignored). */
 static int apply_add(struct league_entries *es, const cJSON *ev)
 {
-	const char *name = string_at(ev, "name"), *cwd = string_at(ev, "cwd");
-	const char *previous = string_at(ev, "previous"), *at;
+	const char *name = json_string_at(ev, "name"), *cwd = json_string_at(ev, "cwd");
+	const char *previous = json_string_at(ev, "previous"), *at;
 	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(ev, "limits");
 	long *lim[4];
 	struct league_entry *e;
@@ -166,8 +160,8 @@ static int apply_event(struct league_entries *es, const char *line, size_t len)
 	const char *kind, *name;
 	int ret = -EBADMSG, i;
 
-	if (json_strict_parse(line, len, &ev, NULL) < 0 || !(kind = string_at(ev, "event")) ||
-	    !(name = string_at(ev, "name")))
+	if (json_strict_parse(line, len, &ev, NULL) < 0 || !(kind = json_string_at(ev, "event")) ||
+	    !(name = json_string_at(ev, "name")))
 		goto out;
 	if (strcmp(kind, "add") == 0) {
 		ret = apply_add(es, ev);
@@ -190,8 +184,8 @@ static int apply_event(struct league_entries *es, const char *line, size_t len)
 
 		ret = !(kind[0] == 'r' ? e->retired : e->suspended);
 		*(kind[0] == 'r' ? &e->retired : &e->suspended) = true;
-		if (!e->why && string_at(ev, "why"))
-			e->why = strdup(string_at(ev, "why"));
+		if (!e->why && json_string_at(ev, "why"))
+			e->why = strdup(json_string_at(ev, "why"));
 	} else {
 		ret = -EBADMSG;
 	}
