@@ -249,7 +249,7 @@ int reaper_start(void)
 {
 	pthread_attr_t attr;
 	pthread_t thread;
-	sigset_t chld;
+	sigset_t chld, all, old;
 	int ret;
 
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
@@ -258,10 +258,16 @@ int reaper_start(void)
 	sigaddset(&chld, SIGCHLD);
 	if ((ret = pthread_sigmask(SIG_BLOCK, &chld, NULL)) != 0)
 		return -ret;
+	/* the thread takes no signal but its SIGCHLD (through sigtimedwait): a SIGTERM
+	 * the program waits for with sigwait in another thread would otherwise be
+	 * delivered here, to its default action, and kill the program */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	ret = pthread_create(&thread, &attr, reaper_main, NULL);
 	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret != 0)
 		return -ret;
 	started = true;
