@@ -227,15 +227,62 @@ static char **build_argv(const char *line, const struct host_config *c,
 	return argv;
 }
 
+/* The machine's idle and total CPU time so far, in jiffies: 0, or -1 without /proc/stat. */
+static int cpu_times(unsigned long long *idle, unsigned long long *total)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "re");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 5)
+		return -1;
+	*idle = v[3] + v[4];
+	*total = 0;
+	for (int i = 0; i < n; i++)
+		*total += v[i];
+	return 0;
+}
+
+void build_clock_start(struct build_clock *bc)
+{
+	bc->start_us = bc->last_us = clock_now_us();
+	bc->counted_us = 0;
+	if (cpu_times(&bc->idle, &bc->total) < 0)
+		bc->idle = bc->total = 0;
+}
+
+bool build_clock_over(struct build_clock *bc, int limit_s)
+{
+	int64_t now = clock_now_us(), limit = (int64_t)limit_s * 1000000;
+	unsigned long long idle, total;
+
+	/* an interval counts unless the machine had next to no idle CPU in it */
+	if (cpu_times(&idle, &total) < 0 || total <= bc->total ||
+	    (idle - bc->idle) * 50 >= total - bc->total)
+		bc->counted_us += now - bc->last_us;
+	if (total > bc->total) {
+		bc->idle = idle;
+		bc->total = total;
+	}
+	bc->last_us = now;
+	return bc->counted_us >= limit || now - bc->start_us >= limit * BUILD_CLOCK_WALL_TIMES;
+}
+
 /* Read the build's output until it ends, a limit is passed or stop; the result. */
 static int watch(struct bot *b, const char *tree, const struct host_config *c,
 		 const atomic_bool *stop, struct build_log *lg, char *why, size_t why_size)
 {
-	int64_t start = clock_now_us(), end = start + (int64_t)c->build_seconds * 1000000;
 	uint64_t limit = (uint64_t)c->build_disk_mb << 20, bytes;
+	struct build_clock bc;
 	bool open = true;
 	int status;
 
+	build_clock_start(&bc);
 	for (;;) {
 		int64_t now = clock_now_us(), until = now + TICK_US;
 		const char *line;
@@ -244,7 +291,7 @@ static int watch(struct bot *b, const char *tree, const struct host_config *c,
 
 		if (atomic_load(stop))
 			return -EINTR;
-		if (now >= end) {
+		if (build_clock_over(&bc, c->build_seconds)) {
 			snprintf(why, why_size, "the build ran past %d s (build_seconds in host.jsonc)",
 				 c->build_seconds);
 			return -ETIMEDOUT;
@@ -255,7 +302,7 @@ static int watch(struct bot *b, const char *tree, const struct host_config *c,
 			return -EFBIG;
 		}
 		if (open) {
-			r = bot_read_line_live(b, &line, &len, until < end ? until : end);
+			r = bot_read_line_live(b, &line, &len, until);
 			while (r == 0) {
 				log_line(lg, line, len);
 				r = bot_read_line_live(b, &line, &len, clock_now_us());

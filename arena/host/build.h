@@ -80,6 +80,25 @@ int build_sandbox_start(struct bot_spec *spec, enum sandbox_mode mode, struct sa
  * the negative code of a tree it could not take back. */
 int build_sandbox_end(const char *tree, struct bot *b, struct sandbox *sb);
 
+/*
+ * The clock of build_seconds. A build runs at SCHED_IDLE: it gets a CPU only
+ * when one is idle, so on a machine kept busy it would fail its wall-time
+ * limit having never run. This clock counts only the moments in which the
+ * machine had at least 2% of its CPUs idle (/proc/stat), so a build that
+ * sleeps or spins for ever still meets the limit, and one the games keep
+ * from running is not blamed for it. build_clock_over() also holds once the
+ * wall time passes BUILD_CLOCK_WALL_TIMES times the limit, so no build holds
+ * its place for ever.
+ */
+#define BUILD_CLOCK_WALL_TIMES 10
+struct build_clock {
+	int64_t start_us, last_us, counted_us;
+	unsigned long long idle, total;
+};
+void build_clock_start(struct build_clock *bc);
+/* Whether limit_s seconds have been counted (or ten times it in wall time). */
+bool build_clock_over(struct build_clock *bc, int limit_s);
+
 int build_run(const char *tree, const char *line, const char *log,
 	      const struct host_config *config, const struct build_toolchain *tc,
 	      const atomic_bool *stop, char *why, size_t why_size);

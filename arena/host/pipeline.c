@@ -100,15 +100,16 @@ static char *unpacker_path(const char *arena)
 }
 
 /* The unpacker's answer, "CODE\nWHY\n", into buf; 0, -EINTR on a stop, or -ECHILD when
- * it ended without one (its status in *status) or -ETIMEDOUT past the wall guard. */
+ * it ended without one (its status in *status) or -ETIMEDOUT past build_seconds (build_clock_over). */
 static int unpack_answer(struct pipeline *p, struct bot *b, char *buf, size_t size,
 			 int *status)
 {
-	int64_t guard = clock_now_us() + (int64_t)p->config.build_seconds * 1000000;
+	struct build_clock bc;
 	size_t got = 0;
 	int lines = 0;
 
 	*status = 0;
+	build_clock_start(&bc);
 	while (lines < 2) {
 		const char *line;
 		size_t len;
@@ -123,7 +124,7 @@ static int unpack_answer(struct pipeline *p, struct bot *b, char *buf, size_t si
 			lines++;
 		} else if (r != -ETIMEDOUT) {
 			break;
-		} else if (clock_now_us() > guard) {
+		} else if (build_clock_over(&bc, p->config.build_seconds)) {
 			return -ETIMEDOUT;
 		}
 	}
@@ -131,7 +132,7 @@ static int unpack_answer(struct pipeline *p, struct bot *b, char *buf, size_t si
 	while (!bot_exited(b, status)) {
 		if (atomic_load(&p->stop))
 			return -EINTR;
-		if (clock_now_us() > guard)
+		if (build_clock_over(&bc, p->config.build_seconds))
 			return -ETIMEDOUT;
 		usleep(POLL_US / 5);
 	}
