@@ -1,0 +1,114 @@
+/*
+ * desk.h - the lease desk: a run's games played on other machines
+ * (arena/WORKERS.md). Whole deal groups are leased to workers, chosen by
+ * the run's source at the moment a worker asks; the games sent back are
+ * checked (the lease's, the seats and seed, replay_check, the record equal
+ * to the replay) and made durable by the run as its own; a lease that hears
+ * nothing for its time expires and its games are leased again with the
+ * same ids and seeds; a deal whose leases failed three times is parked
+ * (not leased again by this run, shown with each failure's reason).
+ *
+ * The desk outlives the runs that use it (a league's segments): a run
+ * attaches while it plays and detaches at its end. Detaching waits until
+ * no lease holds a game of the run that could still come back, then voids
+ * them: a later result for a voided lease is refused (-ESTALE), and the
+ * run's source hands those deals again (a league at its next segment).
+ *
+ * It owns dir/workers.jsonl (one event a line through the journal: lease,
+ * taken, expired, released, parked, conflict, suspended), read back by
+ * desk_open for the workers' suspensions and counts.
+ *
+ * Every function may be called from any thread at any time; the desk
+ * serialises what it shares and never calls the run's ops under a lock of
+ * its own that a run's thread could wait for.
+ */
+#ifndef SKIPBO_DESK_H
+#define SKIPBO_DESK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "committer.h"
+#include "config.h"
+#include "schedule.h"
+
+#define DESK_FILE "workers.jsonl"
+#define DESK_FAILURES_PARK 3
+
+struct desk;
+
+struct desk_settings {
+	unsigned lease_seconds;   /* the work a lease holds, in that worker's time (90) */
+	unsigned expire_seconds;  /* a lease heard from less recently expires (120) */
+	double replay_sample;     /* the share of an untrusted worker's games re-played */
+};
+
+/* A worker asking for work, as the route read it. */
+struct desk_ask {
+	const char *worker;       /* its account's name */
+	bool trusted;
+	const char *version;      /* its skipbo-arena --version */
+	int cpus, jobs;
+	const char *const *bundles;  /* the bundles it holds (SHA-256, hex) */
+	size_t nbundles;
+};
+
+/* What a run lends the desk while attached. */
+struct desk_run_ops {
+	/* The run's settings (the bots, limits, time control, sandbox). */
+	const struct config *cfg;
+	/* Up to max games, every rotation of whole deals the source opens for a
+	 * lease now, into games: their number, 0 when none now, or a negative errno. */
+	int (*take_groups)(void *run, struct schedule_game *games, int max);
+	/* A game checked: its replay document and its record (with the replay's
+	 * place filled in by the run) made durable and counted as the run's own.
+	 * 0 or a negative errno. */
+	int (*commit)(void *run, const struct committed_game *g, const char *replay, size_t rlen,
+		      const cJSON *record);
+	void *run;
+};
+
+/* The desk of dir (workers.jsonl read back). 0 with *out, or a negative errno with err. */
+int desk_open(const char *dir, const struct desk_settings *set, struct desk **out, char *err,
+	      size_t err_size);
+void desk_close(struct desk *d);
+
+void desk_attach(struct desk *d, const struct desk_run_ops *ops);
+void desk_detach(struct desk *d);
+
+/*
+ * A worker asks for work. 1 with the lease document (WORKERS.md, malloc'd)
+ * in *lease; 0 when there is none now, *retry_after seconds to wait; or
+ * -EPERM (suspended), -EPROTO (another version), -ENOMEM, with err.
+ */
+int desk_lease(struct desk *d, const struct desk_ask *ask, char **lease, unsigned *retry_after,
+	       char *err, size_t err_size);
+
+/*
+ * Results (and the heartbeat) of lease id from worker: body is the request's
+ * JSON. 0 with the answer document (malloc'd: accepted, rejected with why,
+ * expires_in) in *answer; -ESTALE (the lease ended: 409), -ENOENT (no such
+ * lease of this worker), -EINVAL (not a results document), with err.
+ */
+int desk_results(struct desk *d, const char *worker, const char *id, const char *body,
+		 size_t len, char **answer, char *err, size_t err_size);
+
+/* The worker gives lease id back (why: "stopping", "lacks /usr/bin/java"). 0, -ENOENT. */
+int desk_release(struct desk *d, const char *worker, const char *id, const char *why,
+		 char *err, size_t err_size);
+
+/*
+ * The archive of bundle sha256 (bundle.h), made for a lease this desk handed
+ * out, into path: 0; -ENOENT (no such bundle), -EPERM (a private bot's, and
+ * the worker is not trusted).
+ */
+int desk_bundle(struct desk *d, const char *sha256, bool trusted, char *path, size_t size);
+
+/* Workers, their leases and the parked deals, for status and the dashboard
+ * (serve-api.schema.json "workers"). A new object, or NULL without memory. */
+cJSON *desk_state(struct desk *d);
+
+#endif
