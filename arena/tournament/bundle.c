@@ -425,6 +425,13 @@ static la_ssize_t sink_write(struct archive *a, void *data, const void *buf, siz
 	return (la_ssize_t)len;
 }
 
+/* The error libarchive's writer holds (the sink's own among them), as m's. */
+static int archive_fail(struct making *m, struct archive *a)
+{
+	return fail(m->err, m->err_size, -(archive_errno(a) > 0 ? archive_errno(a) : EIO), "%s",
+		    archive_error_string(a));
+}
+
 /* A file's data written as the header said: size bytes, no more, no fewer. */
 static int write_data(struct making *m, struct archive *a, int fd, uint64_t size,
 		      const char *source)
@@ -439,7 +446,7 @@ static int write_data(struct making *m, struct archive *a, int fd, uint64_t size
 		if (n <= 0)
 			break;
 		if (archive_write_data(a, buf, (size_t)n) != n)
-			return fail(m->err, m->err_size, -EIO, "%s", archive_error_string(a));
+			return archive_fail(m, a);
 		size -= (uint64_t)n;
 	}
 	if (n < 0 || size > 0 || read(fd, buf, 1) != 0)
@@ -474,8 +481,7 @@ static int write_item(struct making *m, struct archive *a, struct archive_entry 
 		archive_entry_set_size(e, st.st_size);
 	}
 	if (archive_write_header(a, e) != ARCHIVE_OK) {
-		ret = fail(m->err, m->err_size, -(archive_errno(a) ? archive_errno(a) : EIO), "%s",
-			   archive_error_string(a));
+		ret = archive_fail(m, a);
 		goto out;
 	}
 	if (fd >= 0)
@@ -501,14 +507,13 @@ static int write_archive(struct making *m, int fd, char sha256[BUNDLE_HASH_LEN +
 	}
 	if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
 	    archive_write_open(a, &s, NULL, sink_write, NULL) != ARCHIVE_OK) {
-		ret = fail(m->err, m->err_size, -EIO, "%s", archive_error_string(a));
+		ret = archive_fail(m, a);
 		goto out;
 	}
 	for (size_t i = 0; ret == 0 && i < m->n; i++)
 		ret = write_item(m, a, e, &m->items[i]);
 	if (ret == 0 && archive_write_close(a) != ARCHIVE_OK)
-		ret = fail(m->err, m->err_size, -(archive_errno(a) ? archive_errno(a) : EIO), "%s",
-			   archive_error_string(a));
+		ret = archive_fail(m, a);
 	if (ret == 0)
 		SHA256End(&s.sha, sha256);
 out:

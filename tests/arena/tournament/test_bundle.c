@@ -182,6 +182,32 @@ static bool bundle_has(const struct fixture *f, const char *path)
 	return found;
 }
 
+/* The bundle's entries are in strictly ascending order of their paths, bytewise. */
+static void assert_sorted(const struct fixture *f)
+{
+	char tar[PATH_MAX], last[PATH_MAX] = "";
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	int n = 0;
+
+	snprintf(tar, sizeof(tar), "%s/%s.tar", f->cache, f->sha);
+	archive_read_support_format_tar(a);
+	assert_int_equal(archive_read_open_filename(a, tar, 10240), ARCHIVE_OK);
+	while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
+		char name[PATH_MAX];
+
+		/* a directory's name ends in '/' in the archive, not in the order */
+		snprintf(name, sizeof(name), "%s", archive_entry_pathname(e));
+		if (name[0] && name[strlen(name) - 1] == '/')
+			name[strlen(name) - 1] = '\0';
+		if (n++ > 0 && strcmp(last, name) >= 0)
+			fail_msg("\"%s\" after \"%s\"", name, last);
+		snprintf(last, sizeof(last), "%s", name);
+	}
+	archive_read_free(a);
+	assert_int_equal(n, 6);
+}
+
 static void test_made_unpacked_and_run_from_the_cache(void **state)
 {
 	struct fixture *f = *state;
@@ -194,6 +220,7 @@ static void test_made_unpacked_and_run_from_the_cache(void **state)
 	assert_int_equal(make(f), 0);
 	assert_int_equal(strspn(f->sha, "0123456789abcdef"), BUNDLE_HASH_LEN);
 	assert_true(bundle_has(f, f->script));
+	assert_sorted(f);
 	assert_false(bundle_present(f->worker, f->sha));
 	data = bundle_bytes(f, &len);
 	assert_int_equal(bundle_unpack(f->worker, f->sha, data, len, f->err, sizeof(f->err)), 0);
