@@ -5,7 +5,11 @@ its bots told the lease's ids, rotation phases kept, a heartbeat), 204 and
 Retry-After honoured, a 409 on results drops the lease, a version refused,
 and SIGTERM mid-lease releases it with no bot process left.
 
-usage: test_work.py SKIPBO_ARENA SKIPBO_EASY SKIPBO_MEDIUM"""
+A bundled bot (made by make_bundle, as the host makes it) runs from the
+cache, fetched once; a lease seating a bot whose program this machine lacks
+is released saying so.
+
+usage: test_work.py SKIPBO_ARENA SKIPBO_EASY SKIPBO_MEDIUM MAKE_BUNDLE"""
 
 import json
 import os
@@ -21,7 +25,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fake_host import FakeHost, make_lease  # noqa: E402
 
-ARENA, EASY, MEDIUM = sys.argv[1:4]
+ARENA, EASY, MEDIUM, MAKE_BUNDLE = sys.argv[1:5]
 HANG = 120  # far above what any step needs on a busy machine
 
 
@@ -195,6 +199,64 @@ def test_sigterm(tmp, settings):
         host.stop()
 
 
+def test_bundled(tmp, settings):
+    alpha = os.path.join(tmp, "bundled", "alpha")
+    os.makedirs(alpha)
+    shutil.copy2(EASY, os.path.join(alpha, "bot"))
+    os.makedirs(os.path.join(tmp, "host-cache"))
+    made = subprocess.run([MAKE_BUNDLE, os.path.join(tmp, "host-cache"), alpha,
+                           os.path.join(alpha, "bot")], capture_output=True, text=True,
+                          timeout=HANG)
+    assert made.returncode == 0, made.stderr
+    sha = made.stdout.strip()
+    with open(os.path.join(tmp, "host-cache", sha + ".tar"), "rb") as f:
+        data = f.read()
+    # only the cache can run it now
+    shutil.rmtree(os.path.join(tmp, "bundled"))
+    bots = [{"name": "alpha", "command": [os.path.join(alpha, "bot")], "cwd": alpha,
+             "env": {}, "bundle": sha},
+            {"name": "medium", "command": [MEDIUM], "cwd": tmp, "env": {}, "bundle": None}]
+    for lease_id in ("L5", "L6"):
+        lease = make_lease(lease_id, settings, bots, deals=2)
+        host = FakeHost("tok", [("lease", lease), ("none", 30)], bundles={sha: data})
+        try:
+            w = worker(host, tmp)
+            out, err = w.communicate(timeout=HANG)
+            assert w.returncode == 0, "exit %d: %s" % (w.returncode, err)
+            fetched = [r for r in host.requests if r[1] == "GET"]
+            held = json.loads(host.posts("/api/work/lease")[0][3])["bundles"]
+            if lease_id == "L5":
+                assert [r[2] for r in fetched] == ["/api/work/bundles/" + sha] and held == []
+            else:
+                assert fetched == [] and held == [sha], (fetched, held)
+            games = [g for b in host.batches() for g in b[3]]
+            assert sorted(r["id"] for r, _ in games) == sorted(g["id"] for g in lease["games"]), err
+            assert all("alpha" in r["bots"] for r, _ in games)
+            assert all(not r.get("faults") for r, _ in games), [r["faults"] for r, _ in games]
+        finally:
+            host.stop()
+    assert os.path.isdir(os.path.join(tmp, "cache", sha))
+
+
+def test_lacks_program(tmp, settings):
+    missing = os.path.join(tmp, "no-jvm", "java")
+    bots = [{"name": "javabot", "command": [missing, "-jar", "bot.jar"], "cwd": tmp,
+             "bundle": None},
+            {"name": "medium", "command": [MEDIUM], "cwd": tmp, "bundle": None}]
+    host = FakeHost("tok", [("lease", make_lease("L7", settings, bots, deals=1)),
+                            ("none", 30)])
+    try:
+        w = worker(host, tmp)
+        out, err = w.communicate(timeout=HANG)
+        assert w.returncode == 0, "exit %d: %s" % (w.returncode, err)
+        releases = host.posts("/release")
+        assert len(releases) == 1 and releases[0][2] == "/api/work/leases/L7/release"
+        assert json.loads(releases[0][3]) == {"why": "lacks " + missing}, releases[0][3]
+        assert host.posts("/results") == []
+    finally:
+        host.stop()
+
+
 MARK = "skipbo-work-test-" + secrets.token_hex(4)
 
 
@@ -206,6 +268,8 @@ def main():
         test_lease_played(tmp, settings)
         test_results_409(tmp, settings)
         test_sigterm(tmp, settings)
+        test_bundled(tmp, settings)
+        test_lacks_program(tmp, settings)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("ok")
