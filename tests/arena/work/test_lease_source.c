@@ -186,6 +186,37 @@ static void missing_program_named(void **state)
 	free(text);
 }
 
+/* env and limits as arrays (WORKERS.md's example) read as the tournament file's objects. */
+static void array_env_and_limits(void **state)
+{
+	char err[CONFIG_ERR_MAX], missing[256], *text;
+	struct lease l;
+	struct config cfg;
+
+	(void)state;
+	assert_true(asprintf(&text,
+		"{\"lease\": \"L3\", \"expires_in\": 9, \"tournament\": {\"name\": \"t\", \"players\": 2}, "
+		"\"bots\": [{\"name\": \"a\", \"command\": [\"%s\"], \"cwd\": \"/\", "
+		"\"env\": [\"LEVEL=3\"], \"limits\": [10, 512, 64, 16], \"bundle\": null}, "
+		"{\"name\": \"b\", \"command\": [\"%s\"], \"cwd\": \"/\", \"env\": {}}], "
+		"\"games\": [{\"index\": 1, \"id\": \"x\", \"told\": \"g1\", \"seed\": "
+		"\"00000000000000c1\", \"table\": 0, \"deal\": 0, \"rotation\": 0, "
+		"\"seats\": [\"a\", \"b\"]}]}", BADBOT_PATH, BADBOT_PATH) > 0);
+	assert_int_equal(lease_parse(text, strlen(text), &l, err, sizeof(err)), 0);
+	if (lease_config(&l, "/nonexistent", &cfg, missing, sizeof(missing), err,
+			 sizeof(err)) < 0)
+		fail_msg("lease_config: %s", err);
+	assert_string_equal(cfg.bots[0].env[0], "LEVEL=3");
+	assert_null(cfg.bots[0].env[1]);
+	assert_int_equal(cfg.bots[0].limits.cpu_seconds, 10);
+	assert_int_equal(cfg.bots[0].limits.memory_mb, 512);
+	assert_int_equal(cfg.bots[0].limits.open_files, 64);
+	assert_int_equal(cfg.bots[0].limits.processes, 16);
+	config_release(&cfg);
+	lease_release(&l);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +224,7 @@ int main(void)
 		cmocka_unit_test(no_barrier_with_reused_processes),
 		cmocka_unit_test(bad_leases_refused),
 		cmocka_unit_test(missing_program_named),
+		cmocka_unit_test(array_env_and_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,7 @@
 """`skipbo-arena work` against a fake host (fake_host.py): a lease of real
 games played and sent back (each game once, with a replay that re-checks,
 its bots told the lease's ids, rotation phases kept, a heartbeat), 204 and
-Retry-After honoured, a 409 on results drops the lease, a version refused,
+Retry-After honoured, a 409 (or 404) on results drops the lease, a version refused,
 and SIGTERM mid-lease releases it with no bot process left.
 
 A bundled bot (made by make_bundle, as the host makes it) runs from the
@@ -163,10 +163,10 @@ def test_lease_played(tmp, settings):
         host.stop()
 
 
-def test_results_409(tmp, settings):
-    log = os.path.join(tmp, "told-409.log")
+def test_results_ended(tmp, settings, status):
+    log = os.path.join(tmp, "told-%s.log" % status)
     lease = make_lease("L2", settings, wrapped_bots(tmp, log, 1), deals=6)
-    host = FakeHost("tok", [("lease", lease), ("none", 1)], results="409")
+    host = FakeHost("tok", [("lease", lease), ("none", 1)], results=status)
     try:
         w = worker(host, tmp, once=False)
         wait_for(lambda: len(host.posts("/api/work/lease")) >= 2, "second ask")
@@ -287,7 +287,8 @@ def main():
         settings = settings_of_a_run(tmp)
         test_version_refused(tmp)
         test_lease_played(tmp, settings)
-        test_results_409(tmp, settings)
+        test_results_ended(tmp, settings, "409")
+        test_results_ended(tmp, settings, "404")
         test_sigterm(tmp, settings)
         test_bundled(tmp, settings)
         test_lacks_program(tmp, settings)
