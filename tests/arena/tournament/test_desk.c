@@ -339,9 +339,18 @@ static void test_lease_holds_whole_deals(void **state)
 	assert_null(cJSON_GetObjectItemCaseSensitive(tour, "bots"));
 	bots = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(lease, "bots"), 1);
 	cJSON_ArrayForEach(bot, bots) {
-		assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(bot, "bundle")));
+		const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(bot,
+											 "bundle"));
+		char path[512];
+
+		/* badbot is no system file: its bundle is made, and served */
+		assert_non_null(sha);
+		assert_int_equal(strlen(sha), 64);
+		assert_int_equal(desk_bundle(b.desk, sha, false, path, sizeof(path)), 0);
+		assert_int_equal(access(path, R_OK), 0);
 		cJSON_DeleteItemFromObjectCaseSensitive(bot, "bundle");
 	}
+	assert_int_equal(desk_bundle(b.desk, "00", false, err, sizeof(err)), -ENOENT);
 	cJSON_AddItemToObject(tour, "bots", bots);
 	text = cJSON_PrintUnformatted(tour);
 	assert_int_equal(config_parse(text, strlen(text), top, &back, err, sizeof(err)), 0);
