@@ -323,16 +323,18 @@ void work_routes_free(struct work_request *req)
 	free(req);
 }
 
-/* doc without the workers' names: what anyone may see. */
+/* doc without the workers' names, nor the sentences that may hold them (a
+ * suspension's, a parked deal's reasons): what anyone may see. */
 static void anonymise(cJSON *doc)
 {
-	cJSON *w, *p, *f;
+	cJSON *w, *p;
 
-	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(doc, "workers"))
+	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(doc, "workers")) {
 		cJSON_DeleteItemFromObjectCaseSensitive(w, "name");
+		cJSON_DeleteItemFromObjectCaseSensitive(w, "why");
+	}
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "parked"))
-		cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(p, "failures"))
-			cJSON_DeleteItemFromObjectCaseSensitive(f, "worker");
+		cJSON_DeleteItemFromObjectCaseSensitive(p, "reasons");
 }
 
 enum MHD_Result work_routes_workers(struct desk *d, struct MHD_Connection *conn,

@@ -9,9 +9,9 @@
  *   POST /api/work/leases/ID/release     desk_release
  *   GET  /api/work/bundles/SHA256        desk_bundle: the archive, from its file
  *
- * and GET /api/workers (desk_state): the names of workers and the reasons
- * of parked deals to an organiser only; anyone else gets the same document
- * without them.
+ * and GET /api/workers (desk_state): the names of workers, the reasons of
+ * their suspensions and of parked deals to an organiser only; anyone else
+ * gets the same document without them.
  *
  * Who asks is the intake's business (intake.h): it authenticates a worker's
  * token and hands each request under /api/work/ here with the account's

@@ -116,13 +116,14 @@ int desk_bundle(struct desk *d, const char *sha256, bool trusted, char *path, si
  * Workers, their leases and the parked deals, for status and the dashboard
  * (serve-api.schema.json "workers"). A new object, or NULL without memory:
  *
- *   {"workers": [{"name": "box1", "trusted": false, "alive": true,
- *                 "suspended": "why" (only when it is), "games_per_s": 2.5,
- *                 "leases": 1, "games": 812, "last_heard": "2026-12-07T15:00:00Z"}],
- *    "parked": [{"table": 203, "deal": 0,
- *                "failures": [{"worker": "box1", "why": "expired"}]}]}
+ *   {"workers": [{"name": "box1", "trusted": false, "suspended": false, "why": null,
+ *                 "last_heard": 1796710000, "leases": 1, "games": 812,
+ *                 "games_per_second": 2.5, "alive": true}],
+ *    "parked": [{"deal": "t0203-d0000", "games": 2, "reasons": ["expired", "..."]}],
+ *    "leased_games": 24}
  *
- * "alive": heard from within expire_seconds; "games": taken from it.
+ * "alive": heard from within expire_seconds; "games": taken from it;
+ * "last_heard": seconds since the epoch, null: never; "why": a suspension's.
  */
 cJSON *desk_state(struct desk *d);
 

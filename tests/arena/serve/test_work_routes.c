@@ -106,10 +106,11 @@ int desk_bundle(struct desk *d, const char *sha256, bool trusted, char *path, si
 cJSON *desk_state(struct desk *d)
 {
 	(void)d;
-	return cJSON_Parse("{\"workers\":[{\"name\":\"box1\",\"trusted\":true,\"alive\":true,"
-			   "\"games_per_s\":2.5,\"leases\":1,\"games\":10,\"last_heard\":null}],"
-			   "\"parked\":[{\"table\":3,\"deal\":0,\"failures\":[{\"worker\":\"box1\","
-			   "\"why\":\"expired\"}]}]}");
+	return cJSON_Parse("{\"workers\":[{\"name\":\"box1\",\"trusted\":true,\"suspended\":true,"
+			   "\"why\":\"box1's replay differed\",\"last_heard\":null,\"leases\":1,"
+			   "\"games\":10,\"games_per_second\":2.5,\"alive\":true}],"
+			   "\"parked\":[{\"deal\":\"t0003-d0000\",\"games\":2,\"reasons\":"
+			   "[\"expired (box1)\"]}],\"leased_games\":0}");
 }
 
 /* The server: the worker named by X-Worker, trusted with X-Trusted. */
@@ -309,12 +310,13 @@ static void test_workers(void **state)
 	struct answer a;
 
 	expect(f, "GET", "/api/workers", "X-Worker: organiser\r\n", "", 200,
-	       "\"worker\":\"box1\"");
+	       "\"reasons\":[\"expired (box1)\"]");
+	expect(f, "GET", "/api/workers", "X-Worker: organiser\r\n", "", 200, "\"name\":\"box1\"");
 	a = ask(f, "GET", "/api/workers", "", "", 0);
 	assert_int_equal(a.status, 200);
 	assert_null(strstr(a.body, "box1"));
-	assert_non_null(strstr(a.body, "\"games_per_s\":2.5"));
-	assert_non_null(strstr(a.body, "\"why\":\"expired\""));
+	assert_non_null(strstr(a.body, "\"games_per_second\":2.5"));
+	assert_non_null(strstr(a.body, "\"deal\":\"t0003-d0000\""));
 	free(a.text);
 }
 
