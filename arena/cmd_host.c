@@ -3,7 +3,8 @@
  * its league (league_run.h) in a thread, the pipeline of its submissions
  * (pipeline.h), the challenges authors ask (challenge_play.h), and the
  * server of `serve` with the intake's routes
- * (server.h, intake.h); and `skipbo-arena host account`: its accounts
+ * (server.h, intake.h), and the lease desk that hands its deals to workers
+ * on other machines (desk.h, work_routes.h); and `skipbo-arena host account`: its accounts
  * (accounts.h). All of its state is files in DIR, so a stop or a kill -9
  * loses nothing acknowledged and the same command resumes (arena/HOSTING.md).
  * A token is printed once, on stdout alone, so `... > token-file` keeps it
@@ -22,6 +23,7 @@
 #include "accounts.h"
 #include "challenge_play.h"
 #include "commands.h"
+#include "desk.h"
 #include "host_config.h"
 #include "intake.h"
 #include "league_config.h"
@@ -33,7 +35,7 @@
 
 static const char host_usage[] =
 	"usage: skipbo-arena host [--listen ADDR:PORT] [--cert FILE --key FILE] [-j N] DIR\n"
-	"       skipbo-arena host account add [--worker | --organiser] DIR NAME\n"
+	"       skipbo-arena host account add [--worker [--trusted] | --organiser] DIR NAME\n"
 	"       skipbo-arena host account revoke DIR NAME\n"
 	"       skipbo-arena host account list DIR\n"
 	"\n"
@@ -46,7 +48,8 @@ static const char host_usage[] =
 	"  --listen ADDR:PORT    the address (default " SERVE_DEFAULT_LISTEN "; port 0: any\n"
 	"                        free port; [ADDR6]:PORT for IPv6)\n"
 	"  --cert FILE, --key FILE   HTTPS with this certificate and key (PEM)\n"
-	"  -j, --jobs N          the league's games at once (default: its concurrency)\n"
+	"  -j, --jobs N          the league's games at once on this machine (default:\n"
+	"                        its concurrency; 0: none, only workers play)\n"
 	"\n"
 	"The accounts, kept in DIR/accounts.jsonl (mode 0600):\n"
 	"\n"
@@ -59,6 +62,8 @@ static const char host_usage[] =
 	"options:\n"
 	"      --worker          the account of a machine that works for the host,\n"
 	"                        not of an author (account add)\n"
+	"      --trusted         a worker given private bots, its games re-played\n"
+	"                        by the host only in a sample (account add --worker)\n"
 	"      --organiser       an organiser's account: sees every submission and\n"
 	"                        its logs, and disables them (account add)\n"
 	"  -h, --help            this text\n"
@@ -70,6 +75,7 @@ static const char host_usage[] =
 static const struct option host_options[] = {
 	{ "worker", no_argument, NULL, 'w' },
 	{ "organiser", no_argument, NULL, 'o' },
+	{ "trusted", no_argument, NULL, 't' },
 	{ "listen", required_argument, NULL, 'l' },
 	{ "cert", required_argument, NULL, 'c' },
 	{ "key", required_argument, NULL, 'k' },
@@ -81,12 +87,13 @@ static const struct option host_options[] = {
 
 struct host_args {
 	enum account_role role;   /* of account add */
-	bool role_given;
+	bool role_given, trusted;
 	const char *listen, *cert, *key;
-	long long jobs;
+	long long jobs;           /* -1: not given */
 };
 
-static int account_add(const char *dir, const char *name, enum account_role role)
+static int account_add(const char *dir, const char *name, enum account_role role,
+		       bool trusted)
 {
 	char err[1024], token[ACCOUNTS_TOKEN_LEN + 1];
 	struct accounts as;
@@ -95,7 +102,7 @@ static int account_add(const char *dir, const char *name, enum account_role role
 		warnx("host account add: %s", err);
 		return 1;
 	}
-	if (accounts_add(&as, name, role, token, err, sizeof(err)) < 0) {
+	if (accounts_add(&as, name, role, trusted, token, err, sizeof(err)) < 0) {
 		warnx("host account add: %s", err);
 		accounts_release(&as);
 		return 1;
@@ -103,9 +110,10 @@ static int account_add(const char *dir, const char *name, enum account_role role
 	printf("%s\n", token);
 	fflush(stdout);
 	explicit_bzero(token, sizeof(token));
-	fprintf(stderr, "skipbo-arena: host account add: %s \"%s\" added; the token above is "
+	fprintf(stderr, "skipbo-arena: host account add: %s%s \"%s\" added; the token above is "
 		"shown only this once: hand it to its owner, who keeps it in a file only they "
-		"can read (chmod 600), never on a command line\n", account_role_name(role), name);
+		"can read (chmod 600), never on a command line\n", trusted ? "trusted " : "",
+		account_role_name(role), name);
 	accounts_release(&as);
 	return 0;
 }
@@ -143,12 +151,16 @@ static int account_list(const char *dir)
 		printf("no accounts in %s (skipbo-arena host account add %s NAME adds one)\n", dir,
 		       dir);
 	else
-		printf("%-24s %-7s %-8s %-21s %s\n", "name", "role", "state", "added", "revoked");
+		printf("%-24s %-9s %-8s %-21s %s\n", "name", "role", "state", "added", "revoked");
 	for (size_t i = 0; i < as.n; i++) {
 		const struct account *a = &as.a[i];
 
-		printf("%-24s %-7s %-8s %-21s %s\n", a->name, account_role_name(a->role),
-		       a->revoked ? "revoked" : "live", a->added, a->revoked ? a->revoked : "-");
+		char role[16];
+
+		snprintf(role, sizeof(role), "%s%s", account_role_name(a->role),
+			 a->trusted ? "+" : "");
+		printf("%-24s %-9s %-8s %-21s %s\n", a->name, role, a->revoked ? "revoked" : "live",
+		       a->added, a->revoked ? a->revoked : "-");
 	}
 	accounts_release(&as);
 	return 0;
@@ -174,16 +186,26 @@ static int host_account(int argc, char **argv, const struct host_args *a)
 		      account_role_name(a->role));
 		return 2;
 	}
-	if (a->listen || a->cert || a->key || a->jobs) {
+	if (a->trusted && (strcmp(verb, "add") || a->role != ACCOUNT_WORKER)) {
+		warnx("host account %s: --trusted goes with \"account add --worker\" only", verb);
+		return 2;
+	}
+	if (a->listen || a->cert || a->key || a->jobs >= 0) {
 		warnx("host account %s: --listen, --cert, --key and -j are options of \"host "
 		      "DIR\"", verb);
 		return 2;
 	}
 	if (strcmp(verb, "add") == 0)
-		return account_add(argv[1], argv[2], a->role);
+		return account_add(argv[1], argv[2], a->role, a->trusted);
 	if (strcmp(verb, "revoke") == 0)
 		return account_revoke(argv[1], argv[2]);
 	return account_list(argv[1]);
+}
+
+/* The desk's private_entry: ctx is the competition's directory. */
+static bool entry_private(void *ctx, const char *name)
+{
+	return pipeline_entry_private(ctx, name);
 }
 
 /* The league's thread: league_run until a stop is asked or the league ends. */
@@ -226,12 +248,16 @@ static int host_check(const char *dir, struct host_config *cfg)
 
 static int host_run(const char *dir, const struct host_args *a)
 {
-	struct league_run_options opt = { dir, (int)a->jobs, stdout };
+	/* -1 with a desk: the league plays nothing here, only on workers */
+	struct league_run_options opt = { dir, a->jobs < 0 ? 0 : a->jobs == 0 ? -1 :
+					  (int)a->jobs, stdout, NULL };
 	struct pipeline_setup setup = { .dir = dir, .arena = "/proc/self/exe" };
 	struct pipeline *pipeline = NULL;
 	struct challenge_play *challenges = NULL;
 	struct intake *intake = NULL;
 	struct server *server = NULL;
+	struct desk *desk = NULL;
+	struct desk_settings ds = { .private_entry = entry_private, .private_ctx = (void *)dir };
 	char err[4096];
 	pthread_t league;
 	sigset_t stop;
@@ -239,20 +265,29 @@ static int host_run(const char *dir, const struct host_args *a)
 
 	if (host_check(dir, &setup.config))
 		return 1;
+	ds.lease_seconds = (unsigned)setup.config.lease_seconds;
+	ds.expire_seconds = (unsigned)setup.config.expire_seconds;
+	ds.replay_sample = setup.config.replay_sample;
 	/* blocked before any thread starts, so that only sigwait takes them */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
-	if (pipeline_start(&setup, &pipeline, err, sizeof(err)) < 0 ||
+	if (desk_open(dir, &ds, &desk, err, sizeof(err)) < 0 ||
+	    pipeline_start(&setup, &pipeline, err, sizeof(err)) < 0 ||
 	    challenge_play_start(dir, setup.arena, &challenges, err, sizeof(err)) < 0 ||
 	    intake_new(dir, &setup.config, pipeline, a->cert != NULL, &intake, err,
-		       sizeof(err)) < 0 ||
-	    server_start_host(dir, a->listen, a->cert, a->key, intake, &server, err,
+		       sizeof(err)) < 0) {
+		warnx("host: %s", err);
+		goto out;
+	}
+	intake_set_desk(intake, desk);
+	if (server_start_host(dir, a->listen, a->cert, a->key, intake, &server, err,
 			      sizeof(err)) < 0) {
 		warnx("host: %s", err);
 		goto out;
 	}
+	opt.desk = desk;
 	if ((errno = pthread_create(&league, NULL, league_thread, &opt))) {
 		warn("host: the league's thread");
 		goto out;
@@ -285,12 +320,14 @@ out:
 	challenge_play_stop(challenges);
 	pipeline_stop(pipeline);
 	intake_free(intake);
+	/* after the league's thread and the server: neither can reach it now */
+	desk_close(desk);
 	return ret;
 }
 
 int cmd_host(int argc, char **argv)
 {
-	struct host_args a = { .role = ACCOUNT_AUTHOR };
+	struct host_args a = { .role = ACCOUNT_AUTHOR, .jobs = -1 };
 	int c;
 
 	optind = 0;
@@ -305,6 +342,9 @@ int cmd_host(int argc, char **argv)
 			a.role = c == 'w' ? ACCOUNT_WORKER : ACCOUNT_ORGANISER;
 			a.role_given = true;
 			break;
+		case 't':
+			a.trusted = true;
+			break;
 		case 'l':
 			a.listen = optarg;
 			break;
@@ -315,7 +355,7 @@ int cmd_host(int argc, char **argv)
 			a.key = optarg;
 			break;
 		case 'j':
-			if (options_number("-j", optarg, 1, 1024, &a.jobs) < 0)
+			if (options_number("-j", optarg, 0, 1024, &a.jobs) < 0)
 				return 2;
 			break;
 		case 'h':
@@ -334,8 +374,9 @@ int cmd_host(int argc, char **argv)
 		      "\"skipbo-arena host --help\")");
 		return 2;
 	}
-	if (a.role_given) {
-		warnx("host: --%s is an option of \"account add\"", account_role_name(a.role));
+	if (a.role_given || a.trusted) {
+		warnx("host: --%s is an option of \"account add\"", a.role_given ?
+		      account_role_name(a.role) : "trusted");
 		return 2;
 	}
 	if (!a.cert != !a.key) {
