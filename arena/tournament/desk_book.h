@@ -1,7 +1,8 @@
 /*
  * desk_book.h - the lease desk's insides, shared by desk.c (leases handed
- * out, ended, re-handed; workers.jsonl) and desk_results.c (results checked
- * and taken; the documents). Everything here runs under d->lock.
+ * out, ended, re-handed; workers.jsonl written), desk_read.c (workers.jsonl
+ * read back) and desk_results.c (results checked and taken; the documents).
+ * Everything here runs under d->lock, but a book being made or read.
  */
 #ifndef SKIPBO_DESK_BOOK_H
 #define SKIPBO_DESK_BOOK_H
@@ -80,6 +81,7 @@ struct desk {
 	struct journal *journal;
 	struct desk_run_ops ops;
 	struct desk_bundle *bundles;  /* one per bot of ops.cfg */
+	bool *private_bots;      /* one per bot of ops.cfg: for trusted workers only */
 	bool attached, detaching;
 	int calls;               /* ops calls in flight, made without the lock */
 	uint64_t next_lease;
@@ -96,6 +98,16 @@ struct desk {
 	size_t ndone, done_cap;
 };
 
+/* A book of dir with its lock, nothing read and no journal: NULL without memory. */
+struct desk *desk_book_new(const char *dir, const struct desk_settings *set);
+/*
+ * dir's workers.jsonl at path read into d: the workers' suspensions and games
+ * and the lease numbers used; with history also the leases still live, the
+ * workers' trust, times and speeds, and the parked deals (desk_read_state).
+ * 0, or -ENOENT, -EBADMSG (a damaged line, named), -ENOMEM, with err.
+ */
+int desk_read_events(struct desk *d, const char *path, bool history, char *err,
+		     size_t err_size);
 double desk_now(void);
 /* event appended to workers.jsonl with its time, and freed. 0 or a negative errno. */
 int desk_journal(struct desk *d, cJSON *event);
