@@ -180,7 +180,6 @@ const char *lease_id(const cJSON *lease)
 	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(lease, "lease"));
 }
 
-/* A worker's lease: 1 with its document, else what desk_lease said. */
 int ask(struct bench *b, const char *worker, bool trusted, int jobs, cJSON **lease)
 {
 	struct desk_ask a = { worker, trusted, SKIPBO_VERSION, 2, jobs, NULL, 0 };
@@ -211,7 +210,6 @@ const char *game_id(const cJSON *game)
 	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(game, "id"));
 }
 
-/* A results body: the games ids (records edited by swap when not NULL: from, to). */
 char *body_of(const char *const *ids, int n, bool done, const char *from, const char *to)
 {
 	size_t cap = 64, len;
@@ -235,7 +233,6 @@ char *body_of(const char *const *ids, int n, bool done, const char *from, const 
 	return body;
 }
 
-/* desk_results of worker: its code; *answer the parsed answer on 0. */
 int send_results(struct bench *b, const char *worker, const char *lease, const char *body,
 		cJSON **answer)
 {
@@ -255,7 +252,6 @@ int count(const cJSON *answer, const char *key)
 	return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(answer, key));
 }
 
-/* The why of the first rejected game. */
 const char *why0(const cJSON *answer)
 {
 	const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(answer, "rejected"),
@@ -264,7 +260,6 @@ const char *why0(const cJSON *answer)
 	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "why"));
 }
 
-/* Every game of lease, sent back. */
 char *all_of(const cJSON *lease, bool done)
 {
 	const char *ids[PLAYED_MAX];
