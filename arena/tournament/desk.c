@@ -232,44 +232,48 @@ struct desk_lease_rec *desk_lease_of(struct desk *d, const char *id)
 	return NULL;
 }
 
-struct desk *desk_book_new(const char *dir, const struct desk_settings *set)
+int desk_book_new(const char *dir, const struct desk_settings *set, struct desk **out,
+		  char *err, size_t err_size)
 {
 	struct desk *d = calloc(1, sizeof(*d));
+	char path[PATH_MAX];
 
-	if (!d || !(d->dir = strdup(dir))) {
+	*out = NULL;
+	if (snprintf(path, sizeof(path), "%s/%s", dir, DESK_FILE) >= (int)sizeof(path)) {
 		free(d);
-		return NULL;
+		snprintf(err, err_size, "\"%s\": the path is too long", dir);
+		return -ENAMETOOLONG;
+	}
+	if (!d || !(d->dir = strdup(dir)) || !(d->path = strdup(path))) {
+		if (d)
+			free(d->dir);
+		free(d);
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
 	}
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_cond_init(&d->cond, NULL);
 	d->set = *set;
 	d->next_lease = 1;
 	d->rand = (unsigned)time(NULL) ^ (unsigned)(uintptr_t)d;
-	return d;
+	*out = d;
+	return 0;
 }
 
 int desk_open(const char *dir, const struct desk_settings *set, struct desk **out, char *err,
 	      size_t err_size)
 {
-	struct desk *d = desk_book_new(dir, set);
-	char path[PATH_MAX];
-	int ret = -ENOMEM;
+	struct desk *d;
+	int ret;
 
 	*out = NULL;
-	if (!d) {
-		snprintf(err, err_size, "out of memory");
+	if ((ret = desk_book_new(dir, set, &d, err, err_size)) < 0)
 		return ret;
-	}
-	if (snprintf(path, sizeof(path), "%s/%s", dir, DESK_FILE) >= (int)sizeof(path)) {
-		ret = -ENAMETOOLONG;
-		snprintf(err, err_size, "\"%s\": the path is too long", dir);
-		goto fail;
-	}
-	ret = desk_read_events(d, path, false, err, err_size);
+	ret = desk_read_events(d, false, err, err_size);
 	if (ret < 0 && ret != -ENOENT)
 		goto fail;
-	if ((ret = journal_open(path, &d->journal)) < 0) {
-		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
+	if ((ret = journal_open(d->path, &d->journal)) < 0) {
+		snprintf(err, err_size, "\"%s\": %s", d->path, strerror(-ret));
 		goto fail;
 	}
 	*out = d;
@@ -309,6 +313,7 @@ void desk_close(struct desk *d)
 	pthread_mutex_destroy(&d->lock);
 	pthread_cond_destroy(&d->cond);
 	free(d->dir);
+	free(d->path);
 	free(d);
 }
 

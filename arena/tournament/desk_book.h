@@ -77,6 +77,7 @@ struct desk {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;     /* a lease ended, an ops call returned */
 	char *dir;
+	char *path;              /* dir/workers.jsonl */
 	struct desk_settings set;
 	struct journal *journal;
 	struct desk_run_ops ops;
@@ -98,16 +99,17 @@ struct desk {
 	size_t ndone, done_cap;
 };
 
-/* A book of dir with its lock, nothing read and no journal: NULL without memory. */
-struct desk *desk_book_new(const char *dir, const struct desk_settings *set);
+/* A book of dir with its lock, nothing read and no journal: 0 with *out, or
+ * -ENAMETOOLONG, -ENOMEM with err. */
+int desk_book_new(const char *dir, const struct desk_settings *set, struct desk **out,
+		  char *err, size_t err_size);
 /*
- * dir's workers.jsonl at path read into d: the workers' suspensions and games
+ * d's workers.jsonl read into d: the workers' suspensions and games
  * and the lease numbers used; with history also the leases still live, the
  * workers' trust, times and speeds, and the parked deals (desk_read_state).
  * 0, or -ENOENT, -EBADMSG (a damaged line, named), -ENOMEM, with err.
  */
-int desk_read_events(struct desk *d, const char *path, bool history, char *err,
-		     size_t err_size);
+int desk_read_events(struct desk *d, bool history, char *err, size_t err_size);
 double desk_now(void);
 /* event appended to workers.jsonl with its time, and freed. 0 or a negative errno. */
 int desk_journal(struct desk *d, cJSON *event);

@@ -198,16 +198,15 @@ out:
 	return ret;
 }
 
-int desk_read_events(struct desk *d, const char *path, bool history, char *err,
-		     size_t err_size)
+int desk_read_events(struct desk *d, bool history, char *err, size_t err_size)
 {
-	struct reading r = { d, path, history, desk_now(), (double)time(NULL), err, err_size };
+	struct reading r = { d, d->path, history, desk_now(), (double)time(NULL), err, err_size };
 	int ret;
 
 	err[0] = '\0';
-	ret = records_read_lines(path, read_event, &r, NULL, NULL);
+	ret = records_read_lines(d->path, read_event, &r, NULL, NULL);
 	if (ret < 0 && !err[0])
-		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
+		snprintf(err, err_size, "\"%s\": %s", d->path, strerror(-ret));
 	return ret;
 }
 
@@ -215,20 +214,13 @@ int desk_read_state(const char *dir, unsigned expire_seconds, cJSON **out, char 
 		    size_t err_size)
 {
 	struct desk_settings set = { .expire_seconds = expire_seconds };
-	struct desk *d = desk_book_new(dir, &set);
-	char path[PATH_MAX];
-	int ret = -ENOMEM;
+	struct desk *d;
+	int ret;
 
 	*out = NULL;
-	if (!d) {
-		snprintf(err, err_size, "out of memory");
+	if ((ret = desk_book_new(dir, &set, &d, err, err_size)) < 0)
 		return ret;
-	}
-	if (snprintf(path, sizeof(path), "%s/%s", dir, DESK_FILE) >= (int)sizeof(path)) {
-		snprintf(err, err_size, "\"%s\": the path is too long", dir);
-		ret = -ENAMETOOLONG;
-	} else if ((ret = desk_read_events(d, path, true, err, err_size)) == 0 &&
-		   !(*out = desk_state(d))) {
+	if ((ret = desk_read_events(d, true, err, err_size)) == 0 && !(*out = desk_state(d))) {
 		snprintf(err, err_size, "out of memory");
 		ret = -ENOMEM;
 	}

@@ -247,6 +247,17 @@ int send_results(struct bench *b, const char *worker, const char *lease, const c
 	return ret;
 }
 
+void play_back(struct bench *b, const char *worker, const cJSON *lease)
+{
+	char *body = all_of(lease, true);
+	cJSON *answer;
+
+	assert_int_equal(send_results(b, worker, lease_id(lease), body, &answer), 0);
+	assert_int_equal(count(answer, "accepted"), cJSON_GetArraySize(lease_games(lease)));
+	cJSON_Delete(answer);
+	free(body);
+}
+
 int count(const cJSON *answer, const char *key)
 {
 	return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(answer, key));

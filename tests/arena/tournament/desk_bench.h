@@ -75,6 +75,8 @@ char *all_of(const cJSON *lease, bool done);
 /* desk_results of worker: its code; *answer the parsed answer on 0. */
 int send_results(struct bench *b, const char *worker, const char *lease, const char *body,
 		 cJSON **answer);
+/* Every game of lease sent back by worker as played, the lease done: each accepted. */
+void play_back(struct bench *b, const char *worker, const cJSON *lease);
 /* The size of answer's array key. */
 int count(const cJSON *answer, const char *key);
 /* The why of the first rejected game. */

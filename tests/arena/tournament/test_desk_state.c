@@ -145,8 +145,8 @@ static cJSON *read_state(const struct bench *b, unsigned expire_seconds)
 static void test_state_read_back(void **state)
 {
 	struct bench b;
-	cJSON *lease, *answer, *held, *mine, *back;
-	char err[512], path[256], *body;
+	cJSON *lease, *held, *mine, *back;
+	char err[512], path[256];
 	FILE *f;
 	int lines = 0, c;
 
@@ -155,12 +155,8 @@ static void test_state_read_back(void **state)
 	assert_int_equal(desk_read_state(top, 60, &back, err, sizeof(err)), -ENOENT);
 	bench_open(&b, 60);
 	assert_int_equal(ask(&b, "w1", false, 1, &lease), 1);
-	body = all_of(lease, true);
-	assert_int_equal(send_results(&b, "w1", lease_id(lease), body, &answer), 0);
-	assert_int_equal(count(answer, "accepted"), GROUP);
-	cJSON_Delete(answer);
+	play_back(&b, "w1", lease);
 	cJSON_Delete(lease);
-	free(body);
 	assert_int_equal(ask(&b, "w2", true, 1, &held), 1);
 	for (int k = 0; k < DESK_FAILURES_PARK; k++) {
 		assert_int_equal(ask(&b, "w3", false, 1, &lease), 1);
