@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "records.h"
-
 /* A worker without a lease to ask for asks again after this long. */
 #define DESK_RETRY_SECONDS 5
 /* The most games one lease holds. */
