@@ -47,7 +47,7 @@ def deals(d):
 
 def ratings(d):
     with open(f"{d}/ratings.json", encoding="utf-8") as f:
-        return {b["name"]: b for b in json.load(f)["bots"]}
+        return {b["bot"]: b for b in json.load(f)["bots"]}
 
 
 def ranking(d, one_dir):

@@ -144,7 +144,7 @@ def ranking(work, d, name):
     subprocess.run([ARENA, "report", "-q", "-o", out, d], check=True,
                    stdout=subprocess.DEVNULL)
     with open(os.path.join(out, "ratings.json"), encoding="utf-8") as f:
-        return {b["name"]: (b["elo"], b["games"]) for b in json.load(f)["bots"]}
+        return {b["bot"]: (b["elo"], b["games"]) for b in json.load(f)["bots"]}
 
 
 def run(work):
