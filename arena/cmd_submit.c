@@ -68,39 +68,6 @@ static size_t on_data(char *p, size_t size, size_t n, void *cls)
 	return len;
 }
 
-/* The token from file, or SKIPBO_TOKEN: 0, or 2 after saying why. */
-static int read_token(const char *file, char *token, size_t size)
-{
-	const char *env = getenv("SKIPBO_TOKEN");
-	FILE *f;
-	size_t len;
-
-	if (!file && !env) {
-		warnx("submit: no token: name the file that holds it with --token-file FILE, or "
-		      "set SKIPBO_TOKEN");
-		return 2;
-	}
-	if (file) {
-		if (!(f = fopen(file, "re"))) {
-			warn("submit: --token-file \"%s\"", file);
-			return 2;
-		}
-		if (!fgets(token, (int)size, f))
-			token[0] = '\0';
-		fclose(f);
-	} else if (strlcpy(token, env, size) >= size) {
-		token[0] = '\0';
-	}
-	len = strcspn(token, "\r\n");
-	token[len] = '\0';
-	if (len == 0) {
-		warnx("submit: %s is empty: it should hold the token that \"host account add\" "
-		      "printed", file ? file : "SKIPBO_TOKEN");
-		return 2;
-	}
-	return 0;
-}
-
 /* One entry of the folder into the archive, its name relative to the folder. */
 static int pack_entry(struct archive *out, struct archive *disk, struct archive_entry *e,
 		      size_t prefix)
@@ -432,7 +399,7 @@ int cmd_submit(int argc, char **argv)
 		warnx("submit: expected URL NAME PATH (see \"skipbo-arena submit --help\")");
 		return 2;
 	}
-	if ((ret = read_token(token_file, token, sizeof(token))))
+	if ((ret = options_read_token("submit", token_file, token, sizeof(token))))
 		return ret;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	ret = submit(argv[optind], argv[optind + 1], argv[optind + 2], token, wait);

@@ -48,6 +48,9 @@ int cmd_host(int argc, char **argv);
 /* submit URL NAME PATH: a bot sent to a hosted competition (cmd_submit.c). */
 int cmd_submit(int argc, char **argv);
 
+/* work URL: a worker playing a hosted league's games on this machine (cmd_work.c). */
+int cmd_work(int argc, char **argv);
+
 /* serve [--listen ADDR:PORT] DIR...: the tournaments under DIR live over HTTP (cmd_serve.c). */
 int cmd_serve(int argc, char **argv);
 

@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "league", cmd_league, "run a league that takes new bots while it plays" },
 	{ "host", cmd_host, "host a competition: its league, submissions, pages and accounts" },
 	{ "submit", cmd_submit, "send a bot to a hosted competition" },
+	{ "work", cmd_work, "play a hosted league's games on this machine" },
 	{ "check", cmd_check, "check a bot against the protocol and the time rules" },
 };
 

@@ -535,3 +535,35 @@ out:
 	free(shortopts);
 	return ret;
 }
+
+int options_read_token(const char *cmd, const char *file, char *token, size_t size)
+{
+	const char *env = getenv("SKIPBO_TOKEN");
+	FILE *f;
+	size_t len;
+
+	if (!file && !env) {
+		warnx("%s: no token: name the file that holds it with --token-file FILE, or "
+		      "set SKIPBO_TOKEN", cmd);
+		return 2;
+	}
+	if (file) {
+		if (!(f = fopen(file, "re"))) {
+			warn("%s: --token-file \"%s\"", cmd, file);
+			return 2;
+		}
+		if (!fgets(token, (int)size, f))
+			token[0] = '\0';
+		fclose(f);
+	} else if (strlcpy(token, env, size) >= size) {
+		token[0] = '\0';
+	}
+	len = strcspn(token, "\r\n");
+	token[len] = '\0';
+	if (len == 0) {
+		warnx("%s: %s is empty: it should hold the token that \"host account add\" "
+		      "printed", cmd, file ? file : "SKIPBO_TOKEN");
+		return 2;
+	}
+	return 0;
+}

@@ -46,6 +46,14 @@ void options_free_argv(char **argv);
 int options_make_dirs(const char *option, const char *path);
 
 /*
+ * The token of a hosted competition's account (submit, work): the first line
+ * of file, or the variable SKIPBO_TOKEN when file is NULL; never the command
+ * line, which every user of the machine can read. 0, or the exit status 2
+ * after a message naming cmd and what to do.
+ */
+int options_read_token(const char *cmd, const char *file, char *token, size_t size);
+
+/*
  * --version, which every command takes among its options (cutechess-cli and
  * fastchess users add it anywhere): the getopt_long value of its entry, and
  * what it does: "skipbo-arena VERSION" on stdout, returning the exit status 0.

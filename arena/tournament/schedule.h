@@ -95,6 +95,9 @@ struct schedule_game {
 	uint64_t seed;                 /* the deal's seed, shared by its rotations */
 	int bots[ENGINE_MAX_PLAYERS];  /* bot index at each seat */
 	char id[SCHEDULE_ID_MAX];
+	/* The id its bots are told, as a source that got it from elsewhere gives it (a
+	 * worker's lease, arena/WORKERS.md); "": the run's own (referee_opaque_id). */
+	char told[SCHEDULE_ID_MAX];
 };
 
 struct schedule;

@@ -284,11 +284,15 @@ static int play_one(struct worker *w, struct pool *pool, struct transcript *tr,
 	struct schedule_game g = *game;
 	const char *names[ENGINE_MAX_PLAYERS];
 	struct replay_location at;
-	char path[PATH_MAX], err[256], told[REFEREE_OPAQUE_ID_SIZE];
+	char path[PATH_MAX], err[256], told[SCHEDULE_ID_MAX];
 	int ret, replay;
 
-	/* the bots are told an id that names no table, deal or rotation */
-	referee_opaque_id(cfg->seed, g.id, told);
+	/* the bots are told an id that names no table, deal or rotation: the source's
+	 * when it has one (a lease's, made by the host with its seed), else ours */
+	if (g.told[0])
+		strlcpy(told, g.told, sizeof(told));
+	else
+		referee_opaque_id(cfg->seed, g.id, told);
 	if (r->opt->log_io) {
 		snprintf(path, sizeof(path), "%s/io/%s.log", cfg->output, g.id);
 		if ((ret = transcript_open(tr, path)) < 0) {

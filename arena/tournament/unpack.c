@@ -332,6 +332,19 @@ static int dir_is_empty(int fd)
 	return ret;
 }
 
+/* A reader of every accepted format into u->ar, or a refusal. */
+static int new_reader(struct unpacking *u)
+{
+	if (!(u->ar = archive_read_new()))
+		return refuse(u, -ENOMEM, "out of memory");
+	if (archive_read_support_format_tar(u->ar) || archive_read_support_format_zip(u->ar) ||
+	    archive_read_support_filter_gzip(u->ar) || archive_read_support_filter_xz(u->ar) ||
+	    archive_read_support_filter_zstd(u->ar))
+		return refuse(u, -EINVAL, "this libarchive cannot read an accepted format: %s",
+			      archive_error_string(u->ar));
+	return 0;
+}
+
 /* The archive at path opened for reading under the size limit. */
 static int open_archive(struct unpacking *u, const char *path)
 {
@@ -346,62 +359,98 @@ static int open_archive(struct unpacking *u, const char *path)
 		ret = refuse(u, -EFBIG, "\"%s\" is %jd bytes, over the limit of %" PRIu64
 			     " bytes an archive", path, (intmax_t)st.st_size,
 			     u->lim->archive_bytes);
-	else if (!(u->ar = archive_read_new()))
-		ret = refuse(u, -ENOMEM, "out of memory");
-	else if (archive_read_support_format_tar(u->ar) || archive_read_support_format_zip(u->ar) ||
-		 archive_read_support_filter_gzip(u->ar) || archive_read_support_filter_xz(u->ar) ||
-		 archive_read_support_filter_zstd(u->ar))
-		ret = refuse(u, -EINVAL, "this libarchive cannot read an accepted format: %s",
-			     archive_error_string(u->ar));
-	else if (archive_read_open_fd(u->ar, fd, DATA_CHUNK) != ARCHIVE_OK)
+	else if ((ret = new_reader(u)) == 0 &&
+		 archive_read_open_fd(u->ar, fd, DATA_CHUNK) != ARCHIVE_OK)
 		ret = refuse(u, -EINVAL, "\"%s\" is not a tar (plain, .gz, .xz, .zst) or zip "
 			     "archive: %s", path, archive_error_string(u->ar));
-	else
+	if (ret == 0)
 		return fd;
 	close(fd);
 	return ret;
+}
+
+/* The target directory opened and checked empty, the data buffer made: 0, or a refusal. */
+static int start(struct unpacking *u, const char *dir)
+{
+	int ret;
+
+	u->why[0] = '\0';
+	if ((u->root = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return refuse(u, -errno, "\"%s\": %s", dir, strerror(errno));
+	if ((ret = dir_is_empty(u->root)) < 0)
+		return refuse(u, ret, "\"%s\": %s: unpack into an empty directory", dir,
+			      strerror(-ret));
+	if (!(u->data = malloc(DATA_CHUNK)))
+		return refuse(u, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Every entry of the opened archive (name: how a damage names it) unpacked. */
+static int unpack_entries(struct unpacking *u, const char *name)
+{
+	struct archive_entry *e;
+	int ret = 0, r;
+
+	while (ret == 0 && (r = archive_read_next_header(u->ar, &e)) != ARCHIVE_EOF) {
+		if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
+			ret = refuse(u, -EINVAL, "\"%s\": a damaged archive after %" PRIu32
+				     " entries: %s", name, u->st.entries, archive_error_string(u->ar));
+		else
+			ret = unpack_entry(u, e);
+		u->entry = NULL;
+	}
+	return ret;
+}
+
+/* What start() and the reader hold released, the stats given. */
+static void finish(struct unpacking *u, int fd, struct unpack_stats *stats)
+{
+	if (u->ar)
+		archive_read_free(u->ar);
+	if (fd >= 0)
+		close(fd);
+	if (u->root >= 0)
+		close(u->root);
+	free(u->data);
+	if (stats)
+		*stats = u->st;
 }
 
 int unpack_archive(const char *path, const char *dir, const struct unpack_limits *limits,
 		   struct unpack_stats *stats, char *why, size_t why_size)
 {
 	struct unpacking u = { .root = -1, .lim = limits, .why = why, .why_size = why_size };
-	struct archive_entry *e;
-	int fd = -1, ret, r;
+	int fd = -1, ret;
 
-	why[0] = '\0';
-	if ((u.root = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		ret = refuse(&u, -errno, "\"%s\": %s", dir, strerror(errno));
+	if ((ret = start(&u, dir)) == 0 && (ret = fd = open_archive(&u, path)) >= 0)
+		ret = unpack_entries(&u, path);
+	finish(&u, fd, stats);
+	return ret;
+}
+
+int unpack_memory(const void *data, size_t len, const char *dir,
+		  const struct unpack_limits *limits, struct unpack_stats *stats, char *why,
+		  size_t why_size)
+{
+	struct unpacking u = { .root = -1, .lim = limits, .why = why, .why_size = why_size };
+	int ret;
+
+	if ((ret = start(&u, dir)) < 0)
+		goto out;
+	if ((uint64_t)len > limits->archive_bytes) {
+		ret = refuse(&u, -EFBIG, "an archive of %zu bytes, over the limit of %" PRIu64
+			     " bytes", len, limits->archive_bytes);
 		goto out;
 	}
-	if ((ret = dir_is_empty(u.root)) < 0) {
-		refuse(&u, ret, "\"%s\": %s: unpack into an empty directory", dir, strerror(-ret));
+	if ((ret = new_reader(&u)) < 0)
+		goto out;
+	if (archive_read_open_memory(u.ar, data, len) != ARCHIVE_OK) {
+		ret = refuse(&u, -EINVAL, "not a tar (plain, .gz, .xz, .zst) or zip archive: %s",
+			     archive_error_string(u.ar));
 		goto out;
 	}
-	if (!(u.data = malloc(DATA_CHUNK))) {
-		ret = refuse(&u, -ENOMEM, "out of memory");
-		goto out;
-	}
-	if ((ret = fd = open_archive(&u, path)) < 0)
-		goto out;
-	ret = 0;
-	while (ret == 0 && (r = archive_read_next_header(u.ar, &e)) != ARCHIVE_EOF) {
-		if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
-			ret = refuse(&u, -EINVAL, "\"%s\": a damaged archive after %" PRIu32
-				     " entries: %s", path, u.st.entries, archive_error_string(u.ar));
-		else
-			ret = unpack_entry(&u, e);
-		u.entry = NULL;
-	}
+	ret = unpack_entries(&u, "the archive");
 out:
-	if (u.ar)
-		archive_read_free(u.ar);
-	if (fd >= 0)
-		close(fd);
-	if (u.root >= 0)
-		close(u.root);
-	free(u.data);
-	if (stats)
-		*stats = u.st;
+	finish(&u, -1, stats);
 	return ret;
 }

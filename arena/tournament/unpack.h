@@ -68,4 +68,12 @@ struct unpack_stats {
 int unpack_archive(const char *path, const char *dir, const struct unpack_limits *limits,
 		   struct unpack_stats *stats, char *why, size_t why_size);
 
+/*
+ * The same for an archive held in memory (data, len bytes): its size
+ * checked against limits->archive_bytes, the rest as unpack_archive().
+ */
+int unpack_memory(const void *data, size_t len, const char *dir,
+		  const struct unpack_limits *limits, struct unpack_stats *stats, char *why,
+		  size_t why_size);
+
 #endif

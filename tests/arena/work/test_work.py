@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""`skipbo-arena work` against a fake host (fake_host.py): a lease of real
+games played and sent back (each game once, with a replay that re-checks,
+its bots told the lease's ids, rotation phases kept, a heartbeat), 204 and
+Retry-After honoured, a 409 on results drops the lease, a version refused,
+and SIGTERM mid-lease releases it with no bot process left.
+
+A bundled bot (made by make_bundle, as the host makes it) runs from the
+cache, fetched once; a lease seating a bot whose program this machine lacks
+is released saying so.
+
+usage: test_work.py SKIPBO_ARENA SKIPBO_EASY SKIPBO_MEDIUM MAKE_BUNDLE"""
+
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fake_host import FakeHost, make_lease  # noqa: E402
+
+ARENA, EASY, MEDIUM, MAKE_BUNDLE = sys.argv[1:5]
+HANG = 120  # far above what any step needs on a busy machine
+
+
+def settings_of_a_run(tmp):
+    """A real tournament.json, made by `run` of a tiny tournament, less what a lease leaves out."""
+    spec = {"name": "tiny", "players": 2, "deals": 1, "duplicate": True,
+            "rules": {"stock_size": 5}, "sandbox": "off",
+            "bots": [{"name": "easy", "command": [EASY]}, {"name": "medium", "command": [MEDIUM]}]}
+    path = os.path.join(tmp, "tiny.json")
+    with open(path, "w") as f:
+        json.dump(spec, f)
+    out = os.path.join(tmp, "tiny-run")
+    subprocess.run([ARENA, "run", "-q", "--no-report", "--output", out, path], check=True,
+                   timeout=HANG, stdout=subprocess.DEVNULL)
+    with open(os.path.join(out, "tournament.json")) as f:
+        doc = json.load(f)
+    for key in ("seed", "output", "bots"):
+        doc.pop(key, None)
+    return doc
+
+
+def wrapped_bots(tmp, log, delay):
+    """easy and medium behind a tee that logs every line they are sent (the told ids),
+    each starting `delay` seconds late, so that a lease lasts a while."""
+    bots = []
+    for name, prog in (("easy", EASY), ("medium", MEDIUM)):
+        script = 'sleep "$DELAY"; tee -a "$TOLD_LOG" | exec "%s"' % prog
+        bots.append({"name": name, "command": ["/bin/sh", "-c", script, name + "-" + MARK],
+                     "cwd": tmp, "env": {"TOLD_LOG": log, "DELAY": str(delay)}, "bundle": None})
+    return bots
+
+
+def worker(host, tmp, *args, token="tok", once=True):
+    env = dict(os.environ, SKIPBO_TOKEN=token, TMPDIR=os.path.join(tmp, "scratch"))
+    os.makedirs(env["TMPDIR"], exist_ok=True)
+    cmd = [ARENA, "work", "-j", "2", "--cache", os.path.join(tmp, "cache")]
+    cmd += (["--once"] if once else []) + list(args) + [host.url]
+    return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def bot_processes_left():
+    left = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    if MARK.encode() in f.read():
+                        left.append(pid)
+            except OSError:
+                pass
+    return left
+
+
+def wait_for(pred, what):
+    t = time.monotonic()
+    while not pred():
+        assert time.monotonic() - t < HANG, "no " + what
+        time.sleep(0.05)
+
+
+def test_lease_played(tmp, settings):
+    log = os.path.join(tmp, "told.log")
+    lease = make_lease("L1", settings, wrapped_bots(tmp, log, 1), deals=3, expires_in=3)
+    host = FakeHost("tok", [("none", 1), ("lease", lease), ("none", 30)])
+    try:
+        w = worker(host, tmp)
+        out, err = w.communicate(timeout=HANG)
+        assert w.returncode == 0, "exit %d: %s" % (w.returncode, err)
+        asks = host.posts("/api/work/lease")
+        assert len(asks) == 2, "asked %d times" % len(asks)
+        ask = json.loads(asks[0][3])
+        assert ask["jobs"] == 2 and ask["cpus"] >= 1 and ask["bundles"] == []
+        assert re.fullmatch(r"\d+\.\d+\.\d+", ask["version"])
+        assert asks[1][0] - asks[0][0] >= 0.7, "Retry-After 1 not waited for"
+        batches = host.batches()
+        games = [g for b in batches for g in b[3]]
+        ids = sorted(r["id"] for r, _ in games)
+        assert ids == sorted(g["id"] for g in lease["games"]), (ids, err)
+        assert batches[-1][2]["done"] is True
+        assert all(not b[2]["done"] for b in batches[:-1])
+        # a heartbeat: an empty batch while the bots were starting
+        assert any(b[2]["games"] == 0 and not b[2]["done"] for b in batches), \
+            [b[2] for b in batches]
+        by_id = {g["id"]: g for g in lease["games"]}
+        check = os.path.join(tmp, "replays")
+        os.makedirs(check)
+        for record, replay in games:
+            g = by_id[record["id"]]
+            assert record["bots"] == g["seats"], (record["bots"], g["seats"])
+            assert record["seed"] in (g["seed"], int(g["seed"], 16)), record["seed"]
+            assert replay["id"] == record["id"]
+            with open(os.path.join(check, record["id"] + ".json"), "w") as f:
+                json.dump(replay, f)
+        files = sorted(os.path.join(check, n) for n in os.listdir(check))
+        r = subprocess.run([ARENA, "replay", "-q"] + files, capture_output=True, text=True,
+                           timeout=HANG)
+        assert r.returncode == 0, r.stdout + r.stderr
+        # the bots were told the lease's ids, and no other
+        with open(log) as f:
+            lines = f.read().splitlines()
+        told = [set(re.findall(r'"game":\s*"([^"]+)"', line)) for line in lines]
+        assert set().union(*told) == {g["told"] for g in lease["games"]}
+        # rotation phases: no line of a rotation-1 game before the last of a rotation-0 one
+        r0 = {g["told"] for g in lease["games"] if g["rotation"] == 0}
+        last0 = max(i for i, t in enumerate(told) if t & r0)
+        first1 = min(i for i, t in enumerate(told) if t - r0)
+        assert last0 < first1, "rotation 1 began before rotation 0 ended"
+        assert os.listdir(os.path.join(tmp, "scratch")) == [], "the lease's directory is left"
+        assert "games/s" in err, err
+        print("lease played: %d games in %d batches; %s" % (len(games), len(batches),
+                                                           err.strip().splitlines()[-1]))
+    finally:
+        host.stop()
+
+
+def test_results_409(tmp, settings):
+    log = os.path.join(tmp, "told-409.log")
+    lease = make_lease("L2", settings, wrapped_bots(tmp, log, 1), deals=6)
+    host = FakeHost("tok", [("lease", lease), ("none", 1)], results="409")
+    try:
+        w = worker(host, tmp, once=False)
+        wait_for(lambda: len(host.posts("/api/work/lease")) >= 2, "second ask")
+        w.send_signal(signal.SIGTERM)
+        out, err = w.communicate(timeout=HANG)
+        assert w.returncode == 0, "exit %d: %s" % (w.returncode, err)
+        results = host.posts("/results")
+        assert len(results) == 1, "%d results posted after the 409" % len(results)
+        assert host.posts("/release") == [], "a dropped lease released"
+        assert results[0][0] < host.posts("/api/work/lease")[1][0]
+        assert "dropped" in err, err
+        assert not bot_processes_left()
+    finally:
+        host.stop()
+
+
+def test_version_refused(tmp):
+    sentence = "this host runs skipbo-arena 9.9.9 and this worker 0.0.0"
+    host = FakeHost("tok", [("refuse", 409, sentence)])
+    try:
+        w = worker(host, tmp)
+        out, err = w.communicate(timeout=HANG)
+        assert w.returncode == 1, "exit %d" % w.returncode
+        assert sentence in err and "install the host's version" in err, err
+        w = worker(host, tmp, token="wrong")
+        out, err = w.communicate(timeout=HANG)
+        assert w.returncode == 1 and "does not know this token" in err, err
+    finally:
+        host.stop()
+
+
+def test_sigterm(tmp, settings):
+    log = os.path.join(tmp, "told-term.log")
+    lease = make_lease("L3", settings, wrapped_bots(tmp, log, 2), deals=8)
+    host = FakeHost("tok", [("lease", lease), ("none", 30)])
+    try:
+        w = worker(host, tmp)
+        wait_for(lambda: os.path.exists(log), "bot started")
+        w.send_signal(signal.SIGTERM)
+        out, err = w.communicate(timeout=HANG)
+        assert w.returncode == 0, "exit %d: %s" % (w.returncode, err)
+        releases = host.posts("/release")
+        assert len(releases) == 1 and json.loads(releases[0][3]) == {"why": "stopping"}
+        assert releases[0][2] == "/api/work/leases/L3/release"
+        sent = [g for b in host.batches() for g in b[3]]
+        assert len(sent) < len(lease["games"]), "the whole lease played after SIGTERM"
+        assert all(not b[2]["done"] for b in host.batches())
+        assert not bot_processes_left(), bot_processes_left()
+        assert os.listdir(os.path.join(tmp, "scratch")) == []
+    finally:
+        host.stop()
+
+
+def test_bundled(tmp, settings):
+    alpha = os.path.join(tmp, "bundled", "alpha")
+    os.makedirs(alpha)
+    shutil.copy2(EASY, os.path.join(alpha, "bot"))
+    os.makedirs(os.path.join(tmp, "host-cache"))
+    made = subprocess.run([MAKE_BUNDLE, os.path.join(tmp, "host-cache"), alpha,
+                           os.path.join(alpha, "bot")], capture_output=True, text=True,
+                          timeout=HANG)
+    assert made.returncode == 0, made.stderr
+    sha = made.stdout.strip()
+    with open(os.path.join(tmp, "host-cache", sha + ".tar"), "rb") as f:
+        data = f.read()
+    # only the cache can run it now
+    shutil.rmtree(os.path.join(tmp, "bundled"))
+    bots = [{"name": "alpha", "command": [os.path.join(alpha, "bot")], "cwd": alpha,
+             "env": {}, "bundle": sha},
+            {"name": "medium", "command": [MEDIUM], "cwd": tmp, "env": {}, "bundle": None}]
+    for lease_id in ("L5", "L6"):
+        lease = make_lease(lease_id, settings, bots, deals=2)
+        host = FakeHost("tok", [("lease", lease), ("none", 30)], bundles={sha: data})
+        try:
+            w = worker(host, tmp)
+            out, err = w.communicate(timeout=HANG)
+            assert w.returncode == 0, "exit %d: %s" % (w.returncode, err)
+            fetched = [r for r in host.requests if r[1] == "GET"]
+            held = json.loads(host.posts("/api/work/lease")[0][3])["bundles"]
+            if lease_id == "L5":
+                assert [r[2] for r in fetched] == ["/api/work/bundles/" + sha] and held == []
+            else:
+                assert fetched == [] and held == [sha], (fetched, held)
+            games = [g for b in host.batches() for g in b[3]]
+            assert sorted(r["id"] for r, _ in games) == sorted(g["id"] for g in lease["games"]), err
+            assert all("alpha" in r["bots"] for r, _ in games)
+            assert all(not r.get("faults") for r, _ in games), [r["faults"] for r, _ in games]
+        finally:
+            host.stop()
+    assert os.path.isdir(os.path.join(tmp, "cache", sha))
+
+
+def test_lacks_program(tmp, settings):
+    missing = os.path.join(tmp, "no-jvm", "java")
+    bots = [{"name": "javabot", "command": [missing, "-jar", "bot.jar"], "cwd": tmp,
+             "bundle": None},
+            {"name": "medium", "command": [MEDIUM], "cwd": tmp, "bundle": None}]
+    host = FakeHost("tok", [("lease", make_lease("L7", settings, bots, deals=1)),
+                            ("none", 30)])
+    try:
+        w = worker(host, tmp)
+        out, err = w.communicate(timeout=HANG)
+        assert w.returncode == 0, "exit %d: %s" % (w.returncode, err)
+        releases = host.posts("/release")
+        assert len(releases) == 1 and releases[0][2] == "/api/work/leases/L7/release"
+        assert json.loads(releases[0][3]) == {"why": "lacks " + missing}, releases[0][3]
+        assert host.posts("/results") == []
+    finally:
+        host.stop()
+
+
+MARK = "skipbo-work-test-" + secrets.token_hex(4)
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="skipbo-test-work-")
+    try:
+        settings = settings_of_a_run(tmp)
+        test_version_refused(tmp)
+        test_lease_played(tmp, settings)
+        test_results_409(tmp, settings)
+        test_sigterm(tmp, settings)
+        test_bundled(tmp, settings)
+        test_lacks_program(tmp, settings)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
