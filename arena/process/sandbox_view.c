@@ -23,8 +23,8 @@
 #include "bot.h"
 #include "sandbox_start.h"
 
-static const char *const system_dirs[] = {
-	"/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+const char *const sandbox_view_system_dirs[] = {
+	"/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", NULL,
 };
 
 /* Files of /proc emptied (sandbox_start.h). */
@@ -41,8 +41,7 @@ static size_t depth(const char *path)
 	return d;
 }
 
-/* Is a equal to b, or a directory above it? */
-static bool covers(const char *a, const char *b)
+bool sandbox_view_covers(const char *a, const char *b)
 {
 	size_t n = strlen(a);
 
@@ -54,7 +53,7 @@ static bool covers(const char *a, const char *b)
 static bool covered_by_any(const struct strlist *l, const char *path)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (covers(l->v[i], path))
+		if (sandbox_view_covers(l->v[i], path))
 			return true;
 	return false;
 }
@@ -62,7 +61,7 @@ static bool covered_by_any(const struct strlist *l, const char *path)
 static bool holds_any(const char *dir, const struct strlist *l)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (covers(dir, l->v[i]))
+		if (sandbox_view_covers(dir, l->v[i]))
 			return true;
 	return false;
 }
@@ -130,7 +129,7 @@ bool sandbox_view_system(const struct sandbox_view *v, const char *path)
 static bool holds_system(const struct sandbox_view *v, const char *path)
 {
 	for (size_t i = 0; i < v->system.n; i++)
-		if (covers(path, v->system.v[i]))
+		if (sandbox_view_covers(path, v->system.v[i]))
 			return true;
 	return false;
 }
@@ -139,21 +138,21 @@ static void find_system(struct sandbox_view *v, const char *const *system, size_
 {
 	for (size_t i = 0; system && i < nsystem; i++)
 		strlist_add(&v->system, system[i]);
-	for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; i++) {
+	for (size_t i = 0; sandbox_view_system_dirs[i]; i++) {
 		char target[PATH_MAX];
-		ssize_t n = readlink(system_dirs[i], target, sizeof target - 1);
+		ssize_t n = readlink(sandbox_view_system_dirs[i], target, sizeof target - 1);
 		char *real;
 
 		if (n > 0) {
 			target[n] = '\0';
-			if ((real = realpath(system_dirs[i], NULL)) &&
+			if ((real = realpath(sandbox_view_system_dirs[i], NULL)) &&
 			    (covered_by_any(&v->system, real) || holds_system(v, real))) {
-				strlist_add(&v->links, system_dirs[i]);
+				strlist_add(&v->links, sandbox_view_system_dirs[i]);
 				strlist_add(&v->targets, target);
 			}
 			free(real);
-		} else if (!system && is_dir(system_dirs[i])) {
-			strlist_add(&v->system, system_dirs[i]);
+		} else if (!system && is_dir(sandbox_view_system_dirs[i])) {
+			strlist_add(&v->system, sandbox_view_system_dirs[i]);
 		}
 	}
 }
@@ -251,7 +250,7 @@ static size_t cwds_in(const struct sandbox_view *v, const char *dir)
 	size_t n = 0;
 
 	for (size_t i = 0; i < v->cwds.n; i++)
-		n += covers(dir, v->cwds.v[i]);
+		n += sandbox_view_covers(dir, v->cwds.v[i]);
 	return n;
 }
 
@@ -260,7 +259,7 @@ static bool own_dir(const struct sandbox_view *v, const char *dir, const char *c
 {
 	size_t others = cwds_in(v, dir);
 
-	if (others && cwd && covers(dir, cwd))
+	if (others && cwd && sandbox_view_covers(dir, cwd))
 		others--;
 	return depth(dir) >= 2 && !sandbox_view_system(v, dir) && !holds_any(dir, &v->hide) &&
 	       !holds_any(dir, &v->homes) && !covered_by_any(&v->hide, dir) && others == 0;
@@ -437,7 +436,7 @@ static const char *not_own_because(const struct sandbox_view *v, const char *dir
 	size_t others = cwds_in(v, dir);
 	char other[256];
 
-	if (others && cwd && covers(dir, cwd))
+	if (others && cwd && sandbox_view_covers(dir, cwd))
 		others--;
 	if (depth(dir) < 2)
 		return "it is less than two levels deep";
@@ -562,7 +561,7 @@ static int compare_ops(const void *a, const void *b)
 static bool inside_own_dir(const struct strlist *own, const char *path)
 {
 	for (size_t i = 0; i < own->n; i++)
-		if (strcmp(own->v[i], path) != 0 && covers(own->v[i], path) && is_dir(own->v[i]))
+		if (strcmp(own->v[i], path) != 0 && sandbox_view_covers(own->v[i], path) && is_dir(own->v[i]))
 			return true;
 	return false;
 }
@@ -594,8 +593,8 @@ static void own_mounts(const struct sandbox_view *v, const struct strlist *own, 
 		add_mask(own, v->others.v[i], ops, &n);
 	/* a working directory not its own: an empty read-only tmpfs, its own files bound into it */
 	if (cwd && depth(cwd) > 0 && strcmp(cwd, "/tmp") && strcmp(cwd, "/dev/shm") &&
-	    !covers("/proc", cwd) && !covers("/dev", cwd) && !sandbox_view_system(v, cwd) &&
-	    !covered_by_any(own, cwd) && is_dir(cwd)) {
+	    !sandbox_view_covers("/proc", cwd) && !sandbox_view_covers("/dev", cwd) &&
+	    !sandbox_view_system(v, cwd) && !covered_by_any(own, cwd) && is_dir(cwd)) {
 		ops[n] = (struct mount_op){ cwd, true, n };
 		n++;
 	}

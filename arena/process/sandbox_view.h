@@ -71,6 +71,13 @@ void sandbox_view_release(struct sandbox_view *v);
 /* Count spec's working directory among the bots' (before sandbox_view_own for any). */
 int sandbox_view_add_cwd(struct sandbox_view *v, const struct bot_spec *spec);
 
+/* The usual system directories, NULL-terminated: /usr, /etc, /bin, /sbin, /lib, /lib32,
+ * /lib64, /libx32. */
+extern const char *const sandbox_view_system_dirs[];
+
+/* Is path a equal to b, or a directory above it (by their text; "/" is above all)? */
+bool sandbox_view_covers(const char *a, const char *b);
+
 /* Does every bot see path, without it being its own (under a system directory)? */
 bool sandbox_view_system(const struct sandbox_view *v, const char *path);
 

@@ -32,6 +32,7 @@
 #include <sha2.h>
 
 #include "durable.h"
+#include "sandbox_view.h"
 #include "unpack.h"
 
 #define CHUNK (64 * 1024)
@@ -105,20 +106,10 @@ static int normalise(const char *base, const char *path, char *out, size_t size)
 	return 0;
 }
 
-/* Whether dir (lexical) is path or a directory above it. */
-static bool covers(const char *dir, const char *path)
-{
-	size_t n = strlen(dir);
-
-	if (strcmp(dir, "/") == 0)
-		return true;
-	return strncmp(dir, path, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
 static bool in_system(const struct making *m, const char *path)
 {
 	for (size_t i = 0; m->system[i]; i++)
-		if (covers(m->system[i], path))
+		if (sandbox_view_covers(m->system[i], path))
 			return true;
 	return false;
 }
@@ -126,7 +117,7 @@ static bool in_system(const struct making *m, const char *path)
 static bool holds_system(const struct making *m, const char *dir)
 {
 	for (size_t i = 0; m->system[i]; i++)
-		if (covers(dir, m->system[i]))
+		if (sandbox_view_covers(dir, m->system[i]))
 			return true;
 	return false;
 }
@@ -152,12 +143,14 @@ static bool cwd_shipped(const struct making *m, const char *cwd)
 	char h[PATH_MAX];
 
 	if (depth(cwd) < 2 || in_system(m, cwd) || holds_system(m, cwd) ||
-	    covers(cwd, "/root") || (covers("/home", cwd) && depth(cwd) == 2))
+	    sandbox_view_covers(cwd, "/root") ||
+	    (sandbox_view_covers("/home", cwd) && depth(cwd) == 2))
 		return false;
-	if (m->exclude[0] && (covers(m->exclude, cwd) || covers(cwd, m->exclude)))
+	if (m->exclude[0] &&
+	    (sandbox_view_covers(m->exclude, cwd) || sandbox_view_covers(cwd, m->exclude)))
 		return false;
 	return !(home && home[0] == '/' && normalise("/", home, h, sizeof(h)) == 0 &&
-		 covers(cwd, h));
+		 sandbox_view_covers(cwd, h));
 }
 
 /* ---- the list ---- */
@@ -190,7 +183,7 @@ static int add_item(struct making *m, const char *path, mode_t type, mode_t perm
 		       (strlen(path) > 100 ? 2 * TAR_BLOCK : 0);
 	if (m->estimate > BUNDLE_MAX_BYTES)
 		return fail(m->err, m->err_size, -EFBIG, "bot \"%s\": its files make a bundle of "
-			    "more than %" PRIu64 " bytes (%llu MiB), the limit: ship less (a "
+			    "%" PRIu64 " bytes at least, over the limit of %llu MiB: ship less (a "
 			    "working directory of its own with only what it runs)",
 			    m->bot->name, m->estimate, BUNDLE_MAX_BYTES >> 20);
 	return 0;
@@ -308,9 +301,9 @@ static int add_named(struct making *m, const char *path, bool program)
 	struct stat st;
 
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || in_system(m, path) ||
-	    (m->tree[0] && covers(m->tree, path)))
+	    (m->tree[0] && sandbox_view_covers(m->tree, path)))
 		return 0;
-	if (m->exclude[0] && covers(m->exclude, path))
+	if (m->exclude[0] && sandbox_view_covers(m->exclude, path))
 		return program ? fail(m->err, m->err_size, -EPERM, "bot \"%s\": its program \"%s\" "
 				      "lies in \"%s\", which is never shipped to workers: move it "
 				      "out", m->bot->name, path, m->exclude) : 0;
@@ -425,6 +418,13 @@ static la_ssize_t sink_write(struct archive *a, void *data, const void *buf, siz
 	return (la_ssize_t)len;
 }
 
+/* The error libarchive's writer holds (the sink's own among them), as m's. */
+static int archive_fail(struct making *m, struct archive *a)
+{
+	return fail(m->err, m->err_size, -(archive_errno(a) > 0 ? archive_errno(a) : EIO), "%s",
+		    archive_error_string(a));
+}
+
 /* A file's data written as the header said: size bytes, no more, no fewer. */
 static int write_data(struct making *m, struct archive *a, int fd, uint64_t size,
 		      const char *source)
@@ -439,7 +439,7 @@ static int write_data(struct making *m, struct archive *a, int fd, uint64_t size
 		if (n <= 0)
 			break;
 		if (archive_write_data(a, buf, (size_t)n) != n)
-			return fail(m->err, m->err_size, -EIO, "%s", archive_error_string(a));
+			return archive_fail(m, a);
 		size -= (uint64_t)n;
 	}
 	if (n < 0 || size > 0 || read(fd, buf, 1) != 0)
@@ -464,7 +464,7 @@ static int write_item(struct making *m, struct archive *a, struct archive_entry 
 	if (it->type == S_IFREG) {
 		/* a file of the tree is never followed; one the command names is */
 		fd = open(it->source, O_RDONLY | O_CLOEXEC |
-			  (m->tree[0] && covers(m->tree, it->source) ? O_NOFOLLOW : 0));
+			  (m->tree[0] && sandbox_view_covers(m->tree, it->source) ? O_NOFOLLOW : 0));
 		if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 			ret = fail(m->err, m->err_size, fd < 0 ? -errno : -EAGAIN, "bot \"%s\": "
 				   "\"%s\": %s", m->bot->name, it->source, fd < 0 ?
@@ -474,8 +474,7 @@ static int write_item(struct making *m, struct archive *a, struct archive_entry 
 		archive_entry_set_size(e, st.st_size);
 	}
 	if (archive_write_header(a, e) != ARCHIVE_OK) {
-		ret = fail(m->err, m->err_size, -(archive_errno(a) ? archive_errno(a) : EIO), "%s",
-			   archive_error_string(a));
+		ret = archive_fail(m, a);
 		goto out;
 	}
 	if (fd >= 0)
@@ -501,14 +500,13 @@ static int write_archive(struct making *m, int fd, char sha256[BUNDLE_HASH_LEN +
 	}
 	if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
 	    archive_write_open(a, &s, NULL, sink_write, NULL) != ARCHIVE_OK) {
-		ret = fail(m->err, m->err_size, -EIO, "%s", archive_error_string(a));
+		ret = archive_fail(m, a);
 		goto out;
 	}
 	for (size_t i = 0; ret == 0 && i < m->n; i++)
 		ret = write_item(m, a, e, &m->items[i]);
 	if (ret == 0 && archive_write_close(a) != ARCHIVE_OK)
-		ret = fail(m->err, m->err_size, -(archive_errno(a) ? archive_errno(a) : EIO), "%s",
-			   archive_error_string(a));
+		ret = archive_fail(m, a);
 	if (ret == 0)
 		SHA256End(&s.sha, sha256);
 out:
@@ -551,7 +549,8 @@ int bundle_make(const struct config_bot *b, const char *const *system, const cha
 		const char *cache_dir, char sha256[BUNDLE_HASH_LEN + 1], char *err,
 		size_t err_size)
 {
-	struct making m = { .bot = b, .system = system, .err = err, .err_size = err_size };
+	struct making m = { .bot = b, .system = system ? system : sandbox_view_system_dirs,
+			    .err = err, .err_size = err_size };
 	char cwd[PATH_MAX], path[PATH_MAX];
 	struct stat st;
 	int ret;

@@ -28,9 +28,10 @@
 
 /*
  * The bundle of bot b into cache_dir/SHA256.tar (kept if there already),
- * its hash into sha256. system: the system directories (NULL-terminated);
- * exclude: a directory never shipped (the league's), or NULL. 1 when the
- * bot runs only system files (no bundle), 0 with one.
+ * its hash into sha256. system: the system directories (NULL-terminated;
+ * NULL: the usual ones, sandbox_view_system_dirs); exclude: a directory
+ * never shipped (the league's), or NULL. 1 when the bot runs only system
+ * files (no bundle), 0 with one.
  */
 int bundle_make(const struct config_bot *b, const char *const *system, const char *exclude,
 		const char *cache_dir, char sha256[BUNDLE_HASH_LEN + 1], char *err,

@@ -30,11 +30,12 @@
 
 #include "bundle.h"
 
-static const char *const system_dirs[] = { "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib64", NULL };
+static const char *const system_dirs[] = { "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib64",
+					    NULL };
 
 /* A name over 100 bytes: its entry gets a pax header, which must be made the same too. */
-#define LONG_NAME "a-data-file-with-a-name-long-enough-that-ustar-cannot-hold-it-in-its-name-field-" \
-		  "so-pax-does.txt"
+#define LONG_NAME "a-data-file-with-a-name-long-enough-that-ustar-cannot-hold-it-in-its-" \
+		  "name-field-so-pax-does.txt"
 
 struct fixture {
 	char base[64];
@@ -182,6 +183,32 @@ static bool bundle_has(const struct fixture *f, const char *path)
 	return found;
 }
 
+/* The bundle's entries are in strictly ascending order of their paths, bytewise. */
+static void assert_sorted(const struct fixture *f)
+{
+	char tar[PATH_MAX], last[PATH_MAX] = "";
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	int n = 0;
+
+	snprintf(tar, sizeof(tar), "%s/%s.tar", f->cache, f->sha);
+	archive_read_support_format_tar(a);
+	assert_int_equal(archive_read_open_filename(a, tar, 10240), ARCHIVE_OK);
+	while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
+		char name[PATH_MAX];
+
+		/* a directory's name ends in '/' in the archive, not in the order */
+		snprintf(name, sizeof(name), "%s", archive_entry_pathname(e));
+		if (name[0] && name[strlen(name) - 1] == '/')
+			name[strlen(name) - 1] = '\0';
+		if (n++ > 0 && strcmp(last, name) >= 0)
+			fail_msg("\"%s\" after \"%s\"", name, last);
+		snprintf(last, sizeof(last), "%s", name);
+	}
+	archive_read_free(a);
+	assert_int_equal(n, 6);
+}
+
 static void test_made_unpacked_and_run_from_the_cache(void **state)
 {
 	struct fixture *f = *state;
@@ -194,6 +221,7 @@ static void test_made_unpacked_and_run_from_the_cache(void **state)
 	assert_int_equal(make(f), 0);
 	assert_int_equal(strspn(f->sha, "0123456789abcdef"), BUNDLE_HASH_LEN);
 	assert_true(bundle_has(f, f->script));
+	assert_sorted(f);
 	assert_false(bundle_present(f->worker, f->sha));
 	data = bundle_bytes(f, &len);
 	assert_int_equal(bundle_unpack(f->worker, f->sha, data, len, f->err, sizeof(f->err)), 0);
@@ -236,6 +264,21 @@ static void test_placed_relative_and_system_paths(void **state)
 	assert_string_equal(b.argv[2], "-v");
 	snprintf(want, sizeof(want), "%s/%s%s", f->worker, f->sha, f->bot);
 	assert_string_equal(b.cwd, want);
+	/* run from the league's directory, never shipped: the script's path is made absolute */
+	free(argv[1]);
+	argv[1] = strdup("../bots/alpha/bot.sh");
+	f->b.cwd = f->league;
+	free(b.cwd);
+	b.cwd = strdup(f->league);
+	assert_int_equal(make(f), 0);
+	assert_false(bundle_has(f, f->league));
+	free(data);
+	data = bundle_bytes(f, &len);
+	assert_int_equal(bundle_unpack(f->worker, f->sha, data, len, f->err, sizeof(f->err)), 0);
+	assert_int_equal(bundle_place(&b, f->worker, f->sha, f->err, sizeof(f->err)), 0);
+	snprintf(want, sizeof(want), "%s/%s%s", f->worker, f->sha, f->script);
+	assert_string_equal(b.argv[1], want);
+	assert_string_equal(b.cwd, f->league);
 	/* a name that is no 64 hex digits reaches no path */
 	assert_int_equal(bundle_place(&b, f->worker, "../../etc", f->err, sizeof(f->err)), -ENOENT);
 	assert_false(bundle_present(f->worker, "../worker"));
@@ -400,6 +443,8 @@ static void test_system_only_bot_has_no_bundle(void **state)
 	assert_int_equal(entries_in(f->cache), 0);
 	f->b.cwd = "/";
 	assert_int_equal(make(f), 1);
+	/* NULL: the usual system directories */
+	assert_int_equal(bundle_make(&f->b, NULL, NULL, f->cache, f->sha, f->err, sizeof(f->err)), 1);
 }
 
 static void test_excluded_directory_never_shipped(void **state)
