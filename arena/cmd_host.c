@@ -33,7 +33,7 @@
 
 static const char host_usage[] =
 	"usage: skipbo-arena host [--listen ADDR:PORT] [--cert FILE --key FILE] [-j N] DIR\n"
-	"       skipbo-arena host account add [--worker | --organiser] DIR NAME\n"
+	"       skipbo-arena host account add [--worker [--trusted] | --organiser] DIR NAME\n"
 	"       skipbo-arena host account revoke DIR NAME\n"
 	"       skipbo-arena host account list DIR\n"
 	"\n"
@@ -59,6 +59,8 @@ static const char host_usage[] =
 	"options:\n"
 	"      --worker          the account of a machine that works for the host,\n"
 	"                        not of an author (account add)\n"
+	"      --trusted         a worker given private bots, its games re-played\n"
+	"                        by the host only in a sample (account add --worker)\n"
 	"      --organiser       an organiser's account: sees every submission and\n"
 	"                        its logs, and disables them (account add)\n"
 	"  -h, --help            this text\n"
@@ -70,6 +72,7 @@ static const char host_usage[] =
 static const struct option host_options[] = {
 	{ "worker", no_argument, NULL, 'w' },
 	{ "organiser", no_argument, NULL, 'o' },
+	{ "trusted", no_argument, NULL, 't' },
 	{ "listen", required_argument, NULL, 'l' },
 	{ "cert", required_argument, NULL, 'c' },
 	{ "key", required_argument, NULL, 'k' },
@@ -81,12 +84,13 @@ static const struct option host_options[] = {
 
 struct host_args {
 	enum account_role role;   /* of account add */
-	bool role_given;
+	bool role_given, trusted;
 	const char *listen, *cert, *key;
-	long long jobs;
+	long long jobs;           /* -1: not given */
 };
 
-static int account_add(const char *dir, const char *name, enum account_role role)
+static int account_add(const char *dir, const char *name, enum account_role role,
+		       bool trusted)
 {
 	char err[1024], token[ACCOUNTS_TOKEN_LEN + 1];
 	struct accounts as;
@@ -95,7 +99,7 @@ static int account_add(const char *dir, const char *name, enum account_role role
 		warnx("host account add: %s", err);
 		return 1;
 	}
-	if (accounts_add(&as, name, role, token, err, sizeof(err)) < 0) {
+	if (accounts_add(&as, name, role, trusted, token, err, sizeof(err)) < 0) {
 		warnx("host account add: %s", err);
 		accounts_release(&as);
 		return 1;
@@ -103,9 +107,10 @@ static int account_add(const char *dir, const char *name, enum account_role role
 	printf("%s\n", token);
 	fflush(stdout);
 	explicit_bzero(token, sizeof(token));
-	fprintf(stderr, "skipbo-arena: host account add: %s \"%s\" added; the token above is "
+	fprintf(stderr, "skipbo-arena: host account add: %s%s \"%s\" added; the token above is "
 		"shown only this once: hand it to its owner, who keeps it in a file only they "
-		"can read (chmod 600), never on a command line\n", account_role_name(role), name);
+		"can read (chmod 600), never on a command line\n", trusted ? "trusted " : "",
+		account_role_name(role), name);
 	accounts_release(&as);
 	return 0;
 }
@@ -143,12 +148,16 @@ static int account_list(const char *dir)
 		printf("no accounts in %s (skipbo-arena host account add %s NAME adds one)\n", dir,
 		       dir);
 	else
-		printf("%-24s %-7s %-8s %-21s %s\n", "name", "role", "state", "added", "revoked");
+		printf("%-24s %-9s %-8s %-21s %s\n", "name", "role", "state", "added", "revoked");
 	for (size_t i = 0; i < as.n; i++) {
 		const struct account *a = &as.a[i];
 
-		printf("%-24s %-7s %-8s %-21s %s\n", a->name, account_role_name(a->role),
-		       a->revoked ? "revoked" : "live", a->added, a->revoked ? a->revoked : "-");
+		char role[16];
+
+		snprintf(role, sizeof(role), "%s%s", account_role_name(a->role),
+			 a->trusted ? "+" : "");
+		printf("%-24s %-9s %-8s %-21s %s\n", a->name, role, a->revoked ? "revoked" : "live",
+		       a->added, a->revoked ? a->revoked : "-");
 	}
 	accounts_release(&as);
 	return 0;
@@ -174,13 +183,17 @@ static int host_account(int argc, char **argv, const struct host_args *a)
 		      account_role_name(a->role));
 		return 2;
 	}
-	if (a->listen || a->cert || a->key || a->jobs) {
+	if (a->trusted && (strcmp(verb, "add") || a->role != ACCOUNT_WORKER)) {
+		warnx("host account %s: --trusted goes with \"account add --worker\" only", verb);
+		return 2;
+	}
+	if (a->listen || a->cert || a->key || a->jobs >= 0) {
 		warnx("host account %s: --listen, --cert, --key and -j are options of \"host "
 		      "DIR\"", verb);
 		return 2;
 	}
 	if (strcmp(verb, "add") == 0)
-		return account_add(argv[1], argv[2], a->role);
+		return account_add(argv[1], argv[2], a->role, a->trusted);
 	if (strcmp(verb, "revoke") == 0)
 		return account_revoke(argv[1], argv[2]);
 	return account_list(argv[1]);
@@ -226,7 +239,7 @@ static int host_check(const char *dir, struct host_config *cfg)
 
 static int host_run(const char *dir, const struct host_args *a)
 {
-	struct league_run_options opt = { dir, (int)a->jobs, stdout };
+	struct league_run_options opt = { dir, a->jobs < 0 ? 0 : (int)a->jobs, stdout };
 	struct pipeline_setup setup = { .dir = dir, .arena = "/proc/self/exe" };
 	struct pipeline *pipeline = NULL;
 	struct challenge_play *challenges = NULL;
@@ -290,7 +303,7 @@ out:
 
 int cmd_host(int argc, char **argv)
 {
-	struct host_args a = { .role = ACCOUNT_AUTHOR };
+	struct host_args a = { .role = ACCOUNT_AUTHOR, .jobs = -1 };
 	int c;
 
 	optind = 0;
@@ -304,6 +317,9 @@ int cmd_host(int argc, char **argv)
 			}
 			a.role = c == 'w' ? ACCOUNT_WORKER : ACCOUNT_ORGANISER;
 			a.role_given = true;
+			break;
+		case 't':
+			a.trusted = true;
 			break;
 		case 'l':
 			a.listen = optarg;
@@ -334,8 +350,9 @@ int cmd_host(int argc, char **argv)
 		      "\"skipbo-arena host --help\")");
 		return 2;
 	}
-	if (a.role_given) {
-		warnx("host: --%s is an option of \"account add\"", account_role_name(a.role));
+	if (a.role_given || a.trusted) {
+		warnx("host: --%s is an option of \"account add\"", a.role_given ?
+		      account_role_name(a.role) : "trusted");
 		return 2;
 	}
 	if (!a.cert != !a.key) {

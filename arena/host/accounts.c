@@ -120,9 +120,11 @@ static bool is_time(const char *s)
 	return end && *end == '\0';
 }
 
-/* 0 when ev holds exactly the keys of keys (NULL-terminated), each a string; else why. */
+/* 0 when ev holds exactly the keys of keys (NULL-terminated), each a string, and
+ * maybe a "trusted" (a worker's add); else why. */
 static const char *keys_fault(const cJSON *ev, const char *const *keys)
 {
+	const cJSON *trusted = cJSON_GetObjectItemCaseSensitive(ev, "trusted");
 	size_t want = 0, have = 0;
 
 	for (; keys[want]; want++)
@@ -130,7 +132,10 @@ static const char *keys_fault(const cJSON *ev, const char *const *keys)
 			return "a key is missing or not a string";
 	for (const cJSON *k = ev->child; k; k = k->next)
 		have++;
-	return have == want ? NULL : "a key that is not part of the event";
+	if (trusted && (!cJSON_IsTrue(trusted) || !json_string_at(ev, "role") ||
+			strcmp(json_string_at(ev, "role"), role_names[ACCOUNT_WORKER])))
+		return "a \"trusted\" that is not true, or not of a worker's add";
+	return have == want + (trusted != NULL) ? NULL : "a key that is not part of the event";
 }
 
 /* NULL when ev is an add or a revoke with exactly its keys, a name and a time; else why
@@ -192,6 +197,7 @@ static const char *apply_line(struct accounts *as, const char *text, size_t len,
 	a = &as->a[as->n];
 	memset(a, 0, sizeof(*a));
 	a->role = parsed;
+	a->trusted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "trusted"));
 	memcpy(a->token_sha256, json_string_at(ev, "token_sha256"), ACCOUNTS_HASH_SIZE);
 	a->name = strdup(name);
 	a->added = strdup(json_string_at(ev, "time"));
@@ -339,8 +345,8 @@ static int make_token(char token[ACCOUNTS_TOKEN_LEN + 1], char hash[ACCOUNTS_HAS
 }
 
 /* The checks and the event of a change, under the lock, with *as read afresh. */
-static int change(struct accounts *as, const char *name, const char *role, const char *hash,
-		  char *err, size_t err_size)
+static int change(struct accounts *as, const char *name, const char *role, bool trusted,
+		  const char *hash, char *err, size_t err_size)
 {
 	cJSON *ev;
 	int lock, ret;
@@ -370,7 +376,8 @@ static int change(struct accounts *as, const char *name, const char *role, const
 	if (!ev || !cJSON_AddStringToObject(ev, "event", role ? "add" : "revoke") ||
 	    !cJSON_AddStringToObject(ev, "name", name) ||
 	    (role && (!cJSON_AddStringToObject(ev, "role", role) ||
-		      !cJSON_AddStringToObject(ev, "token_sha256", hash)))) {
+		      !cJSON_AddStringToObject(ev, "token_sha256", hash) ||
+		      (trusted && !cJSON_AddTrueToObject(ev, "trusted"))))) {
 		cJSON_Delete(ev);
 		snprintf(err, err_size, "out of memory");
 		ret = -ENOMEM;
@@ -382,17 +389,23 @@ out:
 	return ret;
 }
 
-int accounts_add(struct accounts *as, const char *name, enum account_role role,
+int accounts_add(struct accounts *as, const char *name, enum account_role role, bool trusted,
 		 char token[ACCOUNTS_TOKEN_LEN + 1], char *err, size_t err_size)
 {
 	char hash[ACCOUNTS_HASH_SIZE];
 	int ret;
 
+	if (trusted && role != ACCOUNT_WORKER) {
+		snprintf(err, err_size, "only a worker is trusted or not: add \"%s\" as a worker "
+			 "(--worker --trusted), or without --trusted", name);
+		return -EINVAL;
+	}
+
 	if ((ret = make_token(token, hash)) < 0) {
 		snprintf(err, err_size, "no random bytes for a token: %s", strerror(-ret));
 		return ret;
 	}
-	ret = change(as, name, role_names[role], hash, err, err_size);
+	ret = change(as, name, role_names[role], trusted, hash, err, err_size);
 	if (ret < 0)
 		explicit_bzero(token, ACCOUNTS_TOKEN_LEN + 1);
 	return ret;
@@ -400,5 +413,5 @@ int accounts_add(struct accounts *as, const char *name, enum account_role role,
 
 int accounts_revoke(struct accounts *as, const char *name, char *err, size_t err_size)
 {
-	return change(as, name, NULL, NULL, err, err_size);
+	return change(as, name, NULL, false, NULL, err, err_size);
 }

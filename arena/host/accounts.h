@@ -6,6 +6,7 @@
  *
  *   {"event": "add", "name": "alice", "role": "author",
  *    "token_sha256": "<64 hex digits>", "time": "2026-12-07T06:00:00Z"}
+ *   {"event": "add", "name": "box1", "role": "worker", "trusted": true, ...}
  *   {"event": "revoke", "name": "alice", "time": "2026-12-08T09:30:00Z"}
  *
  * A token is 32 bytes from getrandom(2), written "sbt_" and 64 lower-case
@@ -53,6 +54,7 @@ struct account {
 	char token_sha256[ACCOUNTS_HASH_SIZE];
 	char *added;   /* the add's time, as written */
 	char *revoked; /* the revoke's time; NULL while live */
+	bool trusted;  /* a worker given private bots and fewer re-checks (arena/WORKERS.md) */
 };
 
 /* The accounts in the order of their adds; a name added again after a revoke has
@@ -75,13 +77,13 @@ const char *account_role_name(enum account_role role);
 int accounts_open(struct accounts *as, const char *dir, char *err, size_t err_size);
 
 /*
- * Add the account name with role, its token made and written into token
+ * Add the account name with role (a worker trusted or not), its token made and written into token
  * (ACCOUNTS_TOKEN_LEN characters and a NUL): the only copy. The event is
  * durable on return, and *as is read again with it. -EINVAL for a name
- * that breaks the rule, -EEXIST for a live name (err says to revoke it
+ * that breaks the rule or trusted without ACCOUNT_WORKER, -EEXIST for a live name (err says to revoke it
  * first), other codes for I/O (-ENOSPC: nothing was added).
  */
-int accounts_add(struct accounts *as, const char *name, enum account_role role,
+int accounts_add(struct accounts *as, const char *name, enum account_role role, bool trusted,
 		 char token[ACCOUNTS_TOKEN_LEN + 1], char *err, size_t err_size);
 
 /* Revoke the live account name: its token is refused from now on. -ENOENT when no

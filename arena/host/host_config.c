@@ -37,6 +37,8 @@ static const struct {
 	{ "login_failures", offsetof(struct host_config, login_failures), 1, 1000000 },
 	{ "challenges_per_pair_day", offsetof(struct host_config, challenges_per_pair_day), 0,
 	  1000 },
+	{ "lease_seconds", offsetof(struct host_config, lease_seconds), 5, 86400 },
+	{ "expire_seconds", offsetof(struct host_config, expire_seconds), 10, 86400 },
 };
 
 static const struct {
@@ -66,6 +68,9 @@ void host_config_defaults(struct host_config *c)
 	c->challenges_per_pair_day = 3;
 	c->frozen = false;
 	c->public_games = true;
+	c->lease_seconds = 90;
+	c->expire_seconds = 120;
+	c->replay_sample = 0.1;
 }
 
 /* err: "FILE:LINE:COLUMN: KEY: what" at the value (or the key) of key. */
@@ -84,7 +89,7 @@ static int fault(const char *path, const char *text, size_t len, const char *key
 static int read_key(const char *path, const char *text, size_t len, const cJSON *item,
 		    struct host_config *c, char *err, size_t err_size)
 {
-	static const char *names[COUNT(int_keys) + COUNT(bool_keys) + 1];
+	static const char *names[COUNT(int_keys) + COUNT(bool_keys) + 2];
 	char what[320];
 	struct json_strict_error why;
 	int64_t v;
@@ -97,6 +102,11 @@ static int read_key(const char *path, const char *text, size_t len, const cJSON 
 				    &why) < 0)
 			return fault(path, text, len, item->string, 0, why.message, err, err_size);
 		*(int *)((char *)c + int_keys[i].offset) = (int)v;
+		return 0;
+	}
+	if (!strcmp(item->string, "replay_sample")) {
+		if (json_strict_double(item, NULL, NULL, 0, 1, 0, &c->replay_sample, &why) < 0)
+			return fault(path, text, len, item->string, 0, why.message, err, err_size);
 		return 0;
 	}
 	for (size_t i = 0; i < COUNT(bool_keys); i++) {
@@ -112,7 +122,8 @@ static int read_key(const char *path, const char *text, size_t len, const cJSON 
 		names[i] = int_keys[i].key;
 	for (size_t i = 0; i < COUNT(bool_keys); i++)
 		names[COUNT(int_keys) + i] = bool_keys[i].key;
-	names[COUNT(int_keys) + COUNT(bool_keys)] = NULL;
+	names[COUNT(int_keys) + COUNT(bool_keys)] = "replay_sample";
+	names[COUNT(int_keys) + COUNT(bool_keys) + 1] = NULL;
 	near = jsonc_nearest(item->string, names);
 	if (near >= 0)
 		snprintf(what, sizeof(what), "unknown key; did you mean \"%s\"?", names[near]);

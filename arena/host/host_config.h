@@ -17,7 +17,10 @@
  *     "login_failures": 10,     // failed tokens per address in 10 minutes
  *     "challenges_per_pair_day": 3, // challenges asked of one pair of entries in 24 hours
  *     "frozen": false,          // no new submissions (finals)
- *     "public_games": true      // games and replays shown to all, or to their authors only
+ *     "public_games": true,     // games and replays shown to all, or to their authors only
+ *     "lease_seconds": 90,      // the work a worker's lease holds, in its measured time
+ *     "expire_seconds": 120,    // a lease heard from less recently expires
+ *     "replay_sample": 0.1      // the share of games re-played to check a worker (0 to 1)
  *   }
  */
 #ifndef SKIPBO_HOST_CONFIG_H
@@ -36,6 +39,8 @@ struct host_config {
 	int login_failures;
 	int challenges_per_pair_day;
 	bool frozen, public_games;
+	int lease_seconds, expire_seconds;  /* the lease desk's (arena/WORKERS.md) */
+	double replay_sample;
 };
 
 /* The defaults above into *c. */

@@ -222,12 +222,21 @@ static int read_run(const cJSON *run, struct manifest *m, char *err, size_t err_
 	return set_run(m, argv, n);
 }
 
+static bool keys_has(const char *const *keys, const char *key)
+{
+	for (; *keys; keys++)
+		if (!strcmp(*keys, key))
+			return true;
+	return false;
+}
+
 /* The members of skipbo.json over the defaults of its language. */
 static int read_members(const char *tree, const cJSON *root, struct manifest *m, char *err,
 			size_t err_size)
 {
-	static const char *const keys[] = { "language", "build", "run", NULL };
+	static const char *const keys[] = { "language", "build", "run", "private", NULL };
 	const cJSON *language = cJSON_GetObjectItemCaseSensitive(root, "language");
+	const cJSON *private_ = cJSON_GetObjectItemCaseSensitive(root, "private");
 	const cJSON *build = cJSON_GetObjectItemCaseSensitive(root, "build");
 	const cJSON *run = cJSON_GetObjectItemCaseSensitive(root, "run");
 	const struct kit *kit = NULL;
@@ -235,11 +244,10 @@ static int read_members(const char *tree, const cJSON *root, struct manifest *m,
 	int near, ret;
 
 	for (const cJSON *k = root->child; k; k = k->next) {
-		if (strcmp(k->string, "language") && strcmp(k->string, "build") &&
-		    strcmp(k->string, "run")) {
+		if (!keys_has(keys, k->string)) {
 			near = jsonc_nearest(k->string, keys);
 			snprintf(what, sizeof(what), "unknown key; %s%s%s", near >= 0 ?
-				 "did you mean \"" : "expected language, build and run",
+				 "did you mean \"" : "expected language, build, run and private",
 				 near >= 0 ? keys[near] : "", near >= 0 ? "\"?" : "");
 			return fault(k->string, what, err, err_size);
 		}
@@ -251,6 +259,10 @@ static int read_members(const char *tree, const cJSON *root, struct manifest *m,
 		      strlen(build->valuestring) > BUILD_LINE_MAX))
 		return fault("build", "expected a shell line of 1 to 4096 bytes, run by /bin/sh in "
 			     "the upload's folder", err, err_size);
+	if (private_ && !cJSON_IsBool(private_))
+		return fault("private", "expected true (the bot is played only by the host and "
+			     "trusted workers) or false", err, err_size);
+	m->private_ = cJSON_IsTrue(private_);
 	if (!kit && !run)
 		return fault("", "without \"language\", \"run\" is needed: the bot's command, such "
 			     "as {\"build\": \"make\", \"run\": [\"./bot\"]}", err, err_size);

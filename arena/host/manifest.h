@@ -6,6 +6,8 @@
  *   {"language": "python"}                    a kit's defaults, by name
  *   {"build": "make", "run": ["./bot"]}       a shell line to build with, and
  *                                             the bot's command (argv)
+ *   {"language": "c", "private": true}        played only by the host and its
+ *                                             trusted workers (arena/WORKERS.md)
  *
  * "language" is one of c, cpp, go, java, javascript, python, rust; "build"
  * (optional, a string run by /bin/sh -c in the tree) and "run" (an array of
@@ -20,6 +22,7 @@
 #ifndef SKIPBO_MANIFEST_H
 #define SKIPBO_MANIFEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define MANIFEST_FILE "skipbo.json"
@@ -28,6 +31,7 @@ struct manifest {
 	char *language;   /* the kit's name, or NULL for a manifest without one */
 	char *build;      /* a shell line, or NULL: nothing to build */
 	char **run;       /* the bot's command, NULL-terminated; paths relative to the tree */
+	bool private_;    /* "private": its files never go to an untrusted worker */
 };
 
 /*

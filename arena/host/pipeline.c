@@ -673,3 +673,28 @@ void pipeline_stop(struct pipeline *p)
 		pthread_join(p->workers[i], NULL);
 	pipeline_free(p);
 }
+
+bool pipeline_entry_private(const char *dir, const char *entry)
+{
+	char err[1024], tree[PATH_MAX];
+	struct submissions ss;
+	struct manifest m;
+	bool private_ = false, found = false;
+
+	if (submissions_open(&ss, dir, err, sizeof(err)) < 0)
+		return true;
+	for (size_t i = ss.n; i-- > 0 && !found;) {
+		if (!ss.s[i].entry || strcmp(ss.s[i].entry, entry))
+			continue;
+		found = true;
+		if (submissions_path(&ss, ss.s[i].id, "tree", tree, sizeof(tree)) < 0 ||
+		    manifest_read(tree, &m, err, sizeof(err)) < 0) {
+			private_ = true;
+			continue;
+		}
+		private_ = m.private_;
+		manifest_release(&m);
+	}
+	submissions_release(&ss);
+	return private_;
+}

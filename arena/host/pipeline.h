@@ -40,6 +40,7 @@
 #ifndef SKIPBO_PIPELINE_H
 #define SKIPBO_PIPELINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "host_config.h"
@@ -62,5 +63,13 @@ void pipeline_poke(struct pipeline *p);
 /* Stop: unpackings, builds and checks in flight are killed (and redone at the next
  * start); waits for the threads. NULL is fine. */
 void pipeline_stop(struct pipeline *p);
+
+/*
+ * Whether the league entry called entry was entered from a submission in dir
+ * whose skipbo.json says "private": true (manifest.h). An entry of no
+ * submission (an anchor of league.jsonc) is not; one whose files cannot be
+ * read is, so that a fault never sends a bot's files to an untrusted worker.
+ */
+bool pipeline_entry_private(const char *dir, const char *entry);
 
 #endif

@@ -44,6 +44,11 @@ struct desk_settings {
 	unsigned lease_seconds;   /* the work a lease holds, in that worker's time (90) */
 	unsigned expire_seconds;  /* a lease heard from less recently expires (120) */
 	double replay_sample;     /* the share of an untrusted worker's games re-played */
+	/* Whether the entry called name is private (its manifest's "private": true):
+	 * its bundle is refused to an untrusted worker (-EPERM) and no deal seating
+	 * it is leased to one. Called from any thread; NULL: no entry is. */
+	bool (*private_entry)(void *ctx, const char *name);
+	void *private_ctx;
 };
 
 /* A worker asking for work, as the route read it. */
@@ -107,8 +112,28 @@ int desk_release(struct desk *d, const char *worker, const char *id, const char 
  */
 int desk_bundle(struct desk *d, const char *sha256, bool trusted, char *path, size_t size);
 
-/* Workers, their leases and the parked deals, for status and the dashboard
- * (serve-api.schema.json "workers"). A new object, or NULL without memory. */
+/*
+ * Workers, their leases and the parked deals, for status and the dashboard
+ * (serve-api.schema.json "workers"). A new object, or NULL without memory:
+ *
+ *   {"workers": [{"name": "box1", "trusted": false, "suspended": false, "why": null,
+ *                 "last_heard": 1796710000, "leases": 1, "games": 812,
+ *                 "games_per_second": 2.5, "alive": true}],
+ *    "parked": [{"deal": "t0203-d0000", "games": 2, "reasons": ["expired", "..."]}],
+ *    "leased_games": 24}
+ *
+ * "alive": heard from within expire_seconds; "games": taken from it;
+ * "last_heard": seconds since the epoch, null: never; "why": a suspension's.
+ */
 cJSON *desk_state(struct desk *d);
+
+/*
+ * The same document read from dir/workers.jsonl by another process (`status`),
+ * "alive" judged against expire_seconds. 0 with *out (a new object); -ENOENT
+ * when dir has no such file (no worker ever asked); -EBADMSG naming the file
+ * and line, -ENOMEM, with err.
+ */
+int desk_read_state(const char *dir, unsigned expire_seconds, cJSON **out, char *err,
+		    size_t err_size);
 
 #endif

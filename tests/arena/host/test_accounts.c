@@ -77,7 +77,7 @@ static void add_ok(struct accounts *as, const char *name, enum account_role role
 {
 	char err[1024] = "";
 
-	if (accounts_add(as, name, role, token, err, sizeof(err)) < 0)
+	if (accounts_add(as, name, role, false, token, err, sizeof(err)) < 0)
 		fail_msg("add %s: %s", name, err);
 }
 
@@ -199,6 +199,29 @@ static void test_torn_tail_cut(void **state)
 	accounts_release(&as);
 }
 
+/* A trusted worker is read back trusted; an untrusted one, and the others, not. */
+static void test_trusted_worker(void **state)
+{
+	struct fixture *f = *state;
+	char t[2][ACCOUNTS_TOKEN_LEN + 1], err[1024], *text;
+	struct accounts as, again;
+
+	assert_int_equal(accounts_open(&as, f->dir, err, sizeof(err)), 0);
+	add_ok(&as, "w1", ACCOUNT_WORKER, t[0]);
+	assert_int_equal(accounts_add(&as, "w2", ACCOUNT_WORKER, true, t[1], err, sizeof(err)), 0);
+	assert_false(as.a[0].trusted);
+	assert_true(as.a[1].trusted);
+	text = slurp(f->path);
+	assert_non_null(strstr(text, "\"trusted\":true"));
+	free(text);
+	assert_int_equal(accounts_open(&again, f->dir, err, sizeof(err)), 0);
+	assert_false(again.a[0].trusted);
+	assert_true(again.a[1].trusted);
+	assert_int_equal(accounts_lookup(&again, t[1]), 1);
+	accounts_release(&again);
+	accounts_release(&as);
+}
+
 static void test_refusals(void **state)
 {
 	struct fixture *f = *state;
@@ -213,7 +236,7 @@ static void test_refusals(void **state)
 	assert_int_equal(accounts_open(&as, f->dir, err, sizeof(err)), 0);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		assert_int_equal(accounts_add(&as, bad[i], ACCOUNT_AUTHOR, token, err,
+		assert_int_equal(accounts_add(&as, bad[i], ACCOUNT_AUTHOR, false, token, err,
 					      sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, "expected a name of 1 to 64 bytes of letters"));
 		assert_int_equal(accounts_revoke(&as, bad[i], err, sizeof(err)), -EINVAL);
@@ -221,10 +244,14 @@ static void test_refusals(void **state)
 	assert_int_equal(stat(f->path, &st), -1); /* nothing written */
 
 	add_ok(&as, "alice", ACCOUNT_AUTHOR, token);
-	assert_int_equal(accounts_add(&as, "alice", ACCOUNT_WORKER, token, err, sizeof(err)),
+	assert_int_equal(accounts_add(&as, "alice", ACCOUNT_WORKER, false, token, err, sizeof(err)),
 			 -EEXIST);
 	assert_non_null(strstr(err, "\"alice\" has an account already"));
 	assert_non_null(strstr(err, "skipbo-arena host account revoke"));
+	assert_int_equal(accounts_add(&as, "carol", ACCOUNT_AUTHOR, true, token, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "only a worker is trusted or not"));
+	assert_int_equal(accounts_live(&as, "carol"), -1);
 	assert_int_equal(accounts_revoke(&as, "nobody", err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "no live account \"nobody\""));
 	assert_int_equal(accounts_revoke(&as, "alice", err, sizeof(err)), 0);
@@ -278,6 +305,12 @@ static void test_strict_reader(void **state)
 	expect_malformed(f, "{\"event\":\"add\",\"name\":\"bob\",\"role\":\"author\","
 			 "\"token_sha256\":\"ABCD\",\"time\":\"2026-12-07T06:00:00Z\"}",
 			 "not 64 lower-case hex digits");
+	expect_malformed(f, "{\"event\":\"add\",\"name\":\"bob\",\"role\":\"author\","
+			 "\"trusted\":true,\"token_sha256\":\"00\",\"time\":\"2026-12-07T06:00:00Z\"}",
+			 "not of a worker's add");
+	expect_malformed(f, "{\"event\":\"add\",\"name\":\"bob\",\"role\":\"worker\","
+			 "\"trusted\":\"yes\",\"token_sha256\":\"00\",\"time\":\"2026-12-07T06:00:00Z\"}",
+			 "a \"trusted\" that is not true");
 	expect_malformed(f, "{\"event\":\"add\",\"name\":\"../x\",\"role\":\"author\","
 			 "\"token_sha256\":\"00\",\"time\":\"2026-12-07T06:00:00Z\"}",
 			 "a name that breaks the rule");
@@ -318,6 +351,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_token_shown_once_hash_stored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lookup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_torn_tail_cut, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trusted_worker, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_strict_reader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tokens_distinct, setup, teardown),

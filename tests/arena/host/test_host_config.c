@@ -76,6 +76,9 @@ static void test_defaults(void **state)
 	assert_int_equal(c.login_failures, 10);
 	assert_false(c.frozen);
 	assert_true(c.public_games);
+	assert_int_equal(c.lease_seconds, 90);
+	assert_int_equal(c.expire_seconds, 120);
+	assert_true(c.replay_sample == 0.1);
 	/* an empty object: the defaults too */
 	write_file(f->path, "{}\n");
 	assert_int_equal(host_config_read(f->dir, &c, err, sizeof(err)), 0);
@@ -95,6 +98,7 @@ static void test_each_key(void **state)
 		   "  \"build_processes\": 32, \"build_disk_mb\": 100, \"check_games\": 2,\n"
 		   "  \"upload_mb\": 8, \"login_failures\": 5, /* for the finals */\n"
 		   "  \"frozen\": true, \"public_games\": false,\n"
+		   "  \"lease_seconds\": 30, \"expire_seconds\": 45, \"replay_sample\": 1,\n"
 		   "}\n");
 	if (host_config_read(f->dir, &c, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
@@ -110,6 +114,9 @@ static void test_each_key(void **state)
 	assert_int_equal(c.login_failures, 5);
 	assert_true(c.frozen);
 	assert_false(c.public_games);
+	assert_int_equal(c.lease_seconds, 30);
+	assert_int_equal(c.expire_seconds, 45);
+	assert_true(c.replay_sample == 1.0);
 }
 
 /* The file holding text is refused with an error holding each of the words. */
@@ -135,6 +142,9 @@ static void test_refusals(void **state)
 	refused(f, "{\"per_day\": 3,\n \"builds\": \"two\"}", ":2:12: builds:", "expected an integer");
 	refused(f, "{\"builds\": 0}", "builds:", "from 1");
 	refused(f, "{\"build_seconds\": 1.5}", "build_seconds:", "1.5");
+	refused(f, "{\"replay_sample\": 1.5}", "replay_sample:", "from 0");
+	refused(f, "{\"replay_sampel\": 0}", "unknown key", "did you mean \"replay_sample\"");
+	refused(f, "{\"lease_seconds\": 0}", "lease_seconds:", "from 5");
 	refused(f, "{\"frozen\": 1}", "frozen:", "expected true or false");
 	refused(f, "[1, 2]", "expected an object", ":1:1:");
 	refused(f, "{\"per_day\": 3", ":1:", "");

@@ -119,6 +119,13 @@ static void test_overrides(void **state)
 	assert_null(m.build);
 	joined(&m, run, sizeof(run));
 	assert_string_equal(run, "python3 -u bot.py");
+	assert_false(m.private_);
+	manifest_release(&m);
+
+	/* private: never sent to an untrusted worker */
+	write_file(f->dir, MANIFEST_FILE, "{\"language\": \"python\", \"private\": true}");
+	assert_int_equal(manifest_read(f->dir, &m, err, sizeof(err)), 0);
+	assert_true(m.private_);
 	manifest_release(&m);
 
 	/* a build of its own with a language's run */
@@ -163,7 +170,8 @@ static void test_refusals(void **state)
 	assert_non_null(strstr(err, "add a skipbo.json"));
 
 	refused(f, "{\"langauge\": \"c\"}", -EINVAL, "langauge: unknown key", "did you mean \"language\"");
-	refused(f, "{\"colour\": 1}", -EINVAL, "colour: unknown key", "expected language, build and run");
+	refused(f, "{\"colour\": 1}", -EINVAL, "colour: unknown key", "expected language, build, run and private");
+	refused(f, "{\"language\": \"c\", \"private\": 1}", -EINVAL, "private: expected true", "");
 	refused(f, "{\"language\": \"lua\"}", -EINVAL, "language: expected one of", "\"python\"");
 	refused(f, "{\"language\": 3}", -EINVAL, "language: expected one of", "");
 	refused(f, "{\"build\": \"make\"}", -EINVAL, "\"run\" is needed", "");
