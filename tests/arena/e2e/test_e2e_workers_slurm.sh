@@ -102,12 +102,16 @@ worker_pids() {
 		echo "${p#/proc/}"
 	done
 }
-# A worker playing a lease: one with a bot process as its child.
+# A worker playing a lease: one with a bot of the league as its child.
 victim=
 busy_worker() {
-	local p
+	local p c
 	for p in $(worker_pids); do
-		[ -n "$(cat /proc/"$p"/task/*/children 2>/dev/null)" ] && victim=$p && return 0
+		for c in $(cat /proc/"$p"/task/*/children 2>/dev/null); do
+			case $(readlink /proc/"$c"/exe 2>/dev/null) in
+			"$bots"/skipbo-*) victim=$p && return 0 ;;
+			esac
+		done
 	done
 	return 1
 }
