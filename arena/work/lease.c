@@ -212,6 +212,46 @@ out:
 	return ret;
 }
 
+/*
+ * A bot's "env" and "limits" as the tournament file has them: WORKERS.md's
+ * example gives them as arrays ("KEY=VALUE" strings; cpu_seconds, memory_mb,
+ * open_files, processes), tournament.json as objects; both are taken.
+ */
+static int as_tournament_bot(cJSON *o)
+{
+	static const char *const limit_keys[] = { "cpu_seconds", "memory_mb", "open_files",
+		"processes" };
+	cJSON *env = cJSON_GetObjectItemCaseSensitive(o, "env");
+	cJSON *limits = cJSON_GetObjectItemCaseSensitive(o, "limits"), *obj, *item;
+	int k = 0;
+
+	if (cJSON_IsArray(env)) {
+		if (!(obj = cJSON_CreateObject()))
+			return -ENOMEM;
+		cJSON_ArrayForEach(item, env) {
+			const char *kv = cJSON_GetStringValue(item), *eq = kv ? strchr(kv, '=') : NULL;
+			char *key = eq ? strndup(kv, (size_t)(eq - kv)) : NULL;
+
+			/* what is not KEY=VALUE is left for config_parse to name */
+			if (!key || !cJSON_AddStringToObject(obj, key, eq + 1)) {
+				free(key);
+				cJSON_Delete(obj);
+				return eq ? -ENOMEM : 0;
+			}
+			free(key);
+		}
+		cJSON_ReplaceItemInObjectCaseSensitive(o, "env", obj);
+	}
+	if (cJSON_IsArray(limits) && cJSON_GetArraySize(limits) == 4) {
+		if (!(obj = cJSON_CreateObject()))
+			return -ENOMEM;
+		cJSON_ArrayForEach(item, limits)
+			cJSON_AddItemToObject(obj, limit_keys[k++], cJSON_Duplicate(item, 1));
+		cJSON_ReplaceItemInObjectCaseSensitive(o, "limits", obj);
+	}
+	return 0;
+}
+
 /* 1 with the path in missing when bot o's directory or first program is not here. */
 static int lacks(const cJSON *o, char *missing, size_t size)
 {
@@ -254,6 +294,8 @@ int lease_config(const struct lease *l, const char *cache, struct config *cfg,
 		cJSON_DeleteItemFromObjectCaseSensitive(set, host_keys[k]);
 	cJSON_ArrayForEach(o, bots) {
 		cJSON_DeleteItemFromObjectCaseSensitive(o, "bundle");
+		if ((ret = as_tournament_bot(o)) < 0)
+			goto out;
 		if (l->bots[i].bundle[0] &&
 		    (ret = place(o, cache, l->bots[i].bundle, err, err_size)) < 0)
 			goto out;

@@ -189,6 +189,9 @@ static void on_game(void *ctx, const struct schedule_game *g, const int *placing
 	(void)g;
 	(void)placings;
 	(void)faults;
+	/* a stop that came before the run began listening for one */
+	if (stopping)
+		tournament_request_stop();
 	work_sender_counted(ctx);
 }
 

@@ -175,7 +175,8 @@ static int post_batch(struct work_sender *s, bool last)
 			s->lease->id, err);
 		return -EIO;
 	}
-	if (a.status == 409) {
+	/* 404: the host knows no such lease of this worker (it lost it): ended as well */
+	if (a.status == 409 || a.status == 404) {
 		work_answer_reason(&a, err, sizeof(err));
 		fprintf(s->log, "work: lease %s ended on the host (%s): dropped\n", s->lease->id,
 			err);

@@ -8,7 +8,7 @@
  *
  * A batch that does not reach the host is sent again with the next one, so
  * no finished game is lost to a moment without network. A 409 (the lease
- * has ended) drops the lease: nothing more is sent and the run is asked to
+ * has ended) or a 404 (the host knows no such lease) drops the lease: nothing more is sent and the run is asked to
  * stop (tournament_request_stop).
  */
 #ifndef SKIPBO_WORK_SENDER_H
@@ -37,7 +37,7 @@ struct work_sender {
 	uint64_t sent;              /* games the host has answered for */
 	unsigned expires_in;        /* the latest the host gave */
 	bool finishing, done;       /* the run has returned; it played every game */
-	bool dropped;               /* the host answered 409 */
+	bool dropped;               /* the host answered 409 or 404 */
 	bool failed;                /* the last batch did not reach the host */
 	uint64_t offset;            /* games.jsonl read up to here */
 	uint64_t accepted, rejected;
@@ -58,7 +58,7 @@ void work_sender_counted(struct work_sender *s);
  * The run has returned (done: every game of the lease played): send what is
  * left, the last batch with "done": done, stop the thread, free. 1 when the
  * host has every game, 0 when some could not be sent, -ESTALE when the
- * lease was dropped (409).
+ * lease was dropped (409, 404).
  */
 int work_sender_finish(struct work_sender *s, bool done);
 

@@ -12,7 +12,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 class FakeHost:
     """answers: what POST /api/work/lease gives, in turn (the last one repeats):
     ("lease", doc), ("none", retry_after), ("refuse", status, sentence).
-    results: "ok", or "409" to end the lease at its first results."""
+    results: "ok", or a status ("409": the lease has ended, "404": no such lease)
+    that every results post gets."""
 
     def __init__(self, token, answers, results="ok", bundles=None):
         self.token = token
@@ -75,8 +76,8 @@ class FakeHost:
                 return h.reply(404, {"error": "no such bundle"})
             return h.reply(200, raw=data, kind="application/x-tar")
         if method == "POST" and path.endswith("/results"):
-            if self.results == "409":
-                return h.reply(409, {"error": "the lease has ended"})
+            if self.results != "ok":
+                return h.reply(int(self.results), {"error": "the lease has ended"})
             lines = body.decode().split("\n")
             head = json.loads(lines[0])
             ids = [json.loads(lines[1 + 2 * k])["id"] for k in range(head["games"])]

@@ -2,7 +2,7 @@
 """`skipbo-arena work` against a fake host (fake_host.py): a lease of real
 games played and sent back (each game once, with a replay that re-checks,
 its bots told the lease's ids, rotation phases kept, a heartbeat), 204 and
-Retry-After honoured, a 409 on results drops the lease, a version refused,
+Retry-After honoured, a 409 (or 404) on results drops the lease, a version refused,
 and SIGTERM mid-lease releases it with no bot process left.
 
 A bundled bot (made by make_bundle, as the host makes it) runs from the
@@ -48,11 +48,14 @@ def settings_of_a_run(tmp):
 
 
 def wrapped_bots(tmp, log, delay):
-    """easy and medium behind a tee that logs every line they are sent (the told ids),
-    each starting `delay` seconds late, so that a lease lasts a while."""
+    """easy and medium behind a shell that logs its start ("spawn PID") and every line
+    the bot is sent ("PID LINE": the told ids), each starting `delay` seconds late, so
+    that a lease lasts a while."""
     bots = []
     for name, prog in (("easy", EASY), ("medium", MEDIUM)):
-        script = 'sleep "$DELAY"; tee -a "$TOLD_LOG" | exec "%s"' % prog
+        script = ('echo "spawn $$" >> "$TOLD_LOG"; sleep "$DELAY"; '
+                  'while IFS= read -r line; do printf "%%s %%s\\n" "$$" "$line" >> "$TOLD_LOG"; '
+                  'printf "%%s\\n" "$line"; done | exec "%s"' % prog)
         bots.append({"name": name, "command": ["/bin/sh", "-c", script, name + "-" + MARK],
                      "cwd": tmp, "env": {"TOLD_LOG": log, "DELAY": str(delay)}, "bundle": None})
     return bots
@@ -65,6 +68,16 @@ def worker(host, tmp, *args, token="tok", once=True):
     cmd += (["--once"] if once else []) + list(args) + [host.url]
     return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
+
+
+def finish(w):
+    """The worker's output once it exits; killed when it hangs, so no test leaves it."""
+    try:
+        return w.communicate(timeout=HANG)
+    except subprocess.TimeoutExpired:
+        w.kill()
+        w.communicate()
+        raise
 
 
 def bot_processes_left():
@@ -90,17 +103,18 @@ def wait_for(pred, what):
 def test_lease_played(tmp, settings):
     log = os.path.join(tmp, "told.log")
     lease = make_lease("L1", settings, wrapped_bots(tmp, log, 1), deals=3, expires_in=3)
-    host = FakeHost("tok", [("none", 1), ("lease", lease), ("none", 30)])
+    host = FakeHost("tok", [("none", 2), ("lease", lease), ("none", 30)])
     try:
         w = worker(host, tmp)
-        out, err = w.communicate(timeout=HANG)
+        out, err = finish(w)
         assert w.returncode == 0, "exit %d: %s" % (w.returncode, err)
         asks = host.posts("/api/work/lease")
         assert len(asks) == 2, "asked %d times" % len(asks)
         ask = json.loads(asks[0][3])
         assert ask["jobs"] == 2 and ask["cpus"] >= 1 and ask["bundles"] == []
         assert re.fullmatch(r"\d+\.\d+\.\d+", ask["version"])
-        assert asks[1][0] - asks[0][0] >= 0.7, "Retry-After 1 not waited for"
+        # 2 s, a quarter more or less
+        assert asks[1][0] - asks[0][0] >= 1.4, "Retry-After 2 not waited for"
         batches = host.batches()
         games = [g for b in batches for g in b[3]]
         ids = sorted(r["id"] for r, _ in games)
@@ -126,14 +140,21 @@ def test_lease_played(tmp, settings):
         assert r.returncode == 0, r.stdout + r.stderr
         # the bots were told the lease's ids, and no other
         with open(log) as f:
-            lines = f.read().splitlines()
-        told = [set(re.findall(r'"game":\s*"([^"]+)"', line)) for line in lines]
-        assert set().union(*told) == {g["told"] for g in lease["games"]}
-        # rotation phases: no line of a rotation-1 game before the last of a rotation-0 one
+            lines = [line.split(" ", 1) for line in f.read().splitlines()]
+        told = {}
+        for pid, text in lines:
+            if pid != "spawn":
+                told.setdefault(pid, set()).update(re.findall(r'"game":\s*"([^"]+)"', text))
+        assert set().union(*told.values()) == {g["told"] for g in lease["games"]}
+        # rotation phases: every process of rotation 1 started after the last line
+        # a process of rotation 0 was sent
         r0 = {g["told"] for g in lease["games"] if g["rotation"] == 0}
-        last0 = max(i for i, t in enumerate(told) if t & r0)
-        first1 = min(i for i, t in enumerate(told) if t - r0)
-        assert last0 < first1, "rotation 1 began before rotation 0 ended"
+        pids0 = {pid for pid, ids in told.items() if ids & r0}
+        pids1 = {pid for pid, ids in told.items() if ids - r0}
+        assert pids0 and pids1 and not pids0 & pids1
+        last0 = max(i for i, (pid, _) in enumerate(lines) if pid in pids0)
+        first1 = min(i for i, (word, pid) in enumerate(lines) if word == "spawn" and pid in pids1)
+        assert last0 < first1, "a rotation-1 process started before rotation 0 ended"
         assert os.listdir(os.path.join(tmp, "scratch")) == [], "the lease's directory is left"
         assert "games/s" in err, err
         print("lease played: %d games in %d batches; %s" % (len(games), len(batches),
@@ -142,15 +163,15 @@ def test_lease_played(tmp, settings):
         host.stop()
 
 
-def test_results_409(tmp, settings):
-    log = os.path.join(tmp, "told-409.log")
+def test_results_ended(tmp, settings, status):
+    log = os.path.join(tmp, "told-%s.log" % status)
     lease = make_lease("L2", settings, wrapped_bots(tmp, log, 1), deals=6)
-    host = FakeHost("tok", [("lease", lease), ("none", 1)], results="409")
+    host = FakeHost("tok", [("lease", lease), ("none", 1)], results=status)
     try:
         w = worker(host, tmp, once=False)
         wait_for(lambda: len(host.posts("/api/work/lease")) >= 2, "second ask")
         w.send_signal(signal.SIGTERM)
-        out, err = w.communicate(timeout=HANG)
+        out, err = finish(w)
         assert w.returncode == 0, "exit %d: %s" % (w.returncode, err)
         results = host.posts("/results")
         assert len(results) == 1, "%d results posted after the 409" % len(results)
@@ -167,11 +188,11 @@ def test_version_refused(tmp):
     host = FakeHost("tok", [("refuse", 409, sentence)])
     try:
         w = worker(host, tmp)
-        out, err = w.communicate(timeout=HANG)
+        out, err = finish(w)
         assert w.returncode == 1, "exit %d" % w.returncode
         assert sentence in err and "install the host's version" in err, err
         w = worker(host, tmp, token="wrong")
-        out, err = w.communicate(timeout=HANG)
+        out, err = finish(w)
         assert w.returncode == 1 and "does not know this token" in err, err
     finally:
         host.stop()
@@ -185,7 +206,7 @@ def test_sigterm(tmp, settings):
         w = worker(host, tmp)
         wait_for(lambda: os.path.exists(log), "bot started")
         w.send_signal(signal.SIGTERM)
-        out, err = w.communicate(timeout=HANG)
+        out, err = finish(w)
         assert w.returncode == 0, "exit %d: %s" % (w.returncode, err)
         releases = host.posts("/release")
         assert len(releases) == 1 and json.loads(releases[0][3]) == {"why": "stopping"}
@@ -221,7 +242,7 @@ def test_bundled(tmp, settings):
         host = FakeHost("tok", [("lease", lease), ("none", 30)], bundles={sha: data})
         try:
             w = worker(host, tmp)
-            out, err = w.communicate(timeout=HANG)
+            out, err = finish(w)
             assert w.returncode == 0, "exit %d: %s" % (w.returncode, err)
             fetched = [r for r in host.requests if r[1] == "GET"]
             held = json.loads(host.posts("/api/work/lease")[0][3])["bundles"]
@@ -247,7 +268,7 @@ def test_lacks_program(tmp, settings):
                             ("none", 30)])
     try:
         w = worker(host, tmp)
-        out, err = w.communicate(timeout=HANG)
+        out, err = finish(w)
         assert w.returncode == 0, "exit %d: %s" % (w.returncode, err)
         releases = host.posts("/release")
         assert len(releases) == 1 and releases[0][2] == "/api/work/leases/L7/release"
@@ -266,7 +287,8 @@ def main():
         settings = settings_of_a_run(tmp)
         test_version_refused(tmp)
         test_lease_played(tmp, settings)
-        test_results_409(tmp, settings)
+        test_results_ended(tmp, settings, "409")
+        test_results_ended(tmp, settings, "404")
         test_sigterm(tmp, settings)
         test_bundled(tmp, settings)
         test_lacks_program(tmp, settings)
