@@ -4,7 +4,7 @@
 #   bash tests/arena/bench_workers.sh BUILD [GAMES [STOCK [POLLERS [SECONDS]]]]
 #
 # (a) games/s of one league (skipbo-medium and skipbo-hard, the easy anchor,
-#     2 players, stock STOCK (10), sandbox off, GAMES games (2000)) played
+#     2 players, stock STOCK (10), sandbox off, GAMES games (4000)) played
 #     by `league -j 2` in process, then by `host -j 0` and two
 #     `work -j 1` on trusted accounts, on this machine, in turn: each timed
 #     from its start to "max_games reached";
@@ -17,7 +17,7 @@
 #     the host's CPU over the window.
 set -euo pipefail
 build=$(cd "$1" && pwd)
-games=${2:-2000} stock=${3:-10} pollers=${4:-200} seconds=${5:-30}
+games=${2:-4000} stock=${3:-10} pollers=${4:-200} seconds=${5:-30}
 arena=$build/arena/skipbo-arena
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /tmp/skipbo-bench-workers.XXXXXX)
@@ -59,7 +59,7 @@ start_host() {
 # (a) in process
 league one "$games"
 t0=$(now)
-"$arena" league -q -j 2 one >one.out 2>&1
+"$arena" league -j 2 one >one.out 2>&1
 t1=$(now)
 inproc=$(echo "scale=1; $(games_in one) / ($t1 - $t0)" | bc)
 echo "(a) league -j 2 in process: $(games_in one) games in $(echo "$t1 - $t0" | bc | cut -c1-6) s = $inproc games/s (load $(cut -d' ' -f1-3 /proc/loadavg))"
