@@ -440,14 +440,10 @@ static int deal_to_hand(struct league_deals *d, struct league_open_deal **o, int
 	return (*o = new_deal(d)) != NULL;
 }
 
-int league_deals_next(void *ctx, struct schedule_game *g)
+/* Rotation r of open deal o, handed out, into *g. */
+static void hand_game(struct league_deals *d, struct league_open_deal *o, int r,
+		      struct schedule_game *g)
 {
-	struct league_deals *d = ctx;
-	struct league_open_deal *o = NULL;
-	int r = 0, got = deal_to_hand(d, &o, &r);
-
-	if (got != 1)
-		return got;
 	o->handed |= 1u << r;
 	memset(g, 0, sizeof(*g));
 	g->index = o->deal * (uint64_t)d->players + (uint64_t)r;
@@ -458,7 +454,47 @@ int league_deals_next(void *ctx, struct schedule_game *g)
 		g->bots[s] = s < d->players ? (int)o->table[(s + r) % d->players] : -1;
 	snprintf(g->id, sizeof(g->id), LEAGUE_DEAL_ID_FORMAT, o->deal, r);
 	d->handed++;
-	return 1;
+}
+
+int league_deals_next(void *ctx, struct schedule_game *g)
+{
+	struct league_deals *d = ctx;
+	struct league_open_deal *o = NULL;
+	int r = 0, got = deal_to_hand(d, &o, &r);
+
+	if (got == 1)
+		hand_game(d, o, r, g);
+	return got;
+}
+
+/* Every rotation of o not handed out, into games: their number. */
+static int hand_rest(struct league_deals *d, struct league_open_deal *o,
+		     struct schedule_game *games)
+{
+	int n = 0;
+
+	for (int r = 0; r < d->players; r++)
+		if (!(o->handed >> r & 1))
+			hand_game(d, o, r, &games[n++]);
+	return n;
+}
+
+int league_deals_next_groups(void *ctx, struct schedule_game *games, int max)
+{
+	struct league_deals *d = ctx;
+	struct league_open_deal *o;
+	int n = 0;
+
+	/* a deal left open by an earlier segment, none of it in play, is finished first */
+	for (size_t k = 0; k < d->nopen && n + d->players <= max; k++)
+		if (d->open[k].handed == d->open[k].recorded)
+			n += hand_rest(d, &d->open[k], games + n);
+	while (n + d->players <= max && (o = new_deal(d))) {
+		/* played elsewhere, whole: no block counts it, no barrier waits for it */
+		d->block--;
+		n += hand_rest(d, o, games + n);
+	}
+	return n;
 }
 
 void league_deals_scanned(void *ctx, FILE *out)

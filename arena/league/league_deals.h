@@ -113,6 +113,10 @@ int league_deals_suspend(struct league_deals *d);
 int league_deals_recorded(void *ctx, const struct results_record *rec, struct schedule_game *g);
 int league_deals_next(void *ctx, struct schedule_game *g);
 void league_deals_open_phase(void *ctx);
+/* Whole deals for a desk (tournament_source.next_groups): first the rotations
+ * left of deals an earlier segment opened, then new deals chosen now, every
+ * rotation handed out, outside the phase blocks. */
+int league_deals_next_groups(void *ctx, struct schedule_game *games, int max);
 void league_deals_counted(void *ctx, const struct committed_game *game);
 void league_deals_scanned(void *ctx, FILE *out);
 void league_deals_poll(void *ctx);

@@ -35,6 +35,7 @@ struct league {
 	char dir[PATH_MAX];            /* absolute: the first cfg.base.output */
 	FILE *out;
 	int jobs;
+	struct desk *desk;
 	struct league_config cfg;      /* the last good league.jsonc */
 	struct timespec config_time;   /* league.jsonc's mtime when last read */
 	struct timespec entries_time;  /* entries.jsonl's when last read */
@@ -390,8 +391,9 @@ static int play_segment(struct league *lg, char *err, size_t err_size)
 	struct tournament_source src = {
 		.recorded = league_deals_recorded, .next = league_deals_next,
 		.counted = league_deals_counted, .open_phase = league_deals_open_phase,
-		.scanned = league_deals_scanned, .poll = league_deals_poll, .ctx = &lg->deals };
-	struct tournament_options topt = { .quiet = 1, .source = &src };
+		.scanned = league_deals_scanned, .poll = league_deals_poll,
+		.next_groups = league_deals_next_groups, .ctx = &lg->deals };
+	struct tournament_options topt = { .quiet = 1, .source = &src, .desk = lg->desk };
 	struct config seg = lg->cfg.base;
 	struct sandbox *sb = NULL;
 	/* the entries the deals know: a suspension appends to entries.jsonl and reads what
@@ -412,8 +414,10 @@ static int play_segment(struct league *lg, char *err, size_t err_size)
 	seg.seed = lg->deals.seed;
 	seg.has_seed = 1;
 	seg.partnership = 0;
-	if (lg->jobs)
+	if (lg->jobs > 0)
 		seg.concurrency = lg->jobs;
+	else if (lg->jobs < 0 && lg->desk)
+		seg.concurrency = 0; /* every game on the desk's workers */
 	if ((ret = open_sandbox(lg, &seg, &sb, err, err_size)) < 0)
 		goto out;
 	seg.sandbox = sb ? (int)sandbox_mode_of(sb) : SANDBOX_OFF;
@@ -497,7 +501,8 @@ static void wait_for_entries(struct league *lg)
 int league_run(const struct league_run_options *opt, enum league_stop *why, char *err,
 	       size_t err_size)
 {
-	struct league lg = { .out = opt->out ? opt->out : stdout, .jobs = opt->jobs };
+	struct league lg = { .out = opt->out ? opt->out : stdout, .jobs = opt->jobs,
+			  .desk = opt->desk };
 	int ret;
 
 	err[0] = '\0';

@@ -32,10 +32,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct desk;
+
 struct league_run_options {
 	const char *dir;   /* the league's directory, with league.jsonc */
-	int jobs;          /* games at once; 0: the file's "concurrency" */
+	int jobs;          /* games at once; 0: the file's "concurrency"; -1 with a desk: none */
 	FILE *out;         /* what the league says as it goes (stdout when NULL) */
+	struct desk *desk; /* workers on other machines (desk.h), NULL: none */
 };
 
 /* Why a league stopped. */

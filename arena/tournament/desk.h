@@ -106,6 +106,14 @@ int desk_release(struct desk *d, const char *worker, const char *id, const char 
 		 char *err, size_t err_size);
 
 /*
+ * The organiser's word: worker is leased nothing more, its live leases end
+ * (their games handed again), and workers.jsonl keeps it for desk_open.
+ * 0, or a negative errno with err.
+ */
+int desk_suspend(struct desk *d, const char *worker, const char *why, char *err,
+		 size_t err_size);
+
+/*
  * The archive of bundle sha256 (bundle.h), made for a lease this desk handed
  * out, into path: 0; -ENOENT (no such bundle), -EPERM (a private bot's, and
  * the worker is not trusted).

@@ -18,10 +18,12 @@
 
 #include <cjson/cJSON.h>
 
+#include "desk.h"
 #include "durable.h"
 #include "jsonw.h"
 #include "pool.h"
 #include "programs.h"
+#include "record.h"
 #include "progress.h"
 #include "referee.h"
 #include "replay.h"
@@ -71,6 +73,11 @@ struct run {
 	char err[PATH_MAX + 512];
 	int cpus[CPU_SETSIZE];
 	int ncpus;
+	/* the desk's games (tournament_options.desk) */
+	struct committer *desk_com;
+	pthread_mutex_t desk_lock;  /* desk_com, one game at a time */
+	int desk_dry;               /* the source's next_groups last answered 0 */
+	pthread_cond_t desk_took;   /* under lock: next_groups answered */
 };
 
 struct worker {
@@ -470,6 +477,112 @@ static void find_cpus(struct run *r)
 			r->cpus[r->ncpus++] = c;
 }
 
+/* desk_run_ops.take_groups: whole deal groups from the source, under the run's lock. */
+static int desk_take(void *ctx, struct schedule_game *games, int max)
+{
+	struct run *r = ctx;
+	int n = 0;
+
+	pthread_mutex_lock(&r->lock);
+	if (!stop_requested && !r->error && r->src->next_groups)
+		n = r->src->next_groups(r->src->ctx, games, max);
+	r->desk_dry = n <= 0;
+	pthread_cond_broadcast(&r->desk_took);
+	pthread_mutex_unlock(&r->lock);
+	return n < 0 ? 0 : n;
+}
+
+/* The record of a desk's game with its replay's place here: one games.jsonl line in w. */
+static int place_record(const cJSON *tree, const struct replay_location *at, struct jsonw *w)
+{
+	struct record_reader rd;
+	struct record rec;
+	char *text = cJSON_PrintUnformatted(tree);
+	int ret = -ENOMEM;
+
+	record_reader_init(&rd);
+	if (text && (ret = record_parse(&rd, text, strlen(text), RECORD_FULL, &rec)) == 0) {
+		rec.replay = at->file;
+		rec.replay_known = true;
+		rec.has_replay_at = true;
+		rec.replay_offset = at->offset;
+		rec.replay_line = at->line;
+		ret = record_format(w, &rec);
+	}
+	record_reader_release(&rd);
+	free(text);
+	return ret;
+}
+
+/* desk_run_ops.commit: the replay into the desk's pack, then the record pointing at it. */
+static int desk_commit(void *ctx, const struct committed_game *g, const char *replay,
+		       size_t rlen, const cJSON *record)
+{
+	struct run *r = ctx;
+	struct replay_location at;
+	struct jsonw line;
+	char *doc = malloc(rlen + 1);
+	int ret = -ENOMEM;
+
+	jsonw_init(&line);
+	pthread_mutex_lock(&r->desk_lock);
+	if (!doc)
+		goto out;
+	/* a pack holds each document as a line */
+	memcpy(doc, replay, rlen);
+	doc[rlen] = '\n';
+	if ((ret = committer_add_replay(r->desk_com, doc, rlen + 1, &at)) < 0 ||
+	    (ret = place_record(record, &at, &line)) < 0)
+		goto out;
+	ret = committer_add_game(r->desk_com, g, line.data, line.len);
+out:
+	pthread_mutex_unlock(&r->desk_lock);
+	jsonw_release(&line);
+	free(doc);
+	return ret;
+}
+
+/*
+ * With a desk and no workers of the run's own: wait until the source has
+ * nothing for the desk, or a stop or failure.
+ */
+static void wait_for_desk(struct run *r)
+{
+	pthread_mutex_lock(&r->lock);
+	while (!stop_requested && !r->error && !r->desk_dry) {
+		struct timespec at;
+
+		/* a stop is a signal's flag: looked at every second */
+		clock_gettime(CLOCK_REALTIME, &at);
+		at.tv_sec += 1;
+		pthread_cond_timedwait(&r->desk_took, &r->lock, &at);
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* The desk attached with the run's ops and a committer of its own: 0 or a negative errno. */
+static int attach_desk(struct run *r)
+{
+	struct committer_ops ops = { on_counted, on_commit_failed, r };
+	struct desk_run_ops dops = { r->cfg, desk_take, desk_commit, r };
+	int ret;
+
+	if ((ret = committer_start(r->results, r->cfg->output, &ops, &r->desk_com)) < 0)
+		return ret;
+	desk_attach(r->opt->desk, &dops);
+	return 0;
+}
+
+/* The desk's leases back or void, then its games made durable and counted. */
+static void detach_desk(struct run *r)
+{
+	if (!r->desk_com)
+		return;
+	desk_detach(r->opt->desk);
+	committer_finish(r->desk_com);
+	r->desk_com = NULL;
+}
+
 static void release_run(struct run *r)
 {
 	for (size_t i = 0; r->log_paths && i < r->cfg->nbots; i++)
@@ -481,6 +594,8 @@ static void release_run(struct run *r)
 	results_close(r->results);
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->barrier);
+	pthread_mutex_destroy(&r->desk_lock);
+	pthread_cond_destroy(&r->desk_took);
 }
 
 int tournament_run(const struct config *cfg, const struct tournament_options *opt, char *err,
@@ -496,6 +611,8 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 	err[0] = '\0';
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_cond_init(&r.barrier, NULL);
+	pthread_mutex_init(&r.desk_lock, NULL);
+	pthread_cond_init(&r.desk_took, NULL);
 	stop_requested = 0;
 	find_cpus(&r);
 	if (!r.src) {
@@ -534,8 +651,12 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 	/* fresh processes from hosts, which end between phases; where hosts do not work, each
 	 * process has a sandbox of its own */
 	r.hosts = opt->sandbox && sandbox_use_hosts(opt->sandbox, r.phased) == 0 && r.phased;
+	if (opt->desk && (ret = attach_desk(&r)) < 0) {
+		snprintf(err, err_size, "the desk's games: %s", strerror(-ret));
+		goto out;
+	}
 	ret = -ENOMEM;
-	if (!(workers = calloc((size_t)cfg->concurrency, sizeof(*workers))))
+	if (!(workers = calloc((size_t)cfg->concurrency + 1, sizeof(*workers))))
 		goto out;
 	r.active = cfg->concurrency;
 	for (int i = 0; i < cfg->concurrency; i++) {
@@ -550,6 +671,10 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 	leave_barrier(&r, cfg->concurrency - started);
 	for (int i = 0; i < started; i++)
 		pthread_join(workers[i].thread, NULL);
+	if (r.desk_com && !cfg->concurrency)
+		wait_for_desk(&r);
+	/* the games out on leases may still come back and be counted */
+	detach_desk(&r);
 	sandbox_stop_hosts(opt->sandbox);
 	progress_finish(r.progress);
 	ret = r.error;
@@ -561,6 +686,7 @@ int tournament_run(const struct config *cfg, const struct tournament_options *op
 out:
 	if (ret == -ENOMEM && !*err)
 		snprintf(err, err_size, "out of memory");
+	detach_desk(&r);
 	free(workers);
 	release_run(&r);
 	schedule_source_release(&own);

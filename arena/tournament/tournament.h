@@ -39,6 +39,7 @@
 #include "schedule.h"
 
 struct referee_observer;
+struct desk;
 
 /*
  * Where a run's games come from: the schedule of a tournament file
@@ -73,6 +74,12 @@ struct tournament_source {
 	/* Once every record is read, before any worker starts: anything to say on
 	 * out about them, anything to wait for before the first game. NULL: none. */
 	void (*scanned)(void *ctx, FILE *out);
+	/* Up to max games for the run's desk (desk.h): every rotation of whole
+	 * deal groups opened now, handed out apart from next's (no barrier waits
+	 * for them), counted when made durable like the others. Under the run's
+	 * lock. Their number, 0 when none now. NULL: the source has none, and a
+	 * desk gets nothing from it. */
+	int (*next_groups)(void *ctx, struct schedule_game *games, int max);
 	/* Before a worker takes a game, without the run's lock, from several workers
 	 * at once (the source serialises what it must): what the source looks at
 	 * outside the run, to act on at its next game. NULL: none. */
@@ -113,6 +120,13 @@ struct tournament_options {
 	const struct records_sprt *sprt;
 	/* The games from here (above); NULL: the schedule of cfg (schedule_source.h). */
 	const struct tournament_source *source;
+	/* Workers on other machines (desk.h), NULL: none. The run attaches while it
+	 * plays, its games made durable by a committer of their own; at its end it
+	 * detaches (waiting for the leases out) before it finishes. With a desk
+	 * cfg->concurrency may be 0: the run then plays nothing itself and lasts
+	 * until the source has no game for the desk (next_groups answers 0), or a
+	 * stop. */
+	struct desk *desk;
 };
 
 /*

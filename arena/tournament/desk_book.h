@@ -1,0 +1,110 @@
+/*
+ * desk_book.h - the lease desk's insides, shared by desk.c (leases handed
+ * out, ended, re-handed; workers.jsonl) and desk_results.c (results checked
+ * and taken; the documents). Everything here runs under d->lock.
+ */
+#ifndef SKIPBO_DESK_BOOK_H
+#define SKIPBO_DESK_BOOK_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "desk.h"
+#include "journal.h"
+
+enum desk_lease_state { DESK_LEASE_LIVE, DESK_LEASE_DONE, DESK_LEASE_RELEASED,
+			DESK_LEASE_EXPIRED, DESK_LEASE_VOID };
+/* A game of a lease: open, being checked (a results call holds it), taken. */
+enum desk_game_state { DESK_GAME_OPEN, DESK_GAME_CLAIMED, DESK_GAME_TAKEN };
+
+struct desk_lease_game {
+	struct schedule_game g;
+	enum desk_game_state state;
+};
+
+struct desk_lease_rec {
+	char id[24];
+	char *worker;
+	bool trusted;
+	enum desk_lease_state state;
+	struct desk_lease_game *games;
+	int n, taken;
+	double began, heard;  /* desk_now() */
+};
+
+struct desk_worker {
+	char *name;
+	bool trusted, suspended;
+	char *why;               /* the suspension's */
+	time_t last_heard;       /* 0: not in this desk's time */
+	uint64_t games;          /* taken, workers.jsonl's included */
+	uint64_t timed_games;    /* taken by the leases that ended in this desk's time */
+	double held;             /* seconds those leases were held */
+	int leases;              /* live */
+	int *lacks;              /* bots (cfg indices) it cannot run */
+	size_t nlacks;
+};
+
+struct desk_deal {
+	uint32_t table, deal;
+	char name[32];           /* "t0003-d0001" */
+	int games;               /* of its group */
+	int failures;
+	bool parked;
+	char **reasons;
+	size_t nreasons;
+};
+
+/* A game taken by the desk, for an id sent again: its result. */
+struct desk_done {
+	char id[SCHEDULE_ID_MAX];
+	int placings[ENGINE_MAX_PLAYERS];
+	int players, faults;
+};
+
+struct desk {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;     /* a lease ended, an ops call returned */
+	char *dir;
+	struct desk_settings set;
+	struct journal *journal;
+	struct desk_run_ops ops;
+	bool attached, detaching;
+	int calls;               /* ops calls in flight, made without the lock */
+	uint64_t next_lease;
+	unsigned rand;           /* rand_r's, for the trusted workers' sample */
+	struct desk_lease_rec **leases;
+	size_t nleases;
+	struct desk_worker *workers;
+	size_t nworkers;
+	struct desk_deal *deals;
+	size_t ndeals;
+	struct schedule_game *rehand;
+	size_t nrehand, rehand_cap;
+	struct desk_done *done;  /* an open-addressed table, done_cap a power of two */
+	size_t ndone, done_cap;
+};
+
+double desk_now(void);
+/* event appended to workers.jsonl with its time, and freed. 0 or a negative errno. */
+int desk_journal(struct desk *d, cJSON *event);
+cJSON *desk_event(const char *name, const char *worker, const struct desk_lease_rec *l);
+struct desk_worker *desk_worker_of(struct desk *d, const char *name, bool add);
+struct desk_lease_rec *desk_lease_of(struct desk *d, const char *id);
+bool desk_parked(struct desk *d, const struct schedule_game *g);
+/* One failure of g's deal, for why; parked (and said) at DESK_FAILURES_PARK. */
+void desk_fail_deal(struct desk *d, const struct schedule_game *g, const char *why);
+/* A live lease ended: its untaken games re-handed, their deals failed once when failure. */
+void desk_end_lease(struct desk *d, struct desk_lease_rec *l, enum desk_lease_state state,
+		    const char *why, bool failure);
+void desk_expire_due(struct desk *d);
+/* g on the re-hand list, unless its deal is parked. */
+void desk_rehand(struct desk *d, const struct schedule_game *g);
+/* The lease document of l (WORKERS.md), malloc'd, or NULL. */
+char *desk_lease_document(struct desk *d, const struct desk_lease_rec *l);
+void desk_done_release(struct desk *d);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * desk_check.h - the games a worker sends back, read and checked against the
+ * games leased (arena/WORKERS.md, "results"): the body's JSON lines, each
+ * record read strictly and compared with its game (id, seed, table, deal,
+ * rotation, seats), and, when asked, its replay re-checked by the referee
+ * (replay_walk) and compared with the record (seed and rules, placings,
+ * faults). Pure: no lock, no file, nothing of the desk's.
+ */
+#ifndef SKIPBO_DESK_CHECK_H
+#define SKIPBO_DESK_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "committer.h"
+#include "config.h"
+#include "schedule.h"
+
+/* The most games one results call may carry. */
+#define DESK_SENT_MAX 4096
+#define DESK_WHY_MAX 256
+
+/* One game sent back. record and replay point into the body. */
+struct desk_sent {
+	char id[SCHEDULE_ID_MAX];   /* the record's "id", "" when it has none */
+	const char *record, *replay;
+	size_t record_len, replay_len;
+};
+
+/*
+ * The body of a results call: its first line {"done": B, "games": N}, then
+ * N pairs of lines (record, replay). 0 with *done, *sent (malloc'd, n of
+ * them); -EINVAL with err saying what is wrong and where; -ENOMEM.
+ */
+int desk_check_body(const char *body, size_t len, bool *done, struct desk_sent **sent,
+		    int *n, char *err, size_t err_size);
+
+/*
+ * Game s checked against g of cfg; with replay, its replay re-played too.
+ * 0 with the game as the run counts it in *cg and the record's tree in
+ * *tree (the caller's); 1 with why the game is refused; -ENOMEM.
+ */
+int desk_check_game(const struct config *cfg, const struct schedule_game *g,
+		    const struct desk_sent *s, bool replay, struct committed_game *cg,
+		    cJSON **tree, char *why, size_t why_size);
+
+#endif

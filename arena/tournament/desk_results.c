@@ -1,0 +1,439 @@
+/*
+ * desk_results.c - a lease's results checked and taken, and the desk's
+ * documents: a lease, the state (contract in desk.h).
+ */
+#include "desk_book.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "desk_check.h"
+#include "referee.h"
+
+static uint64_t id_hash(const char *id)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *id; id++)
+		h = (h ^ (unsigned char)*id) * 1099511628211ull;
+	return h;
+}
+
+/* The slot of id in the table: its entry, or the empty slot it would take. */
+static struct desk_done *done_slot(const struct desk *d, const char *id)
+{
+	size_t mask = d->done_cap - 1, i = id_hash(id) & mask;
+
+	while (d->done[i].id[0] && strcmp(d->done[i].id, id) != 0)
+		i = (i + 1) & mask;
+	return &d->done[i];
+}
+
+static int done_add(struct desk *d, const struct committed_game *cg)
+{
+	struct desk_done *slot;
+
+	if (2 * (d->ndone + 1) > d->done_cap) {
+		struct desk_done *old = d->done;
+		size_t cap = d->done_cap ? 2 * d->done_cap : 1024, n = d->done_cap;
+
+		if (!(d->done = calloc(cap, sizeof(*d->done)))) {
+			d->done = old;
+			return -ENOMEM;
+		}
+		d->done_cap = cap;
+		for (size_t i = 0; i < n; i++)
+			if (old[i].id[0])
+				*done_slot(d, old[i].id) = old[i];
+		free(old);
+	}
+	slot = done_slot(d, cg->game.id);
+	strcpy(slot->id, cg->game.id);
+	memcpy(slot->placings, cg->placings, sizeof(slot->placings));
+	slot->players = cg->players;
+	slot->faults = cg->faults;
+	d->ndone++;
+	return 0;
+}
+
+static const struct desk_done *done_find(const struct desk *d, const char *id)
+{
+	const struct desk_done *slot;
+
+	if (!d->done_cap)
+		return NULL;
+	slot = done_slot(d, id);
+	return slot->id[0] ? slot : NULL;
+}
+
+void desk_done_release(struct desk *d)
+{
+	free(d->done);
+}
+
+/* The tournament file's form of the lease's bots, each with its bundle. */
+static cJSON *lease_bots(const struct desk_lease_rec *l, cJSON *all, int players)
+{
+	cJSON *bots = cJSON_CreateArray(), *b;
+	int i = 0;
+
+	cJSON_ArrayForEach(b, all) {
+		bool seated = false;
+
+		for (int k = 0; k < l->n && !seated; k++)
+			for (int s = 0; s < players; s++)
+				seated |= l->games[k].g.bots[s] == i;
+		i++;
+		if (seated) {
+			cJSON *copy = cJSON_Duplicate(b, 1);
+
+			/* no bundle is made yet: the worker runs the bot from the same paths */
+			cJSON_AddNullToObject(copy, "bundle");
+			cJSON_AddItemToArray(bots, copy);
+		}
+	}
+	return bots;
+}
+
+static cJSON *lease_game(const struct config *cfg, const struct schedule_game *g)
+{
+	cJSON *o = cJSON_CreateObject(), *seats;
+	char seed[24], told[REFEREE_OPAQUE_ID_SIZE];
+
+	referee_opaque_id(cfg->seed, g->id, told);
+	snprintf(seed, sizeof(seed), "%016" PRIx64, g->seed);
+	cJSON_AddNumberToObject(o, "index", (double)g->index);
+	cJSON_AddStringToObject(o, "id", g->id);
+	cJSON_AddStringToObject(o, "told", told);
+	cJSON_AddStringToObject(o, "seed", seed);
+	cJSON_AddNumberToObject(o, "table", g->table);
+	cJSON_AddNumberToObject(o, "deal", g->deal);
+	cJSON_AddNumberToObject(o, "rotation", g->rotation);
+	seats = cJSON_AddArrayToObject(o, "seats");
+	for (int s = 0; s < cfg->players; s++)
+		cJSON_AddItemToArray(seats, cJSON_CreateString(cfg->bots[g->bots[s]].name));
+	return o;
+}
+
+char *desk_lease_document(struct desk *d, const struct desk_lease_rec *l)
+{
+	const struct config *cfg = d->ops.cfg;
+	char *text = config_to_json(cfg, 0), *doc = NULL;
+	cJSON *t = text ? cJSON_Parse(text) : NULL, *root = cJSON_CreateObject(), *all, *games;
+	/* the worker never learns the run's seed, nor its directory; no schedule is played
+	 * there, so neither a gauntlet's challengers */
+	static const char *const hidden[] = { "seed", "output", "format", "challengers" };
+
+	free(text);
+	if (!t || !root)
+		goto out;
+	all = cJSON_DetachItemFromObjectCaseSensitive(t, "bots");
+	for (size_t k = 0; k < sizeof(hidden) / sizeof(hidden[0]); k++)
+		cJSON_DeleteItemFromObjectCaseSensitive(t, hidden[k]);
+	cJSON_AddStringToObject(root, "lease", l->id);
+	cJSON_AddNumberToObject(root, "expires_in", d->set.expire_seconds);
+	cJSON_AddItemToObject(root, "tournament", t);
+	t = NULL;
+	cJSON_AddItemToObject(root, "bots", lease_bots(l, all, cfg->players));
+	cJSON_Delete(all);
+	games = cJSON_AddArrayToObject(root, "games");
+	for (int k = 0; k < l->n; k++)
+		cJSON_AddItemToArray(games, lease_game(cfg, &l->games[k].g));
+	doc = cJSON_PrintUnformatted(root);
+out:
+	cJSON_Delete(t);
+	cJSON_Delete(root);
+	return doc;
+}
+
+/* A game of a results call: where it is in the lease, what became of it. */
+struct desk_taking {
+	int game;                /* in the lease, -1: none */
+	bool replay;             /* re-played */
+	struct committed_game cg;
+	cJSON *tree;
+	int verdict;             /* 0 taken, 1 refused with why, 2 dropped (already recorded) */
+	char why[DESK_WHY_MAX];
+};
+
+static void reject(cJSON *rejected, const char *id, const char *why)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "id", id);
+	cJSON_AddStringToObject(o, "why", why);
+	cJSON_AddItemToArray(rejected, o);
+}
+
+/* Under the lock: each game sent found in the lease and claimed, or refused. */
+static void claim(struct desk *d, struct desk_lease_rec *l, const struct desk_sent *sent,
+		  struct desk_taking *tk, int n)
+{
+	for (int i = 0; i < n; i++) {
+		tk[i].game = -1;
+		tk[i].verdict = 1;
+		for (int k = 0; k < l->n; k++)
+			if (strcmp(l->games[k].g.id, sent[i].id) == 0)
+				tk[i].game = k;
+		if (tk[i].game < 0) {
+			snprintf(tk[i].why, sizeof(tk[i].why), "no game of lease %s", l->id);
+			continue;
+		}
+		if (l->games[tk[i].game].state != DESK_GAME_OPEN) {
+			snprintf(tk[i].why, sizeof(tk[i].why), "already sent in this lease");
+			tk[i].game = -1;
+			continue;
+		}
+		l->games[tk[i].game].state = DESK_GAME_CLAIMED;
+		tk[i].verdict = 0;
+		/* an untrusted worker's every game, a trusted one's in a sample */
+		tk[i].replay = !l->trusted ||
+			       (double)rand_r(&d->rand) / ((double)RAND_MAX + 1) < d->set.replay_sample;
+	}
+}
+
+/* Under the lock: a checked game already recorded is compared and dropped (2). */
+static int compare_done(struct desk *d, const struct desk_lease_rec *l, struct desk_taking *t)
+{
+	const struct desk_done *was = done_find(d, t->cg.game.id);
+	cJSON *e;
+
+	if (!was)
+		return done_add(d, &t->cg);
+	t->verdict = 2;
+	if (was->players == t->cg.players && was->faults == t->cg.faults &&
+	    memcmp(was->placings, t->cg.placings, (size_t)was->players * sizeof(int)) == 0) {
+		snprintf(t->why, sizeof(t->why), "already recorded, with the same result");
+		return 0;
+	}
+	snprintf(t->why, sizeof(t->why), "already recorded with another result: a conflict");
+	e = desk_event("conflict", l->worker, l);
+	cJSON_AddStringToObject(e, "id", t->cg.game.id);
+	desk_journal(d, e);
+	return 0;
+}
+
+/* Outside the lock: each claimed game checked; those that pass (and are new) made durable. */
+static void check_and_commit(struct desk *d, struct desk_lease_rec *l, const struct config *cfg,
+			     const struct desk_run_ops *ops, const struct desk_sent *sent,
+			     struct desk_taking *tk, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct desk_taking *t = &tk[i];
+		int ret;
+
+		if (t->verdict)
+			continue;
+		ret = desk_check_game(cfg, &l->games[t->game].g, &sent[i], t->replay, &t->cg,
+				      &t->tree, t->why, sizeof(t->why));
+		if (ret) {
+			if (ret < 0)
+				snprintf(t->why, sizeof(t->why), "the host is out of memory");
+			t->verdict = 1;
+			continue;
+		}
+		pthread_mutex_lock(&d->lock);
+		ret = compare_done(d, l, t);
+		pthread_mutex_unlock(&d->lock);
+		if (ret < 0) {
+			snprintf(t->why, sizeof(t->why), "the host is out of memory");
+			t->verdict = 1;
+		}
+		if (t->verdict)
+			continue;
+		if ((ret = ops->commit(ops->run, &t->cg, sent[i].replay, sent[i].replay_len,
+				       t->tree)) < 0) {
+			snprintf(t->why, sizeof(t->why), "the host could not record it: %s",
+				 strerror(-ret));
+			t->verdict = 1;
+		}
+	}
+}
+
+/* Under the lock: the verdicts into the lease, the deals and the answer. */
+static int settle(struct desk *d, struct desk_lease_rec *l, const struct desk_sent *sent,
+		  struct desk_taking *tk, int n, bool done, cJSON *accepted, cJSON *rejected)
+{
+	struct desk_worker *w = desk_worker_of(d, l->worker, false);
+	int taken = 0;
+	cJSON *e;
+
+	for (int i = 0; i < n; i++) {
+		struct desk_lease_game *g = tk[i].game >= 0 ? &l->games[tk[i].game] : NULL;
+
+		if (tk[i].verdict == 1) {
+			reject(rejected, sent[i].id[0] ? sent[i].id : "?", tk[i].why);
+			if (!g)
+				continue;
+			g->state = DESK_GAME_OPEN;
+			desk_fail_deal(d, &g->g, tk[i].why);
+			/* a parked deal's game is never handed again, nor taken from this lease */
+			if (desk_parked(d, &g->g))
+				g->state = DESK_GAME_TAKEN;
+			else if (l->state != DESK_LEASE_LIVE)
+				desk_rehand(d, &g->g); /* it ended while the game was checked */
+			continue;
+		}
+		g->state = DESK_GAME_TAKEN;
+		if (tk[i].verdict == 2) {
+			reject(rejected, sent[i].id, tk[i].why);
+			continue;
+		}
+		cJSON_AddItemToArray(accepted, cJSON_CreateString(sent[i].id));
+		taken++;
+	}
+	l->taken += taken;
+	if (w)
+		w->games += (uint64_t)taken;
+	e = desk_event("taken", l->worker, l);
+	cJSON_AddNumberToObject(e, "games", taken);
+	desk_journal(d, e);
+	if (done && l->state == DESK_LEASE_LIVE)
+		desk_end_lease(d, l, DESK_LEASE_DONE, "done", false);
+	return 0;
+}
+
+/* The lease id of worker, live: it, else NULL with the code and err. */
+static struct desk_lease_rec *live_lease(struct desk *d, const char *worker, const char *id,
+					 int *code, char *err, size_t err_size)
+{
+	struct desk_lease_rec *l = desk_lease_of(d, id);
+
+	if (!l || strcmp(l->worker, worker) != 0) {
+		snprintf(err, err_size, "worker \"%s\" holds no lease \"%s\"", worker, id);
+		*code = -ENOENT;
+		return NULL;
+	}
+	if (l->state != DESK_LEASE_LIVE || !d->attached) {
+		snprintf(err, err_size, "lease \"%s\" has ended: ask for a new one", id);
+		*code = -ESTALE;
+		return NULL;
+	}
+	return l;
+}
+
+int desk_results(struct desk *d, const char *worker, const char *id, const char *body,
+		 size_t len, char **answer, char *err, size_t err_size)
+{
+	struct desk_sent *sent = NULL;
+	struct desk_taking *tk = NULL;
+	struct desk_lease_rec *l;
+	struct desk_run_ops ops;
+	cJSON *root = NULL, *accepted, *rejected;
+	bool done;
+	int n = 0, ret;
+
+	*answer = NULL;
+	pthread_mutex_lock(&d->lock);
+	desk_expire_due(d);
+	l = live_lease(d, worker, id, &ret, err, err_size);
+	pthread_mutex_unlock(&d->lock);
+	if (!l)
+		return ret;
+	if ((ret = desk_check_body(body, len, &done, &sent, &n, err, err_size)) < 0)
+		goto out;
+	ret = -ENOMEM;
+	if ((n && !(tk = calloc((size_t)n, sizeof(*tk)))) || !(root = cJSON_CreateObject()))
+		goto out;
+	accepted = cJSON_AddArrayToObject(root, "accepted");
+	rejected = cJSON_AddArrayToObject(root, "rejected");
+	pthread_mutex_lock(&d->lock);
+	/* it may have ended since: an expiry, a detach */
+	if (!(l = live_lease(d, worker, id, &ret, err, err_size))) {
+		pthread_mutex_unlock(&d->lock);
+		goto out;
+	}
+	l->heard = desk_now();
+	desk_worker_of(d, worker, false)->last_heard = time(NULL);
+	claim(d, l, sent, tk, n);
+	ops = d->ops;
+	d->calls++;
+	pthread_mutex_unlock(&d->lock);
+	check_and_commit(d, l, ops.cfg, &ops, sent, tk, n);
+	pthread_mutex_lock(&d->lock);
+	d->calls--;
+	settle(d, l, sent, tk, n, done, accepted, rejected);
+	l->heard = desk_now();
+	pthread_cond_broadcast(&d->cond);
+	pthread_mutex_unlock(&d->lock);
+	cJSON_AddNumberToObject(root, "expires_in", d->set.expire_seconds);
+	ret = (*answer = cJSON_PrintUnformatted(root)) ? 0 : -ENOMEM;
+out:
+	if (ret == -ENOMEM)
+		snprintf(err, err_size, "out of memory");
+	for (int i = 0; tk && i < n; i++)
+		cJSON_Delete(tk[i].tree);
+	cJSON_Delete(root);
+	free(tk);
+	free(sent);
+	return ret;
+}
+
+static cJSON *worker_state(const struct desk *d, const struct desk_worker *w, time_t now)
+{
+	cJSON *o = cJSON_CreateObject();
+	double held = w->held, games = (double)w->timed_games;
+
+	/* the live leases' time and games count too */
+	for (size_t i = 0; i < d->nleases; i++)
+		if (d->leases[i]->state == DESK_LEASE_LIVE && strcmp(d->leases[i]->worker,
+								       w->name) == 0) {
+			held += desk_now() - d->leases[i]->began;
+			games += d->leases[i]->taken;
+		}
+	cJSON_AddStringToObject(o, "name", w->name);
+	cJSON_AddBoolToObject(o, "trusted", w->trusted);
+	cJSON_AddBoolToObject(o, "suspended", w->suspended);
+	if (w->why)
+		cJSON_AddStringToObject(o, "why", w->why);
+	else
+		cJSON_AddNullToObject(o, "why");
+	if (w->last_heard)
+		cJSON_AddNumberToObject(o, "last_heard", (double)w->last_heard);
+	else
+		cJSON_AddNullToObject(o, "last_heard");
+	cJSON_AddNumberToObject(o, "leases", w->leases);
+	cJSON_AddNumberToObject(o, "games", (double)w->games);
+	cJSON_AddNumberToObject(o, "games_per_second", held > 0 ? games / held : 0);
+	cJSON_AddBoolToObject(o, "alive", w->last_heard &&
+			      now - w->last_heard <= (time_t)d->set.expire_seconds);
+	return o;
+}
+
+cJSON *desk_state(struct desk *d)
+{
+	cJSON *root = cJSON_CreateObject(), *workers, *parked;
+	time_t now = time(NULL);
+	uint64_t leased = 0;
+
+	if (!root)
+		return NULL;
+	pthread_mutex_lock(&d->lock);
+	desk_expire_due(d);
+	workers = cJSON_AddArrayToObject(root, "workers");
+	for (size_t i = 0; i < d->nworkers; i++)
+		cJSON_AddItemToArray(workers, worker_state(d, &d->workers[i], now));
+	parked = cJSON_AddArrayToObject(root, "parked");
+	for (size_t i = 0; i < d->ndeals; i++) {
+		const struct desk_deal *p = &d->deals[i];
+		cJSON *o;
+
+		if (!p->parked)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "deal", p->name);
+		cJSON_AddNumberToObject(o, "games", p->games);
+		cJSON_AddItemToObject(o, "reasons", cJSON_CreateStringArray(
+			(const char *const *)p->reasons, (int)p->nreasons));
+		cJSON_AddItemToArray(parked, o);
+	}
+	for (size_t i = 0; i < d->nleases; i++)
+		if (d->leases[i]->state == DESK_LEASE_LIVE)
+			leased += (uint64_t)(d->leases[i]->n - d->leases[i]->taken);
+	cJSON_AddNumberToObject(root, "leased_games", (double)leased);
+	pthread_mutex_unlock(&d->lock);
+	return root;
+}
