@@ -3,7 +3,8 @@
  * its league (league_run.h) in a thread, the pipeline of its submissions
  * (pipeline.h), the challenges authors ask (challenge_play.h), and the
  * server of `serve` with the intake's routes
- * (server.h, intake.h); and `skipbo-arena host account`: its accounts
+ * (server.h, intake.h), and the lease desk that hands its deals to workers
+ * on other machines (desk.h, work_routes.h); and `skipbo-arena host account`: its accounts
  * (accounts.h). All of its state is files in DIR, so a stop or a kill -9
  * loses nothing acknowledged and the same command resumes (arena/HOSTING.md).
  * A token is printed once, on stdout alone, so `... > token-file` keeps it
@@ -22,6 +23,7 @@
 #include "accounts.h"
 #include "challenge_play.h"
 #include "commands.h"
+#include "desk.h"
 #include "host_config.h"
 #include "intake.h"
 #include "league_config.h"
@@ -46,7 +48,8 @@ static const char host_usage[] =
 	"  --listen ADDR:PORT    the address (default " SERVE_DEFAULT_LISTEN "; port 0: any\n"
 	"                        free port; [ADDR6]:PORT for IPv6)\n"
 	"  --cert FILE, --key FILE   HTTPS with this certificate and key (PEM)\n"
-	"  -j, --jobs N          the league's games at once (default: its concurrency)\n"
+	"  -j, --jobs N          the league's games at once on this machine (default:\n"
+	"                        its concurrency; 0: none, only workers play)\n"
 	"\n"
 	"The accounts, kept in DIR/accounts.jsonl (mode 0600):\n"
 	"\n"
@@ -199,6 +202,12 @@ static int host_account(int argc, char **argv, const struct host_args *a)
 	return account_list(argv[1]);
 }
 
+/* The desk's private_entry: ctx is the competition's directory. */
+static bool entry_private(void *ctx, const char *name)
+{
+	return pipeline_entry_private(ctx, name);
+}
+
 /* The league's thread: league_run until a stop is asked or the league ends. */
 static void *league_thread(void *arg)
 {
@@ -239,12 +248,16 @@ static int host_check(const char *dir, struct host_config *cfg)
 
 static int host_run(const char *dir, const struct host_args *a)
 {
-	struct league_run_options opt = { dir, a->jobs < 0 ? 0 : (int)a->jobs, stdout };
+	/* -1 with a desk: the league plays nothing here, only on workers */
+	struct league_run_options opt = { dir, a->jobs < 0 ? 0 : a->jobs == 0 ? -1 :
+					  (int)a->jobs, stdout, NULL };
 	struct pipeline_setup setup = { .dir = dir, .arena = "/proc/self/exe" };
 	struct pipeline *pipeline = NULL;
 	struct challenge_play *challenges = NULL;
 	struct intake *intake = NULL;
 	struct server *server = NULL;
+	struct desk *desk = NULL;
+	struct desk_settings ds = { .private_entry = entry_private, .private_ctx = (void *)dir };
 	char err[4096];
 	pthread_t league;
 	sigset_t stop;
@@ -252,20 +265,29 @@ static int host_run(const char *dir, const struct host_args *a)
 
 	if (host_check(dir, &setup.config))
 		return 1;
+	ds.lease_seconds = (unsigned)setup.config.lease_seconds;
+	ds.expire_seconds = (unsigned)setup.config.expire_seconds;
+	ds.replay_sample = setup.config.replay_sample;
 	/* blocked before any thread starts, so that only sigwait takes them */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
-	if (pipeline_start(&setup, &pipeline, err, sizeof(err)) < 0 ||
+	if (desk_open(dir, &ds, &desk, err, sizeof(err)) < 0 ||
+	    pipeline_start(&setup, &pipeline, err, sizeof(err)) < 0 ||
 	    challenge_play_start(dir, setup.arena, &challenges, err, sizeof(err)) < 0 ||
 	    intake_new(dir, &setup.config, pipeline, a->cert != NULL, &intake, err,
-		       sizeof(err)) < 0 ||
-	    server_start_host(dir, a->listen, a->cert, a->key, intake, &server, err,
+		       sizeof(err)) < 0) {
+		warnx("host: %s", err);
+		goto out;
+	}
+	intake_set_desk(intake, desk);
+	if (server_start_host(dir, a->listen, a->cert, a->key, intake, &server, err,
 			      sizeof(err)) < 0) {
 		warnx("host: %s", err);
 		goto out;
 	}
+	opt.desk = desk;
 	if ((errno = pthread_create(&league, NULL, league_thread, &opt))) {
 		warn("host: the league's thread");
 		goto out;
@@ -298,6 +320,8 @@ out:
 	challenge_play_stop(challenges);
 	pipeline_stop(pipeline);
 	intake_free(intake);
+	/* after the league's thread and the server: neither can reach it now */
+	desk_close(desk);
 	return ret;
 }
 
@@ -331,7 +355,7 @@ int cmd_host(int argc, char **argv)
 			a.key = optarg;
 			break;
 		case 'j':
-			if (options_number("-j", optarg, 1, 1024, &a.jobs) < 0)
+			if (options_number("-j", optarg, 0, 1024, &a.jobs) < 0)
 				return 2;
 			break;
 		case 'h':

@@ -43,7 +43,8 @@ static const char work_usage[] =
 	"\n"
 	"Exit status: 0 stopped by a signal (or --once done), 1 the host refused this\n"
 	"worker (unknown token, suspended, another version: the host's reason is\n"
-	"printed) or the worker could not go on, 2 bad usage.\n";
+	"printed) or the worker could not go on, 2 bad usage (a URL that is no http://\n"
+	"or https:// one).\n";
 
 enum { OPT_TOKEN_FILE = OPTIONS_OWN, OPT_CACHE, OPT_CACERT, OPT_ONCE };
 
@@ -174,7 +175,8 @@ int cmd_work(int argc, char **argv)
 	explicit_bzero(token, sizeof(token));
 	if (ret < 0) {
 		warnx("work: %s", err);
-		return 1;
+		/* a URL that is none is bad usage */
+		return ret == -EINVAL ? 2 : 1;
 	}
 	return 0;
 }

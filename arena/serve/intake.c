@@ -32,6 +32,7 @@
 #include "reply.h"
 #include "sessions.h"
 #include "submissions.h"
+#include "work_routes.h"
 
 #define INCOMING_DIR "incoming"
 /* A login form's body: "token=" and a token, with room for a few more fields. */
@@ -43,7 +44,8 @@ extern const char author_page[];
 
 /* A request with a body, kept between the daemon's calls. */
 /* BODY_DROP: no body is read; what the request does is its route's (the organiser's). */
-enum body_kind { BODY_UPLOAD, BODY_FORM, BODY_DROP, BODY_CHALLENGE };
+/* BODY_WORK: a worker's request, its body work_routes.h's. */
+enum body_kind { BODY_UPLOAD, BODY_FORM, BODY_DROP, BODY_CHALLENGE, BODY_WORK };
 struct body {
 	enum body_kind kind;
 	struct who who;
@@ -57,6 +59,7 @@ struct body {
 	bool too_big;
 	char form[FORM_MAX + 1];
 	size_t form_len;
+	struct work_request *work;
 };
 
 static time_t mono_now(void)
@@ -124,6 +127,11 @@ fail:
 	}
 	free(in);
 	return rc;
+}
+
+void intake_set_desk(struct intake *in, struct desk *desk)
+{
+	in->desk = desk;
 }
 
 void intake_free(struct intake *in)
@@ -203,9 +211,46 @@ static bool account_of(struct intake *in, const char *token, const char *name, s
 	if (i >= 0) {
 		snprintf(who->name, sizeof(who->name), "%s", as.a[i].name);
 		who->role = as.a[i].role;
+		who->trusted = as.a[i].trusted;
 	}
 	accounts_release(&as);
 	return i >= 0;
+}
+
+/* Whether address has sent too many wrong tokens: true with the 429 in r. */
+static bool blocked(struct intake *in, const char *address, time_t now, struct refusal *r)
+{
+	if ((r->retry_after = sessions_blocked(in->sessions, address, now)) <= 0)
+		return false;
+	r->status = MHD_HTTP_TOO_MANY_REQUESTS;
+	snprintf(r->why, sizeof(r->why), "too many wrong tokens from %s: at most %d in %d "
+		 "minutes (login_failures); try again in %ld s", address,
+		 in->config.login_failures, INTAKE_LOGIN_WINDOW_S / 60, r->retry_after);
+	return true;
+}
+
+/*
+ * The live account of a bearer token into *who: 0; -1 with the refusal (429
+ * after too many wrong tokens from the address, 401 and counted for a token
+ * of no live account, or of a worker when worker is false, or not of one).
+ */
+static int bearer(struct intake *in, struct MHD_Connection *conn, const char *token,
+		  bool worker, struct who *who, struct refusal *r)
+{
+	char address[INET6_ADDRSTRLEN + 1];
+	time_t now = mono_now();
+
+	client_address(conn, address, sizeof(address));
+	if (blocked(in, address, now, r))
+		return -1;
+	if (account_of(in, token, NULL, who) && (worker || who->role != ACCOUNT_WORKER))
+		return 0;
+	sessions_failed(in->sessions, address, now);
+	r->status = MHD_HTTP_UNAUTHORIZED;
+	snprintf(r->why, sizeof(r->why), "the token is not a live %s: check the token file, or "
+		 "ask the organiser for a new token", worker ? "worker's" :
+		 "author's or organiser's");
+	return -1;
 }
 
 /*
@@ -217,35 +262,42 @@ static int authenticate(struct intake *in, struct MHD_Connection *conn, struct w
 {
 	const char *auth = header(conn, MHD_HTTP_HEADER_AUTHORIZATION);
 	const char *cookie = MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, INTAKE_COOKIE);
-	char address[INET6_ADDRSTRLEN + 1], name[NAMES_LEN_MAX + 8];
-	time_t now = mono_now();
+	char name[NAMES_LEN_MAX + 8];
 
 	r->retry_after = 0;
-	if (auth && !strncasecmp(auth, "Bearer ", 7)) {
-		client_address(conn, address, sizeof(address));
-		if ((r->retry_after = sessions_blocked(in->sessions, address, now)) > 0) {
-			r->status = MHD_HTTP_TOO_MANY_REQUESTS;
-			snprintf(r->why, sizeof(r->why), "too many wrong tokens from %s: at most %d "
-				 "in %d minutes (login_failures); try again in %ld s", address,
-				 in->config.login_failures, INTAKE_LOGIN_WINDOW_S / 60,
-				 r->retry_after);
-			return -1;
-		}
-		if (account_of(in, auth + 7, NULL, who) && who->role != ACCOUNT_WORKER)
-			return 0;
-		sessions_failed(in->sessions, address, now);
-		r->status = MHD_HTTP_UNAUTHORIZED;
-		snprintf(r->why, sizeof(r->why), "the token is not a live author's or organiser's: "
-			 "check the token file, or ask the organiser for a new token");
-		return -1;
-	}
-	if (cookie && sessions_account(in->sessions, cookie, now, name, sizeof(name)) &&
+	if (auth && !strncasecmp(auth, "Bearer ", 7))
+		return bearer(in, conn, auth + 7, false, who, r);
+	if (cookie && sessions_account(in->sessions, cookie, mono_now(), name, sizeof(name)) &&
 	    account_of(in, NULL, name, who))
 		return 0;
 	r->status = MHD_HTTP_UNAUTHORIZED;
 	snprintf(r->why, sizeof(r->why), "%s: send \"Authorization: Bearer TOKEN\" with the "
 		 "token of your account, or log in on /author", cookie ? "the session has ended "
 		 "(a restart or a logout)" : "no token");
+	return -1;
+}
+
+/* A worker's request: its bearer token only, of a worker (else 403). 0, or -1 with r. */
+static int authenticate_worker(struct intake *in, struct MHD_Connection *conn,
+			       struct who *who, struct refusal *r)
+{
+	const char *auth = header(conn, MHD_HTTP_HEADER_AUTHORIZATION);
+
+	r->retry_after = 0;
+	if (!auth || strncasecmp(auth, "Bearer ", 7)) {
+		r->status = MHD_HTTP_UNAUTHORIZED;
+		snprintf(r->why, sizeof(r->why), "no token: a worker sends \"Authorization: Bearer "
+			 "TOKEN\" with the token of its account (host account add --worker)");
+		return -1;
+	}
+	if (bearer(in, conn, auth + 7, true, who, r) < 0)
+		return -1;
+	if (who->role == ACCOUNT_WORKER)
+		return 0;
+	r->status = MHD_HTTP_FORBIDDEN;
+	snprintf(r->why, sizeof(r->why), "\"%s\" is an %s's account, not a worker's: the "
+		 "organiser adds workers with host account add --worker", who->name,
+		 account_role_name(who->role));
 	return -1;
 }
 
@@ -427,13 +479,8 @@ static enum MHD_Result login_done(struct intake *in, struct MHD_Connection *conn
 	struct who who;
 
 	client_address(conn, address, sizeof(address));
-	if ((r.retry_after = sessions_blocked(in->sessions, address, now)) > 0) {
-		r.status = MHD_HTTP_TOO_MANY_REQUESTS;
-		snprintf(r.why, sizeof(r.why), "too many wrong tokens from %s: at most %d in %d "
-			 "minutes (login_failures); try again in %ld s", address,
-			 in->config.login_failures, INTAKE_LOGIN_WINDOW_S / 60, r.retry_after);
+	if (blocked(in, address, now, &r))
 		return refuse(conn, &r);
-	}
 	b->form[b->form_len] = '\0';
 	if (form_token(b->form, token, sizeof(token)) < 0 || !account_of(in, token, NULL, &who) ||
 	    who.role == ACCOUNT_WORKER) {
@@ -650,13 +697,61 @@ static enum MHD_Result get(struct intake *in, struct MHD_Connection *conn, const
 	return intake_docs_submission(conn, &in->lock, &in->ss, &who, id);
 }
 
+/* A worker's request: who it is, then work_routes.h's; a body kept in *con_cls. */
+static enum MHD_Result work_begin(struct intake *in, struct MHD_Connection *conn,
+				  const char *url, const char *method, void **con_cls)
+{
+	struct body *b;
+	struct refusal r;
+	struct who who;
+	enum MHD_Result ret;
+
+	if (authenticate_worker(in, conn, &who, &r) < 0)
+		return refuse(conn, &r);
+	if (!(b = calloc(1, sizeof(*b))))
+		return MHD_NO;
+	b->kind = BODY_WORK;
+	b->fd = -1;
+	ret = work_routes_begin(in->desk, conn, url, method, who.name, who.trusted, &b->work);
+	if (b->work)
+		*con_cls = b;
+	else
+		free(b);
+	return ret;
+}
+
+/* GET /api/workers: the names to an organiser only. */
+static enum MHD_Result workers(struct intake *in, struct MHD_Connection *conn)
+{
+	struct refusal r;
+	struct who who;
+	bool organiser = false;
+
+	if (header(conn, MHD_HTTP_HEADER_AUTHORIZATION) ||
+	    MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, INTAKE_COOKIE)) {
+		if (authenticate(in, conn, &who, &r) < 0)
+			return refuse(conn, &r);
+		organiser = who.role == ACCOUNT_ORGANISER;
+	}
+	return work_routes_workers(in->desk, conn, organiser);
+}
+
 enum MHD_Result intake_request(struct intake *in, struct MHD_Connection *conn, const char *url,
 			       const char *method, const char *upload_data,
 			       size_t *upload_data_size, void **con_cls, bool *handled)
 {
+	struct body *b = *con_cls;
+
 	*handled = true;
-	if (*con_cls)
-		return post_body(in, conn, *con_cls, upload_data, upload_data_size);
+	if (b && b->kind == BODY_WORK)
+		return work_routes_body(in->desk, conn, b->work, upload_data, upload_data_size);
+	if (b)
+		return post_body(in, conn, b, upload_data, upload_data_size);
+	if (in->desk && !strncmp(url, WORK_PREFIX, strlen(WORK_PREFIX)))
+		return work_begin(in, conn, url, method, con_cls);
+	if (in->desk && !strcmp(url, "/api/workers") && (!strcmp(method, MHD_HTTP_METHOD_GET) ||
+							!strcmp(method, MHD_HTTP_METHOD_HEAD)))
+		return workers(in, conn);
 	if (!strcmp(method, MHD_HTTP_METHOD_POST))
 		return post_begin(in, conn, url, con_cls);
 	if (!strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD))
@@ -709,6 +804,7 @@ void intake_completed(struct intake *in, void **con_cls)
 	(void)in;
 	if (!b)
 		return;
+	work_routes_free(b->work);
 	upload_drop(b);
 	explicit_bzero(b->form, sizeof(b->form));
 	free(b);

@@ -20,9 +20,14 @@
  *   POST /logout                     the cookie forgotten
  *   GET  /author                     the author's page
  *
+ *   /api/work/..., GET /api/workers  a worker's routes (work_routes.h), when a
+ *                                    desk was given (intake_set_desk)
+ *
  * Who: "Authorization: Bearer TOKEN" (accounts_lookup, constant time), or
  * the session cookie of /login (HttpOnly, SameSite=Strict, Secure under
  * TLS). An author sees and submits only their own; an organiser sees all.
+ * A worker's routes take a worker's token only: none or a wrong one 401, an
+ * author's or an organiser's 403.
  * Failed tokens are counted per client address: after login_failures in 10
  * minutes every token of that address is refused 429 with Retry-After.
  * A write whose Origin is another host, or whose Sec-Fetch-Site is
@@ -40,6 +45,7 @@
 
 #include "host_config.h"
 
+struct desk;
 struct intake;
 struct pipeline;
 
@@ -58,6 +64,13 @@ struct pipeline;
 int intake_new(const char *dir, const struct host_config *config, struct pipeline *pipeline,
 	       bool tls, struct intake **out, char *err, size_t err_size);
 void intake_free(struct intake *in);
+
+/*
+ * The lease desk that the workers' routes answer from (desk.h); NULL (the
+ * default): those routes are 404. Set before the server starts; the desk
+ * must outlive the server.
+ */
+void intake_set_desk(struct intake *in, struct desk *desk);
 
 /*
  * One call of the daemon's access handler. *handled is false when url and

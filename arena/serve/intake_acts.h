@@ -16,6 +16,7 @@
 #include "intake_docs.h"
 #include "submissions.h"
 
+struct desk;
 struct pipeline;
 struct sessions;
 
@@ -27,6 +28,7 @@ struct intake {
 	struct sessions *sessions;
 	pthread_mutex_t lock;      /* guards ss */
 	struct submissions ss;
+	struct desk *desk;         /* the workers' routes' (work_routes.h), or NULL: none */
 };
 
 /* A refusal's sentence and status, answered by intake_refuse(). */

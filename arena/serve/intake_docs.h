@@ -28,6 +28,7 @@ struct submissions;
 struct who {
 	char name[NAMES_LEN_MAX + 1];
 	enum account_role role;
+	bool trusted;  /* a trusted worker's */
 };
 
 /* 202 {"id":N,"state":"received","url":"/api/submissions/N"} */

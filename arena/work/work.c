@@ -30,6 +30,8 @@
 #define WORK_RETRY_MAX_S 60
 /* The wait after a failure the host did not time (no answer, an error). */
 #define WORK_RETRY_FAILED_S 10
+/* play_lease(): a lease that could not be played (released), asked again after a wait. */
+#define WORK_NOT_PLAYED 1
 
 static volatile sig_atomic_t stopping;
 
@@ -277,7 +279,12 @@ static void choose_sandbox(const struct play *p, struct config *cfg)
 	cfg->sandbox = (int)mode;
 }
 
-/* One lease (its answer's body) played: 0, or a negative errno when the worker must stop. */
+/*
+ * One lease (its answer's body) played: 0; WORK_NOT_PLAYED when it was
+ * released unplayed for a reason that a lease of other bots does not remove
+ * (a lease that cannot be read, a bundle that cannot be had); or a negative
+ * errno when the worker must stop.
+ */
 static int play_lease(const struct work_settings *set, struct work_http *http,
 		      const struct work_answer *a)
 {
@@ -292,11 +299,12 @@ static int play_lease(const struct work_settings *set, struct work_http *http,
 		if (p.lease.id[0])
 			release(&p, err);
 		lease_release(&p.lease);
-		return ret == -ENOMEM ? ret : 0;
+		return ret == -ENOMEM ? ret : WORK_NOT_PLAYED;
 	}
 	if (fetch_bundles(&p, why, sizeof(why)) < 0) {
 		fprintf(set->log, "work: lease %s: %s\n", p.lease.id, why);
 		release(&p, why);
+		ret = WORK_NOT_PLAYED;
 		goto out;
 	}
 	ret = lease_config(&p.lease, set->cache, &cfg, missing, sizeof(missing), err, sizeof(err));
@@ -310,7 +318,7 @@ static int play_lease(const struct work_settings *set, struct work_http *http,
 	if (ret < 0) {
 		fprintf(set->log, "work: lease %s: its tournament: %s\n", p.lease.id, err);
 		release(&p, err);
-		ret = ret == -ENOMEM ? ret : 0;
+		ret = ret == -ENOMEM ? ret : WORK_NOT_PLAYED;
 		goto out;
 	}
 	cfg.concurrency = set->jobs;
@@ -392,12 +400,19 @@ int work_run(const struct work_settings *set, char *err, size_t err_size)
 			fprintf(set->log, "work: asking for work: HTTP %ld: %s\n", a.status, why);
 			nap(WORK_RETRY_FAILED_S);
 		} else if ((ret = play_lease(set, &http, &a)) < 0) {
-			snprintf(err, err_size, "%s", strerror(-ret));
+			if (ret == -ENOTSUP)
+				snprintf(err, err_size, "no sandbox for the bots on this machine (said "
+					 "above): fix that, or choose --sandbox auto or off");
+			else
+				snprintf(err, err_size, "%s", strerror(-ret));
 			work_answer_release(&a);
 			break;
 		} else if (set->once) {
 			work_answer_release(&a);
 			break;
+		} else if (ret == WORK_NOT_PLAYED) {
+			/* the host may hand the same again: not at once */
+			nap(WORK_RETRY_FAILED_S);
 		}
 		work_answer_release(&a);
 	}

@@ -42,8 +42,9 @@ struct work_settings {
  * Work for the host until stopped (or, with once, one lease played). 0 when
  * stopped or done; -EACCES (401: no such token), -EPERM (403: not a
  * worker's account, or suspended), -EPROTO (409: another version) with the
- * host's sentence and what to do in err; another negative errno (the cache
- * cannot be made, no memory) with err.
+ * host's sentence and what to do in err; -EINVAL (the URL is no http:// or
+ * https:// one); another negative errno (the cache cannot be made, no
+ * memory) with err.
  */
 int work_run(const struct work_settings *s, char *err, size_t err_size);
 

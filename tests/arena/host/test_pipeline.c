@@ -486,9 +486,42 @@ static void test_stop_kills_unpacking(void **state)
 	remove_tree(c.dir);
 }
 
+/* An entry is private when its submission's skipbo.json says so; an anchor is not; one
+ * whose tree cannot be read is, so that a fault never lets its files out. */
+static void test_entry_private(void **state)
+{
+	char dir[] = "/tmp/test_pipeline-private-XXXXXX", path[PATH_MAX];
+	const char *const trees[] = { "{\"language\": \"python\", \"private\": true}",
+				      "{\"language\": \"python\"}", NULL };
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/submissions.jsonl", dir);
+	assert_non_null(fp = fopen(path, "w"));
+	for (int i = 1; i <= 3; i++)
+		fprintf(fp, "{\"event\":\"received\",\"id\":%d,\"author\":\"alice\",\"bot\":"
+			"\"b%d\",\"sha256\":\"%064d\",\"bytes\":1,\"time\":\"2026-12-07T06:00:00Z\"}\n"
+			"{\"event\":\"state\",\"id\":%d,\"state\":\"entered\",\"entry\":\"b%d@1\","
+			"\"time\":\"2026-12-07T06:00:01Z\"}\n", i, i, 0, i, i);
+	fclose(fp);
+	for (int i = 0; trees[i]; i++) {
+		snprintf(path, sizeof(path), "%s/submissions/%d/tree", dir, i + 1);
+		run("mkdir -p '%s'", path);
+		write_file(path, "bot.py", "print()\n", 0644);
+		write_file(path, "skipbo.json", trees[i], 0644);
+	}
+	assert_true(pipeline_entry_private(dir, "b1@1"));
+	assert_false(pipeline_entry_private(dir, "b2@1"));
+	assert_true(pipeline_entry_private(dir, "b3@1")); /* no tree */
+	assert_false(pipeline_entry_private(dir, "skipbo-medium"));
+	remove_tree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_entry_private),
 		cmocka_unit_test(test_pipeline),
 		cmocka_unit_test(test_stop_kills_unpacking),
 	};

@@ -4,6 +4,7 @@ and records every request a worker makes."""
 
 import json
 import secrets
+import ssl
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -15,7 +16,7 @@ class FakeHost:
     results: "ok", or a status ("409": the lease has ended, "404": no such lease)
     that every results post gets."""
 
-    def __init__(self, token, answers, results="ok", bundles=None):
+    def __init__(self, token, answers, results="ok", bundles=None, tls=None):
         self.token = token
         self.answers = list(answers)
         self.results = results
@@ -57,7 +58,14 @@ class FakeHost:
                 self.handle_one("POST")
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
+        scheme = "http"
+        if tls:
+            # tls: (certificate file, key file)
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+            scheme = "https"
+        self.url = "%s://127.0.0.1:%d" % (scheme, self.server.server_address[1])
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 

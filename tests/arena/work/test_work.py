@@ -70,6 +70,11 @@ def worker(host, tmp, *args, token="tok", once=True):
                             text=True)
 
 
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
 def finish(w):
     """The worker's output once it exits; killed when it hangs, so no test leaves it."""
     try:
@@ -98,6 +103,38 @@ def wait_for(pred, what):
     while not pred():
         assert time.monotonic() - t < HANG, "no " + what
         time.sleep(0.05)
+
+
+def test_https(tmp):
+    """The host over HTTPS: its certificate checked against --cacert, refused without."""
+    cert, key = os.path.join(tmp, "cert.pem"), os.path.join(tmp, "key.pem")
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                           "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1",
+                           "-addext", "subjectAltName=IP:127.0.0.1"], capture_output=True)
+    assert made.returncode == 0, made.stderr
+    sentence = "over https: this host runs another version"
+    host = FakeHost("tok", [("refuse", 409, sentence)], tls=(cert, key))
+    try:
+        w = worker(host, tmp, "--cacert", cert)
+        out, err = finish(w)
+        assert w.returncode == 1 and sentence in err, err
+        # the system's CAs do not know this certificate: the host is never heard
+        asks = len(host.posts("/api/work/lease"))
+        said = os.path.join(tmp, "unverified.err")
+        with open(said, "w") as f:
+            w = subprocess.Popen([ARENA, "work", "--once", "--cache", os.path.join(tmp, "cache"),
+                                  host.url], env=dict(os.environ, SKIPBO_TOKEN="tok"),
+                                 stdout=subprocess.DEVNULL, stderr=f)
+        try:
+            wait_for(lambda: "asking for work" in read(said), "a refused certificate")
+        finally:
+            w.send_signal(signal.SIGTERM)
+            finish(w)
+        err = read(said)
+        assert w.returncode == 0 and "certificate" in err.lower(), err
+        assert len(host.posts("/api/work/lease")) == asks
+    finally:
+        host.stop()
 
 
 def test_lease_played(tmp, settings):
@@ -286,6 +323,10 @@ def main():
     try:
         settings = settings_of_a_run(tmp)
         test_version_refused(tmp)
+        if shutil.which("openssl"):
+            test_https(tmp)
+        else:
+            print("no openssl: the HTTPS part is not tested")
         test_lease_played(tmp, settings)
         test_results_ended(tmp, settings, "409")
         test_results_ended(tmp, settings, "404")
