@@ -68,7 +68,7 @@ cat >L/league.jsonc <<JSON
 JSON
 cp L/league.jsonc one/
 # small leases that expire soon, so that the killed worker's lease comes back in seconds
-echo '{ "lease_seconds": 2, "expire_seconds": 6 }' >L/host.jsonc
+echo '{ "lease_seconds": 5, "expire_seconds": 10 }' >L/host.jsonc
 "$arena" host account add --worker --trusted L box >worker.token 2>/dev/null ||
 	fail "host account add --worker --trusted"
 

@@ -32,7 +32,7 @@ def fail(why):
     sys.exit(1)
 
 
-def http(url, body=None, token=None, ctype="application/json"):
+def request(url, body=None, token=None, ctype="application/json"):
     """(status, body bytes) of a GET, or a POST when body is given."""
     req = urllib.request.Request(url, data=body, method="POST" if body is not None else "GET")
     if token:
@@ -122,21 +122,49 @@ def batch(pairs):
     return "\n".join(out) + "\n"
 
 
+STARTED = []  # the hosts this test started, killed at its end if still there
+
+
 def main():
     work = tempfile.mkdtemp(prefix="skipbo-liars.")
-    host = None
     try:
-        host = run(work)
+        run(work)
     finally:
-        if host and host.poll() is None:
-            host.kill()
-            host.wait()
+        for p in STARTED:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def start_host(d, log, env):
+    """host -j 0 d, its output in log: (the process, its URL)."""
+    log.seek(0)
+    log.truncate()
+    p = subprocess.Popen([ARENA, "host", "--listen", "127.0.0.1:0", "-j", "0", d],
+                         stdout=log, stderr=subprocess.STDOUT, env=env)
+    STARTED.append(p)
+    return p, wait_url(log, p)
 
 
 def games_of(d):
     with open(os.path.join(d, "games.jsonl"), encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+def accepted_ids():
+    """The ids of every game the host said it took."""
+    ids = set()
+    for _, st, doc in Proxy.answers:
+        if st == 200:
+            ids.update(json.loads(doc).get("accepted", []))
+    return ids
+
+
+def stop(host):
+    host.terminate()
+    if host.wait(timeout=HANG) != 0:
+        fail(f"the host's exit status {host.returncode} on SIGTERM")
 
 
 def ranking(work, d, name):
@@ -159,7 +187,7 @@ def run(work):
                        "stop_when_separated": False}}, f)
     # every replay of an untrusted worker is re-checked; no re-play on the host (-j 0)
     with open(os.path.join(d, "host.jsonc"), "w", encoding="utf-8") as f:
-        f.write('{ "lease_seconds": 2, "expire_seconds": 60, "replay_sample": 0 }\n')
+        f.write('{ "lease_seconds": 5, "expire_seconds": 60, "replay_sample": 0 }\n')
     env = dict(os.environ, PATH=BOTS + ":" + os.environ["PATH"])
     tokens = {}
     for name, extra in (("honest", ["--trusted"]), ("liar", [])):
@@ -169,9 +197,7 @@ def run(work):
         with open(os.path.join(work, name + ".token"), "w", encoding="utf-8") as f:
             f.write(tokens[name] + "\n")
     log = open(os.path.join(work, "host.out"), "w+", encoding="utf-8")
-    host = subprocess.Popen([ARENA, "host", "--listen", "127.0.0.1:0", "-j", "0", d],
-                            stdout=log, stderr=subprocess.STDOUT, env=env)
-    url = wait_url(log, host)
+    host, url = start_host(d, log, env)
 
     proxy = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
     Proxy.host = url
@@ -185,21 +211,32 @@ def run(work):
         return p.returncode, p.stdout + p.stderr
 
     # Another worker's games, and this worker's own earlier ones, as the host took them.
-    rc, out = work_once("honest", url)
+    rc, out = work_once("honest", proxy_url)
     if rc != 0:
         fail(f"the honest worker: exit {rc}: {out[-2000:]}")
-    honest = games_of(d)
+    honest_ids = accepted_ids()
     rc, out = work_once("liar", proxy_url)
     if rc != 0:
         fail(f"the liar's first, honest lease: exit {rc}: {out[-2000:]}")
+    # The host stopped, so that every game it took is in games.jsonl (it groups
+    # its commits), and started again for the lies.
+    stop(host)
     taken_before = games_of(d)
-    own = [g for g in taken_before if g["id"] not in {h["id"] for h in honest}]
+    if {g["id"] for g in taken_before} != accepted_ids():
+        fail(f"games.jsonl holds {[g['id'] for g in taken_before]}, the host took {accepted_ids()}")
+    honest = [g for g in taken_before if g["id"] in honest_ids]
+    own = [g for g in taken_before if g["id"] not in honest_ids]
     if not honest or not own:
         fail(f"no games to lie with: {len(honest)} of the honest worker, {len(own)} of its own")
     before = ranking(work, d, "before")
+    host, url = start_host(d, log, env)
+    Proxy.host = url
+
+    # the replay of a game as the host serves it: by its place in games.jsonl
+    index = {g["id"]: k for k, g in enumerate(taken_before)}
 
     def replay_of(g):
-        st, doc = http(f"{url}api/t/0/game/{g['id']}/replay")
+        st, doc = request(f"{url}api/t/0/game/{index[g['id']]}/replay")
         if st != 200:
             fail(f"the replay of {g['id']}: {st} {doc[:200]!r}")
         return json.dumps(json.loads(doc), separators=(",", ":"))
@@ -214,8 +251,7 @@ def run(work):
     Proxy.lying = True
     rc, out = work_once("liar", proxy_url)
     proxy.shutdown()
-    host.terminate()
-    host.wait(timeout=HANG)
+    stop(host)
 
     said = {}
     for what, st, doc in Proxy.answers:
@@ -234,9 +270,11 @@ def run(work):
             fail(f"{what} ({lies[what]}): not rejected: {a}")
         else:
             said[what] = (lies[what], rejected[lies[what]])
-    for what in ("forged", "invented", "old", "never leased"):
-        if what not in said or not said[what][1]:
-            fail(f"no rejection with a reason for the {what} result: {Proxy.answers}")
+    # each refused for what is wrong with it: the replay's result, or a game not of the lease
+    for what, reason in (("forged", "replay"), ("invented", "lease"), ("old", "lease"),
+                         ("never leased", "lease")):
+        if what not in said or reason not in said[what][1]:
+            fail(f"the {what} result not refused for its {reason}: {said.get(what)}")
         print(f"{what}: {said[what][0]} rejected: {said[what][1]}")
 
     after = games_of(d)
@@ -248,7 +286,6 @@ def run(work):
     if ranking(work, d, "after") != before:
         fail("the ranking changed")
     print(f"a lying worker: 4 kinds of lie rejected, {len(after)} games and the ranking unchanged")
-    return host
 
 
 def wait_url(log, host):
