@@ -47,7 +47,7 @@ wait_for() {
 	for ((i = 0; i < limit; i++)); do "$@" && return 0; sleep 0.1; done
 	fail "waited in vain for: $*"
 }
-games() { grep -c . L/games.jsonl 2>/dev/null || true; }
+games() { local n; n=$(grep -c . L/games.jsonl 2>/dev/null) || true; echo "${n:-0}"; }
 more_games_than() { [ "$(games)" -gt "$1" ]; }
 
 export PATH=$bots:$PATH
@@ -85,6 +85,17 @@ start_host() {
 	url=$(sed -n 's/^hosting L at \([^ ]*\) .*/\1/p' host$starts.out)
 	[ -n "$url" ]
 }
+# SIGTERM to the host, and its exit status 0 within 120 s (it waits for the leases out)
+stop_host() {
+	kill -TERM "$host_pid"
+	for ((i = 0; i < 1200; i++)); do
+		kill -0 "$host_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$host_pid" 2>/dev/null && fail "the host did not stop in 120 s after SIGTERM"
+	wait "$host_pid" || fail "the host's exit status $? on SIGTERM"
+	host_pid=
+}
 start_host 0 || fail "the host did not start"
 port=$(sed 's#.*:\([0-9]*\)/$#\1#' <<<"$url")
 
@@ -97,8 +108,9 @@ job=$(sbatch --parsable -D "$work" --array=1-3 --cpus-per-task=1 --output="$work
 worker_pids() {
 	local p
 	for p in /proc/[0-9]*; do
-		tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx "SLURM_ARRAY_JOB_ID=$job" || continue
-		tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -q "^$arena work " || continue
+		# processes come and go while this reads them: an error is one gone
+		{ tr '\0' '\n' <"$p/environ"; } 2>/dev/null | grep -qx "SLURM_ARRAY_JOB_ID=$job" || continue
+		{ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -q "^$arena work " || continue
 		echo "${p#/proc/}"
 	done
 }
@@ -123,9 +135,7 @@ echo "killed worker $victim mid-lease after $before_kill games"
 
 # the other two play on, and the dead worker's lease expires and is handed out again
 wait_for 240 more_games_than $((before_kill + 40))
-kill -TERM "$host_pid"
-wait "$host_pid" || fail "the host's exit status $? on SIGTERM"
-host_pid=
+stop_host
 echo "host stopped after $(games) games"
 sleep 2
 # the same port, so that the workers find it again; a moment's wait if the port lingers
@@ -137,13 +147,13 @@ done
 
 over() { grep -q "the league has stopped (max_games reached)" host$starts.out; }
 wait_for 480 over
-kill -TERM "$host_pid"
-wait "$host_pid" || fail "the host's exit status $? at the end"
-host_pid=
+stop_host
 scancel --signal=TERM --batch "$job" 2>/dev/null || true
 slurm_wait_job "$job" 120 || fail "the workers did not stop on SIGTERM in 120 s: $(squeue -j "$job")"
 job=
 
+# the killed worker's lease expired (its games handed out again)
+grep -q '"event":"expired"' L/workers.jsonl || fail "no lease expired: $(cat L/workers.jsonl)"
 total=$(games)
 [ "$total" -ge "$max" ] || fail "$total games of $max"
 twice=$(grep -o '"id":"[^"]*"' L/games.jsonl | sort | uniq -d | head -3)
