@@ -9,7 +9,7 @@
 # - nothing lost: every deal has all its rotations, or is parked;
 # - nothing counted twice: no game id twice in games.jsonl;
 # - every game's replay re-checks (`replay -q DIR`);
-# - each entry's rating lies within its 95% interval of the same league
+# - each entry's 95% interval meets its interval in the same league
 #   (same seed, same max_games) played on one machine by `league -j 2`.
 #   test_e2e_workers_slurm.sh ARENA BOTS_DIR RECIPES_DIR
 # BOTS_DIR holds the built skipbo-easy, skipbo-medium and skipbo-hard.
