@@ -486,8 +486,9 @@ int league_deals_next_groups(void *ctx, struct schedule_game *games, int max)
 	int n = 0;
 
 	/* a deal left open by an earlier segment, none of it in play, is finished first */
-	for (size_t k = 0; k < d->nopen && n + d->players <= max; k++)
-		if (d->open[k].handed == d->open[k].recorded)
+	for (size_t k = 0; k < d->nopen; k++)
+		if (d->open[k].handed == d->open[k].recorded &&
+		    n + d->players - __builtin_popcount(d->open[k].handed) <= max)
 			n += hand_rest(d, &d->open[k], games + n);
 	while (n + d->players <= max && (o = new_deal(d))) {
 		/* played elsewhere, whole: no block counts it, no barrier waits for it */

@@ -318,6 +318,7 @@ void desk_close(struct desk *d)
 	}
 	free(d->deals);
 	free(d->rehand);
+	free(d->bundles);
 	desk_done_release(d);
 	journal_close(d->journal);
 	if (d->dir) {
@@ -332,6 +333,9 @@ void desk_attach(struct desk *d, const struct desk_run_ops *ops)
 {
 	pthread_mutex_lock(&d->lock);
 	d->ops = *ops;
+	free(d->bundles);
+	/* without memory every bot goes without a bundle */
+	d->bundles = calloc(ops->cfg->nbots + 1, sizeof(*d->bundles));
 	d->attached = true;
 	d->detaching = false;
 	pthread_mutex_unlock(&d->lock);
@@ -613,7 +617,18 @@ int desk_suspend(struct desk *d, const char *worker, const char *why, char *err,
 
 int desk_bundle(struct desk *d, const char *sha256, bool trusted, char *path, size_t size)
 {
-	/* no bundle is made yet: every lease's bots carry "bundle": null */
-	(void)d, (void)sha256, (void)trusted, (void)path, (void)size;
-	return -ENOENT;
+	int ret = -ENOENT;
+
+	/* every bot may go to any worker: none is private to trusted ones yet */
+	(void)trusted;
+	pthread_mutex_lock(&d->lock);
+	for (size_t i = 0; d->bundles && i < d->ops.cfg->nbots; i++)
+		if (d->bundles[i].made && !d->bundles[i].none &&
+		    strcmp(d->bundles[i].sha256, sha256) == 0) {
+			ret = snprintf(path, size, "%s/bundles/%s.tar", d->dir, sha256) <
+			      (int)size ? 0 : -ENAMETOOLONG;
+			break;
+		}
+	pthread_mutex_unlock(&d->lock);
+	return ret;
 }

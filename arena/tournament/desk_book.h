@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "bundle.h"
 #include "desk.h"
 #include "journal.h"
 
@@ -65,6 +66,12 @@ struct desk_done {
 	int players, faults;
 };
 
+/* A bot's bundle for the attached run, made at its first lease. */
+struct desk_bundle {
+	bool made, none;          /* none: it runs only system files */
+	char sha256[BUNDLE_HASH_LEN + 1];
+};
+
 struct desk {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;     /* a lease ended, an ops call returned */
@@ -72,6 +79,7 @@ struct desk {
 	struct desk_settings set;
 	struct journal *journal;
 	struct desk_run_ops ops;
+	struct desk_bundle *bundles;  /* one per bot of ops.cfg */
 	bool attached, detaching;
 	int calls;               /* ops calls in flight, made without the lock */
 	uint64_t next_lease;

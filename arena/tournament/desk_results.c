@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "desk_check.h"
 #include "referee.h"
@@ -74,8 +75,30 @@ void desk_done_release(struct desk *d)
 	free(d->done);
 }
 
+/* Bot i's bundle, made in dir/bundles/ at its first lease: its name, or NULL for none. */
+static const char *bundle_of(struct desk *d, size_t i)
+{
+	const struct config *cfg = d->ops.cfg;
+	struct desk_bundle *b = d->bundles ? &d->bundles[i] : NULL;
+	char cache[PATH_MAX], err[512];
+
+	if (!b)
+		return NULL;
+	if (!b->made) {
+		snprintf(cache, sizeof(cache), "%s/bundles", d->dir);
+		/* a bundle that cannot be made leaves the bot to the worker's own files: one that
+		 * lacks them releases the lease saying so */
+		b->none = (mkdir(cache, 0755) < 0 && errno != EEXIST) ||
+			  bundle_make(&cfg->bots[i], (const char *const *)cfg->system, d->dir, cache,
+				      b->sha256, err, sizeof(err)) != 0;
+		b->made = true;
+	}
+	return b->none ? NULL : b->sha256;
+}
+
 /* The tournament file's form of the lease's bots, each with its bundle. */
-static cJSON *lease_bots(const struct desk_lease_rec *l, cJSON *all, int players)
+static cJSON *lease_bots(struct desk *d, const struct desk_lease_rec *l, cJSON *all,
+			 int players)
 {
 	cJSON *bots = cJSON_CreateArray(), *b;
 	int i = 0;
@@ -89,9 +112,12 @@ static cJSON *lease_bots(const struct desk_lease_rec *l, cJSON *all, int players
 		i++;
 		if (seated) {
 			cJSON *copy = cJSON_Duplicate(b, 1);
+			const char *sha = bundle_of(d, (size_t)i - 1);
 
-			/* no bundle is made yet: the worker runs the bot from the same paths */
-			cJSON_AddNullToObject(copy, "bundle");
+			if (sha)
+				cJSON_AddStringToObject(copy, "bundle", sha);
+			else
+				cJSON_AddNullToObject(copy, "bundle");
 			cJSON_AddItemToArray(bots, copy);
 		}
 	}
@@ -137,7 +163,7 @@ char *desk_lease_document(struct desk *d, const struct desk_lease_rec *l)
 	cJSON_AddNumberToObject(root, "expires_in", d->set.expire_seconds);
 	cJSON_AddItemToObject(root, "tournament", t);
 	t = NULL;
-	cJSON_AddItemToObject(root, "bots", lease_bots(l, all, cfg->players));
+	cJSON_AddItemToObject(root, "bots", lease_bots(d, l, all, cfg->players));
 	cJSON_Delete(all);
 	games = cJSON_AddArrayToObject(root, "games");
 	for (int k = 0; k < l->n; k++)

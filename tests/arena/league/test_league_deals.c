@@ -259,6 +259,63 @@ static void test_callbacks_only_from_poll(void **state)
 	close_league(&l);
 }
 
+/* A game of the desk's counted as the tournament counts it. */
+static void count_desk_game(struct league_deals *d, const struct schedule_game *g)
+{
+	struct committed_game cg = { .game = *g, .players = 2, .placings = { 1, 2 } };
+
+	league_deals_counted(d, &cg);
+}
+
+/*
+ * The desk's deals (next_groups): whole, apart from the phase blocks, so the
+ * workers of the tournament go on with their phase; counted like the others,
+ * and a deal a segment leaves unfinished is finished first at the next.
+ */
+static void test_next_groups(void **state)
+{
+	static struct open_league l;
+	struct schedule_game g, desk[8];
+	uint64_t first;
+	unsigned block;
+	int n;
+	(void)state;
+
+	open_league(&l, "fresh", 2, "\"max_games\":300");
+	assert_int_equal(league_deals_next(&l.d, &g), 1);
+	first = g.table;
+	block = l.d.block;
+	n = league_deals_next_groups(&l.d, desk, 7);
+	/* whole deals only: three of two rotations fit in 7 */
+	assert_int_equal(n, 6);
+	for (int i = 0; i < n; i += 2) {
+		assert_int_equal(desk[i].table, desk[i + 1].table);
+		assert_int_equal(desk[i].rotation, 0);
+		assert_int_equal(desk[i + 1].rotation, 1);
+		assert_int_equal(desk[i].seed, desk[i + 1].seed);
+		assert_true(desk[i].table != first);
+	}
+	assert_int_equal(l.d.block, block);
+	/* the phase goes on: a new deal's rotation 0, none of the desk's */
+	assert_int_equal(league_deals_next(&l.d, &g), 1);
+	assert_int_equal(g.rotation, 0);
+	for (int i = 0; i < n; i++)
+		assert_true(g.table != desk[i].table);
+	/* counted: the desk's deals are closed, the others stay open */
+	for (int i = 0; i < n; i++)
+		count_desk_game(&l.d, &desk[i]);
+	assert_int_equal(l.d.games, 6);
+	assert_int_equal(l.d.nopen, 2);
+	/* one rotation of a deal back, then the segment ends: its other one first at the next */
+	assert_int_equal(league_deals_next_groups(&l.d, desk, 2), 2);
+	count_desk_game(&l.d, &desk[0]);
+	league_deals_segment(&l.d);
+	assert_int_equal(league_deals_next_groups(&l.d, desk + 2, 1), 1);
+	assert_int_equal(desk[2].table, desk[1].table);
+	assert_int_equal(desk[2].rotation, 1);
+	close_league(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_reuse_unphased),
 		cmocka_unit_test(test_time_budget),
 		cmocka_unit_test(test_callbacks_only_from_poll),
+		cmocka_unit_test(test_next_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -171,6 +171,8 @@ struct bench {
 	struct desk *desk;
 	struct fake_run run;
 	struct desk_settings set;
+	char leased[16][2][32];  /* worker and lease of each lease asked for */
+	int nleased;
 };
 
 static void bench_open(struct bench *b, unsigned expire_seconds)
@@ -191,9 +193,19 @@ static void bench_open(struct bench *b, unsigned expire_seconds)
 
 static void bench_close(struct bench *b)
 {
+	char err[256];
+
+	/* the leases a test leaves live end now: the detach need not wait for their expiry */
+	for (int i = 0; i < b->nleased; i++)
+		desk_release(b->desk, b->leased[i][0], b->leased[i][1], "stopping", err, sizeof(err));
 	desk_detach(b->desk);
 	desk_close(b->desk);
 	pthread_mutex_destroy(&b->run.lock);
+}
+
+static const char *lease_id(const cJSON *lease)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(lease, "lease"));
 }
 
 /* A worker's lease: 1 with its document, else what desk_lease said. */
@@ -205,17 +217,16 @@ static int ask(struct bench *b, const char *worker, bool trusted, int jobs, cJSO
 	int ret = desk_lease(b->desk, &a, &doc, &retry, err, sizeof(err));
 
 	*lease = NULL;
-	if (ret == 1)
+	if (ret == 1) {
 		assert_non_null(*lease = cJSON_Parse(doc));
+		assert_true(b->nleased < 16);
+		snprintf(b->leased[b->nleased][0], 32, "%s", worker);
+		snprintf(b->leased[b->nleased++][1], 32, "%s", lease_id(*lease));
+	}
 	else if (ret == 0)
 		assert_true(retry > 0);
 	free(doc);
 	return ret;
-}
-
-static const char *lease_id(const cJSON *lease)
-{
-	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(lease, "lease"));
 }
 
 static const cJSON *lease_games(const cJSON *lease)
@@ -328,9 +339,18 @@ static void test_lease_holds_whole_deals(void **state)
 	assert_null(cJSON_GetObjectItemCaseSensitive(tour, "bots"));
 	bots = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(lease, "bots"), 1);
 	cJSON_ArrayForEach(bot, bots) {
-		assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(bot, "bundle")));
+		const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(bot,
+											 "bundle"));
+		char path[512];
+
+		/* badbot is no system file: its bundle is made, and served */
+		assert_non_null(sha);
+		assert_int_equal(strlen(sha), 64);
+		assert_int_equal(desk_bundle(b.desk, sha, false, path, sizeof(path)), 0);
+		assert_int_equal(access(path, R_OK), 0);
 		cJSON_DeleteItemFromObjectCaseSensitive(bot, "bundle");
 	}
+	assert_int_equal(desk_bundle(b.desk, "00", false, err, sizeof(err)), -ENOENT);
 	cJSON_AddItemToObject(tour, "bots", bots);
 	text = cJSON_PrintUnformatted(tour);
 	assert_int_equal(config_parse(text, strlen(text), top, &back, err, sizeof(err)), 0);
@@ -727,6 +747,142 @@ static void test_suspension_read_back(void **state)
 	pthread_mutex_destroy(&b.run.lock);
 }
 
+/* A source of the schedule's first two deal groups, for a desk only. */
+struct desk_source {
+	uint64_t next_group;
+	int counted;
+};
+
+static int none_recorded(void *ctx, const struct results_record *rec, struct schedule_game *g)
+{
+	(void)ctx, (void)rec, (void)g;
+	return 0;
+}
+
+static int none_next(void *ctx, struct schedule_game *g)
+{
+	(void)ctx, (void)g;
+	return 0;
+}
+
+static void desk_counted(void *ctx, const struct committed_game *g)
+{
+	struct desk_source *s = ctx;
+
+	(void)g;
+	s->counted++;
+}
+
+static int two_groups(void *ctx, struct schedule_game *games, int max)
+{
+	struct desk_source *s = ctx;
+	int n = 0;
+
+	while (n + GROUP <= max && s->next_group < 2) {
+		for (uint32_t k = 0; k < GROUP; k++)
+			assert_int_equal(schedule_game(sched, schedule_group_index(sched, s->next_group,
+										    k), &games[n++]), 0);
+		s->next_group++;
+	}
+	return n;
+}
+
+struct run_thread {
+	struct config cfg;
+	struct tournament_options opt;
+	int ret;
+	char err[512];
+};
+
+static void *run_main(void *arg)
+{
+	struct run_thread *t = arg;
+
+	t->ret = tournament_run(&t->cfg, &t->opt, t->err, sizeof(t->err));
+	return NULL;
+}
+
+static int count_replays(void *ctx, const struct replay_ref *ref)
+{
+	char err[512], *doc;
+	size_t len;
+
+	assert_non_null(doc = replay_ref_read(ref, NULL, &len, err, sizeof(err)));
+	doc[strcspn(doc, "\n")] = '\0';
+	/* the worker's replay, now in the run's own pack */
+	assert_string_equal(doc, played_game(ref->id)->replay);
+	free(doc);
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/*
+ * A real run with a desk and no workers of its own: the games sent back are
+ * recorded in its games.jsonl with their replays in its packs and counted by
+ * its source; once the source has no more, the run detaches and ends.
+ */
+static void test_run_with_desk(void **state)
+{
+	struct desk_source src = { 0 };
+	struct tournament_source ts = { .recorded = none_recorded, .next = none_next,
+					.counted = desk_counted, .next_groups = two_groups,
+					.ctx = &src };
+	struct run_thread t = { .opt = { .quiet = 1, .source = &ts } };
+	struct desk_ask a = { "w1", false, SKIPBO_VERSION, 2, 1, NULL, 0 };
+	struct bench b = { 0 };
+	pthread_t thread;
+	char err[CONFIG_ERR_MAX], *doc, *body;
+	unsigned retry;
+	int leases = 0, replays = 0;
+	(void)state;
+
+	snprintf(b.dir, sizeof(b.dir), "%s/run-XXXXXX", top);
+	assert_non_null(mkdtemp(b.dir));
+	b.set = (struct desk_settings){ 90, 60, 0.0 };
+	assert_int_equal(desk_open(b.dir, &b.set, &b.desk, err, sizeof(err)), 0);
+	assert_int_equal(config_parse(tournament_text, strlen(tournament_text), top, &t.cfg, err,
+				      sizeof(err)), 0);
+	free(t.cfg.output);
+	assert_non_null(t.cfg.output = strdup(b.dir));
+	t.cfg.concurrency = 0;
+	t.opt.desk = b.desk;
+	assert_non_null(t.opt.progress = fopen("/dev/null", "w"));
+	assert_int_equal(pthread_create(&thread, NULL, run_main, &t), 0);
+	/* the worker: a lease while there is one (hang guard far above a run's start) */
+	for (int tries = 0; tries < 6000 && leases < 3; tries++) {
+		int ret = desk_lease(b.desk, &a, &doc, &retry, err, sizeof(err));
+		cJSON *lease, *answer;
+
+		assert_true(ret >= 0);
+		if (ret == 0) {
+			/* not attached yet, or the source has no more: then the run ends */
+			if (leases == 2)
+				break;
+			usleep(10000);
+			continue;
+		}
+		leases++;
+		assert_non_null(lease = cJSON_Parse(doc));
+		free(doc);
+		body = all_of(lease, true);
+		assert_int_equal(send(&b, "w1", lease_id(lease), body, &answer), 0);
+		assert_int_equal(count(answer, "accepted"), GROUP);
+		cJSON_Delete(answer);
+		cJSON_Delete(lease);
+		free(body);
+	}
+	assert_int_equal(leases, 2);
+	assert_int_equal(pthread_join(thread, NULL), 0);
+	if (t.ret != 0)
+		fail_msg("the run: %d %s", t.ret, t.err);
+	assert_int_equal(src.counted, 2 * GROUP);
+	assert_int_equal(replay_each(b.dir, count_replays, &replays, err, sizeof(err)), 0);
+	assert_int_equal(replays, 2 * GROUP);
+	fclose(t.opt.progress);
+	config_release(&t.cfg);
+	desk_close(b.desk);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -740,6 +896,7 @@ int main(void)
 		cmocka_unit_test(test_release_rehands),
 		cmocka_unit_test(test_detach_voids),
 		cmocka_unit_test(test_suspension_read_back),
+		cmocka_unit_test(test_run_with_desk),
 	};
 
 	return cmocka_run_group_tests(tests, play_first, remove_all);
