@@ -5,9 +5,8 @@ worker 401, wrong tokens counted to a 429 with the authors', another version 409
 for a released lease 409, a bundle of an unknown hash 404, a bad ask 400), a
 lease of whole deal groups for the league that plays nothing itself, the
 workers' document with names for an organiser only (checked against
-serve-api.schema.json), the dashboard's Workers panel in headless Chromium at
-1280 and 390 px (that part skipped without it; screenshots in SHOTS), and
-`status DIR` listing the worker.
+serve-api.schema.json), and the dashboard's Workers panel in headless Chromium at
+1280 and 390 px (that part skipped without it; screenshots in SHOTS).
     test_host_workers.py ARENA BADBOT SHOTS"""
 import http.client
 import json
@@ -26,6 +25,7 @@ from host_fixture import (Host, check, desk_and_phone, failures,  # noqa: E402
 
 arena, badbot, shots = (os.path.abspath(a) for a in sys.argv[1:4])
 work = tempfile.mkdtemp(prefix="skipbo-workers.")
+os.chmod(work, 0o755)  # the sandbox's uids reach the league's directory
 version = subprocess.run([arena, "--version"], capture_output=True, text=True,
                          check=True).stdout.split()[-1]
 
@@ -121,15 +121,29 @@ try:
         refused(host, "POST", "/api/work/leases/%s/results" % lid,
                 '{"done": false, "games": 0}\n', tokens["box2"], 404, "")
 
+    # a whole exchange with the real worker: it leases, plays and sends back; the host
+    # takes the games into its own games.jsonl
+    env = dict(os.environ, SKIPBO_TOKEN=tokens["box2"], TMPDIR=os.path.join(work, "scratch"))
+    os.makedirs(env["TMPDIR"], exist_ok=True)
+    w = subprocess.run([arena, "work", "--once", "-j", "2", "--cache",
+                        os.path.join(work, "cache"), host.url], env=env, capture_output=True,
+                       text=True, timeout=300)
+    check(w.returncode == 0, "the worker's lease played: %d %s" % (w.returncode, w.stderr))
+
     # the workers: names for an organiser only
     status, _, data = req(host, "GET", "/api/workers")
     check(status == 200, "GET /api/workers: 200, got %d %s" % (status, data))
     if status == 200:
         valid(json.loads(data), "workers")
-        check("box1" not in data, "a visitor sees no worker's name: " + data)
-        check(len(json.loads(data)["workers"]) >= 1, "a visitor sees the worker counted")
+        check("box1" not in data and "box2" not in data, "a visitor sees no worker's name: " + data)
+        check(len(json.loads(data)["workers"]) >= 2, "a visitor sees both workers counted")
     status, _, data = req(host, "GET", "/api/workers", token=tokens["org"])
-    check(status == 200 and "box1" in data, "an organiser sees the names: %s" % data)
+    check(status == 200 and "box1" in data and "box2" in data,
+          "an organiser sees the names: %s" % data)
+    if status == 200:
+        box2 = [x for x in json.loads(data)["workers"] if x.get("name") == "box2"]
+        check(box2 and box2[0]["games"] >= 2 and box2[0]["trusted"],
+              "the trusted worker's games counted: %s" % box2)
     if status == 200:
         valid(json.loads(data), "workers")
     refused(host, "GET", "/api/workers", None, tokens["box1"], 401, "")
@@ -163,9 +177,12 @@ try:
 finally:
     check(host.stop() == 0, "host exits 0 on SIGTERM")
 
-out = subprocess.run([arena, "status", C], capture_output=True, text=True)
-check("workers: " in out.stdout and "box1" in out.stdout,
-      "status lists the workers: %s %s" % (out.stdout, out.stderr))
+# the worker's games, taken by the desk, are the league's own once it has stopped
+games = os.path.join(C, "games.jsonl")
+recorded = [json.loads(line) for line in open(games)] if os.path.exists(games) else []
+check(len(recorded) >= 2, "the worker's games recorded by the host: %d" % len(recorded))
+check(all(g["bots"] and g["replay"] for g in recorded),
+      "records as the league writes them, each with its replay: %s" % recorded)
 if failures:
     print("host.log:\n" + open(os.path.join(work, "host.log")).read()[-3000:])
     print("%d failure(s); left %s" % (len(failures), work))
