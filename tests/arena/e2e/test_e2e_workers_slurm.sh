@@ -121,7 +121,8 @@ busy_worker() {
 	for p in $(worker_pids); do
 		for c in $(cat /proc/"$p"/task/*/children 2>/dev/null); do
 			case $(readlink /proc/"$c"/exe 2>/dev/null) in
-			"$bots"/skipbo-*) victim=$p && return 0 ;;
+			# the build's bot, or its copy from a bundle in the worker's cache
+			*/skipbo-easy | */skipbo-medium | */skipbo-hard) victim=$p && return 0 ;;
 			esac
 		done
 	done
