@@ -42,9 +42,10 @@ cd "$work"
 slurm_cluster_start "$work/slurm" 4
 
 # wait_for SECONDS COMMAND...: until the command succeeds, or fail
+# (by the clock: a look through /proc takes a while on a busy machine)
 wait_for() {
-	local limit=$(($1 * 10)); shift
-	for ((i = 0; i < limit; i++)); do "$@" && return 0; sleep 0.1; done
+	local end=$((SECONDS + $1)); shift
+	while ((SECONDS < end)); do "$@" && return 0; sleep 0.1; done
 	fail "waited in vain for: $*"
 }
 games() { local n; n=$(grep -c . L/games.jsonl 2>/dev/null) || true; echo "${n:-0}"; }
