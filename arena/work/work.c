@@ -322,6 +322,9 @@ static int play_lease(const struct work_settings *set, struct work_http *http,
 		goto out;
 	}
 	cfg.concurrency = set->jobs;
+	/* pinned only when its games fill every CPU it may use: workers that share
+	 * a machine would each pin their first game to the same CPU */
+	cfg.pin = set->jobs >= set->cpus;
 	/* the host takes a game only with its replay */
 	cfg.replays = CONFIG_REPLAYS_ALL;
 	choose_sandbox(&p, &cfg);

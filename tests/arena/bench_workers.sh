@@ -42,7 +42,10 @@ league() {
               "stop_when_separated": false }
 }
 JSON
-	echo '{ "replay_sample": 0 }' >"$1/host.jsonc"
+	# leases of 5 s of a worker's games (the least host.jsonc allows), not 90: in a
+	# run of seconds a lease of 90 s would leave one worker playing out its lease
+	# alone at the end while the other has no deal left to get
+	echo '{ "replay_sample": 0, "lease_seconds": 5 }' >"$1/host.jsonc"
 }
 now() { date +%s.%N; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
@@ -70,9 +73,14 @@ for w in w1 w2; do "$arena" host account add --worker --trusted two $w >$w.token
 t0=$(now)
 start_host two
 c0=$(cpu_ticks "$host")
+# each on a CPU of its own, as Slurm, Kubernetes or systemd's CPUAffinity give one;
+# a worker whose -j fills its CPUs pins its games there, like league -j 2
+cpu=0
 for w in w1 w2; do
-	"$arena" work --token-file $w.token -j 1 "$url" >$w.out 2>&1 &
+	# counted here: an expansion in the command line of a job run with & is the job's own
+	taskset -c $((cpu % $(nproc))) "$arena" work --token-file $w.token -j 1 "$url" >$w.out 2>&1 &
 	pids+=($!)
+	cpu=$((cpu + 1))
 done
 for ((i = 0; i < 36000; i++)); do
 	grep -q "max_games reached" two.out && break
