@@ -1,0 +1,466 @@
+/*
+ * test_desk_trust.c - the host's re-play of an untrusted worker's games
+ * (desk.h, WORKERS.md "Trust") with real games: each "worker" plays its
+ * games by a real run first (honestly, with a bot swapped for another, or
+ * with a bot that plays at random), and the desk's replay callback plays
+ * them again here with play_here, as the host does. replay_sample is 1:
+ * every game is held and re-played.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "desk.h"
+#include "play_here.h"
+#include "replay_find.h"
+#include "schedule.h"
+#include "tournament.h"
+
+#define GAMES 2           /* one deal, two rotations */
+/* A wait for the verifier gives up after this long: far above a game's time. */
+#define HANG_GUARD_S 120
+
+/* The games of one run as a worker sends them. */
+struct played {
+	int n;
+	char id[GAMES][SCHEDULE_ID_MAX];
+	char *record[GAMES], *replay[GAMES];
+};
+
+static char top[64];
+static struct config host_cfg, random_cfg;
+static struct schedule *sched;
+static struct played honest, swapped, randomly;
+
+/* The tournament of two bots; the second's name, and what it runs. */
+static char *tournament_text(const char *second, const char *program, const char *arg)
+{
+	char *text;
+
+	assert_true(asprintf(&text, "{\"name\":\"trust\",\"bots\":["
+			     "{\"name\":\"skipbo-easy\",\"command\":[\"" EASY_PATH "\"]},"
+			     "{\"name\":\"%s\",\"command\":[\"%s\"%s%s%s]}],"
+			     "\"players\":2,\"deals\":1,\"duplicate\":true,"
+			     "\"rules\":{\"stock_size\":5},\"sandbox\":\"off\","
+			     "\"seed\":11,\"concurrency\":1,\"replays\":\"all\","
+			     "\"output\":\"played\"}", second, program, arg ? ",\"" : "",
+			     arg ? arg : "", arg ? "\"" : "") > 0);
+	return text;
+}
+
+static void parse(const char *text, struct config *cfg)
+{
+	char err[CONFIG_ERR_MAX];
+
+	if (config_parse(text, strlen(text), top, cfg, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+}
+
+static int keep(void *ctx, const struct replay_ref *ref)
+{
+	struct played *p = ctx;
+	char err[512];
+	size_t len;
+
+	assert_true(p->n < GAMES);
+	snprintf(p->id[p->n], SCHEDULE_ID_MAX, "%s", ref->id);
+	assert_non_null(p->replay[p->n] = replay_ref_read(ref, NULL, &len, err, sizeof(err)));
+	p->replay[p->n][strcspn(p->replay[p->n], "\n")] = '\0';
+	p->n++;
+	return 0;
+}
+
+/* cfg's tournament played into top/name, its records and replays kept in p. */
+static void play(struct config *cfg, const char *name, struct played *p)
+{
+	struct tournament_options opt = { .quiet = 1 };
+	char err[CONFIG_ERR_MAX], path[128], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", top, name);
+	free(cfg->output);
+	assert_non_null(cfg->output = strdup(path));
+	assert_non_null(opt.progress = fopen("/dev/null", "w"));
+	if (tournament_run(cfg, &opt, err, sizeof(err)) != 0)
+		fail_msg("the tournament: %s", err);
+	fclose(opt.progress);
+	assert_int_equal(replay_each(path, keep, p, err, sizeof(err)), 0);
+	assert_int_equal(p->n, GAMES);
+	snprintf(path, sizeof(path), "%s/%s/games.jsonl", top, name);
+	assert_non_null(f = fopen(path, "r"));
+	while (getline(&line, &cap, f) > 0)
+		for (int i = 0; i < p->n; i++)
+			if (strstr(line, p->id[i])) {
+				line[strcspn(line, "\n")] = '\0';
+				p->record[i] = strdup(line);
+			}
+	free(line);
+	fclose(f);
+	for (int i = 0; i < p->n; i++)
+		assert_non_null(p->record[i]);
+}
+
+static int play_first(void **state)
+{
+	struct config worker_cfg;
+	char *text;
+
+	(void)state;
+	snprintf(top, sizeof(top), "/tmp/test-desk-trust-XXXXXX");
+	assert_non_null(mkdtemp(top));
+	text = tournament_text("skipbo-medium", MEDIUM_PATH, NULL);
+	parse(text, &host_cfg);
+	free(text);
+	/* the worker that swaps a bot: "skipbo-medium" is skipbo-easy there */
+	text = tournament_text("skipbo-medium", EASY_PATH, NULL);
+	parse(text, &worker_cfg);
+	free(text);
+	text = tournament_text("random", BADBOT_PATH, "random");
+	parse(text, &random_cfg);
+	free(text);
+	play(&host_cfg, "honest", &honest);
+	play(&worker_cfg, "swapped", &swapped);
+	play(&random_cfg, "random", &randomly);
+	config_release(&worker_cfg);
+	assert_int_equal(schedule_new(host_cfg.nbots, host_cfg.players, host_cfg.deals,
+				      host_cfg.duplicate, host_cfg.seed, &sched), 0);
+	return 0;
+}
+
+static int remove_all(void **state)
+{
+	struct played *all[] = { &honest, &swapped, &randomly };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
+		for (int i = 0; i < all[k]->n; i++)
+			free(all[k]->record[i]), free(all[k]->replay[i]);
+	schedule_free(sched);
+	config_release(&host_cfg);
+	config_release(&random_cfg);
+	assert_int_equal(play_here_remove(top), 0);
+	return 0;
+}
+
+/* The run the desk serves: the schedule's one deal group, once, and what it is given. */
+struct fake_run {
+	bool handed;
+	int commits;
+	char committed[8][SCHEDULE_ID_MAX];
+	pthread_mutex_t lock;
+};
+
+static int fake_take(void *run, struct schedule_game *games, int max)
+{
+	struct fake_run *f = run;
+	int n = 0;
+
+	pthread_mutex_lock(&f->lock);
+	if (!f->handed && max >= GAMES) {
+		f->handed = true;
+		for (uint32_t k = 0; k < GAMES; k++)
+			assert_int_equal(schedule_game(sched, schedule_group_index(sched, 0, k),
+						       &games[n++]), 0);
+	}
+	pthread_mutex_unlock(&f->lock);
+	return n;
+}
+
+static int fake_commit(void *run, const struct committed_game *g, const char *replay,
+		       size_t rlen, const cJSON *record)
+{
+	struct fake_run *f = run;
+
+	(void)record;
+	assert_true(rlen > 0 && replay[0] == '{');
+	pthread_mutex_lock(&f->lock);
+	snprintf(f->committed[f->commits++], SCHEDULE_ID_MAX, "%s", g->game.id);
+	pthread_mutex_unlock(&f->lock);
+	return 0;
+}
+
+/*
+ * The host's re-play: play_here, as cmd_host.c gives it. With gate set, the
+ * first call waits (at most HANG_GUARD_S) until the test says a lease was
+ * answered meanwhile, and notes whether it was.
+ */
+struct gate {
+	bool on, entered, answered, seen;
+	int calls;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+};
+
+static struct gate gate = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+
+static int replay_here(void *ctx, const struct config *cfg, const struct schedule_game *g,
+		       char **doc, size_t *len, char *err, size_t err_size)
+{
+	(void)ctx;
+	pthread_mutex_lock(&gate.lock);
+	if (gate.on && !gate.calls++) {
+		struct timespec until;
+
+		gate.entered = true;
+		pthread_cond_broadcast(&gate.cond);
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += HANG_GUARD_S;
+		while (!gate.answered &&
+		       pthread_cond_timedwait(&gate.cond, &gate.lock, &until) != ETIMEDOUT)
+			;
+		gate.seen = gate.answered;
+	}
+	pthread_mutex_unlock(&gate.lock);
+	return play_here(cfg, g, 1, NULL, doc, len, err, err_size);
+}
+
+struct bench {
+	char dir[128];
+	struct desk *desk;
+	struct fake_run run;
+};
+
+static void bench_open(struct bench *b, const struct config *cfg)
+{
+	struct desk_settings set = { 90, 120, 1.0, NULL, NULL, replay_here, NULL };
+	struct desk_run_ops ops = { cfg, fake_take, fake_commit, &b->run };
+	char err[256];
+
+	memset(b, 0, sizeof(*b));
+	snprintf(b->dir, sizeof(b->dir), "%s/desk-XXXXXX", top);
+	assert_non_null(mkdtemp(b->dir));
+	assert_int_equal(desk_open(b->dir, &set, &b->desk, err, sizeof(err)), 0);
+	pthread_mutex_init(&b->run.lock, NULL);
+	ops.run = &b->run;
+	desk_attach(b->desk, &ops);
+}
+
+static void bench_close(struct bench *b)
+{
+	desk_detach(b->desk);
+	desk_close(b->desk);
+	pthread_mutex_destroy(&b->run.lock);
+}
+
+/* A lease of worker (untrusted): its document's lease id into id, or desk_lease's code. */
+static int ask(struct bench *b, const char *worker, char *id, size_t size, cJSON **doc)
+{
+	struct desk_ask a = { worker, false, SKIPBO_VERSION, 1, 1, NULL, 0 };
+	char err[256], *text = NULL;
+	unsigned retry;
+	int ret = desk_lease(b->desk, &a, &text, &retry, err, sizeof(err));
+	cJSON *lease;
+
+	if (ret == 1) {
+		assert_non_null(lease = cJSON_Parse(text));
+		snprintf(id, size, "%s", cJSON_GetStringValue(
+				 cJSON_GetObjectItemCaseSensitive(lease, "lease")));
+		if (doc)
+			*doc = lease;
+		else
+			cJSON_Delete(lease);
+	}
+	free(text);
+	return ret;
+}
+
+/* p's games sent on lease id (done: the last batch): the answer. */
+static cJSON *send(struct bench *b, const char *worker, const char *id, const struct played *p,
+		   bool done)
+{
+	char *body = NULL, *text = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&body, &len);
+	cJSON *answer;
+
+	fprintf(f, "{\"done\":%s,\"games\":%d}\n", done ? "true" : "false", p->n);
+	for (int i = 0; i < p->n; i++)
+		fprintf(f, "%s\n%s\n", p->record[i], p->replay[i]);
+	fclose(f);
+	if (desk_results(b->desk, worker, id, body, len, &text, err, sizeof(err)) != 0)
+		fail_msg("results: %s", err);
+	assert_non_null(answer = cJSON_Parse(text));
+	free(text);
+	free(body);
+	return answer;
+}
+
+static int count(const cJSON *answer, const char *key)
+{
+	return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(answer, key));
+}
+
+/* worker's line of desk_state: key as a number (booleans 0 or 1). */
+static double state_of(struct bench *b, const char *worker, const char *key)
+{
+	cJSON *st = desk_state(b->desk), *w;
+	double v = -1;
+
+	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(st, "workers"))
+		if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(w, "name")),
+			    worker)) {
+			const cJSON *o = cJSON_GetObjectItemCaseSensitive(w, key);
+
+			v = cJSON_IsBool(o) ? cJSON_IsTrue(o) : cJSON_GetNumberValue(o);
+		}
+	cJSON_Delete(st);
+	return v;
+}
+
+/* Until worker's games were all re-played (or it is suspended), within the hang guard. */
+static void wait_verified(struct bench *b, const char *worker, int games)
+{
+	for (int i = 0; i < HANG_GUARD_S * 20; i++) {
+		if (state_of(b, worker, "replayed") >= games || state_of(b, worker, "suspended") > 0)
+			return;
+		usleep(50 * 1000);
+	}
+	fail_msg("the verifier never finished with \"%s\"'s games", worker);
+}
+
+static bool exists(const char *dir, const char *worker, const char *id, const char *whose)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/workers/evidence/%s-%s-%s.json", dir, worker, id, whose);
+	return stat(path, &st) == 0 && st.st_size > 0;
+}
+
+static void test_swapped_bot_suspends(void **state)
+{
+	struct bench b;
+	char id[32], other[32], err[256];
+	cJSON *answer, *lease = NULL, *g;
+	int found = 0;
+
+	(void)state;
+	bench_open(&b, &host_cfg);
+	assert_int_equal(ask(&b, "cheat", id, sizeof(id), NULL), 1);
+	answer = send(&b, "cheat", id, &swapped, false);
+	/* checked and legal, so held, not taken */
+	assert_int_equal(count(answer, "held"), GAMES);
+	assert_int_equal(count(answer, "accepted"), 0);
+	cJSON_Delete(answer);
+	wait_verified(&b, "cheat", GAMES);
+	assert_true(state_of(&b, "cheat", "suspended") > 0);
+	assert_true(state_of(&b, "cheat", "mismatches") == 1);
+	assert_int_equal(b.run.commits, 0);
+	assert_true(exists(b.dir, "cheat", swapped.id[0], "worker"));
+	assert_true(exists(b.dir, "cheat", swapped.id[0], "host1"));
+	assert_true(exists(b.dir, "cheat", swapped.id[0], "host2"));
+	/* leased nothing more; its games go to the next worker that asks */
+	assert_int_equal(ask(&b, "cheat", other, sizeof(other), NULL), -EPERM);
+	(void)err;
+	assert_int_equal(ask(&b, "honest", other, sizeof(other), &lease), 1);
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(lease, "games"))
+		for (int i = 0; i < GAMES; i++)
+			found += !strcmp(cJSON_GetStringValue(
+				cJSON_GetObjectItemCaseSensitive(g, "id")), swapped.id[i]);
+	assert_int_equal(found, GAMES);
+	cJSON_Delete(lease);
+	desk_release(b.desk, "honest", other, "stopping", err, sizeof(err));
+	bench_close(&b);
+}
+
+static void test_honest_worker_counted(void **state)
+{
+	struct bench b;
+	char id[32];
+	cJSON *answer;
+
+	(void)state;
+	bench_open(&b, &host_cfg);
+	assert_int_equal(ask(&b, "box1", id, sizeof(id), NULL), 1);
+	answer = send(&b, "box1", id, &honest, false);
+	assert_int_equal(count(answer, "held"), GAMES);
+	cJSON_Delete(answer);
+	/* a held game is claimed: sent again, it is refused */
+	answer = send(&b, "box1", id, &honest, true);
+	assert_int_equal(count(answer, "rejected"), GAMES);
+	cJSON_Delete(answer);
+	wait_verified(&b, "box1", GAMES);
+	assert_true(state_of(&b, "box1", "suspended") == 0);
+	assert_true(state_of(&b, "box1", "replayed") == GAMES);
+	assert_true(state_of(&b, "box1", "mismatches") == 0);
+	assert_true(state_of(&b, "box1", "games") == GAMES);
+	assert_int_equal(b.run.commits, GAMES);
+	bench_close(&b);
+}
+
+static void test_random_bot_not_judged(void **state)
+{
+	struct bench b;
+	char id[32];
+	cJSON *answer;
+
+	(void)state;
+	bench_open(&b, &random_cfg);
+	assert_int_equal(ask(&b, "box2", id, sizeof(id), NULL), 1);
+	answer = send(&b, "box2", id, &randomly, true);
+	assert_int_equal(count(answer, "held"), GAMES);
+	cJSON_Delete(answer);
+	wait_verified(&b, "box2", GAMES);
+	/* the host's two plays differ: the worker's games count as sent */
+	assert_true(state_of(&b, "box2", "suspended") == 0);
+	assert_true(state_of(&b, "box2", "mismatches") == 0);
+	assert_int_equal(b.run.commits, GAMES);
+	bench_close(&b);
+}
+
+static void test_replay_outside_lock(void **state)
+{
+	struct bench b;
+	char id[32], other[32];
+	cJSON *answer;
+	struct timespec until;
+
+	(void)state;
+	gate.on = true;
+	bench_open(&b, &host_cfg);
+	assert_int_equal(ask(&b, "box3", id, sizeof(id), NULL), 1);
+	answer = send(&b, "box3", id, &honest, true);
+	cJSON_Delete(answer);
+	pthread_mutex_lock(&gate.lock);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += HANG_GUARD_S;
+	while (!gate.entered && pthread_cond_timedwait(&gate.cond, &gate.lock, &until) != ETIMEDOUT)
+		;
+	assert_true(gate.entered);
+	pthread_mutex_unlock(&gate.lock);
+	/* the re-play is running: the desk still answers another worker */
+	assert_int_equal(ask(&b, "box4", other, sizeof(other), NULL), 0);
+	pthread_mutex_lock(&gate.lock);
+	gate.answered = true;
+	pthread_cond_broadcast(&gate.cond);
+	pthread_mutex_unlock(&gate.lock);
+	wait_verified(&b, "box3", GAMES);
+	assert_true(gate.seen);
+	assert_int_equal(b.run.commits, GAMES);
+	gate.on = false;
+	bench_close(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_swapped_bot_suspends),
+		cmocka_unit_test(test_honest_worker_counted),
+		cmocka_unit_test(test_random_bot_not_judged),
+		cmocka_unit_test(test_replay_outside_lock),
+	};
+
+	return cmocka_run_group_tests(tests, play_first, remove_all);
+}
