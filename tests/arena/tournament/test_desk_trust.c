@@ -204,12 +204,15 @@ struct gate {
 };
 
 static struct gate gate = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+/* The host's plays so far (from the verifier thread only). */
+static int replays;
 
 static int replay_here(void *ctx, const struct config *cfg, const struct schedule_game *g,
 		       char **doc, size_t *len, char *err, size_t err_size)
 {
 	(void)ctx;
 	pthread_mutex_lock(&gate.lock);
+	replays++;
 	if (gate.on && !gate.calls++) {
 		struct timespec until;
 
@@ -383,6 +386,7 @@ static void test_honest_worker_counted(void **state)
 
 	(void)state;
 	bench_open(&b, &host_cfg);
+	replays = 0;
 	assert_int_equal(ask(&b, "box1", id, sizeof(id), NULL), 1);
 	answer = send(&b, "box1", id, &honest, false);
 	assert_int_equal(count(answer, "held"), GAMES);
@@ -397,6 +401,8 @@ static void test_honest_worker_counted(void **state)
 	assert_true(state_of(&b, "box1", "mismatches") == 0);
 	assert_true(state_of(&b, "box1", "games") == GAMES);
 	assert_int_equal(b.run.commits, GAMES);
+	/* the same play at the first try (the timings are not compared): no second */
+	assert_int_equal(replays, GAMES);
 	bench_close(&b);
 }
 
@@ -408,6 +414,7 @@ static void test_random_bot_not_judged(void **state)
 
 	(void)state;
 	bench_open(&b, &random_cfg);
+	replays = 0;
 	assert_int_equal(ask(&b, "box2", id, sizeof(id), NULL), 1);
 	answer = send(&b, "box2", id, &randomly, true);
 	assert_int_equal(count(answer, "held"), GAMES);
@@ -417,6 +424,7 @@ static void test_random_bot_not_judged(void **state)
 	assert_true(state_of(&b, "box2", "suspended") == 0);
 	assert_true(state_of(&b, "box2", "mismatches") == 0);
 	assert_int_equal(b.run.commits, GAMES);
+	assert_int_equal(replays, 2 * GAMES);
 	bench_close(&b);
 }
 
