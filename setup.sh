@@ -15,7 +15,7 @@ case $mode in
 demo) ;;
 test) packages+=(libcmocka-dev help2man build-essential dpkg-dev debhelper python3-jsonschema zstd
 	chromium clang libclang-rt-14-dev parallel slurm-wlm munge golang-go g++ nlohmann-json3-dev
-	default-jdk-headless cargo librust-serde-json-dev tmux curl openssl) ;;
+	default-jdk-headless cargo librust-serde-json-dev tmux curl openssl python3-yaml systemd) ;;
 *) usage ;;
 esac
 # the demo names /usr/bin/node: a node elsewhere (nvm under a home directory) is out of the sandbox's reach as root

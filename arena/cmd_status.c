@@ -17,6 +17,8 @@
 #include <cjson/cJSON.h>
 
 #include "commands.h"
+#include "desk.h"
+#include "host_config.h"
 #include "league_entries.h"
 #include "options.h"
 #include "records.h"
@@ -28,7 +30,8 @@ static const char status_usage[] =
 	"\n"
 	"For each tournament output directory (of run, or of run --shard K/N): the games\n"
 	"recorded of those it must play, and how long ago games.jsonl last grew.\n"
-	"With several shards of one tournament, a total line.\n"
+	"With several shards of one tournament, a total line. For a league played by\n"
+	"workers too (arena/WORKERS.md): each worker and the deals parked.\n"
 	"\n"
 	"Exit status: 0 every directory complete, 1 some games left or a directory\n"
 	"unreadable, 2 bad usage.\n";
@@ -145,6 +148,66 @@ static void challenges_status(const char *dir)
 	free(names);
 }
 
+static double number_at(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static const char *string_at(const cJSON *o, const char *key, const char *none)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : none;
+}
+
+/* A league's workers and parked deals (DIR/workers.jsonl, desk.h); nothing without one. */
+static void workers_status(const char *dir)
+{
+	char err[PATH_MAX + 512];
+	struct host_config hc;
+	const cJSON *w, *p, *f;
+	cJSON *doc = NULL;
+	int rc;
+
+	if (host_config_read(dir, &hc, err, sizeof(err)) < 0)
+		host_config_defaults(&hc);
+	if ((rc = desk_read_state(dir, (unsigned)hc.expire_seconds, &doc, err, sizeof(err))) < 0) {
+		if (rc != -ENOENT)
+			warnx("status: %s", err);
+		return;
+	}
+	printf("  workers: %d, %g games leased now\n", cJSON_GetArraySize(
+		cJSON_GetObjectItemCaseSensitive(doc, "workers")), number_at(doc, "leased_games"));
+	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(doc, "workers")) {
+		const cJSON *heard = cJSON_GetObjectItemCaseSensitive(w, "last_heard");
+		const char *why = string_at(w, "why", NULL);
+		char when[64] = "never";
+
+		if (cJSON_IsNumber(heard))
+			snprintf(when, sizeof(when), "%.0fs ago", difftime(time(NULL),
+									(time_t)heard->valuedouble));
+		printf("    %s%s: %s, %.2f games/s, %g leases, %g games, last heard %s%s%s\n",
+		       string_at(w, "name", "?"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(w,
+		       "trusted")) ? " (trusted)" : "", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+		       w, "suspended")) ? "suspended" : cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+		       w, "alive")) ? "alive" : "silent", number_at(w, "games_per_second"),
+		       number_at(w, "leases"), number_at(w, "games"), when, why ? ": " : "",
+		       why ? why : "");
+	}
+	printf("  parked deals: %d\n", cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc,
+											"parked")));
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "parked")) {
+		printf("    %s (%g games):", string_at(p, "deal", "?"), number_at(p, "games"));
+		cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(p, "reasons"))
+			printf("%s %s", f == cJSON_GetObjectItemCaseSensitive(p, "reasons")->child ?
+			       "" : ";", cJSON_IsString(f) ? f->valuestring : "?");
+		printf("\n");
+	}
+	cJSON_Delete(doc);
+}
+
 /* A league's entries under its line: how many play, and each one out of play and why. */
 static void league_status(const char *dir)
 {
@@ -157,6 +220,7 @@ static void league_status(const char *dir)
 	}
 	league_entries_summary(&es, stdout);
 	league_entries_release(&es);
+	workers_status(dir);
 	challenges_status(dir);
 }
 

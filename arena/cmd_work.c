@@ -31,9 +31,11 @@ static const char work_usage[] =
 	"      --token-file FILE a worker account's token (host account add --worker;\n"
 	"                        else the variable SKIPBO_TOKEN; never on the command line)\n"
 	"  -j, --jobs N          games at once (default: the CPUs this process may use)\n"
-	"      --cache DIR       the bot bundles fetched (default:\n"
+	"      --cache DIR       the bot bundles fetched (default: as root\n"
+	"                        /var/cache/skipbo-arena/bundles, else\n"
 	"                        $XDG_CACHE_HOME/skipbo-arena/bundles, else\n"
-	"                        ~/.cache/skipbo-arena/bundles)\n"
+	"                        ~/.cache/skipbo-arena/bundles); as root every\n"
+	"                        directory above it must be open to all (o+rx)\n"
 	"      --cacert FILE     the CA certificate(s) an https:// host's certificate is\n"
 	"                        checked against (default: the system's)\n"
 	"      --once            play one lease, then exit\n"
@@ -106,7 +108,9 @@ static int cpus_here(void)
 	return n > 0 ? (int)n : 1;
 }
 
-/* --cache, else the XDG cache directory's, into out: 0, or 2 after the message. */
+#define WORK_ROOT_CACHE "/var/cache/skipbo-arena/bundles"
+
+/* --cache, else (root) WORK_ROOT_CACHE, else the XDG cache directory's, into out: 0, or 2 after the message. */
 static int cache_dir(const char *given, char *out, size_t size)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -114,6 +118,9 @@ static int cache_dir(const char *given, char *out, size_t size)
 
 	if (given)
 		n = snprintf(out, size, "%s", given);
+	else if (geteuid() == 0)
+		/* root's home is out of reach of the sandbox's uids that run the bots */
+		n = snprintf(out, size, "%s", WORK_ROOT_CACHE);
 	else if (xdg && xdg[0] == '/')
 		n = snprintf(out, size, "%s/skipbo-arena/bundles", xdg);
 	else if (home && *home)

@@ -634,6 +634,11 @@ int bundle_unpack(const char *cache_dir, const char *sha256, const void *data, s
 		return fail(err, err_size, -ENAMETOOLONG, "\"%s\": path too long", cache_dir);
 	if (!mkdtemp(tmp))
 		return fail(err, err_size, -errno, "\"%s\": %s", cache_dir, strerror(errno));
+	/* mkdtemp's 0700 would keep a sandbox's uid (SECURITY.md) from the bot */
+	if (chmod(tmp, 0755) < 0) {
+		ret = fail(err, err_size, -errno, "\"%s\": %s", tmp, strerror(errno));
+		goto out;
+	}
 	if ((ret = unpack_memory(data, len, tmp, &lim, NULL, why, sizeof(why))) < 0) {
 		fail(err, err_size, ret, "bundle %.12s... refused: %s", sha256, why);
 		goto out;

@@ -29,7 +29,7 @@ struct committer {
 	pthread_mutex_t lock;      /* busy, stopping, failed */
 	pthread_cond_t cond;
 	int busy;                  /* committing holds a group being made durable */
-	int stopping, failed;
+	int stopping, failed;      /* failed: the first failure's negative errno */
 };
 
 static double monotonic_ms(void)
@@ -45,7 +45,8 @@ static void fail(struct committer *c, int code, const char *what)
 	pthread_mutex_lock(&c->lock);
 	int first = !c->failed;
 
-	c->failed = 1;
+	if (first)
+		c->failed = code < 0 ? code : -EIO;
 	pthread_mutex_unlock(&c->lock);
 	if (first)
 		c->ops.failed(c->ops.ctx, code, what, strerror(-code));
@@ -177,6 +178,19 @@ int committer_add_game(struct committer *c, const struct committed_game *g, cons
 	if (grp->n == COMMIT_GROUP_MAX || monotonic_ms() - c->handed_ms >= COMMIT_GROUP_MS)
 		hand_over(c);
 	return 0;
+}
+
+int committer_flush(struct committer *c)
+{
+	int ret;
+
+	if (c->filling->n || c->pack.lines)
+		hand_over(c);
+	wait_idle(c);
+	pthread_mutex_lock(&c->lock);
+	ret = c->failed;
+	pthread_mutex_unlock(&c->lock);
+	return ret;
 }
 
 void committer_finish(struct committer *c)

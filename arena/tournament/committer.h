@@ -9,7 +9,7 @@
  * A group is handed to the committer's thread when it holds COMMIT_GROUP_MAX
  * games, when a game ends COMMIT_GROUP_MS or more after the previous hand-over
  * (so the first game after a pause, and every game that long, goes at once),
- * and by committer_finish(). While one group is being made durable the next
+ * and by committer_flush() and committer_finish(). While one group is being made durable the next
  * one fills; the worker waits only when the next is due before the previous
  * is done, so the fsyncs' waits overlap the games.
  *
@@ -64,6 +64,13 @@ int committer_add_replay(struct committer *c, const char *doc, size_t len,
 /* Add the game, with its record (one line, no newline), handing the group over when due. */
 int committer_add_game(struct committer *c, const struct committed_game *g, const char *record,
 		       size_t len);
+
+/*
+ * Hand over the group filling (and its replays), and wait until every game
+ * added so far is durable and counted: for a caller that must say a game is
+ * kept. 0, or the first failure's negative errno (those games are not kept).
+ */
+int committer_flush(struct committer *c);
 
 /* Hand over what is left, wait until it is durable and counted, stop the thread, free. */
 void committer_finish(struct committer *c);

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "records.h"
-
 /* A worker without a lease to ask for asks again after this long. */
 #define DESK_RETRY_SECONDS 5
 /* The most games one lease holds. */
@@ -31,6 +29,11 @@ int desk_journal(struct desk *d, cJSON *event)
 	char *text;
 	int ret = -ENOMEM;
 
+	/* a book read by another process (desk_read_state) writes nothing */
+	if (!d->journal) {
+		cJSON_Delete(event);
+		return 0;
+	}
 	cJSON_AddNumberToObject(event, "at", (double)time(NULL));
 	if ((text = cJSON_PrintUnformatted(event)))
 		ret = journal_append(d->journal, text, strlen(text), true);
@@ -129,6 +132,7 @@ void desk_fail_deal(struct desk *d, const struct schedule_game *g, const char *w
 	e = cJSON_CreateObject();
 	cJSON_AddStringToObject(e, "event", "parked");
 	cJSON_AddStringToObject(e, "deal", p->name);
+	cJSON_AddNumberToObject(e, "games", p->games);
 	cJSON_AddItemToObject(e, "reasons", cJSON_CreateStringArray((const char *const *)p->reasons,
 								      (int)p->nreasons));
 	desk_journal(d, e);
@@ -192,6 +196,9 @@ void desk_end_lease(struct desk *d, struct desk_lease_rec *l, enum desk_lease_st
 	if (failure)
 		fail_deals(d, l, why);
 	rehand(d, l);
+	/* the other ends are written by their callers, with their reasons */
+	if (state == DESK_LEASE_DONE)
+		desk_journal(d, desk_event("done", l->worker, l));
 	pthread_cond_broadcast(&d->cond);
 }
 
@@ -223,67 +230,48 @@ struct desk_lease_rec *desk_lease_of(struct desk *d, const char *id)
 	return NULL;
 }
 
-/* workers.jsonl read back: suspensions, games taken per worker, the lease numbers used. */
-static int read_event(void *ctx, const struct records_line *line)
-{
-	struct desk *d = ctx;
-	cJSON *e = cJSON_ParseWithLengthOpts(line->text, line->len, NULL, 0);
-	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "event"));
-	const char *worker = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "worker"));
-	const char *lease = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "lease"));
-	const cJSON *games = cJSON_GetObjectItemCaseSensitive(e, "games");
-	struct desk_worker *w = worker ? desk_worker_of(d, worker, true) : NULL;
-	int ret = 0;
-
-	if (!name || !w) {
-		/* a line that is not an event is skipped: the file is the desk's alone */
-		ret = e && !w && worker ? -ENOMEM : 0;
-		goto out;
-	}
-	if (lease && lease[0] == 'L' && strtoull(lease + 1, NULL, 10) >= d->next_lease)
-		d->next_lease = strtoull(lease + 1, NULL, 10) + 1;
-	if (strcmp(name, "taken") == 0 && cJSON_IsNumber(games) && games->valuedouble > 0)
-		w->games += (uint64_t)games->valuedouble;
-	if (strcmp(name, "suspended") == 0) {
-		const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "why"));
-
-		free(w->why);
-		w->suspended = true;
-		if (!(w->why = strdup(why ? why : "suspended")))
-			ret = -ENOMEM;
-	}
-out:
-	cJSON_Delete(e);
-	return ret;
-}
-
-int desk_open(const char *dir, const struct desk_settings *set, struct desk **out, char *err,
-	      size_t err_size)
+int desk_book_new(const char *dir, const struct desk_settings *set, struct desk **out,
+		  char *err, size_t err_size)
 {
 	struct desk *d = calloc(1, sizeof(*d));
 	char path[PATH_MAX];
-	int ret = -ENOMEM;
 
 	*out = NULL;
-	if (!d || !(d->dir = strdup(dir)))
-		goto fail;
+	if (snprintf(path, sizeof(path), "%s/%s", dir, DESK_FILE) >= (int)sizeof(path)) {
+		free(d);
+		snprintf(err, err_size, "\"%s\": the path is too long", dir);
+		return -ENAMETOOLONG;
+	}
+	if (!d || !(d->dir = strdup(dir)) || !(d->path = strdup(path))) {
+		if (d)
+			free(d->dir);
+		free(d);
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_cond_init(&d->cond, NULL);
 	d->set = *set;
 	d->next_lease = 1;
 	d->rand = (unsigned)time(NULL) ^ (unsigned)(uintptr_t)d;
-	if (snprintf(path, sizeof(path), "%s/%s", dir, DESK_FILE) >= (int)sizeof(path)) {
-		ret = -ENAMETOOLONG;
-		snprintf(err, err_size, "\"%s\": the path is too long", dir);
+	*out = d;
+	return 0;
+}
+
+int desk_open(const char *dir, const struct desk_settings *set, struct desk **out, char *err,
+	      size_t err_size)
+{
+	struct desk *d;
+	int ret;
+
+	*out = NULL;
+	if ((ret = desk_book_new(dir, set, &d, err, err_size)) < 0)
+		return ret;
+	ret = desk_read_events(d, false, err, err_size);
+	if (ret < 0 && ret != -ENOENT)
 		goto fail;
-	}
-	ret = records_read_lines(path, read_event, d, NULL, NULL);
-	if (ret < 0 && ret != -ENOENT) {
-		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
-		goto fail;
-	}
-	if ((ret = journal_open(path, &d->journal)) < 0) {
-		snprintf(err, err_size, "\"%s\": %s", path, strerror(-ret));
+	if ((ret = journal_open(d->path, &d->journal)) < 0) {
+		snprintf(err, err_size, "\"%s\": %s", d->path, strerror(-ret));
 		goto fail;
 	}
 	if ((ret = desk_verifier_start(d)) < 0) {
@@ -293,8 +281,6 @@ int desk_open(const char *dir, const struct desk_settings *set, struct desk **ou
 	*out = d;
 	return 0;
 fail:
-	if (ret == -ENOMEM)
-		snprintf(err, err_size, "out of memory");
 	desk_close(d);
 	return ret;
 }
@@ -325,19 +311,29 @@ void desk_close(struct desk *d)
 	free(d->deals);
 	free(d->rehand);
 	free(d->bundles);
+	free(d->private_bots);
 	desk_done_release(d);
 	journal_close(d->journal);
-	if (d->dir) {
-		pthread_mutex_destroy(&d->lock);
-		pthread_cond_destroy(&d->cond);
-	}
+	pthread_mutex_destroy(&d->lock);
+	pthread_cond_destroy(&d->cond);
 	free(d->dir);
+	free(d->path);
 	free(d);
 }
 
 void desk_attach(struct desk *d, const struct desk_run_ops *ops)
 {
+	bool *private_bots = NULL;
+
+	/* asked before the lock is taken: the answers come from the competition's files */
+	if (d->set.private_entry && (private_bots = calloc(ops->cfg->nbots + 1,
+							   sizeof(*private_bots))))
+		for (size_t i = 0; i < ops->cfg->nbots; i++)
+			private_bots[i] = d->set.private_entry(d->set.private_ctx,
+							       ops->cfg->bots[i].name);
 	pthread_mutex_lock(&d->lock);
+	free(d->private_bots);
+	d->private_bots = private_bots;
 	d->ops = *ops;
 	free(d->bundles);
 	/* without memory every bot goes without a bundle */
@@ -391,13 +387,26 @@ void desk_detach(struct desk *d)
 	pthread_mutex_unlock(&d->lock);
 }
 
-/* Does game g seat a bot worker w lacks? */
-static bool lacks_bot(const struct desk_worker *w, const struct schedule_game *g, int players)
+/* Is bot (of ops.cfg) private to trusted workers? */
+static bool bot_private(const struct desk *d, size_t bot)
 {
-	for (size_t k = 0; k < w->nlacks; k++)
-		for (int s = 0; s < players; s++)
+	if (!d->set.private_entry)
+		return false;
+	/* without the answers (no memory) every bot is kept from untrusted workers */
+	return !d->private_bots || d->private_bots[bot];
+}
+
+/* Does game g seat a bot worker w lacks, or one private to trusted workers w may not have? */
+static bool refused_bot(const struct desk *d, const struct desk_worker *w,
+			const struct schedule_game *g, int players)
+{
+	for (int s = 0; s < players; s++) {
+		if (!w->trusted && bot_private(d, (size_t)g->bots[s]))
+			return true;
+		for (size_t k = 0; k < w->nlacks; k++)
 			if (g->bots[s] == w->lacks[k])
 				return true;
+	}
 	return false;
 }
 
@@ -413,7 +422,7 @@ static int take_rehanded(struct desk *d, const struct desk_worker *w, struct sch
 
 		for (size_t k = i; k < d->nrehand; k++)
 			deal += d->rehand[k].table == first.table && d->rehand[k].deal == first.deal;
-		if (n + deal > max || lacks_bot(w, &first, players)) {
+		if (n + deal > max || refused_bot(d, w, &first, players)) {
 			i++;
 			continue;
 		}
@@ -429,14 +438,14 @@ static int take_rehanded(struct desk *d, const struct desk_worker *w, struct sch
 	return n;
 }
 
-/* Deals seating a bot w lacks go to the re-hand list for another worker. */
+/* Deals seating a bot w lacks or may not have go to the re-hand list for another worker. */
 static int keep_playable(struct desk *d, const struct desk_worker *w, struct schedule_game *games,
 			 int n, int players)
 {
 	int kept = 0;
 
 	for (int i = 0; i < n; i++) {
-		if (lacks_bot(w, &games[i], players))
+		if (refused_bot(d, w, &games[i], players))
 			desk_rehand(d, &games[i]);
 		else
 			games[kept++] = games[i];
@@ -481,6 +490,7 @@ static int add_lease(struct desk *d, const struct desk_ask *ask, struct schedule
 	l->began = l->heard = desk_now();
 	e = desk_event("lease", ask->worker, l);
 	cJSON_AddNumberToObject(e, "games", n);
+	cJSON_AddBoolToObject(e, "trusted", ask->trusted);
 	desk_journal(d, e);
 	*out = l;
 	return 0;
@@ -634,16 +644,20 @@ int desk_bundle(struct desk *d, const char *sha256, bool trusted, char *path, si
 {
 	int ret = -ENOENT;
 
-	/* every bot may go to any worker: none is private to trusted ones yet */
-	(void)trusted;
 	pthread_mutex_lock(&d->lock);
-	for (size_t i = 0; d->bundles && i < d->ops.cfg->nbots; i++)
-		if (d->bundles[i].made && !d->bundles[i].none &&
-		    strcmp(d->bundles[i].sha256, sha256) == 0) {
-			ret = snprintf(path, size, "%s/bundles/%s.tar", d->dir, sha256) <
-			      (int)size ? 0 : -ENAMETOOLONG;
-			break;
+	/* between two runs (detached) no bundle is served */
+	for (size_t i = 0; d->bundles && d->ops.cfg && i < d->ops.cfg->nbots && ret != 0; i++) {
+		if (!d->bundles[i].made || d->bundles[i].none ||
+		    strcmp(d->bundles[i].sha256, sha256) != 0)
+			continue;
+		/* the same files as a bot that is not private are no secret */
+		if (!trusted && bot_private(d, i)) {
+			ret = -EPERM;
+			continue;
 		}
+		ret = snprintf(path, size, "%s/bundles/%s.tar", d->dir, sha256) < (int)size ?
+		      0 : -ENAMETOOLONG;
+	}
 	pthread_mutex_unlock(&d->lock);
 	return ret;
 }

@@ -15,9 +15,11 @@
  * run's source hands those deals again (a league at its next segment).
  *
  * It owns dir/workers.jsonl (one event a line through the journal: lease,
- * taken, expired, released, parked, conflict, suspended), read back by
- * desk_open for the workers' suspensions and counts, and the evidence of a
- * suspension for another play than the host's (dir/workers/evidence/).
+ * taken, done, expired, released, parked, conflict, suspended), read back by
+ * desk_open for the workers' suspensions and counts, and by desk_read_state
+ * whole. A line that is not such an event is refused (-EBADMSG), naming it.
+ * It owns the evidence of a suspension for another play than the host's
+ * (dir/workers/evidence/) too.
  *
  * With a replay callback, each game of an untrusted worker that passes the
  * checks is, in a sample of replay_sample drawn from the system's random
@@ -58,9 +60,11 @@ struct desk_settings {
 	unsigned lease_seconds;   /* the work a lease holds, in that worker's time (90) */
 	unsigned expire_seconds;  /* a lease heard from less recently expires (120) */
 	double replay_sample;     /* the share of an untrusted worker's games re-played */
-	/* Whether the entry called name is private (its manifest's "private": true):
-	 * its bundle is refused to an untrusted worker (-EPERM) and no deal seating
-	 * it is leased to one. Called from any thread; NULL: no entry is. */
+	/* Whether the entry called name (a bot's name in the run: "alpha@2") is
+	 * private (its manifest's "private": true): its bundle is refused to an
+	 * untrusted worker (-EPERM) and no deal seating it is leased to one, not
+	 * even one handed again. Asked for each bot at desk_attach, without the
+	 * desk's lock; NULL: no entry is. */
 	bool (*private_entry)(void *ctx, const char *name);
 	void *private_ctx;
 	/* Game g of cfg played on this machine with its seed, told id and seats:
@@ -95,6 +99,9 @@ struct desk_run_ops {
 	 * 0 or a negative errno. */
 	int (*commit)(void *run, const struct committed_game *g, const char *replay, size_t rlen,
 		      const cJSON *record);
+	/* The games committed so far durable (on disk) and counted, before a worker hears
+	 * they are accepted. 0 or a negative errno (then they are not kept). */
+	int (*flush)(void *run);
 	void *run;
 };
 
@@ -117,8 +124,9 @@ int desk_lease(struct desk *d, const struct desk_ask *ask, char **lease, unsigne
 /*
  * Results (and the heartbeat) of lease id from worker: body is the request's
  * JSON. 0 with the answer document (malloc'd: accepted, rejected with why,
- * expires_in, held) in *answer; -ESTALE (the lease ended: 409), -ENOENT (no such
- * lease of this worker), -EINVAL (not a results document), with err.
+ * expires_in, held) in *answer, every game it accepts durable first (ops.flush);
+ * -ESTALE (the lease ended: 409), -ENOENT (no such lease of this worker),
+ * -EINVAL (not a results document), with err.
  */
 int desk_results(struct desk *d, const char *worker, const char *id, const char *body,
 		 size_t len, char **answer, char *err, size_t err_size);

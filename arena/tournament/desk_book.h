@@ -1,7 +1,8 @@
 /*
  * desk_book.h - the lease desk's insides, shared by desk.c (leases handed
- * out, ended, re-handed; workers.jsonl) and desk_results.c (results checked
- * and taken; the documents). Everything here runs under d->lock.
+ * out, ended, re-handed; workers.jsonl written), desk_read.c (workers.jsonl
+ * read back) and desk_results.c (results checked and taken; the documents).
+ * Everything here runs under d->lock, but a book being made or read.
  */
 #ifndef SKIPBO_DESK_BOOK_H
 #define SKIPBO_DESK_BOOK_H
@@ -89,10 +90,12 @@ struct desk {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;     /* a lease ended, an ops call returned */
 	char *dir;
+	char *path;              /* dir/workers.jsonl */
 	struct desk_settings set;
 	struct journal *journal;
 	struct desk_run_ops ops;
 	struct desk_bundle *bundles;  /* one per bot of ops.cfg */
+	bool *private_bots;      /* one per bot of ops.cfg: for trusted workers only */
 	bool attached, detaching;
 	int calls;               /* ops calls in flight, made without the lock */
 	uint64_t next_lease;
@@ -112,6 +115,17 @@ struct desk {
 	bool verifying, quit;    /* the verifier thread started; asked to end */
 };
 
+/* A book of dir with its lock, nothing read and no journal: 0 with *out, or
+ * -ENAMETOOLONG, -ENOMEM with err. */
+int desk_book_new(const char *dir, const struct desk_settings *set, struct desk **out,
+		  char *err, size_t err_size);
+/*
+ * d's workers.jsonl read into d: the workers' suspensions and games
+ * and the lease numbers used; with history also the leases still live, the
+ * workers' trust, times and speeds, and the parked deals (desk_read_state).
+ * 0, or -ENOENT, -EBADMSG (a damaged line, named), -ENOMEM, with err.
+ */
+int desk_read_events(struct desk *d, bool history, char *err, size_t err_size);
 double desk_now(void);
 /* event appended to workers.jsonl with its time, and freed. 0 or a negative errno. */
 int desk_journal(struct desk *d, cJSON *event);

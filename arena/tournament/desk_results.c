@@ -292,6 +292,23 @@ static void check_and_commit(struct desk *d, struct desk_lease_rec *l, const str
 	}
 }
 
+/* Outside the lock: the games taken made durable before the answer says so, or refused. */
+static void flush_taken(const struct desk_run_ops *ops, struct desk_taking *tk, int n)
+{
+	int ret = 0, taken = 0;
+
+	for (int i = 0; i < n; i++)
+		taken += tk[i].verdict == 0;
+	if (!taken || !ops->flush || (ret = ops->flush(ops->run)) == 0)
+		return;
+	for (int i = 0; i < n; i++)
+		if (tk[i].verdict == 0) {
+			snprintf(tk[i].why, sizeof(tk[i].why), "the host could not record it: %s",
+				 strerror(-ret));
+			tk[i].verdict = 1;
+		}
+}
+
 /* Under the lock: the verdicts into the lease, the deals and the answer. */
 static int settle(struct desk *d, struct desk_lease_rec *l, const struct desk_sent *sent,
 		  struct desk_taking *tk, int n, bool done, cJSON *accepted, cJSON *rejected,
@@ -399,6 +416,7 @@ int desk_results(struct desk *d, const char *worker, const char *id, const char 
 	d->calls++;
 	pthread_mutex_unlock(&d->lock);
 	check_and_commit(d, l, ops.cfg, &ops, sent, tk, n);
+	flush_taken(&ops, tk, n);
 	pthread_mutex_lock(&d->lock);
 	d->calls--;
 	settle(d, l, sent, tk, n, done, accepted, rejected, held);

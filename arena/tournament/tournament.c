@@ -542,6 +542,18 @@ out:
 	return ret;
 }
 
+/* desk_run_ops.flush: the desk's games committed so far durable and counted. */
+static int desk_flush(void *ctx)
+{
+	struct run *r = ctx;
+	int ret;
+
+	pthread_mutex_lock(&r->desk_lock);
+	ret = committer_flush(r->desk_com);
+	pthread_mutex_unlock(&r->desk_lock);
+	return ret;
+}
+
 /*
  * With a desk and no workers of the run's own: wait until the source has
  * nothing for the desk, or a stop or failure.
@@ -564,7 +576,7 @@ static void wait_for_desk(struct run *r)
 static int attach_desk(struct run *r)
 {
 	struct committer_ops ops = { on_counted, on_commit_failed, r };
-	struct desk_run_ops dops = { r->cfg, desk_take, desk_commit, r };
+	struct desk_run_ops dops = { r->cfg, desk_take, desk_commit, desk_flush, r };
 	int ret;
 
 	if ((ret = committer_start(r->results, r->cfg->output, &ops, &r->desk_com)) < 0)

@@ -20,7 +20,7 @@ expect() {
 	grep -qF -- "$text" err.txt || fail "$*: no \"$text\" in: $(cat err.txt)"
 }
 
-"$arena" host --help | grep -q "skipbo-arena host account add \[--worker | --organiser\] DIR NAME" || fail "--help"
+"$arena" host --help | grep -q "skipbo-arena host account add \[--worker \[--trusted\] | --organiser\] DIR NAME" || fail "--help"
 "$arena" host --help | grep -q "skipbo-arena host \[--listen ADDR:PORT\] \[--cert FILE --key FILE\] \[-j N\] DIR" || fail "--help"
 "$arena" --help | grep -q "^  host " || fail "host missing from skipbo-arena --help"
 
@@ -35,6 +35,7 @@ hash=$(tr -d '\n' <token | sha256sum | cut -d' ' -f1)
 grep -qF "\"token_sha256\":\"$hash\"" C/accounts.jsonl || fail "its hash is not stored"
 
 "$arena" host account add --worker C w1 >token2 2>/dev/null || fail "add --worker"
+"$arena" host account add --worker --trusted C w2 >/dev/null 2>&1 || fail "add --worker --trusted"
 "$arena" host account add --organiser C org >/dev/null 2>hint || fail "add --organiser"
 grep -q 'organiser "org" added' hint || fail "hint: $(cat hint)"
 [ "$(cat token)" != "$(cat token2)" ] || fail "two accounts, one token"
@@ -42,6 +43,7 @@ grep -q 'organiser "org" added' hint || fail "hint: $(cat hint)"
 "$arena" host account list C >list || fail list
 grep -qE '^alice +author +live ' list || fail "list: $(cat list)"
 grep -qE '^w1 +worker +live ' list || fail "list: $(cat list)"
+grep -qE '^w2 +worker\+ +live ' list || fail "list: $(cat list)"
 grep -qE '^org +organiser +live ' list || fail "list: $(cat list)"
 ! grep -qF "$hash" list || fail "the list shows a hash"
 
@@ -56,6 +58,7 @@ expect 2 'host account list: expected DIR' host account list C extra
 expect 2 'host account: expected add, revoke or list' host account remove C alice
 expect 2 'host account revoke: --worker is an option of "account add" only' host account revoke --worker C alice
 expect 2 'host account add: --worker or --organiser, not both' host account add --worker --organiser C x
+expect 2 'host account add: --trusted goes with "account add --worker" only' host account add --trusted C x
 expect 2 'host: expected DIR, the competition' host C extra
 expect 2 'host: --organiser is an option of "account add"' host --organiser C
 expect 1 'a hosted competition is a league' host C
@@ -69,5 +72,5 @@ expect 1 'no live account "alice"' host account revoke C alice
 
 # a damaged line: named with its file and line, and what to do
 echo '{"event":"add","name":"x"}' >>C/accounts.jsonl
-expect 1 '"C/accounts.jsonl", line 6: a key is missing or not a string; the file is written only by `skipbo-arena host account`' host account list C
+expect 1 '"C/accounts.jsonl", line 7: a key is missing or not a string; the file is written only by `skipbo-arena host account`' host account list C
 echo "host account: ok"

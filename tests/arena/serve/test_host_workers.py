@@ -3,10 +3,12 @@ over real HTTP (port 0), acting as a worker by hand (arena/WORKERS.md): the
 refusals (no token 401, an author's and an organiser's token 403, a revoked
 worker 401, wrong tokens counted to a 429 with the authors', another version 409 naming both, an unknown lease 404, results
 for a released lease 409, a bundle of an unknown hash 404, a bad ask 400), a
-lease of whole deal groups for the league that plays nothing itself, the
-workers' document with names for an organiser only (checked against
-serve-api.schema.json), and the dashboard's Workers panel in headless Chromium at
-1280 and 390 px (that part skipped without it; screenshots in SHOTS).
+lease of whole deal groups for the league that plays nothing itself, a private
+entry's deals and bundle kept from the untrusted worker and given to the trusted
+one, the workers' document with names for an organiser only (checked against
+serve-api.schema.json), the dashboard's Workers panel in headless Chromium at
+1280 and 390 px (that part skipped without it; screenshots in SHOTS), and
+`status DIR` listing the workers.
     test_host_workers.py ARENA BADBOT SHOTS"""
 import http.client
 import json
@@ -20,8 +22,8 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "game"))
 import cdp  # noqa: E402
-from host_fixture import (Host, check, desk_and_phone, failures,  # noqa: E402
-                          make_competition, valid, wait_js)
+from host_fixture import (Host, check, desk_and_phone, entered_bots,  # noqa: E402
+                          failures, make_competition, valid, wait_js)
 
 arena, badbot, shots = (os.path.abspath(a) for a in sys.argv[1:4])
 work = tempfile.mkdtemp(prefix="skipbo-workers.")
@@ -72,6 +74,17 @@ r = subprocess.run([arena, "host", "account", "add", "--trusted", C, "carol"],
 check(r.returncode == 2 and "--trusted goes with" in r.stderr,
       "--trusted without --worker: usage error 2: %d %s" % (r.returncode, r.stderr))
 subprocess.run([arena, "host", "account", "revoke", C, "gone"], capture_output=True, check=True)
+# two entries from submissions: "priv" private (its manifest), "pub" not; priv's program a
+# copy of badbot of its own, so that its bundle is not pub's
+os.makedirs(os.path.join(work, "priv"))
+shutil.copy(badbot, os.path.join(work, "priv", "badbot"))
+entered_bots(C, {"pub": ("alice", [badbot, "good"]),
+                 "priv": ("alice", [os.path.join(work, "priv", "badbot"), "good"])})
+for sid, private in ((1, False), (2, True)):
+    tree = os.path.join(C, "submissions", str(sid), "tree")
+    os.makedirs(tree)
+    with open(os.path.join(tree, "skipbo.json"), "w") as f:
+        json.dump({"language": "c", "private": private}, f)
 
 host = Host(arena, C, os.path.join(work, "host.log"), "-j", "0")
 try:
@@ -120,6 +133,33 @@ try:
                 '{"done": false, "games": 0}\n', tokens["box1"], 409, "")
         refused(host, "POST", "/api/work/leases/%s/results" % lid,
                 '{"done": false, "games": 0}\n', tokens["box2"], 404, "")
+
+    # the untrusted worker, holding its leases, is leased no deal seating the private
+    # entry; those wait for the trusted one, which gets them and priv's bundle
+    held = []
+    for _ in range(12):
+        status, _, data = req(host, "POST", lease_path, ask(), tokens["box1"])
+        if status == 200:
+            got = json.loads(data)
+            held.append((got["lease"], "box1"))
+            check(all(b["name"] != "priv" for b in got["bots"]) and
+                  all("priv" not in g["seats"] for g in got["games"]),
+                  "no private bot for an untrusted worker: %s" % data)
+    status, _, data = req(host, "POST", lease_path, dict(ask(), jobs=16), tokens["box2"])
+    check(status == 200, "a lease for the trusted worker: %d %s" % (status, data))
+    if status == 200:
+        got = json.loads(data)
+        priv = [b for b in got["bots"] if b["name"] == "priv"]
+        check(priv and priv[0]["bundle"] and any("priv" in g["seats"] for g in got["games"]),
+              "the private entry's deals for the trusted worker: %s" % data)
+        if priv and priv[0]["bundle"]:
+            path = "/api/work/bundles/" + priv[0]["bundle"]
+            refused(host, "GET", path, None, tokens["box1"], 403, "private")
+            status, headers, _ = req(host, "GET", path, token=tokens["box2"])
+            check(status == 200, "the private bundle to the trusted worker: %d" % status)
+        held.append((got["lease"], "box2"))
+    for lid, who in held:
+        req(host, "POST", "/api/work/leases/%s/release" % lid, {"why": "stopping"}, tokens[who])
 
     # a whole exchange with the real worker: it leases, plays and sends back; the host
     # takes the games into its own games.jsonl
@@ -183,6 +223,9 @@ recorded = [json.loads(line) for line in open(games)] if os.path.exists(games) e
 check(len(recorded) >= 2, "the worker's games recorded by the host: %d" % len(recorded))
 check(all(g["bots"] and g["replay"] for g in recorded),
       "records as the league writes them, each with its replay: %s" % recorded)
+out = subprocess.run([arena, "status", C], capture_output=True, text=True)
+check("workers: " in out.stdout and "box1" in out.stdout and "box2 (trusted)" in out.stdout,
+      "status lists the workers: %s %s" % (out.stdout, out.stderr))
 if failures:
     print("host.log:\n" + open(os.path.join(work, "host.log")).read()[-3000:])
     print("%d failure(s); left %s" % (len(failures), work))

@@ -2,8 +2,8 @@
  * test_committer.c - finished games made durable in groups while the worker
  * plays on: a game is counted only once its record is in games.jsonl and its
  * replay can be read where the record says; groups go at their size, at
- * their time and at the finish; a failure is reported once and nothing after
- * it is counted.
+ * their time, at a flush and at the finish; a failure is reported once and
+ * nothing after it is counted.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -216,6 +216,30 @@ static void test_group_by_time(void **state)
 	stop(&s, res);
 }
 
+/* A flush: the games added are durable and counted when it returns, with no wait for a group. */
+static void test_flush_durable_at_once(void **state)
+{
+	struct results *res;
+	struct seen s;
+	struct committer *c = start(&s, &res, 1);
+
+	(void)state;
+	assert_int_equal(committer_flush(c), 0);
+	/* the first goes at once; the second would wait COMMIT_GROUP_MS for its group */
+	assert_int_equal(add_game(c, 0), 0);
+	assert_int_equal(add_game(c, 1), 0);
+	assert_int_equal(committer_flush(c), 0);
+	assert_int_equal(counted_now(&s), 2);
+	assert_int_equal(durable_games(s.dir), 2);
+	assert_int_equal(add_game(c, 2), 0);
+	assert_int_equal(committer_flush(c), 0);
+	assert_int_equal(counted_now(&s), 3);
+	assert_int_equal(durable_games(s.dir), 3);
+	committer_finish(c);
+	assert_false(s.bad);
+	stop(&s, res);
+}
+
 static void test_failure_counts_nothing_more(void **state)
 {
 	struct results *res;
@@ -225,6 +249,8 @@ static void test_failure_counts_nothing_more(void **state)
 	(void)state;
 	assert_int_equal(add_game(c, 0), -ENOENT);
 	assert_int_equal(add_game(c, 1), -ENOENT);
+	/* a flush says the games are not kept */
+	assert_int_equal(committer_flush(c), -ENOENT);
 	committer_finish(c);
 	assert_int_equal(s.failures, 1);
 	assert_int_equal(s.failed_code, -ENOENT);
@@ -239,6 +265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_groups_by_size_and_finish),
 		cmocka_unit_test(test_group_by_time),
+		cmocka_unit_test(test_flush_durable_at_once),
 		cmocka_unit_test(test_failure_counts_nothing_more),
 	};
 

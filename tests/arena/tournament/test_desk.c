@@ -1,10 +1,10 @@
 /*
- * test_desk.c - the lease desk (desk.h) with real games: a small tournament
- * of badbot is played first, and its records and replays are what the
- * "workers" of these tests send back, as sent or forged. The run the desk
- * serves is a fake that hands out the same schedule's deal groups and counts
- * what it is given; the last test attaches a desk to a real tournament_run
- * that plays nothing itself.
+ * test_desk.c - the lease desk (desk.h) with real games (desk_bench.h): a
+ * small tournament of badbot is played first, and its records and replays are
+ * what the "workers" of these tests send back, as sent or forged. The run the
+ * desk serves is a fake that hands out the same schedule's deal groups and
+ * counts what it is given; the last test attaches a desk to a real
+ * tournament_run that plays nothing itself.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,288 +21,11 @@
 #include <unistd.h>
 
 #include "desk.h"
+#include "desk_bench.h"
 #include "referee.h"
 #include "replay_find.h"
 #include "schedule.h"
 #include "tournament.h"
-
-#define PLAYED_MAX 16
-#define GROUP 2 /* games of a deal group: two players, duplicate deals */
-
-/* A game of the tournament played first: its record and replay as a worker sends them. */
-struct played {
-	char id[SCHEDULE_ID_MAX];
-	char *record, *replay;
-};
-
-static char top[64];
-static struct config cfg;
-static struct schedule *sched;
-static struct played played[PLAYED_MAX];
-static int nplayed;
-
-static const char tournament_text[] =
-	"{\"name\":\"desk\",\"bots\":["
-	"{\"name\":\"a\",\"command\":[\"" BADBOT_PATH "\",\"good\"]},"
-	"{\"name\":\"b\",\"command\":[\"" BADBOT_PATH "\",\"good\"]},"
-	"{\"name\":\"c\",\"command\":[\"" BADBOT_PATH "\",\"good\"]}],"
-	"\"players\":2,\"deals\":2,\"duplicate\":true,\"rules\":{\"stock_size\":4},"
-	"\"seed\":7,\"concurrency\":1,\"replays\":\"all\",\"output\":\"played\"}";
-
-static int keep_played(void *ctx, const struct replay_ref *ref)
-{
-	struct played *p = &played[nplayed++];
-	char err[512], path[256], *line = NULL;
-	size_t len, cap = 0;
-	FILE *f;
-
-	(void)ctx;
-	snprintf(p->id, sizeof(p->id), "%s", ref->id);
-	assert_non_null(p->replay = replay_ref_read(ref, NULL, &len, err, sizeof(err)));
-	/* the record: its line of games.jsonl, as the worker's run wrote it */
-	snprintf(path, sizeof(path), "%s/played/games.jsonl", top);
-	assert_non_null(f = fopen(path, "r"));
-	while (getline(&line, &cap, f) > 0)
-		if (strstr(line, ref->id)) {
-			line[strcspn(line, "\n")] = '\0';
-			p->record = strdup(line);
-		}
-	free(line);
-	fclose(f);
-	assert_non_null(p->record);
-	/* a replay document is one line */
-	p->replay[strcspn(p->replay, "\n")] = '\0';
-	return 0;
-}
-
-static int play_first(void **state)
-{
-	struct tournament_options opt = { .quiet = 1 };
-	char err[CONFIG_ERR_MAX], path[128];
-
-	(void)state;
-	snprintf(top, sizeof(top), "/tmp/test-desk-XXXXXX");
-	assert_non_null(mkdtemp(top));
-	assert_int_equal(config_parse(tournament_text, strlen(tournament_text), top, &cfg, err,
-				      sizeof(err)), 0);
-	/* the played games in the test's directory, wherever it runs */
-	free(cfg.output);
-	assert_non_null(cfg.output = malloc(strlen(top) + 8));
-	sprintf(cfg.output, "%s/played", top);
-	assert_non_null(opt.progress = fopen("/dev/null", "w"));
-	if (tournament_run(&cfg, &opt, err, sizeof(err)) != 0)
-		fail_msg("the tournament: %s", err);
-	fclose(opt.progress);
-	snprintf(path, sizeof(path), "%s/played", top);
-	assert_int_equal(replay_each(path, keep_played, NULL, err, sizeof(err)), 0);
-	assert_int_equal(nplayed, 12); /* 3 tables, 2 deals, 2 rotations */
-	assert_int_equal(schedule_new(cfg.nbots, cfg.players, cfg.deals, cfg.duplicate, cfg.seed,
-				      &sched), 0);
-	return 0;
-}
-
-static int remove_all(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	for (int i = 0; i < nplayed; i++)
-		free(played[i].record), free(played[i].replay);
-	schedule_free(sched);
-	config_release(&cfg);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	assert_int_equal(system(cmd), 0);
-	return 0;
-}
-
-static const struct played *played_game(const char *id)
-{
-	for (int i = 0; i < nplayed; i++)
-		if (strcmp(played[i].id, id) == 0)
-			return &played[i];
-	fail_msg("no game %s played", id);
-	return NULL;
-}
-
-/* The run the desk serves: the schedule's deal groups in order, and what it is given. */
-struct fake_run {
-	uint64_t next_group, groups;
-	bool again;          /* hand deal group 0 again, as an earlier lease of it */
-	int commits;
-	char committed[64][SCHEDULE_ID_MAX];
-	pthread_mutex_t lock;
-};
-
-static int fake_take(void *run, struct schedule_game *games, int max)
-{
-	struct fake_run *f = run;
-	int n = 0;
-
-	pthread_mutex_lock(&f->lock);
-	while (n + GROUP <= max && (f->again || f->next_group < f->groups)) {
-		uint64_t p = f->again ? 0 : f->next_group++;
-
-		f->again = false;
-		for (uint32_t k = 0; k < GROUP; k++)
-			assert_int_equal(schedule_game(sched, schedule_group_index(sched, p, k),
-						       &games[n++]), 0);
-	}
-	pthread_mutex_unlock(&f->lock);
-	return n;
-}
-
-static int fake_commit(void *run, const struct committed_game *g, const char *replay,
-		       size_t rlen, const cJSON *record)
-{
-	struct fake_run *f = run;
-
-	assert_true(rlen > 0 && replay[0] == '{');
-	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(record, "id")),
-			    g->game.id);
-	pthread_mutex_lock(&f->lock);
-	snprintf(f->committed[f->commits++], SCHEDULE_ID_MAX, "%s", g->game.id);
-	pthread_mutex_unlock(&f->lock);
-	return 0;
-}
-
-/* A desk in a new directory, attached to a new fake run. */
-struct bench {
-	char dir[128];
-	struct desk *desk;
-	struct fake_run run;
-	struct desk_settings set;
-	char leased[16][2][32];  /* worker and lease of each lease asked for */
-	int nleased;
-};
-
-static void bench_open(struct bench *b, unsigned expire_seconds)
-{
-	struct desk_run_ops ops = { &cfg, fake_take, fake_commit, &b->run };
-	char err[256];
-
-	memset(b, 0, sizeof(*b));
-	snprintf(b->dir, sizeof(b->dir), "%s/desk-XXXXXX", top);
-	assert_non_null(mkdtemp(b->dir));
-	b->set = (struct desk_settings){ 90, expire_seconds, 0.0 };
-	assert_int_equal(desk_open(b->dir, &b->set, &b->desk, err, sizeof(err)), 0);
-	pthread_mutex_init(&b->run.lock, NULL);
-	b->run.groups = schedule_count(sched) / GROUP;
-	ops.run = &b->run;
-	desk_attach(b->desk, &ops);
-}
-
-static void bench_close(struct bench *b)
-{
-	char err[256];
-
-	/* the leases a test leaves live end now: the detach need not wait for their expiry */
-	for (int i = 0; i < b->nleased; i++)
-		desk_release(b->desk, b->leased[i][0], b->leased[i][1], "stopping", err, sizeof(err));
-	desk_detach(b->desk);
-	desk_close(b->desk);
-	pthread_mutex_destroy(&b->run.lock);
-}
-
-static const char *lease_id(const cJSON *lease)
-{
-	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(lease, "lease"));
-}
-
-/* A worker's lease: 1 with its document, else what desk_lease said. */
-static int ask(struct bench *b, const char *worker, bool trusted, int jobs, cJSON **lease)
-{
-	struct desk_ask a = { worker, trusted, SKIPBO_VERSION, 2, jobs, NULL, 0 };
-	char err[256], *doc = NULL;
-	unsigned retry = 0;
-	int ret = desk_lease(b->desk, &a, &doc, &retry, err, sizeof(err));
-
-	*lease = NULL;
-	if (ret == 1) {
-		assert_non_null(*lease = cJSON_Parse(doc));
-		assert_true(b->nleased < 16);
-		snprintf(b->leased[b->nleased][0], 32, "%s", worker);
-		snprintf(b->leased[b->nleased++][1], 32, "%s", lease_id(*lease));
-	}
-	else if (ret == 0)
-		assert_true(retry > 0);
-	free(doc);
-	return ret;
-}
-
-static const cJSON *lease_games(const cJSON *lease)
-{
-	return cJSON_GetObjectItemCaseSensitive(lease, "games");
-}
-
-static const char *game_id(const cJSON *game)
-{
-	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(game, "id"));
-}
-
-/* A results body: the games ids (records edited by swap when not NULL: from, to). */
-static char *body_of(const char *const *ids, int n, bool done, const char *from, const char *to)
-{
-	size_t cap = 64, len;
-	char *body = malloc(cap);
-
-	len = (size_t)snprintf(body, cap, "{\"done\":%s,\"games\":%d}\n", done ? "true" : "false",
-			       n);
-	for (int i = 0; i < n; i++) {
-		const struct played *p = played_game(ids[i]);
-		char *record = strdup(p->record), *at;
-
-		if (from && (at = strstr(record, from))) {
-			assert_int_equal(strlen(from), strlen(to));
-			memcpy(at, to, strlen(to));
-		}
-		cap += strlen(record) + strlen(p->replay) + 2;
-		body = realloc(body, cap);
-		len += (size_t)sprintf(body + len, "%s\n%s\n", record, p->replay);
-		free(record);
-	}
-	return body;
-}
-
-/* desk_results of worker: its code; *answer the parsed answer on 0. */
-static int send(struct bench *b, const char *worker, const char *lease, const char *body,
-		cJSON **answer)
-{
-	char err[256], *text = NULL;
-	int ret = desk_results(b->desk, worker, lease, body, strlen(body), &text, err,
-			       sizeof(err));
-
-	*answer = NULL;
-	if (ret == 0)
-		assert_non_null(*answer = cJSON_Parse(text));
-	free(text);
-	return ret;
-}
-
-static int count(const cJSON *answer, const char *key)
-{
-	return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(answer, key));
-}
-
-/* The why of the first rejected game. */
-static const char *why0(const cJSON *answer)
-{
-	const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(answer, "rejected"),
-					    0);
-
-	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "why"));
-}
-
-/* Every game of lease, sent back. */
-static char *all_of(const cJSON *lease, bool done)
-{
-	const char *ids[PLAYED_MAX];
-	const cJSON *g;
-	int n = 0;
-
-	cJSON_ArrayForEach(g, lease_games(lease))
-		ids[n++] = game_id(g);
-	return body_of(ids, n, done, NULL, NULL);
-}
 
 static void test_lease_holds_whole_deals(void **state)
 {
@@ -374,13 +97,13 @@ static void test_results_counted_once(void **state)
 	bench_open(&b, 60);
 	assert_int_equal(ask(&b, "w1", false, 1, &lease), 1);
 	body = all_of(lease, false);
-	assert_int_equal(send(&b, "w1", lease_id(lease), body, &answer), 0);
+	assert_int_equal(send_results(&b, "w1", lease_id(lease), body, &answer), 0);
 	assert_int_equal(count(answer, "accepted"), GROUP);
 	assert_int_equal(count(answer, "rejected"), 0);
 	assert_int_equal(b.run.commits, GROUP);
 	cJSON_Delete(answer);
 	/* an old result sent again */
-	assert_int_equal(send(&b, "w1", lease_id(lease), body, &answer), 0);
+	assert_int_equal(send_results(&b, "w1", lease_id(lease), body, &answer), 0);
 	assert_int_equal(count(answer, "accepted"), 0);
 	assert_int_equal(count(answer, "rejected"), GROUP);
 	assert_non_null(strstr(why0(answer), "already sent"));
@@ -416,14 +139,14 @@ static void test_forgeries_rejected(void **state)
 	other = game_id(cJSON_GetArrayItem(lease_games(l2), 0));
 	/* a forged winner: the placings swapped in the record */
 	body = swapped_placings(id1);
-	assert_int_equal(send(&b, "w1", lease_id(l1), body, &answer), 0);
+	assert_int_equal(send_results(&b, "w1", lease_id(l1), body, &answer), 0);
 	assert_int_equal(count(answer, "accepted"), 0);
 	assert_non_null(strstr(why0(answer), "placings"));
 	free(body);
 	cJSON_Delete(answer);
 	/* a game of another worker's lease */
 	body = body_of(&other, 1, false, NULL, NULL);
-	assert_int_equal(send(&b, "w1", lease_id(l1), body, &answer), 0);
+	assert_int_equal(send_results(&b, "w1", lease_id(l1), body, &answer), 0);
 	assert_int_equal(count(answer, "accepted"), 0);
 	assert_non_null(strstr(why0(answer), "no game of lease"));
 	cJSON_Delete(answer);
@@ -451,7 +174,7 @@ static void test_forgeries_rejected(void **state)
 		p = played_game(ids[0]);
 		rec = strdup(p->record);
 		body = body_of(ids, 1, false, NULL, NULL);
-		assert_int_equal(send(&b, "w1", lease_id(l1), body, &answer), 0);
+		assert_int_equal(send_results(&b, "w1", lease_id(l1), body, &answer), 0);
 		assert_int_equal(count(answer, "accepted"), 0);
 		assert_non_null(strstr(why0(answer), "no game of lease"));
 		cJSON_Delete(answer);
@@ -460,7 +183,7 @@ static void test_forgeries_rejected(void **state)
 	}
 	/* the same game as it was played: taken */
 	body = body_of(&id1, 1, false, NULL, NULL);
-	assert_int_equal(send(&b, "w1", lease_id(l1), body, &answer), 0);
+	assert_int_equal(send_results(&b, "w1", lease_id(l1), body, &answer), 0);
 	assert_int_equal(count(answer, "accepted"), 1);
 	assert_int_equal(b.run.commits, 1);
 	cJSON_Delete(answer);
@@ -488,28 +211,13 @@ static void test_game_of_another_seed_rejected(void **state)
 	snprintf(seed, sizeof(seed), "\"seed\":%.1s", strstr(p->record, "\"seed\":") + 7);
 	snprintf(other, sizeof(other), "\"seed\":%c", seed[7] == '1' ? '2' : '1');
 	body = body_of(&id, 1, false, seed, other);
-	assert_int_equal(send(&b, "w1", lease_id(lease), body, &answer), 0);
+	assert_int_equal(send_results(&b, "w1", lease_id(lease), body, &answer), 0);
 	assert_int_equal(count(answer, "accepted"), 0);
 	assert_non_null(strstr(why0(answer), "seed"));
 	cJSON_Delete(answer);
 	free(body);
 	cJSON_Delete(lease);
 	bench_close(&b);
-}
-
-static bool journal_has(const struct bench *b, const char *text)
-{
-	char path[256], line[4096];
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", b->dir, DESK_FILE);
-	if (!(f = fopen(path, "r")))
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, text) != NULL;
-	fclose(f);
-	return found;
 }
 
 static void test_duplicate_compared(void **state)
@@ -524,14 +232,14 @@ static void test_duplicate_compared(void **state)
 	assert_int_equal(ask(&b, "w1", true, 1, &l1), 1);
 	id = game_id(cJSON_GetArrayItem(lease_games(l1), 0));
 	body = body_of(&id, 1, false, NULL, NULL);
-	assert_int_equal(send(&b, "w1", lease_id(l1), body, &answer), 0);
+	assert_int_equal(send_results(&b, "w1", lease_id(l1), body, &answer), 0);
 	assert_int_equal(count(answer, "accepted"), 1);
 	cJSON_Delete(answer);
 	/* the same deal leased again: the same result is dropped */
 	b.run.again = true;
 	assert_int_equal(ask(&b, "w2", true, 1, &l2), 1);
 	assert_string_equal(game_id(cJSON_GetArrayItem(lease_games(l2), 0)), id);
-	assert_int_equal(send(&b, "w2", lease_id(l2), body, &answer), 0);
+	assert_int_equal(send_results(&b, "w2", lease_id(l2), body, &answer), 0);
 	assert_int_equal(count(answer, "accepted"), 0);
 	assert_non_null(strstr(why0(answer), "same result"));
 	assert_false(journal_has(&b, "\"conflict\""));
@@ -541,7 +249,7 @@ static void test_duplicate_compared(void **state)
 	b.run.again = true;
 	assert_int_equal(ask(&b, "w3", true, 1, &l3), 1);
 	body = swapped_placings(id);
-	assert_int_equal(send(&b, "w3", lease_id(l3), body, &answer), 0);
+	assert_int_equal(send_results(&b, "w3", lease_id(l3), body, &answer), 0);
 	assert_int_equal(count(answer, "accepted"), 0);
 	assert_non_null(strstr(why0(answer), "conflict"));
 	assert_true(journal_has(&b, "\"conflict\""));
@@ -588,8 +296,8 @@ static void test_expiry_rehands(void **state)
 	games_of(l2, again, sizeof(again));
 	assert_string_equal(first, again);
 	body = all_of(l1, false);
-	assert_int_equal(send(&b, "w1", lease_id(l1), body, &answer), -ESTALE);
-	assert_int_equal(send(&b, "w2", lease_id(l2), body, &answer), 0);
+	assert_int_equal(send_results(&b, "w1", lease_id(l1), body, &answer), -ESTALE);
+	assert_int_equal(send_results(&b, "w2", lease_id(l2), body, &answer), 0);
 	assert_int_equal(count(answer, "accepted"), GROUP);
 	assert_true(journal_has(&b, "\"expired\""));
 	cJSON_Delete(answer);
@@ -683,7 +391,7 @@ static void test_detach_voids(void **state)
 	assert_int_equal(ask(&b, "w1", false, 1, &l1), 1);
 	assert_int_equal(ask(&b, "w2", false, 1, &l2), 1);
 	body = all_of(l1, true);
-	assert_int_equal(send(&b, "w1", lease_id(l1), body, &answer), 0);
+	assert_int_equal(send_results(&b, "w1", lease_id(l1), body, &answer), 0);
 	assert_int_equal(count(answer, "accepted"), GROUP);
 	cJSON_Delete(answer);
 	free(body);
@@ -692,10 +400,10 @@ static void test_detach_voids(void **state)
 	desk_detach(b.desk);
 	assert_true(time(NULL) - began < 30);
 	body = all_of(l2, false);
-	assert_int_equal(send(&b, "w2", lease_id(l2), body, &answer), -ESTALE);
+	assert_int_equal(send_results(&b, "w2", lease_id(l2), body, &answer), -ESTALE);
 	free(body);
 	body = all_of(l1, false);
-	assert_int_equal(send(&b, "w1", lease_id(l1), body, &answer), -ESTALE);
+	assert_int_equal(send_results(&b, "w1", lease_id(l1), body, &answer), -ESTALE);
 	free(body);
 	/* detached: nothing to lease */
 	cJSON_Delete(l1);
@@ -708,18 +416,15 @@ static void test_suspension_read_back(void **state)
 {
 	struct bench b;
 	struct desk_ask a = { "w1", false, SKIPBO_VERSION, 2, 1, NULL, 0 };
-	cJSON *lease, *answer, *st;
-	char err[256], *doc, *body;
+	cJSON *lease, *st;
+	char err[256], *doc;
 	unsigned retry;
 
 	(void)state;
 	bench_open(&b, 60);
 	assert_int_equal(ask(&b, "w1", false, 1, &lease), 1);
-	body = all_of(lease, true);
-	assert_int_equal(send(&b, "w1", lease_id(lease), body, &answer), 0);
-	cJSON_Delete(answer);
+	play_back(&b, "w1", lease);
 	cJSON_Delete(lease);
-	free(body);
 	assert_int_equal(desk_suspend(b.desk, "w1", "forged replays", err, sizeof(err)), 0);
 	bench_close(&b);
 	assert_int_equal(desk_open(b.dir, &b.set, &b.desk, err, sizeof(err)), 0);
@@ -816,10 +521,31 @@ static int count_replays(void *ctx, const struct replay_ref *ref)
 	return 0;
 }
 
+/* The games answer accepted that dir's games.jsonl holds now. */
+static int accepted_on_disk(const char *dir, const cJSON *answer)
+{
+	char path[256], *line = NULL;
+	const cJSON *id;
+	size_t cap = 0;
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/games.jsonl", dir);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (getline(&line, &cap, f) > 0)
+		cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(answer, "accepted"))
+			n += strstr(line, id->valuestring) != NULL;
+	free(line);
+	fclose(f);
+	return n;
+}
+
 /*
  * A real run with a desk and no workers of its own: the games sent back are
- * recorded in its games.jsonl with their replays in its packs and counted by
- * its source; once the source has no more, the run detaches and ends.
+ * in its games.jsonl when the answer says they are accepted, with their
+ * replays in its packs, and counted by its source; once the source has no
+ * more, the run detaches and ends.
  */
 static void test_run_with_desk(void **state)
 {
@@ -865,8 +591,9 @@ static void test_run_with_desk(void **state)
 		assert_non_null(lease = cJSON_Parse(doc));
 		free(doc);
 		body = all_of(lease, true);
-		assert_int_equal(send(&b, "w1", lease_id(lease), body, &answer), 0);
+		assert_int_equal(send_results(&b, "w1", lease_id(lease), body, &answer), 0);
 		assert_int_equal(count(answer, "accepted"), GROUP);
+		assert_int_equal(accepted_on_disk(b.dir, answer), GROUP);
 		cJSON_Delete(answer);
 		cJSON_Delete(lease);
 		free(body);

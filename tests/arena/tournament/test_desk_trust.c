@@ -237,8 +237,9 @@ struct bench {
 
 static void bench_open(struct bench *b, const struct config *cfg)
 {
-	struct desk_settings set = { 90, 120, 1.0, NULL, NULL, replay_here, NULL };
-	struct desk_run_ops ops = { cfg, fake_take, fake_commit, &b->run };
+	struct desk_settings set = { .lease_seconds = 90, .expire_seconds = 120,
+				     .replay_sample = 1.0, .replay = replay_here };
+	struct desk_run_ops ops = { .cfg = cfg, .take_groups = fake_take, .commit = fake_commit };
 	char err[256];
 
 	memset(b, 0, sizeof(*b));
