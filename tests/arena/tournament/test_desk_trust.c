@@ -4,7 +4,8 @@
  * games by a real run first (honestly, with a bot swapped for another, or
  * with a bot that plays at random), and the desk's replay callback plays
  * them again here with play_here, as the host does. replay_sample is 1:
- * every game is held and re-played.
+ * every game is held and re-played. The desk and its fake run are
+ * desk_bench.h's, serving this file's tournaments instead of its own.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "desk.h"
+#include "desk_bench.h"
 #include "play_here.h"
 #include "replay_find.h"
 #include "schedule.h"
@@ -32,19 +33,18 @@
 #define HANG_GUARD_S 120
 
 /* The games of one run as a worker sends them. */
-struct played {
+struct games_of_run {
 	int n;
 	char id[GAMES][SCHEDULE_ID_MAX];
 	char *record[GAMES], *replay[GAMES];
 };
 
-static char top[64];
-static struct config host_cfg, random_cfg;
-static struct schedule *sched;
-static struct played honest, swapped, randomly;
+static struct games_of_run honest, swapped, randomly;
+/* the bench's run serves cfg (desk_bench.h): the host's tournament, or this one */
+static struct config random_cfg;
 
 /* The tournament of two bots; the second's name, and what it runs. */
-static char *tournament_text(const char *second, const char *program, const char *arg)
+static char *two_bots_text(const char *second, const char *program, const char *arg)
 {
 	char *text;
 
@@ -59,17 +59,17 @@ static char *tournament_text(const char *second, const char *program, const char
 	return text;
 }
 
-static void parse(const char *text, struct config *cfg)
+static void parse(const char *text, struct config *out)
 {
 	char err[CONFIG_ERR_MAX];
 
-	if (config_parse(text, strlen(text), top, cfg, err, sizeof(err)) != 0)
+	if (config_parse(text, strlen(text), top, out, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
 }
 
 static int keep(void *ctx, const struct replay_ref *ref)
 {
-	struct played *p = ctx;
+	struct games_of_run *p = ctx;
 	char err[512];
 	size_t len;
 
@@ -81,8 +81,8 @@ static int keep(void *ctx, const struct replay_ref *ref)
 	return 0;
 }
 
-/* cfg's tournament played into top/name, its records and replays kept in p. */
-static void play(struct config *cfg, const char *name, struct played *p)
+/* t's tournament played into top/name, its records and replays kept in p. */
+static void play(struct config *t, const char *name, struct games_of_run *p)
 {
 	struct tournament_options opt = { .quiet = 1 };
 	char err[CONFIG_ERR_MAX], path[128], *line = NULL;
@@ -90,10 +90,10 @@ static void play(struct config *cfg, const char *name, struct played *p)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", top, name);
-	free(cfg->output);
-	assert_non_null(cfg->output = strdup(path));
+	free(t->output);
+	assert_non_null(t->output = strdup(path));
 	assert_non_null(opt.progress = fopen("/dev/null", "w"));
-	if (tournament_run(cfg, &opt, err, sizeof(err)) != 0)
+	if (tournament_run(t, &opt, err, sizeof(err)) != 0)
 		fail_msg("the tournament: %s", err);
 	fclose(opt.progress);
 	assert_int_equal(replay_each(path, keep, p, err, sizeof(err)), 0);
@@ -112,7 +112,7 @@ static void play(struct config *cfg, const char *name, struct played *p)
 		assert_non_null(p->record[i]);
 }
 
-static int play_first(void **state)
+static int play_three(void **state)
 {
 	struct config worker_cfg;
 	char *text;
@@ -120,75 +120,34 @@ static int play_first(void **state)
 	(void)state;
 	snprintf(top, sizeof(top), "/tmp/test-desk-trust-XXXXXX");
 	assert_non_null(mkdtemp(top));
-	text = tournament_text("skipbo-medium", MEDIUM_PATH, NULL);
-	parse(text, &host_cfg);
+	text = two_bots_text("skipbo-medium", MEDIUM_PATH, NULL);
+	parse(text, &cfg);
 	free(text);
 	/* the worker that swaps a bot: "skipbo-medium" is skipbo-easy there */
-	text = tournament_text("skipbo-medium", EASY_PATH, NULL);
+	text = two_bots_text("skipbo-medium", EASY_PATH, NULL);
 	parse(text, &worker_cfg);
 	free(text);
-	text = tournament_text("random", BADBOT_PATH, "random");
+	text = two_bots_text("random", BADBOT_PATH, "random");
 	parse(text, &random_cfg);
 	free(text);
-	play(&host_cfg, "honest", &honest);
+	play(&cfg, "honest", &honest);
 	play(&worker_cfg, "swapped", &swapped);
 	play(&random_cfg, "random", &randomly);
 	config_release(&worker_cfg);
-	assert_int_equal(schedule_new(host_cfg.nbots, host_cfg.players, host_cfg.deals,
-				      host_cfg.duplicate, host_cfg.seed, &sched), 0);
+	assert_int_equal(schedule_new(cfg.nbots, cfg.players, cfg.deals,
+				      cfg.duplicate, cfg.seed, &sched), 0);
 	return 0;
 }
 
-static int remove_all(void **state)
+static int remove_three(void **state)
 {
-	struct played *all[] = { &honest, &swapped, &randomly };
+	struct games_of_run *all[] = { &honest, &swapped, &randomly };
 
-	(void)state;
 	for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
 		for (int i = 0; i < all[k]->n; i++)
 			free(all[k]->record[i]), free(all[k]->replay[i]);
-	schedule_free(sched);
-	config_release(&host_cfg);
 	config_release(&random_cfg);
-	assert_int_equal(play_here_remove(top), 0);
-	return 0;
-}
-
-/* The run the desk serves: the schedule's one deal group, once, and what it is given. */
-struct fake_run {
-	bool handed;
-	int commits;
-	char committed[8][SCHEDULE_ID_MAX];
-	pthread_mutex_t lock;
-};
-
-static int fake_take(void *run, struct schedule_game *games, int max)
-{
-	struct fake_run *f = run;
-	int n = 0;
-
-	pthread_mutex_lock(&f->lock);
-	if (!f->handed && max >= GAMES) {
-		f->handed = true;
-		for (uint32_t k = 0; k < GAMES; k++)
-			assert_int_equal(schedule_game(sched, schedule_group_index(sched, 0, k),
-						       &games[n++]), 0);
-	}
-	pthread_mutex_unlock(&f->lock);
-	return n;
-}
-
-static int fake_commit(void *run, const struct committed_game *g, const char *replay,
-		       size_t rlen, const cJSON *record)
-{
-	struct fake_run *f = run;
-
-	(void)record;
-	assert_true(rlen > 0 && replay[0] == '{');
-	pthread_mutex_lock(&f->lock);
-	snprintf(f->committed[f->commits++], SCHEDULE_ID_MAX, "%s", g->game.id);
-	pthread_mutex_unlock(&f->lock);
-	return 0;
+	return remove_all(state);
 }
 
 /*
@@ -207,7 +166,7 @@ static struct gate gate = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_C
 /* The host's plays so far (from the verifier thread only). */
 static int replays;
 
-static int replay_here(void *ctx, const struct config *cfg, const struct schedule_game *g,
+static int replay_here(void *ctx, const struct config *run, const struct schedule_game *g,
 		       char **doc, size_t *len, char *err, size_t err_size)
 {
 	(void)ctx;
@@ -226,65 +185,39 @@ static int replay_here(void *ctx, const struct config *cfg, const struct schedul
 		gate.seen = gate.answered;
 	}
 	pthread_mutex_unlock(&gate.lock);
-	return play_here(cfg, g, 1, NULL, doc, len, err, err_size);
+	return play_here(run, g, 1, NULL, doc, len, err, err_size);
 }
 
-struct bench {
-	char dir[128];
-	struct desk *desk;
-	struct fake_run run;
-};
-
-static void bench_open(struct bench *b, const struct config *cfg)
+/* A desk whose replay is replay_here, every untrusted worker's game held, on the bench's run of cfg. */
+static void open_trusting_none(struct bench *b)
 {
 	struct desk_settings set = { .lease_seconds = 90, .expire_seconds = 120,
 				     .replay_sample = 1.0, .replay = replay_here };
-	struct desk_run_ops ops = { .cfg = cfg, .take_groups = fake_take, .commit = fake_commit };
-	char err[256];
 
-	memset(b, 0, sizeof(*b));
-	snprintf(b->dir, sizeof(b->dir), "%s/desk-XXXXXX", top);
-	assert_non_null(mkdtemp(b->dir));
-	assert_int_equal(desk_open(b->dir, &set, &b->desk, err, sizeof(err)), 0);
-	pthread_mutex_init(&b->run.lock, NULL);
-	ops.run = &b->run;
-	desk_attach(b->desk, &ops);
+	bench_open_with(b, &set);
 }
 
-static void bench_close(struct bench *b)
+/* An untrusted worker's lease: its id into id, or desk_lease's code. */
+static int ask_untrusted(struct bench *b, const char *worker, char *id, size_t size,
+			 cJSON **doc)
 {
-	desk_detach(b->desk);
-	desk_close(b->desk);
-	pthread_mutex_destroy(&b->run.lock);
-}
-
-/* A lease of worker (untrusted): its document's lease id into id, or desk_lease's code. */
-static int ask(struct bench *b, const char *worker, char *id, size_t size, cJSON **doc)
-{
-	struct desk_ask a = { worker, false, SKIPBO_VERSION, 1, 1, NULL, 0 };
-	char err[256], *text = NULL;
-	unsigned retry;
-	int ret = desk_lease(b->desk, &a, &text, &retry, err, sizeof(err));
 	cJSON *lease;
+	int ret = ask(b, worker, false, 1, &lease);
 
-	if (ret == 1) {
-		assert_non_null(lease = cJSON_Parse(text));
-		snprintf(id, size, "%s", cJSON_GetStringValue(
-				 cJSON_GetObjectItemCaseSensitive(lease, "lease")));
-		if (doc)
-			*doc = lease;
-		else
-			cJSON_Delete(lease);
-	}
-	free(text);
+	if (ret == 1)
+		snprintf(id, size, "%s", lease_id(lease));
+	if (doc)
+		*doc = lease;
+	else
+		cJSON_Delete(lease);
 	return ret;
 }
 
 /* p's games sent on lease id (done: the last batch): the answer. */
-static cJSON *send(struct bench *b, const char *worker, const char *id, const struct played *p,
-		   bool done)
+static cJSON *send(struct bench *b, const char *worker, const char *id,
+		   const struct games_of_run *p, bool done)
 {
-	char *body = NULL, *text = NULL, err[256];
+	char *body = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&body, &len);
 	cJSON *answer;
@@ -293,17 +226,9 @@ static cJSON *send(struct bench *b, const char *worker, const char *id, const st
 	for (int i = 0; i < p->n; i++)
 		fprintf(f, "%s\n%s\n", p->record[i], p->replay[i]);
 	fclose(f);
-	if (desk_results(b->desk, worker, id, body, len, &text, err, sizeof(err)) != 0)
-		fail_msg("results: %s", err);
-	assert_non_null(answer = cJSON_Parse(text));
-	free(text);
+	assert_int_equal(send_results(b, worker, id, body, &answer), 0);
 	free(body);
 	return answer;
-}
-
-static int count(const cJSON *answer, const char *key)
-{
-	return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(answer, key));
 }
 
 /* worker's line of desk_state: key as a number (booleans 0 or 1). */
@@ -346,13 +271,13 @@ static bool exists(const char *dir, const char *worker, const char *id, const ch
 static void test_swapped_bot_suspends(void **state)
 {
 	struct bench b;
-	char id[32], other[32], err[256];
+	char id[32], other[32];
 	cJSON *answer, *lease = NULL, *g;
 	int found = 0;
 
 	(void)state;
-	bench_open(&b, &host_cfg);
-	assert_int_equal(ask(&b, "cheat", id, sizeof(id), NULL), 1);
+	open_trusting_none(&b);
+	assert_int_equal(ask_untrusted(&b, "cheat", id, sizeof(id), NULL), 1);
 	answer = send(&b, "cheat", id, &swapped, false);
 	/* checked and legal, so held, not taken */
 	assert_int_equal(count(answer, "held"), GAMES);
@@ -366,16 +291,14 @@ static void test_swapped_bot_suspends(void **state)
 	assert_true(exists(b.dir, "cheat", swapped.id[0], "host1"));
 	assert_true(exists(b.dir, "cheat", swapped.id[0], "host2"));
 	/* leased nothing more; its games go to the next worker that asks */
-	assert_int_equal(ask(&b, "cheat", other, sizeof(other), NULL), -EPERM);
-	(void)err;
-	assert_int_equal(ask(&b, "honest", other, sizeof(other), &lease), 1);
+	assert_int_equal(ask_untrusted(&b, "cheat", other, sizeof(other), NULL), -EPERM);
+	assert_int_equal(ask_untrusted(&b, "honest", other, sizeof(other), &lease), 1);
 	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(lease, "games"))
 		for (int i = 0; i < GAMES; i++)
 			found += !strcmp(cJSON_GetStringValue(
 				cJSON_GetObjectItemCaseSensitive(g, "id")), swapped.id[i]);
 	assert_int_equal(found, GAMES);
 	cJSON_Delete(lease);
-	desk_release(b.desk, "honest", other, "stopping", err, sizeof(err));
 	bench_close(&b);
 }
 
@@ -386,9 +309,9 @@ static void test_honest_worker_counted(void **state)
 	cJSON *answer;
 
 	(void)state;
-	bench_open(&b, &host_cfg);
+	open_trusting_none(&b);
 	replays = 0;
-	assert_int_equal(ask(&b, "box1", id, sizeof(id), NULL), 1);
+	assert_int_equal(ask_untrusted(&b, "box1", id, sizeof(id), NULL), 1);
 	answer = send(&b, "box1", id, &honest, false);
 	assert_int_equal(count(answer, "held"), GAMES);
 	cJSON_Delete(answer);
@@ -409,14 +332,16 @@ static void test_honest_worker_counted(void **state)
 
 static void test_random_bot_not_judged(void **state)
 {
+	struct config host = cfg;
 	struct bench b;
 	char id[32];
 	cJSON *answer;
 
 	(void)state;
-	bench_open(&b, &random_cfg);
+	cfg = random_cfg;
+	open_trusting_none(&b);
 	replays = 0;
-	assert_int_equal(ask(&b, "box2", id, sizeof(id), NULL), 1);
+	assert_int_equal(ask_untrusted(&b, "box2", id, sizeof(id), NULL), 1);
 	answer = send(&b, "box2", id, &randomly, true);
 	assert_int_equal(count(answer, "held"), GAMES);
 	cJSON_Delete(answer);
@@ -427,6 +352,7 @@ static void test_random_bot_not_judged(void **state)
 	assert_int_equal(b.run.commits, GAMES);
 	assert_int_equal(replays, 2 * GAMES);
 	bench_close(&b);
+	cfg = host;
 }
 
 static void test_replay_outside_lock(void **state)
@@ -438,8 +364,8 @@ static void test_replay_outside_lock(void **state)
 
 	(void)state;
 	gate.on = true;
-	bench_open(&b, &host_cfg);
-	assert_int_equal(ask(&b, "box3", id, sizeof(id), NULL), 1);
+	open_trusting_none(&b);
+	assert_int_equal(ask_untrusted(&b, "box3", id, sizeof(id), NULL), 1);
 	answer = send(&b, "box3", id, &honest, true);
 	cJSON_Delete(answer);
 	pthread_mutex_lock(&gate.lock);
@@ -450,7 +376,7 @@ static void test_replay_outside_lock(void **state)
 	assert_true(gate.entered);
 	pthread_mutex_unlock(&gate.lock);
 	/* the re-play is running: the desk still answers another worker */
-	assert_int_equal(ask(&b, "box4", other, sizeof(other), NULL), 0);
+	assert_int_equal(ask_untrusted(&b, "box4", other, sizeof(other), NULL), 0);
 	pthread_mutex_lock(&gate.lock);
 	gate.answered = true;
 	pthread_cond_broadcast(&gate.cond);
@@ -471,5 +397,5 @@ int main(void)
 		cmocka_unit_test(test_replay_outside_lock),
 	};
 
-	return cmocka_run_group_tests(tests, play_first, remove_all);
+	return cmocka_run_group_tests(tests, play_three, remove_three);
 }
