@@ -388,6 +388,73 @@ static void test_replay_outside_lock(void **state)
 	bench_close(&b);
 }
 
+static void *detach_main(void *arg)
+{
+	desk_detach(arg);
+	return NULL;
+}
+
+/* Until desk_lease answers 0 although the run has a group to hand: the desk is detaching. */
+static void wait_detaching(struct bench *b)
+{
+	struct desk_ask a = { "box6", false, SKIPBO_VERSION, 1, 1, NULL, 0 };
+
+	for (int i = 0; i < HANG_GUARD_S * 20; i++) {
+		char err[256], *doc = NULL;
+		unsigned retry;
+		cJSON *lease;
+
+		b->run.again = true;
+		if (desk_lease(b->desk, &a, &doc, &retry, err, sizeof(err)) == 0)
+			return;
+		assert_non_null(lease = cJSON_Parse(doc));
+		desk_release(b->desk, "box6", lease_id(lease), "stopping", err, sizeof(err));
+		cJSON_Delete(lease);
+		free(doc);
+		usleep(50 * 1000);
+	}
+	fail_msg("the desk never began detaching");
+}
+
+static void test_unverified_dropped_at_detach(void **state)
+{
+	struct bench b;
+	char id[32];
+	cJSON *answer;
+	pthread_t detacher;
+	struct timespec until;
+
+	(void)state;
+	gate = (struct gate){ .on = true, .lock = PTHREAD_MUTEX_INITIALIZER,
+			      .cond = PTHREAD_COND_INITIALIZER };
+	replays = 0;
+	open_trusting_none(&b);
+	assert_int_equal(ask_untrusted(&b, "box5", id, sizeof(id), NULL), 1);
+	answer = send(&b, "box5", id, &honest, true);
+	assert_int_equal(count(answer, "held"), GAMES);
+	cJSON_Delete(answer);
+	pthread_mutex_lock(&gate.lock);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += HANG_GUARD_S;
+	while (!gate.entered && pthread_cond_timedwait(&gate.cond, &gate.lock, &until) != ETIMEDOUT)
+		;
+	assert_true(gate.entered);
+	pthread_mutex_unlock(&gate.lock);
+	/* the run ends while the first game is re-played: the second is not */
+	assert_int_equal(pthread_create(&detacher, NULL, detach_main, b.desk), 0);
+	wait_detaching(&b);
+	pthread_mutex_lock(&gate.lock);
+	gate.answered = true;
+	pthread_cond_broadcast(&gate.cond);
+	pthread_mutex_unlock(&gate.lock);
+	pthread_join(detacher, NULL);
+	assert_int_equal(replays, 1);
+	assert_int_equal(b.run.commits, 1);
+	gate.on = false;
+	b.nleased = 0;
+	bench_close(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_honest_worker_counted),
 		cmocka_unit_test(test_random_bot_not_judged),
 		cmocka_unit_test(test_replay_outside_lock),
+		cmocka_unit_test(test_unverified_dropped_at_detach),
 	};
 
 	return cmocka_run_group_tests(tests, play_three, remove_three);
