@@ -17,8 +17,11 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "accounts.h"
 #include "challenge_play.h"
@@ -27,11 +30,16 @@
 #include "host_config.h"
 #include "intake.h"
 #include "league_config.h"
+#include "league_hide.h"
 #include "league_run.h"
 #include "names.h"
 #include "options.h"
 #include "pipeline.h"
+#include "play_here.h"
 #include "server.h"
+
+/* the host's re-plays of workers' games give way to the league's own, as challenges do */
+#define HOST_REPLAY_NICE 10
 
 static const char host_usage[] =
 	"usage: skipbo-arena host [--listen ADDR:PORT] [--cert FILE --key FILE] [-j N] DIR\n"
@@ -208,6 +216,40 @@ static bool entry_private(void *ctx, const char *name)
 	return pipeline_entry_private(ctx, name);
 }
 
+/*
+ * The desk's replay (desk.h): game g of the league's segment cfg played here,
+ * its bots in the league's sandbox with the league's directory hidden but for
+ * their own folders. ctx is the competition's directory. The verifier thread
+ * that calls it, and the bots it starts, run at HOST_REPLAY_NICE.
+ */
+static int host_replay(void *ctx, const struct config *cfg, const struct schedule_game *g,
+		       char **doc, size_t *len, char *err, size_t err_size)
+{
+	const char **cwds = calloc(cfg->nbots + 1, sizeof(*cwds));
+	struct strlist hide = { 0 };
+	struct play_here_setup setup = { 0 };
+	int ret = -ENOMEM;
+
+	/* a thread's own nice value (Linux), inherited by what it starts */
+	setpriority(PRIO_PROCESS, (id_t)gettid(), HOST_REPLAY_NICE);
+	for (size_t i = 0; cwds && i < cfg->nbots; i++)
+		cwds[i] = cfg->bots[i].cwd;
+	if (cwds && (ret = league_hide(ctx, cwds, cfg->nbots, &hide)) < 0)
+		snprintf(err, err_size, "the league's directory \"%s\": %s", (const char *)ctx,
+			 strerror(-ret));
+	free(cwds);
+	if (ret < 0) {
+		if (ret == -ENOMEM)
+			snprintf(err, err_size, "out of memory");
+		return ret;
+	}
+	setup.hide = (const char *const *)hide.v;
+	setup.nhide = hide.n;
+	ret = play_here(cfg, g, 1, &setup, doc, len, err, err_size);
+	strlist_free(&hide);
+	return ret;
+}
+
 /* The league's thread: league_run until a stop is asked or the league ends. */
 static void *league_thread(void *arg)
 {
@@ -257,7 +299,8 @@ static int host_run(const char *dir, const struct host_args *a)
 	struct intake *intake = NULL;
 	struct server *server = NULL;
 	struct desk *desk = NULL;
-	struct desk_settings ds = { .private_entry = entry_private, .private_ctx = (void *)dir };
+	struct desk_settings ds = { .private_entry = entry_private, .private_ctx = (void *)dir,
+				    .replay = host_replay, .replay_ctx = (void *)dir };
 	char err[4096];
 	pthread_t league;
 	sigset_t stop;

@@ -274,6 +274,10 @@ int desk_open(const char *dir, const struct desk_settings *set, struct desk **ou
 		snprintf(err, err_size, "\"%s\": %s", d->path, strerror(-ret));
 		goto fail;
 	}
+	if ((ret = desk_verifier_start(d)) < 0) {
+		snprintf(err, err_size, "the desk's verifier thread: %s", strerror(-ret));
+		goto fail;
+	}
 	*out = d;
 	return 0;
 fail:
@@ -285,6 +289,8 @@ void desk_close(struct desk *d)
 {
 	if (!d)
 		return;
+	desk_verifier_stop(d);
+	desk_drop_held(d, NULL);
 	for (size_t i = 0; i < d->nleases; i++) {
 		free(d->leases[i]->games);
 		free(d->leases[i]->worker);
@@ -364,7 +370,8 @@ void desk_detach(struct desk *d)
 		at.tv_sec += 1;
 		pthread_cond_timedwait(&d->cond, &d->lock, &at);
 	}
-	/* what is left is the run's source's to hand again */
+	/* what is left is the run's source's to hand again, the held games too */
+	desk_drop_held(d, NULL);
 	for (size_t i = 0; i < d->nleases; i++) {
 		struct desk_lease_rec *l = d->leases[i];
 
@@ -600,26 +607,34 @@ out:
 	return ret;
 }
 
+int desk_suspend_worker(struct desk *d, struct desk_worker *w, const char *why)
+{
+	cJSON *e;
+
+	free(w->why);
+	if (!(w->why = strdup(why)))
+		return -ENOMEM;
+	w->suspended = true;
+	for (size_t i = 0; i < d->nleases; i++)
+		if (strcmp(d->leases[i]->worker, w->name) == 0)
+			desk_end_lease(d, d->leases[i], DESK_LEASE_RELEASED, why, false);
+	e = desk_event("suspended", w->name, NULL);
+	cJSON_AddStringToObject(e, "why", why);
+	return desk_journal(d, e);
+}
+
 int desk_suspend(struct desk *d, const char *worker, const char *why, char *err,
 		 size_t err_size)
 {
 	struct desk_worker *w;
-	cJSON *e;
-	int ret;
+	int ret = -ENOMEM;
 
 	pthread_mutex_lock(&d->lock);
-	if (!(w = desk_worker_of(d, worker, true)) || (free(w->why), !(w->why = strdup(why)))) {
-		pthread_mutex_unlock(&d->lock);
+	if ((w = desk_worker_of(d, worker, true)))
+		ret = desk_suspend_worker(d, w, why);
+	if (ret == -ENOMEM)
 		snprintf(err, err_size, "out of memory");
-		return -ENOMEM;
-	}
-	w->suspended = true;
-	for (size_t i = 0; i < d->nleases; i++)
-		if (strcmp(d->leases[i]->worker, worker) == 0)
-			desk_end_lease(d, d->leases[i], DESK_LEASE_RELEASED, why, false);
-	e = desk_event("suspended", worker, NULL);
-	cJSON_AddStringToObject(e, "why", why);
-	if ((ret = desk_journal(d, e)) < 0)
+	else if (ret < 0)
 		snprintf(err, err_size, "\"%s/%s\": %s", d->dir, DESK_FILE, strerror(-ret));
 	pthread_mutex_unlock(&d->lock);
 	return ret;

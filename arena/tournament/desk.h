@@ -18,6 +18,21 @@
  * taken, done, expired, released, parked, conflict, suspended), read back by
  * desk_open for the workers' suspensions and counts, and by desk_read_state
  * whole. A line that is not such an event is refused (-EBADMSG), naming it.
+ * It owns the evidence of a suspension for another play than the host's
+ * (dir/workers/evidence/) too.
+ *
+ * With a replay callback, each game of an untrusted worker that passes the
+ * checks is, in a sample of replay_sample drawn from the system's random
+ * source, held instead of taken: its results call answers it "held", and
+ * the desk's verifier thread plays it again through the callback, outside
+ * every lock. The same play move for move: it is taken. Another: it is
+ * played once more; two equal plays of the host's (deterministic bots)
+ * suspend the worker (the three replays kept as
+ * evidence/WORKER-ID-{worker,host1,host2}.json), and its games held or not
+ * yet taken are dropped, their deals handed again; two different ones
+ * (bots that play differently each time) take the worker's game as sent.
+ * A held game not verified when the run detaches is dropped: the run's
+ * source hands its deal again.
  *
  * Every function may be called from any thread at any time; the desk
  * serialises what it shares and never calls the run's ops under a lock of
@@ -52,6 +67,14 @@ struct desk_settings {
 	 * desk's lock; NULL: no entry is. */
 	bool (*private_entry)(void *ctx, const char *name);
 	void *private_ctx;
+	/* Game g of cfg played on this machine with its seed, told id and seats:
+	 * 0 with its replay document in *doc (malloc'd, *len bytes and a NUL), or
+	 * a negative errno with err. Called from the desk's verifier thread with
+	 * no lock of the desk's held; cfg stays valid until it returns. NULL:
+	 * no game is held nor re-played. */
+	int (*replay)(void *ctx, const struct config *cfg, const struct schedule_game *g,
+		      char **doc, size_t *len, char *err, size_t err_size);
+	void *replay_ctx;
 };
 
 /* A worker asking for work, as the route read it. */
@@ -101,7 +124,7 @@ int desk_lease(struct desk *d, const struct desk_ask *ask, char **lease, unsigne
 /*
  * Results (and the heartbeat) of lease id from worker: body is the request's
  * JSON. 0 with the answer document (malloc'd: accepted, rejected with why,
- * expires_in) in *answer, every game it accepts durable first (ops.flush);
+ * expires_in, held) in *answer, every game it accepts durable first (ops.flush);
  * -ESTALE (the lease ended: 409), -ENOENT (no such lease of this worker),
  * -EINVAL (not a results document), with err.
  */
@@ -133,12 +156,15 @@ int desk_bundle(struct desk *d, const char *sha256, bool trusted, char *path, si
  *
  *   {"workers": [{"name": "box1", "trusted": false, "suspended": false, "why": null,
  *                 "last_heard": 1796710000, "leases": 1, "games": 812,
- *                 "games_per_second": 2.5, "alive": true}],
+ *                 "games_per_second": 2.5, "alive": true, "replayed": 3,
+ *                 "mismatches": 0}],
  *    "parked": [{"deal": "t0203-d0000", "games": 2, "reasons": ["expired", "..."]}],
  *    "leased_games": 24}
  *
  * "alive": heard from within expire_seconds; "games": taken from it;
- * "last_heard": seconds since the epoch, null: never; "why": a suspension's.
+ * "last_heard": seconds since the epoch, null: never; "why": a suspension's;
+ * "replayed": its games the host re-played since it started, "mismatches":
+ * those it played otherwise.
  */
 cJSON *desk_state(struct desk *d);
 

@@ -48,6 +48,8 @@ struct desk_worker {
 	int leases;              /* live */
 	int *lacks;              /* bots (cfg indices) it cannot run */
 	size_t nlacks;
+	uint64_t replayed;       /* its games the host re-played, in this desk's time */
+	uint64_t mismatches;     /* of those, played otherwise than the host's two equal plays */
 };
 
 struct desk_deal {
@@ -71,6 +73,17 @@ struct desk_done {
 struct desk_bundle {
 	bool made, none;          /* none: it runs only system files */
 	char sha256[BUNDLE_HASH_LEN + 1];
+};
+
+/* A game held for the host's re-play (desk.h): the worker's, checked, not yet taken. */
+struct desk_held {
+	struct desk_held *next;
+	struct desk_lease_rec *l;
+	int game;                /* in l */
+	struct committed_game cg;
+	cJSON *tree;             /* its record's */
+	char *replay;            /* the worker's document, NUL-terminated */
+	size_t rlen;
 };
 
 struct desk {
@@ -97,6 +110,9 @@ struct desk {
 	size_t nrehand, rehand_cap;
 	struct desk_done *done;  /* an open-addressed table, done_cap a power of two */
 	size_t ndone, done_cap;
+	struct desk_held *held;  /* first in, first re-played */
+	pthread_t verifier;
+	bool verifying, quit;    /* the verifier thread started; asked to end */
 };
 
 /* A book of dir with its lock, nothing read and no journal: 0 with *out, or
@@ -128,5 +144,22 @@ void desk_rehand(struct desk *d, const struct schedule_game *g);
 /* The lease document of l (WORKERS.md), malloc'd, or NULL. */
 char *desk_lease_document(struct desk *d, const struct desk_lease_rec *l);
 void desk_done_release(struct desk *d);
+/* A taken game's id and result, for an id sent again. 0 or -ENOMEM. */
+int desk_done_add(struct desk *d, const struct committed_game *cg);
+
+/* worker w suspended for why: its live leases end, workers.jsonl says so. 0 or a negative errno. */
+int desk_suspend_worker(struct desk *d, struct desk_worker *w, const char *why);
+
+/* desk_verify.c: the host's re-play of held games. */
+/* True with probability p, from the system's random source. */
+bool desk_draw(double p);
+/* Game k of l held, with copies of its replay; *tree taken on success. 0 or -ENOMEM. */
+int desk_hold(struct desk *d, struct desk_lease_rec *l, int k, const struct committed_game *cg,
+	      cJSON **tree, const char *replay, size_t rlen);
+/* The held games of worker (NULL: every one) dropped, each handed again unless its lease is void. */
+void desk_drop_held(struct desk *d, const char *worker);
+/* The verifier thread, when set.replay is: started (0 or a negative errno), stopped. */
+int desk_verifier_start(struct desk *d);
+void desk_verifier_stop(struct desk *d);
 
 #endif

@@ -234,3 +234,100 @@ out:
 	record_reader_release(&rd);
 	return ret;
 }
+
+/* One step of a play: a decision (fault -1) or a seat's removal. */
+struct play_step {
+	int game, seat, fault;
+	struct move move;
+};
+
+struct play_trace {
+	struct play_step *steps;
+	size_t n, cap;
+	int game, placings[ENGINE_MAX_PLAYERS];
+	bool failed;                 /* no memory */
+};
+
+static void trace_add(struct play_trace *t, int seat, int fault, const struct move *m)
+{
+	struct play_step *s;
+
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 256;
+
+		if (!(s = reallocarray(t->steps, cap, sizeof(*s)))) {
+			t->failed = true;
+			return;
+		}
+		t->steps = s;
+		t->cap = cap;
+	}
+	t->steps[t->n++] = (struct play_step){ t->game, seat, fault, m ? *m : (struct move){ 0 } };
+}
+
+static void trace_start(void *ctx, int game, const struct game *g)
+{
+	(void)g;
+	((struct play_trace *)ctx)->game = game;
+}
+
+static void trace_move(void *ctx, int seat, const struct move *m, int64_t elapsed_us,
+		       const struct game *g)
+{
+	(void)elapsed_us;
+	(void)g;
+	trace_add(ctx, seat, -1, m);
+}
+
+static void trace_fault(void *ctx, const struct referee_fault *f, const struct game *g)
+{
+	(void)g;
+	trace_add(ctx, f->seat, (int)f->kind, NULL);
+}
+
+static void trace_end(void *ctx, int game, const struct game *g)
+{
+	struct play_trace *t = ctx;
+	struct game_result r;
+
+	(void)game;
+	game_result(g, &r);
+	/* a match's last game's placings; each game's moves are in the steps */
+	memcpy(t->placings, r.placing, sizeof(r.placing));
+}
+
+static int trace_of(const char *doc, size_t len, struct play_trace *t, const char *which,
+		    char *why, size_t why_size)
+{
+	struct referee_observer obs = { .ctx = t, .game_start = trace_start, .move = trace_move,
+					.fault = trace_fault, .game_end = trace_end };
+	char err[512];
+
+	if (replay_walk(doc, len, NULL, &obs, NULL, err, sizeof(err)) != 0) {
+		snprintf(why, why_size, "the %s replay fails the referee's re-check: %s", which, err);
+		return -EBADMSG;
+	}
+	return t->failed ? -ENOMEM : 0;
+}
+
+int desk_check_same_play(const char *a, size_t alen, const char *b, size_t blen, char *why,
+			 size_t why_size)
+{
+	struct play_trace ta = { 0 }, tb = { 0 };
+	int ret;
+
+	if ((ret = trace_of(a, alen, &ta, "first", why, why_size)) < 0 ||
+	    (ret = trace_of(b, blen, &tb, "second", why, why_size)) < 0)
+		goto out;
+	ret = ta.n == tb.n && memcmp(ta.placings, tb.placings, sizeof(ta.placings)) == 0;
+	for (size_t i = 0; ret && i < ta.n; i++) {
+		const struct play_step *x = &ta.steps[i], *y = &tb.steps[i];
+
+		ret = x->game == y->game && x->seat == y->seat && x->fault == y->fault &&
+		      (x->fault >= 0 || move_equal(&x->move, &y->move));
+	}
+out:
+	free(ta.steps);
+	free(tb.steps);
+	return ret;
+}

@@ -46,4 +46,14 @@ int desk_check_game(const struct config *cfg, const struct schedule_game *g,
 		    const struct desk_sent *s, bool replay, struct committed_game *cg,
 		    cJSON **tree, char *why, size_t why_size);
 
+/*
+ * Whether two replay documents of one game are the same play: the same
+ * decisions by the same seats, the same seats removed for the same fault
+ * kinds, the same placings; the timings are not compared. 1 the same,
+ * 0 not; -EBADMSG with why when one fails the referee's re-check (which
+ * document is said: a, then b); -ENOMEM.
+ */
+int desk_check_same_play(const char *a, size_t alen, const char *b, size_t blen, char *why,
+			 size_t why_size);
+
 #endif

@@ -33,7 +33,7 @@ static struct desk_done *done_slot(const struct desk *d, const char *id)
 	return &d->done[i];
 }
 
-static int done_add(struct desk *d, const struct committed_game *cg)
+int desk_done_add(struct desk *d, const struct committed_game *cg)
 {
 	struct desk_done *slot;
 
@@ -178,10 +178,12 @@ out:
 /* A game of a results call: where it is in the lease, what became of it. */
 struct desk_taking {
 	int game;                /* in the lease, -1: none */
-	bool replay;             /* re-played */
+	bool replay;             /* re-played by the referee */
+	bool hold;               /* in the sample the host re-plays itself */
 	struct committed_game cg;
 	cJSON *tree;
-	int verdict;             /* 0 taken, 1 refused with why, 2 dropped (already recorded) */
+	/* 0 taken, 1 refused with why, 2 dropped (already recorded), 3 held for the host's re-play */
+	int verdict;
 	char why[DESK_WHY_MAX];
 };
 
@@ -218,6 +220,7 @@ static void claim(struct desk *d, struct desk_lease_rec *l, const struct desk_se
 		/* an untrusted worker's every game, a trusted one's in a sample */
 		tk[i].replay = !l->trusted ||
 			       (double)rand_r(&d->rand) / ((double)RAND_MAX + 1) < d->set.replay_sample;
+		tk[i].hold = !l->trusted && d->set.replay && desk_draw(d->set.replay_sample);
 	}
 }
 
@@ -228,7 +231,7 @@ static int compare_done(struct desk *d, const struct desk_lease_rec *l, struct d
 	cJSON *e;
 
 	if (!was)
-		return done_add(d, &t->cg);
+		return desk_done_add(d, &t->cg);
 	t->verdict = 2;
 	if (was->players == t->cg.players && was->faults == t->cg.faults &&
 	    memcmp(was->placings, t->cg.placings, (size_t)was->players * sizeof(int)) == 0) {
@@ -262,7 +265,17 @@ static void check_and_commit(struct desk *d, struct desk_lease_rec *l, const str
 			continue;
 		}
 		pthread_mutex_lock(&d->lock);
-		ret = compare_done(d, l, t);
+		if (desk_worker_of(d, l->worker, false)->suspended) {
+			/* suspended while this call checked its games: none is taken */
+			snprintf(t->why, sizeof(t->why), "the worker is suspended");
+			t->verdict = 1;
+		} else if (t->hold && !done_find(d, t->cg.game.id)) {
+			ret = desk_hold(d, l, t->game, &t->cg, &t->tree, sent[i].replay,
+					sent[i].replay_len);
+			t->verdict = ret < 0 ? 0 : 3;
+		} else {
+			ret = compare_done(d, l, t);
+		}
 		pthread_mutex_unlock(&d->lock);
 		if (ret < 0) {
 			snprintf(t->why, sizeof(t->why), "the host is out of memory");
@@ -298,7 +311,8 @@ static void flush_taken(const struct desk_run_ops *ops, struct desk_taking *tk, 
 
 /* Under the lock: the verdicts into the lease, the deals and the answer. */
 static int settle(struct desk *d, struct desk_lease_rec *l, const struct desk_sent *sent,
-		  struct desk_taking *tk, int n, bool done, cJSON *accepted, cJSON *rejected)
+		  struct desk_taking *tk, int n, bool done, cJSON *accepted, cJSON *rejected,
+		  cJSON *held)
 {
 	struct desk_worker *w = desk_worker_of(d, l->worker, false);
 	int taken = 0;
@@ -318,6 +332,11 @@ static int settle(struct desk *d, struct desk_lease_rec *l, const struct desk_se
 				g->state = DESK_GAME_TAKEN;
 			else if (l->state != DESK_LEASE_LIVE)
 				desk_rehand(d, &g->g); /* it ended while the game was checked */
+			continue;
+		}
+		if (tk[i].verdict == 3) {
+			/* claimed until the verifier decides: a resend is "already sent" */
+			cJSON_AddItemToArray(held, cJSON_CreateString(sent[i].id));
 			continue;
 		}
 		g->state = DESK_GAME_TAKEN;
@@ -365,7 +384,7 @@ int desk_results(struct desk *d, const char *worker, const char *id, const char 
 	struct desk_taking *tk = NULL;
 	struct desk_lease_rec *l;
 	struct desk_run_ops ops;
-	cJSON *root = NULL, *accepted, *rejected;
+	cJSON *root = NULL, *accepted, *rejected, *held;
 	bool done;
 	int n = 0, ret;
 
@@ -383,6 +402,7 @@ int desk_results(struct desk *d, const char *worker, const char *id, const char 
 		goto out;
 	accepted = cJSON_AddArrayToObject(root, "accepted");
 	rejected = cJSON_AddArrayToObject(root, "rejected");
+	held = cJSON_AddArrayToObject(root, "held");
 	pthread_mutex_lock(&d->lock);
 	/* it may have ended since: an expiry, a detach */
 	if (!(l = live_lease(d, worker, id, &ret, err, err_size))) {
@@ -399,7 +419,7 @@ int desk_results(struct desk *d, const char *worker, const char *id, const char 
 	flush_taken(&ops, tk, n);
 	pthread_mutex_lock(&d->lock);
 	d->calls--;
-	settle(d, l, sent, tk, n, done, accepted, rejected);
+	settle(d, l, sent, tk, n, done, accepted, rejected, held);
 	l->heard = desk_now();
 	pthread_cond_broadcast(&d->cond);
 	pthread_mutex_unlock(&d->lock);
@@ -444,6 +464,8 @@ static cJSON *worker_state(const struct desk *d, const struct desk_worker *w, ti
 	cJSON_AddNumberToObject(o, "games_per_second", held > 0 ? games / held : 0);
 	cJSON_AddBoolToObject(o, "alive", w->last_heard &&
 			      now - w->last_heard <= (time_t)d->set.expire_seconds);
+	cJSON_AddNumberToObject(o, "replayed", (double)w->replayed);
+	cJSON_AddNumberToObject(o, "mismatches", (double)w->mismatches);
 	return o;
 }
 

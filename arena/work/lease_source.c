@@ -56,25 +56,35 @@ static void open_phase(void *ctx)
 int lease_source_init(struct lease_source *s, const struct lease *l, const struct config *cfg,
 		      char *err, size_t err_size)
 {
+	return lease_source_init_games(s, l->games, l->ngames, cfg, err, err_size);
+}
+
+int lease_source_init_games(struct lease_source *s, const struct schedule_game *games, size_t n,
+			    const struct config *cfg, char *err, size_t err_size)
+{
 	char *settings;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	for (size_t i = 0; i < l->ngames; i++) {
+	for (size_t i = 0; i < n; i++) {
 		int seated = 0;
 
-		while (seated < ENGINE_MAX_PLAYERS && l->games[i].bots[seated] >= 0)
+		while (seated < ENGINE_MAX_PLAYERS && games[i].bots[seated] >= 0)
 			seated++;
 		if (seated != cfg->players) {
 			snprintf(err, err_size, "the lease's game %s seats %d bots, its tournament "
-				 "%d", l->games[i].id, seated, cfg->players);
+				 "%d", games[i].id, seated, cfg->players);
 			return -EINVAL;
 		}
 	}
-	if (!(s->games = malloc(l->ngames * sizeof(*s->games))))
+	if (!n) {
+		snprintf(err, err_size, "no game to play");
+		return -EINVAL;
+	}
+	if (!(s->games = malloc(n * sizeof(*s->games))))
 		return -ENOMEM;
-	memcpy(s->games, l->games, l->ngames * sizeof(*s->games));
-	s->ngames = l->ngames;
+	memcpy(s->games, games, n * sizeof(*s->games));
+	s->ngames = n;
 	s->players = cfg->players;
 	/* reused processes play every phase: the run has no barrier to wait at */
 	s->phased = cfg->processes == CONFIG_PROCESSES_FRESH;

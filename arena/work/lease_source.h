@@ -36,6 +36,10 @@ struct lease_source {
  */
 int lease_source_init(struct lease_source *s, const struct lease *l, const struct config *cfg,
 		      char *err, size_t err_size);
+/* The same for n games given (copied), seats as indices into cfg's bots, each
+ * unused seat -1. */
+int lease_source_init_games(struct lease_source *s, const struct schedule_game *games, size_t n,
+			    const struct config *cfg, char *err, size_t err_size);
 void lease_source_release(struct lease_source *s);
 
 #endif

@@ -5,7 +5,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 #include "config.h"
 #include "lease.h"
 #include "lease_source.h"
+#include "play_here.h"
 #include "sandbox.h"
 #include "tournament.h"
 #include "work_http.h"
@@ -197,14 +197,6 @@ static void on_game(void *ctx, const struct schedule_game *g, const int *placing
 	work_sender_counted(ctx);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
-}
-
 static double seconds_since(const struct timespec *t0)
 {
 	struct timespec t;
@@ -292,7 +284,7 @@ static int play_lease(const struct work_settings *set, struct work_http *http,
 	struct config cfg = { 0 };
 	char err[CONFIG_ERR_MAX], missing[PATH_MAX], why[PATH_MAX + 64];
 	const char *tmp = getenv("TMPDIR");
-	int ret;
+	int ret, gone;
 
 	if ((ret = lease_parse(a->body, a->len, &p.lease, err, sizeof(err))) < 0) {
 		fprintf(set->log, "work: %s\n", err);
@@ -340,8 +332,8 @@ static int play_lease(const struct work_settings *set, struct work_http *http,
 	}
 	ret = play_games(&p, &cfg);
 out:
-	if (p.dir[0] && nftw(p.dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
-		fprintf(set->log, "work: %s not removed: %s\n", p.dir, strerror(errno));
+	if (p.dir[0] && (gone = play_here_remove(p.dir)) < 0)
+		fprintf(set->log, "work: %s not removed: %s\n", p.dir, strerror(-gone));
 	config_release(&cfg);
 	lease_release(&p.lease);
 	return ret;

@@ -74,6 +74,8 @@
  *                        ID T", then
  *                        "lifetime alive ID T" every millisecond until it
  *                        is stopped
+ *   random               answers each request with a legal move drawn from
+ *                        /dev/urandom: no two of its games are alike
  *   last-words           plays correctly; at game_end takes 20 ms (a summary
  *                        being written), then writes on stderr "last-words ID
  *                        game_end", and at quit "last-words ID quit" before it
@@ -417,12 +419,29 @@ static void chatter(const cJSON *req, int argc, char **argv)
 	fprintf(stderr, "chatty: esc \033[2J bell \a tab \t end\n");
 }
 
+/* random: a legal move drawn from /dev/urandom, the first when it cannot be read. */
+static const cJSON *random_legal(const cJSON *legal)
+{
+	int n = cJSON_GetArraySize(legal);
+	unsigned r = 0;
+	FILE *f = fopen("/dev/urandom", "re");
+
+	if (f) {
+		if (fread(&r, sizeof(r), 1, f) != 1)
+			r = 0;
+		fclose(f);
+	}
+	return n > 0 ? cJSON_GetArrayItem(legal, (int)(r % (unsigned)n)) : NULL;
+}
+
 static void answer_request(const cJSON *req, int argc, char **argv)
 {
 	const cJSON *legal = cJSON_GetObjectItemCaseSensitive(req, "legal");
 	const cJSON *first = cJSON_IsArray(legal) ? cJSON_GetArrayItem(legal, 0) : NULL;
 	cJSON *answer;
 
+	if (is("random"))
+		first = random_legal(legal);
 	if (is("chatty"))
 		chatter(req, argc, argv);
 	if (is("never-answer") || (is("stderr-flood") && argc > 2 && strcmp(argv[2], "mute") == 0))
