@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "json_strict.h"
+#include "replay.h"
 #include "replay_file.h"
 #include "results.h"
 #include "tournament_file.h"
@@ -257,12 +258,36 @@ int replay_page_path(const char *pages, const char *id, char *path, size_t size)
 	return snprintf(path, size, "%s/%s.html", pages, id) < (int)size ? 0 : -ENAMETOOLONG;
 }
 
+/* How every document replay_format writes begins, its id next (replay.h). */
+#define REPLAY_HEAD "{\"format\":\"" REPLAY_FORMAT "\",\"version\":1,\"id\":\""
+
+/* The id of a document that begins as replay_format writes it, without parsing the
+ * rest (a replay is kilobytes, its id its third key): 1, or 0 for any other text. */
+static int written_id(const char *doc, size_t doc_len, char *id, size_t size)
+{
+	size_t head = sizeof(REPLAY_HEAD) - 1, n = 0;
+
+	if (doc_len <= head || memcmp(doc, REPLAY_HEAD, head) != 0)
+		return 0;
+	while (head + n < doc_len && doc[head + n] != '"' && doc[head + n] != '\\' &&
+	       (unsigned char)doc[head + n] >= 0x20)
+		n++;
+	if (head + n + 1 >= doc_len || doc[head + n] != '"' || n >= size ||
+	    (doc[head + n + 1] != ',' && doc[head + n + 1] != '}'))
+		return 0;
+	memcpy(id, doc + head, n);
+	id[n] = '\0';
+	return 1;
+}
+
 int replay_document_id(const char *doc, size_t doc_len, char *id, size_t size)
 {
 	cJSON *root = NULL;
 	const cJSON *v;
 	int ret = -EBADMSG;
 
+	if (written_id(doc, doc_len, id, size))
+		return 0;
 	json_strict_parse(doc, doc_len, &root, NULL);
 	v = cJSON_GetObjectItemCaseSensitive(root, "id");
 	if (cJSON_IsString(v) && strlen(v->valuestring) < size) {

@@ -88,6 +88,8 @@ int replay_page_path(const char *pages, const char *id, char *path, size_t size)
 /*
  * The "id" of a replay document (doc_len bytes) into id (size bytes): 0, or
  * -EBADMSG when the document is not an object with a string "id" that fits.
+ * A document that begins as replay_format writes it is not parsed beyond its
+ * id: the rest is not checked here.
  */
 int replay_document_id(const char *doc, size_t doc_len, char *id, size_t size);
 

@@ -197,6 +197,36 @@ static void test_page_path(void **state)
 					  path, sizeof(path)), -ENAMETOOLONG);
 }
 
+/* A document's id: read without a parse where it begins as replay_format writes
+ * it, else from the whole document parsed; never from text that only looks so. */
+static void test_document_id(void **state)
+{
+	static const char *const written =
+		"{\"format\":\"skipbo-replay\",\"version\":1,\"id\":\"t0001-d0002-r1\",\"x\":[";
+	static const char *const other =
+		"{\"version\":1,\"id\":\"t0003-d0000-r0\",\"format\":\"skipbo-replay\"}";
+	static const char *const escaped =
+		"{\"format\":\"skipbo-replay\",\"version\":1,\"id\":\"a\\u0062\"}";
+	static const char *const unended =
+		"{\"format\":\"skipbo-replay\",\"version\":1,\"id\":\"abc";
+	char id[32], small[4];
+
+	(void)state;
+	/* the written head: the id alone is read (the rest, cut here, is not parsed) */
+	assert_int_equal(replay_document_id(written, strlen(written), id, sizeof(id)), 0);
+	assert_string_equal(id, "t0001-d0002-r1");
+	/* keys in another order: parsed whole */
+	assert_int_equal(replay_document_id(other, strlen(other), id, sizeof(id)), 0);
+	assert_string_equal(id, "t0003-d0000-r0");
+	/* an escape in the id: parsed whole, the escape undone */
+	assert_int_equal(replay_document_id(escaped, strlen(escaped), id, sizeof(id)), 0);
+	assert_string_equal(id, "ab");
+	/* an id that does not end, or does not fit: no id */
+	assert_int_equal(replay_document_id(unended, strlen(unended), id, sizeof(id)), -EBADMSG);
+	assert_int_equal(replay_document_id(written, strlen(written), small, sizeof(small)),
+			 -EBADMSG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +234,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_find, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_select, make_dir, remove_dir),
 		cmocka_unit_test(test_page_path),
+		cmocka_unit_test(test_document_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
