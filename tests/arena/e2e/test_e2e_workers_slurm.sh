@@ -52,7 +52,7 @@ games() { local n; n=$(grep -c . L/games.jsonl 2>/dev/null) || true; echo "${n:-
 more_games_than() { [ "$(games)" -gt "$1" ]; }
 
 export PATH=$bots:$PATH
-max=240
+max=600
 mkdir L one
 cat >L/league.jsonc <<JSON
 {
@@ -60,7 +60,7 @@ cat >L/league.jsonc <<JSON
   "bots": [ { "name": "medium", "command": ["$bots/skipbo-medium"] },
             { "name": "hard", "command": ["$bots/skipbo-hard"] } ],
   "players": 2,
-  "rules": { "stock_size": 5 },
+  "rules": { "stock_size": 30 },
   "sandbox": "off",
   "seed": "4242",
   "league": { "anchors": { "skipbo-easy": 0 }, "floor": 2, "max_games": $max,
@@ -136,7 +136,12 @@ kill -9 "$victim"
 echo "killed worker $victim mid-lease after $before_kill games"
 
 # the other two play on, and the dead worker's lease expires and is handed out again
-wait_for 240 more_games_than $((before_kill + 40))
+# (long games, stock 30, so that the league is far from its end when it does)
+expired() { grep -q '"event":"expired"' L/workers.jsonl; }
+wait_for 240 expired
+over() { grep -q "the league has stopped (max_games reached)" host$starts.out; }
+! over || fail "the league ended before the killed worker's lease expired: nothing to restart"
+wait_for 240 more_games_than "$before_kill"
 stop_host
 echo "host stopped after $(games) games"
 sleep 2
@@ -147,15 +152,12 @@ for ((tries = 0; tries < 30; tries++)); do
 done
 [ -n "$host_pid" ] || fail "the host did not start again on port $port"
 
-over() { grep -q "the league has stopped (max_games reached)" host$starts.out; }
 wait_for 480 over
 stop_host
 scancel --signal=TERM --batch "$job" 2>/dev/null || true
 slurm_wait_job "$job" 120 || fail "the workers did not stop on SIGTERM in 120 s: $(squeue -j "$job")"
 job=
 
-# the killed worker's lease expired (its games handed out again)
-grep -q '"event":"expired"' L/workers.jsonl || fail "no lease expired: $(cat L/workers.jsonl)"
 total=$(games)
 [ "$total" -ge "$max" ] || fail "$total games of $max"
 twice=$(grep -o '"id":"[^"]*"' L/games.jsonl | sort | uniq -d | head -3)
