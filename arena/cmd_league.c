@@ -1,7 +1,8 @@
 /*
- * cmd_league.c - `skipbo-arena league`: run a league (league_run.h), enter
- * and retire its entries (league_entries.h), and play unrated challenges
- * between two of them (arena/LEAGUE.md).
+ * cmd_league.c - `skipbo-arena league`: run a league (league_run.h), with
+ * --listen its deals served to workers as `host` serves them (desk_serve.h),
+ * enter and retire its entries (league_entries.h), and play unrated
+ * challenges between two of them (arena/LEAGUE.md).
  *
  * A challenge is an ordinary two-bot duplicate tournament of the two
  * entries in DIR/challenges/A-vs-B-N (N deals), seeded from the league's
