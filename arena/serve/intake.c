@@ -1,7 +1,8 @@
 /*
- * intake.c - `host`'s write routes (contract in intake.h): who is asking,
- * the refusals, the upload streamed to disk and taken by submissions.h.
- * The documents it answers with are intake_docs.c's.
+ * intake.c - `host`'s write routes (contract in intake.h): the routes'
+ * dispatch, the refusals, the upload streamed to disk and taken by
+ * submissions.h. Who is asking is intake_auth.c's; the documents it
+ * answers with are intake_docs.c's.
  */
 #include "intake.h"
 

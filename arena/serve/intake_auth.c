@@ -20,7 +20,6 @@ time_t intake_mono_now(void)
 	return ts.tv_sec;
 }
 
-/* The client's address as text, for the count of failed tokens. */
 void intake_client_address(struct MHD_Connection *conn, char *out, size_t size)
 {
 	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
@@ -40,11 +39,6 @@ const char *intake_header(struct MHD_Connection *conn, const char *name)
 	return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
 }
 
-/*
- * Whether a write comes from a page of another site: a browser sends
- * Sec-Fetch-Site, and Origin with every POST; a command-line client
- * sends neither and is not refused.
- */
 bool intake_cross_site(struct MHD_Connection *conn)
 {
 	const char *site = intake_header(conn, "Sec-Fetch-Site");
@@ -61,7 +55,6 @@ bool intake_cross_site(struct MHD_Connection *conn)
 	return strcasecmp(sep + 3, host) != 0;
 }
 
-/* The live account called name into *who: true, or false. */
 bool intake_account_of(struct intake *in, const char *token, const char *name, struct who *who)
 {
 	char err[512];
@@ -80,7 +73,6 @@ bool intake_account_of(struct intake *in, const char *token, const char *name, s
 	return i >= 0;
 }
 
-/* Whether address has sent too many wrong tokens: true with the 429 in r. */
 bool intake_blocked(struct intake *in, const char *address, time_t now, struct refusal *r)
 {
 	if ((r->retry_after = sessions_blocked(in->sessions, address, now)) <= 0)
@@ -116,10 +108,6 @@ static int bearer(struct intake *in, struct MHD_Connection *conn, const char *to
 	return -1;
 }
 
-/*
- * Who sends this request: a bearer token, else the session cookie. 0 with
- * *who; -1 with the refusal (401 none or wrong, 429 too many wrong).
- */
 int intake_authenticate(struct intake *in, struct MHD_Connection *conn, struct who *who,
 			struct refusal *r)
 {
@@ -140,7 +128,6 @@ int intake_authenticate(struct intake *in, struct MHD_Connection *conn, struct w
 	return -1;
 }
 
-/* A worker's request: its bearer token only, of a worker (else 403). 0, or -1 with r. */
 int intake_authenticate_worker(struct intake *in, struct MHD_Connection *conn,
 			       struct who *who, struct refusal *r)
 {
