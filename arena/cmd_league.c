@@ -136,8 +136,8 @@ static int listen_start(const char *dir, const struct league_args *a, struct des
 		warnx("league: %s", err);
 		return 1;
 	}
-	printf("league: serving %s to workers at %s (skipbo-arena work %s)\n", dir,
-	       server_url(ds->server), server_url(ds->server));
+	printf("league: serving %s at %s: its pages, and its deals to workers "
+	       "(arena/WORKERS.md)\n", dir, server_url(ds->server));
 	fflush(stdout);
 	return 0;
 }
