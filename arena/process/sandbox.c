@@ -69,10 +69,10 @@ const char *sandbox_cache_warning(const struct sandbox *sb)
 	if (!sb || sb->drop_caches)
 		return NULL;
 	if (sb->pin)
-		return "names looked up and not found are not dropped between rotation phases (only "
-		       "root can): a bot's process of one rotation of a deal can leave marks there "
-		       "that its process of the next reads; for bots nobody trusts run as root, or "
-		       "with \"duplicate\": false (SECURITY.md)";
+		return "names looked up and not found in the bots' own folders are not dropped "
+		       "between rotation phases (only root can): a bot's process of one rotation of "
+		       "a deal can leave marks there that its process of the next reads; for bots "
+		       "nobody trusts run as root, or with \"duplicate\": false (SECURITY.md)";
 	return "the kernel's page cache is not dropped between rotation phases (only root "
 	       "can): a bot's process of one rotation of a deal can leave marks there that its "
 	       "process of the next reads; for bots nobody trusts run as root, or with "

@@ -412,10 +412,13 @@ int system_copy_make(const struct strlist *roots, const struct strlist *skip,
 		return -ENOMEM;
 	memcpy(c->dir, SYSTEM_COPY_PARENT "/skipbo-system.XXXXXX", sizeof c->dir);
 	c->sock = -1;
-	if (!mkdtemp(c->dir)) {
+	/* as root each sandbox's bwrap runs as the bot's uid, which must reach the copy; the
+	 * copy holds nothing another user could not read where it came from */
+	if (!mkdtemp(c->dir) || chmod(c->dir, 0711) < 0) {
 		ret = -errno;
 		snprintf(why, why_size, "cannot make a directory in %s for the system directories' "
-			 "copy: %s", SYSTEM_COPY_PARENT, strerror(errno));
+			 "copy: %s", SYSTEM_COPY_PARENT, strerror(-ret));
+		rmdir(c->dir);
 		free(c);
 		return ret;
 	}

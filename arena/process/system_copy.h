@@ -12,7 +12,8 @@
  * take the same time, and the dentry count does not grow). Every page of a
  * tmpfs file is in memory, so nothing is read from a disk either.
  *
- * The copy is a directory of its own under /dev/shm (mode 0700). It holds,
+ * The copy is a directory of its own under /dev/shm (mode 0711: a bot's
+ * bwrap, as root run as the bot's uid, must reach it). It holds,
  * under the original paths, regular files (content, modes without setuid
  * and setgid, times), directories and symbolic links as they are. Sockets,
  * fifos and devices are left out, and so is what the arena cannot read

@@ -111,7 +111,7 @@ static void test_copies_what_bots_see(void **state)
 	snprintf(dir, sizeof dir, "%s", system_copy_dir(c));
 	assert_int_equal(strncmp(dir, SYSTEM_COPY_PARENT "/", strlen(SYSTEM_COPY_PARENT "/")), 0);
 	assert_int_equal(stat(dir, &st), 0);
-	assert_int_equal(st.st_mode & 07777, 0700);
+	assert_int_equal(st.st_mode & 07777, 0711);
 
 	assert_non_null(copied(c, "plain", &st));
 	assert_true(S_ISREG(st.st_mode));
