@@ -18,9 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/sendfile.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -29,6 +27,7 @@
 #include <unistd.h>
 
 #include "sandbox_view.h"
+#include "tether.h"
 
 #ifndef TMPFS_MAGIC
 #define TMPFS_MAGIC 0x01021994
@@ -120,20 +119,9 @@ static void remove_below(int dfd)
 /* The child: waits for the socket to close, then removes dir. */
 static void keeper_run(int sock, const char *dir)
 {
-	char c;
 	int fd;
 
-	/* its own process group: the terminal's ^C is for the arena, which ends it */
-	setpgid(0, 0);
-	prctl(PR_SET_NAME, "skipbo-copy");
-	close_range(3, (unsigned)sock - 1, 0);
-	close_range((unsigned)sock + 1, ~0u, 0);
-	for (;;) {
-		ssize_t r = read(sock, &c, 1);
-
-		if (r == 0 || (r < 0 && errno != EINTR))
-			break;
-	}
+	tether_wait(sock);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0) {
 		fchmod(fd, 0700);
@@ -146,25 +134,13 @@ static void keeper_run(int sock, const char *dir)
 
 static int keeper_start(struct system_copy *c)
 {
-	int sv[2];
-	pid_t pid;
+	pid_t pid = tether_fork("skipbo-copy", &c->sock);
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-		return -errno;
-	if ((pid = fork()) < 0) {
-		int e = errno;
-
-		close(sv[0]);
-		close(sv[1]);
-		return -e;
-	}
-	if (pid == 0) {
-		close(sv[0]);
-		keeper_run(sv[1], c->dir);
-	}
-	close(sv[1]);
+	if (pid < 0)
+		return (int)pid;
+	if (pid == 0)
+		keeper_run(c->sock, c->dir);
 	c->keeper = pid;
-	c->sock = sv[0];
 	return 0;
 }
 
