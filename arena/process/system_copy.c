@@ -46,6 +46,7 @@ struct system_copy {
 /* One walk: sizing (dry) or copying. */
 struct copy_walk {
 	const struct strlist *skip;
+	const char *own;  /* the copy itself, never copied into itself; NULL while dry */
 	bool dry;
 	struct system_copy_stats stats;
 	int error;        /* the first, negative errno */
@@ -211,6 +212,7 @@ static void walk(struct copy_walk *w, int at, const char *name, int dst_at,
 	int fd, dst;
 
 	if (w->error || skipped(w->skip, path) ||
+	    (w->own && sandbox_view_covers(w->own, path)) ||
 	    fstatat(at, name, &st, root ? 0 : AT_SYMLINK_NOFOLLOW) < 0)
 		return;
 	if (S_ISLNK(st.st_mode)) {
@@ -407,6 +409,7 @@ int system_copy_make(const struct strlist *roots, const struct strlist *skip,
 	}
 	memset(&w, 0, sizeof w);
 	w.skip = skip;
+	w.own = c->dir;
 	if ((dst = open(c->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		walk_fail(&w, errno, c->dir);
 	else {
