@@ -15,13 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "tether.h"
 #define MAP_COUNT_FILE "/proc/sys/vm/max_map_count"
 #define MAP_COUNT_DEFAULT 65530
 /* mappings a pinner leaves for what it inherits from the arena */
@@ -177,13 +176,7 @@ static void pinner_run(int sock, const struct pin_file *files, size_t n)
 {
 	struct pinner_report rep = { 0, 0, 1 };
 	int lock = MAP_LOCKED;
-	char c;
 
-	/* its own process group: the terminal's ^C is for the arena, which ends it */
-	setpgid(0, 0);
-	prctl(PR_SET_NAME, "skipbo-pinner");
-	close_range(3, (unsigned)sock - 1, 0);
-	close_range((unsigned)sock + 1, ~0u, 0);
 	for (size_t i = 0; i < n; i++) {
 		int fd = open(files[i].path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
 			      O_CLOEXEC);
@@ -215,36 +208,21 @@ static void pinner_run(int sock, const struct pin_file *files, size_t n)
 	}
 	if (write(sock, &rep, sizeof rep) != sizeof rep)
 		_exit(1);
-	for (;;) {
-		ssize_t r = read(sock, &c, 1);
-
-		if (r == 0 || (r < 0 && errno != EINTR))
-			break;
-	}
+	tether_wait(sock);
 	_exit(0);
 }
 
 static int pinner_start(struct pinner *pp, const struct pin_file *files, size_t n)
 {
-	int sv[2];
-	pid_t pid;
+	int sock;
+	pid_t pid = tether_fork("skipbo-pinner", &sock);
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-		return -errno;
-	if ((pid = fork()) < 0) {
-		int e = errno;
-
-		close(sv[0]);
-		close(sv[1]);
-		return -e;
-	}
-	if (pid == 0) {
-		close(sv[0]);
-		pinner_run(sv[1], files, n);
-	}
-	close(sv[1]);
+	if (pid < 0)
+		return (int)pid;
+	if (pid == 0)
+		pinner_run(sock, files, n);
 	pp->pid = pid;
-	pp->sock = sv[0];
+	pp->sock = sock;
 	return 0;
 }
 

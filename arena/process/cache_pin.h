@@ -23,9 +23,12 @@
  *
  * What it does not cover: names looked up and not found (negative
  * dentries), which every process finds, a lookup that finds one some
- * microseconds sooner than one that reads the directory (dropped between
- * rotation phases where the arena can: cache_drop.h); and pages evicted
- * when the machine runs out of memory, where they could not be locked.
+ * microseconds sooner than one that reads the directory; sealed runs serve
+ * the system directories from a copy on tmpfs, which keeps none
+ * (system_copy.h), so this is left for the bots' own folders (dropped
+ * between rotation phases where the arena can: cache_drop.h); and pages
+ * evicted when the machine runs out of memory, where they could not be
+ * locked.
  */
 #ifndef SKIPBO_CACHE_PIN_H
 #define SKIPBO_CACHE_PIN_H

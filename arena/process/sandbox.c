@@ -69,10 +69,10 @@ const char *sandbox_cache_warning(const struct sandbox *sb)
 	if (!sb || sb->drop_caches)
 		return NULL;
 	if (sb->pin)
-		return "names looked up and not found are not dropped between rotation phases (only "
-		       "root can): a bot's process of one rotation of a deal can leave marks there "
-		       "that its process of the next reads; for bots nobody trusts run as root, or "
-		       "with \"duplicate\": false (SECURITY.md)";
+		return "names looked up and not found in the bots' own folders are not dropped "
+		       "between rotation phases (only root can): a bot's process of one rotation of "
+		       "a deal can leave marks there that its process of the next reads; for bots "
+		       "nobody trusts run as root, or with \"duplicate\": false (SECURITY.md)";
 	return "the kernel's page cache is not dropped between rotation phases (only root "
 	       "can): a bot's process of one rotation of a deal can leave marks there that its "
 	       "process of the next reads; for bots nobody trusts run as root, or with "
@@ -402,19 +402,33 @@ static int prepare(struct sandbox *sb, const struct sandbox_setup *setup, const 
 }
 
 /*
- * Sealed: every file a bot sees (the system directories, each bot's own
- * files; not what the arena hides) kept cached and mapped. Between phases
- * only the names are dropped (cache_drop_names): a whole drop would empty
- * the directories' blocks the walk cached, which a bot could then mark by
- * listing one, and reading them again takes seconds for a large /usr.
+ * Sealed: the system directories copied to memory (system_copy.h), which
+ * keeps no names looked up and not found, and bound from there; every file
+ * a bot sees (that copy, each bot's own files; not what the arena hides)
+ * kept cached and mapped. Between phases only the names are dropped
+ * (cache_drop_names): a whole drop would empty the directories' blocks the
+ * walk cached, which a bot could then mark by listing one, and reading them
+ * again takes seconds for a large /usr.
  */
 static int seal(struct sandbox *sb, char *why, size_t why_size)
 {
 	struct strlist roots = { 0 };
 	int ret;
 
-	for (size_t i = 0; i < sb->view.system.n; i++)
-		strlist_add(&roots, sb->view.system.v[i]);
+	if ((ret = system_copy_make(&sb->view.system, &sb->view.hide, &sb->copy, why,
+				    why_size)) < 0)
+		return ret;
+	sb->view.copy = system_copy_dir(sb->copy);
+	for (size_t i = 0; i < sb->view.system.n; i++) {
+		char *copy;
+
+		if (asprintf(&copy, "%s%s", sb->view.copy, sb->view.system.v[i]) < 0) {
+			strlist_free(&roots);
+			return -ENOMEM;
+		}
+		strlist_add(&roots, copy);
+		free(copy);
+	}
 	for (size_t i = 0; i < sb->view.others.n; i++)
 		strlist_add(&roots, sb->view.others.v[i]);
 	if ((ret = roots.error) == 0)
@@ -431,10 +445,13 @@ static int drop(const struct sandbox *sb)
 
 static void describe(struct sandbox *sb)
 {
-	char pinned[96] = "";
+	char pinned[160] = "";
 
 	if (sb->pin)
-		snprintf(pinned, sizeof pinned, ", sealed: %zu files (%.1f GB) kept cached%s",
+		snprintf(pinned, sizeof pinned, ", sealed: %zu system files (%.1f GB) copied to "
+			 "memory, %zu files (%.1f GB) kept cached%s",
+			 system_copy_stats(sb->copy)->files,
+			 (double)system_copy_stats(sb->copy)->bytes / 1e9,
 			 cache_pin_stats(sb->pin)->files,
 			 (double)cache_pin_stats(sb->pin)->bytes / 1e9,
 			 cache_pin_stats(sb->pin)->locked ? " and locked" : "");
@@ -608,6 +625,7 @@ void sandbox_close(struct sandbox *sb)
 		return;
 	hosts_off(sb);
 	cache_pin_stop(sb->pin);
+	system_copy_remove(sb->copy);
 	free(sb->hosts);
 	cgroup_close(sb->cg);
 	guard_stop(sb->guard);

@@ -14,6 +14,7 @@
 #include "cgroup.h"
 #include "guard.h"
 #include "sandbox_view.h"
+#include "system_copy.h"
 
 #define SANDBOX_MAX_SLOTS 65536
 
@@ -41,6 +42,7 @@ struct sandbox {
 	bool root;
 	bool drop_caches;       /* between rotation phases (cache_drop.h) */
 	struct cache_pin *pin;  /* sealed: every file a bot sees kept cached (cache_pin.h) */
+	struct system_copy *copy; /* sealed: the system directories in memory (system_copy.h) */
 	struct cgroups *cg;
 	pthread_mutex_t lock;   /* slots, hosts */
 	uid_t uid_base;         /* this arena's block of uids (sandbox_start.h) */
@@ -49,7 +51,7 @@ struct sandbox {
 	struct sandbox_host *hosts;
 	size_t nhosts, hosts_cap;
 	unsigned long long next_host_id;
-	char desc[192];
+	char desc[320];
 	struct strlist unseen;  /* sandbox_unseen(): a sentence per bot with files it cannot see */
 };
 

@@ -630,8 +630,14 @@ void sandbox_view_mounts(const struct sandbox_view *v, const struct strlist *own
 
 	snprintf(size, sizeof size, "%llu", (unsigned long long)SANDBOX_SCRATCH_MB << 20);
 	for (size_t i = 0; i < v->system.n; i++) {
+		char copy[PATH_MAX];
+
 		strlist_add(argv, "--ro-bind");
-		strlist_add(argv, v->system.v[i]);
+		if (v->copy && (size_t)snprintf(copy, sizeof copy, "%s%s", v->copy,
+						v->system.v[i]) < sizeof copy)
+			strlist_add(argv, copy);
+		else
+			strlist_add(argv, v->system.v[i]);
 		strlist_add(argv, v->system.v[i]);
 	}
 	for (size_t i = 0; i < v->links.n; i++) {

@@ -54,6 +54,8 @@ struct sandbox_view {
 	struct strlist others;        /* every bot's own files, hidden from the other bots */
 	struct strlist cwds;          /* every bot's working directory, once a bot */
 	char *path_env;               /* "PATH=" the arena's PATH less what a bot does not see */
+	const char *copy;             /* sealed: each system directory is bound from its copy
+				       * under this directory (system_copy.h); NULL: the host's */
 };
 
 /*
