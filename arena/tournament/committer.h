@@ -61,6 +61,13 @@ int committer_start(struct results *res, const char *dir, const struct committer
 int committer_add_replay(struct committer *c, const char *doc, size_t len,
 			 struct replay_location *at);
 
+/*
+ * The same for a frame of documents made by replay_pack_frame(), appended as
+ * it is (replay_pack_add_frame()): *at is where its first document will be.
+ */
+int committer_add_frame(struct committer *c, const char *frame, size_t len,
+			struct replay_location *at);
+
 /* Add the game, with its record (one line, no newline), handing the group over when due. */
 int committer_add_game(struct committer *c, const struct committed_game *g, const char *record,
 		       size_t len);

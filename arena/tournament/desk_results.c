@@ -13,6 +13,7 @@
 
 #include "desk_check.h"
 #include "referee.h"
+#include "replay_pack.h"
 
 static uint64_t id_hash(const char *id)
 {
@@ -181,7 +182,6 @@ struct desk_taking {
 	bool replay;             /* re-played by the referee */
 	bool hold;               /* in the sample the host re-plays itself */
 	struct committed_game cg;
-	cJSON *tree;
 	/* 0 taken, 1 refused with why, 2 dropped (already recorded), 3 held for the host's re-play */
 	int verdict;
 	char why[DESK_WHY_MAX];
@@ -245,10 +245,9 @@ static int compare_done(struct desk *d, const struct desk_lease_rec *l, struct d
 	return 0;
 }
 
-/* Outside the lock: each claimed game checked; those that pass (and are new) made durable. */
-static void check_and_commit(struct desk *d, struct desk_lease_rec *l, const struct config *cfg,
-			     const struct desk_run_ops *ops, const struct desk_sent *sent,
-			     struct desk_taking *tk, int n)
+/* Outside the lock: each claimed game checked, and kept (0), held (3) or dropped (2). */
+static void check_each(struct desk *d, struct desk_lease_rec *l, const struct config *cfg,
+		       const struct desk_sent *sent, struct desk_taking *tk, int n)
 {
 	for (int i = 0; i < n; i++) {
 		struct desk_taking *t = &tk[i];
@@ -257,7 +256,7 @@ static void check_and_commit(struct desk *d, struct desk_lease_rec *l, const str
 		if (t->verdict)
 			continue;
 		ret = desk_check_game(cfg, &l->games[t->game].g, &sent[i], t->replay, &t->cg,
-				      &t->tree, t->why, sizeof(t->why));
+				      t->why, sizeof(t->why));
 		if (ret) {
 			if (ret < 0)
 				snprintf(t->why, sizeof(t->why), "the host is out of memory");
@@ -270,8 +269,7 @@ static void check_and_commit(struct desk *d, struct desk_lease_rec *l, const str
 			snprintf(t->why, sizeof(t->why), "the worker is suspended");
 			t->verdict = 1;
 		} else if (t->hold && !done_find(d, t->cg.game.id)) {
-			ret = desk_hold(d, l, t->game, &t->cg, &t->tree, sent[i].replay,
-					sent[i].replay_len);
+			ret = desk_hold(d, l, t->game, &t->cg, &sent[i]);
 			t->verdict = ret < 0 ? 0 : 3;
 		} else {
 			ret = compare_done(d, l, t);
@@ -281,15 +279,73 @@ static void check_and_commit(struct desk *d, struct desk_lease_rec *l, const str
 			snprintf(t->why, sizeof(t->why), "the host is out of memory");
 			t->verdict = 1;
 		}
-		if (t->verdict)
-			continue;
-		if ((ret = ops->commit(ops->run, &t->cg, sent[i].replay, sent[i].replay_len,
-				       t->tree)) < 0) {
-			snprintf(t->why, sizeof(t->why), "the host could not record it: %s",
-				 strerror(-ret));
-			t->verdict = 1;
-		}
 	}
+}
+
+int desk_commit_docs(const struct desk_run_ops *ops, const struct desk_commit *games,
+		     const char *const *replays, const size_t *rlens, int n)
+{
+	size_t len = 0, at = 0, flen;
+	char *docs, *frame;
+	int ret;
+
+	for (int k = 0; k < n; k++)
+		len += rlens[k] + 1;
+	if (!(docs = malloc(len ? len : 1)))
+		return -ENOMEM;
+	for (int k = 0; k < n; k++) {
+		memcpy(docs + at, replays[k], rlens[k]);
+		at += rlens[k];
+		docs[at++] = '\n';
+	}
+	ret = replay_pack_frame(docs, len, &frame, &flen);
+	free(docs);
+	if (ret < 0)
+		return ret;
+	ret = ops->commit(ops->run, games, n, frame, flen);
+	free(frame);
+	return ret;
+}
+
+/*
+ * Outside the lock: the games kept committed. When every game sent is, the
+ * worker's frame is appended as it is; else the kept ones' replays are
+ * compressed again, so that a pack holds only the documents of its games.
+ */
+static void commit_kept(const struct desk_run_ops *ops, const struct desk_body *b,
+			struct desk_taking *tk)
+{
+	struct desk_commit *games;
+	const char **replays;
+	size_t *rlens;
+	int kept = 0, ret = -ENOMEM;
+
+	if (!b->n)
+		return;
+	games = calloc((size_t)b->n, sizeof(*games));
+	replays = calloc((size_t)b->n, sizeof(*replays));
+	rlens = calloc((size_t)b->n, sizeof(*rlens));
+	if (!games || !replays || !rlens)
+		goto out;
+	for (int i = 0; i < b->n; i++)
+		if (tk[i].verdict == 0) {
+			games[kept] = (struct desk_commit){ tk[i].cg, b->sent[i].record,
+							    b->sent[i].record_len };
+			replays[kept] = b->sent[i].replay;
+			rlens[kept++] = b->sent[i].replay_len;
+		}
+	ret = kept == b->n ? ops->commit(ops->run, games, kept, b->frame, b->frame_len) :
+	      kept ? desk_commit_docs(ops, games, replays, rlens, kept) : 0;
+out:
+	for (int i = 0; ret < 0 && i < b->n; i++)
+		if (tk[i].verdict == 0) {
+			snprintf(tk[i].why, sizeof(tk[i].why), "the host could not record it: %s",
+				 strerror(-ret));
+			tk[i].verdict = 1;
+		}
+	free(games);
+	free(replays);
+	free(rlens);
 }
 
 /* Outside the lock: the games taken made durable before the answer says so, or refused. */
@@ -352,7 +408,7 @@ static int settle(struct desk *d, struct desk_lease_rec *l, const struct desk_se
 		w->games += (uint64_t)taken;
 	e = desk_event("taken", l->worker, l);
 	cJSON_AddNumberToObject(e, "games", taken);
-	desk_journal(d, e);
+	desk_journal_count(d, e);
 	if (done && l->state == DESK_LEASE_LIVE)
 		desk_end_lease(d, l, DESK_LEASE_DONE, "done", false);
 	return 0;
@@ -380,12 +436,11 @@ static struct desk_lease_rec *live_lease(struct desk *d, const char *worker, con
 int desk_results(struct desk *d, const char *worker, const char *id, const char *body,
 		 size_t len, char **answer, char *err, size_t err_size)
 {
-	struct desk_sent *sent = NULL;
+	struct desk_body b = { 0 };
 	struct desk_taking *tk = NULL;
 	struct desk_lease_rec *l;
 	struct desk_run_ops ops;
 	cJSON *root = NULL, *accepted, *rejected, *held;
-	bool done;
 	int n = 0, ret;
 
 	*answer = NULL;
@@ -395,8 +450,9 @@ int desk_results(struct desk *d, const char *worker, const char *id, const char 
 	pthread_mutex_unlock(&d->lock);
 	if (!l)
 		return ret;
-	if ((ret = desk_check_body(body, len, &done, &sent, &n, err, err_size)) < 0)
+	if ((ret = desk_check_body(body, len, &b, err, err_size)) < 0)
 		goto out;
+	n = b.n;
 	ret = -ENOMEM;
 	if ((n && !(tk = calloc((size_t)n, sizeof(*tk)))) || !(root = cJSON_CreateObject()))
 		goto out;
@@ -411,15 +467,16 @@ int desk_results(struct desk *d, const char *worker, const char *id, const char 
 	}
 	l->heard = desk_now();
 	desk_worker_of(d, worker, false)->last_heard = time(NULL);
-	claim(d, l, sent, tk, n);
+	claim(d, l, b.sent, tk, n);
 	ops = d->ops;
 	d->calls++;
 	pthread_mutex_unlock(&d->lock);
-	check_and_commit(d, l, ops.cfg, &ops, sent, tk, n);
+	check_each(d, l, ops.cfg, b.sent, tk, n);
+	commit_kept(&ops, &b, tk);
 	flush_taken(&ops, tk, n);
 	pthread_mutex_lock(&d->lock);
 	d->calls--;
-	settle(d, l, sent, tk, n, done, accepted, rejected, held);
+	settle(d, l, b.sent, tk, n, b.done, accepted, rejected, held);
 	l->heard = desk_now();
 	pthread_cond_broadcast(&d->cond);
 	pthread_mutex_unlock(&d->lock);
@@ -428,11 +485,9 @@ int desk_results(struct desk *d, const char *worker, const char *id, const char 
 out:
 	if (ret == -ENOMEM)
 		snprintf(err, err_size, "out of memory");
-	for (int i = 0; tk && i < n; i++)
-		cJSON_Delete(tk[i].tree);
 	cJSON_Delete(root);
 	free(tk);
-	free(sent);
+	desk_body_release(&b);
 	return ret;
 }
 

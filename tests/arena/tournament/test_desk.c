@@ -151,7 +151,7 @@ static void test_forgeries_rejected(void **state)
 	assert_non_null(strstr(why0(answer), "no game of lease"));
 	cJSON_Delete(answer);
 	/* that lease is not this worker's */
-	assert_int_equal(desk_results(b.desk, "w1", lease_id(l2), body, strlen(body), &text, err,
+	assert_int_equal(desk_results(b.desk, "w1", lease_id(l2), body, body_length(body), &text, err,
 				      sizeof(err)), -ENOENT);
 	free(body);
 	/* an invented game: a played game no lease holds, its id changed */
