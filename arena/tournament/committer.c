@@ -5,7 +5,6 @@
 #include "committer.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,7 +198,8 @@ int committer_add_game(struct committer *c, const struct committed_game *g, cons
 		return -ENOMEM;
 	}
 	grp->games[grp->n++] = *g;
-	if (grp->n == COMMIT_GROUP_MAX || monotonic_ms() - c->handed_ms >= COMMIT_GROUP_MS)
+	if (grp->n == COMMIT_GROUP_MAX ||
+	    (!c->ops.flushed && monotonic_ms() - c->handed_ms >= COMMIT_GROUP_MS))
 		hand_over(c);
 	return 0;
 }

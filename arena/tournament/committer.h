@@ -8,7 +8,8 @@
  *
  * A group is handed to the committer's thread when it holds COMMIT_GROUP_MAX
  * games, when a game ends COMMIT_GROUP_MS or more after the previous hand-over
- * (so the first game after a pause, and every game that long, goes at once),
+ * (so the first game after a pause, and every game that long, goes at once;
+ * not when the ops say the caller flushes each batch),
  * and by committer_flush() and committer_finish(). While one group is being made durable the next
  * one fills; the worker waits only when the next is due before the previous
  * is done, so the fsyncs' waits overlap the games.
@@ -20,6 +21,7 @@
 #ifndef SKIPBO_COMMITTER_H
 #define SKIPBO_COMMITTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "engine.h"
@@ -45,6 +47,9 @@ struct committer_ops {
 	/* what failed (a file name) and why; the first failure only */
 	void (*failed)(void *ctx, int code, const char *what, const char *detail);
 	void *ctx;
+	/* the caller flushes each batch it adds (a lease desk's results): a group is
+	 * handed over when full or flushed, never for the time since the last one */
+	bool flushed;
 };
 
 struct committer;

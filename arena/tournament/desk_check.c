@@ -111,6 +111,20 @@ fail:
 	return ret;
 }
 
+int desk_record_id(const struct desk_sent *s, char *id, size_t size)
+{
+	struct record_reader rd;
+	struct record rec;
+	int ret;
+
+	record_reader_init(&rd);
+	ret = record_parse(&rd, s->record, s->record_len, RECORD_KEYS, &rec);
+	if (ret == 0 && snprintf(id, size, "%s", rec.id) >= (int)size)
+		ret = -ENAMETOOLONG;
+	record_reader_release(&rd);
+	return ret;
+}
+
 void desk_body_release(struct desk_body *b)
 {
 	free(b->sent);

@@ -55,6 +55,10 @@ int desk_check_body(const char *body, size_t len, struct desk_body *b, char *err
 		    size_t err_size);
 void desk_body_release(struct desk_body *b);
 
+/* The id of s's record, to name a game refused: 0; -EBADMSG when the record
+ * has none; -ENAMETOOLONG; -ENOMEM. */
+int desk_record_id(const struct desk_sent *s, char *id, size_t size);
+
 /*
  * Game s (found by its replay's id) checked against g of cfg; with replay,
  * its replay re-played too. 0 with the game as the run counts it in *cg;

@@ -187,10 +187,14 @@ struct desk_taking {
 	char why[DESK_WHY_MAX];
 };
 
-static void reject(cJSON *rejected, const char *id, const char *why)
+/* A game refused, named by its record's id (else its replay's, else "?"). */
+static void reject(cJSON *rejected, const struct desk_sent *s, const char *why)
 {
 	cJSON *o = cJSON_CreateObject();
+	char id[SCHEDULE_ID_MAX];
 
+	if (desk_record_id(s, id, sizeof(id)) < 0)
+		snprintf(id, sizeof(id), "%s", s->id[0] ? s->id : "?");
 	cJSON_AddStringToObject(o, "id", id);
 	cJSON_AddStringToObject(o, "why", why);
 	cJSON_AddItemToArray(rejected, o);
@@ -378,7 +382,7 @@ static int settle(struct desk *d, struct desk_lease_rec *l, const struct desk_se
 		struct desk_lease_game *g = tk[i].game >= 0 ? &l->games[tk[i].game] : NULL;
 
 		if (tk[i].verdict == 1) {
-			reject(rejected, sent[i].id[0] ? sent[i].id : "?", tk[i].why);
+			reject(rejected, &sent[i], tk[i].why);
 			if (!g)
 				continue;
 			g->state = DESK_GAME_OPEN;
@@ -397,7 +401,7 @@ static int settle(struct desk *d, struct desk_lease_rec *l, const struct desk_se
 		}
 		g->state = DESK_GAME_TAKEN;
 		if (tk[i].verdict == 2) {
-			reject(rejected, sent[i].id, tk[i].why);
+			reject(rejected, &sent[i], tk[i].why);
 			continue;
 		}
 		cJSON_AddItemToArray(accepted, cJSON_CreateString(sent[i].id));

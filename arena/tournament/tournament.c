@@ -570,7 +570,8 @@ static void wait_for_desk(struct run *r)
 /* The desk attached with the run's ops and a committer of its own: 0 or a negative errno. */
 static int attach_desk(struct run *r)
 {
-	struct committer_ops ops = { on_counted, on_commit_failed, r };
+	/* desk_results flushes every call: one group, one pair of fsyncs, a call */
+	struct committer_ops ops = { on_counted, on_commit_failed, r, true };
 	struct desk_run_ops dops = { r->cfg, desk_take, desk_commit, desk_flush, r };
 	int ret;
 
