@@ -147,6 +147,8 @@ static int fake_commit(void *run, const struct desk_commit *games, int n, const 
 		snprintf(f->committed[f->commits++], SCHEDULE_ID_MAX, "%s", games[k].cg.game.id);
 		line = strchr(line, '\n') + 1;
 	}
+	f->frame_at = frame;
+	f->frame_len = frame_len;
 	pthread_mutex_unlock(&f->lock);
 	assert_int_equal((size_t)(line - docs), dlen);
 	free(docs);
@@ -259,6 +261,15 @@ size_t body_length(const char *body)
 	for (int i = 0; i < n; i++)
 		at = strchr(at, '\n') + 1;
 	return (size_t)(at - body) + frame;
+}
+
+const char *body_frame(const char *body, size_t *len)
+{
+	cJSON *head = cJSON_ParseWithLength(body, strcspn(body, "\n"));
+
+	*len = (size_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(head, "replays"));
+	cJSON_Delete(head);
+	return body + body_length(body) - *len;
 }
 
 char *body_of(const char *const *ids, int n, bool done, const char *from, const char *to)
