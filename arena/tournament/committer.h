@@ -29,7 +29,7 @@
 #include "results.h"
 #include "schedule.h"
 
-#define COMMIT_GROUP_MAX 64
+#define COMMIT_GROUP_MAX 256
 #define COMMIT_GROUP_MS 100
 
 /* A finished game as the counting sees it. */

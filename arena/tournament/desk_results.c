@@ -204,12 +204,20 @@ static void reject(cJSON *rejected, const struct desk_sent *s, const char *why)
 static void claim(struct desk *d, struct desk_lease_rec *l, const struct desk_sent *sent,
 		  struct desk_taking *tk, int n)
 {
+	int next = 0;
+
 	for (int i = 0; i < n; i++) {
 		tk[i].game = -1;
 		tk[i].verdict = 1;
-		for (int k = 0; k < l->n; k++)
+		/* from the game after the last one found: a worker sends them in the lease's order */
+		for (int j = 0; j < l->n && tk[i].game < 0; j++) {
+			int k = (next + j) % l->n;
+
 			if (strcmp(l->games[k].g.id, sent[i].id) == 0)
 				tk[i].game = k;
+		}
+		if (tk[i].game >= 0)
+			next = tk[i].game + 1;
 		if (tk[i].game < 0) {
 			snprintf(tk[i].why, sizeof(tk[i].why), "no game of lease %s", l->id);
 			continue;

@@ -23,7 +23,7 @@
 #include "work_http.h"
 
 #define WORK_SEND_MS 2000
-#define WORK_SEND_GAMES 64
+#define WORK_SEND_GAMES 256
 
 struct work_sender {
 	struct work_http http;      /* a connection of its own */
