@@ -257,6 +257,17 @@ static int compare_done(struct desk *d, const struct desk_lease_rec *l, struct d
 	return 0;
 }
 
+/* The games taken so far refused: the run could not record them (code). */
+static void refuse_taken(struct desk_taking *tk, int n, int code)
+{
+	for (int i = 0; i < n; i++)
+		if (tk[i].verdict == 0) {
+			snprintf(tk[i].why, sizeof(tk[i].why), "the host could not record it: %s",
+				 strerror(-code));
+			tk[i].verdict = 1;
+		}
+}
+
 /* Outside the lock: each claimed game checked, and kept (0), held (3) or dropped (2). */
 static void check_each(struct desk *d, struct desk_lease_rec *l, const struct config *cfg,
 		       const struct desk_sent *sent, struct desk_taking *tk, int n)
@@ -349,12 +360,8 @@ static void commit_kept(const struct desk_run_ops *ops, const struct desk_body *
 	ret = kept == b->n ? ops->commit(ops->run, games, kept, b->frame, b->frame_len) :
 	      kept ? desk_commit_docs(ops, games, replays, rlens, kept) : 0;
 out:
-	for (int i = 0; ret < 0 && i < b->n; i++)
-		if (tk[i].verdict == 0) {
-			snprintf(tk[i].why, sizeof(tk[i].why), "the host could not record it: %s",
-				 strerror(-ret));
-			tk[i].verdict = 1;
-		}
+	if (ret < 0)
+		refuse_taken(tk, b->n, ret);
 	free(games);
 	free(replays);
 	free(rlens);
@@ -367,14 +374,8 @@ static void flush_taken(const struct desk_run_ops *ops, struct desk_taking *tk, 
 
 	for (int i = 0; i < n; i++)
 		taken += tk[i].verdict == 0;
-	if (!taken || !ops->flush || (ret = ops->flush(ops->run)) == 0)
-		return;
-	for (int i = 0; i < n; i++)
-		if (tk[i].verdict == 0) {
-			snprintf(tk[i].why, sizeof(tk[i].why), "the host could not record it: %s",
-				 strerror(-ret));
-			tk[i].verdict = 1;
-		}
+	if (taken && ops->flush && (ret = ops->flush(ops->run)) < 0)
+		refuse_taken(tk, n, ret);
 }
 
 /* Under the lock: the verdicts into the lease, the deals and the answer. */

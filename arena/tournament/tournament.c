@@ -502,14 +502,8 @@ static int place_record(const char *record, size_t len, const struct replay_loca
 	int ret;
 
 	record_reader_init(&rd);
-	if ((ret = record_parse(&rd, record, len, RECORD_FULL, &rec)) == 0) {
-		rec.replay = at->file;
-		rec.replay_known = true;
-		rec.has_replay_at = true;
-		rec.replay_offset = at->offset;
-		rec.replay_line = at->line;
-		ret = record_format(w, &rec);
-	}
+	if ((ret = record_parse(&rd, record, len, RECORD_FULL, &rec)) == 0)
+		ret = record_format_replay_at(w, &rec, record, len, at->file, at->offset, at->line);
 	record_reader_release(&rd);
 	return ret;
 }
