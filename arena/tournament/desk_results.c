@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "desk_check.h"
+#include "jsonw.h"
 #include "referee.h"
 #include "replay_pack.h"
 
@@ -125,36 +126,47 @@ static cJSON *lease_bots(struct desk *d, const struct desk_lease_rec *l, cJSON *
 	return bots;
 }
 
-static cJSON *lease_game(const struct config *cfg, const struct schedule_game *g)
+/* The lease's games as a JSON array in w: written directly, a lease holds up to
+ * DESK_LEASE_MAX of them. */
+static void lease_games(const struct config *cfg, const struct desk_lease_rec *l,
+			struct jsonw *w)
 {
-	cJSON *o = cJSON_CreateObject(), *seats;
-	char seed[24], told[REFEREE_OPAQUE_ID_SIZE];
+	char told[REFEREE_OPAQUE_ID_SIZE];
 
-	referee_opaque_id(cfg->seed, g->id, told);
-	snprintf(seed, sizeof(seed), "%016" PRIx64, g->seed);
-	cJSON_AddNumberToObject(o, "index", (double)g->index);
-	cJSON_AddStringToObject(o, "id", g->id);
-	cJSON_AddStringToObject(o, "told", told);
-	cJSON_AddStringToObject(o, "seed", seed);
-	cJSON_AddNumberToObject(o, "table", g->table);
-	cJSON_AddNumberToObject(o, "deal", g->deal);
-	cJSON_AddNumberToObject(o, "rotation", g->rotation);
-	seats = cJSON_AddArrayToObject(o, "seats");
-	for (int s = 0; s < cfg->players; s++)
-		cJSON_AddItemToArray(seats, cJSON_CreateString(cfg->bots[g->bots[s]].name));
-	return o;
+	jsonw_text(w, "[");
+	for (int k = 0; k < l->n; k++) {
+		const struct schedule_game *g = &l->games[k].g;
+
+		referee_opaque_id(cfg->seed, g->id, told);
+		jsonw_printf(w, "%s{\"index\":%" PRIu64 ",\"id\":", k ? "," : "", g->index);
+		jsonw_string(w, g->id);
+		jsonw_text(w, ",\"told\":");
+		jsonw_string(w, told);
+		jsonw_printf(w, ",\"seed\":\"%016" PRIx64 "\",\"table\":%" PRIu32 ",\"deal\":%" PRIu32
+			     ",\"rotation\":%" PRIu32 ",\"seats\":[", g->seed, g->table, g->deal,
+			     g->rotation);
+		for (int s = 0; s < cfg->players; s++) {
+			if (s)
+				jsonw_text(w, ",");
+			jsonw_string(w, cfg->bots[g->bots[s]].name);
+		}
+		jsonw_text(w, "]}");
+	}
+	jsonw_text(w, "]");
 }
 
 char *desk_lease_document(struct desk *d, const struct desk_lease_rec *l)
 {
 	const struct config *cfg = d->ops.cfg;
 	char *text = config_to_json(cfg, 0), *doc = NULL;
-	cJSON *t = text ? cJSON_Parse(text) : NULL, *root = cJSON_CreateObject(), *all, *games;
+	cJSON *t = text ? cJSON_Parse(text) : NULL, *root = cJSON_CreateObject(), *all;
+	struct jsonw games;
 	/* the worker never learns the run's seed, nor its directory; no schedule is played
 	 * there, so neither a gauntlet's challengers */
 	static const char *const hidden[] = { "seed", "output", "format", "challengers" };
 
 	free(text);
+	jsonw_init(&games);
 	if (!t || !root)
 		goto out;
 	all = cJSON_DetachItemFromObjectCaseSensitive(t, "bots");
@@ -166,11 +178,11 @@ char *desk_lease_document(struct desk *d, const struct desk_lease_rec *l)
 	t = NULL;
 	cJSON_AddItemToObject(root, "bots", lease_bots(d, l, all, cfg->players));
 	cJSON_Delete(all);
-	games = cJSON_AddArrayToObject(root, "games");
-	for (int k = 0; k < l->n; k++)
-		cJSON_AddItemToArray(games, lease_game(cfg, &l->games[k].g));
-	doc = cJSON_PrintUnformatted(root);
+	lease_games(cfg, l, &games);
+	if (jsonw_error(&games) == 0 && cJSON_AddRawToObject(root, "games", games.data))
+		doc = cJSON_PrintUnformatted(root);
 out:
+	jsonw_release(&games);
 	cJSON_Delete(t);
 	cJSON_Delete(root);
 	return doc;

@@ -52,7 +52,7 @@ class Proxy(http.server.BaseHTTPRequestHandler):
     the same lease. Every results answer is kept in `answers`."""
     host = ""
     lying = False
-    lies = []       # (what, ndjson body) sent once, on the first batch with games
+    lies = []       # (what, results body) sent once, on the first batch with games
     answers = []    # (what, status, document)
     leases = []     # the lease documents handed through
 
