@@ -2,9 +2,8 @@
  * cmd_host.c - `skipbo-arena host DIR`: one process hosting a competition,
  * its league (league_run.h) in a thread, the pipeline of its submissions
  * (pipeline.h), the challenges authors ask (challenge_play.h), and the
- * server of `serve` with the intake's routes
- * (server.h, intake.h), and the lease desk that hands its deals to workers
- * on other machines (desk.h, work_routes.h); and `skipbo-arena host account`: its accounts
+ * server of `serve` with the intake's routes, and the lease desk that hands
+ * its deals to workers on other machines (desk_serve.h); and `skipbo-arena host account`: its accounts
  * (accounts.h). All of its state is files in DIR, so a stop or a kill -9
  * loses nothing acknowledged and the same command resumes (arena/HOSTING.md).
  * A token is printed once, on stdout alone, so `... > token-file` keeps it
@@ -19,27 +18,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "accounts.h"
 #include "challenge_play.h"
 #include "commands.h"
-#include "desk.h"
+#include "desk_serve.h"
 #include "host_config.h"
-#include "intake.h"
 #include "league_config.h"
-#include "league_hide.h"
 #include "league_run.h"
 #include "names.h"
 #include "options.h"
 #include "pipeline.h"
-#include "play_here.h"
 #include "server.h"
-
-/* the host's re-plays of workers' games give way to the league's own, as challenges do */
-#define HOST_REPLAY_NICE 10
 
 static const char host_usage[] =
 	"usage: skipbo-arena host [--listen ADDR:PORT] [--cert FILE --key FILE] [-j N] DIR\n"
@@ -210,46 +202,6 @@ static int host_account(int argc, char **argv, const struct host_args *a)
 	return account_list(argv[1]);
 }
 
-/* The desk's private_entry: ctx is the competition's directory. */
-static bool entry_private(void *ctx, const char *name)
-{
-	return pipeline_entry_private(ctx, name);
-}
-
-/*
- * The desk's replay (desk.h): game g of the league's segment cfg played here,
- * its bots in the league's sandbox with the league's directory hidden but for
- * their own folders. ctx is the competition's directory. The verifier thread
- * that calls it, and the bots it starts, run at HOST_REPLAY_NICE.
- */
-static int host_replay(void *ctx, const struct config *cfg, const struct schedule_game *g,
-		       char **doc, size_t *len, char *err, size_t err_size)
-{
-	const char **cwds = calloc(cfg->nbots + 1, sizeof(*cwds));
-	struct strlist hide = { 0 };
-	struct play_here_setup setup = { 0 };
-	int ret = -ENOMEM;
-
-	/* a thread's own nice value (Linux), inherited by what it starts */
-	setpriority(PRIO_PROCESS, (id_t)gettid(), HOST_REPLAY_NICE);
-	for (size_t i = 0; cwds && i < cfg->nbots; i++)
-		cwds[i] = cfg->bots[i].cwd;
-	if (cwds && (ret = league_hide(ctx, cwds, cfg->nbots, &hide)) < 0)
-		snprintf(err, err_size, "the league's directory \"%s\": %s", (const char *)ctx,
-			 strerror(-ret));
-	free(cwds);
-	if (ret < 0) {
-		if (ret == -ENOMEM)
-			snprintf(err, err_size, "out of memory");
-		return ret;
-	}
-	setup.hide = (const char *const *)hide.v;
-	setup.nhide = hide.n;
-	ret = play_here(cfg, g, 1, &setup, doc, len, err, err_size);
-	strlist_free(&hide);
-	return ret;
-}
-
 /* The league's thread: league_run until a stop is asked or the league ends. */
 static void *league_thread(void *arg)
 {
@@ -294,13 +246,11 @@ static int host_run(const char *dir, const struct host_args *a)
 	struct league_run_options opt = { dir, a->jobs < 0 ? 0 : a->jobs == 0 ? -1 :
 					  (int)a->jobs, stdout, NULL };
 	struct pipeline_setup setup = { .dir = dir, .arena = "/proc/self/exe" };
-	struct pipeline *pipeline = NULL;
+	struct desk_serve_setup serve = { .cmd = "host", .dir = dir, .listen = a->listen,
+					  .cert = a->cert, .key = a->key,
+					  .config = &setup.config };
+	struct desk_serve ds = { 0 };
 	struct challenge_play *challenges = NULL;
-	struct intake *intake = NULL;
-	struct server *server = NULL;
-	struct desk *desk = NULL;
-	struct desk_settings ds = { .private_entry = entry_private, .private_ctx = (void *)dir,
-				    .replay = host_replay, .replay_ctx = (void *)dir };
 	char err[4096];
 	pthread_t league;
 	sigset_t stop;
@@ -308,35 +258,24 @@ static int host_run(const char *dir, const struct host_args *a)
 
 	if (host_check(dir, &setup.config))
 		return 1;
-	ds.lease_seconds = (unsigned)setup.config.lease_seconds;
-	ds.expire_seconds = (unsigned)setup.config.expire_seconds;
-	ds.replay_sample = setup.config.replay_sample;
 	/* blocked before any thread starts, so that only sigwait takes them */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
-	if (desk_open(dir, &ds, &desk, err, sizeof(err)) < 0 ||
-	    pipeline_start(&setup, &pipeline, err, sizeof(err)) < 0 ||
+	if (pipeline_start(&setup, &serve.pipeline, err, sizeof(err)) < 0 ||
 	    challenge_play_start(dir, setup.arena, &challenges, err, sizeof(err)) < 0 ||
-	    intake_new(dir, &setup.config, pipeline, a->cert != NULL, &intake, err,
-		       sizeof(err)) < 0) {
+	    desk_serve_start(&serve, &ds, err, sizeof(err)) < 0) {
 		warnx("host: %s", err);
 		goto out;
 	}
-	intake_set_desk(intake, desk);
-	if (server_start_host(dir, a->listen, a->cert, a->key, intake, &server, err,
-			      sizeof(err)) < 0) {
-		warnx("host: %s", err);
-		goto out;
-	}
-	opt.desk = desk;
+	opt.desk = ds.desk;
 	if ((errno = pthread_create(&league, NULL, league_thread, &opt))) {
 		warn("host: the league's thread");
 		goto out;
 	}
-	printf("hosting %s at %s (authors: %sauthor; Ctrl-C stops)\n", dir, server_url(server),
-	       server_url(server));
+	printf("hosting %s at %s (authors: %sauthor; Ctrl-C stops)\n", dir,
+	       server_url(ds.server), server_url(ds.server));
 	fflush(stdout);
 	sigwait(&stop, &sig);
 	printf("host: stopping: the games in progress finish, builds in flight are redone at "
@@ -359,12 +298,10 @@ static int host_run(const char *dir, const struct host_args *a)
 	}
 	ret = 0;
 out:
-	server_stop(server);
+	/* after the league's thread: nothing reaches the desk now */
+	desk_serve_stop(&ds);
 	challenge_play_stop(challenges);
-	pipeline_stop(pipeline);
-	intake_free(intake);
-	/* after the league's thread and the server: neither can reach it now */
-	desk_close(desk);
+	pipeline_stop(serve.pipeline);
 	return ret;
 }
 

@@ -1,7 +1,8 @@
 /*
- * cmd_league.c - `skipbo-arena league`: run a league (league_run.h), enter
- * and retire its entries (league_entries.h), and play unrated challenges
- * between two of them (arena/LEAGUE.md).
+ * cmd_league.c - `skipbo-arena league`: run a league (league_run.h), with
+ * --listen its deals served to workers as `host` serves them (desk_serve.h),
+ * enter and retire its entries (league_entries.h), and play unrated
+ * challenges between two of them (arena/LEAGUE.md).
  *
  * A challenge is an ordinary two-bot duplicate tournament of the two
  * entries in DIR/challenges/A-vs-B-N (N deals), seeded from the league's
@@ -13,6 +14,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,6 +23,8 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "desk_serve.h"
+#include "host_config.h"
 #include "league_config.h"
 #include "league_entries.h"
 #include "league_run.h"
@@ -31,6 +35,7 @@
 
 static const char league_usage[] =
 	"usage: skipbo-arena league [-j N] [--serve ADDR:PORT] DIR\n"
+	"       skipbo-arena league --listen ADDR:PORT [--cert FILE --key FILE] [-j N] DIR\n"
 	"       skipbo-arena league add DIR NAME=CMD [NAME=CMD...]\n"
 	"       skipbo-arena league retire DIR NAME\n"
 	"       skipbo-arena league return DIR NAME\n"
@@ -56,9 +61,14 @@ static const char league_usage[] =
 	"\n"
 	"options:\n"
 	"  -j, --jobs N          games at once (default: the file's concurrency); also\n"
-	"                        --concurrency N\n"
+	"                        --concurrency N; 0 with --listen: none here, only workers\n"
 	"      --serve ADDR:PORT serve the league's page live over HTTP while it runs\n"
 	"                        (skipbo-arena serve DIR; port 0: any free port)\n"
+	"      --listen ADDR:PORT  serve the league's page as --serve does, and its deals\n"
+	"                        to workers (skipbo-arena work URL, arena/WORKERS.md) with\n"
+	"                        the tokens of skipbo-arena host account add --worker DIR\n"
+	"                        NAME; lease settings from DIR/host.jsonc when it exists\n"
+	"      --cert FILE, --key FILE   HTTPS with this certificate and key (PEM)\n"
 	"      --deals N         a challenge's deals (default 10), each played twice\n"
 	"  -h, --help            this text\n"
 	"\n"
@@ -70,14 +80,18 @@ static const struct option league_options[] = {
 	{ "concurrency", required_argument, NULL, 'j' },
 	{ "deals", required_argument, NULL, 'd' },
 	{ "serve", required_argument, NULL, 's' },
+	{ "listen", required_argument, NULL, 'l' },
+	{ "cert", required_argument, NULL, 'c' },
+	{ "key", required_argument, NULL, 'k' },
 	{ "help", no_argument, NULL, 'h' },
 	OPTIONS_VERSION_ENTRY,
 	{ NULL, 0, NULL, 0 },
 };
 
 struct league_args {
-	long long jobs, deals;
+	long long jobs, deals;  /* jobs -1: not given */
 	const char *serve;  /* --serve ADDR:PORT, or NULL */
+	const char *listen, *cert, *key;  /* --listen ADDR:PORT and its TLS, or NULL */
 };
 
 static void on_stop_signal(int sig)
@@ -96,9 +110,43 @@ static void catch_stops(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* --listen: the league's desk served to workers (desk_serve.h) into *ds. 0, or 1 said. */
+static int listen_start(const char *dir, const struct league_args *a, struct desk_serve *ds)
+{
+	static char err[CONFIG_ERR_MAX];
+	struct desk_serve_setup setup = { .cmd = "league", .dir = dir, .listen = a->listen,
+					  .cert = a->cert, .key = a->key };
+	struct host_config hc;
+	sigset_t stops, was;
+	int ret;
+
+	if (host_config_read(dir, &hc, err, sizeof(err)) < 0) {
+		warnx("league: %s", err);
+		return 1;
+	}
+	setup.config = &hc;
+	/* the server's and the desk's threads leave the stop signals to this one */
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stops, &was);
+	ret = desk_serve_start(&setup, ds, err, sizeof(err));
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	if (ret < 0) {
+		warnx("league: %s", err);
+		return 1;
+	}
+	printf("league: serving %s at %s: its pages, and its deals to workers "
+	       "(arena/WORKERS.md)\n", dir, server_url(ds->server));
+	fflush(stdout);
+	return 0;
+}
+
 static int league_play(const char *dir, const struct league_args *a)
 {
-	struct league_run_options opt = { dir, (int)a->jobs, stdout };
+	/* -1 with a desk: the league plays nothing here, only on workers */
+	struct league_run_options opt = { dir, a->jobs < 0 ? 0 : a->jobs == 0 ? -1 :
+					  (int)a->jobs, stdout, NULL };
 	static char err[CONFIG_ERR_MAX];
 	static const char *const said[] = {
 		[LEAGUE_STOP_REQUEST] = "stopped; run the same command to resume",
@@ -108,11 +156,15 @@ static int league_play(const char *dir, const struct league_args *a)
 	};
 	enum league_stop why;
 	struct server *server = NULL;
+	struct desk_serve ds = { 0 };
 	int ret = 0;
 
 	catch_stops();
 	if (a->serve && (ret = serve_run_output("league", dir, a->serve, &server)) >= 0)
 		return ret;
+	if (a->listen && listen_start(dir, a, &ds))
+		return 1;
+	opt.desk = ds.desk;
 	if (league_run(&opt, &why, err, sizeof(err)) < 0) {
 		fprintf(stderr, "skipbo-arena: league: %s%s", err,
 			err[0] && err[strlen(err) - 1] == '\n' ? "" : "\n");
@@ -122,6 +174,7 @@ static int league_play(const char *dir, const struct league_args *a)
 		ret = 0;
 	}
 	server_stop(server);
+	desk_serve_stop(&ds);
 	return ret;
 }
 
@@ -344,7 +397,7 @@ static int play_challenge(const struct league_config *lc, const struct league_en
 	cfg.output = out;
 	cfg.name = "challenge"; /* its directory names the two; a name has no '@' */
 	cfg.seed = challenge_seed(lc->base.seed, bots[0].name, bots[1].name);
-	if (a->jobs)
+	if (a->jobs > 0)
 		cfg.concurrency = (int)a->jobs;
 	if (options_open_config_sandbox(&cfg, hide, 1, &sb) >= 0)
 		return 1;
@@ -396,7 +449,7 @@ out:
 
 int cmd_league(int argc, char **argv)
 {
-	struct league_args a = { 0, 10, NULL };
+	struct league_args a = { -1, 10, NULL, NULL, NULL, NULL };
 	const char *verb = NULL;
 	int c;
 
@@ -404,7 +457,7 @@ int cmd_league(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "j:h", league_options, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			if (options_number("--jobs", optarg, 1, 1024, &a.jobs) < 0)
+			if (options_number("--jobs", optarg, 0, 1024, &a.jobs) < 0)
 				return 2;
 			break;
 		case 'd':
@@ -413,6 +466,15 @@ int cmd_league(int argc, char **argv)
 			break;
 		case 's':
 			a.serve = optarg;
+			break;
+		case 'l':
+			a.listen = optarg;
+			break;
+		case 'c':
+			a.cert = optarg;
+			break;
+		case 'k':
+			a.key = optarg;
 			break;
 		case 'h':
 			fputs(league_usage, stdout);
@@ -432,6 +494,25 @@ int cmd_league(int argc, char **argv)
 	argv += optind;
 	if (!verb && argc != 1) {
 		warnx("league: expected DIR (see \"skipbo-arena league --help\")");
+		return 2;
+	}
+	if ((a.listen || a.cert || a.key || a.serve) && verb) {
+		warnx("league %s: --listen, --cert, --key and --serve are options of \"league DIR\"",
+		      verb);
+		return 2;
+	}
+	if (a.jobs == 0 && (verb || !a.listen)) {
+		warnx("league: -j 0 plays no game here: it goes with --listen, whose workers play");
+		return 2;
+	}
+	if (a.serve && a.listen) {
+		warnx("league: --serve and --listen both serve the league's pages: give --listen "
+		      "alone, which shows what --serve shows and serves workers too");
+		return 2;
+	}
+	if ((a.cert || a.key) && (!a.listen || !a.cert != !a.key)) {
+		warnx("league: --cert and --key go together, with --listen: name both files for "
+		      "HTTPS, or neither");
 		return 2;
 	}
 	if (!verb)

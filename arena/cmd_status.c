@@ -188,13 +188,15 @@ static void workers_status(const char *dir)
 		if (cJSON_IsNumber(heard))
 			snprintf(when, sizeof(when), "%.0fs ago", difftime(time(NULL),
 									(time_t)heard->valuedouble));
-		printf("    %s%s: %s, %.2f games/s, %g leases, %g games, last heard %s%s%s\n",
+		printf("    %s%s: %s, %.2f games/s, %g leases, %g games, %g re-played, %g "
+		       "mismatches, %g re-plays failed, last heard %s%s%s\n",
 		       string_at(w, "name", "?"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(w,
 		       "trusted")) ? " (trusted)" : "", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
 		       w, "suspended")) ? "suspended" : cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
 		       w, "alive")) ? "alive" : "silent", number_at(w, "games_per_second"),
-		       number_at(w, "leases"), number_at(w, "games"), when, why ? ": " : "",
-		       why ? why : "");
+		       number_at(w, "leases"), number_at(w, "games"), number_at(w, "replayed"),
+		       number_at(w, "mismatches"), number_at(w, "replay_failures"), when,
+		       why ? ": " : "", why ? why : "");
 	}
 	printf("  parked deals: %d\n", cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc,
 											"parked")));

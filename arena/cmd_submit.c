@@ -25,9 +25,11 @@
 #include "accounts.h"
 #include "commands.h"
 #include "options.h"
+#include "work_http.h"
 
 /* A server's answer is read up to this size; a log's tail is its last lines. */
 #define ANSWER_MAX (1 << 20)
+#define SUBMIT_CONNECT_S 30L
 #define LOG_TAIL_LINES 30
 
 static const char submit_usage[] =
@@ -47,26 +49,6 @@ static const char submit_usage[] =
 	"\n"
 	"Exit status: 0 submitted (with --wait: entered), 1 refused or failed (the\n"
 	"host's reason is printed), 2 on bad usage.\n";
-
-struct answer {
-	char *data;
-	size_t len;
-};
-
-static size_t on_data(char *p, size_t size, size_t n, void *cls)
-{
-	struct answer *a = cls;
-	size_t len = size * n;
-	char *grown;
-
-	if (a->len + len > ANSWER_MAX || !(grown = realloc(a->data, a->len + len + 1)))
-		return 0;
-	memcpy(grown + a->len, p, len);
-	a->data = grown;
-	a->len += len;
-	a->data[a->len] = '\0';
-	return len;
-}
 
 /* One entry of the folder into the archive, its name relative to the folder. */
 static int pack_entry(struct archive *out, struct archive *disk, struct archive_entry *e,
@@ -161,11 +143,11 @@ static char *url_join(const char *url, const char *path)
 }
 
 /* The "error" of a refusal's JSON body, or the body itself. */
-static const char *reason(cJSON *doc, const struct answer *a)
+static const char *reason(cJSON *doc, const struct work_answer *a)
 {
 	const cJSON *why = cJSON_GetObjectItemCaseSensitive(doc, "error");
 
-	return cJSON_IsString(why) ? why->valuestring : a->data ? a->data : "no answer";
+	return cJSON_IsString(why) ? why->valuestring : a->body ? a->body : "no answer";
 }
 
 /*
@@ -173,32 +155,29 @@ static const char *reason(cJSON *doc, const struct answer *a)
  * status and answer, or 1 after saying why no answer came.
  */
 static int request(const char *url, const char *token, FILE *body, long long size,
-		   long *status, struct answer *a)
+		   long *status, struct work_answer *a)
 {
-	struct curl_slist *headers = NULL;
-	char auth[ACCOUNTS_TOKEN_LEN + 64];
+	struct work_http_reading r = { a, ANSWER_MAX };
+	struct curl_slist *headers = work_http_bearer(token), *tail;
 	CURL *c = curl_easy_init();
 	CURLcode rc;
 
-	if (!c) {
+	if (!c || !headers) {
 		warnx("submit: out of memory");
+		curl_slist_free_all(headers);
+		if (c)
+			curl_easy_cleanup(c);
 		return 1;
 	}
-	snprintf(auth, sizeof(auth), "Authorization: Bearer %s", token);
-	headers = curl_slist_append(headers, auth);
-	explicit_bzero(auth, sizeof(auth));
+	if (body && (tail = curl_slist_append(headers, "Content-Type: application/octet-stream")))
+		headers = tail;
+	/* no bound on the whole request: a large upload on a slow line takes its time */
+	work_http_setup(c, url, headers, NULL, SUBMIT_CONNECT_S, 0, &r);
 	if (body) {
-		headers = curl_slist_append(headers, "Content-Type: application/octet-stream");
 		curl_easy_setopt(c, CURLOPT_POST, 1L);
 		curl_easy_setopt(c, CURLOPT_READDATA, body);
 		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)size);
 	}
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, a);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
 	rc = curl_easy_perform(c);
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
 	curl_slist_free_all(headers);
@@ -213,7 +192,7 @@ static int request(const char *url, const char *token, FILE *body, long long siz
 /* The last LOG_TAIL_LINES lines of submission url's log name, printed. */
 static void print_log_tail(const char *url, const char *name, const char *token)
 {
-	struct answer a = { 0 };
+	struct work_answer a = { 0 };
 	char *log_url = NULL;
 	const char *p;
 	long status = 0;
@@ -221,14 +200,14 @@ static void print_log_tail(const char *url, const char *name, const char *token)
 
 	if (asprintf(&log_url, "%s/%s", url, name) < 0)
 		return;
-	if (request(log_url, token, NULL, 0, &status, &a) == 0 && status == 200 && a.data) {
-		for (p = a.data + a.len; p > a.data && lines <= LOG_TAIL_LINES; p--)
-			if (p[-1] == '\n' && p != a.data + a.len)
+	if (request(log_url, token, NULL, 0, &status, &a) == 0 && status == 200 && a.body) {
+		for (p = a.body + a.len; p > a.body && lines <= LOG_TAIL_LINES; p--)
+			if (p[-1] == '\n' && p != a.body + a.len)
 				lines++;
-		printf("the end of %s (%s):\n%s%s", name, log_url, p == a.data ? "" : "...\n",
-		       p + (p > a.data));
+		printf("the end of %s (%s):\n%s%s", name, log_url, p == a.body ? "" : "...\n",
+		       p + (p > a.body));
 	}
-	free(a.data);
+	free(a.body);
 	free(log_url);
 }
 
@@ -238,7 +217,7 @@ static int follow(const char *url, const char *token)
 	char last[32] = "";
 
 	for (;;) {
-		struct answer a = { 0 };
+		struct work_answer a = { 0 };
 		long status = 0;
 		cJSON *doc;
 		const cJSON *state, *entry, *why, *stage, *queue;
@@ -246,7 +225,7 @@ static int follow(const char *url, const char *token)
 
 		if (request(url, token, NULL, 0, &status, &a))
 			return 1;
-		doc = cJSON_ParseWithLength(a.data ? a.data : "", a.len);
+		doc = cJSON_ParseWithLength(a.body ? a.body : "", a.len);
 		state = cJSON_GetObjectItemCaseSensitive(doc, "state");
 		if (status != 200 || !cJSON_IsString(state)) {
 			warnx("submit: %s: %ld: %s", url, status, reason(doc, &a));
@@ -281,7 +260,7 @@ static int follow(const char *url, const char *token)
 		}
 next:
 		cJSON_Delete(doc);
-		free(a.data);
+		free(a.body);
 		if (ret >= 0)
 			return ret;
 		sleep(1);
@@ -327,7 +306,7 @@ static FILE *upload_file(const char *path, long long *size)
 static int submit(const char *url, const char *name, const char *path, const char *token,
 		  bool wait)
 {
-	struct answer a = { 0 };
+	struct work_answer a = { 0 };
 	char *target = NULL, *sub_url = NULL, route[128];
 	const cJSON *id, *where;
 	long long size = 0;
@@ -341,7 +320,7 @@ static int submit(const char *url, const char *name, const char *path, const cha
 	snprintf(route, sizeof(route), "api/bots/%s/submissions", name);
 	if (!(target = url_join(url, route)) || request(target, token, f, size, &status, &a))
 		goto out;
-	doc = cJSON_ParseWithLength(a.data ? a.data : "", a.len);
+	doc = cJSON_ParseWithLength(a.body ? a.body : "", a.len);
 	id = cJSON_GetObjectItemCaseSensitive(doc, "id");
 	where = cJSON_GetObjectItemCaseSensitive(doc, "url");
 	if (status != 202 || !cJSON_IsNumber(id) || !cJSON_IsString(where)) {
@@ -356,7 +335,7 @@ static int submit(const char *url, const char *name, const char *path, const cha
 	ret = wait ? follow(sub_url, token) : 0;
 out:
 	cJSON_Delete(doc);
-	free(a.data);
+	free(a.body);
 	free(target);
 	free(sub_url);
 	fclose(f);

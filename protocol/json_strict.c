@@ -1,20 +1,21 @@
 /*
  * json_strict.c - a strict JSON parser that builds cJSON trees (the number
- * readers are in json_strict_get.c). One pass over the text: it checks the grammar, finds
- * duplicate keys and reads plain integers without strtod(), which is also
- * what makes it faster than cJSON's own parser on the protocol's messages.
+ * readers are in json_strict_get.c, the pool in json_pool.c). One pass over
+ * the text: it checks the grammar, finds duplicate keys and reads plain
+ * integers without strtod(), which is also what makes it faster than cJSON's
+ * own parser on the protocol's messages.
  */
 #include <inttypes.h>
 #include <limits.h>
 #include <locale.h>
 #include <math.h>
-#include <stdalign.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_pool.h"
 #include "json_strict.h"
 #include "json_strict_internal.h"
 #include "protocol_text.h"
@@ -26,8 +27,6 @@
 /* Longest key, string or literal quoted in a message. */
 #define QUOTE_MAX JSON_STRICT_QUOTE_MAX
 #define PATH_SHOWN_MAX 120
-/* The first block of a pool: a typical request's tree fits in it. */
-#define POOL_FIRST_BLOCK (32 * 1024)
 
 struct frame {
 	const char *key; /* the member being read, in an object */
@@ -141,91 +140,14 @@ static const char *path_of(const struct parser *ps, int levels, char *out, size_
 	return out;
 }
 
-/* ---- the pool ------------------------------------------------------------- */
+/* ---- memory ---------------------------------------------------------------- */
 
-struct json_pool_block {
-	struct json_pool_block *next;
-	size_t cap, used;
-	alignas(max_align_t) unsigned char data[];
-};
-
-void json_pool_init(struct json_pool *pool)
-{
-	pool->blocks = NULL;
-}
-
-void json_pool_release(struct json_pool *pool)
-{
-	struct json_pool_block *b = pool->blocks, *next;
-
-	for (; b; b = next) {
-		next = b->next;
-		free(b);
-	}
-	pool->blocks = NULL;
-}
-
-/* Makes all of the pool's memory free again. A pool that needed several
- * blocks gets one block as large as all of them, so the next tree of that
- * size is a bump of one pointer all through. */
-static void pool_reset(struct json_pool *pool)
-{
-	struct json_pool_block *b = pool->blocks;
-	size_t total = 0;
-
-	if (!b)
-		return;
-	if (!b->next) {
-		b->used = 0;
-		return;
-	}
-	for (; b; b = b->next)
-		total += b->cap;
-	json_pool_release(pool);
-	b = malloc(sizeof(*b) + total);
-	if (!b)
-		return; /* the next take will try smaller */
-	b->next = NULL;
-	b->cap = total;
-	b->used = 0;
-	pool->blocks = b;
-}
-
-/* size bytes (rounded up to the alignment) from a new block. */
-static void *__attribute__((noinline)) pool_grow(struct json_pool *pool, size_t size)
-{
-	struct json_pool_block *b = pool->blocks;
-	size_t cap = b ? 2 * b->cap : POOL_FIRST_BLOCK;
-
-	if (size > SIZE_MAX / 4)
-		return NULL;
-	if (cap < size)
-		cap = size;
-	b = malloc(sizeof(*b) + cap);
-	if (!b)
-		return NULL;
-	b->next = pool->blocks;
-	b->cap = cap;
-	b->used = size;
-	pool->blocks = b;
-	return b->data;
-}
-
-/* Memory for the tree being built: from the pool, or cJSON's allocator. */
+/* Memory for the tree being built: from the pool (json_pool.h), or cJSON's allocator. */
 static inline void *take(struct parser *ps, size_t size)
 {
-	struct json_pool_block *b;
-	void *p;
-
 	if (!ps->pool)
 		return cJSON_malloc(size);
-	b = ps->pool->blocks;
-	size = (size + alignof(max_align_t) - 1) & ~(alignof(max_align_t) - 1);
-	if (!b || b->cap - b->used < size || size == 0 /* the rounding wrapped */)
-		return pool_grow(ps->pool, size);
-	p = b->data + b->used;
-	b->used += size;
-	return p;
+	return json_pool_take(ps->pool, size);
 }
 
 /* Frees a subtree the parse gives up on; a pool's memory stays in the pool. */
@@ -804,7 +726,7 @@ static int parse_text(const char *text, size_t len, struct json_pool *pool, cJSO
 	ps->err = err;
 	ps->pool = pool;
 	if (pool)
-		pool_reset(pool);
+		json_pool_reset(pool);
 	nul = memchr(text, '\0', len);
 	bad = text_utf8_check(ps->s, len);
 	if (nul) {

@@ -18,6 +18,12 @@
 
 /* How long bwrap may take to make the sandbox's init (a host: a game's pid 1). */
 #define SANDBOX_START_MS 10000
+/*
+ * The same for a bot at SCHED_IDLE (a build): it gets a CPU only when no
+ * other process wants one, so on a busy machine its bwrap may wait far
+ * longer for one; the build's own clock is what bounds it.
+ */
+#define SANDBOX_START_IDLE_MS 60000
 
 struct bot {
 	pid_t pid;              /* also the process group id */
@@ -87,7 +93,10 @@ int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, struct 
 int bot_fd_nonblock(int fd);
 /* The stderr log (bot_spec.stderr_path) opened safely: the fd, or -1 (read and drop). */
 int bot_open_log(const char *path);
-/* "bot NAME: its sandbox did not start: " and the first line on err_fd, into why. */
+/*
+ * "bot NAME: its sandbox did not start: " and the first line on err_fd, or
+ * that bwrap ended without a word, or said nothing for SANDBOX_START_MS, into why.
+ */
 void bot_sandbox_failure(int err_fd, const char *name, char *why, size_t why_size);
 
 /*

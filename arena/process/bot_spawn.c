@@ -422,9 +422,9 @@ int bot_open_log(const char *path)
  * bwrap writes {"child-pid": N, ...} to its --info-fd once it has made the
  * sandbox's init, then closes it. The pid, or 0 if it failed first.
  */
-static pid_t read_init_pid(int fd)
+static pid_t read_init_pid(int fd, int start_ms)
 {
-	int64_t deadline = clock_now_us() + (int64_t)SANDBOX_START_MS * 1000;
+	int64_t deadline = clock_now_us() + (int64_t)start_ms * 1000;
 	char buf[1024];
 	const char *key;
 	size_t got = 0;
@@ -452,17 +452,20 @@ void bot_sandbox_failure(int err_fd, const char *name, char *why, size_t why_siz
 {
 	char text[512];
 	ssize_t n = -1;
-	int64_t end = clock_now_us() + (int64_t)SANDBOX_START_MS * 1000;
 	struct pollfd pfd = { .fd = err_fd, .events = POLLIN };
 
-	if (err_fd >= 0 && poll(&pfd, 1, (int)((end - clock_now_us()) / 1000)) > 0)
+	if (err_fd >= 0 && poll(&pfd, 1, SANDBOX_START_MS) > 0)
 		n = read(err_fd, text, sizeof text - 1);
 	if (n > 0) {
 		text[n] = '\0';
 		text[strcspn(text, "\n")] = '\0';
+	} else {
+		/* nothing in time: bwrap still waits for a CPU, or is stuck */
+		snprintf(text, sizeof text, n == 0 ? "bwrap ended without a word" :
+			 "bwrap had not made it after %d s (a machine too busy, or bwrap stuck)",
+			 SANDBOX_START_MS / 1000);
 	}
-	snprintf(why, why_size, "bot \"%s\": its sandbox did not start: %s", name,
-		 n > 0 ? text : "bwrap failed");
+	snprintf(why, why_size, "bot \"%s\": its sandbox did not start: %s", name, text);
 }
 
 int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, struct bot **out,
@@ -553,7 +556,8 @@ int bot_spawn(const struct bot_spec *spec, enum sandbox_start_kind kind, struct 
 		sbx.argv = NULL;
 		sbx.envp = NULL;
 		sbx.args_fd = sbx.seccomp_fd = -1;
-		b->init_pid = read_init_pid(f.info[0]);
+		b->init_pid = read_init_pid(f.info[0], spec->idle ? SANDBOX_START_IDLE_MS :
+							    SANDBOX_START_MS);
 		/* bwrap exits as soon as the bot does, while its init is still killing the
 		 * rest: the pidfd lets bot_stop() wait for the init itself. */
 		if (b->init_pid > 0)

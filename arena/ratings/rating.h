@@ -81,11 +81,11 @@
 
 #include "cluster.h"
 #include "rating_pairs.h"
+#include "rating_score.h" /* the Elo scale and RATING_Z95, which the fit reports on */
 
 #define RATING_PRIOR_DRAWS 0.5
 #define RATING_SCALE_PRIOR_SD 4.0
 #define RATING_SCALE_MIN_RESULTS 100
-#define RATING_Z95 1.959963984540054
 
 /*
  * One game as rating_pairs_add_placings counts it, and also into the deal
@@ -138,31 +138,5 @@ double rating_ci95(const struct rating_fit *fit, size_t i);
 
 /* Likelihood that i is stronger than j (0.5 when i == j, NaN across pools). */
 double rating_los(const struct rating_fit *fit, size_t i, size_t j);
-
-/* Expected score for an Elo difference, and its inverse (score clamped to
- * [0.001, 0.999], so a perfect score reads as +-1200 Elo rather than infinity). */
-double rating_expected(double elo_diff);
-double rating_elo_from_score(double score);
-
-/*
- * Duplicate game pairs (2 players, both seat rotations of one deal). Pair
- * scores of one bot take the values 0, 0.5, 1, 1.5, 2 (the pentanomial);
- * counts[k] is the number of pairs that scored k / 2.
- *
- * rating_paired_stats: mean score per game s = mean pair score / 2, its
- * standard error from the sample variance of the pair scores (so the
- * correlation of the two games of a deal is accounted for), Elo =
- * rating_elo_from_score(s), and the 95% interval as the Elo of s -+ 1.96 SE
- * (lo, hi; asymmetric). Fewer than 2 pairs, or all pair scores equal: no
- * error bar (lo = -inf, hi = +inf).
- */
-struct rating_paired {
-	double pairs;
-	double score;   /* mean per game */
-	double score_se;
-	double elo, elo_lo, elo_hi;
-};
-
-void rating_paired_stats(const double counts[5], struct rating_paired *out);
 
 #endif

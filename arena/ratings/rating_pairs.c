@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rating.h"
+#include "rating_score.h"
 
 int rating_kind(int players, int partnership)
 {

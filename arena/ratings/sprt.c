@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "rating.h"
+#include "rating_score.h"
 
 #define SPRT_ZERO_COUNT 1e-3
 

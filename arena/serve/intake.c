@@ -1,7 +1,8 @@
 /*
- * intake.c - `host`'s write routes (contract in intake.h): who is asking,
- * the refusals, the upload streamed to disk and taken by submissions.h.
- * The documents it answers with are intake_docs.c's.
+ * intake.c - `host`'s write routes (contract in intake.h): the routes'
+ * dispatch, the refusals, the upload streamed to disk and taken by
+ * submissions.h. Who is asking is intake_auth.c's; the documents it
+ * answers with are intake_docs.c's.
  */
 #include "intake.h"
 
@@ -25,6 +26,7 @@
 #include "entry_docs.h"
 #include "freeze.h"
 #include "intake_acts.h"
+#include "intake_auth.h"
 #include "intake_docs.h"
 #include "league_entries.h"
 #include "names.h"
@@ -62,14 +64,6 @@ struct body {
 	struct work_request *work;
 };
 
-static time_t mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
-
 /* incoming/: made if missing, emptied of what a stop left (never acknowledged). */
 static int incoming_clean(const char *dir, char *err, size_t err_size)
 {
@@ -98,8 +92,10 @@ static int incoming_clean(const char *dir, char *err, size_t err_size)
 	return 0;
 }
 
-int intake_new(const char *dir, const struct host_config *config, struct pipeline *pipeline,
-	       bool tls, struct intake **out, char *err, size_t err_size)
+/* intake_new's, or with workers_only intake_new_workers's without its desk. */
+static int intake_make(const char *dir, const struct host_config *config,
+		       struct pipeline *pipeline, bool tls, bool workers_only,
+		       struct intake **out, char *err, size_t err_size)
 {
 	struct intake *in = calloc(1, sizeof(*in));
 	int rc = -ENOMEM;
@@ -114,8 +110,9 @@ int intake_new(const char *dir, const struct host_config *config, struct pipelin
 	in->config = *config;
 	in->pipeline = pipeline;
 	in->tls = tls;
-	if ((rc = incoming_clean(dir, err, err_size)) < 0 ||
-	    (rc = submissions_open(&in->ss, dir, err, err_size)) < 0)
+	in->workers_only = workers_only;
+	if (!workers_only && ((rc = incoming_clean(dir, err, err_size)) < 0 ||
+			      (rc = submissions_open(&in->ss, dir, err, err_size)) < 0))
 		goto fail;
 	pthread_mutex_init(&in->lock, NULL);
 	*out = in;
@@ -126,6 +123,22 @@ fail:
 		free(in->dir);
 	}
 	free(in);
+	return rc;
+}
+
+int intake_new(const char *dir, const struct host_config *config, struct pipeline *pipeline,
+	       bool tls, struct intake **out, char *err, size_t err_size)
+{
+	return intake_make(dir, config, pipeline, tls, false, out, err, err_size);
+}
+
+int intake_new_workers(const char *dir, const struct host_config *config, struct desk *desk,
+		       bool tls, struct intake **out, char *err, size_t err_size)
+{
+	int rc = intake_make(dir, config, NULL, tls, true, out, err, err_size);
+
+	if (rc == 0)
+		(*out)->desk = desk;
 	return rc;
 }
 
@@ -145,47 +158,6 @@ void intake_free(struct intake *in)
 	free(in);
 }
 
-/* The client's address as text, for the count of failed tokens. */
-static void client_address(struct MHD_Connection *conn, char *out, size_t size)
-{
-	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn,
-		MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
-
-	snprintf(out, size, "?");
-	if (sa && sa->sa_family == AF_INET)
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out, (socklen_t)size);
-	else if (sa && sa->sa_family == AF_INET6)
-		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out,
-			  (socklen_t)size);
-}
-
-static const char *header(struct MHD_Connection *conn, const char *name)
-{
-	return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
-}
-
-/*
- * Whether a write comes from a page of another site: a browser sends
- * Sec-Fetch-Site, and Origin with every POST; a command-line client
- * sends neither and is not refused.
- */
-static bool cross_site(struct MHD_Connection *conn)
-{
-	const char *site = header(conn, "Sec-Fetch-Site");
-	const char *origin = header(conn, "Origin");
-	const char *host = header(conn, MHD_HTTP_HEADER_HOST);
-	const char *sep;
-
-	if (site && !strcasecmp(site, "cross-site"))
-		return true;
-	if (!origin)
-		return false;
-	if (!host || !(sep = strstr(origin, "://")))
-		return true; /* "null" (a sandboxed frame, a file), or no Host to compare */
-	return strcasecmp(sep + 3, host) != 0;
-}
-
 enum MHD_Result intake_refuse(struct MHD_Connection *conn, const struct refusal *r)
 {
 	struct reply_extra x = { .retry_after = r->retry_after };
@@ -196,109 +168,6 @@ enum MHD_Result intake_refuse(struct MHD_Connection *conn, const struct refusal 
 static enum MHD_Result refuse(struct MHD_Connection *conn, const struct refusal *r)
 {
 	return intake_refuse(conn, r);
-}
-
-/* The live account called name into *who: true, or false. */
-static bool account_of(struct intake *in, const char *token, const char *name, struct who *who)
-{
-	char err[512];
-	struct accounts as;
-	int i;
-
-	if (accounts_open(&as, in->dir, err, sizeof(err)) < 0)
-		return false;
-	i = token ? accounts_lookup(&as, token) : accounts_live(&as, name);
-	if (i >= 0) {
-		snprintf(who->name, sizeof(who->name), "%s", as.a[i].name);
-		who->role = as.a[i].role;
-		who->trusted = as.a[i].trusted;
-	}
-	accounts_release(&as);
-	return i >= 0;
-}
-
-/* Whether address has sent too many wrong tokens: true with the 429 in r. */
-static bool blocked(struct intake *in, const char *address, time_t now, struct refusal *r)
-{
-	if ((r->retry_after = sessions_blocked(in->sessions, address, now)) <= 0)
-		return false;
-	r->status = MHD_HTTP_TOO_MANY_REQUESTS;
-	snprintf(r->why, sizeof(r->why), "too many wrong tokens from %s: at most %d in %d "
-		 "minutes (login_failures); try again in %ld s", address,
-		 in->config.login_failures, INTAKE_LOGIN_WINDOW_S / 60, r->retry_after);
-	return true;
-}
-
-/*
- * The live account of a bearer token into *who: 0; -1 with the refusal (429
- * after too many wrong tokens from the address, 401 and counted for a token
- * of no live account, or of a worker when worker is false, or not of one).
- */
-static int bearer(struct intake *in, struct MHD_Connection *conn, const char *token,
-		  bool worker, struct who *who, struct refusal *r)
-{
-	char address[INET6_ADDRSTRLEN + 1];
-	time_t now = mono_now();
-
-	client_address(conn, address, sizeof(address));
-	if (blocked(in, address, now, r))
-		return -1;
-	if (account_of(in, token, NULL, who) && (worker || who->role != ACCOUNT_WORKER))
-		return 0;
-	sessions_failed(in->sessions, address, now);
-	r->status = MHD_HTTP_UNAUTHORIZED;
-	snprintf(r->why, sizeof(r->why), "the token is not a live %s: check the token file, or "
-		 "ask the organiser for a new token", worker ? "worker's" :
-		 "author's or organiser's");
-	return -1;
-}
-
-/*
- * Who sends this request: a bearer token, else the session cookie. 0 with
- * *who; -1 with the refusal (401 none or wrong, 429 too many wrong).
- */
-static int authenticate(struct intake *in, struct MHD_Connection *conn, struct who *who,
-			struct refusal *r)
-{
-	const char *auth = header(conn, MHD_HTTP_HEADER_AUTHORIZATION);
-	const char *cookie = MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, INTAKE_COOKIE);
-	char name[NAMES_LEN_MAX + 8];
-
-	r->retry_after = 0;
-	if (auth && !strncasecmp(auth, "Bearer ", 7))
-		return bearer(in, conn, auth + 7, false, who, r);
-	if (cookie && sessions_account(in->sessions, cookie, mono_now(), name, sizeof(name)) &&
-	    account_of(in, NULL, name, who))
-		return 0;
-	r->status = MHD_HTTP_UNAUTHORIZED;
-	snprintf(r->why, sizeof(r->why), "%s: send \"Authorization: Bearer TOKEN\" with the "
-		 "token of your account, or log in on /author", cookie ? "the session has ended "
-		 "(a restart or a logout)" : "no token");
-	return -1;
-}
-
-/* A worker's request: its bearer token only, of a worker (else 403). 0, or -1 with r. */
-static int authenticate_worker(struct intake *in, struct MHD_Connection *conn,
-			       struct who *who, struct refusal *r)
-{
-	const char *auth = header(conn, MHD_HTTP_HEADER_AUTHORIZATION);
-
-	r->retry_after = 0;
-	if (!auth || strncasecmp(auth, "Bearer ", 7)) {
-		r->status = MHD_HTTP_UNAUTHORIZED;
-		snprintf(r->why, sizeof(r->why), "no token: a worker sends \"Authorization: Bearer "
-			 "TOKEN\" with the token of its account (host account add --worker)");
-		return -1;
-	}
-	if (bearer(in, conn, auth + 7, true, who, r) < 0)
-		return -1;
-	if (who->role == ACCOUNT_WORKER)
-		return 0;
-	r->status = MHD_HTTP_FORBIDDEN;
-	snprintf(r->why, sizeof(r->why), "\"%s\" is an %s's account, not a worker's: the "
-		 "organiser adds workers with host account add --worker", who->name,
-		 account_role_name(who->role));
-	return -1;
 }
 
 /* The author of bot, NULL when nobody submitted it yet; under in->lock. */
@@ -314,8 +183,8 @@ static const char *bot_owner(const struct intake *in, const char *bot)
 static int upload_refusal(struct intake *in, struct MHD_Connection *conn, const struct body *b,
 			  struct refusal *r)
 {
-	const char *length = header(conn, MHD_HTTP_HEADER_CONTENT_LENGTH);
-	const char *type = header(conn, MHD_HTTP_HEADER_CONTENT_TYPE);
+	const char *length = intake_header(conn, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	const char *type = intake_header(conn, MHD_HTTP_HEADER_CONTENT_TYPE);
 	const char *owner;
 	char err[512];
 	bool frozen;
@@ -475,14 +344,14 @@ static enum MHD_Result login_done(struct intake *in, struct MHD_Connection *conn
 	char id[SESSIONS_ID_SIZE], cookie[256];
 	struct reply_extra x = { 0 };
 	struct refusal r = { .status = MHD_HTTP_UNAUTHORIZED };
-	time_t now = mono_now();
+	time_t now = intake_mono_now();
 	struct who who;
 
-	client_address(conn, address, sizeof(address));
-	if (blocked(in, address, now, &r))
+	intake_client_address(conn, address, sizeof(address));
+	if (intake_blocked(in, address, now, &r))
 		return refuse(conn, &r);
 	b->form[b->form_len] = '\0';
-	if (form_token(b->form, token, sizeof(token)) < 0 || !account_of(in, token, NULL, &who) ||
+	if (form_token(b->form, token, sizeof(token)) < 0 || !intake_account_of(in, token, NULL, &who) ||
 	    who.role == ACCOUNT_WORKER) {
 		sessions_failed(in->sessions, address, now);
 		explicit_bzero(token, sizeof(token));
@@ -565,7 +434,7 @@ static enum MHD_Result post_begin(struct intake *in, struct MHD_Connection *conn
 	if (!b)
 		return MHD_NO;
 	b->fd = -1;
-	if (cross_site(conn)) {
+	if (intake_cross_site(conn)) {
 		r.status = MHD_HTTP_FORBIDDEN;
 		snprintf(r.why, sizeof(r.why), "a write from a page of another site (Origin or "
 			 "Sec-Fetch-Site): use this host's own /author page, or a client without "
@@ -579,7 +448,7 @@ static enum MHD_Result post_begin(struct intake *in, struct MHD_Connection *conn
 	}
 	if (!strcmp(url, "/api/challenges")) {
 		b->kind = BODY_CHALLENGE;
-		if (authenticate(in, conn, &b->who, &r) < 0)
+		if (intake_authenticate(in, conn, &b->who, &r) < 0)
 			goto refused;
 		*con_cls = b;
 		return MHD_YES;
@@ -593,7 +462,7 @@ static enum MHD_Result post_begin(struct intake *in, struct MHD_Connection *conn
 		b->kind = BODY_UPLOAD;
 		strlcpy(b->bot, bot, sizeof(b->bot));
 		b->limit = (uint64_t)in->config.upload_mb << 20;
-		if (authenticate(in, conn, &b->who, &r) < 0 || upload_refusal(in, conn, b, &r) < 0 ||
+		if (intake_authenticate(in, conn, &b->who, &r) < 0 || upload_refusal(in, conn, b, &r) < 0 ||
 		    upload_open(in, b, &r) < 0)
 			goto refused;
 		*con_cls = b;
@@ -610,7 +479,7 @@ static enum MHD_Result post_begin(struct intake *in, struct MHD_Connection *conn
 		 !strcmp(url + strlen("/api/authors/") + len, "/disable"))
 		b->act = ACT_AUTHOR;
 	if (b->act != ACT_NONE) {
-		if (authenticate(in, conn, &b->who, &r) < 0)
+		if (intake_authenticate(in, conn, &b->who, &r) < 0)
 			goto refused;
 		*con_cls = b;
 		return MHD_YES;
@@ -667,7 +536,7 @@ static enum MHD_Result get(struct intake *in, struct MHD_Connection *conn, const
 
 	*handled = true;
 	if (entry_url(url, entry, &rest)) {
-		if (authenticate(in, conn, &who, &r) < 0)
+		if (intake_authenticate(in, conn, &who, &r) < 0)
 			return refuse(conn, &r);
 		if (!intake_sees_entry(in, &who, entry)) /* as one that does not exist */
 			return entry_docs_missing(conn, entry);
@@ -675,7 +544,7 @@ static enum MHD_Result get(struct intake *in, struct MHD_Connection *conn, const
 			entry_docs_entry(conn, in->dir, entry);
 	}
 	if ((id = numbered_url(url, "/api/challenges/", &rest)) && !*rest) {
-		if (authenticate(in, conn, &who, &r) < 0)
+		if (intake_authenticate(in, conn, &who, &r) < 0)
 			return refuse(conn, &r);
 		return intake_challenge_get(in, conn, &who, id);
 	}
@@ -688,7 +557,7 @@ static enum MHD_Result get(struct intake *in, struct MHD_Connection *conn, const
 		*handled = false;
 		return MHD_NO;
 	}
-	if (authenticate(in, conn, &who, &r) < 0)
+	if (intake_authenticate(in, conn, &who, &r) < 0)
 		return refuse(conn, &r);
 	if (!id)
 		return intake_docs_me(conn, &in->lock, &in->ss, &who);
@@ -706,7 +575,7 @@ static enum MHD_Result work_begin(struct intake *in, struct MHD_Connection *conn
 	struct who who;
 	enum MHD_Result ret;
 
-	if (authenticate_worker(in, conn, &who, &r) < 0)
+	if (intake_authenticate_worker(in, conn, &who, &r) < 0)
 		return refuse(conn, &r);
 	if (!(b = calloc(1, sizeof(*b))))
 		return MHD_NO;
@@ -727,9 +596,9 @@ static enum MHD_Result workers(struct intake *in, struct MHD_Connection *conn)
 	struct who who;
 	bool organiser = false;
 
-	if (header(conn, MHD_HTTP_HEADER_AUTHORIZATION) ||
+	if (intake_header(conn, MHD_HTTP_HEADER_AUTHORIZATION) ||
 	    MHD_lookup_connection_value(conn, MHD_COOKIE_KIND, INTAKE_COOKIE)) {
-		if (authenticate(in, conn, &who, &r) < 0)
+		if (intake_authenticate(in, conn, &who, &r) < 0)
 			return refuse(conn, &r);
 		organiser = who.role == ACCOUNT_ORGANISER;
 	}
@@ -752,6 +621,10 @@ enum MHD_Result intake_request(struct intake *in, struct MHD_Connection *conn, c
 	if (in->desk && !strcmp(url, "/api/workers") && (!strcmp(method, MHD_HTTP_METHOD_GET) ||
 							!strcmp(method, MHD_HTTP_METHOD_HEAD)))
 		return workers(in, conn);
+	if (in->workers_only) {
+		*handled = false;
+		return MHD_NO;
+	}
 	if (!strcmp(method, MHD_HTTP_METHOD_POST))
 		return post_begin(in, conn, url, con_cls);
 	if (!strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD))
@@ -767,8 +640,9 @@ int intake_viewer(struct intake *in, struct MHD_Connection *conn, struct intake_
 	char err[256];
 	int rc = 0;
 
-	*v = (struct intake_viewer){ .all = in->config.public_games };
-	if (v->all || authenticate(in, conn, &who, &r) < 0)
+	/* a league's workers-only intake has no authors: its games are shown as serve shows them */
+	*v = (struct intake_viewer){ .all = in->config.public_games || in->workers_only };
+	if (v->all || intake_authenticate(in, conn, &who, &r) < 0)
 		return 0;
 	if ((v->all = who.role == ACCOUNT_ORGANISER))
 		return 0;

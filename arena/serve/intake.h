@@ -2,7 +2,8 @@
  * intake.h - the write side of `skipbo-arena host` (arena/HOSTING.md
  * "Routes"): submissions taken over HTTP, the author's documents and logs,
  * logging in and out, the organiser's disable. `serve` alone has none of it:
- * its server is read only; `host` hands server_start_host() an intake.
+ * its server is read only; `host` hands server_start_host() an intake, and
+ * `league --listen` one of the workers' routes only (intake_new_workers).
  *
  * Routes (every body of a refusal is {"error": "sentence"}):
  *   POST /api/bots/NAME/submissions  the archive as the body, streamed into
@@ -64,6 +65,17 @@ struct pipeline;
 int intake_new(const char *dir, const struct host_config *config, struct pipeline *pipeline,
 	       bool tls, struct intake **out, char *err, size_t err_size);
 void intake_free(struct intake *in);
+
+/*
+ * The intake of `league --listen` (arena/WORKERS.md): only the workers'
+ * routes, answered from desk (which must outlive the server), with the
+ * worker accounts of dir/accounts.jsonl and config's login_failures; every
+ * other request is left to the server's read-only routes, which show all
+ * the games. No incoming/ and no submissions are made. 0 with *out, or
+ * -ENOMEM with err.
+ */
+int intake_new_workers(const char *dir, const struct host_config *config, struct desk *desk,
+		       bool tls, struct intake **out, char *err, size_t err_size);
 
 /*
  * The lease desk that the workers' routes answer from (desk.h); NULL (the

@@ -29,6 +29,7 @@ struct intake {
 	pthread_mutex_t lock;      /* guards ss */
 	struct submissions ss;
 	struct desk *desk;         /* the workers' routes' (work_routes.h), or NULL: none */
+	bool workers_only;         /* intake_new_workers(): no author routes, no submissions */
 };
 
 /* A refusal's sentence and status, answered by intake_refuse(). */

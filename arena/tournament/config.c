@@ -16,6 +16,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "config_get.h"
 #include "engine.h"
 #include "json_strict.h"
 #include "jsonc.h"
@@ -64,121 +65,6 @@ void config_default_limits(struct bot_limits *limits)
 	limits->processes = 256;
 }
 
-/* "key" or "where.key" into buf. */
-static const char *key_path(char *buf, size_t size, const char *where, const char *key)
-{
-	if (*where)
-		snprintf(buf, size, "%s.%s", where, key);
-	else
-		snprintf(buf, size, "%s", key);
-	return buf;
-}
-
-/* What a value is, for "expected ..., found ...": "the string \"ten\"", "an array", "7". */
-static const char *found(const cJSON *item, char *buf, size_t size)
-{
-	if (cJSON_IsString(item))
-		snprintf(buf, size, "the string \"%.40s%s\"", item->valuestring,
-			 strlen(item->valuestring) > 40 ? "..." : "");
-	else if (cJSON_IsNumber(item))
-		snprintf(buf, size, "the number %.15g", item->valuedouble);
-	else if (cJSON_IsBool(item))
-		snprintf(buf, size, "%s", cJSON_IsTrue(item) ? "true" : "false");
-	else if (cJSON_IsNull(item))
-		snprintf(buf, size, "null");
-	else
-		snprintf(buf, size, "%s", cJSON_IsArray(item) ? "an array" : "an object");
-	return buf;
-}
-
-/* Every key of obj that is not one of keys is an error, with the nearest known key if any. */
-static int check_keys(const cJSON *obj, const char *where, const char *const *keys,
-		      struct jsonc_errors *e)
-{
-	char path[128], expected[256] = "", what[64], message[JSONC_MESSAGE_MAX];
-	const cJSON *item;
-	int ret = 0;
-
-	if (!cJSON_IsObject(obj))
-		return jsonc_error(e, where, "%sexpected an object, found %s",
-				   *where ? "" : "the tournament file: ", found(obj, what, sizeof(what)));
-	for (size_t i = 0; keys[i]; i++) {
-		if (i)
-			strlcat(expected, ", ", sizeof(expected));
-		strlcat(expected, keys[i], sizeof(expected));
-	}
-	cJSON_ArrayForEach(item, obj) {
-		int known = 0, near;
-
-		for (size_t i = 0; keys[i]; i++)
-			known |= strcmp(item->string, keys[i]) == 0;
-		if (known)
-			continue;
-		key_path(path, sizeof(path), where, item->string);
-		near = jsonc_nearest(item->string, keys);
-		if (near >= 0)
-			snprintf(message, sizeof(message), "%s: unknown key; did you mean \"%s\"? "
-				 "(expected one of: %s)", path, keys[near], expected);
-		else
-			snprintf(message, sizeof(message), "%s: unknown key (expected one of: %s)",
-				 path, expected);
-		ret = jsonc_error_text(e, path, 1, message);
-	}
-	return ret;
-}
-
-/* An integer in [min, max] at obj.key, if present, written as one (7, not 7.0 or 7e0). */
-static int get_int(const cJSON *obj, const char *where, const char *key, long long min,
-		   long long max, long long *out, struct jsonc_errors *e)
-{
-	struct json_strict_error why;
-	char prefix[64], path[128];
-	int64_t v;
-	int ret;
-
-	snprintf(prefix, sizeof(prefix), "%s%s", where, *where ? "." : "");
-	ret = json_strict_int(cJSON_GetObjectItemCaseSensitive(obj, key), prefix, key, min, max,
-			      JSON_STRICT_OPTIONAL, &v, &why);
-	if (ret < 0) {
-		/* json_strict's message names the key already */
-		return jsonc_error_text(e, key_path(path, sizeof(path), where, key), 0, why.message);
-	}
-	if (ret == 0)
-		*out = v;
-	return 0;
-}
-
-static int get_bool(const cJSON *obj, const char *where, const char *key, int *out,
-		    struct jsonc_errors *e)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char path[128], what[64];
-
-	if (!item)
-		return 0;
-	if (!cJSON_IsBool(item))
-		return jsonc_error(e, key_path(path, sizeof(path), where, key),
-				   "expected true or false, found %s", found(item, what, sizeof(what)));
-	*out = cJSON_IsTrue(item);
-	return 0;
-}
-
-static int get_string(const cJSON *obj, const char *where, const char *key, const char **out,
-		      struct jsonc_errors *e)
-{
-	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char path[128], what[64];
-
-	if (!item)
-		return 0;
-	if (!cJSON_IsString(item) || !item->valuestring[0])
-		return jsonc_error(e, key_path(path, sizeof(path), where, key),
-				   "expected a non-empty string, found %s",
-				   cJSON_IsString(item) ? "an empty one" : found(item, what, sizeof(what)));
-	*out = item->valuestring;
-	return 0;
-}
-
 static int get_limits(const cJSON *obj, const char *where, struct bot_limits *limits,
 		      struct jsonc_errors *e)
 {
@@ -188,13 +74,13 @@ static int get_limits(const cJSON *obj, const char *where, struct bot_limits *li
 
 	if (!obj)
 		return 0;
-	ret = check_keys(obj, where, limits_keys, e);
+	ret = config_get_keys(obj, where, limits_keys, e);
 	if (!cJSON_IsObject(obj))
 		return ret;
-	ret = worst(ret, get_int(obj, where, "cpu_seconds", 0, 1000000, &v[0], e));
-	ret = worst(ret, get_int(obj, where, "memory_mb", 0, 1 << 24, &v[1], e));
-	ret = worst(ret, get_int(obj, where, "open_files", 0, 1 << 20, &v[2], e));
-	ret = worst(ret, get_int(obj, where, "processes", 0, 1 << 20, &v[3], e));
+	ret = worst(ret, config_get_int(obj, where, "cpu_seconds", 0, 1000000, &v[0], e));
+	ret = worst(ret, config_get_int(obj, where, "memory_mb", 0, 1 << 24, &v[1], e));
+	ret = worst(ret, config_get_int(obj, where, "open_files", 0, 1 << 20, &v[2], e));
+	ret = worst(ret, config_get_int(obj, where, "processes", 0, 1 << 20, &v[3], e));
 	limits->cpu_seconds = (long)v[0];
 	limits->memory_mb = (long)v[1];
 	limits->open_files = (long)v[2];
@@ -239,17 +125,17 @@ static int parse_command(const cJSON *obj, const char *where, struct config_bot 
 	size_t argc = (size_t)cJSON_GetArraySize(command), i = 0;
 	int ret;
 
-	key_path(path, sizeof(path), where, "command");
+	config_get_path(path, sizeof(path), where, "command");
 	if (!cJSON_IsArray(command) || argc == 0)
 		return jsonc_error(e, path, "expected a non-empty array of strings (the program and "
 				   "its arguments), found %s", !command ? "nothing" :
 				   cJSON_IsArray(command) ? "an empty array" :
-				   found(command, what, sizeof(what)));
+				   config_get_found(command, what, sizeof(what)));
 	cJSON_ArrayForEach(item, command) {
 		if (!cJSON_IsString(item)) {
 			snprintf(path, sizeof(path), "%s.command[%zu]", where, i);
 			return jsonc_error(e, path, "expected a string, found %s",
-					   found(item, what, sizeof(what)));
+					   config_get_found(item, what, sizeof(what)));
 		}
 		i++;
 	}
@@ -282,9 +168,9 @@ static int parse_env(const cJSON *obj, const char *where, struct config_bot *bot
 	size_t i = 0;
 
 	if (env && !cJSON_IsObject(env))
-		return jsonc_error(e, key_path(path, sizeof(path), where, "env"),
+		return jsonc_error(e, config_get_path(path, sizeof(path), where, "env"),
 				   "expected an object of strings, found %s",
-				   found(env, what, sizeof(what)));
+				   config_get_found(env, what, sizeof(what)));
 	if (!(bot->env = string_array_new((size_t)cJSON_GetArraySize(env))))
 		return -ENOMEM;
 	cJSON_ArrayForEach(item, env) {
@@ -310,22 +196,22 @@ static int parse_bot(const cJSON *obj, size_t index, const struct config *cfg,
 	int ret;
 
 	snprintf(where, sizeof(where), "bots[%zu]", index);
-	ret = check_keys(obj, where, bot_keys, e);
+	ret = config_get_keys(obj, where, bot_keys, e);
 	if (!cJSON_IsObject(obj))
 		return ret;
-	ret = worst(ret, get_string(obj, where, "name", &name, e));
+	ret = worst(ret, config_get_string(obj, where, "name", &name, e));
 	if (name && !names_valid(name))
-		ret = jsonc_error(e, key_path(path, sizeof(path), where, "name"), "expected a name "
-				  "of " NAMES_RULE ", found \"%.80s\"", name);
+		ret = jsonc_error(e, config_get_path(path, sizeof(path), where, "name"),
+				  "expected a name of " NAMES_RULE ", found \"%.80s\"", name);
 	else if (!name && !cJSON_GetObjectItemCaseSensitive(obj, "name"))
 		ret = jsonc_error(e, where, "no \"name\": every bot needs one");
-	ret = worst(ret, get_string(obj, where, "cwd", &cwd, e));
+	ret = worst(ret, config_get_string(obj, where, "cwd", &cwd, e));
 	bot->name = strdup(name ? name : "");
 	bot->cwd = join_dir(cfg->base_dir, cwd ? cwd : ".");
 	if (!bot->name || !bot->cwd)
 		return -ENOMEM;
 	if (stat(bot->cwd, &st) < 0 || !S_ISDIR(st.st_mode))
-		ret = jsonc_error(e, key_path(path, sizeof(path), where, cwd ? "cwd" : ""),
+		ret = jsonc_error(e, config_get_path(path, sizeof(path), where, cwd ? "cwd" : ""),
 				  "\"%s\" is not a directory", bot->cwd);
 	else
 		ret = worst(ret, parse_command(obj, where, bot, e));
@@ -346,12 +232,12 @@ static int parse_rules(const cJSON *root, struct config *cfg, struct jsonc_error
 	int ret = 0;
 
 	if (rules) {
-		ret = check_keys(rules, "rules", rules_keys, e);
+		ret = config_get_keys(rules, "rules", rules_keys, e);
 		if (!cJSON_IsObject(rules))
 			return ret;
-		ret = worst(ret, get_int(rules, "rules", "stock_size", 0, 30, &v, e));
-		ret = worst(ret, get_bool(rules, "rules", "partnership", &cfg->partnership, e));
-		ret = worst(ret, get_string(rules, "rules", "mode", &mode, e));
+		ret = worst(ret, config_get_int(rules, "rules", "stock_size", 0, 30, &v, e));
+		ret = worst(ret, config_get_bool(rules, "rules", "partnership", &cfg->partnership, e));
+		ret = worst(ret, config_get_string(rules, "rules", "mode", &mode, e));
 	}
 	if (strcmp(mode, "game") && strcmp(mode, "match"))
 		return jsonc_error(e, "rules.mode", "expected \"game\" or \"match\", found \"%.80s\"",
@@ -378,12 +264,12 @@ static int parse_time(const cJSON *root, struct config *cfg, struct jsonc_errors
 
 	if (!t)
 		return 0;
-	ret = check_keys(t, "time", time_keys, e);
+	ret = config_get_keys(t, "time", time_keys, e);
 	if (!cJSON_IsObject(t))
 		return ret;
-	ret = worst(ret, get_int(t, "time", "startup_ms", 1, 600000, &v[0], e));
-	ret = worst(ret, get_int(t, "time", "move_ms", 0, 3600000, &v[1], e));
-	ret = worst(ret, get_int(t, "time", "game_ms", 0, 86400000, &v[2], e));
+	ret = worst(ret, config_get_int(t, "time", "startup_ms", 1, 600000, &v[0], e));
+	ret = worst(ret, config_get_int(t, "time", "move_ms", 0, 3600000, &v[1], e));
+	ret = worst(ret, config_get_int(t, "time", "game_ms", 0, 86400000, &v[2], e));
 	cfg->startup_ms = (int)v[0];
 	cfg->move_ms = (int)v[1];
 	cfg->game_ms = (int)v[2];
@@ -417,7 +303,7 @@ static int parse_seed(const cJSON *root, struct config *cfg, struct jsonc_errors
 			return 0;
 	}
 	return jsonc_error(e, "seed", "expected an integer from 0 to 2^53 - 1, or a decimal string "
-			   "up to 18446744073709551615, found %s", found(s, what, sizeof(what)));
+			   "up to 18446744073709551615, found %s", config_get_found(s, what, sizeof(what)));
 }
 
 /* "format": "round-robin" (default) or "gauntlet" with "challengers": bot names. */
@@ -429,7 +315,7 @@ static int parse_format(const cJSON *root, struct config *cfg, struct jsonc_erro
 	size_t index = 0;
 	int ret;
 
-	if ((ret = get_string(root, "", "format", &format, e)) < 0)
+	if ((ret = config_get_string(root, "", "format", &format, e)) < 0)
 		return ret;
 	if (strcmp(format, "round-robin") && strcmp(format, "gauntlet"))
 		return jsonc_error(e, "format", "expected \"round-robin\" or \"gauntlet\", found "
@@ -455,7 +341,7 @@ static int parse_format(const cJSON *root, struct config *cfg, struct jsonc_erro
 		snprintf(path, sizeof(path), "challengers[%zu]", index);
 		if (!cJSON_IsString(item) || b == cfg->nbots)
 			return jsonc_error(e, path, "expected the name of a bot in \"bots\", found %s",
-					   found(item, what, sizeof(what)));
+					   config_get_found(item, what, sizeof(what)));
 		if (cfg->challenger[b])
 			return jsonc_error(e, path, "\"%s\" named twice", item->valuestring);
 		cfg->challenger[b] = 1;
@@ -479,14 +365,14 @@ static int parse_system(const cJSON *root, struct config *cfg, struct jsonc_erro
 		return 0;
 	if (!cJSON_IsArray(sys) || cJSON_GetArraySize(sys) == 0)
 		return jsonc_error(e, "system", "expected a non-empty array of directories, "
-				   "found %s", found(sys, what, sizeof(what)));
+				   "found %s", config_get_found(sys, what, sizeof(what)));
 	if (!(cfg->system = string_array_new((size_t)cJSON_GetArraySize(sys))))
 		return -ENOMEM;
 	cJSON_ArrayForEach(item, sys) {
 		snprintf(path, sizeof(path), "system[%zu]", cfg->nsystem);
 		if (!cJSON_IsString(item) || item->valuestring[0] != '/')
 			return jsonc_error(e, path, "expected an absolute path, found %s",
-					   found(item, what, sizeof(what)));
+					   config_get_found(item, what, sizeof(what)));
 		if (!realpath(item->valuestring, real) || stat(real, &st) < 0 ||
 		    !S_ISDIR(st.st_mode))
 			return jsonc_error(e, path, "\"%.200s\" is no directory on this machine",
@@ -510,7 +396,7 @@ static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_er
 			   (long long)cfg->stderr_total_cap, cfg->schedule };
 	int ret;
 
-	ret = get_string(root, "", "name", &name, e);
+	ret = config_get_string(root, "", "name", &name, e);
 	if (name && !names_valid(name))
 		ret = jsonc_error(e, "name", "expected a tournament name of letters, digits, '-', "
 				  "'_' or '.', found \"%.80s\"", name);
@@ -519,42 +405,42 @@ static int parse_settings(const cJSON *root, struct config *cfg, struct jsonc_er
 				  "output directory)");
 	if (!(cfg->name = strdup(name ? name : "")))
 		return -ENOMEM;
-	ret = worst(ret, get_int(root, "", "players", 2, ENGINE_MAX_PLAYERS, &v[0], e));
-	ret = worst(ret, get_int(root, "", "deals", 1, 100000000, &v[1], e));
-	ret = worst(ret, get_int(root, "", "concurrency", 1, 1024, &v[2], e));
-	ret = worst(ret, get_int(root, "", "stderr_cap", 0, 1LL << 40, &v[3], e));
-	ret = worst(ret, get_int(root, "", "stderr_total_cap", 0, 1LL << 40, &v[4], e));
+	ret = worst(ret, config_get_int(root, "", "players", 2, ENGINE_MAX_PLAYERS, &v[0], e));
+	ret = worst(ret, config_get_int(root, "", "deals", 1, 100000000, &v[1], e));
+	ret = worst(ret, config_get_int(root, "", "concurrency", 1, 1024, &v[2], e));
+	ret = worst(ret, config_get_int(root, "", "stderr_cap", 0, 1LL << 40, &v[3], e));
+	ret = worst(ret, config_get_int(root, "", "stderr_total_cap", 0, 1LL << 40, &v[4], e));
 	cfg->players = (int)v[0];
 	cfg->deals = (uint32_t)v[1];
 	cfg->concurrency = (int)v[2];
 	cfg->stderr_cap = (size_t)v[3];
 	cfg->stderr_total_cap = (size_t)v[4];
-	ret = worst(ret, get_int(root, "", "schedule", 1, SCHEDULE_VERSION, &v[5], e));
+	ret = worst(ret, config_get_int(root, "", "schedule", 1, SCHEDULE_VERSION, &v[5], e));
 	cfg->schedule = (int)v[5];
-	ret = worst(ret, get_bool(root, "", "duplicate", &cfg->duplicate, e));
-	ret = worst(ret, get_bool(root, "", "pin", &cfg->pin, e));
+	ret = worst(ret, config_get_bool(root, "", "duplicate", &cfg->duplicate, e));
+	ret = worst(ret, config_get_bool(root, "", "pin", &cfg->pin, e));
 	ret = worst(ret, parse_rules(root, cfg, e));
 	ret = worst(ret, parse_time(root, cfg, e));
 	ret = worst(ret, get_limits(cJSON_GetObjectItemCaseSensitive(root, "limits"), "limits",
 				    &cfg->limits, e));
 	ret = worst(ret, parse_seed(root, cfg, e));
-	ret = worst(ret, get_string(root, "", "sandbox", &sandbox, e));
+	ret = worst(ret, config_get_string(root, "", "sandbox", &sandbox, e));
 	if (sandbox && sandbox_mode_parse(sandbox, &mode) < 0)
 		ret = jsonc_error(e, "sandbox", "expected \"auto\", \"on\", \"sealed\" or \"off\", found "
 				  "\"%.80s\"", sandbox);
 	cfg->sandbox = sandbox ? (int)mode : SANDBOX_AUTO;
 	ret = worst(ret, parse_system(root, cfg, e));
-	ret = worst(ret, get_string(root, "", "processes", &processes, e));
+	ret = worst(ret, config_get_string(root, "", "processes", &processes, e));
 	cfg->processes = processes ? config_processes_parse(processes) : CONFIG_PROCESSES_FRESH;
 	if (cfg->processes < 0)
 		ret = jsonc_error(e, "processes", "expected \"fresh\" or \"reuse\", found "
 				  "\"%.80s\"", processes);
-	ret = worst(ret, get_string(root, "", "replays", &replays, e));
+	ret = worst(ret, config_get_string(root, "", "replays", &replays, e));
 	cfg->replays = replays ? config_replays_parse(replays) : CONFIG_REPLAYS_ALL;
 	if (cfg->replays < 0)
 		ret = jsonc_error(e, "replays", "expected \"all\", \"faults\" or \"none\", "
 				  "found \"%.80s\"", replays);
-	ret = worst(ret, get_string(root, "", "output", &output, e));
+	ret = worst(ret, config_get_string(root, "", "output", &output, e));
 	if (output)
 		cfg->output = strdup(output);
 	else if (asprintf(&cfg->output, "results/%s", cfg->name) < 0)
@@ -575,7 +461,7 @@ static int parse_top(const cJSON *root, const struct config_extension *ext, stru
 	memcpy(keys, top_keys, sizeof(top_keys));
 	keys[NTOP - 1] = ext ? ext->key : NULL;
 	keys[NTOP] = NULL;
-	ret = check_keys(root, "", keys, e);
+	ret = config_get_keys(root, "", keys, e);
 	if (!cJSON_IsObject(root))
 		return ret;
 	if (ext)
@@ -588,8 +474,8 @@ static int parse_top(const cJSON *root, const struct config_extension *ext, stru
 	if (!cJSON_IsArray(bots) || (cJSON_GetArraySize(bots) < 1 && !ext))
 		return jsonc_error(e, bots ? "bots" : "", "%sexpected a non-empty array of bot "
 				   "objects, found %s", bots ? "" : "bots: ", !bots ? "nothing" :
-				   cJSON_IsArray(bots) ? "an empty array" : found(bots, what,
-										 sizeof(what)));
+				   cJSON_IsArray(bots) ? "an empty array" :
+				   config_get_found(bots, what, sizeof(what)));
 	cfg->nbots = (size_t)cJSON_GetArraySize(bots);
 	if (cfg->nbots > CONFIG_MAX_BOTS)
 		return jsonc_error(e, "bots", "expected at most %d bots", CONFIG_MAX_BOTS);

@@ -15,9 +15,9 @@
  * run's source hands those deals again (a league at its next segment).
  *
  * It owns dir/workers.jsonl (one event a line through the journal: lease,
- * taken, done, expired, released, parked, conflict, suspended), read back by
- * desk_open for the workers' suspensions and counts, and by desk_read_state
- * whole. A line that is not such an event is refused (-EBADMSG), naming it.
+ * taken, done, expired, released, parked, conflict, suspended, replayed),
+ * read back by desk_open for the workers' suspensions and counts (their
+ * re-plays among them), and by desk_read_state whole. A line that is not such an event is refused (-EBADMSG), naming it.
  * It owns the evidence of a suspension for another play than the host's
  * (dir/workers/evidence/) too.
  *
@@ -32,7 +32,10 @@
  * yet taken are dropped, their deals handed again; two different ones
  * (bots that play differently each time) take the worker's game as sent.
  * A held game not verified when the run detaches is dropped: the run's
- * source hands its deal again.
+ * source hands its deal again. A game the host could not judge (its play
+ * failed: a bot would not start, say) is dropped too, its deal handed
+ * again: the desk says so through the log callback and counts it. Each
+ * re-play's outcome is a "replayed" event of workers.jsonl.
  *
  * Every function may be called from any thread at any time; the desk
  * serialises what it shares and never calls the run's ops under a lock of
@@ -75,6 +78,11 @@ struct desk_settings {
 	int (*replay)(void *ctx, const struct config *cfg, const struct schedule_game *g,
 		      char **doc, size_t *len, char *err, size_t err_size);
 	void *replay_ctx;
+	/* A line for the one who runs the desk (no newline), such as a re-play that
+	 * failed. Called from the desk's threads with no lock of the desk's held.
+	 * NULL: said nowhere. */
+	void (*log)(void *ctx, const char *line);
+	void *log_ctx;
 };
 
 /* A worker asking for work, as the route read it. */
@@ -166,14 +174,15 @@ int desk_bundle(struct desk *d, const char *sha256, bool trusted, char *path, si
  *   {"workers": [{"name": "box1", "trusted": false, "suspended": false, "why": null,
  *                 "last_heard": 1796710000, "leases": 1, "games": 812,
  *                 "games_per_second": 2.5, "alive": true, "replayed": 3,
- *                 "mismatches": 0}],
+ *                 "mismatches": 0, "replay_failures": 0}],
  *    "parked": [{"deal": "t0203-d0000", "games": 2, "reasons": ["expired", "..."]}],
  *    "leased_games": 24}
  *
  * "alive": heard from within expire_seconds; "games": taken from it;
  * "last_heard": seconds since the epoch, null: never; "why": a suspension's;
- * "replayed": its games the host re-played since it started, "mismatches":
- * those it played otherwise.
+ * "replayed": its games the host re-played and judged (workers.jsonl's
+ * included), "mismatches": those it played otherwise, "replay_failures":
+ * its games the host could not re-play (dropped and handed again).
  */
 cJSON *desk_state(struct desk *d);
 

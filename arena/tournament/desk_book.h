@@ -49,8 +49,9 @@ struct desk_worker {
 	int leases;              /* live */
 	int *lacks;              /* bots (cfg indices) it cannot run */
 	size_t nlacks;
-	uint64_t replayed;       /* its games the host re-played, in this desk's time */
+	uint64_t replayed;       /* its games the host re-played and judged */
 	uint64_t mismatches;     /* of those, played otherwise than the host's two equal plays */
+	uint64_t replay_failures;  /* its games the host could not re-play */
 };
 
 struct desk_deal {

@@ -138,11 +138,24 @@ static int history_read(struct reading *r, const cJSON *e, const char *name,
 	return 0;
 }
 
-/* The fields an event must have: "worker", "lease", "deal". */
+/* The fields an event must have: "worker", "lease", "deal", a re-play's "result". */
 static const struct { const char *event, *fields; } shapes[] = {
 	{ "lease", "wl" }, { "taken", "wl" }, { "done", "wl" }, { "expired", "wl" },
 	{ "released", "wl" }, { "conflict", "wl" }, { "suspended", "w" }, { "parked", "d" },
+	{ "replayed", "wlr" },
 };
+
+/* A "replayed" event's result: 0 taken, 1 mismatch, 2 failed; -1 none of them. */
+static int replay_result(const cJSON *e)
+{
+	static const char *const results[] = { "taken", "mismatch", "failed" };
+	const char *r = string_of(e, "result");
+
+	for (int i = 0; r && i < 3; i++)
+		if (strcmp(r, results[i]) == 0)
+			return i;
+	return -1;
+}
 
 /* Is e an event with the fields its name asks for? Names not known are left alone. */
 static bool event_whole(const cJSON *e, const char *name)
@@ -152,7 +165,8 @@ static bool event_whole(const cJSON *e, const char *name)
 			continue;
 		return (!strchr(shapes[i].fields, 'w') || string_of(e, "worker")) &&
 		       (!strchr(shapes[i].fields, 'l') || string_of(e, "lease")) &&
-		       (!strchr(shapes[i].fields, 'd') || string_of(e, "deal"));
+		       (!strchr(shapes[i].fields, 'd') || string_of(e, "deal")) &&
+		       (!strchr(shapes[i].fields, 'r') || replay_result(e) >= 0);
 	}
 	return true;
 }
@@ -181,6 +195,13 @@ static int read_event(void *ctx, const struct records_line *line)
 		d->next_lease = strtoull(lease + 1, NULL, 10) + 1;
 	if (w && strcmp(name, "taken") == 0)
 		w->games += (uint64_t)number_of(e, "games");
+	if (w && strcmp(name, "replayed") == 0) {
+		int result = replay_result(e);
+
+		w->replayed += result != 2;
+		w->mismatches += result == 1;
+		w->replay_failures += result == 2;
+	}
 	if (w && strcmp(name, "suspended") == 0) {
 		const char *why = string_of(e, "why");
 

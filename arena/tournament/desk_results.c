@@ -546,6 +546,7 @@ static cJSON *worker_state(const struct desk *d, const struct desk_worker *w, ti
 			      now - w->last_heard <= (time_t)d->set.expire_seconds);
 	cJSON_AddNumberToObject(o, "replayed", (double)w->replayed);
 	cJSON_AddNumberToObject(o, "mismatches", (double)w->mismatches);
+	cJSON_AddNumberToObject(o, "replay_failures", (double)w->replay_failures);
 	return o;
 }
 

@@ -164,12 +164,23 @@ out:
 static void settle_held(struct desk *d, struct desk_held *h, enum held_verdict v,
 			const char *why)
 {
+	static const char *const result[] = {
+		[HELD_TAKE] = "taken", [HELD_DROP] = "failed", [HELD_SUSPEND] = "mismatch",
+	};
 	struct desk_worker *w = desk_worker_of(d, h->l->worker, false);
 	struct desk_lease_rec *l = h->l;
 	cJSON *e;
 
-	if (w)
+	e = desk_event("replayed", l->worker, l);
+	cJSON_AddStringToObject(e, "game", h->cg.game.id);
+	cJSON_AddStringToObject(e, "result", result[v]);
+	if (v != HELD_TAKE)
+		cJSON_AddStringToObject(e, "why", why);
+	desk_journal(d, e);
+	if (w) {
 		w->replayed += v != HELD_DROP;
+		w->replay_failures += v == HELD_DROP;
+	}
 	if (v == HELD_SUSPEND && w) {
 		w->mismatches++;
 		desk_suspend_worker(d, w, why);
@@ -192,6 +203,18 @@ static void settle_held(struct desk *d, struct desk_held *h, enum held_verdict v
 	desk_journal(d, e);
 }
 
+/* Outside the lock: a game the host could not judge, said to the one who runs the desk. */
+static void say_dropped(struct desk *d, const char *worker, const char *id, const char *why)
+{
+	char line[DESK_WHY_MAX + 256];
+
+	if (!d->set.log)
+		return;
+	snprintf(line, sizeof(line), "the re-play of game %s from worker \"%s\" failed (%s): the "
+		 "game is dropped and its deal handed again", id, worker, why);
+	d->set.log(d->set.log_ctx, line);
+}
+
 static void *verify_main(void *arg)
 {
 	struct desk *d = arg;
@@ -201,7 +224,8 @@ static void *verify_main(void *arg)
 		struct desk_held *h = d->held;
 		struct desk_run_ops ops;
 		enum held_verdict v;
-		char why[DESK_WHY_MAX] = "";
+		char why[DESK_WHY_MAX] = "", worker[128];
+		int rc;
 
 		/* a detaching run's held games are dropped, not re-played */
 		if (!h || !d->attached || d->detaching) {
@@ -211,15 +235,21 @@ static void *verify_main(void *arg)
 		d->held = h->next;
 		ops = d->ops;
 		d->calls++;
+		snprintf(worker, sizeof(worker), "%s", h->l->worker);
 		pthread_mutex_unlock(&d->lock);
 		v = judge(d, ops.cfg, h, why, sizeof(why));
 		if (v == HELD_TAKE) {
 			struct desk_commit c = { h->cg, h->record, h->record_len };
 			const char *replay = h->replay;
 
-			if (desk_commit_docs(&ops, &c, &replay, &h->rlen, 1) < 0)
+			if ((rc = desk_commit_docs(&ops, &c, &replay, &h->rlen, 1)) < 0) {
+				snprintf(why, sizeof(why), "the game could not be recorded: %s",
+					 strerror(-rc));
 				v = HELD_DROP;
+			}
 		}
+		if (v == HELD_DROP)
+			say_dropped(d, worker, h->cg.game.id, why);
 		pthread_mutex_lock(&d->lock);
 		settle_held(d, h, v, why);
 		held_free(h);

@@ -16,15 +16,9 @@
 /* A request answered slower than this is taken as lost: the loop asks again. */
 #define WORK_HTTP_TIMEOUT_S 300L
 
-/* The answer and its cap, for the callbacks. */
-struct reading {
-	struct work_answer *a;
-	size_t max;
-};
-
 static size_t on_data(char *p, size_t size, size_t n, void *cls)
 {
-	struct reading *r = cls;
+	struct work_http_reading *r = cls;
 	struct work_answer *a = r->a;
 	size_t len = size * n;
 	char *grown;
@@ -40,7 +34,7 @@ static size_t on_data(char *p, size_t size, size_t n, void *cls)
 
 static size_t on_header(char *p, size_t size, size_t n, void *cls)
 {
-	struct reading *r = cls;
+	struct work_http_reading *r = cls;
 	size_t len = size * n;
 	static const char name[] = "retry-after:";
 
@@ -59,11 +53,42 @@ static size_t on_header(char *p, size_t size, size_t n, void *cls)
 	return len;
 }
 
+void *work_http_bearer(const char *token)
+{
+	struct curl_slist *list;
+	char *auth = NULL;
+
+	if (asprintf(&auth, "Authorization: Bearer %s", token) < 0)
+		return NULL;
+	list = curl_slist_append(NULL, auth);
+	/* the token must not linger in freed memory; curl keeps a copy of its own */
+	explicit_bzero(auth, strlen(auth));
+	free(auth);
+	return list;
+}
+
+void work_http_setup(void *curl, const char *url, void *headers, const char *cacert,
+		     long connect_s, long total_s, struct work_http_reading *r)
+{
+	curl_easy_reset(curl);
+	curl_easy_setopt(curl, CURLOPT_URL, url);
+	curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, connect_s);
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT, total_s);
+	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	if (cacert)
+		curl_easy_setopt(curl, CURLOPT_CAINFO, cacert);
+	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(curl, CURLOPT_WRITEDATA, r);
+	curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(curl, CURLOPT_HEADERDATA, r);
+}
+
 int work_http_init(struct work_http *h, const char *url, const char *token, const char *cacert,
 		   char *err, size_t err_size)
 {
 	size_t n = strlen(url);
-	char *auth = NULL;
 
 	memset(h, 0, sizeof(*h));
 	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) {
@@ -73,16 +98,12 @@ int work_http_init(struct work_http *h, const char *url, const char *token, cons
 	while (n > 0 && url[n - 1] == '/')
 		n--;
 	h->cacert = cacert;
-	if (!(h->base = strndup(url, n)) || asprintf(&auth, "Authorization: Bearer %s", token) < 0 ||
-	    !(h->headers = curl_slist_append(NULL, auth)) || !(h->curl = curl_easy_init())) {
-		free(auth);
+	if (!(h->base = strndup(url, n)) || !(h->headers = work_http_bearer(token)) ||
+	    !(h->curl = curl_easy_init())) {
 		work_http_release(h);
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
 	}
-	/* the token must not linger in freed memory */
-	explicit_bzero(auth, strlen(auth));
-	free(auth);
 	return 0;
 }
 
@@ -100,7 +121,7 @@ int work_http_request(struct work_http *h, const char *method, const char *path,
 		      struct work_answer *a, char *err, size_t err_size)
 {
 	struct curl_slist *headers = NULL, *tail;
-	struct reading r = { a, max };
+	struct work_http_reading r = { a, max };
 	char *url = NULL, *type = NULL;
 	CURLcode c;
 	int ret = -EIO;
@@ -116,19 +137,8 @@ int work_http_request(struct work_http *h, const char *method, const char *path,
 	if (headers && content_type && asprintf(&type, "Content-Type: %s", content_type) >= 0 &&
 	    (tail = curl_slist_append(headers, type)))
 		headers = tail;
-	curl_easy_reset(h->curl);
-	curl_easy_setopt(h->curl, CURLOPT_URL, url);
-	curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, headers);
-	curl_easy_setopt(h->curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT, WORK_HTTP_CONNECT_S);
-	curl_easy_setopt(h->curl, CURLOPT_TIMEOUT, WORK_HTTP_TIMEOUT_S);
-	curl_easy_setopt(h->curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	if (h->cacert)
-		curl_easy_setopt(h->curl, CURLOPT_CAINFO, h->cacert);
-	curl_easy_setopt(h->curl, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, &r);
-	curl_easy_setopt(h->curl, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(h->curl, CURLOPT_HEADERDATA, &r);
+	work_http_setup(h->curl, url, headers, h->cacert, WORK_HTTP_CONNECT_S, WORK_HTTP_TIMEOUT_S,
+			&r);
 	if (!strcmp(method, "POST")) {
 		curl_easy_setopt(h->curl, CURLOPT_POST, 1L);
 		curl_easy_setopt(h->curl, CURLOPT_POSTFIELDS, body ? body : "");

@@ -50,6 +50,35 @@ int work_http_request(struct work_http *h, const char *method, const char *path,
 
 void work_answer_release(struct work_answer *a);
 
+/*
+ * The libcurl setup every request of the arena's shares: the worker's here,
+ * and `submit`'s (cmd_submit.c). curl and headers are a CURL * and a struct
+ * curl_slist *, so that this header needs no curl.h.
+ */
+
+/* The header "Authorization: Bearer <token>" as a new one-element list, the
+ * formatted copy of the token wiped; NULL when out of memory. The caller
+ * frees it with curl_slist_free_all(). */
+void *work_http_bearer(const char *token);
+
+/* An answer being read: into a, up to max bytes. */
+struct work_http_reading {
+	struct work_answer *a;
+	size_t max;
+};
+
+/*
+ * curl reset and set for one request of url with headers (kept by the caller
+ * until the request ends): no signals, http:// and https:// only, the CA file
+ * cacert (NULL: the system's), connect_s seconds to connect and total_s for
+ * the whole request (0: no bound), the answer's body and Retry-After read
+ * into r->a (r kept until the request ends), an answer over r->max bytes
+ * failing the request with CURLE_WRITE_ERROR. A POST's own options are the
+ * caller's, set after this.
+ */
+void work_http_setup(void *curl, const char *url, void *headers, const char *cacert,
+		     long connect_s, long total_s, struct work_http_reading *r);
+
 /* The "error" sentence of a refusal's body, else the body, else the status. Into out. */
 void work_answer_reason(const struct work_answer *a, char *out, size_t size);
 

@@ -40,6 +40,7 @@
 #define KILL_ROUNDS 40          /* arenas killed while starting sandboxes */
 #define PROBE_SETTLE_MS 60      /* time for sandbox_open before the first kill */
 #define PROCESS_LIMIT 20        /* limits.processes of the forking bot */
+#define START_WAIT_S 10         /* SANDBOX_START_MS (bot_internal.h), in seconds */
 
 /* TEST_DIR/sandbox.<pid>: mine/ (the bot's cwd), mine/out/ (hidden inside it),
  * other/ (another bot's cwd), secret.json (a hidden file). */
@@ -981,12 +982,62 @@ static void test_missing_bwrap(void **state)
 	free(saved);
 }
 
+/*
+ * A bwrap slow to make its sandbox (a busy machine): a bot at the usual
+ * priority is refused after START_WAIT_S with words saying so, but a
+ * build at SCHED_IDLE, which gets a CPU only when nothing else wants one,
+ * is given the longer wait and starts.
+ */
+static void test_slow_bwrap(void **state)
+{
+	struct sandbox_setup setup = { .mode = SANDBOX_ON, .bots = specs, .nbots = 1 };
+	char dir[PATH_MAX + 16], wrapper[PATH_MAX + 32], flag[PATH_MAX + 32], real[PATH_MAX];
+	char script[3 * PATH_MAX], why[512], path[2 * PATH_MAX];
+	char *saved = strdup(getenv("PATH")), *argv[] = { "/bin/sh", "-c", "echo up", NULL };
+	struct sandbox *slow = NULL;
+	struct bot_spec spec = specs[0];
+	struct bot *b = NULL;
+	FILE *p = popen("command -v bwrap", "r");
+
+	(void)state;
+	assert_non_null(p);
+	assert_non_null(fgets(real, sizeof real, p));
+	pclose(p);
+	real[strcspn(real, "\n")] = '\0';
+	snprintf(dir, sizeof dir, "%s/slow-bwrap", root);
+	snprintf(wrapper, sizeof wrapper, "%s/bwrap", dir);
+	snprintf(flag, sizeof flag, "%s/slow", dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	/* 2 s past the usual wait; sandbox_open's own probe runs before the flag */
+	snprintf(script, sizeof script, "#!/bin/sh\n[ ! -e '%s' ] || sleep %d\nexec '%s' \"$@\"\n",
+		 flag, START_WAIT_S + 2, real);
+	write_file(wrapper, script);
+	chmod(wrapper, 0755);
+	snprintf(path, sizeof path, "%s:%s", dir, saved);
+	setenv("PATH", path, 1);
+	assert_int_equal(sandbox_open(&setup, &slow, why, sizeof why), 0);
+	setenv("PATH", saved, 1);
+	write_file(flag, "");
+	spec.sandbox = slow;
+	spec.argv = argv;
+	assert_int_equal(bot_start(&spec, &b, why, sizeof why), -EPERM);
+	assert_non_null(strstr(why, "its sandbox did not start: bwrap had not made it after 10 s"));
+	spec.idle = true;
+	if (bot_start(&spec, &b, why, sizeof why) < 0)
+		fail_msg("an idle bot behind a slow bwrap: %s", why);
+	expect_line(b, "up");
+	bot_stop(b, 100);
+	sandbox_close(slow);
+	free(saved);
+}
+
 /* The tests of a bot's process again, with bots from hosts, and the hosts' own. */
 static int run_in_hosts(const struct CMUnitTest *tests, size_t n)
 {
 	/* of sandbox_open itself: once is enough */
 	static const char *const once[] = { "test_mode_names", "test_off_is_no_sandbox",
-					    "test_unrunnable_bot_refused", "test_missing_bwrap" };
+					    "test_unrunnable_bot_refused", "test_missing_bwrap",
+					    "test_slow_bwrap" };
 	struct CMUnitTest *again = calloc(n + 3, sizeof *again);
 	size_t k = 0;
 	int failed;
@@ -1036,6 +1087,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_memory_limited),
 		cmocka_unit_test(test_cpu_clock),
 		cmocka_unit_test(test_missing_bwrap),
+		cmocka_unit_test(test_slow_bwrap),
 	};
 	const char *hide[2];
 	struct sandbox_setup setup = { .mode = SANDBOX_ON, .bots = specs, .nbots = 2, .hide = hide,

@@ -19,13 +19,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 #include <sha2.h>
 
+#include "archive_spec.h"
 #include "remove_tree.h"
 
 #include "bundle.h"
@@ -363,36 +363,22 @@ struct hostile {
 
 static void *hostile_tar(const struct hostile *h, size_t *len, char *sha)
 {
+	const struct archive_spec entries[] = {
+		{ .path = "ok.txt", .content = "ok\n" },
+		{ .path = h->path, .type = h->type, .content = "bad\n", .symlink = h->link,
+		  .hardlink = h->hardlink },
+	};
 	size_t cap = 1 << 16;
 	char *data = malloc(cap);
 	struct archive *a = archive_write_new();
-	struct archive_entry *e = archive_entry_new();
 
+	assert_non_null(data);
+	assert_non_null(a);
 	archive_write_set_format_pax_restricted(a);
 	assert_int_equal(archive_write_open_memory(a, data, cap, len), ARCHIVE_OK);
-	archive_entry_set_pathname(e, "ok.txt");
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, 0644);
-	archive_entry_set_size(e, 3);
-	assert_int_equal(archive_write_header(a, e), ARCHIVE_OK);
-	assert_int_equal(archive_write_data(a, "ok\n", 3), 3);
-	archive_entry_clear(e);
-	archive_entry_set_pathname(e, h->path);
-	archive_entry_set_filetype(e, h->type);
-	archive_entry_set_perm(e, 0644);
-	archive_entry_set_size(e, h->type == AE_IFREG && !h->hardlink ? 4 : 0);
-	if (h->link)
-		archive_entry_set_symlink(e, h->link);
-	if (h->hardlink)
-		archive_entry_set_hardlink(e, h->hardlink);
-	if (h->type == AE_IFCHR)
-		archive_entry_set_rdev(e, makedev(1, 3));
-	assert_int_equal(archive_write_header(a, e), ARCHIVE_OK);
-	if (h->type == AE_IFREG && !h->hardlink)
-		assert_int_equal(archive_write_data(a, "bad\n", 4), 4);
+	archive_spec_write(a, entries, sizeof(entries) / sizeof(entries[0]));
 	assert_int_equal(archive_write_close(a), ARCHIVE_OK);
 	archive_write_free(a);
-	archive_entry_free(e);
 	SHA256Data((const uint8_t *)data, *len, sha);
 	return data;
 }

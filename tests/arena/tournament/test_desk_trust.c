@@ -226,19 +226,27 @@ static cJSON *send(struct bench *b, const char *worker, const char *id,
 	return answer;
 }
 
-/* worker's line of desk_state: key as a number (booleans 0 or 1). */
-static double state_of(struct bench *b, const char *worker, const char *key)
+/* worker's key in a document of desk_state's shape (booleans 0 or 1); -1: none. */
+static double worker_key(const cJSON *st, const char *worker, const char *key)
 {
-	cJSON *st = desk_state(b->desk), *w;
-	double v = -1;
+	const cJSON *w;
 
 	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(st, "workers"))
 		if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(w, "name")),
 			    worker)) {
 			const cJSON *o = cJSON_GetObjectItemCaseSensitive(w, key);
 
-			v = cJSON_IsBool(o) ? cJSON_IsTrue(o) : cJSON_GetNumberValue(o);
+			return cJSON_IsBool(o) ? cJSON_IsTrue(o) : cJSON_GetNumberValue(o);
 		}
+	return -1;
+}
+
+/* worker's line of desk_state: key as a number (booleans 0 or 1). */
+static double state_of(struct bench *b, const char *worker, const char *key)
+{
+	cJSON *st = desk_state(b->desk);
+	double v = worker_key(st, worker, key);
+
 	cJSON_Delete(st);
 	return v;
 }
@@ -252,6 +260,38 @@ static void wait_verified(struct bench *b, const char *worker, int games)
 		usleep(50 * 1000);
 	}
 	fail_msg("the verifier never finished with \"%s\"'s games", worker);
+}
+
+/* worker's key as another process reads dir's workers.jsonl (desk_read_state: `status`). */
+static double read_back(const char *dir, const char *worker, const char *key)
+{
+	char err[512];
+	cJSON *st;
+	double v;
+
+	if (desk_read_state(dir, 120, &st, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	v = worker_key(st, worker, key);
+	cJSON_Delete(st);
+	return v;
+}
+
+/* worker's key in a desk opened again on dir (a restart of the host). */
+static double reopened(const char *dir, const char *worker, const char *key)
+{
+	struct desk_settings set = { .lease_seconds = 90, .expire_seconds = 120 };
+	struct desk *d;
+	char err[512];
+	cJSON *st;
+	double v;
+
+	if (desk_open(dir, &set, &d, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_non_null(st = desk_state(d));
+	v = worker_key(st, worker, key);
+	cJSON_Delete(st);
+	desk_close(d);
+	return v;
 }
 
 static bool exists(const char *dir, const char *worker, const char *id, const char *whose)
@@ -295,6 +335,12 @@ static void test_swapped_bot_suspends(void **state)
 	assert_int_equal(found, GAMES);
 	cJSON_Delete(lease);
 	bench_close(&b);
+	/* workers.jsonl keeps the re-play and the mismatch for `status` and a restart */
+	assert_true(read_back(b.dir, "cheat", "replayed") == 1);
+	assert_true(read_back(b.dir, "cheat", "mismatches") == 1);
+	assert_true(reopened(b.dir, "cheat", "replayed") == 1);
+	assert_true(reopened(b.dir, "cheat", "mismatches") == 1);
+	assert_true(reopened(b.dir, "cheat", "suspended") == 1);
 }
 
 static void test_honest_worker_counted(void **state)
@@ -323,6 +369,66 @@ static void test_honest_worker_counted(void **state)
 	/* the same play at the first try (the timings are not compared): no second */
 	assert_int_equal(replays, GAMES);
 	bench_close(&b);
+}
+
+/* A host whose bots would not start: each re-play fails. */
+static int replay_fails(void *ctx, const struct config *run, const struct schedule_game *g,
+			char **doc, size_t *len, char *err, size_t err_size)
+{
+	(void)ctx, (void)run, (void)g, (void)doc, (void)len;
+	snprintf(err, err_size, "the bot would not start");
+	return -ENOEXEC;
+}
+
+/* The desk's log lines, kept (from the verifier thread). */
+static char said[GAMES * 2][512];
+static int nsaid;
+static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void keep_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	pthread_mutex_lock(&said_lock);
+	if (nsaid < GAMES * 2)
+		snprintf(said[nsaid++], sizeof(said[0]), "%s", line);
+	pthread_mutex_unlock(&said_lock);
+}
+
+static void test_failed_replay_said_and_counted(void **state)
+{
+	struct desk_settings set = { .lease_seconds = 90, .expire_seconds = 120,
+				     .replay_sample = 1.0, .replay = replay_fails,
+				     .log = keep_line };
+	struct bench b;
+	char id[32];
+	cJSON *answer;
+	int i;
+
+	(void)state;
+	nsaid = 0;
+	bench_open_with(&b, &set);
+	assert_int_equal(ask_untrusted(&b, "box7", id, sizeof(id), NULL), 1);
+	answer = send(&b, "box7", id, &honest, true);
+	assert_int_equal(count(answer, "held"), GAMES);
+	cJSON_Delete(answer);
+	for (i = 0; i < HANG_GUARD_S * 20 && state_of(&b, "box7", "replay_failures") < GAMES; i++)
+		usleep(50 * 1000);
+	/* dropped, not taken, not judged: each said once, naming the game and the worker */
+	assert_true(state_of(&b, "box7", "replay_failures") == GAMES);
+	assert_true(state_of(&b, "box7", "replayed") == 0);
+	assert_true(state_of(&b, "box7", "suspended") == 0);
+	assert_int_equal(b.run.commits, 0);
+	pthread_mutex_lock(&said_lock);
+	assert_int_equal(nsaid, GAMES);
+	for (i = 0; i < GAMES; i++) {
+		assert_non_null(strstr(said[i], "\"box7\""));
+		assert_non_null(strstr(said[i], "the bot would not start"));
+		assert_true(strstr(said[i], honest.id[0]) || strstr(said[i], honest.id[1]));
+	}
+	pthread_mutex_unlock(&said_lock);
+	bench_close(&b);
+	assert_true(read_back(b.dir, "box7", "replay_failures") == GAMES);
+	assert_true(reopened(b.dir, "box7", "replay_failures") == GAMES);
 }
 
 static void test_random_bot_not_judged(void **state)
@@ -455,6 +561,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_swapped_bot_suspends),
 		cmocka_unit_test(test_honest_worker_counted),
+		cmocka_unit_test(test_failed_replay_said_and_counted),
 		cmocka_unit_test(test_random_bot_not_judged),
 		cmocka_unit_test(test_replay_outside_lock),
 		cmocka_unit_test(test_unverified_dropped_at_detach),

@@ -18,25 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "archive_spec.h"
 #include "remove_tree.h"
 
 #include "unpack.h"
-
-/* One entry to write: a file (content, or size zeros), a directory, a link, a node. */
-struct spec {
-	const char *path;
-	unsigned type;        /* AE_IFREG (0: a file), AE_IFDIR, AE_IFLNK, AE_IFCHR, AE_IFIFO */
-	mode_t perm;          /* 0: 0644 */
-	const char *content;
-	uint64_t zeros;       /* a file of that many zero bytes, when no content */
-	const char *symlink;
-	const char *hardlink;
-};
 
 enum format { TAR, TAR_GZ, TAR_XZ, TAR_ZST, ZIP };
 
@@ -70,9 +59,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void build(const char *path, enum format fmt, const struct spec *s, size_t n)
+static void build(const char *path, enum format fmt, const struct archive_spec *s, size_t n)
 {
-	static char zeros[1 << 20];
 	struct archive *a = archive_write_new();
 
 	assert_non_null(a);
@@ -85,33 +73,7 @@ static void build(const char *path, enum format fmt, const struct spec *s, size_
 	if (fmt == TAR_ZST)
 		assert_int_equal(archive_write_add_filter_zstd(a), ARCHIVE_OK);
 	assert_int_equal(archive_write_open_filename(a, path), ARCHIVE_OK);
-	for (size_t i = 0; i < n; i++) {
-		struct archive_entry *e = archive_entry_new();
-		unsigned type = s[i].type ? s[i].type : AE_IFREG;
-		uint64_t size = s[i].content ? strlen(s[i].content) : s[i].zeros;
-
-		archive_entry_set_pathname(e, s[i].path);
-		archive_entry_set_filetype(e, type);
-		archive_entry_set_perm(e, s[i].perm ? s[i].perm : type == AE_IFDIR ? 0755 : 0644);
-		archive_entry_set_size(e, type == AE_IFREG && !s[i].hardlink ? (la_int64_t)size : 0);
-		if (s[i].symlink)
-			archive_entry_set_symlink(e, s[i].symlink);
-		if (s[i].hardlink)
-			archive_entry_set_hardlink(e, s[i].hardlink);
-		if (type == AE_IFCHR)
-			archive_entry_set_rdev(e, makedev(1, 3));
-		if (archive_write_header(a, e) != ARCHIVE_OK)
-			fail_msg("header of %s: %s", s[i].path, archive_error_string(a));
-		if (type == AE_IFREG && s[i].content && !s[i].hardlink)
-			assert_int_equal(archive_write_data(a, s[i].content, size), (la_ssize_t)size);
-		for (uint64_t left = s[i].content ? 0 : s[i].zeros; left > 0;) {
-			size_t k = left < sizeof(zeros) ? (size_t)left : sizeof(zeros);
-
-			assert_int_equal(archive_write_data(a, zeros, k), (la_ssize_t)k);
-			left -= k;
-		}
-		archive_entry_free(e);
-	}
+	archive_spec_write(a, s, n);
 	assert_int_equal(archive_write_close(a), ARCHIVE_OK);
 	archive_write_free(a);
 }
@@ -146,7 +108,7 @@ static void new_target(struct fixture *f, char *out, size_t size)
 
 /* Build s as fmt, unpack it under lim (NULL: the defaults); expect code and why (when
  * code < 0), nothing outside. The target's path in target. */
-static int unpack_case(struct fixture *f, enum format fmt, const struct spec *s, size_t n,
+static int unpack_case(struct fixture *f, enum format fmt, const struct archive_spec *s, size_t n,
 		       const struct unpack_limits *lim, char *target, size_t target_size,
 		       struct unpack_stats *st, char *why, size_t why_size)
 {
@@ -161,8 +123,8 @@ static int unpack_case(struct fixture *f, enum format fmt, const struct spec *s,
 	return ret;
 }
 
-static void expect_refused(struct fixture *f, enum format fmt, const struct spec *s, size_t n,
-			   const struct unpack_limits *lim, int code, const char *entry,
+static void expect_refused(struct fixture *f, enum format fmt, const struct archive_spec *s,
+			   size_t n, const struct unpack_limits *lim, int code, const char *entry,
 			   const char *why_part)
 {
 	char target[PATH_MAX], why[1024], named[256];
@@ -180,7 +142,7 @@ static void expect_refused(struct fixture *f, enum format fmt, const struct spec
 
 static void test_good_tree(void **state)
 {
-	static const struct spec good[] = {
+	static const struct archive_spec good[] = {
 		{ .path = "bot/", .type = AE_IFDIR },
 		{ .path = "bot/src/lib/util.py", .content = "def f():\n    return 1\n" },
 		{ .path = "./bot/run.sh", .perm = 0755, .content = "#!/bin/sh\nexec python3 x\n" },
@@ -233,15 +195,17 @@ static void test_paths_refused(void **state)
 {
 	struct fixture *f = *state;
 	char abs[PATH_MAX];
-	const struct spec up[] = { { .path = "ok", .content = "1" },
-				   { .path = "../x", .content = "evil" } };
-	const struct spec up2[] = { { .path = "a/../../x", .content = "evil" } };
-	const struct spec up3[] = { { .path = "a/b/../../../outside/x", .content = "evil" } };
-	struct spec absolute[] = { { .path = abs, .content = "evil" } };
+	const struct archive_spec up[] = { { .path = "ok", .content = "1" },
+					   { .path = "../x", .content = "evil" } };
+	const struct archive_spec up2[] = { { .path = "a/../../x", .content = "evil" } };
+	const struct archive_spec up3[] = {
+		{ .path = "a/b/../../../outside/x", .content = "evil" },
+	};
+	struct archive_spec absolute[] = { { .path = abs, .content = "evil" } };
 	static const struct unpack_limits shallow = { 1 << 20, 1 << 20, 1 << 20, 100, 1024, 8 };
 	char deep[128] = "", longname[1200];
-	const struct spec too_deep[] = { { .path = deep, .content = "x" } };
-	const struct spec too_long[] = { { .path = longname, .content = "x" } };
+	const struct archive_spec too_deep[] = { { .path = deep, .content = "x" } };
+	const struct archive_spec too_long[] = { { .path = longname, .content = "x" } };
 
 	snprintf(abs, sizeof(abs), "%s/evil", f->outside);
 	expect_refused(f, TAR, up, N(up), NULL, -EPERM, "../x", "a \"..\" component");
@@ -265,24 +229,30 @@ static void test_links_refused(void **state)
 {
 	struct fixture *f = *state;
 	char abs[PATH_MAX];
-	struct spec link_abs[] = { { .path = "l", .type = AE_IFLNK, .symlink = abs } };
-	const struct spec link_up[] = { { .path = "d/l", .type = AE_IFLNK,
-					  .symlink = "../../outside" } };
-	const struct spec link_up2[] = { { .path = "l", .type = AE_IFLNK,
-					   .symlink = "a/../../outside" } };
+	struct archive_spec link_abs[] = { { .path = "l", .type = AE_IFLNK, .symlink = abs } };
+	const struct archive_spec link_up[] = { { .path = "d/l", .type = AE_IFLNK,
+						  .symlink = "../../outside" } };
+	const struct archive_spec link_up2[] = { { .path = "l", .type = AE_IFLNK,
+						   .symlink = "a/../../outside" } };
 	/* s -> "." is in the tree, and "s/.." read as text is too; the kernel would climb */
-	const struct spec chain[] = { { .path = "s", .type = AE_IFLNK, .symlink = "." },
-				      { .path = "t", .type = AE_IFLNK, .symlink = "s/.." } };
-	struct spec through_out[] = { { .path = "link", .type = AE_IFLNK, .symlink = abs },
-				      { .path = "link/evil", .content = "evil" } };
-	const struct spec through_in[] = { { .path = "sub/", .type = AE_IFDIR },
-					   { .path = "link", .type = AE_IFLNK, .symlink = "sub" },
-					   { .path = "link/evil", .content = "evil" } };
-	const struct spec over_link[] = { { .path = "link", .type = AE_IFLNK, .symlink = "f" },
-					  { .path = "link", .content = "replaced" } };
-	const struct spec hard[] = { { .path = "a", .content = "data" },
-				     { .path = "b", .hardlink = "a" } };
-	const struct spec hard_out[] = { { .path = "b", .hardlink = "/etc/passwd" } };
+	const struct archive_spec chain[] = {
+		{ .path = "s", .type = AE_IFLNK, .symlink = "." },
+		{ .path = "t", .type = AE_IFLNK, .symlink = "s/.." },
+	};
+	struct archive_spec through_out[] = { { .path = "link", .type = AE_IFLNK, .symlink = abs },
+					      { .path = "link/evil", .content = "evil" } };
+	const struct archive_spec through_in[] = {
+		{ .path = "sub/", .type = AE_IFDIR },
+		{ .path = "link", .type = AE_IFLNK, .symlink = "sub" },
+		{ .path = "link/evil", .content = "evil" },
+	};
+	const struct archive_spec over_link[] = {
+		{ .path = "link", .type = AE_IFLNK, .symlink = "f" },
+		{ .path = "link", .content = "replaced" },
+	};
+	const struct archive_spec hard[] = { { .path = "a", .content = "data" },
+					     { .path = "b", .hardlink = "a" } };
+	const struct archive_spec hard_out[] = { { .path = "b", .hardlink = "/etc/passwd" } };
 
 	snprintf(abs, sizeof(abs), "%s", f->outside);
 	expect_refused(f, TAR, link_abs, N(link_abs), NULL, -EPERM, "l",
@@ -304,11 +274,11 @@ static void test_links_refused(void **state)
 static void test_nodes_refused_modes_stripped(void **state)
 {
 	struct fixture *f = *state;
-	const struct spec dev[] = { { .path = "null", .type = AE_IFCHR, .perm = 0666 } };
-	const struct spec fifo[] = { { .path = "pipe", .type = AE_IFIFO } };
-	const struct spec suid[] = { { .path = "su", .perm = 06755, .content = "x" },
-				     { .path = "sticky", .perm = 01777, .content = "x" },
-				     { .path = "gw", .perm = 0666, .content = "x" } };
+	const struct archive_spec dev[] = { { .path = "null", .type = AE_IFCHR, .perm = 0666 } };
+	const struct archive_spec fifo[] = { { .path = "pipe", .type = AE_IFIFO } };
+	const struct archive_spec suid[] = { { .path = "su", .perm = 06755, .content = "x" },
+					     { .path = "sticky", .perm = 01777, .content = "x" },
+					     { .path = "gw", .perm = 0666, .content = "x" } };
 	char target[PATH_MAX], path[PATH_MAX + 16], why[1024];
 	static const char *const names[] = { "su", "sticky", "gw" };
 	static const mode_t modes[] = { 0755, 0755, 0644 };
@@ -363,7 +333,7 @@ static void declare_small_sizes(const char *path)
 static void test_zip_bomb(void **state)
 {
 	struct fixture *f = *state;
-	const struct spec bomb[] = { { .path = "zeros", .zeros = UINT64_C(1) << 30 } };
+	const struct archive_spec bomb[] = { { .path = "zeros", .zeros = UINT64_C(1) << 30 } };
 	const struct unpack_limits lim = { UINT64_C(64) << 20, UINT64_C(16) << 20,
 					   UINT64_C(32) << 20, 100, 1024, 32 };
 	const struct unpack_limits per_file = { UINT64_C(64) << 20, UINT64_C(256) << 20,
@@ -405,16 +375,16 @@ static void test_counts_and_sizes(void **state)
 {
 	enum { MANY = 100000 };
 	struct fixture *f = *state;
-	struct spec *many = calloc(MANY, sizeof(*many));
+	struct archive_spec *many = calloc(MANY, sizeof(*many));
 	char (*names)[16] = calloc(MANY, sizeof(*names));
 	const struct unpack_limits small = { 4096, 1 << 20, 1 << 20, 100, 1024, 32 };
-	const struct spec big[] = { { .path = "big", .zeros = 64 << 10 } };
+	const struct archive_spec big[] = { { .path = "big", .zeros = 64 << 10 } };
 	char target[PATH_MAX], why[1024];
 	struct unpack_stats st;
 
 	for (int i = 0; i < MANY; i++) {
 		snprintf(names[i], sizeof(names[i]), "f%06d", i);
-		many[i] = (struct spec){ .path = names[i], .content = "" };
+		many[i] = (struct archive_spec){ .path = names[i], .content = "" };
 	}
 	assert_int_equal(unpack_case(f, TAR_GZ, many, MANY, NULL, target, sizeof(target), &st,
 				     why, sizeof(why)), -EFBIG);
@@ -436,7 +406,7 @@ static void test_not_archives(void **state)
 {
 	struct fixture *f = *state;
 	static const struct unpack_limits lim = UNPACK_LIMITS_DEFAULT;
-	const struct spec one[] = { { .path = "a", .content = "1" } };
+	const struct archive_spec one[] = { { .path = "a", .content = "1" } };
 	char target[PATH_MAX], why[1024];
 	FILE *fp;
 
