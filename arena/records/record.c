@@ -136,6 +136,19 @@ static void write_faults(struct jsonw *w, const struct record *rec)
 	jsonw_text(w, "]");
 }
 
+/* The replay keys and the closing brace: how record_format() ends a line. */
+static void write_replay_keys(struct jsonw *w, const struct record *rec)
+{
+	if (rec->replay) {
+		jsonw_text(w, ",\"replay\":");
+		jsonw_string(w, rec->replay);
+		if (rec->has_replay_at)
+			jsonw_printf(w, ",\"replay_offset\":%" PRIu64 ",\"replay_line\":%" PRIu64,
+				     rec->replay_offset, rec->replay_line);
+	}
+	jsonw_text(w, "}");
+}
+
 int record_format(struct jsonw *w, const struct record *rec)
 {
 	int n = rec->players;
@@ -169,13 +182,35 @@ int record_format(struct jsonw *w, const struct record *rec)
 	}
 	jsonw_text(w, "]");
 	write_faults(w, rec);
-	if (rec->replay) {
-		jsonw_text(w, ",\"replay\":");
-		jsonw_string(w, rec->replay);
-		if (rec->has_replay_at)
-			jsonw_printf(w, ",\"replay_offset\":%" PRIu64 ",\"replay_line\":%" PRIu64,
-				     rec->replay_offset, rec->replay_line);
+	write_replay_keys(w, rec);
+	return jsonw_error(w);
+}
+
+int record_format_replay_at(struct jsonw *w, struct record *rec, const char *line, size_t len,
+			    const char *replay, uint64_t offset, uint64_t at)
+{
+	struct jsonw tail;
+	bool writers;
+
+	/* a line in the writer's layout (the fast path read it) that ends as the writer
+	 * ends it keeps its bytes before its replay keys: they are what record_format()
+	 * would write again */
+	jsonw_init(&tail);
+	write_replay_keys(&tail, rec);
+	writers = rec->replay_known && jsonw_error(&tail) == 0 && tail.len <= len &&
+		  memcmp(line + len - tail.len, tail.data, tail.len) == 0;
+	rec->replay = replay;
+	rec->replay_known = true;
+	rec->has_replay_at = true;
+	rec->replay_offset = offset;
+	rec->replay_line = at;
+	if (!writers) {
+		jsonw_release(&tail);
+		return record_format(w, rec);
 	}
-	jsonw_text(w, "}");
+	jsonw_reset(w);
+	jsonw_raw(w, line, len - tail.len);
+	write_replay_keys(w, rec);
+	jsonw_release(&tail);
 	return jsonw_error(w);
 }

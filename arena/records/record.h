@@ -132,4 +132,15 @@ const cJSON *record_tree(struct record_reader *rd, const char *line, size_t len)
  */
 int record_format(struct jsonw *w, const struct record *rec);
 
+/*
+ * The same line with another replay place: rec, just read from line (len
+ * bytes) by record_parse(), given replay, replay_offset (offset) and
+ * replay_line (at), and formatted into w: a line the fast path read that
+ * ends as record_format() ends one keeps its bytes up to its replay keys,
+ * which are written again (a host writes a worker's record so without
+ * formatting it again); any other is formatted whole. 0 or -ENOMEM.
+ */
+int record_format_replay_at(struct jsonw *w, struct record *rec, const char *line, size_t len,
+			    const char *replay, uint64_t offset, uint64_t at);
+
 #endif

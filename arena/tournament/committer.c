@@ -146,18 +146,41 @@ int committer_start(struct results *res, const char *dir, const struct committer
 	return 0;
 }
 
+/* Whether games or replays wait in the filling group. */
+static bool filling(const struct committer *c)
+{
+	return c->filling->n || c->pack.lines || c->pack.pending.len;
+}
+
+/* When the pack is full: the old pack's documents written first; the pack
+ * changes only while no commit runs. */
+static void make_room(struct committer *c)
+{
+	if (!replay_pack_needs_open(&c->pack))
+		return;
+	if (filling(c))
+		hand_over(c);
+	wait_idle(c);
+}
+
 int committer_add_replay(struct committer *c, const char *doc, size_t len,
 			 struct replay_location *at)
 {
 	int ret;
 
-	if (replay_pack_needs_open(&c->pack)) {
-		/* the old pack's documents written first; the pack changes only while no commit runs */
-		if (c->filling->n || c->pack.lines)
-			hand_over(c);
-		wait_idle(c);
-	}
+	make_room(c);
 	if ((ret = replay_pack_add(&c->pack, doc, len, at)) < 0)
+		fail(c, ret, "replays");
+	return ret;
+}
+
+int committer_add_frame(struct committer *c, const char *frame, size_t len,
+			struct replay_location *at)
+{
+	int ret;
+
+	make_room(c);
+	if ((ret = replay_pack_add_frame(&c->pack, frame, len, at)) < 0)
 		fail(c, ret, "replays");
 	return ret;
 }
@@ -175,7 +198,8 @@ int committer_add_game(struct committer *c, const struct committed_game *g, cons
 		return -ENOMEM;
 	}
 	grp->games[grp->n++] = *g;
-	if (grp->n == COMMIT_GROUP_MAX || monotonic_ms() - c->handed_ms >= COMMIT_GROUP_MS)
+	if (grp->n == COMMIT_GROUP_MAX ||
+	    (!c->ops.flushed && monotonic_ms() - c->handed_ms >= COMMIT_GROUP_MS))
 		hand_over(c);
 	return 0;
 }
@@ -184,7 +208,7 @@ int committer_flush(struct committer *c)
 {
 	int ret;
 
-	if (c->filling->n || c->pack.lines)
+	if (filling(c))
 		hand_over(c);
 	wait_idle(c);
 	pthread_mutex_lock(&c->lock);
@@ -197,7 +221,7 @@ void committer_finish(struct committer *c)
 {
 	if (!c)
 		return;
-	if (c->filling->n || c->pack.lines)
+	if (filling(c))
 		hand_over(c);
 	pthread_mutex_lock(&c->lock);
 	c->stopping = 1;

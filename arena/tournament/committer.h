@@ -8,7 +8,8 @@
  *
  * A group is handed to the committer's thread when it holds COMMIT_GROUP_MAX
  * games, when a game ends COMMIT_GROUP_MS or more after the previous hand-over
- * (so the first game after a pause, and every game that long, goes at once),
+ * (so the first game after a pause, and every game that long, goes at once;
+ * not when the ops say the caller flushes each batch),
  * and by committer_flush() and committer_finish(). While one group is being made durable the next
  * one fills; the worker waits only when the next is due before the previous
  * is done, so the fsyncs' waits overlap the games.
@@ -20,6 +21,7 @@
 #ifndef SKIPBO_COMMITTER_H
 #define SKIPBO_COMMITTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "engine.h"
@@ -27,7 +29,7 @@
 #include "results.h"
 #include "schedule.h"
 
-#define COMMIT_GROUP_MAX 64
+#define COMMIT_GROUP_MAX 256
 #define COMMIT_GROUP_MS 100
 
 /* A finished game as the counting sees it. */
@@ -45,6 +47,9 @@ struct committer_ops {
 	/* what failed (a file name) and why; the first failure only */
 	void (*failed)(void *ctx, int code, const char *what, const char *detail);
 	void *ctx;
+	/* the caller flushes each batch it adds (a lease desk's results): a group is
+	 * handed over when full or flushed, never for the time since the last one */
+	bool flushed;
 };
 
 struct committer;
@@ -60,6 +65,13 @@ int committer_start(struct results *res, const char *dir, const struct committer
  */
 int committer_add_replay(struct committer *c, const char *doc, size_t len,
 			 struct replay_location *at);
+
+/*
+ * The same for a frame of documents made by replay_pack_frame(), appended as
+ * it is (replay_pack_add_frame()): *at is where its first document will be.
+ */
+int committer_add_frame(struct committer *c, const char *frame, size_t len,
+			struct replay_location *at);
 
 /* Add the game, with its record (one line, no newline), handing the group over when due. */
 int committer_add_game(struct committer *c, const struct committed_game *g, const char *record,

@@ -24,7 +24,7 @@ double desk_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int desk_journal(struct desk *d, cJSON *event)
+static int journal_event(struct desk *d, cJSON *event, bool sync)
 {
 	char *text;
 	int ret = -ENOMEM;
@@ -36,10 +36,20 @@ int desk_journal(struct desk *d, cJSON *event)
 	}
 	cJSON_AddNumberToObject(event, "at", (double)time(NULL));
 	if ((text = cJSON_PrintUnformatted(event)))
-		ret = journal_append(d->journal, text, strlen(text), true);
+		ret = journal_append(d->journal, text, strlen(text), sync);
 	free(text);
 	cJSON_Delete(event);
 	return ret;
+}
+
+int desk_journal(struct desk *d, cJSON *event)
+{
+	return journal_event(d, event, true);
+}
+
+int desk_journal_count(struct desk *d, cJSON *event)
+{
+	return journal_event(d, event, false);
 }
 
 /* An event of name about worker (and lease, when not NULL). */
@@ -198,7 +208,7 @@ void desk_end_lease(struct desk *d, struct desk_lease_rec *l, enum desk_lease_st
 	rehand(d, l);
 	/* the other ends are written by their callers, with their reasons */
 	if (state == DESK_LEASE_DONE)
-		desk_journal(d, desk_event("done", l->worker, l));
+		desk_journal_count(d, desk_event("done", l->worker, l));
 	pthread_cond_broadcast(&d->cond);
 }
 

@@ -95,6 +95,13 @@ struct desk_ask {
 	size_t nbundles;
 };
 
+/* A game checked, as the desk hands it to the run. */
+struct desk_commit {
+	struct committed_game cg;
+	const char *record;       /* the worker's games.jsonl line, no newline */
+	size_t record_len;
+};
+
 /* What a run lends the desk while attached. */
 struct desk_run_ops {
 	/* The run's settings (the bots, limits, time control, sandbox). */
@@ -102,11 +109,13 @@ struct desk_run_ops {
 	/* Up to max games, every rotation of whole deals the source opens for a
 	 * lease now, into games: their number, 0 when none now, or a negative errno. */
 	int (*take_groups)(void *run, struct schedule_game *games, int max);
-	/* A game checked: its replay document and its record (with the replay's
-	 * place filled in by the run) made durable and counted as the run's own.
-	 * 0 or a negative errno. */
-	int (*commit)(void *run, const struct committed_game *g, const char *replay, size_t rlen,
-		      const cJSON *record);
+	/* Games checked (n of them): frame, one zstd frame of their replay
+	 * documents in games' order, one a line (replay_pack_frame()), appended
+	 * to the run's packs as it is, and each record (the worker's games.jsonl
+	 * line) written with its replay's place filled in by the run, counted as
+	 * the run's own at the next flush. 0 or a negative errno. */
+	int (*commit)(void *run, const struct desk_commit *games, int n, const char *frame,
+		      size_t frame_len);
 	/* The games committed so far durable (on disk) and counted, before a worker hears
 	 * they are accepted. 0 or a negative errno (then they are not kept). */
 	int (*flush)(void *run);

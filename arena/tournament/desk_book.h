@@ -15,6 +15,7 @@
 
 #include "bundle.h"
 #include "desk.h"
+#include "desk_check.h"
 #include "journal.h"
 
 enum desk_lease_state { DESK_LEASE_LIVE, DESK_LEASE_DONE, DESK_LEASE_RELEASED,
@@ -82,7 +83,8 @@ struct desk_held {
 	struct desk_lease_rec *l;
 	int game;                /* in l */
 	struct committed_game cg;
-	cJSON *tree;             /* its record's */
+	char *record;            /* the worker's record line, NUL-terminated */
+	size_t record_len;
 	char *replay;            /* the worker's document, NUL-terminated */
 	size_t rlen;
 };
@@ -128,8 +130,13 @@ int desk_book_new(const char *dir, const struct desk_settings *set, struct desk 
  */
 int desk_read_events(struct desk *d, bool history, char *err, size_t err_size);
 double desk_now(void);
-/* event appended to workers.jsonl with its time, and freed. 0 or a negative errno. */
+/* event appended to workers.jsonl with its time, fsync'd, and freed. 0 or a negative errno. */
 int desk_journal(struct desk *d, cJSON *event);
+/* The same for an event that only counts ("taken", "done"), not fsync'd: the next
+ * event fsync'd (a lease is, before it is handed out) syncs it. games.jsonl, not
+ * this file, says which games are kept; a crash loses at most the counts after
+ * the last lease. */
+int desk_journal_count(struct desk *d, cJSON *event);
 cJSON *desk_event(const char *name, const char *worker, const struct desk_lease_rec *l);
 struct desk_worker *desk_worker_of(struct desk *d, const char *name, bool add);
 struct desk_lease_rec *desk_lease_of(struct desk *d, const char *id);
@@ -154,9 +161,14 @@ int desk_suspend_worker(struct desk *d, struct desk_worker *w, const char *why);
 /* desk_verify.c: the host's re-play of held games. */
 /* True with probability p, from the system's random source. */
 bool desk_draw(double p);
-/* Game k of l held, with copies of its replay; *tree taken on success. 0 or -ENOMEM. */
+/* Game k of l held, with copies of its record and replay. 0 or -ENOMEM. */
 int desk_hold(struct desk *d, struct desk_lease_rec *l, int k, const struct committed_game *cg,
-	      cJSON **tree, const char *replay, size_t rlen);
+	      const struct desk_sent *s);
+/* desk_results.c: outside the lock, games committed through ops with their
+ * replays (replays[k], rlens[k] bytes, no newline) made into one frame here.
+ * 0 or a negative errno. */
+int desk_commit_docs(const struct desk_run_ops *ops, const struct desk_commit *games,
+		     const char *const *replays, const size_t *rlens, int n);
 /* The held games of worker (NULL: every one) dropped, each handed again unless its lease is void. */
 void desk_drop_held(struct desk *d, const char *worker);
 /* The verifier thread, when set.replay is: started (0 or a negative errno), stopped. */

@@ -13,6 +13,7 @@
 #include "record.h"
 #include "replay.h"
 #include "replay_find.h"
+#include "replay_pack.h"
 
 /* The next line of body from *at: its start and length (no newline); false at the end. */
 static bool next_line(const char *body, size_t len, size_t *at, const char **line, size_t *n)
@@ -28,62 +29,107 @@ static bool next_line(const char *body, size_t len, size_t *at, const char **lin
 	return true;
 }
 
-int desk_check_body(const char *body, size_t len, bool *done, struct desk_sent **sent,
-		    int *n, char *err, size_t err_size)
+/* The head line: done, the games and the frame's size; false when it is not one. */
+static bool read_head(const char *line, size_t len, struct desk_body *b, int *games,
+		      size_t *frame_len)
+{
+	cJSON *head = cJSON_ParseWithLengthOpts(line, len, NULL, 0);
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(head, "done");
+	const cJSON *g = cJSON_GetObjectItemCaseSensitive(head, "games");
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(head, "replays");
+	bool ok = cJSON_IsObject(head) && cJSON_IsBool(d) && cJSON_IsNumber(g) &&
+		  g->valuedouble >= 0 && g->valuedouble <= DESK_SENT_MAX &&
+		  g->valuedouble == (int)g->valuedouble && cJSON_IsNumber(r) &&
+		  r->valuedouble >= 0 && r->valuedouble <= (double)DESK_REPLAYS_MAX &&
+		  r->valuedouble == (double)(size_t)r->valuedouble;
+
+	if (ok) {
+		b->done = cJSON_IsTrue(d);
+		*games = (int)g->valuedouble;
+		*frame_len = (size_t)r->valuedouble;
+	}
+	cJSON_Delete(head);
+	return ok;
+}
+
+int desk_check_body(const char *body, size_t len, struct desk_body *b, char *err,
+		    size_t err_size)
 {
 	const char *line;
-	size_t at = 0, ln;
-	cJSON *head = NULL;
-	const cJSON *d, *g;
-	int games, k;
+	size_t at = 0, ln, frame_len, docs_at = 0;
+	int games, k, ret;
 
-	*sent = NULL;
-	*n = 0;
-	if (!next_line(body, len, &at, &line, &ln) ||
-	    !(head = cJSON_ParseWithLengthOpts(line, ln, NULL, 0)) || !cJSON_IsObject(head)) {
-		cJSON_Delete(head);
-		snprintf(err, err_size, "line 1: expected {\"done\": false, \"games\": N}");
+	memset(b, 0, sizeof(*b));
+	if (!next_line(body, len, &at, &line, &ln) || !read_head(line, ln, b, &games, &frame_len)) {
+		snprintf(err, err_size, "line 1: expected {\"done\": false, \"games\": N, "
+			 "\"replays\": BYTES}, \"games\" a count from 0 to %d", DESK_SENT_MAX);
 		return -EINVAL;
 	}
-	d = cJSON_GetObjectItemCaseSensitive(head, "done");
-	g = cJSON_GetObjectItemCaseSensitive(head, "games");
-	if (!cJSON_IsBool(d) || !cJSON_IsNumber(g) || g->valuedouble < 0 ||
-	    g->valuedouble > DESK_SENT_MAX || g->valuedouble != (int)g->valuedouble) {
-		cJSON_Delete(head);
-		snprintf(err, err_size,
-			 "line 1: \"done\" must be true or false and \"games\" a count from 0 to %d",
-			 DESK_SENT_MAX);
-		return -EINVAL;
-	}
-	*done = cJSON_IsTrue(d);
-	games = (int)g->valuedouble;
-	cJSON_Delete(head);
-	if (games && !(*sent = calloc((size_t)games, sizeof(**sent))))
+	if (games && !(b->sent = calloc((size_t)games, sizeof(*b->sent))))
 		return -ENOMEM;
+	for (k = 0; k < games && at < len; k++)
+		next_line(body, len, &at, &b->sent[k].record, &b->sent[k].record_len);
+	if (k < games || len - at != frame_len || (games == 0) != (frame_len == 0)) {
+		snprintf(err, err_size, "the body holds %d records and %zu bytes after them, not "
+			 "%d records and a frame of %zu bytes", k, len - at, games, frame_len);
+		ret = -EINVAL;
+		goto fail;
+	}
+	b->frame = body + at;
+	b->frame_len = frame_len;
+	if (games && (ret = replay_pack_frame_read(b->frame, frame_len, DESK_REPLAYS_MAX,
+						   &b->docs, &b->docs_len)) < 0) {
+		if (ret == -ENOMEM)
+			goto fail;
+		snprintf(err, err_size, "the replays are not one zstd frame of at most %zu bytes "
+			 "decompressed (%s)", (size_t)DESK_REPLAYS_MAX, strerror(-ret));
+		ret = -EINVAL;
+		goto fail;
+	}
 	for (k = 0; k < games; k++) {
-		struct desk_sent *s = &(*sent)[k];
-		cJSON *rec;
-		const char *id;
+		struct desk_sent *s = &b->sent[k];
 
-		if (!next_line(body, len, &at, &s->record, &s->record_len) ||
-		    !next_line(body, len, &at, &s->replay, &s->replay_len))
+		/* a replay's every line ends with its newline, which the pack keeps */
+		if (!next_line(b->docs, b->docs_len, &docs_at, &s->replay, &s->replay_len) ||
+		    docs_at > b->docs_len || b->docs[docs_at - 1] != '\n')
 			break;
-		/* the id only, to find the game; the strict reading comes with the checks */
-		rec = cJSON_ParseWithLengthOpts(s->record, s->record_len, NULL, 0);
-		id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rec, "id"));
-		if (id && strlen(id) < sizeof(s->id))
-			strcpy(s->id, id);
-		cJSON_Delete(rec);
+		/* the id from the replay's head, to find the game: the record is read with the
+		 * checks, which compare both with the game's */
+		if (replay_document_id(s->replay, s->replay_len, s->id, sizeof(s->id)) < 0)
+			s->id[0] = '\0';
 	}
-	if (k < games || next_line(body, len, &at, &line, &ln)) {
-		snprintf(err, err_size, "the body holds %s lines than 1 + 2 x %d games",
+	if (k < games || docs_at != b->docs_len) {
+		snprintf(err, err_size, "the replays' frame holds %s lines than the %d records",
 			 k < games ? "fewer" : "more", games);
-		free(*sent);
-		*sent = NULL;
-		return -EINVAL;
+		ret = -EINVAL;
+		goto fail;
 	}
-	*n = games;
+	b->n = games;
 	return 0;
+fail:
+	desk_body_release(b);
+	return ret;
+}
+
+int desk_record_id(const struct desk_sent *s, char *id, size_t size)
+{
+	struct record_reader rd;
+	struct record rec;
+	int ret;
+
+	record_reader_init(&rd);
+	ret = record_parse(&rd, s->record, s->record_len, RECORD_KEYS, &rec);
+	if (ret == 0 && snprintf(id, size, "%s", rec.id) >= (int)size)
+		ret = -ENAMETOOLONG;
+	record_reader_release(&rd);
+	return ret;
+}
+
+void desk_body_release(struct desk_body *b)
+{
+	free(b->sent);
+	free(b->docs);
+	memset(b, 0, sizeof(*b));
 }
 
 /* What the referee's re-play of a replay gives, to compare with the record. */
@@ -194,15 +240,13 @@ static int check_record(const struct config *cfg, const struct schedule_game *g,
 }
 
 int desk_check_game(const struct config *cfg, const struct schedule_game *g,
-		    const struct desk_sent *s, bool replay, struct committed_game *cg,
-		    cJSON **tree, char *why, size_t why_size)
+		    const struct desk_sent *s, bool replay, struct committed_game *cg, char *why,
+		    size_t why_size)
 {
 	struct record_reader rd;
 	struct record rec;
-	char id[SCHEDULE_ID_MAX];
 	int ret;
 
-	*tree = NULL;
 	record_reader_init(&rd);
 	if ((ret = record_parse(&rd, s->record, s->record_len, RECORD_FULL, &rec)) < 0) {
 		if (ret == -EBADMSG)
@@ -211,8 +255,7 @@ int desk_check_game(const struct config *cfg, const struct schedule_game *g,
 	}
 	if ((ret = check_record(cfg, g, &rec, why, why_size)))
 		goto out;
-	if (replay_document_id(s->replay, s->replay_len, id, sizeof(id)) < 0 ||
-	    strcmp(id, g->id) != 0) {
+	if (strcmp(s->id, g->id) != 0) {
 		snprintf(why, why_size, "the replay is not the game's (\"id\" %s expected)", g->id);
 		ret = 1;
 		goto out;
@@ -227,7 +270,7 @@ int desk_check_game(const struct config *cfg, const struct schedule_game *g,
 	for (size_t i = 0; i < rec.nfaults; i++)
 		if (rec.faults[i].kind && strcmp(rec.faults[i].kind, "start") == 0)
 			cg->start_faulted |= 1u << rec.faults[i].seat;
-	ret = (*tree = cJSON_ParseWithLengthOpts(s->record, s->record_len, NULL, 0)) ? 0 : -ENOMEM;
+	ret = 0;
 out:
 	if (ret == -EBADMSG)
 		ret = 1;

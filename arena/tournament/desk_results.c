@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 
 #include "desk_check.h"
+#include "jsonw.h"
 #include "referee.h"
+#include "replay_pack.h"
 
 static uint64_t id_hash(const char *id)
 {
@@ -124,36 +126,47 @@ static cJSON *lease_bots(struct desk *d, const struct desk_lease_rec *l, cJSON *
 	return bots;
 }
 
-static cJSON *lease_game(const struct config *cfg, const struct schedule_game *g)
+/* The lease's games as a JSON array in w: written directly, a lease holds up to
+ * DESK_LEASE_MAX of them. */
+static void lease_games(const struct config *cfg, const struct desk_lease_rec *l,
+			struct jsonw *w)
 {
-	cJSON *o = cJSON_CreateObject(), *seats;
-	char seed[24], told[REFEREE_OPAQUE_ID_SIZE];
+	char told[REFEREE_OPAQUE_ID_SIZE];
 
-	referee_opaque_id(cfg->seed, g->id, told);
-	snprintf(seed, sizeof(seed), "%016" PRIx64, g->seed);
-	cJSON_AddNumberToObject(o, "index", (double)g->index);
-	cJSON_AddStringToObject(o, "id", g->id);
-	cJSON_AddStringToObject(o, "told", told);
-	cJSON_AddStringToObject(o, "seed", seed);
-	cJSON_AddNumberToObject(o, "table", g->table);
-	cJSON_AddNumberToObject(o, "deal", g->deal);
-	cJSON_AddNumberToObject(o, "rotation", g->rotation);
-	seats = cJSON_AddArrayToObject(o, "seats");
-	for (int s = 0; s < cfg->players; s++)
-		cJSON_AddItemToArray(seats, cJSON_CreateString(cfg->bots[g->bots[s]].name));
-	return o;
+	jsonw_text(w, "[");
+	for (int k = 0; k < l->n; k++) {
+		const struct schedule_game *g = &l->games[k].g;
+
+		referee_opaque_id(cfg->seed, g->id, told);
+		jsonw_printf(w, "%s{\"index\":%" PRIu64 ",\"id\":", k ? "," : "", g->index);
+		jsonw_string(w, g->id);
+		jsonw_text(w, ",\"told\":");
+		jsonw_string(w, told);
+		jsonw_printf(w, ",\"seed\":\"%016" PRIx64 "\",\"table\":%" PRIu32 ",\"deal\":%" PRIu32
+			     ",\"rotation\":%" PRIu32 ",\"seats\":[", g->seed, g->table, g->deal,
+			     g->rotation);
+		for (int s = 0; s < cfg->players; s++) {
+			if (s)
+				jsonw_text(w, ",");
+			jsonw_string(w, cfg->bots[g->bots[s]].name);
+		}
+		jsonw_text(w, "]}");
+	}
+	jsonw_text(w, "]");
 }
 
 char *desk_lease_document(struct desk *d, const struct desk_lease_rec *l)
 {
 	const struct config *cfg = d->ops.cfg;
 	char *text = config_to_json(cfg, 0), *doc = NULL;
-	cJSON *t = text ? cJSON_Parse(text) : NULL, *root = cJSON_CreateObject(), *all, *games;
+	cJSON *t = text ? cJSON_Parse(text) : NULL, *root = cJSON_CreateObject(), *all;
+	struct jsonw games;
 	/* the worker never learns the run's seed, nor its directory; no schedule is played
 	 * there, so neither a gauntlet's challengers */
 	static const char *const hidden[] = { "seed", "output", "format", "challengers" };
 
 	free(text);
+	jsonw_init(&games);
 	if (!t || !root)
 		goto out;
 	all = cJSON_DetachItemFromObjectCaseSensitive(t, "bots");
@@ -165,11 +178,11 @@ char *desk_lease_document(struct desk *d, const struct desk_lease_rec *l)
 	t = NULL;
 	cJSON_AddItemToObject(root, "bots", lease_bots(d, l, all, cfg->players));
 	cJSON_Delete(all);
-	games = cJSON_AddArrayToObject(root, "games");
-	for (int k = 0; k < l->n; k++)
-		cJSON_AddItemToArray(games, lease_game(cfg, &l->games[k].g));
-	doc = cJSON_PrintUnformatted(root);
+	lease_games(cfg, l, &games);
+	if (jsonw_error(&games) == 0 && cJSON_AddRawToObject(root, "games", games.data))
+		doc = cJSON_PrintUnformatted(root);
 out:
+	jsonw_release(&games);
 	cJSON_Delete(t);
 	cJSON_Delete(root);
 	return doc;
@@ -181,16 +194,19 @@ struct desk_taking {
 	bool replay;             /* re-played by the referee */
 	bool hold;               /* in the sample the host re-plays itself */
 	struct committed_game cg;
-	cJSON *tree;
 	/* 0 taken, 1 refused with why, 2 dropped (already recorded), 3 held for the host's re-play */
 	int verdict;
 	char why[DESK_WHY_MAX];
 };
 
-static void reject(cJSON *rejected, const char *id, const char *why)
+/* A game refused, named by its record's id (else its replay's, else "?"). */
+static void reject(cJSON *rejected, const struct desk_sent *s, const char *why)
 {
 	cJSON *o = cJSON_CreateObject();
+	char id[SCHEDULE_ID_MAX];
 
+	if (desk_record_id(s, id, sizeof(id)) < 0)
+		snprintf(id, sizeof(id), "%s", s->id[0] ? s->id : "?");
 	cJSON_AddStringToObject(o, "id", id);
 	cJSON_AddStringToObject(o, "why", why);
 	cJSON_AddItemToArray(rejected, o);
@@ -200,12 +216,20 @@ static void reject(cJSON *rejected, const char *id, const char *why)
 static void claim(struct desk *d, struct desk_lease_rec *l, const struct desk_sent *sent,
 		  struct desk_taking *tk, int n)
 {
+	int next = 0;
+
 	for (int i = 0; i < n; i++) {
 		tk[i].game = -1;
 		tk[i].verdict = 1;
-		for (int k = 0; k < l->n; k++)
+		/* from the game after the last one found: a worker sends them in the lease's order */
+		for (int j = 0; j < l->n && tk[i].game < 0; j++) {
+			int k = (next + j) % l->n;
+
 			if (strcmp(l->games[k].g.id, sent[i].id) == 0)
 				tk[i].game = k;
+		}
+		if (tk[i].game >= 0)
+			next = tk[i].game + 1;
 		if (tk[i].game < 0) {
 			snprintf(tk[i].why, sizeof(tk[i].why), "no game of lease %s", l->id);
 			continue;
@@ -245,10 +269,20 @@ static int compare_done(struct desk *d, const struct desk_lease_rec *l, struct d
 	return 0;
 }
 
-/* Outside the lock: each claimed game checked; those that pass (and are new) made durable. */
-static void check_and_commit(struct desk *d, struct desk_lease_rec *l, const struct config *cfg,
-			     const struct desk_run_ops *ops, const struct desk_sent *sent,
-			     struct desk_taking *tk, int n)
+/* The games taken so far refused: the run could not record them (code). */
+static void refuse_taken(struct desk_taking *tk, int n, int code)
+{
+	for (int i = 0; i < n; i++)
+		if (tk[i].verdict == 0) {
+			snprintf(tk[i].why, sizeof(tk[i].why), "the host could not record it: %s",
+				 strerror(-code));
+			tk[i].verdict = 1;
+		}
+}
+
+/* Outside the lock: each claimed game checked, and kept (0), held (3) or dropped (2). */
+static void check_each(struct desk *d, struct desk_lease_rec *l, const struct config *cfg,
+		       const struct desk_sent *sent, struct desk_taking *tk, int n)
 {
 	for (int i = 0; i < n; i++) {
 		struct desk_taking *t = &tk[i];
@@ -257,7 +291,7 @@ static void check_and_commit(struct desk *d, struct desk_lease_rec *l, const str
 		if (t->verdict)
 			continue;
 		ret = desk_check_game(cfg, &l->games[t->game].g, &sent[i], t->replay, &t->cg,
-				      &t->tree, t->why, sizeof(t->why));
+				      t->why, sizeof(t->why));
 		if (ret) {
 			if (ret < 0)
 				snprintf(t->why, sizeof(t->why), "the host is out of memory");
@@ -270,8 +304,7 @@ static void check_and_commit(struct desk *d, struct desk_lease_rec *l, const str
 			snprintf(t->why, sizeof(t->why), "the worker is suspended");
 			t->verdict = 1;
 		} else if (t->hold && !done_find(d, t->cg.game.id)) {
-			ret = desk_hold(d, l, t->game, &t->cg, &t->tree, sent[i].replay,
-					sent[i].replay_len);
+			ret = desk_hold(d, l, t->game, &t->cg, &sent[i]);
 			t->verdict = ret < 0 ? 0 : 3;
 		} else {
 			ret = compare_done(d, l, t);
@@ -281,15 +314,69 @@ static void check_and_commit(struct desk *d, struct desk_lease_rec *l, const str
 			snprintf(t->why, sizeof(t->why), "the host is out of memory");
 			t->verdict = 1;
 		}
-		if (t->verdict)
-			continue;
-		if ((ret = ops->commit(ops->run, &t->cg, sent[i].replay, sent[i].replay_len,
-				       t->tree)) < 0) {
-			snprintf(t->why, sizeof(t->why), "the host could not record it: %s",
-				 strerror(-ret));
-			t->verdict = 1;
-		}
 	}
+}
+
+int desk_commit_docs(const struct desk_run_ops *ops, const struct desk_commit *games,
+		     const char *const *replays, const size_t *rlens, int n)
+{
+	size_t len = 0, at = 0, flen;
+	char *docs, *frame;
+	int ret;
+
+	for (int k = 0; k < n; k++)
+		len += rlens[k] + 1;
+	if (!(docs = malloc(len ? len : 1)))
+		return -ENOMEM;
+	for (int k = 0; k < n; k++) {
+		memcpy(docs + at, replays[k], rlens[k]);
+		at += rlens[k];
+		docs[at++] = '\n';
+	}
+	ret = replay_pack_frame(docs, len, &frame, &flen);
+	free(docs);
+	if (ret < 0)
+		return ret;
+	ret = ops->commit(ops->run, games, n, frame, flen);
+	free(frame);
+	return ret;
+}
+
+/*
+ * Outside the lock: the games kept committed. When every game sent is, the
+ * worker's frame is appended as it is; else the kept ones' replays are
+ * compressed again, so that a pack holds only the documents of its games.
+ */
+static void commit_kept(const struct desk_run_ops *ops, const struct desk_body *b,
+			struct desk_taking *tk)
+{
+	struct desk_commit *games;
+	const char **replays;
+	size_t *rlens;
+	int kept = 0, ret = -ENOMEM;
+
+	if (!b->n)
+		return;
+	games = calloc((size_t)b->n, sizeof(*games));
+	replays = calloc((size_t)b->n, sizeof(*replays));
+	rlens = calloc((size_t)b->n, sizeof(*rlens));
+	if (!games || !replays || !rlens)
+		goto out;
+	for (int i = 0; i < b->n; i++)
+		if (tk[i].verdict == 0) {
+			games[kept] = (struct desk_commit){ tk[i].cg, b->sent[i].record,
+							    b->sent[i].record_len };
+			replays[kept] = b->sent[i].replay;
+			rlens[kept++] = b->sent[i].replay_len;
+		}
+	ret = kept == b->n ? ops->commit(ops->run, games, kept, b->frame, b->frame_len) :
+	      kept ? desk_commit_docs(ops, games, replays, rlens, kept) : 0;
+out:
+	if (ret < 0)
+		refuse_taken(tk, b->n, ret);
+	free(games);
+	free(replays);
+	free(rlens);
 }
 
 /* Outside the lock: the games taken made durable before the answer says so, or refused. */
@@ -299,14 +386,8 @@ static void flush_taken(const struct desk_run_ops *ops, struct desk_taking *tk, 
 
 	for (int i = 0; i < n; i++)
 		taken += tk[i].verdict == 0;
-	if (!taken || !ops->flush || (ret = ops->flush(ops->run)) == 0)
-		return;
-	for (int i = 0; i < n; i++)
-		if (tk[i].verdict == 0) {
-			snprintf(tk[i].why, sizeof(tk[i].why), "the host could not record it: %s",
-				 strerror(-ret));
-			tk[i].verdict = 1;
-		}
+	if (taken && ops->flush && (ret = ops->flush(ops->run)) < 0)
+		refuse_taken(tk, n, ret);
 }
 
 /* Under the lock: the verdicts into the lease, the deals and the answer. */
@@ -322,7 +403,7 @@ static int settle(struct desk *d, struct desk_lease_rec *l, const struct desk_se
 		struct desk_lease_game *g = tk[i].game >= 0 ? &l->games[tk[i].game] : NULL;
 
 		if (tk[i].verdict == 1) {
-			reject(rejected, sent[i].id[0] ? sent[i].id : "?", tk[i].why);
+			reject(rejected, &sent[i], tk[i].why);
 			if (!g)
 				continue;
 			g->state = DESK_GAME_OPEN;
@@ -341,7 +422,7 @@ static int settle(struct desk *d, struct desk_lease_rec *l, const struct desk_se
 		}
 		g->state = DESK_GAME_TAKEN;
 		if (tk[i].verdict == 2) {
-			reject(rejected, sent[i].id, tk[i].why);
+			reject(rejected, &sent[i], tk[i].why);
 			continue;
 		}
 		cJSON_AddItemToArray(accepted, cJSON_CreateString(sent[i].id));
@@ -352,7 +433,7 @@ static int settle(struct desk *d, struct desk_lease_rec *l, const struct desk_se
 		w->games += (uint64_t)taken;
 	e = desk_event("taken", l->worker, l);
 	cJSON_AddNumberToObject(e, "games", taken);
-	desk_journal(d, e);
+	desk_journal_count(d, e);
 	if (done && l->state == DESK_LEASE_LIVE)
 		desk_end_lease(d, l, DESK_LEASE_DONE, "done", false);
 	return 0;
@@ -380,12 +461,11 @@ static struct desk_lease_rec *live_lease(struct desk *d, const char *worker, con
 int desk_results(struct desk *d, const char *worker, const char *id, const char *body,
 		 size_t len, char **answer, char *err, size_t err_size)
 {
-	struct desk_sent *sent = NULL;
+	struct desk_body b = { 0 };
 	struct desk_taking *tk = NULL;
 	struct desk_lease_rec *l;
 	struct desk_run_ops ops;
 	cJSON *root = NULL, *accepted, *rejected, *held;
-	bool done;
 	int n = 0, ret;
 
 	*answer = NULL;
@@ -395,8 +475,9 @@ int desk_results(struct desk *d, const char *worker, const char *id, const char 
 	pthread_mutex_unlock(&d->lock);
 	if (!l)
 		return ret;
-	if ((ret = desk_check_body(body, len, &done, &sent, &n, err, err_size)) < 0)
+	if ((ret = desk_check_body(body, len, &b, err, err_size)) < 0)
 		goto out;
+	n = b.n;
 	ret = -ENOMEM;
 	if ((n && !(tk = calloc((size_t)n, sizeof(*tk)))) || !(root = cJSON_CreateObject()))
 		goto out;
@@ -411,15 +492,16 @@ int desk_results(struct desk *d, const char *worker, const char *id, const char 
 	}
 	l->heard = desk_now();
 	desk_worker_of(d, worker, false)->last_heard = time(NULL);
-	claim(d, l, sent, tk, n);
+	claim(d, l, b.sent, tk, n);
 	ops = d->ops;
 	d->calls++;
 	pthread_mutex_unlock(&d->lock);
-	check_and_commit(d, l, ops.cfg, &ops, sent, tk, n);
+	check_each(d, l, ops.cfg, b.sent, tk, n);
+	commit_kept(&ops, &b, tk);
 	flush_taken(&ops, tk, n);
 	pthread_mutex_lock(&d->lock);
 	d->calls--;
-	settle(d, l, sent, tk, n, done, accepted, rejected, held);
+	settle(d, l, b.sent, tk, n, b.done, accepted, rejected, held);
 	l->heard = desk_now();
 	pthread_cond_broadcast(&d->cond);
 	pthread_mutex_unlock(&d->lock);
@@ -428,11 +510,9 @@ int desk_results(struct desk *d, const char *worker, const char *id, const char 
 out:
 	if (ret == -ENOMEM)
 		snprintf(err, err_size, "out of memory");
-	for (int i = 0; tk && i < n; i++)
-		cJSON_Delete(tk[i].tree);
 	cJSON_Delete(root);
 	free(tk);
-	free(sent);
+	desk_body_release(&b);
 	return ret;
 }
 

@@ -29,20 +29,22 @@ bool desk_draw(double p)
 }
 
 int desk_hold(struct desk *d, struct desk_lease_rec *l, int k, const struct committed_game *cg,
-	      cJSON **tree, const char *replay, size_t rlen)
+	      const struct desk_sent *s)
 {
 	struct desk_held *h = calloc(1, sizeof(*h)), **end;
 
-	if (!h || !(h->replay = strndup(replay, rlen))) {
+	if (!h || !(h->replay = strndup(s->replay, s->replay_len)) ||
+	    !(h->record = strndup(s->record, s->record_len))) {
+		if (h)
+			free(h->replay);
 		free(h);
 		return -ENOMEM;
 	}
 	h->l = l;
 	h->game = k;
 	h->cg = *cg;
-	h->tree = *tree;
-	*tree = NULL;
-	h->rlen = rlen;
+	h->record_len = s->record_len;
+	h->rlen = s->replay_len;
 	for (end = &d->held; *end; end = &(*end)->next)
 		;
 	*end = h;
@@ -52,7 +54,7 @@ int desk_hold(struct desk *d, struct desk_lease_rec *l, int k, const struct comm
 
 static void held_free(struct desk_held *h)
 {
-	cJSON_Delete(h->tree);
+	free(h->record);
 	free(h->replay);
 	free(h);
 }
@@ -236,11 +238,15 @@ static void *verify_main(void *arg)
 		snprintf(worker, sizeof(worker), "%s", h->l->worker);
 		pthread_mutex_unlock(&d->lock);
 		v = judge(d, ops.cfg, h, why, sizeof(why));
-		if (v == HELD_TAKE && (rc = ops.commit(ops.run, &h->cg, h->replay, h->rlen,
-						       h->tree)) < 0) {
-			snprintf(why, sizeof(why), "the game could not be recorded: %s",
-				 strerror(-rc));
-			v = HELD_DROP;
+		if (v == HELD_TAKE) {
+			struct desk_commit c = { h->cg, h->record, h->record_len };
+			const char *replay = h->replay;
+
+			if ((rc = desk_commit_docs(&ops, &c, &replay, &h->rlen, 1)) < 0) {
+				snprintf(why, sizeof(why), "the game could not be recorded: %s",
+					 strerror(-rc));
+				v = HELD_DROP;
+			}
 		}
 		if (v == HELD_DROP)
 			say_dropped(d, worker, h->cg.game.id, why);

@@ -50,7 +50,7 @@ static int open_pack(struct replay_pack *p)
 	char path[PATH_MAX];
 	uint64_t token;
 
-	if (p->lines || p->sealed.len)
+	if (p->lines || p->pending.len || p->sealed.len)
 		return -EBUSY; /* the old pack's documents are not written yet */
 	if (p->fd >= 0)
 		close(p->fd);
@@ -108,6 +108,18 @@ static int compress(struct replay_pack *p, const char *in, size_t len)
 	return 0;
 }
 
+/* A stream with the pack's parameters, or NULL without memory. */
+static ZSTD_CCtx *stream_new(void)
+{
+	ZSTD_CCtx *z = ZSTD_createCCtx();
+
+	if (z) {
+		ZSTD_CCtx_setParameter(z, ZSTD_c_compressionLevel, PACK_ZSTD_LEVEL);
+		ZSTD_CCtx_setParameter(z, ZSTD_c_windowLog, PACK_ZSTD_WINDOW_LOG);
+	}
+	return z;
+}
+
 int replay_pack_add(struct replay_pack *p, const char *doc, size_t len,
 		    struct replay_location *at)
 {
@@ -115,17 +127,36 @@ int replay_pack_add(struct replay_pack *p, const char *doc, size_t len,
 
 	if (replay_pack_needs_open(p) && (ret = open_pack(p)) < 0)
 		return ret;
-	if (!p->zstd) {
-		if (!(p->zstd = ZSTD_createCCtx()))
-			return -ENOMEM;
-		ZSTD_CCtx_setParameter(p->zstd, ZSTD_c_compressionLevel, PACK_ZSTD_LEVEL);
-		ZSTD_CCtx_setParameter(p->zstd, ZSTD_c_windowLog, PACK_ZSTD_WINDOW_LOG);
-	}
+	if (!p->zstd && !(p->zstd = stream_new()))
+		return -ENOMEM;
+	if (!p->lines)
+		p->frame_at = p->pending.len;
 	if ((ret = compress(p, doc, len)) < 0)
 		return ret;
 	strlcpy(at->file, p->name, sizeof(at->file));
-	at->offset = p->end;
+	at->offset = p->end + p->frame_at;
 	at->line = p->lines++;
+	return 0;
+}
+
+int replay_pack_add_frame(struct replay_pack *p, const char *frame, size_t len,
+			  struct replay_location *at)
+{
+	int ret;
+
+	if (replay_pack_needs_open(p) && (ret = open_pack(p)) < 0)
+		return ret;
+	/* the documents added before it end their frame first */
+	if (p->lines && (ret = compress(p, NULL, 0)) < 0)
+		return ret;
+	p->lines = 0;
+	if ((ret = reserve(&p->pending, len)) < 0)
+		return ret;
+	strlcpy(at->file, p->name, sizeof(at->file));
+	at->offset = p->end + p->pending.len;
+	at->line = 0;
+	memcpy(p->pending.data + p->pending.len, frame, len);
+	p->pending.len += len;
 	return 0;
 }
 
@@ -134,15 +165,77 @@ int replay_pack_seal(struct replay_pack *p)
 	struct replay_batch empty = p->sealed;
 	int ret;
 
-	if (!p->lines)
-		return 0;
-	if ((ret = compress(p, NULL, 0)) < 0)
+	if (p->lines && (ret = compress(p, NULL, 0)) < 0)
 		return ret;
-	p->end += p->pending.len;
 	p->lines = 0;
+	if (!p->pending.len)
+		return 0;
+	p->end += p->pending.len;
 	p->sealed = p->pending;
 	p->pending = empty;
 	p->pending.len = 0;
+	return 0;
+}
+
+int replay_pack_frame(const char *docs, size_t len, char **frame, size_t *frame_len)
+{
+	ZSTD_CCtx *z = stream_new();
+	size_t cap = ZSTD_compressBound(len), n;
+
+	*frame = NULL;
+	*frame_len = 0;
+	if (!z)
+		return -ENOMEM;
+	if (!(*frame = malloc(cap))) {
+		ZSTD_freeCCtx(z);
+		return -ENOMEM;
+	}
+	n = ZSTD_compress2(z, *frame, cap, docs, len);
+	ZSTD_freeCCtx(z);
+	if (ZSTD_isError(n)) {
+		free(*frame);
+		*frame = NULL;
+		return -EIO;
+	}
+	*frame_len = n;
+	return 0;
+}
+
+int replay_pack_frame_read(const char *frame, size_t len, size_t max, char **docs,
+			   size_t *docs_len)
+{
+	unsigned long long size;
+	ZSTD_DCtx *z;
+	char *text;
+	size_t n;
+
+	*docs = NULL;
+	*docs_len = 0;
+	/* one whole frame of documents, with its size, which any reader of a pack decompresses */
+	if (len < 4 || frame[0] != (char)0x28 || frame[1] != (char)0xb5 || frame[2] != (char)0x2f ||
+	    frame[3] != (char)0xfd || ZSTD_getDictID_fromFrame(frame, len) != 0 ||
+	    ZSTD_findFrameCompressedSize(frame, len) != len)
+		return -EBADMSG;
+	size = ZSTD_getFrameContentSize(frame, len);
+	if (size == ZSTD_CONTENTSIZE_UNKNOWN || size == ZSTD_CONTENTSIZE_ERROR)
+		return -EBADMSG;
+	if (size > max)
+		return -EFBIG;
+	if (!(z = ZSTD_createDCtx()))
+		return -ENOMEM;
+	if (!(text = malloc((size_t)size + 1))) {
+		ZSTD_freeDCtx(z);
+		return -ENOMEM;
+	}
+	n = ZSTD_decompressDCtx(z, text, (size_t)size, frame, len);
+	ZSTD_freeDCtx(z);
+	if (ZSTD_isError(n) || n != size) {
+		free(text);
+		return -EBADMSG;
+	}
+	text[n] = '\0';
+	*docs = text;
+	*docs_len = n;
 	return 0;
 }
 

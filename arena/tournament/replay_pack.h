@@ -15,7 +15,8 @@
  * no record reaches past.
  *
  * Documents wait in memory, compressed: replay_pack_add() adds to the
- * pending batch, replay_pack_seal() ends its frame and makes it the one
+ * pending batch, replay_pack_add_frame() adds a frame a worker made with
+ * replay_pack_frame() as it is (the pending batch is then several frames), replay_pack_seal() ends its frame and makes it the one
  * replay_pack_sync() writes and fsyncs (with the pack's directory when the
  * pack is new). The caller syncs before it writes the records that locate
  * the sealed documents. Sync may run in another thread than add, while the
@@ -46,7 +47,8 @@ struct replay_pack {
 	int fd;                          /* -1 when no pack is open */
 	int new_entry;                   /* its directory entry is not synced yet */
 	uint64_t end;                    /* bytes of the pack with every sealed frame */
-	uint64_t lines;                  /* documents in the pending batch */
+	uint64_t lines;                  /* documents in the pending batch's open frame */
+	size_t frame_at;                 /* where that frame starts in the pending batch */
 	uint64_t max_bytes;              /* REPLAY_PACK_MAX; smaller in tests */
 	void *zstd;                      /* the pending frame's stream (ZSTD_CCtx) */
 	struct replay_batch pending;     /* the pending frame so far */
@@ -76,8 +78,34 @@ int replay_pack_needs_open(const struct replay_pack *p);
 int replay_pack_add(struct replay_pack *p, const char *doc, size_t len,
 		    struct replay_location *at);
 
-/* End the pending batch's frame and make it the sealed one; the sealed batch must be
- * empty (synced). -ENOMEM or -EIO. */
+/*
+ * Add a frame of documents made by replay_pack_frame() (on a worker: the
+ * host appends its bytes unchanged) to the pending batch, after the
+ * documents added before it; *at says where its first document will be, the
+ * k-th is at line k. The caller has read it with replay_pack_frame_read().
+ * Errors as replay_pack_add().
+ */
+int replay_pack_add_frame(struct replay_pack *p, const char *frame, size_t len,
+			  struct replay_location *at);
+
+/*
+ * Documents (each one line, with its newline; len bytes in all) compressed
+ * as one frame the way a pack holds them, into *frame (malloc'd, *frame_len
+ * bytes). -ENOMEM or -EIO.
+ */
+int replay_pack_frame(const char *docs, size_t len, char **frame, size_t *frame_len);
+
+/*
+ * A frame from elsewhere decompressed, NUL-terminated, into *docs (malloc'd,
+ * *docs_len bytes): 0; -EBADMSG when the len bytes are not exactly one whole
+ * zstd frame that says its size (as replay_pack_frame() writes) and needs no
+ * dictionary; -EFBIG past max bytes; -ENOMEM.
+ */
+int replay_pack_frame_read(const char *frame, size_t len, size_t max, char **docs,
+			   size_t *docs_len);
+
+/* End the pending batch's open frame and make the batch the sealed one; the sealed batch
+ * must be empty (synced). -ENOMEM or -EIO. */
 int replay_pack_seal(struct replay_pack *p);
 
 /* Write the sealed frame and fsync the pack; the directory too when the pack is new. */

@@ -492,53 +492,42 @@ static int desk_take(void *ctx, struct schedule_game *games, int max)
 	return n < 0 ? 0 : n;
 }
 
-/* The record of a desk's game with its replay's place here: one games.jsonl line in w. */
-static int place_record(const cJSON *tree, const struct replay_location *at, struct jsonw *w)
+/* The record of a desk's game (the worker's line) with its replay's place here: one
+ * games.jsonl line in w. */
+static int place_record(const char *record, size_t len, const struct replay_location *at,
+			struct jsonw *w)
 {
 	struct record_reader rd;
 	struct record rec;
-	char *text = cJSON_PrintUnformatted(tree);
-	int ret = -ENOMEM;
+	int ret;
 
 	record_reader_init(&rd);
-	if (text && (ret = record_parse(&rd, text, strlen(text), RECORD_FULL, &rec)) == 0) {
-		rec.replay = at->file;
-		rec.replay_known = true;
-		rec.has_replay_at = true;
-		rec.replay_offset = at->offset;
-		rec.replay_line = at->line;
-		ret = record_format(w, &rec);
-	}
+	if ((ret = record_parse(&rd, record, len, RECORD_FULL, &rec)) == 0)
+		ret = record_format_replay_at(w, &rec, record, len, at->file, at->offset, at->line);
 	record_reader_release(&rd);
-	free(text);
 	return ret;
 }
 
-/* desk_run_ops.commit: the replay into the desk's pack, then the record pointing at it. */
-static int desk_commit(void *ctx, const struct committed_game *g, const char *replay,
-		       size_t rlen, const cJSON *record)
+/* desk_run_ops.commit: the replays' frame into the desk's pack as it is, then the records
+ * pointing at it. */
+static int desk_commit(void *ctx, const struct desk_commit *games, int n, const char *frame,
+		       size_t frame_len)
 {
 	struct run *r = ctx;
 	struct replay_location at;
 	struct jsonw line;
-	char *doc = malloc(rlen + 1);
-	int ret = -ENOMEM;
+	int ret;
 
 	jsonw_init(&line);
 	pthread_mutex_lock(&r->desk_lock);
-	if (!doc)
-		goto out;
-	/* a pack holds each document as a line */
-	memcpy(doc, replay, rlen);
-	doc[rlen] = '\n';
-	if ((ret = committer_add_replay(r->desk_com, doc, rlen + 1, &at)) < 0 ||
-	    (ret = place_record(record, &at, &line)) < 0)
-		goto out;
-	ret = committer_add_game(r->desk_com, g, line.data, line.len);
-out:
+	ret = committer_add_frame(r->desk_com, frame, frame_len, &at);
+	for (int k = 0; ret == 0 && k < n; k++) {
+		at.line = (uint64_t)k;
+		if ((ret = place_record(games[k].record, games[k].record_len, &at, &line)) == 0)
+			ret = committer_add_game(r->desk_com, &games[k].cg, line.data, line.len);
+	}
 	pthread_mutex_unlock(&r->desk_lock);
 	jsonw_release(&line);
-	free(doc);
 	return ret;
 }
 
@@ -575,7 +564,8 @@ static void wait_for_desk(struct run *r)
 /* The desk attached with the run's ops and a committer of its own: 0 or a negative errno. */
 static int attach_desk(struct run *r)
 {
-	struct committer_ops ops = { on_counted, on_commit_failed, r };
+	/* desk_results flushes every call: one group, one pair of fsyncs, a call */
+	struct committer_ops ops = { on_counted, on_commit_failed, r, true };
 	struct desk_run_ops dops = { r->cfg, desk_take, desk_commit, desk_flush, r };
 	int ret;
 

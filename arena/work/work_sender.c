@@ -15,6 +15,7 @@
 
 #include "record.h"
 #include "replay_file.h"
+#include "replay_pack.h"
 #include "tournament.h"
 
 /* Times the last batch is posted before its games are given up. */
@@ -54,12 +55,12 @@ static int replay_of(struct record_reader *rd, const struct record *rec, const c
 }
 
 /*
- * The records after s->offset (WORK_SEND_GAMES at most, whole lines only),
- * each with its replay, onto out; their number in *n and the offset past
- * them in *end. 0, or a negative errno with err.
+ * The records after s->offset (WORK_SEND_GAMES at most, whole lines only)
+ * onto records, their replays (a line each) onto replays; their number in *n
+ * and the offset past them in *end. 0, or a negative errno with err.
  */
-static int read_games(struct work_sender *s, FILE *out, int *n, uint64_t *end, char *err,
-		      size_t err_size)
+static int read_games(struct work_sender *s, FILE *records, FILE *replays, int *n,
+		      uint64_t *end, char *err, size_t err_size)
 {
 	struct record_reader rd;
 	struct replay_reader rr;
@@ -98,8 +99,8 @@ static int read_games(struct work_sender *s, FILE *out, int *n, uint64_t *end, c
 			snprintf(err, err_size, "%s: %s", path, strerror(errno));
 			goto out;
 		}
-		fwrite(line, 1, (size_t)len, out);
-		fwrite(doc, 1, dlen, out);
+		fwrite(line, 1, (size_t)len, records);
+		fwrite(doc, 1, dlen, replays);
 		free(doc);
 		doc = NULL;
 		*end += (uint64_t)len;
@@ -141,34 +142,45 @@ static void take_answer(struct work_sender *s, const struct work_answer *a)
 static int post_batch(struct work_sender *s, bool last)
 {
 	struct work_answer a;
-	char err[PATH_MAX + 256], head[64], *games = NULL, *body = NULL, path[LEASE_ID_MAX + 64];
-	size_t glen = 0;
+	char err[PATH_MAX + 256], head[96], *games = NULL, *docs = NULL, *frame = NULL;
+	char *body = NULL, path[LEASE_ID_MAX + 64];
+	size_t glen = 0, dlen = 0, flen = 0, hlen;
 	uint64_t end;
-	FILE *m = open_memstream(&games, &glen);
+	FILE *m = open_memstream(&games, &glen), *r = open_memstream(&docs, &dlen);
 	int n = 0, ret;
 
-	if (!m)
-		return -EIO;
-	ret = read_games(s, m, &n, &end, err, sizeof(err));
-	fclose(m);
+	ret = m && r ? read_games(s, m, r, &n, &end, err, sizeof(err)) : -ENOMEM;
+	if (m)
+		fclose(m);
+	if (r)
+		fclose(r);
+	/* the replays as one frame of the host's packs, which it appends as it is */
+	if (ret == 0 && n && (ret = replay_pack_frame(docs, dlen, &frame, &flen)) < 0)
+		snprintf(err, sizeof(err), "the replays compressed: %s", strerror(-ret));
+	free(docs);
 	if (ret < 0) {
 		fprintf(s->log, "work: lease %s: %s\n", s->lease->id, err);
 		free(games);
+		free(frame);
 		return -EIO;
 	}
 	/* the last batch says done only once nothing is left behind it */
-	snprintf(head, sizeof(head), "{\"done\": %s, \"games\": %d}\n",
-		 last && n < WORK_SEND_GAMES ? "true" : "false", n);
-	if (!(body = malloc(strlen(head) + glen + 1))) {
+	hlen = (size_t)snprintf(head, sizeof(head),
+				"{\"done\": %s, \"games\": %d, \"replays\": %zu}\n",
+				last && n < WORK_SEND_GAMES ? "true" : "false", n, flen);
+	if (!(body = malloc(hlen + glen + flen + 1))) {
 		free(games);
+		free(frame);
 		return -EIO;
 	}
-	memcpy(body, head, strlen(head));
-	memcpy(body + strlen(head), games ? games : "", glen);
+	memcpy(body, head, hlen);
+	memcpy(body + hlen, games ? games : "", glen);
+	memcpy(body + hlen + glen, frame ? frame : "", flen);
 	free(games);
+	free(frame);
 	snprintf(path, sizeof(path), "api/work/leases/%s/results", s->lease->id);
-	ret = work_http_request(&s->http, "POST", path, "application/x-ndjson", body,
-				strlen(head) + glen, WORK_HTTP_ANSWER_MAX, &a, err, sizeof(err));
+	ret = work_http_request(&s->http, "POST", path, "application/octet-stream", body,
+				hlen + glen + flen, WORK_HTTP_ANSWER_MAX, &a, err, sizeof(err));
 	free(body);
 	if (ret < 0) {
 		fprintf(s->log, "work: lease %s: results not sent, sent again later: %s\n",

@@ -2,7 +2,8 @@
  * work_sender.h - a lease's results sent while it is played (WORKERS.md,
  * "POST /api/work/leases/ID/results"): a thread of its own reads each game
  * the run has made durable in its directory (its games.jsonl record, and the
- * replay document the record locates) and posts them in batches, every
+ * replay document the record locates, the batch's replays compressed as one
+ * frame of a replay pack, replay_pack_frame()) and posts them in batches, every
  * WORK_SEND_MS or WORK_SEND_GAMES games, with an empty batch as the lease's
  * heartbeat when nothing else has been posted for a third of its expiry.
  *
@@ -23,7 +24,7 @@
 #include "work_http.h"
 
 #define WORK_SEND_MS 2000
-#define WORK_SEND_GAMES 64
+#define WORK_SEND_GAMES 256
 
 struct work_sender {
 	struct work_http http;      /* a connection of its own */

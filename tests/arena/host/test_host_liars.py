@@ -52,7 +52,7 @@ class Proxy(http.server.BaseHTTPRequestHandler):
     the same lease. Every results answer is kept in `answers`."""
     host = ""
     lying = False
-    lies = []       # (what, ndjson body) sent once, on the first batch with games
+    lies = []       # (what, results body) sent once, on the first batch with games
     answers = []    # (what, status, document)
     leases = []     # the lease documents handed through
 
@@ -87,16 +87,19 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         results = re.fullmatch(r"/api/work/leases/[^/]+/results", self.path)
         if results and Proxy.lying:
-            lines = body.decode().splitlines()
-            head = json.loads(lines[0])
+            head_line, rest = body.split(b"\n", 1)
+            head = json.loads(head_line)
             if head.get("games", 0) > 0:
                 while Proxy.lies:
                     what, lie = Proxy.lies.pop(0)
-                    st, _, doc = self.forward(lie.encode())
+                    st, _, doc = self.forward(lie)
                     Proxy.answers.append((what, st, doc))
-                for i in range(1, len(lines), 2):
-                    lines[i] = forge(lines[i])
-                body = ("\n".join(lines) + "\n").encode()
+                # the records forged, the worker's frame of replays kept as it is
+                records = []
+                for _ in range(head["games"]):
+                    line, rest = rest.split(b"\n", 1)
+                    records.append(forge(line.decode()).encode() + b"\n")
+                body = head_line + b"\n" + b"".join(records) + rest
         status, headers, data = self.forward(body)
         if results:
             Proxy.answers.append(("worker" if not Proxy.lying else "forged", status, data))
@@ -115,11 +118,14 @@ def forge(record_line):
 
 
 def batch(pairs):
-    """A results body: a head line, then each game's record and replay."""
-    out = [json.dumps({"done": False, "games": len(pairs)})]
-    for record, replay in pairs:
-        out += [json.dumps(record, separators=(",", ":")), replay]
-    return "\n".join(out) + "\n"
+    """A results body (WORKERS.md): a head line, each game's record, then its replays
+    as one zstd frame that says its size."""
+    records = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r, _ in pairs)
+    docs = "".join(replay.rstrip("\n") + "\n" for _, replay in pairs).encode()
+    frame = subprocess.run(["zstd", "-q", "-c", "--stream-size=%d" % len(docs)], input=docs,
+                           capture_output=True, check=True).stdout
+    head = json.dumps({"done": False, "games": len(pairs), "replays": len(frame)})
+    return (head + "\n" + records).encode() + frame
 
 
 STARTED = []  # the hosts this test started, killed at its end if still there

@@ -288,6 +288,59 @@ static void test_utf8_names(void **state)
 	record_reader_release(&rd);
 }
 
+/* line with the replay place given: record_format_replay_at() and record_format() agree. */
+static void expect_replay_at(struct record_reader *rd, const char *line)
+{
+	struct record rec;
+	struct jsonw w, want;
+
+	jsonw_init(&w);
+	jsonw_init(&want);
+	assert_int_equal(parse(rd, line, RECORD_FULL, &rec), 0);
+	assert_int_equal(record_format_replay_at(&w, &rec, line, strlen(line),
+						 "replays/00000000000000bb.jsonl.zst", 123456, 7),
+			 0);
+	assert_int_equal(parse(rd, line, RECORD_FULL, &rec), 0);
+	rec.replay = "replays/00000000000000bb.jsonl.zst";
+	rec.has_replay_at = true;
+	rec.replay_offset = 123456;
+	rec.replay_line = 7;
+	assert_int_equal(record_format(&want, &rec), 0);
+	assert_string_equal(w.data, want.data);
+	jsonw_release(&w);
+	jsonw_release(&want);
+}
+
+static void test_replay_place_changed(void **state)
+{
+	static const char other_order[] =
+		"{\"players\":2,\"id\":\"g1\",\"bots\":[\"a\",\"b\"],\"winners\":[1],"
+		"\"placings\":[2,1],\"stock_left\":[3,0],\"scores\":[0,40],"
+		"\"replay\":\"replays/00000000000000aa.jsonl.zst\",\"replay_offset\":9,"
+		"\"replay_line\":1}";
+	struct record_reader rd;
+	int spliced = 0;
+
+	(void)state;
+	record_reader_init(&rd);
+	/* lines the writer wrote, with a worker's place: kept up to their replay keys */
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct lines l;
+
+		read_lines(files[f], &l);
+		for (size_t i = 0; i < l.n; i++)
+			if (strstr(l.v[i], "\"replay_offset\"")) {
+				expect_replay_at(&rd, l.v[i]);
+				spliced++;
+			}
+		free_lines(&l);
+	}
+	assert_true(spliced > 0);
+	/* another layout: formatted whole */
+	expect_replay_at(&rd, other_order);
+	record_reader_release(&rd);
+}
+
 static void test_levels_refuse_naming_the_field(void **state)
 {
 	static const struct {
@@ -328,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_writer_gives_the_lines_back),
 		cmocka_unit_test(test_old_records_still_read),
 		cmocka_unit_test(test_utf8_names),
+		cmocka_unit_test(test_replay_place_changed),
 		cmocka_unit_test(test_levels_refuse_naming_the_field),
 	};
 

@@ -100,7 +100,7 @@ try:
     refused(host, "POST", lease_path, {"cpus": 1}, tokens["box1"], 400, "version")
     refused(host, "POST", lease_path, "not json", tokens["box1"], 400, "not JSON")
     refused(host, "POST", "/api/work/leases/L999999/results",
-            '{"done": false, "games": 0}\n', tokens["box1"], 404, "")
+            '{"done": false, "games": 0, "replays": 0}\n', tokens["box1"], 404, "")
     refused(host, "GET", "/api/work/bundles/" + "c" * 64, None, tokens["box1"], 404,
             "no such bundle")
 
@@ -130,9 +130,9 @@ try:
                               {"why": "stopping"}, tokens["box1"])
         check(status == 200, "release: 200, got %d %s" % (status, data))
         refused(host, "POST", "/api/work/leases/%s/results" % lid,
-                '{"done": false, "games": 0}\n', tokens["box1"], 409, "")
+                '{"done": false, "games": 0, "replays": 0}\n', tokens["box1"], 409, "")
         refused(host, "POST", "/api/work/leases/%s/results" % lid,
-                '{"done": false, "games": 0}\n', tokens["box2"], 404, "")
+                '{"done": false, "games": 0, "replays": 0}\n', tokens["box2"], 404, "")
 
     # the untrusted worker, holding its leases, is leased no deal seating the private
     # entry; those wait for the trusted one, which gets them and priv's bundle

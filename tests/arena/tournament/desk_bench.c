@@ -17,6 +17,7 @@
 
 #include "desk_bench.h"
 #include "replay_find.h"
+#include "replay_pack.h"
 #include "tournament.h"
 
 char top[64];
@@ -126,17 +127,31 @@ static int fake_take(void *run, struct schedule_game *games, int max)
 	return n;
 }
 
-static int fake_commit(void *run, const struct committed_game *g, const char *replay,
-		       size_t rlen, const cJSON *record)
+static int fake_commit(void *run, const struct desk_commit *games, int n, const char *frame,
+		       size_t frame_len)
 {
 	struct fake_run *f = run;
+	char *docs, *line;
+	size_t dlen;
 
-	assert_true(rlen > 0 && replay[0] == '{');
-	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(record, "id")),
-			    g->game.id);
+	/* the frame holds the games' replays, in order */
+	assert_int_equal(replay_pack_frame_read(frame, frame_len, 1 << 24, &docs, &dlen), 0);
+	line = docs;
 	pthread_mutex_lock(&f->lock);
-	snprintf(f->committed[f->commits++], SCHEDULE_ID_MAX, "%s", g->game.id);
+	for (int k = 0; k < n; k++) {
+		char id[SCHEDULE_ID_MAX];
+
+		assert_int_equal(replay_document_id(line, strcspn(line, "\n"), id, sizeof(id)), 0);
+		assert_string_equal(id, games[k].cg.game.id);
+		assert_non_null(strstr(games[k].record, games[k].cg.game.id));
+		snprintf(f->committed[f->commits++], SCHEDULE_ID_MAX, "%s", games[k].cg.game.id);
+		line = strchr(line, '\n') + 1;
+	}
+	f->frame_at = frame;
+	f->frame_len = frame_len;
 	pthread_mutex_unlock(&f->lock);
+	assert_int_equal((size_t)(line - docs), dlen);
+	free(docs);
 	return 0;
 }
 
@@ -210,26 +225,73 @@ const char *game_id(const cJSON *game)
 	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(game, "id"));
 }
 
+char *body_with(bool done, int n, const char *const *records, const char *const *replays)
+{
+	char *text = NULL, *docs = NULL, *frame = NULL;
+	size_t tlen = 0, dlen = 0, flen = 0;
+	FILE *t = open_memstream(&text, &tlen), *d = open_memstream(&docs, &dlen);
+
+	for (int i = 0; i < n; i++)
+		fprintf(d, "%s\n", replays[i]);
+	fclose(d);
+	if (n)
+		assert_int_equal(replay_pack_frame(docs, dlen, &frame, &flen), 0);
+	fprintf(t, "{\"done\":%s,\"games\":%d,\"replays\":%zu}\n", done ? "true" : "false", n,
+		flen);
+	for (int i = 0; i < n; i++)
+		fprintf(t, "%s\n", records[i]);
+	fwrite(frame ? frame : "", 1, flen, t);
+	/* a NUL after it, for the tests that read the records as a string */
+	fputc('\0', t);
+	fclose(t);
+	free(docs);
+	free(frame);
+	return text;
+}
+
+size_t body_length(const char *body)
+{
+	const char *at = strchr(body, '\n') + 1;
+	cJSON *head = cJSON_ParseWithLength(body, (size_t)(at - body));
+	int n = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(head, "games"));
+	size_t frame = (size_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(head,
+										      "replays"));
+
+	cJSON_Delete(head);
+	for (int i = 0; i < n; i++)
+		at = strchr(at, '\n') + 1;
+	return (size_t)(at - body) + frame;
+}
+
+const char *body_frame(const char *body, size_t *len)
+{
+	cJSON *head = cJSON_ParseWithLength(body, strcspn(body, "\n"));
+
+	*len = (size_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(head, "replays"));
+	cJSON_Delete(head);
+	return body + body_length(body) - *len;
+}
+
 char *body_of(const char *const *ids, int n, bool done, const char *from, const char *to)
 {
-	size_t cap = 64, len;
-	char *body = malloc(cap);
+	char *records[PLAYED_MAX], *body;
+	const char *replays[PLAYED_MAX];
 
-	len = (size_t)snprintf(body, cap, "{\"done\":%s,\"games\":%d}\n", done ? "true" : "false",
-			       n);
+	assert_true(n <= PLAYED_MAX);
 	for (int i = 0; i < n; i++) {
 		const struct played *p = played_game(ids[i]);
-		char *record = strdup(p->record), *at;
+		char *at;
 
-		if (from && (at = strstr(record, from))) {
+		records[i] = strdup(p->record);
+		replays[i] = p->replay;
+		if (from && (at = strstr(records[i], from))) {
 			assert_int_equal(strlen(from), strlen(to));
 			memcpy(at, to, strlen(to));
 		}
-		cap += strlen(record) + strlen(p->replay) + 2;
-		body = realloc(body, cap);
-		len += (size_t)sprintf(body + len, "%s\n%s\n", record, p->replay);
-		free(record);
 	}
+	body = body_with(done, n, (const char *const *)records, replays);
+	for (int i = 0; i < n; i++)
+		free(records[i]);
 	return body;
 }
 
@@ -237,7 +299,7 @@ int send_results(struct bench *b, const char *worker, const char *lease, const c
 		cJSON **answer)
 {
 	char err[256], *text = NULL;
-	int ret = desk_results(b->desk, worker, lease, body, strlen(body), &text, err,
+	int ret = desk_results(b->desk, worker, lease, body, body_length(body), &text, err,
 			       sizeof(err));
 
 	*answer = NULL;

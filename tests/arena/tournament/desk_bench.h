@@ -32,6 +32,8 @@ struct fake_run {
 	bool again;          /* hand deal group 0 again, as an earlier lease of it */
 	int commits;
 	char committed[64][SCHEDULE_ID_MAX];
+	const char *frame_at;  /* the frame of the last commit, where the desk had it */
+	size_t frame_len;
 	pthread_mutex_t lock;
 };
 
@@ -68,6 +70,12 @@ const char *lease_id(const cJSON *lease);
 int ask(struct bench *b, const char *worker, bool trusted, int jobs, cJSON **lease);
 const cJSON *lease_games(const cJSON *lease);
 const char *game_id(const cJSON *game);
+/* A results body (WORKERS.md) of n records and their replays, with a NUL after it. */
+char *body_with(bool done, int n, const char *const *records, const char *const *replays);
+/* The bytes of a body made here, the NUL after it not counted. */
+size_t body_length(const char *body);
+/* The frame of a body made here: its replays, in *len bytes. */
+const char *body_frame(const char *body, size_t *len);
 /* A results body: the games ids (records edited by swap when not NULL: from, to). */
 char *body_of(const char *const *ids, int n, bool done, const char *from, const char *to);
 /* Every game of lease, sent back. */

@@ -119,10 +119,12 @@ static int counted_now(struct seen *s)
 	return n;
 }
 
-/* A committer on a fresh output directory; with_replays makes its replays/ too. */
-static struct committer *start(struct seen *s, struct results **res, int with_replays)
+/* A committer on a fresh output directory; with_replays makes its replays/ too; flushed:
+ * its caller flushes each batch. */
+static struct committer *start_with(struct seen *s, struct results **res, int with_replays,
+				    bool flushed)
 {
-	struct committer_ops ops = { counted, failed, s };
+	struct committer_ops ops = { counted, failed, s, flushed };
 	struct committer *c;
 	char err[256], cmd[PATH_MAX + 16];
 
@@ -137,6 +139,11 @@ static struct committer *start(struct seen *s, struct results **res, int with_re
 	}
 	assert_int_equal(committer_start(*res, s->dir, &ops, &c), 0);
 	return c;
+}
+
+static struct committer *start(struct seen *s, struct results **res, int with_replays)
+{
+	return start_with(s, res, with_replays, false);
 }
 
 static void stop(struct seen *s, struct results *res)
@@ -240,6 +247,31 @@ static void test_flush_durable_at_once(void **state)
 	stop(&s, res);
 }
 
+/* A committer whose caller flushes (a lease desk's): no group goes for the time since the
+ * last, so a results call costs one pair of fsyncs. */
+static void test_flushed_by_its_caller(void **state)
+{
+	struct timespec group = { 0, (COMMIT_GROUP_MS + 10) * 1000L * 1000L };
+	struct results *res;
+	struct seen s;
+	struct committer *c = start_with(&s, &res, 1, true);
+
+	(void)state;
+	/* else the first game after a pause would go at once, and so would the second */
+	assert_int_equal(add_game(c, 0), 0);
+	nanosleep(&group, NULL);
+	assert_int_equal(add_game(c, 1), 0);
+	nanosleep(&group, NULL);
+	assert_int_equal(counted_now(&s), 0);
+	assert_int_equal(durable_games(s.dir), 0);
+	assert_int_equal(committer_flush(c), 0);
+	assert_int_equal(counted_now(&s), 2);
+	assert_int_equal(durable_games(s.dir), 2);
+	committer_finish(c);
+	assert_false(s.bad);
+	stop(&s, res);
+}
+
 static void test_failure_counts_nothing_more(void **state)
 {
 	struct results *res;
@@ -266,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_groups_by_size_and_finish),
 		cmocka_unit_test(test_group_by_time),
 		cmocka_unit_test(test_flush_durable_at_once),
+		cmocka_unit_test(test_flushed_by_its_caller),
 		cmocka_unit_test(test_failure_counts_nothing_more),
 	};
 

@@ -24,6 +24,7 @@
 #include "desk_bench.h"
 #include "referee.h"
 #include "replay_find.h"
+#include "replay_pack.h"
 #include "schedule.h"
 #include "tournament.h"
 
@@ -92,6 +93,8 @@ static void test_results_counted_once(void **state)
 	struct bench b;
 	cJSON *lease, *answer;
 	char *body;
+	const char *frame;
+	size_t flen;
 
 	(void)state;
 	bench_open(&b, 60);
@@ -101,6 +104,10 @@ static void test_results_counted_once(void **state)
 	assert_int_equal(count(answer, "accepted"), GROUP);
 	assert_int_equal(count(answer, "rejected"), 0);
 	assert_int_equal(b.run.commits, GROUP);
+	/* every game taken: the worker's frame goes to the pack as it is, not compressed again */
+	frame = body_frame(body, &flen);
+	assert_ptr_equal(b.run.frame_at, frame);
+	assert_int_equal(b.run.frame_len, flen);
 	cJSON_Delete(answer);
 	/* an old result sent again */
 	assert_int_equal(send_results(&b, "w1", lease_id(lease), body, &answer), 0);
@@ -109,6 +116,81 @@ static void test_results_counted_once(void **state)
 	assert_non_null(strstr(why0(answer), "already sent"));
 	assert_int_equal(b.run.commits, GROUP);
 	cJSON_Delete(answer);
+	free(body);
+	cJSON_Delete(lease);
+	bench_close(&b);
+}
+
+/* A body of the records of ids (n) and a frame of the replays of rids (m), then tail. */
+static char *body_mixed(const char *const *ids, int n, const char *const *rids, int m,
+			const char *tail, size_t *len)
+{
+	char *text = NULL, *docs = NULL, *frame = NULL;
+	size_t tlen = 0, dlen = 0, flen = 0;
+	FILE *t = open_memstream(&text, &tlen), *d = open_memstream(&docs, &dlen);
+
+	for (int i = 0; i < m; i++)
+		fprintf(d, "%s\n", played_game(rids[i])->replay);
+	fclose(d);
+	assert_int_equal(replay_pack_frame(docs, dlen, &frame, &flen), 0);
+	fprintf(t, "{\"done\":false,\"games\":%d,\"replays\":%zu}\n", n, flen);
+	for (int i = 0; i < n; i++)
+		fprintf(t, "%s\n", played_game(ids[i])->record);
+	fwrite(frame, 1, flen, t);
+	fputs(tail, t);
+	fclose(t);
+	free(docs);
+	free(frame);
+	*len = tlen;
+	return text;
+}
+
+static void test_bodies_refused(void **state)
+{
+	static const char *const no_frame = "{\"done\":false,\"games\":1}\n{}\n{}\n";
+	struct bench b;
+	cJSON *lease;
+	const char *ids[GROUP];
+	char err[256], *body, *text = NULL;
+	size_t len;
+	int n = 0;
+	const cJSON *g;
+
+	(void)state;
+	bench_open(&b, 60);
+	assert_int_equal(ask(&b, "w1", false, 1, &lease), 1);
+	cJSON_ArrayForEach(g, lease_games(lease))
+		ids[n++] = game_id(g);
+	/* the head must say the frame's size */
+	assert_int_equal(desk_results(b.desk, "w1", lease_id(lease), no_frame, strlen(no_frame),
+				      &text, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "\"replays\": BYTES"));
+	/* a replay fewer than the records */
+	body = body_mixed(ids, GROUP, ids, GROUP - 1, "", &len);
+	assert_int_equal(desk_results(b.desk, "w1", lease_id(lease), body, len, &text, err,
+				      sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "fewer lines than the 2 records"));
+	free(body);
+	/* bytes after the frame */
+	body = body_mixed(ids, GROUP, ids, GROUP, "{}\n", &len);
+	assert_int_equal(desk_results(b.desk, "w1", lease_id(lease), body, len, &text, err,
+				      sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "bytes after them"));
+	free(body);
+	/* not a frame */
+	body = strdup("{\"done\":false,\"games\":1,\"replays\":4}\n{}\nzstd");
+	assert_int_equal(desk_results(b.desk, "w1", lease_id(lease), body, strlen(body), &text,
+				      err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not one zstd frame"));
+	free(body);
+	assert_null(text);
+	assert_int_equal(b.run.commits, 0);
+	/* the same games whole: taken */
+	body = body_mixed(ids, GROUP, ids, GROUP, "", &len);
+	assert_int_equal(desk_results(b.desk, "w1", lease_id(lease), body, len, &text, err,
+				      sizeof(err)), 0);
+	assert_int_equal(b.run.commits, GROUP);
+	free(text);
 	free(body);
 	cJSON_Delete(lease);
 	bench_close(&b);
@@ -151,7 +233,7 @@ static void test_forgeries_rejected(void **state)
 	assert_non_null(strstr(why0(answer), "no game of lease"));
 	cJSON_Delete(answer);
 	/* that lease is not this worker's */
-	assert_int_equal(desk_results(b.desk, "w1", lease_id(l2), body, strlen(body), &text, err,
+	assert_int_equal(desk_results(b.desk, "w1", lease_id(l2), body, body_length(body), &text, err,
 				      sizeof(err)), -ENOENT);
 	free(body);
 	/* an invented game: a played game no lease holds, its id changed */
@@ -615,6 +697,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lease_holds_whole_deals),
 		cmocka_unit_test(test_results_counted_once),
+		cmocka_unit_test(test_bodies_refused),
 		cmocka_unit_test(test_forgeries_rejected),
 		cmocka_unit_test(test_game_of_another_seed_rejected),
 		cmocka_unit_test(test_duplicate_compared),

@@ -217,15 +217,10 @@ static int ask_untrusted(struct bench *b, const char *worker, char *id, size_t s
 static cJSON *send(struct bench *b, const char *worker, const char *id,
 		   const struct games_of_run *p, bool done)
 {
-	char *body = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&body, &len);
+	char *body = body_with(done, p->n, (const char *const *)p->record,
+			       (const char *const *)p->replay);
 	cJSON *answer;
 
-	fprintf(f, "{\"done\":%s,\"games\":%d}\n", done ? "true" : "false", p->n);
-	for (int i = 0; i < p->n; i++)
-		fprintf(f, "%s\n%s\n", p->record[i], p->replay[i]);
-	fclose(f);
 	assert_int_equal(send_results(b, worker, id, body, &answer), 0);
 	free(body);
 	return answer;

@@ -264,6 +264,99 @@ static void test_documents_of_a_text(void **state)
 	assert_null(replay_next_document("{\"a\":[1,2", 9, &pos, &n));
 }
 
+/* The bytes of the pack file name, into *len (malloc'd). */
+static char *pack_bytes(const char *name, size_t *len)
+{
+	char path[PATH_MAX], *data;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_non_null(f = fopen(path, "rb"));
+	*len = (size_t)size_of(name);
+	assert_non_null(data = malloc(*len + 1));
+	assert_int_equal(fread(data, 1, *len, f), *len);
+	fclose(f);
+	return data;
+}
+
+static void test_frames_appended_as_they_are(void **state)
+{
+	static const char *const doc[4] = { "{\"id\":\"h0\"}\n", "{\"id\":\"w1\",\"m\":[1]}\n",
+					    "{\"id\":\"w2\",\"m\":[2]}\n", "{\"id\":\"h3\"}\n" };
+	struct replay_pack p;
+	struct replay_location at[4];
+	char docs[128], *frame, *bytes;
+	size_t flen, len;
+
+	(void)state;
+	snprintf(docs, sizeof(docs), "%s%s", doc[1], doc[2]);
+	assert_int_equal(replay_pack_frame(docs, strlen(docs), &frame, &flen), 0);
+	replay_pack_init(&p, dir);
+	add(&p, doc[0], &at[0]);
+	/* the open frame ends, the worker's follows it, the next document opens a new one */
+	assert_int_equal(replay_pack_add_frame(&p, frame, flen, &at[1]), 0);
+	add(&p, doc[3], &at[3]);
+	assert_true(at[1].offset > at[0].offset);
+	assert_int_equal(at[1].line, 0);
+	assert_int_equal(at[3].offset, at[1].offset + flen);
+	assert_int_equal(at[3].line, 0);
+	at[2] = at[1];
+	at[2].line = 1;
+	seal_and_sync(&p);
+	for (int i = 0; i < 4; i++)
+		expect_document(&at[i], doc[i]);
+	/* the worker's bytes, unchanged */
+	bytes = pack_bytes(at[1].file, &len);
+	assert_true(len > at[3].offset);
+	assert_memory_equal(bytes + at[1].offset, frame, flen);
+	free(bytes);
+	free(frame);
+	replay_pack_release(&p);
+}
+
+static void test_frame_read_refuses(void **state)
+{
+	static const char docs[] = "{\"id\":\"a\"}\n{\"id\":\"b\"}\n";
+	struct replay_pack p;
+	struct replay_location at;
+	char *frame, *two, *text, *streamed;
+	size_t flen, len, slen;
+
+	(void)state;
+	assert_int_equal(replay_pack_frame(docs, strlen(docs), &frame, &flen), 0);
+	assert_int_equal(replay_pack_frame_read(frame, flen, 1024, &text, &len), 0);
+	assert_int_equal(len, strlen(docs));
+	assert_string_equal(text, docs);
+	free(text);
+	/* over the size allowed */
+	assert_int_equal(replay_pack_frame_read(frame, flen, strlen(docs) - 1, &text, &len),
+			 -EFBIG);
+	assert_null(text);
+	/* cut off, a byte after it, two frames, not zstd */
+	assert_int_equal(replay_pack_frame_read(frame, flen - 1, 1024, &text, &len), -EBADMSG);
+	assert_non_null(two = malloc(2 * flen + 8));
+	memcpy(two, frame, flen);
+	memcpy(two + flen, frame, flen);
+	assert_int_equal(replay_pack_frame_read(two, flen + 1, 1024, &text, &len), -EBADMSG);
+	assert_int_equal(replay_pack_frame_read(two, 2 * flen, 1024, &text, &len), -EBADMSG);
+	/* a skippable frame after it, which zstd alone would pass over */
+	memcpy(two + flen, "\x50\x2a\x4d\x18\0\0\0\0", 8);
+	assert_int_equal(replay_pack_frame_read(two, flen + 8, 1024, &text, &len), -EBADMSG);
+	assert_int_equal(replay_pack_frame_read("not zstd at all", 15, 1024, &text, &len),
+			 -EBADMSG);
+	/* a frame that does not say its size (a pack's own, streamed) */
+	replay_pack_init(&p, dir);
+	add(&p, docs, &at);
+	seal_and_sync(&p);
+	streamed = pack_bytes(at.file, &slen);
+	assert_int_equal(replay_pack_frame_read(streamed, slen, 1024, &text, &len), -EBADMSG);
+	assert_null(text);
+	replay_pack_release(&p);
+	free(streamed);
+	free(two);
+	free(frame);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +365,8 @@ int main(void)
 		cmocka_unit_test(test_cut_off_tail),
 		cmocka_unit_test(test_reader_keeps_the_frame),
 		cmocka_unit_test(test_documents_of_a_text),
+		cmocka_unit_test(test_frames_appended_as_they_are),
+		cmocka_unit_test(test_frame_read_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -5,9 +5,29 @@ and records every request a worker makes."""
 import json
 import secrets
 import ssl
+import subprocess
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def split_results(body):
+    """A results body (WORKERS.md): its head, its records (parsed) and its replays (the
+    frame decompressed by zstd(1), parsed); the frame must hold a replay a record."""
+    head_line, rest = body.split(b"\n", 1)
+    head = json.loads(head_line)
+    records = []
+    for _ in range(head["games"]):
+        line, rest = rest.split(b"\n", 1)
+        records.append(json.loads(line))
+    assert len(rest) == head["replays"], "bytes beyond the batch's frame"
+    docs = b""
+    if rest:
+        docs = subprocess.run(["zstd", "-q", "-d", "-c"], input=rest, capture_output=True,
+                              check=True).stdout
+    replays = [json.loads(line) for line in docs.decode().splitlines()]
+    assert len(replays) == len(records), "a replay a record"
+    return head, records, replays
 
 
 class FakeHost:
@@ -86,9 +106,8 @@ class FakeHost:
         if method == "POST" and path.endswith("/results"):
             if self.results != "ok":
                 return h.reply(int(self.results), {"error": "the lease has ended"})
-            lines = body.decode().split("\n")
-            head = json.loads(lines[0])
-            ids = [json.loads(lines[1 + 2 * k])["id"] for k in range(head["games"])]
+            _, records, _ = split_results(body)
+            ids = [r["id"] for r in records]
             return h.reply(200, {"accepted": ids, "rejected": [], "expires_in": 3})
         if method == "POST" and path.endswith("/release"):
             return h.reply(200, {})
@@ -102,11 +121,8 @@ class FakeHost:
         """Each results batch: (time, lease, head, [(record, replay)])."""
         out = []
         for t, _, path, body, status in self.posts("/results"):
-            lines = body.decode().split("\n")
-            head = json.loads(lines[0])
-            games = [(json.loads(lines[1 + 2 * k]), json.loads(lines[2 + 2 * k]))
-                     for k in range(head["games"])]
-            assert lines[1 + 2 * head["games"]:] in ([], [""]), "lines beyond the batch's games"
+            head, records, replays = split_results(body)
+            games = list(zip(records, replays))
             out.append((t, path.split("/")[4], head, games, status))
         return out
 
