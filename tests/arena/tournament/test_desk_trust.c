@@ -188,6 +188,20 @@ static int replay_here(void *ctx, const struct config *run, const struct schedul
 	return play_here(run, g, 1, NULL, doc, len, err, err_size);
 }
 
+/* Wait (at most HANG_GUARD_S) until the host's first re-play is in the gate. */
+static void wait_gate_entered(void)
+{
+	struct timespec until;
+
+	pthread_mutex_lock(&gate.lock);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += HANG_GUARD_S;
+	while (!gate.entered && pthread_cond_timedwait(&gate.cond, &gate.lock, &until) != ETIMEDOUT)
+		;
+	assert_true(gate.entered);
+	pthread_mutex_unlock(&gate.lock);
+}
+
 /* A desk whose replay is replay_here, every untrusted worker's game held, on the bench's run of cfg. */
 static void open_trusting_none(struct bench *b)
 {
@@ -461,7 +475,6 @@ static void test_replay_outside_lock(void **state)
 	struct bench b;
 	char id[32], other[32];
 	cJSON *answer;
-	struct timespec until;
 
 	(void)state;
 	gate.on = true;
@@ -469,13 +482,7 @@ static void test_replay_outside_lock(void **state)
 	assert_int_equal(ask_untrusted(&b, "box3", id, sizeof(id), NULL), 1);
 	answer = send(&b, "box3", id, &honest, true);
 	cJSON_Delete(answer);
-	pthread_mutex_lock(&gate.lock);
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += HANG_GUARD_S;
-	while (!gate.entered && pthread_cond_timedwait(&gate.cond, &gate.lock, &until) != ETIMEDOUT)
-		;
-	assert_true(gate.entered);
-	pthread_mutex_unlock(&gate.lock);
+	wait_gate_entered();
 	/* the re-play is running: the desk still answers another worker */
 	assert_int_equal(ask_untrusted(&b, "box4", other, sizeof(other), NULL), 0);
 	pthread_mutex_lock(&gate.lock);
@@ -523,7 +530,6 @@ static void test_unverified_dropped_at_detach(void **state)
 	char id[32];
 	cJSON *answer;
 	pthread_t detacher;
-	struct timespec until;
 
 	(void)state;
 	gate = (struct gate){ .on = true, .lock = PTHREAD_MUTEX_INITIALIZER,
@@ -534,13 +540,7 @@ static void test_unverified_dropped_at_detach(void **state)
 	answer = send(&b, "box5", id, &honest, true);
 	assert_int_equal(count(answer, "held"), GAMES);
 	cJSON_Delete(answer);
-	pthread_mutex_lock(&gate.lock);
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += HANG_GUARD_S;
-	while (!gate.entered && pthread_cond_timedwait(&gate.cond, &gate.lock, &until) != ETIMEDOUT)
-		;
-	assert_true(gate.entered);
-	pthread_mutex_unlock(&gate.lock);
+	wait_gate_entered();
 	/* the run ends while the first game is re-played: the second is not */
 	assert_int_equal(pthread_create(&detacher, NULL, detach_main, b.desk), 0);
 	wait_detaching(&b);
