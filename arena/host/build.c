@@ -19,6 +19,7 @@
 
 #include "bot.h"
 #include "clock.h"
+#include "proc_tree.h"
 #include "sandbox.h"
 #include "tree.h"
 
@@ -248,6 +249,13 @@ static int cpu_times(unsigned long long *idle, unsigned long long *total)
 	return 0;
 }
 
+/* Whether the machine had at least 2% of its CPU time idle (or its figures are unknown):
+ * a SCHED_IDLE build could run then. */
+static bool machine_had_idle(unsigned long long idle, unsigned long long total)
+{
+	return total == 0 || idle * 50 >= total;
+}
+
 void build_clock_start(struct build_clock *bc)
 {
 	bc->start_us = bc->last_us = clock_now_us();
@@ -263,7 +271,7 @@ bool build_clock_over(struct build_clock *bc, int limit_s)
 
 	/* an interval counts unless the machine had next to no idle CPU in it */
 	if (cpu_times(&idle, &total) < 0 || total <= bc->total ||
-	    (idle - bc->idle) * 50 >= total - bc->total)
+	    machine_had_idle(idle - bc->idle, total - bc->total))
 		bc->counted_us += now - bc->last_us;
 	if (total > bc->total) {
 		bc->idle = idle;
@@ -273,16 +281,71 @@ bool build_clock_over(struct build_clock *bc, int limit_s)
 	return bc->counted_us >= limit || now - bc->start_us >= limit * BUILD_CLOCK_WALL_TIMES;
 }
 
+enum build_floor_verdict build_floor_judge(int64_t wall_us, int64_t cpu_us,
+					   unsigned long long idle, unsigned long long total)
+{
+	if (wall_us < (int64_t)BUILD_FLOOR_SPELL_S * 1000000 || cpu_us * 100 >= wall_us ||
+	    machine_had_idle(idle, total))
+		return BUILD_FLOOR_KEEP;
+	return BUILD_FLOOR_RAISE;
+}
+
+/* A new spell from now; false when the build's tree is gone. */
+static bool floor_spell(struct build_floor *bf)
+{
+	bf->start_us = clock_now_us();
+	if (cpu_times(&bf->idle, &bf->total) < 0)
+		bf->idle = bf->total = 0;
+	return proc_tree_cpu_us(bf->root, &bf->cpu_us) == 0;
+}
+
+void build_floor_start(struct build_floor *bf, pid_t root)
+{
+	bf->root = root;
+	bf->done = !floor_spell(bf);
+}
+
+int build_floor_check(struct build_floor *bf, char *note, size_t note_size)
+{
+	struct build_floor then = *bf;
+	int ret;
+
+	if (bf->done || clock_now_us() - bf->start_us < (int64_t)BUILD_FLOOR_SPELL_S * 1000000)
+		return 0;
+	if (!floor_spell(bf)) {
+		bf->done = true;
+		return 0;
+	}
+	if (build_floor_judge(bf->start_us - then.start_us, bf->cpu_us - then.cpu_us,
+			      then.total ? bf->idle - then.idle : 0,
+			      then.total ? bf->total - then.total : 0) == BUILD_FLOOR_KEEP)
+		return 0;
+	bf->done = true;
+	if ((ret = proc_tree_leave_idle(bf->root, BUILD_FLOOR_NICE)) >= 0) {
+		snprintf(note, note_size, "[the build had no CPU for %d s at the lowest priority: "
+			 "it runs at nice %d from now]", BUILD_FLOOR_SPELL_S, BUILD_FLOOR_NICE);
+		return 1;
+	}
+	snprintf(note, note_size, "[the build had no CPU for %d s at the lowest priority, and "
+		 "the host may not raise it to nice %d (%s): run the host as root, or with "
+		 "`ulimit -e %d`]", BUILD_FLOOR_SPELL_S, BUILD_FLOOR_NICE, strerror(-ret),
+		 20 - BUILD_FLOOR_NICE);
+	return ret;
+}
+
 /* Read the build's output until it ends, a limit is passed or stop; the result. */
 static int watch(struct bot *b, const char *tree, const struct host_config *c,
 		 const atomic_bool *stop, struct build_log *lg, char *why, size_t why_size)
 {
 	uint64_t limit = (uint64_t)c->build_disk_mb << 20, bytes;
+	struct build_floor bf;
 	struct build_clock bc;
+	char note[512];
 	bool open = true;
 	int status;
 
 	build_clock_start(&bc);
+	build_floor_start(&bf, bot_pid(b));
 	for (;;) {
 		int64_t now = clock_now_us(), until = now + TICK_US;
 		const char *line;
@@ -296,6 +359,8 @@ static int watch(struct bot *b, const char *tree, const struct host_config *c,
 				 c->build_seconds);
 			return -ETIMEDOUT;
 		}
+		if (build_floor_check(&bf, note, sizeof(note)) != 0)
+			log_line(lg, note, strlen(note));
 		if (tree_bytes(tree, &bytes) == 0 && bytes > limit) {
 			snprintf(why, why_size, "the build's folder grew past %d MB (build_disk_mb in "
 				 "host.jsonc)", c->build_disk_mb);

@@ -25,7 +25,10 @@
 #define SKIPBO_HOST_BUILD_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "bot.h"
 #include "host_config.h"
@@ -98,6 +101,51 @@ struct build_clock {
 void build_clock_start(struct build_clock *bc);
 /* Whether limit_s seconds have been counted (or ten times it in wall time). */
 bool build_clock_over(struct build_clock *bc, int limit_s);
+
+/*
+ * The floor of a build at SCHED_IDLE. On a machine kept busy by work other
+ * than the league's games a SCHED_IDLE build may get no CPU for minutes.
+ * The build is watched in spells of BUILD_FLOOR_SPELL_S seconds; when one
+ * ends with the build's process tree having had less than 1% of the wall
+ * time in CPU while the machine had less than 2% of its CPU time idle (the
+ * measure of build_clock), the build was starved and not merely asleep: its
+ * every process moves to SCHED_OTHER at nice BUILD_FLOOR_NICE for the rest
+ * of the build (proc_tree_leave_idle). Games that keep the machine busy
+ * leave it idle between their moves, so a build beside them alone is not
+ * moved. Nice 19 and not the host's priority: a nice-19 task still gets
+ * some 1.5% of a CPU that a nice-0 task wants (arena/HOSTING.md, "Builds
+ * beside the games").
+ */
+#define BUILD_FLOOR_SPELL_S 60
+#define BUILD_FLOOR_NICE 19
+enum build_floor_verdict { BUILD_FLOOR_KEEP, BUILD_FLOOR_RAISE };
+
+/*
+ * The rule alone, for one spell: its wall time, the build's CPU time in it
+ * (µs), the machine's idle and total CPU time in it (/proc/stat's units;
+ * total 0 when unknown). BUILD_FLOOR_RAISE only for a spell of at least
+ * BUILD_FLOOR_SPELL_S in which the build had less than 1% of the wall time
+ * and the machine less than 2% idle.
+ */
+enum build_floor_verdict build_floor_judge(int64_t wall_us, int64_t cpu_us,
+					   unsigned long long idle, unsigned long long total);
+
+struct build_floor {
+	pid_t root;
+	int64_t start_us, cpu_us;
+	unsigned long long idle, total;
+	bool done; /* moved, or could not be: never tried again */
+};
+/* Start watching the tree of root (bot_pid() of the build). */
+void build_floor_start(struct build_floor *bf, pid_t root);
+/*
+ * Called while the build runs: at the end of each spell, judge it, and on
+ * BUILD_FLOOR_RAISE move the tree. 1 when it moved the tree now, a negative
+ * code when it could not (-EPERM: the host is neither root nor allowed by
+ * its RLIMIT_NICE), 0 otherwise; with a sentence for the build's log in
+ * note when not 0.
+ */
+int build_floor_check(struct build_floor *bf, char *note, size_t note_size);
 
 int build_run(const char *tree, const char *line, const char *log,
 	      const struct host_config *config, const struct build_toolchain *tc,

@@ -104,12 +104,15 @@ static char *unpacker_path(const char *arena)
 static int unpack_answer(struct pipeline *p, struct bot *b, char *buf, size_t size,
 			 int *status)
 {
+	struct build_floor bf;
 	struct build_clock bc;
+	char note[512];
 	size_t got = 0;
 	int lines = 0;
 
 	*status = 0;
 	build_clock_start(&bc);
+	build_floor_start(&bf, bot_pid(b));
 	while (lines < 2) {
 		const char *line;
 		size_t len;
@@ -127,6 +130,8 @@ static int unpack_answer(struct pipeline *p, struct bot *b, char *buf, size_t si
 		} else if (build_clock_over(&bc, p->config.build_seconds)) {
 			return -ETIMEDOUT;
 		}
+		/* starved like a build, moved like one; it has no log for the note */
+		build_floor_check(&bf, note, sizeof(note));
 	}
 	/* its exit, within the guard too: it has nothing left to do but end */
 	while (!bot_exited(b, status)) {
