@@ -18,19 +18,8 @@
 #define TREE_MAX 32768
 #define LEAVE_PASSES 8
 
-struct pids {
-	pid_t *v;
-	size_t n, cap;
-};
-
-/* Add pid unless it is there (a pid reused during the walk must not loop it). */
-static int pids_add(struct pids *p, pid_t pid)
+int pid_list_add(struct pid_list *p, pid_t pid)
 {
-	for (size_t i = 0; i < p->n; i++)
-		if (p->v[i] == pid)
-			return 0;
-	if (p->n == TREE_MAX)
-		return -E2BIG;
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 64;
 		pid_t *v = reallocarray(p->v, cap, sizeof(*v));
@@ -44,10 +33,27 @@ static int pids_add(struct pids *p, pid_t pid)
 	return 0;
 }
 
-/* The pids listed in one children file, added to p. */
-static int add_children(struct pids *p, pid_t pid, const char *tid)
+int pid_list_add_numbers(struct pid_list *p, const char *text)
 {
-	char path[320], *buf = NULL, *s, *end;
+	while (*text) {
+		char *end;
+		long v = strtol(text, &end, 10);
+
+		if (end == text)
+			break;
+		if (v > 0 && pid_list_add(p, (pid_t)v) < 0)
+			return -ENOMEM;
+		text = end;
+		while (*text == ' ' || *text == '\n')
+			text++;
+	}
+	return 0;
+}
+
+/* The pids listed in one children file, appended to p. */
+static int add_children(struct pid_list *p, pid_t pid, const char *tid)
+{
+	char path[320], *buf = NULL;
 	size_t len = 0, cap = 0;
 	ssize_t n = 1;
 	int fd, ret = 0;
@@ -56,7 +62,7 @@ static int add_children(struct pids *p, pid_t pid, const char *tid)
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0; /* the thread ended */
 	/* the whole list first: a pid must not be cut between two reads */
-	while (n > 0 && ret == 0) {
+	while (n > 0) {
 		if (cap - len < 4096) {
 			char *grown = realloc(buf, cap + 16384);
 
@@ -71,18 +77,21 @@ static int add_children(struct pids *p, pid_t pid, const char *tid)
 			len += (size_t)n;
 	}
 	close(fd);
-	if (buf)
+	if (ret == 0) {
 		buf[len] = '\0';
-	for (s = buf; ret == 0 && s; s = end) {
-		long child = strtol(s, &end, 10);
-
-		if (end == s)
-			break;
-		if (child > 0)
-			ret = pids_add(p, (pid_t)child);
+		ret = pid_list_add_numbers(p, buf);
 	}
 	free(buf);
 	return ret;
+}
+
+/* Whether p->v[i] came earlier in the list: a pid reused during the walk must not loop it. */
+static bool listed_before(const struct pid_list *p, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (p->v[k] == p->v[i])
+			return true;
+	return false;
 }
 
 /*
@@ -91,14 +100,20 @@ static int add_children(struct pids *p, pid_t pid, const char *tid)
  */
 static int walk(pid_t root, int (*visit)(pid_t pid, DIR *tasks, void *ctx), void *ctx)
 {
-	struct pids p = { 0 };
-	int ret = pids_add(&p, root);
+	struct pid_list p = { 0 };
+	int ret = pid_list_add(&p, root);
 
 	for (size_t i = 0; ret == 0 && i < p.n; i++) {
 		char path[48];
 		struct dirent *e;
 		DIR *d;
 
+		if (p.n > TREE_MAX) {
+			ret = -E2BIG;
+			break;
+		}
+		if (listed_before(&p, i))
+			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task", (int)p.v[i]);
 		if (!(d = opendir(path))) {
 			if (i == 0)

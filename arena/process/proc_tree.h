@@ -16,8 +16,19 @@
 #ifndef SKIPBO_PROC_TREE_H
 #define SKIPBO_PROC_TREE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+/* A list of pids, grown as needed; free(v) when done. The reaper lists with it too. */
+struct pid_list {
+	pid_t *v;
+	size_t n, cap;
+};
+/* Append pid: 0 or -ENOMEM. */
+int pid_list_add(struct pid_list *p, pid_t pid);
+/* Each number above 0 of a space-separated list (a children file) appended: 0 or -ENOMEM. */
+int pid_list_add_numbers(struct pid_list *p, const char *text);
 
 /*
  * The CPU time (user and system) the tree of root has used, in µs, into

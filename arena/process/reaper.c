@@ -9,6 +9,7 @@
  * process that has just been forked is never mistaken for an orphan.
  */
 #include "reaper.h"
+#include "proc_tree.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -77,26 +78,6 @@ static bool is_live(pid_t pid)
 
 /* ---- listing the arena's children ---- */
 
-struct pids {
-	pid_t *v;
-	size_t n, cap;
-};
-
-static int pids_add(struct pids *p, pid_t pid)
-{
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		pid_t *grown = reallocarray(p->v, cap, sizeof *grown);
-
-		if (!grown)
-			return -ENOMEM;
-		p->v = grown;
-		p->cap = cap;
-	}
-	p->v[p->n++] = pid;
-	return 0;
-}
-
 /* Read a small /proc file whole into buf (NUL-terminated). Bytes read, or -1. */
 static ssize_t read_small(const char *path, char *buf, size_t size)
 {
@@ -119,26 +100,8 @@ static ssize_t read_small(const char *path, char *buf, size_t size)
 	return (ssize_t)got;
 }
 
-/* The numbers in a space-separated list, appended to p. */
-static int add_numbers(struct pids *p, const char *text)
-{
-	while (*text) {
-		char *end;
-		long v = strtol(text, &end, 10);
-
-		if (end == text)
-			break;
-		if (v > 0 && pids_add(p, (pid_t)v) < 0)
-			return -ENOMEM;
-		text = end;
-		while (*text == ' ' || *text == '\n')
-			text++;
-	}
-	return 0;
-}
-
 /* Children from /proc/self/task/<tid>/children: 0, -ENOENT without that file, -ENOMEM. */
-static int children_by_task(struct pids *p)
+static int children_by_task(struct pid_list *p)
 {
 	char path[64], buf[8192];
 	struct dirent *e;
@@ -153,14 +116,14 @@ static int children_by_task(struct pids *p)
 		snprintf(path, sizeof path, "/proc/self/task/%.20s/children", e->d_name);
 		/* A thread that ended between readdir and open has no children to list. */
 		if (read_small(path, buf, sizeof buf) >= 0)
-			ret = add_numbers(p, buf);
+			ret = pid_list_add_numbers(p, buf);
 	}
 	closedir(d);
 	return ret;
 }
 
 /* Children found by the parent pid in /proc/<pid>/stat of every process. */
-static int children_by_scan(struct pids *p)
+static int children_by_scan(struct pid_list *p)
 {
 	pid_t self = getpid();
 	char path[64], buf[1024];
@@ -184,13 +147,13 @@ static int children_by_scan(struct pids *p)
 		close_paren = strrchr(buf, ')');
 		if (close_paren && sscanf(close_paren + 1, " %c %d", &state, &ppid) == 2 &&
 		    ppid == self)
-			ret = pids_add(p, (pid_t)atoi(e->d_name));
+			ret = pid_list_add(p, (pid_t)atoi(e->d_name));
 	}
 	closedir(d);
 	return ret;
 }
 
-static int list_children(struct pids *p)
+static int list_children(struct pid_list *p)
 {
 	int ret = children_by_task(p);
 
@@ -207,7 +170,7 @@ static int list_children(struct pids *p)
  */
 static void reap_orphans(void)
 {
-	struct pids p = { 0 };
+	struct pid_list p = { 0 };
 
 	for (;;) {
 		siginfo_t si;
@@ -283,7 +246,7 @@ void reaper_kill_orphans(int timeout_ms)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
-		struct pids p = { 0 };
+		struct pid_list p = { 0 };
 		size_t left = 0;
 		int64_t elapsed_ms;
 

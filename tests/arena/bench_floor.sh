@@ -28,17 +28,7 @@ cd "$work"
 export PATH=$build/bots:$PATH
 
 mkdir L
-cat >L/league.jsonc <<EOF2
-{
-  "name": "bench",
-  "bots": [],
-  "players": 2,
-  "rules": { "stock_size": 5 },
-  "sandbox": "auto",
-  "league": { "anchors": { "skipbo-easy": 0, "skipbo-medium": 0 }, "floor": 2,
-              "stop_when_separated": false }
-}
-EOF2
+cp "$src/tests/arena/bench_league.jsonc" L/league.jsonc
 echo '{ "per_day": 50, "builds": 1, "check_games": 2 }' >L/host.jsonc
 "$arena" host account add L c >c.token 2>/dev/null
 mkdir kit

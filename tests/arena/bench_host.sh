@@ -37,17 +37,7 @@ rate() {
 }
 
 mkdir L
-cat >L/league.jsonc <<EOF
-{
-  "name": "bench",
-  "bots": [],
-  "players": 2,
-  "rules": { "stock_size": 5 },
-  "sandbox": "auto",
-  "league": { "anchors": { "skipbo-easy": 0, "skipbo-medium": 0 }, "floor": 2,
-              "stop_when_separated": false }
-}
-EOF
+cp "$src/tests/arena/bench_league.jsonc" L/league.jsonc
 echo '{ "per_day": 50, "builds": 4, "check_games": 2 }' >L/host.jsonc
 for a in a1 a2 a3 a4 c py; do "$arena" host account add L $a >$a.token 2>/dev/null; done
 
