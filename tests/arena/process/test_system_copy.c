@@ -107,7 +107,7 @@ static void test_copies_what_bots_see(void **state)
 	strlist_add(&roots, path);
 	snprintf(path, sizeof path, "%s/hidden", root);
 	strlist_add(&skip, path);
-	assert_int_equal(system_copy_make(&roots, &skip, &c, why, sizeof why), 0);
+	assert_int_equal(system_copy_make(&roots, &skip, false, &c, why, sizeof why), 0);
 	snprintf(dir, sizeof dir, "%s", system_copy_dir(c));
 	assert_int_equal(strncmp(dir, SYSTEM_COPY_PARENT "/", strlen(SYSTEM_COPY_PARENT "/")), 0);
 	assert_int_equal(stat(dir, &st), 0);
@@ -167,7 +167,7 @@ static void test_unreadable_left_out(void **state)
 	if ((pid = fork()) == 0) {
 		if (geteuid() == 0 && (setgid(65534) < 0 || setuid(65534) < 0))
 			_exit(2);
-		if (system_copy_make(&roots, NULL, &c, why, sizeof why) < 0)
+		if (system_copy_make(&roots, NULL, false, &c, why, sizeof why) < 0)
 			_exit(3);
 		_exit(copied(c, "unreadable/locked", &st) || copied(c, "unreadable/closed", &st) ||
 		      !copied(c, "unreadable/open", &st) || system_copy_stats(c)->left_out != 2 ?
@@ -194,7 +194,7 @@ static void test_removed_after_sigkill(void **state)
 	assert_int_equal(pipe(pipefd), 0);
 	if ((pid = fork()) == 0) {
 		close(pipefd[0]);
-		if (system_copy_make(&roots, NULL, &c, why, sizeof why) < 0)
+		if (system_copy_make(&roots, NULL, false, &c, why, sizeof why) < 0)
 			_exit(3);
 		if (write(pipefd[1], system_copy_dir(c), strlen(system_copy_dir(c))) < 0)
 			_exit(4);
@@ -231,7 +231,7 @@ static void test_too_much_refused(void **state)
 	    ftruncate(fd, (off_t)memory) < 0 || close(fd) < 0)
 		abort();
 	one_root(&roots);
-	assert_int_equal(system_copy_make(&roots, NULL, &c, why, sizeof why), -E2BIG);
+	assert_int_equal(system_copy_make(&roots, NULL, false, &c, why, sizeof why), -E2BIG);
 	assert_null(c);
 	assert_non_null(strstr(why, "\"system\""));
 	assert_non_null(strstr(why, root));
