@@ -88,14 +88,18 @@ mkdir -p "$out/needy"
 cat > "$out/needy/bot.sh" <<'SH'
 #!/bin/sh
 test -r /usr/share/common-licenses/GPL-3 || exit 3
-exec "$(dirname "$0")/../kit-c" "$@"
+exit 4
 SH
 chmod 755 "$out/needy/bot.sh"
-cp "$c_bot" "$out/kit-c" && chmod 755 "$out/kit-c"
-[ -r /usr/share/common-licenses/GPL-3 ] || skip "/usr/share/common-licenses/GPL-3 is not here to be left out"
+if [ ! -r /usr/share/common-licenses/GPL-3 ]; then
+	echo "starter_sealed.sh: no /usr/share/common-licenses/GPL-3 to leave out: the needy bot not played"
+	exit 0
+fi
 "$arena" run --quiet --no-report --sandbox sealed --deals 1 --stock 5 --output "$out/needy-run" \
 	--startup-ms 60000 --bot "needy=$out/needy/bot.sh" --bot "c=$c_bot" > "$out/needy.out" 2>&1 || true
-if ! grep -q 'tournament.s \\"system\\"\|tournament.s "system"' "$out/needy-run/games.jsonl" "$out/needy.out" 2>/dev/null; then
+# its own exit (3), with the words that name "system"
+if ! grep -q 'exited with status 3 before its hello (it ran sealed[^)]*tournament.s \\"system\\"' \
+	"$out/needy-run/games.jsonl" 2>/dev/null; then
 	echo "starter_sealed.sh: the bot that needs a file left out was not told of \"system\":" >&2
 	cat "$out/needy.out" >&2
 	head -c 2000 "$out/needy-run/games.jsonl" >&2 || true
