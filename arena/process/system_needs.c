@@ -513,6 +513,22 @@ static int bot(struct needs *n, const struct bot_spec *spec)
 	return ret;
 }
 
+/* Beside a libc, the index of iconv's modules, which glibc opens at a locale's start. */
+static void gconv(struct needs *n, const char *libc)
+{
+	static const char *const names[] = { "gconv-modules", "gconv-modules.cache",
+					     "gconv-modules.d", NULL };
+	size_t len = strlen(libc);
+	char path[PATH_MAX], real[PATH_MAX];
+
+	if (len < 10 || strcmp(libc + len - 10, "/libc.so.6") != 0)
+		return;
+	for (size_t i = 0; names[i]; i++)
+		if (snprintf(path, sizeof path, "%.*s/gconv/%s", (int)(len - 10), libc, names[i]) <
+			    (int)sizeof path && access(path, F_OK) == 0)
+			need(n, path, real);
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -554,6 +570,8 @@ int system_needs_derive(const struct bot_spec *bots, size_t nbots, const char *p
 	ret = program(&n, "/bin/sh", 0);
 	for (size_t i = 0; ret == 0 && i < nbots; i++)
 		ret = bot(&n, &bots[i]);
+	for (size_t i = 0; ret == 0 && i < out->n; i++)
+		gconv(&n, out->v[i]);
 	if (ret == 0 && (ret = out->error) == 0)
 		tidy(out);
 	elf_cache_release(&n.cache);
