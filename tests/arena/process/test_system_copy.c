@@ -2,7 +2,8 @@
  * test_system_copy.c - the system directories copied to tmpfs for a sealed
  * run (arena/process/system_copy.h): content, modes and times kept, setuid
  * and setgid dropped, symbolic links as they are, fifos, skipped paths and
- * what the arena cannot read left out, a root under another copied once;
+ * what the arena cannot read left out, a root under another copied once,
+ * a root that is a link copied as one when exact;
  * the copy removed when it stops, and when the process that made it is
  * killed with SIGKILL; more than half the machine's memory refused.
  */
@@ -147,6 +148,35 @@ static void test_copies_what_bots_see(void **state)
 	strlist_free(&skip);
 }
 
+/* exact: a root that is a link is copied as the link, beside the file it names. */
+static void test_exact_roots(void **state)
+{
+	struct strlist roots = { 0 };
+	struct system_copy *c;
+	char why[1024], path[PATH_MAX], target[64];
+	struct stat st;
+	ssize_t n;
+
+	(void)state;
+	make_dir("exact", 0755);
+	make("exact/lib.so.1.0", 0644, "library");
+	snprintf(path, sizeof path, "%s/exact/lib.so.1", root);
+	assert_int_equal(symlink("lib.so.1.0", path), 0);
+	strlist_add(&roots, path);
+	snprintf(path, sizeof path, "%s/exact/lib.so.1.0", root);
+	strlist_add(&roots, path);
+	assert_int_equal(system_copy_make(&roots, NULL, true, &c, why, sizeof why), 0);
+	assert_non_null(copied(c, "exact/lib.so.1", &st));
+	assert_true(S_ISLNK(st.st_mode));
+	n = readlink(copied(c, "exact/lib.so.1", &st), target, sizeof target - 1);
+	assert_int_equal(n, strlen("lib.so.1.0"));
+	assert_non_null(copied(c, "exact/lib.so.1.0", &st));
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(system_copy_stats(c)->files, 1);
+	system_copy_remove(c);
+	strlist_free(&roots);
+}
+
 /* What the arena cannot read is left out; as root, the arena runs as nobody to see it. */
 static void test_unreadable_left_out(void **state)
 {
@@ -244,6 +274,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_copies_what_bots_see),
+		cmocka_unit_test(test_exact_roots),
 		cmocka_unit_test(test_unreadable_left_out),
 		cmocka_unit_test(test_removed_after_sigkill),
 		cmocka_unit_test(test_too_much_refused),
