@@ -235,6 +235,31 @@ static int read_program(struct elf_file *f, unsigned char cls, uint64_t phoff, s
 	return ret;
 }
 
+/* The machine and the program header table of e's class, widened: 0, or -1 when cut short. */
+static int read_header(struct elf_file *f, struct elf_info *e, uint64_t *phoff, size_t *phnum,
+		       size_t *phentsize)
+{
+	Elf64_Ehdr h64;
+	Elf32_Ehdr h32;
+
+	if (e->elf_class == ELFCLASS64) {
+		if (read_at(f, 0, &h64, sizeof h64) < 0)
+			return -1;
+		e->machine = h64.e_machine;
+		*phoff = h64.e_phoff;
+		*phnum = h64.e_phnum;
+		*phentsize = h64.e_phentsize;
+	} else {
+		if (read_at(f, 0, &h32, sizeof h32) < 0)
+			return -1;
+		e->machine = h32.e_machine;
+		*phoff = h32.e_phoff;
+		*phnum = h32.e_phnum;
+		*phentsize = h32.e_phentsize;
+	}
+	return 0;
+}
+
 int elf_info_read(const char *path, struct elf_info *e, char *why, size_t why_size)
 {
 	struct elf_file f = { .path = path, .why = why, .why_size = why_size };
@@ -260,30 +285,12 @@ int elf_info_read(const char *path, struct elf_info *e, char *why, size_t why_si
 	    ident[EI_DATA] != HOST_DATA)
 		goto out;
 	e->elf_class = ident[EI_CLASS];
-	if (e->elf_class == ELFCLASS64) {
-		Elf64_Ehdr h;
-
-		if (read_at(&f, 0, &h, sizeof h) < 0) {
-			ret = malformed(&f, "its header is cut short");
-			goto out;
-		}
-		e->machine = h.e_machine;
-		phoff = h.e_phoff;
-		phnum = h.e_phnum;
-		phentsize = h.e_phentsize;
-	} else if (e->elf_class == ELFCLASS32) {
-		Elf32_Ehdr h;
-
-		if (read_at(&f, 0, &h, sizeof h) < 0) {
-			ret = malformed(&f, "its header is cut short");
-			goto out;
-		}
-		e->machine = h.e_machine;
-		phoff = h.e_phoff;
-		phnum = h.e_phnum;
-		phentsize = h.e_phentsize;
-	} else {
+	if (e->elf_class != ELFCLASS64 && e->elf_class != ELFCLASS32) {
 		ret = malformed(&f, "its class is %u, neither 32 nor 64 bits", ident[EI_CLASS]);
+		goto out;
+	}
+	if (read_header(&f, e, &phoff, &phnum, &phentsize) < 0) {
+		ret = malformed(&f, "its header is cut short");
 		goto out;
 	}
 	if (phnum && phentsize != (e->elf_class == ELFCLASS64 ? sizeof(Elf64_Phdr) :

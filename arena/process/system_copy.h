@@ -1,6 +1,7 @@
 /*
  * system_copy.h - one copy per run of the system directories the bots see,
- * in memory (tmpfs), for `--sandbox sealed` (SECURITY.md).
+ * or of the system files they need (system_needs.h), in memory (tmpfs), for
+ * `--sandbox sealed` (SECURITY.md).
  *
  * Bind mounts of the host's /usr show every sandbox the same directories of
  * the same disk, and with them the kernel's cache of names: a lookup of a

@@ -501,8 +501,8 @@ static int bot(struct needs *n, const struct bot_spec *spec)
 		char fault[512];
 
 		snprintf(fault, sizeof fault, "%s", n->why);
-		snprintf(n->why, n->why_size, "bot \"%s\": %s", spec->name ? spec->name :
-			 spec->argv[0], fault);
+		snprintf(n->why, n->why_size, "bot \"%s\": %s (rebuild it, or fix its command)",
+			 spec->name ? spec->name : spec->argv[0], fault);
 	}
 	for (size_t i = 1; ret == 0 && spec->argv[i]; i++)
 		if (spec->argv[i][0] == '/' && access(spec->argv[i], F_OK) == 0)
