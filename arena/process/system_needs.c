@@ -568,6 +568,9 @@ int system_needs_derive(const struct bot_spec *bots, size_t nbots, const char *p
 	if (access("/usr/lib/locale/C.utf8", F_OK) == 0)
 		need(&n, "/usr/lib/locale/C.utf8", real);
 	ret = program(&n, "/bin/sh", 0);
+	/* the sandbox's probe, also before each use of hosts (sandbox.c) */
+	if (ret == 0 && in_path(path, "true", real))
+		ret = program(&n, real, 0);
 	for (size_t i = 0; ret == 0 && i < nbots; i++)
 		ret = bot(&n, &bots[i]);
 	for (size_t i = 0; ret == 0 && i < out->n; i++)

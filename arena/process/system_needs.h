@@ -22,8 +22,10 @@
  *   present;
  * - every argument that names an existing file or directory there;
  * - and for every bot: /etc whole, /bin/sh (the launcher's stand-in,
- *   launcher.h), /usr/lib/locale/C.utf8 (LANG=C.UTF-8) and the target of
- *   /etc/localtime.
+ *   launcher.h), `true` in path (the sandbox's probe, run again before
+ *   hosts start games: without it every game would start a sandbox of its
+ *   own), /usr/lib/locale/C.utf8 (LANG=C.UTF-8), iconv's module index
+ *   beside libc and the target of /etc/localtime.
  * A program of another language (an interpreter not in the table) gets its
  * ELF closure only: its organiser names the rest in "system".
  *

@@ -6,7 +6,8 @@
  * they are absent: a C bot needs the loader and libc, and not
  * /usr/share/doc; python3 its standard library; java its JDK; a script
  * "#!/usr/bin/env python3" env and python's library; the links of a chain
- * kept. On ELF files written here: the needs of a valid one found; every
+ * kept; sealed without "system", hosts still start games (their probe runs
+ * `true`, which the derived files must hold). On ELF files written here: the needs of a valid one found; every
  * truncation, bad offsets, huge counts and random bytes give an error
  * naming the file or nothing, never a crash (the build runs under ASan); a
  * DT_NEEDED loop through $ORIGIN ends, and what lies past it is found.
@@ -30,12 +31,25 @@
 
 #include "bot.h"
 #include "elf_info.h"
+#include "launcher.h"
+#include "reaper.h"
+#include "sandbox.h"
 #include "sandbox_view.h"
 #include "system_needs.h"
 
 #define PATH_DIRS "/usr/local/bin:/usr/bin:/bin"
 
 static char dir[] = TEST_DIR "/needs.XXXXXX";
+
+static void write_file(const char *path, const void *data, size_t len, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(chmod(path, mode), 0);
+}
 
 /* The needs of one bot with argv (NULL-terminated): the return code, out filled. */
 static int derive(char *const *argv, struct strlist *out, char *why, size_t why_size)
@@ -157,15 +171,6 @@ static void test_java(void **state)
 	strlist_free(&out);
 }
 
-static void write_file(const char *path, const void *data, size_t len, mode_t mode)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, data, len), (ssize_t)len);
-	assert_int_equal(close(fd), 0);
-	assert_int_equal(chmod(path, mode), 0);
-}
 
 static void test_env_script(void **state)
 {
@@ -209,6 +214,46 @@ static void test_link_chain(void **state)
 	/* /bin -> usr/bin is the view's to make, never copied */
 	assert_false(strlist_has(&out, "/bin"));
 	strlist_free(&out);
+}
+
+/* Sealed without "system", hosts start games: the probe they run again finds `true`. */
+static void test_sealed_hosts(void **state)
+{
+	char folder[PATH_MAX], bot[PATH_MAX + 8], note[2048];
+	char *argv[] = { bot, NULL };
+	struct bot_spec spec = { .name = "c", .argv = argv, .cpu = -1 };
+	struct sandbox_setup setup = { .mode = SANDBOX_SEALED, .bots = &spec, .nbots = 1 };
+	struct sandbox *sb = NULL;
+	struct stat st;
+	char *program;
+	int fd;
+
+	(void)state;
+	/* the bot in a folder of its own, readable by the sandbox's uids */
+	snprintf(folder, sizeof folder, "%s/c", dir);
+	snprintf(bot, sizeof bot, "%s/bot", folder);
+	assert_int_equal(mkdir(folder, 0755), 0);
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(stat(C_BOT_PATH, &st), 0);
+	assert_non_null(program = malloc((size_t)st.st_size));
+	assert_true((fd = open(C_BOT_PATH, O_RDONLY | O_CLOEXEC)) >= 0);
+	assert_int_equal(read(fd, program, (size_t)st.st_size), st.st_size);
+	close(fd);
+	write_file(bot, program, (size_t)st.st_size, 0755);
+	free(program);
+	if (reaper_start() < 0 || sandbox_open(&setup, &sb, note, sizeof note) < 0 || !sb) {
+		print_message("skipped: no sealed sandbox here: %s\n", note);
+		skip();
+	}
+	assert_int_equal(sandbox_mode_of(sb), SANDBOX_SEALED);
+	if ((fd = launcher_open()) < 0) {
+		sandbox_close(sb);
+		print_message("skipped: no launcher here, and so no hosts\n");
+		skip();
+	}
+	close(fd);
+	assert_int_equal(sandbox_use_hosts(sb, true), 0);
+	sandbox_close(sb);
 }
 
 /* ---- ELF files written here ---- */
@@ -475,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_java),
 		cmocka_unit_test(test_env_script),
 		cmocka_unit_test(test_link_chain),
+		cmocka_unit_test(test_sealed_hosts),
 		cmocka_unit_test(test_elf_valid),
 		cmocka_unit_test(test_elf_truncated),
 		cmocka_unit_test(test_elf_bad_fields),
