@@ -403,7 +403,8 @@ static int prepare(struct sandbox *sb, const struct sandbox_setup *setup, const 
 }
 
 /*
- * Sealed: the system directories copied to memory (system_copy.h), which
+ * Sealed: the system directories, or without "system" only the files the
+ * bots' programs need (system_needs.h), copied to memory (system_copy.h), which
  * keeps no names looked up and not found, and bound from there; every file
  * a bot sees (that copy, each bot's own files; not what the arena hides)
  * kept cached and mapped. Between phases only the names are dropped
