@@ -437,6 +437,37 @@ static int seal(struct sandbox *sb, char *why, size_t why_size)
 	return ret;
 }
 
+/*
+ * Auto seals where it matters (SECURITY.md, "Sealed where it matters"): a
+ * table whose processes must not talk, where only sealing closes the page
+ * cache and the names looked up within a game; and rotations of a deal that
+ * the drop between phases cannot keep apart (cache_drop.h: root alone).
+ */
+static bool auto_seals(const struct sandbox_setup *setup)
+{
+	return setup->tables_shared || (setup->rotations && !cache_drop_available());
+}
+
+/* What a seal() that failed left, gone: the sandbox is on. */
+static void unseal(struct sandbox *sb)
+{
+	cache_pin_stop(sb->pin);
+	sb->pin = NULL;
+	system_copy_remove(sb->copy);
+	sb->copy = NULL;
+	sb->view.copy = NULL;
+}
+
+static void note_unsealed(const struct sandbox_setup *setup, const char *why, char *note,
+			  size_t note_size)
+{
+	snprintf(note, note_size, "sandbox on, not sealed (%s): %s; to close it, give \"system\" "
+		 "only what the bots need, or make room (SECURITY.md)", why, setup->tables_shared ?
+		 "partners, or two entries at one table, can pass each other cards through the "
+		 "kernel's caches within a game" : "a bot's process of one rotation of a deal can "
+		 "leave marks in the kernel's caches that its process of the next reads");
+}
+
 /* What a phase's bots left in the kernel's caches, dropped (cache_drop.h). */
 static int drop(const struct sandbox *sb)
 {
@@ -475,7 +506,7 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 		 size_t note_size)
 {
 	struct sandbox *sb = NULL;
-	char why[2048] = "", cg_why[400] = "";
+	char why[2048] = "", cg_why[400] = "", unsealed[2600] = "";
 	const char *path;
 	int ret, missing = 0;
 	bool sealing = false;
@@ -515,11 +546,23 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 		sealing = true;
 		goto out;
 	}
+	if (setup->mode == SANDBOX_AUTO && auto_seals(setup) &&
+	    (ret = seal(sb, why, sizeof why)) < 0) {
+		if (ret != -E2BIG && ret != -ENOTSUP && ret != -ENOSPC) {
+			sealing = true;
+			goto out;
+		}
+		unseal(sb);
+		note_unsealed(setup, why, unsealed, sizeof unsealed);
+	}
 	ret = cgroup_open(&sb->cg, cg_why, sizeof cg_why);
 	if (ret == -ENOMEM)
 		goto out;
 	if (ret < 0)
 		note_without_cgroups(sb, cg_why, note, note_size);
+	if (unsealed[0])
+		snprintf(note + strlen(note), note_size - strlen(note), "%s%s", note[0] ? "; " : "",
+			 unsealed);
 	/* what an earlier run's bots left (a resumed game's rotations among them) goes too */
 	sb->drop_caches = cache_drop_available() && drop(sb) == 0;
 	describe(sb);

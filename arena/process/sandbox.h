@@ -86,6 +86,12 @@ struct sandbox_setup {
 	 * /usr, /etc, /bin, /sbin, /lib, /lib32, /lib64, /libx32. */
 	const char *const *system;
 	size_t nsystem;
+	/* What auto weighs (SECURITY.md, "Sealed where it matters"): a game
+	 * whose processes must not talk to each other (partners, a table of
+	 * three or more, where two entries of one author may sit), and
+	 * rotations of one deal played by separate processes. */
+	bool tables_shared;
+	bool rotations;
 };
 
 /*
@@ -93,6 +99,10 @@ struct sandbox_setup {
  * filter, start the guard, run one sandboxed `true`, check that every bot
  * can run in the sandbox, make the cgroups (cgroup.h).
  * - off: 0 and *out NULL.
+ * - auto seals (as sealed) where setup's tables are shared, or its
+ *   rotations cannot be kept apart by dropping the caches (not root); where
+ *   sealing fails for want of room (-E2BIG) or of a tmpfs (-ENOTSUP), it
+ *   stays on and note says why, what stays open and what to do.
  * - available: 0 and *out, to put in each bot_spec.sandbox. note gets one
  *   line when the sandbox lacks cgroups, else "".
  * - not available (no bwrap, no user namespaces): with auto, 0 and *out
