@@ -54,7 +54,8 @@
 
 
 enum sandbox_mode {
-	SANDBOX_AUTO, /* on where the machine allows it, else off with one line saying why */
+	SANDBOX_AUTO, /* on where the machine allows it, else off with one line saying why;
+		       * sealed where the field needs it (sandbox_setup) */
 	SANDBOX_ON,   /* refuse to run bots without it */
 	SANDBOX_OFF,
 	/* on, and every file a bot sees kept cached and mapped for the whole run
