@@ -220,7 +220,9 @@ pid_t bot_pid(const struct bot *b);
 /*
  * After a start fault: " (it ran in the sandbox, which shows ...)" when the
  * bot ran sandboxed and exited with 126 or 127 (its shell could not execute
- * something), else "". Static text.
+ * something), or sealed with the system files derived from the bots'
+ * commands (system_needs.h) and exited with any status but 0 (naming
+ * "system" as what to extend); else "". Static text.
  */
 const char *bot_exit_hint(struct bot *b);
 

@@ -5,6 +5,7 @@
  * which both ask it.
  */
 #include "bot_internal.h"
+#include "sandbox_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -118,8 +119,14 @@ const char *bot_exit_hint(struct bot *b)
 {
 	int status;
 
-	if (!b->sandbox || !bot_exited(b, &status) || !WIFEXITED(status) ||
-	    (WEXITSTATUS(status) != 126 && WEXITSTATUS(status) != 127))
+	if (!b->sandbox || !bot_exited(b, &status) || !WIFEXITED(status))
+		return "";
+	/* sealed with a derived copy, any exit at the start may be a file it lacks */
+	if (b->sandbox->derived && WEXITSTATUS(status) != 0)
+		return " (it ran sealed, where a bot sees of the system only the files its "
+		       "program needs, derived from its command: name what else it needs in the "
+		       "tournament's \"system\", arena/TOURNAMENT.md)";
+	if (WEXITSTATUS(status) != 126 && WEXITSTATUS(status) != 127)
 		return "";
 	return " (it ran in the sandbox, which shows a bot only /usr, /etc, /bin, /lib, its "
 	       "own program and the files its arguments name: SECURITY.md)";

@@ -36,6 +36,7 @@
 #include "sandbox_host.h"
 #include "sandbox_internal.h"
 #include "seccomp_filter.h"
+#include "system_needs.h"
 
 #define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
 #define PROBE_MS 10000
@@ -410,14 +411,27 @@ static int prepare(struct sandbox *sb, const struct sandbox_setup *setup, const 
  * walk cached, which a bot could then mark by listing one, and reading them
  * again takes seconds for a large /usr.
  */
-static int seal(struct sandbox *sb, char *why, size_t why_size)
+static int seal(struct sandbox *sb, const struct sandbox_setup *setup, char *why,
+		size_t why_size)
 {
 	struct strlist roots = { 0 };
+	int64_t t0 = clock_now_us();
 	int ret;
 
-	if ((ret = system_copy_make(&sb->view.system, &sb->view.hide, &sb->copy, why,
-				    why_size)) < 0)
+	/* no "system": only what the bots' programs need (system_needs.h) */
+	if (!setup->system && (ret = system_needs_derive(setup->bots, setup->nbots,
+							  sb->view.path_env + strlen("PATH="),
+							  &roots, why, why_size)) < 0) {
+		strlist_free(&roots);
 		return ret;
+	}
+	ret = system_copy_make(setup->system ? &sb->view.system : &roots, &sb->view.hide,
+			       !setup->system, &sb->copy, why, why_size);
+	strlist_free(&roots);
+	if (ret < 0)
+		return ret;
+	sb->derived = !setup->system;
+	sb->seal_s = (double)(clock_now_us() - t0) / 1e6;
 	sb->view.copy = system_copy_dir(sb->copy);
 	for (size_t i = 0; i < sb->view.system.n; i++) {
 		char *copy;
@@ -476,13 +490,15 @@ static int drop(const struct sandbox *sb)
 
 static void describe(struct sandbox *sb)
 {
-	char pinned[160] = "";
+	char pinned[240] = "";
 
 	if (sb->pin)
-		snprintf(pinned, sizeof pinned, ", sealed: %zu system files (%.1f GB) copied to "
-			 "memory, %zu files (%.1f GB) kept cached%s",
+		snprintf(pinned, sizeof pinned, ", sealed: %zu system files (%.1f MB%s) copied to "
+			 "memory in %.2f s, %zu files (%.1f GB) kept cached%s",
 			 system_copy_stats(sb->copy)->files,
-			 (double)system_copy_stats(sb->copy)->bytes / 1e9,
+			 (double)system_copy_stats(sb->copy)->bytes / 1e6,
+			 sb->derived ? ", what the bots' programs need" : "",
+			 sb->seal_s,
 			 cache_pin_stats(sb->pin)->files,
 			 (double)cache_pin_stats(sb->pin)->bytes / 1e9,
 			 cache_pin_stats(sb->pin)->locked ? " and locked" : "");
@@ -542,7 +558,7 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 			goto out;
 	if ((ret = note_unseen(sb, setup)) < 0)
 		goto out;
-	if (setup->mode == SANDBOX_SEALED && (ret = seal(sb, why, sizeof why)) < 0) {
+	if (setup->mode == SANDBOX_SEALED && (ret = seal(sb, setup, why, sizeof why)) < 0) {
 		sealing = true;
 		goto out;
 	}

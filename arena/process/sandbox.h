@@ -84,7 +84,9 @@ struct sandbox_setup {
 	const char *const *hide;
 	size_t nhide;
 	/* The system directories bots see, canonical (sandbox_view.h); NULL:
-	 * /usr, /etc, /bin, /sbin, /lib, /lib32, /lib64, /libx32. */
+	 * /usr, /etc, /bin, /sbin, /lib, /lib32, /lib64, /libx32, of which,
+	 * sealed, only the files the bots' programs need are copied and shown
+	 * (system_needs.h); given, sealed copies them whole. */
 	const char *const *system;
 	size_t nsystem;
 	/* What auto weighs (SECURITY.md, "Sealed where it matters"): a game
@@ -113,6 +115,9 @@ struct sandbox_setup {
  *   -EACCES, note naming the bot, the path and the fix: a program found in
  *   PATH outside the directories a bot sees, a "#!/usr/bin/env NAME" whose
  *   NAME is not in them, or (as root) a file the sandbox's uids cannot read.
+ * - sealed, the copy cannot be made: its code (system_copy.h), or -ENOEXEC
+ *   where a bot's program or its interpreter is a malformed ELF file
+ *   (system_needs.h), note naming the bot, the file and what is wrong.
  * Other negative codes: -ENOMEM, or the filter's or the guard's error.
  */
 int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *note,

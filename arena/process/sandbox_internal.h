@@ -43,6 +43,8 @@ struct sandbox {
 	bool drop_caches;       /* between rotation phases (cache_drop.h) */
 	struct cache_pin *pin;  /* sealed: every file a bot sees kept cached (cache_pin.h) */
 	struct system_copy *copy; /* sealed: the system directories in memory (system_copy.h) */
+	bool derived;             /* the copy holds what the bots need (system_needs.h) */
+	double seal_s;            /* seconds to derive it and copy it */
 	struct cgroups *cg;
 	pthread_mutex_t lock;   /* slots, hosts */
 	uid_t uid_base;         /* this arena's block of uids (sandbox_start.h) */
@@ -51,7 +53,7 @@ struct sandbox {
 	struct sandbox_host *hosts;
 	size_t nhosts, hosts_cap;
 	unsigned long long next_host_id;
-	char desc[320];
+	char desc[400];
 	struct strlist unseen;  /* sandbox_unseen(): a sentence per bot with files it cannot see */
 };
 

@@ -632,7 +632,8 @@ void sandbox_view_mounts(const struct sandbox_view *v, const struct strlist *own
 	for (size_t i = 0; i < v->system.n; i++) {
 		char copy[PATH_MAX];
 
-		strlist_add(argv, "--ro-bind");
+		/* a copy of what the bots need may hold no /sbin, say: no mount point then */
+		strlist_add(argv, v->copy ? "--ro-bind-try" : "--ro-bind");
 		if (v->copy && (size_t)snprintf(copy, sizeof copy, "%s%s", v->copy,
 						v->system.v[i]) < sizeof copy)
 			strlist_add(argv, copy);

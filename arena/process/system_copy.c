@@ -48,6 +48,7 @@ struct copy_walk {
 	const struct strlist *skip;
 	const char *own;  /* the copy itself, never copied into itself; NULL while dry */
 	bool dry;
+	bool exact;       /* a root that is a link copied as one */
 	struct system_copy_stats stats;
 	int error;        /* the first, negative errno */
 	char failed[PATH_MAX]; /* the path it names */
@@ -213,7 +214,7 @@ static void walk(struct copy_walk *w, int at, const char *name, int dst_at,
 
 	if (w->error || skipped(w->skip, path) ||
 	    (w->own && sandbox_view_covers(w->own, path)) ||
-	    fstatat(at, name, &st, root ? 0 : AT_SYMLINK_NOFOLLOW) < 0)
+	    fstatat(at, name, &st, root && !w->exact ? 0 : AT_SYMLINK_NOFOLLOW) < 0)
 		return;
 	if (S_ISLNK(st.st_mode)) {
 		char target[PATH_MAX];
@@ -229,7 +230,7 @@ static void walk(struct copy_walk *w, int at, const char *name, int dst_at,
 	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		return;
 	fd = openat(at, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-		    (root ? 0 : O_NOFOLLOW) | (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0));
+		    (root && !w->exact ? 0 : O_NOFOLLOW) | (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0));
 	if (fd < 0) {
 		w->stats.left_out++;
 		return;
@@ -365,10 +366,10 @@ static double since(const struct timespec *t0)
 	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-int system_copy_make(const struct strlist *roots, const struct strlist *skip,
+int system_copy_make(const struct strlist *roots, const struct strlist *skip, bool exact,
 		     struct system_copy **out, char *why, size_t why_size)
 {
-	struct copy_walk w = { .skip = skip, .dry = true };
+	struct copy_walk w = { .skip = skip, .dry = true, .exact = exact };
 	struct system_copy *c;
 	struct timespec t0;
 	struct statfs fs;
@@ -409,6 +410,7 @@ int system_copy_make(const struct strlist *roots, const struct strlist *skip,
 	}
 	memset(&w, 0, sizeof w);
 	w.skip = skip;
+	w.exact = exact;
 	w.own = c->dir;
 	if ((dst = open(c->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		walk_fail(&w, errno, c->dir);

@@ -1,6 +1,7 @@
 /*
  * system_copy.h - one copy per run of the system directories the bots see,
- * in memory (tmpfs), for `--sandbox sealed` (SECURITY.md).
+ * or of the system files they need (system_needs.h), in memory (tmpfs), for
+ * `--sandbox sealed` (SECURITY.md).
  *
  * Bind mounts of the host's /usr show every sandbox the same directories of
  * the same disk, and with them the kernel's cache of names: a lookup of a
@@ -26,6 +27,7 @@
 #ifndef SKIPBO_SYSTEM_COPY_H
 #define SKIPBO_SYSTEM_COPY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,10 +46,12 @@ struct system_copy_stats {
 };
 
 /*
- * Copy roots (directories or files, a symbolic link followed at the root
- * alone, a root that is missing skipped, a root under one already copied
- * copied once) into a new directory under SYSTEM_COPY_PARENT, leaving out
- * every path under one of skip. 0 and *out; or:
+ * Copy roots (directories or files, a root that is missing skipped, a root
+ * under one already copied copied once) into a new directory under
+ * SYSTEM_COPY_PARENT, leaving out every path under one of skip. A root that
+ * is a symbolic link is followed, or with exact copied as the link it is
+ * (a list of files and the links to them, system_needs.h); below a root
+ * links are always copied as links. 0 and *out; or:
  * - -E2BIG: the roots take more than half of the machine's memory, or
  *   more than SYSTEM_COPY_PARENT has free; why names the size, the
  *   memory and the tournament's "system" list;
@@ -57,7 +61,7 @@ struct system_copy_stats {
  * On failure nothing is left under SYSTEM_COPY_PARENT. Forks: call it
  * before the threads that spawn bots start.
  */
-int system_copy_make(const struct strlist *roots, const struct strlist *skip,
+int system_copy_make(const struct strlist *roots, const struct strlist *skip, bool exact,
 		     struct system_copy **out, char *why, size_t why_size);
 
 /* The copy's directory: root's copy is at system_copy_dir(c) followed by root. */

@@ -8,10 +8,12 @@
 # BEFORE_DIR, the arena of that build also plays the fresh runs, in the same
 # rounds (the bots are BUILD_DIR's), and its median and ratio come too. With
 # SEALED_SYSTEM set (a JSON array of directories, the tournament's
-# "system"), fresh runs with "sandbox": "sealed" and that view are played in
-# the same rounds as well, their games/s counting the start that caches the
-# files, against fresh's.
+# "system"; or derived: no "system", the files the bots' programs need), fresh
+# runs with "sandbox": "sealed" and that view are played in the same rounds
+# as well, their games/s counting the start that copies and caches the files,
+# against fresh's.
 #
+#   SEALED_SYSTEM=derived sh tests/arena/bench_processes.sh build 3 64 64 on
 #   SEALED_SYSTEM='["/usr/lib/x86_64-linux-gnu","/usr/lib64","/etc"]' \
 #     sh tests/arena/bench_processes.sh build 3 64 64 on
 #
@@ -43,6 +45,7 @@ for stock in 30 5; do
 	for mode in fresh reuse $sealed; do
 		processes=$mode box=$sandbox view=
 		[ "$mode" = sealed ] && processes=fresh box=sealed view=",\"system\":$SEALED_SYSTEM"
+		[ "$mode" = sealed ] && [ "$SEALED_SYSTEM" = derived ] && view=""
 		cat > "$work/$mode-$stock.json" <<JSON
 {"name":"$mode","bots":[
  {"name":"a","command":["$bot"]},{"name":"b","command":["$bot"]},

@@ -6,46 +6,18 @@
 # 77, ctest's SKIP_RETURN_CODE) with the reason, never passed.
 set -eu
 lang=$1 kit=$2 out=$3 arena=$4
-skip() { echo "SKIP: $*" >&2; exit 77; }
-need() { command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed ($2)"; }
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/starter_build.sh"
 
-rm -rf "$out" && mkdir -p "$out"
-out=$(cd "$out" && pwd) kit=$(cd "$kit" && pwd) # go and cargo run elsewhere
-case $lang in
-go)
-	need go "Debian package golang-go"
-	# The module cache and build cache stay in the build directory; the
-	# kit needs only the standard library, so no network either.
-	(cd "$kit" && GOCACHE="$out/cache" GOPATH="$out/gopath" GOFLAGS=-mod=mod GOPROXY=off \
-		go build -o "$out/bot" .)
-	set -- "$out/bot" ;;
-cpp)
-	need g++ "Debian package g++"
-	echo '#include <nlohmann/json.hpp>' | g++ -std=c++17 -x c++ -fsyntax-only - 2>/dev/null ||
-		skip "nlohmann/json.hpp is not installed (Debian package nlohmann-json3-dev)"
-	g++ -std=c++17 -O2 -Wall -Wextra -Werror "$kit/bot.cpp" -o "$out/bot"
-	set -- "$out/bot" ;;
-java)
-	need javac "Debian package default-jdk-headless"
-	need java "Debian package default-jdk-headless"
-	javac -Xlint:all -Werror -d "$out" "$kit/Bot.java"
-	# The JVM's default reservations exceed check's 2048 MiB address-space
-	# limit; these fit it (the kit's README).
-	set -- java -Xmx256m -XX:CompressedClassSpaceSize=64m \
-		-XX:ReservedCodeCacheSize=64m -XX:+UseSerialGC -cp "$out" Bot ;;
-rust)
-	need cargo "Debian package cargo"
-	ls -d /usr/share/cargo/registry/serde_json-* >/dev/null 2>&1 ||
-		skip "serde_json is not in /usr/share/cargo/registry (Debian package librust-serde-json-dev)"
-	# A copy, so that Cargo.lock and target/ are written here; the kit's
-	# .cargo/config.toml points cargo at Debian's registry, offline.
-	cp -r "$kit" "$out/src"
-	(cd "$out/src" && CARGO_HOME="$out/cargo-home" cargo build --offline --release --quiet)
-	set -- "$out/src/target/release/skipbo-starter-rust" ;;
-*)
-	echo "starter_kit.sh: unknown language '$lang' (go, cpp, java or rust)" >&2
-	exit 2 ;;
-esac
+status=0
+kit_build "$lang" "$kit" "$out" || status=$?
+[ "$status" -eq 0 ] || exit "$status"
+# the kit's command as arguments, one a line
+IFS='
+'
+# shellcheck disable=SC2086
+set -- $kit_argv
+unset IFS
 
 # the replays beside the kit's directory, not in it: a sandbox does not show a
 # bot a directory that holds the arena's output (SECURITY.md)

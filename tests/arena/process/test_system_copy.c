@@ -2,7 +2,8 @@
  * test_system_copy.c - the system directories copied to tmpfs for a sealed
  * run (arena/process/system_copy.h): content, modes and times kept, setuid
  * and setgid dropped, symbolic links as they are, fifos, skipped paths and
- * what the arena cannot read left out, a root under another copied once;
+ * what the arena cannot read left out, a root under another copied once,
+ * a root that is a link copied as one when exact;
  * the copy removed when it stops, and when the process that made it is
  * killed with SIGKILL; more than half the machine's memory refused.
  */
@@ -107,7 +108,7 @@ static void test_copies_what_bots_see(void **state)
 	strlist_add(&roots, path);
 	snprintf(path, sizeof path, "%s/hidden", root);
 	strlist_add(&skip, path);
-	assert_int_equal(system_copy_make(&roots, &skip, &c, why, sizeof why), 0);
+	assert_int_equal(system_copy_make(&roots, &skip, false, &c, why, sizeof why), 0);
 	snprintf(dir, sizeof dir, "%s", system_copy_dir(c));
 	assert_int_equal(strncmp(dir, SYSTEM_COPY_PARENT "/", strlen(SYSTEM_COPY_PARENT "/")), 0);
 	assert_int_equal(stat(dir, &st), 0);
@@ -147,6 +148,35 @@ static void test_copies_what_bots_see(void **state)
 	strlist_free(&skip);
 }
 
+/* exact: a root that is a link is copied as the link, beside the file it names. */
+static void test_exact_roots(void **state)
+{
+	struct strlist roots = { 0 };
+	struct system_copy *c;
+	char why[1024], path[PATH_MAX], target[64];
+	struct stat st;
+	ssize_t n;
+
+	(void)state;
+	make_dir("exact", 0755);
+	make("exact/lib.so.1.0", 0644, "library");
+	snprintf(path, sizeof path, "%s/exact/lib.so.1", root);
+	assert_int_equal(symlink("lib.so.1.0", path), 0);
+	strlist_add(&roots, path);
+	snprintf(path, sizeof path, "%s/exact/lib.so.1.0", root);
+	strlist_add(&roots, path);
+	assert_int_equal(system_copy_make(&roots, NULL, true, &c, why, sizeof why), 0);
+	assert_non_null(copied(c, "exact/lib.so.1", &st));
+	assert_true(S_ISLNK(st.st_mode));
+	n = readlink(copied(c, "exact/lib.so.1", &st), target, sizeof target - 1);
+	assert_int_equal(n, strlen("lib.so.1.0"));
+	assert_non_null(copied(c, "exact/lib.so.1.0", &st));
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(system_copy_stats(c)->files, 1);
+	system_copy_remove(c);
+	strlist_free(&roots);
+}
+
 /* What the arena cannot read is left out; as root, the arena runs as nobody to see it. */
 static void test_unreadable_left_out(void **state)
 {
@@ -167,7 +197,7 @@ static void test_unreadable_left_out(void **state)
 	if ((pid = fork()) == 0) {
 		if (geteuid() == 0 && (setgid(65534) < 0 || setuid(65534) < 0))
 			_exit(2);
-		if (system_copy_make(&roots, NULL, &c, why, sizeof why) < 0)
+		if (system_copy_make(&roots, NULL, false, &c, why, sizeof why) < 0)
 			_exit(3);
 		_exit(copied(c, "unreadable/locked", &st) || copied(c, "unreadable/closed", &st) ||
 		      !copied(c, "unreadable/open", &st) || system_copy_stats(c)->left_out != 2 ?
@@ -194,7 +224,7 @@ static void test_removed_after_sigkill(void **state)
 	assert_int_equal(pipe(pipefd), 0);
 	if ((pid = fork()) == 0) {
 		close(pipefd[0]);
-		if (system_copy_make(&roots, NULL, &c, why, sizeof why) < 0)
+		if (system_copy_make(&roots, NULL, false, &c, why, sizeof why) < 0)
 			_exit(3);
 		if (write(pipefd[1], system_copy_dir(c), strlen(system_copy_dir(c))) < 0)
 			_exit(4);
@@ -231,7 +261,7 @@ static void test_too_much_refused(void **state)
 	    ftruncate(fd, (off_t)memory) < 0 || close(fd) < 0)
 		abort();
 	one_root(&roots);
-	assert_int_equal(system_copy_make(&roots, NULL, &c, why, sizeof why), -E2BIG);
+	assert_int_equal(system_copy_make(&roots, NULL, false, &c, why, sizeof why), -E2BIG);
 	assert_null(c);
 	assert_non_null(strstr(why, "\"system\""));
 	assert_non_null(strstr(why, root));
@@ -244,6 +274,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_copies_what_bots_see),
+		cmocka_unit_test(test_exact_roots),
 		cmocka_unit_test(test_unreadable_left_out),
 		cmocka_unit_test(test_removed_after_sigkill),
 		cmocka_unit_test(test_too_much_refused),
