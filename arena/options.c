@@ -290,7 +290,7 @@ static int open_setup(const struct options_common *common, struct sandbox_setup 
 	if (ret == 0)
 		options_warn_seed(common, *out);
 	/* what a sealed run copied, and how long it took: its cost at each start */
-	if (ret == 0 && setup.mode == SANDBOX_SEALED)
+	if (ret == 0 && setup->mode == SANDBOX_SEALED)
 		warnx("sandbox: %s", sandbox_describe(*out));
 	for (size_t i = 0; ret == 0 && sandbox_unseen(*out, i); i++)
 		warnx("%s", termsafe_copy(safe, sizeof(safe), sandbox_unseen(*out, i)));

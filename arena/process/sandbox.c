@@ -470,6 +470,7 @@ static void unseal(struct sandbox *sb)
 	system_copy_remove(sb->copy);
 	sb->copy = NULL;
 	sb->view.copy = NULL;
+	sb->derived = false;
 }
 
 static void note_unsealed(const struct sandbox_setup *setup, const char *why, char *note,
@@ -563,7 +564,7 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 		goto out;
 	}
 	if (setup->mode == SANDBOX_AUTO && auto_seals(setup) &&
-	    (ret = seal(sb, why, sizeof why)) < 0) {
+	    (ret = seal(sb, setup, why, sizeof why)) < 0) {
 		if (ret != -E2BIG && ret != -ENOTSUP && ret != -ENOSPC) {
 			sealing = true;
 			goto out;

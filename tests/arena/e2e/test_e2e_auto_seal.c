@@ -12,7 +12,6 @@
  *   to do; the run is not refused.
  * tournament.json records the mode used. Skipped where bwrap cannot run.
  */
-#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -66,16 +65,22 @@ static void recorded_mode(const char *dir, char *mode, size_t size)
 	cJSON_Delete(root);
 }
 
-static char *stderr_of(const char *dir)
+/* What the run printed, stdout then stderr (malloc'ed). */
+static char *output_of(const char *dir)
 {
-	char path[400], *text;
+	char path[400], *out, *err, *both;
 
+	snprintf(path, sizeof(path), "%s/stdout.txt", dir);
+	out = e2e_read(path, NULL);
 	snprintf(path, sizeof(path), "%s/stderr.txt", dir);
-	text = e2e_read(path, NULL);
-	return text ? text : strdup("");
+	err = e2e_read(path, NULL);
+	assert_true(asprintf(&both, "%s\n%s", out ? out : "", err ? err : "") > 0);
+	free(out);
+	free(err);
+	return both;
 }
 
-/* Run a tournament of n bots at players seats; its mode into mode, its stderr returned. */
+/* Run a tournament of n bots at players seats; its mode into mode, what it printed returned. */
 static char *run_field(const char *tag, int n, int players, const char *extra, char *mode,
 		       size_t size)
 {
@@ -86,7 +91,7 @@ static char *run_field(const char *tag, int n, int players, const char *extra, c
 	write_tournament(dir, n, players, extra);
 	assert_int_equal(e2e_run(dir, args, WALL_LIMIT_MS, NULL), 0);
 	recorded_mode(dir, mode, size);
-	err = stderr_of(dir);
+	err = output_of(dir);
 	e2e_remove(dir);
 	return err;
 }
@@ -161,7 +166,7 @@ static void test_on_stays_on_and_warns(void **state)
 static void test_no_tmpfs_runs_on_and_says_why(void **state)
 {
 	const char *argv[] = { ARENA_PATH, "run", "--quiet", "--no-report", "t.json", NULL };
-	char dir[256], disk[300], errpath[300], mode[32], *err;
+	char dir[256], disk[300], errpath[300], outpath[300], mode[32], *err;
 	pid_t pid;
 
 	(void)state;
@@ -174,22 +179,25 @@ static void test_no_tmpfs_runs_on_and_says_why(void **state)
 	snprintf(disk, sizeof(disk), "%s/shm", dir);
 	assert_int_equal(mkdir(disk, 01777), 0);
 	snprintf(errpath, sizeof(errpath), "%s/stderr.txt", dir);
+	snprintf(outpath, sizeof(outpath), "%s/stdout.txt", dir);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		int fe = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int fo = open(outpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
-		if (fe < 0 || chdir(dir) < 0 || unshare(CLONE_NEWNS) < 0 ||
+		if (fe < 0 || fo < 0 || chdir(dir) < 0 || unshare(CLONE_NEWNS) < 0 ||
 		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
 		    mount(disk, "/dev/shm", NULL, MS_BIND, NULL) < 0)
 			_exit(126);
+		dup2(fo, 1);
 		dup2(fe, 2);
 		execv(ARENA_PATH, (char *const *)argv);
 		_exit(127);
 	}
 	assert_int_equal(e2e_wait(pid, WALL_LIMIT_MS, NULL), 0);
 	recorded_mode(dir, mode, sizeof(mode));
-	err = stderr_of(dir);
+	err = output_of(dir);
 	assert_string_equal(mode, "on");
 	assert_non_null(strstr(err, "sandbox on, not sealed"));
 	assert_non_null(strstr(err, "not a tmpfs"));
