@@ -403,10 +403,10 @@ static int prepare(struct sandbox *sb, const struct sandbox_setup *setup, const 
 }
 
 /*
- * Sealed: the system directories copied to memory (system_copy.h), which
- * keeps no names looked up and not found, and bound from there; every file
- * a bot sees (that copy, each bot's own files; not what the arena hides)
- * kept cached and mapped. Between phases only the names are dropped
+ * Sealed: the system directories (or, without "system", what the bots'
+ * programs need) and the bots' own files copied to memory (system_copy.h),
+ * which keeps no names looked up and not found, and bound from there; every
+ * file of the copy kept cached and mapped. Between phases only the names are dropped
  * (cache_drop_names): a whole drop would empty the directories' blocks the
  * walk cached, which a bot could then mark by listing one, and reading them
  * again takes seconds for a large /usr.
@@ -425,26 +425,20 @@ static int seal(struct sandbox *sb, const struct sandbox_setup *setup, char *why
 		strlist_free(&roots);
 		return ret;
 	}
-	ret = system_copy_make(setup->system ? &sb->view.system : &roots, &sb->view.hide,
-			       !setup->system, &sb->copy, why, why_size);
+	for (size_t i = 0; setup->system && i < sb->view.system.n; i++)
+		strlist_add(&roots, sb->view.system.v[i]);
+	/* the bots' own files too: a folder two entries share keeps no names either */
+	for (size_t i = 0; i < sb->view.others.n; i++)
+		strlist_add(&roots, sb->view.others.v[i]);
+	ret = roots.error ? roots.error : system_copy_make(&roots, &sb->view.hide, !setup->system,
+							    &sb->copy, why, why_size);
 	strlist_free(&roots);
 	if (ret < 0)
 		return ret;
 	sb->derived = !setup->system;
 	sb->seal_s = (double)(clock_now_us() - t0) / 1e6;
 	sb->view.copy = system_copy_dir(sb->copy);
-	for (size_t i = 0; i < sb->view.system.n; i++) {
-		char *copy;
-
-		if (asprintf(&copy, "%s%s", sb->view.copy, sb->view.system.v[i]) < 0) {
-			strlist_free(&roots);
-			return -ENOMEM;
-		}
-		strlist_add(&roots, copy);
-		free(copy);
-	}
-	for (size_t i = 0; i < sb->view.others.n; i++)
-		strlist_add(&roots, sb->view.others.v[i]);
+	strlist_add(&roots, sb->view.copy);
 	if ((ret = roots.error) == 0)
 		ret = cache_pin_start(&roots, &sb->view.hide, &sb->pin, why, why_size);
 	strlist_free(&roots);
