@@ -273,15 +273,16 @@ void options_apply_limits(const struct options_common *common, struct bot_limits
 		limits->processes = given->processes;
 }
 
-int options_open_sandbox(const struct options_common *common, struct bot_spec *specs,
-			 size_t nspecs, const char *const *hide, size_t nhide,
-			 struct sandbox **out)
+/* setup's sandbox opened, its note and the bots' unseen files said: as options_open_sandbox(). */
+static int open_setup(const struct options_common *common, struct sandbox_setup *setup,
+		      struct bot_spec *specs, size_t nspecs, struct sandbox **out)
 {
-	struct sandbox_setup setup = { common->sandbox < 0 ? SANDBOX_AUTO :
-				       (enum sandbox_mode)common->sandbox, specs, nspecs, hide, nhide,
-				       common->system, common->nsystem };
-	char note[1024], safe[4096];
-	int ret = sandbox_open(&setup, out, note, sizeof(note));
+	char note[4096], safe[8192];
+	int ret;
+
+	setup->bots = specs;
+	setup->nbots = nspecs;
+	ret = sandbox_open(setup, out, note, sizeof(note));
 
 	/* it may name a bot's files, whose names may hold anything */
 	if (note[0])
@@ -289,7 +290,7 @@ int options_open_sandbox(const struct options_common *common, struct bot_spec *s
 	if (ret == 0)
 		options_warn_seed(common, *out);
 	/* what a sealed run copied, and how long it took: its cost at each start */
-	if (ret == 0 && setup.mode == SANDBOX_SEALED)
+	if (ret == 0 && setup->mode == SANDBOX_SEALED)
 		warnx("sandbox: %s", sandbox_describe(*out));
 	for (size_t i = 0; ret == 0 && sandbox_unseen(*out, i); i++)
 		warnx("%s", termsafe_copy(safe, sizeof(safe), sandbox_unseen(*out, i)));
@@ -300,6 +301,17 @@ int options_open_sandbox(const struct options_common *common, struct bot_spec *s
 	for (size_t i = 0; i < nspecs; i++)
 		specs[i].sandbox = *out;
 	return -1;
+}
+
+int options_open_sandbox(const struct options_common *common, struct bot_spec *specs,
+			 size_t nspecs, const char *const *hide, size_t nhide,
+			 struct sandbox **out)
+{
+	struct sandbox_setup setup = { common->sandbox < 0 ? SANDBOX_AUTO :
+				       (enum sandbox_mode)common->sandbox, NULL, 0, hide, nhide,
+				       common->system, common->nsystem };
+
+	return open_setup(common, &setup, specs, nspecs, out);
 }
 
 void options_apply_to_config(const struct options_common *common, struct config *cfg)
@@ -315,6 +327,7 @@ int options_open_config_sandbox(struct config *cfg, const char *const *hide, siz
 				struct sandbox **out)
 {
 	struct bot_spec *specs = calloc(cfg->nbots, sizeof(*specs));
+	struct sandbox_setup setup = { 0 };
 	struct options_common common;
 	int ret;
 
@@ -328,10 +341,10 @@ int options_open_config_sandbox(struct config *cfg, const char *const *hide, siz
 		specs[i].cwd = cfg->bots[i].cwd;
 	}
 	options_common_init(&common, 0);
-	common.sandbox = cfg->sandbox;
-	common.system = (const char *const *)cfg->system;
-	common.nsystem = cfg->nsystem;
-	ret = options_open_sandbox(&common, specs, cfg->nbots, hide, nhide, out);
+	config_sandbox_setup(cfg, &setup);
+	setup.hide = hide;
+	setup.nhide = nhide;
+	ret = open_setup(&common, &setup, specs, cfg->nbots, out);
 	cfg->sandbox = *out ? (int)sandbox_mode_of(*out) : SANDBOX_OFF;
 	free(specs);
 	return ret;

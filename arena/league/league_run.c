@@ -313,6 +313,7 @@ static int suspend_unsandboxable(struct league *lg, const struct config *seg,
 		/* whether it can run is all this asks: nothing kept cached for it */
 		if (setup.mode == SANDBOX_SEALED)
 			setup.mode = SANDBOX_ON;
+		setup.tables_shared = setup.rotations = false;
 		note[0] = '\0';
 		if (sandbox_open(&setup, &sb, note, sizeof(note)) == -EACCES) {
 			if (league_entries_suspend(&lg->es, i, note, err, sizeof(err)) < 0)
@@ -334,12 +335,13 @@ static int open_sandbox(struct league *lg, const struct config *seg, struct sand
 	struct bot_spec *specs = calloc(seg->nbots + 1, sizeof(*specs));
 	const char **cwds = calloc(seg->nbots + 1, sizeof(*cwds));
 	struct strlist hide = { 0 };
-	struct sandbox_setup setup = { seg->sandbox, specs, 0, NULL, 0,
-				       (const char *const *)seg->system, seg->nsystem };
-	char note[1024];
+	struct sandbox_setup setup = { 0 };
+	char note[4096];
 	int ret;
 
 	*sb = NULL;
+	config_sandbox_setup(seg, &setup);
+	setup.bots = specs;
 	ret = -ENOMEM;
 	for (size_t i = 0; cwds && i < seg->nbots; i++)
 		cwds[i] = seg->bots[i].cwd;

@@ -404,10 +404,10 @@ static int prepare(struct sandbox *sb, const struct sandbox_setup *setup, const 
 
 /*
  * Sealed: the system directories, or without "system" only the files the
- * bots' programs need (system_needs.h), copied to memory (system_copy.h), which
- * keeps no names looked up and not found, and bound from there; every file
- * a bot sees (that copy, each bot's own files; not what the arena hides)
- * kept cached and mapped. Between phases only the names are dropped
+ * bots' programs need (system_needs.h), and the bots' own files copied to
+ * memory (system_copy.h), which keeps no names looked up and not found, and
+ * bound from there; every file of the copy kept cached and mapped. Between
+ * phases only the names are dropped
  * (cache_drop_names): a whole drop would empty the directories' blocks the
  * walk cached, which a bot could then mark by listing one, and reading them
  * again takes seconds for a large /usr.
@@ -426,30 +426,56 @@ static int seal(struct sandbox *sb, const struct sandbox_setup *setup, char *why
 		strlist_free(&roots);
 		return ret;
 	}
-	ret = system_copy_make(setup->system ? &sb->view.system : &roots, &sb->view.hide,
-			       !setup->system, &sb->copy, why, why_size);
+	for (size_t i = 0; setup->system && i < sb->view.system.n; i++)
+		strlist_add(&roots, sb->view.system.v[i]);
+	/* the bots' own files too: a folder two entries share keeps no names either */
+	for (size_t i = 0; i < sb->view.others.n; i++)
+		strlist_add(&roots, sb->view.others.v[i]);
+	ret = roots.error ? roots.error : system_copy_make(&roots, &sb->view.hide, !setup->system,
+							    &sb->copy, why, why_size);
 	strlist_free(&roots);
 	if (ret < 0)
 		return ret;
 	sb->derived = !setup->system;
 	sb->seal_s = (double)(clock_now_us() - t0) / 1e6;
 	sb->view.copy = system_copy_dir(sb->copy);
-	for (size_t i = 0; i < sb->view.system.n; i++) {
-		char *copy;
-
-		if (asprintf(&copy, "%s%s", sb->view.copy, sb->view.system.v[i]) < 0) {
-			strlist_free(&roots);
-			return -ENOMEM;
-		}
-		strlist_add(&roots, copy);
-		free(copy);
-	}
-	for (size_t i = 0; i < sb->view.others.n; i++)
-		strlist_add(&roots, sb->view.others.v[i]);
+	strlist_add(&roots, sb->view.copy);
 	if ((ret = roots.error) == 0)
 		ret = cache_pin_start(&roots, &sb->view.hide, &sb->pin, why, why_size);
 	strlist_free(&roots);
 	return ret;
+}
+
+/*
+ * Auto seals where it matters (SECURITY.md, "Sealed where it matters"): a
+ * table whose processes must not talk, where only sealing closes the page
+ * cache and the names looked up within a game; and rotations of a deal that
+ * the drop between phases cannot keep apart (cache_drop.h: root alone).
+ */
+static bool auto_seals(const struct sandbox_setup *setup)
+{
+	return setup->tables_shared || (setup->rotations && !cache_drop_available());
+}
+
+/* What a seal() that failed left, gone: the sandbox is on. */
+static void unseal(struct sandbox *sb)
+{
+	cache_pin_stop(sb->pin);
+	sb->pin = NULL;
+	system_copy_remove(sb->copy);
+	sb->copy = NULL;
+	sb->view.copy = NULL;
+	sb->derived = false;
+}
+
+static void note_unsealed(const struct sandbox_setup *setup, const char *why, char *note,
+			  size_t note_size)
+{
+	snprintf(note, note_size, "sandbox on, not sealed (%s): %s; to close it, give \"system\" "
+		 "only what the bots need, or make room (SECURITY.md)", why, setup->tables_shared ?
+		 "partners, or two entries at one table, can pass each other cards through the "
+		 "kernel's caches within a game" : "a bot's process of one rotation of a deal can "
+		 "leave marks in the kernel's caches that its process of the next reads");
 }
 
 /* What a phase's bots left in the kernel's caches, dropped (cache_drop.h). */
@@ -492,7 +518,7 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 		 size_t note_size)
 {
 	struct sandbox *sb = NULL;
-	char why[2048] = "", cg_why[400] = "";
+	char why[2048] = "", cg_why[400] = "", unsealed[2600] = "";
 	const char *path;
 	int ret, missing = 0;
 	bool sealing = false;
@@ -532,11 +558,23 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 		sealing = true;
 		goto out;
 	}
+	if (setup->mode == SANDBOX_AUTO && auto_seals(setup) &&
+	    (ret = seal(sb, setup, why, sizeof why)) < 0) {
+		if (ret != -E2BIG && ret != -ENOTSUP && ret != -ENOSPC) {
+			sealing = true;
+			goto out;
+		}
+		unseal(sb);
+		note_unsealed(setup, why, unsealed, sizeof unsealed);
+	}
 	ret = cgroup_open(&sb->cg, cg_why, sizeof cg_why);
 	if (ret == -ENOMEM)
 		goto out;
 	if (ret < 0)
 		note_without_cgroups(sb, cg_why, note, note_size);
+	if (unsealed[0])
+		snprintf(note + strlen(note), note_size - strlen(note), "%s%s", note[0] ? "; " : "",
+			 unsealed);
 	/* what an earlier run's bots left (a resumed game's rotations among them) goes too */
 	sb->drop_caches = cache_drop_available() && drop(sb) == 0;
 	describe(sb);

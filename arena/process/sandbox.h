@@ -54,7 +54,8 @@
 
 
 enum sandbox_mode {
-	SANDBOX_AUTO, /* on where the machine allows it, else off with one line saying why */
+	SANDBOX_AUTO, /* on where the machine allows it, else off with one line saying why;
+		       * sealed where the field needs it (sandbox_setup) */
 	SANDBOX_ON,   /* refuse to run bots without it */
 	SANDBOX_OFF,
 	/* on, and every file a bot sees kept cached and mapped for the whole run
@@ -88,6 +89,12 @@ struct sandbox_setup {
 	 * (system_needs.h); given, sealed copies them whole. */
 	const char *const *system;
 	size_t nsystem;
+	/* What auto weighs (SECURITY.md, "Sealed where it matters"): a game
+	 * whose processes must not talk to each other (partners, a table of
+	 * three or more, where two entries of one author may sit), and
+	 * rotations of one deal played by separate processes. */
+	bool tables_shared;
+	bool rotations;
 };
 
 /*
@@ -95,6 +102,10 @@ struct sandbox_setup {
  * filter, start the guard, run one sandboxed `true`, check that every bot
  * can run in the sandbox, make the cgroups (cgroup.h).
  * - off: 0 and *out NULL.
+ * - auto seals (as sealed) where setup's tables are shared, or its
+ *   rotations cannot be kept apart by dropping the caches (not root); where
+ *   sealing fails for want of room (-E2BIG) or of a tmpfs (-ENOTSUP), it
+ *   stays on and note says why, what stays open and what to do.
  * - available: 0 and *out, to put in each bot_spec.sandbox. note gets one
  *   line when the sandbox lacks cgroups, else "".
  * - not available (no bwrap, no user namespaces): with auto, 0 and *out

@@ -603,9 +603,17 @@ static void own_mounts(const struct sandbox_view *v, const struct strlist *own, 
 		const char *p = ops[i].path;
 
 		if (!ops[i].hide) {
-			strlist_add(argv, cwd_writable && cwd && strcmp(p, cwd) == 0 ? "--bind" :
-				    "--ro-bind");
-			strlist_add(argv, p);
+			bool writable = cwd_writable && cwd && strcmp(p, cwd) == 0;
+			char copy[PATH_MAX];
+
+			strlist_add(argv, writable ? "--bind" : "--ro-bind");
+			/* sealed: from the copy in memory, which keeps no names not found */
+			if (!writable && v->copy && (size_t)snprintf(copy, sizeof copy, "%s%s",
+								    v->copy, p) < sizeof copy &&
+			    access(copy, F_OK) == 0)
+				strlist_add(argv, copy);
+			else
+				strlist_add(argv, p);
 		} else if (is_dir(p)) {
 			strlist_add(argv, "--tmpfs");
 		} else {

@@ -54,10 +54,11 @@ struct sandbox_view {
 	struct strlist others;        /* every bot's own files, hidden from the other bots */
 	struct strlist cwds;          /* every bot's working directory, once a bot */
 	char *path_env;               /* "PATH=" the arena's PATH less what a bot does not see */
-	const char *copy;             /* sealed: each system directory is bound from its copy
-				       * under this directory (system_copy.h), where the copy
-				       * has it (a derived one may hold no /sbin, say: then none
-				       * is shown); NULL: the host's */
+	const char *copy;             /* sealed: each system directory, and each bot's own
+				       * file but a writable working directory, is bound from
+				       * its copy under this directory (system_copy.h), where
+				       * the copy has it (a derived one may hold no /sbin, say:
+				       * then none is shown); NULL: the host's */
 };
 
 /*

@@ -307,14 +307,15 @@ static void walk_root(struct copy_walk *w, int dst, const char *root)
 		close(at);
 }
 
-/* Walk every root not under one walked before. */
+/* Walk every root once, and none under another (a bot's program and its folder). */
 static void walk_roots(struct copy_walk *w, int dst, const struct strlist *roots)
 {
 	for (size_t i = 0; i < roots->n && !w->error; i++) {
 		bool again = false;
 
-		for (size_t j = 0; j < i; j++)
-			again = again || sandbox_view_covers(roots->v[j], roots->v[i]);
+		for (size_t j = 0; j < roots->n; j++)
+			again = again || (j != i && sandbox_view_covers(roots->v[j], roots->v[i]) &&
+					  (j < i || strcmp(roots->v[j], roots->v[i]) != 0));
 		if (!again)
 			walk_root(w, dst, roots->v[i]);
 	}

@@ -165,4 +165,14 @@ int config_resolve_command(const char *command, const char *cwd, char *out, size
 
 void config_release(struct config *cfg);
 
+struct sandbox_setup;
+
+/*
+ * cfg's sandbox mode and "system" into *setup, and what auto weighs
+ * (sandbox.h): tables shared by partners or three or more seats, and
+ * duplicate rotations played by fresh processes. The bots and hidden
+ * paths are the caller's.
+ */
+void config_sandbox_setup(const struct config *cfg, struct sandbox_setup *setup);
+
 #endif

@@ -85,8 +85,8 @@ static void scanned(void *ctx, FILE *out)
 		fprintf(out, "warning: %s\n", sandbox_cache_warning(s->sandbox));
 	if (s->cfg.partnership && s->sandbox && sandbox_mode_of(s->sandbox) != SANDBOX_SEALED)
 		fprintf(out, "warning: partners can pass each other their hands through the kernel's "
-			"caches within a game (R10); --sandbox sealed closes the page cache and the "
-			"names looked up in the system directories (SECURITY.md)\n");
+			"caches within a game (R10); --sandbox sealed (auto, where it can) closes the "
+			"page cache and the names looked up in what the bots see (SECURITY.md)\n");
 }
 
 /*

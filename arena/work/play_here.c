@@ -37,13 +37,16 @@ static int open_sandbox(const struct config *cfg, const char *dir,
 {
 	struct bot_spec *specs = calloc(cfg->nbots + 1, sizeof(*specs));
 	const char **hide = calloc(setup->nhide + 2, sizeof(*hide));
-	struct sandbox_setup s = { (enum sandbox_mode)cfg->sandbox, specs, cfg->nbots, hide,
-				   setup->nhide + 1, (const char *const *)cfg->system,
-				   cfg->nsystem };
-	char note[1024] = "";
+	struct sandbox_setup s = { 0 };
+	char note[4096] = "";
 	int ret = -ENOMEM;
 
 	*sb = NULL;
+	config_sandbox_setup(cfg, &s);
+	s.bots = specs;
+	s.nbots = cfg->nbots;
+	s.hide = hide;
+	s.nhide = setup->nhide + 1;
 	if (!specs || !hide)
 		goto out;
 	for (size_t i = 0; i < cfg->nbots; i++)

@@ -6,7 +6,7 @@
  * other can tell. The arena drops the cache only at the barriers between
  * rotation phases, never within a game.
  *
- * usage: attack_partner_page_cache TOKEN pagemap|faults|timing|reload|dentry
+ * usage: attack_partner_page_cache TOKEN pagemap|faults|timing|reload|dentry|dentry-own
  *
  * A fact of a game is set as 2 pages of the store, each at a hash of the
  * token, the mode, the game id, the seat, its request's number (seq) and

@@ -37,14 +37,15 @@ enum page_store_mode page_store_mode_parse(const char *name)
 	return strcmp(name, "faults") == 0 ? PAGE_STORE_FAULTS :
 	       strcmp(name, "timing") == 0 ? PAGE_STORE_TIMING :
 	       strcmp(name, "reload") == 0 ? PAGE_STORE_RELOAD :
-	       strcmp(name, "dentry") == 0 ? PAGE_STORE_DENTRY : PAGE_STORE_PAGEMAP;
+	       strcmp(name, "dentry") == 0 ? PAGE_STORE_DENTRY :
+	       strcmp(name, "dentry-own") == 0 ? PAGE_STORE_DENTRY_OWN : PAGE_STORE_PAGEMAP;
 }
 
 const char *page_store_mode_name(enum page_store_mode mode)
 {
 	return mode == PAGE_STORE_FAULTS ? "faults" : mode == PAGE_STORE_TIMING ? "timing" :
 	       mode == PAGE_STORE_RELOAD ? "reload" : mode == PAGE_STORE_DENTRY ? "dentry" :
-	       "pagemap";
+	       mode == PAGE_STORE_DENTRY_OWN ? "dentry-own" : "pagemap";
 }
 
 /* The store's file into path: 0, or -1 when none is there. */
@@ -79,6 +80,8 @@ int page_store_open(struct page_store *s, enum page_store_mode mode)
 	struct stat st;
 	int fd;
 	unsigned char *room;
+	char *slash;
+	ssize_t n;
 	void *at;
 
 	memset(s, 0, sizeof(*s));
@@ -108,6 +111,13 @@ int page_store_open(struct page_store *s, enum page_store_mode mode)
 	}
 	s->base = at;
 	s->windows = len / span;
+	/* the folder of the store, or of the program: /proc/self/exe less its name */
+	if (mode != PAGE_STORE_DENTRY_OWN)
+		snprintf(s->names, sizeof(s->names), "%s", s->path);
+	else if ((n = readlink("/proc/self/exe", s->names, sizeof(s->names) - 1)) > 0)
+		s->names[n] = '\0';
+	if ((slash = strrchr(s->names, '/')))
+		*slash = '\0';
 	return 0;
 }
 
@@ -135,13 +145,15 @@ uint64_t page_store_draw(void)
 	return r;
 }
 
-/* The name that stands for page in mode dentry: in the store's directory, never a file. */
+static bool is_dentry(const struct page_store *s)
+{
+	return s->mode == PAGE_STORE_DENTRY || s->mode == PAGE_STORE_DENTRY_OWN;
+}
+
+/* The name that stands for page in the dentry modes: in s->names, never a file. */
 static void dentry_name(const struct page_store *s, size_t page, char *name, size_t size)
 {
-	const char *slash = strrchr(s->path, '/');
-
-	snprintf(name, size, "%.*s/.skipbo-%zx", (int)(slash ? slash - s->path : 0), s->path,
-		 page);
+	snprintf(name, size, "%s/.skipbo-%zx", s->names, page);
 }
 
 /* Nanoseconds a lookup of page's name takes (it leaves a negative dentry). */
@@ -160,7 +172,7 @@ static long lookup_ns(const struct page_store *s, size_t page)
 
 void page_store_touch(const struct page_store *s, size_t page)
 {
-	if (s->mode == PAGE_STORE_DENTRY)
+	if (is_dentry(s))
 		(void)lookup_ns(s, page);
 	else
 		(void)s->base[page * PAGE];
@@ -239,7 +251,7 @@ void page_store_calibrate(struct page_store *s)
 {
 	long cold[CALIBRATION], warm[CALIBRATION], c, w, t;
 
-	if (s->mode == PAGE_STORE_DENTRY) {
+	if (is_dentry(s)) {
 		/* a name nobody looked up, then the same name again */
 		for (int i = 0; i < CALIBRATION; i++) {
 			size_t page = (size_t)page_store_draw();
@@ -280,7 +292,7 @@ void page_store_calibrate(struct page_store *s)
 bool page_store_timed(const struct page_store *s)
 {
 	return s->mode == PAGE_STORE_TIMING || s->mode == PAGE_STORE_RELOAD ||
-	       s->mode == PAGE_STORE_DENTRY;
+	       is_dentry(s);
 }
 
 bool page_store_cached(const struct page_store *s, size_t page)
@@ -306,6 +318,7 @@ bool page_store_cached(const struct page_store *s, size_t page)
 	case PAGE_STORE_RELOAD:
 		return load_cycles(s, page) < s->threshold_ns;
 	case PAGE_STORE_DENTRY:
+	case PAGE_STORE_DENTRY_OWN:
 		return lookup_ns(s, page) < s->threshold_ns;
 	}
 	return false;

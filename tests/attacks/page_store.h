@@ -33,6 +33,9 @@
  *   finds; a lookup that finds one is faster than one that reads the
  *   directory. Timed like timing. No page cache is involved, so keeping
  *   files cached (cache_pin.h) changes nothing here.
+ * - dentry-own: dentry in the folder of the bot's own program instead, which
+ *   partners whose programs lie in one folder both see (a folder of the
+ *   host's disk, unless sealed copies it: system_copy.h).
  * Faults, timing, reload and dentry set the page they read: a page can be
  * read once.
  */
@@ -49,10 +52,11 @@
 	",\"system\":[\"/usr/lib/x86_64-linux-gnu\",\"/usr/lib64\",\"/etc\"]"
 
 enum page_store_mode { PAGE_STORE_PAGEMAP, PAGE_STORE_FAULTS, PAGE_STORE_TIMING,
-		       PAGE_STORE_RELOAD, PAGE_STORE_DENTRY };
+		       PAGE_STORE_RELOAD, PAGE_STORE_DENTRY, PAGE_STORE_DENTRY_OWN };
 
 struct page_store {
 	char path[512];
+	char names[512];                    /* dentry modes: the folder of the names looked up */
 	const volatile unsigned char *base; /* aligned to a window */
 	size_t windows;
 	int pagemap;                        /* /proc/self/pagemap in mode pagemap, else -1 */
@@ -60,10 +64,11 @@ struct page_store {
 	enum page_store_mode mode;
 };
 
-/* The mode "faults", "timing", "reload" or "dentry" names; pagemap for anything else. */
+/* The mode "faults", "timing", "reload", "dentry" or "dentry-own" names; pagemap for anything
+ * else. */
 enum page_store_mode page_store_mode_parse(const char *name);
 
-/* "pagemap", "faults", "timing", "reload" or "dentry". */
+/* "pagemap", "faults", "timing", "reload", "dentry" or "dentry-own". */
 const char *page_store_mode_name(enum page_store_mode mode);
 
 /*

@@ -23,7 +23,9 @@
  *   bots see kept cached). Each case starts from a store nobody marked.
  * - the same relay over names looked up and not found (dentry): judged
  *   when sealed, where the system directories are a copy on tmpfs, which
- *   keeps no name not found (system_copy.h).
+ *   keeps no name not found (system_copy.h); and in the folder of the
+ *   attackers' program, which both see (dentry-own): judged when sealed,
+ *   where the bots' own files are in that copy too.
  * - the same relay over the CPU's cache (reload: flush and reload of lines
  *   of pages both map): shown, sealed, as what sealing leaves.
  *
@@ -293,6 +295,7 @@ static const struct partner_case cases[] = {
 	{ "partner_page_cache", "timing", true, true },
 	{ "partner_page_cache", "reload", false, true },
 	{ "partner_page_cache", "dentry", true, true },
+	{ "partner_page_cache", "dentry-own", true, true },
 };
 
 /* The mutual information of a channel that names one of 13 cards, right at rate a and wrong
@@ -330,8 +333,10 @@ static void run_tournament(const struct partner_case *c, const char *dir)
 	size_t n;
 	int status;
 
-	snprintf(attacker, sizeof attacker, "\"command\":[\"%s/attack_%s\",\"tok%d\"%s%s%s]", bin,
-		 c->attack, (int)getpid(), c->arg[0] ? ",\"" : "", c->arg, c->arg[0] ? "\"" : "");
+	/* dentry-own: both attackers run the one program of a folder they alone see whole */
+	snprintf(attacker, sizeof attacker, "\"command\":[\"%s%s/attack_%s\",\"tok%d\"%s%s%s]",
+		 bin, strcmp(c->arg, "dentry-own") ? "" : "/own", c->attack, (int)getpid(),
+		 c->arg[0] ? ",\"" : "", c->arg, c->arg[0] ? "\"" : "");
 	snprintf(text, sizeof text,
 		 "{\"name\":\"partners\",\"bots\":["
 		 "{\"name\":\"attacker1\",%s},"
@@ -437,7 +442,9 @@ static void copy_programs(void)
 	if (!mkdtemp(bin) || chmod(bin, 0755) < 0)
 		abort();
 	snprintf(cmd, sizeof cmd, "cp '%s' '%s/attack_partner_futex' "
-		 "'%s/attack_partner_page_cache' '%s'/", BADBOT_PATH, ATTACKS_DIR, ATTACKS_DIR, bin);
+		 "'%s/attack_partner_page_cache' '%s'/ && mkdir -m 755 '%s/own' && "
+		 "cp '%s/attack_partner_page_cache' '%s/own/'", BADBOT_PATH, ATTACKS_DIR,
+		 ATTACKS_DIR, bin, bin, ATTACKS_DIR, bin);
 	if (system(cmd) != 0)
 		abort();
 }
