@@ -489,11 +489,11 @@ static void describe(struct sandbox *sb)
 	char pinned[240] = "";
 
 	if (sb->pin)
-		snprintf(pinned, sizeof pinned, ", sealed: %zu system files (%.1f MB%s) copied to "
-			 "memory in %.2f s, %zu files (%.1f GB) kept cached%s",
+		snprintf(pinned, sizeof pinned, ", sealed: %zu files (%.1f MB: %s and the bots' "
+			 "own) copied to memory in %.2f s, %zu files (%.1f GB) kept cached%s",
 			 system_copy_stats(sb->copy)->files,
 			 (double)system_copy_stats(sb->copy)->bytes / 1e6,
-			 sb->derived ? ", what the bots' programs need" : "",
+			 sb->derived ? "what the bots' programs need" : "the \"system\" directories",
 			 sb->seal_s,
 			 cache_pin_stats(sb->pin)->files,
 			 (double)cache_pin_stats(sb->pin)->bytes / 1e9,

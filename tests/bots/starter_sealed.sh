@@ -80,7 +80,7 @@ if [ "$games" -ne "$expected" ] || [ "$clean" -ne "$games" ]; then
 	grep -o '"faults":\[{[^]]*' "$out/run/games.jsonl" | head -3 >&2
 	exit 1
 fi
-grep -o 'sealed: [0-9]* system files ([^)]*)' "$out/run.out" || true
+grep -o 'sealed: [0-9]* files ([^)]*)' "$out/run.out" || true
 echo "starter_sealed.sh: $games sealed games of$names, none faulted"
 
 # A bot whose script reads a system file no program of its needs: its start fails, naming "system".
