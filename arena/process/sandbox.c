@@ -419,6 +419,11 @@ static int seal(struct sandbox *sb, const struct sandbox_setup *setup, char *why
 	int64_t t0 = clock_now_us();
 	int ret;
 
+	/* auto seals only where that can be known: a shell script may run anything */
+	for (size_t i = 0; setup->mode == SANDBOX_AUTO && !setup->system && i < setup->nbots; i++)
+		if (!system_needs_known(&setup->bots[i], sb->view.path_env + strlen("PATH="), why,
+					why_size))
+			return -ENOTSUP;
 	/* no "system": only what the bots' programs need (system_needs.h) */
 	if (!setup->system && (ret = system_needs_derive(setup->bots, setup->nbots,
 							  sb->view.path_env + strlen("PATH="),
@@ -471,8 +476,8 @@ static void unseal(struct sandbox *sb)
 static void note_unsealed(const struct sandbox_setup *setup, const char *why, char *note,
 			  size_t note_size)
 {
-	snprintf(note, note_size, "sandbox on, not sealed (%s): %s; to close it, give \"system\" "
-		 "only what the bots need, or make room (SECURITY.md)", why, setup->tables_shared ?
+	snprintf(note, note_size, "sandbox on, not sealed (%s): %s (SECURITY.md, \"Sealed where it "
+		 "matters\")", why, setup->tables_shared ?
 		 "partners, or two entries at one table, can pass each other cards through the "
 		 "kernel's caches within a game" : "a bot's process of one rotation of a deal can "
 		 "leave marks in the kernel's caches that its process of the next reads");

@@ -379,6 +379,20 @@ static void jdk(struct needs *n, const char *home)
 		closedir(d);
 }
 
+/* Is program (canonical) the JDK's or JRE's java under /usr/lib/jvm? */
+static bool is_java(const char *program)
+{
+	size_t len = strlen(program);
+
+	return strncmp(program, "/usr/lib/jvm/", 13) == 0 && len > 9 &&
+	       strcmp(program + len - 9, "/bin/java") == 0;
+}
+
+static bool is_node(const char *base)
+{
+	return strcmp(base, "node") == 0 || strcmp(base, "nodejs") == 0;
+}
+
 /* The runtime trees of program (canonical), when it is an interpreter of the table. */
 static int runtimes(struct needs *n, const char *program)
 {
@@ -392,11 +406,10 @@ static int runtimes(struct needs *n, const char *program)
 		tree(n, "/usr/lib/python3/dist-packages");
 		snprintf(dir, sizeof dir, "/usr/local/lib/%s", base);
 		tree(n, dir);
-	} else if (strncmp(program, "/usr/lib/jvm/", 13) == 0 && len > 9 &&
-		   strcmp(program + len - 9, "/bin/java") == 0) {
+	} else if (is_java(program)) {
 		snprintf(dir, sizeof dir, "%.*s", (int)(len - 9), program);
 		jdk(n, dir);
-	} else if (strcmp(base, "node") == 0 || strcmp(base, "nodejs") == 0) {
+	} else if (is_node(base)) {
 		tree(n, "/usr/share/nodejs");
 		tree(n, "/usr/lib/nodejs");
 	}
@@ -474,6 +487,33 @@ static int program(struct needs *n, const char *path, int level)
 	if ((ret = closure(n, real)) < 0)
 		return ret;
 	return runtimes(n, real);
+}
+
+bool system_needs_known(const struct bot_spec *spec, const char *path, char *why,
+			size_t why_size)
+{
+	char *resolved = NULL, real[PATH_MAX], interp[PATH_MAX], name[NAME_MAX + 1];
+	char found[PATH_MAX];
+	const char *base;
+	bool known = true;
+
+	/* a program that cannot be found, or is relative, is its own (its start says the rest) */
+	if (bot_resolve(spec, &resolved) < 0 || resolved[0] != '/' || !realpath(resolved, real)) {
+		free(resolved);
+		return true;
+	}
+	free(resolved);
+	for (int level = 0; level < MAX_SCRIPTS && script_interpreter(real, interp, name); level++)
+		if (!realpath(name[0] && in_path(path, name, found) ? found : interp, real))
+			return true;
+	base = strrchr(real, '/') + 1;
+	if (under_system(real) && !is_python(base) && !is_java(real) && !is_node(base)) {
+		known = false;
+		snprintf(why, why_size, "bot \"%s\" runs %s, which may run any program: what it "
+			 "needs cannot be derived; name it in \"system\"",
+			 spec->name ? spec->name : spec->argv[0], real);
+	}
+	return known;
 }
 
 /* One bot's needs: its program, and the arguments that name system files. */

@@ -34,6 +34,7 @@
 #ifndef SKIPBO_SYSTEM_NEEDS_H
 #define SKIPBO_SYSTEM_NEEDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "strlist.h"
@@ -52,5 +53,15 @@ struct bot_spec;
  */
 int system_needs_derive(const struct bot_spec *bots, size_t nbots, const char *path,
 			struct strlist *out, char *why, size_t why_size);
+
+/*
+ * Can what bot needs be derived? False, with why saying so and naming
+ * "system", where its program (after its #! lines) is a system program
+ * that runs what it is told beyond a runtime of the table above: a shell,
+ * perl, an interpreter not in the table. Its own native program, Python,
+ * Java and Node.js can. path as above.
+ */
+bool system_needs_known(const struct bot_spec *bot, const char *path, char *why,
+			size_t why_size);
 
 #endif

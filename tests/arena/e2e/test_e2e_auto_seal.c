@@ -7,6 +7,8 @@
  * - a 2-player field runs on where the arena drops the caches between
  *   rotation phases (root), sealed where it cannot (an ordinary user);
  * - "sandbox": "on" stays on, and a partnership run then warns;
+ * - a bot whose program is a shell script, which may run any program, is
+ *   not sealed by auto: what it needs cannot be derived;
  * - where sealing cannot be done (/dev/shm not a tmpfs, as in a container
  *   that mounts none), auto runs on and says why, what stays open and what
  *   to do; the run is not refused.
@@ -159,6 +161,42 @@ static void test_on_stays_on_and_warns(void **state)
 	free(err);
 }
 
+/* A shell script may run any program: what it needs is not derived, so auto stays on. */
+static void test_shell_script_runs_on_and_says_why(void **state)
+{
+	const char *args[] = { "run", "--quiet", "--no-report", "t.json", NULL };
+	char dir[256], text[4096], script[300], mode[32], *err;
+	size_t used = 0;
+
+	(void)state;
+	e2e_tempdir(dir, sizeof(dir), "auto-script");
+	assert_int_equal(chmod(dir, 0755), 0);
+	snprintf(script, sizeof(script), "%s/bots/wrap.sh", dir);
+	snprintf(text, sizeof(text), "%s/bots", dir);
+	assert_int_equal(mkdir(text, 0755), 0);
+	snprintf(text, sizeof(text), "#!/bin/sh\nexec \"%s\" good\n", BADBOT_PATH);
+	e2e_write(dir, "bots/wrap.sh", text);
+	assert_int_equal(chmod(script, 0755), 0);
+	used += (size_t)snprintf(text, sizeof(text), "{\"name\":\"a\",\"players\":4,\"deals\":1,"
+				 "\"rules\":{\"stock_size\":3,\"partnership\":true},"
+				 "\"output\":\"out\",\"bots\":[");
+	for (int i = 0; i < 4; i++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+					 "%s{\"name\":\"w%d\",\"command\":[\"%s\"]}", i ? "," : "",
+					 i, script);
+	snprintf(text + used, sizeof(text) - used, "]}");
+	e2e_write(dir, "t.json", text);
+	assert_int_equal(e2e_run(dir, args, WALL_LIMIT_MS, NULL), 0);
+	recorded_mode(dir, mode, sizeof(mode));
+	err = output_of(dir);
+	assert_string_equal(mode, "on");
+	assert_non_null(strstr(err, "sandbox on, not sealed"));
+	assert_non_null(strstr(err, "which may run any program"));
+	assert_non_null(strstr(err, "name it in \"system\""));
+	free(err);
+	e2e_remove(dir);
+}
+
 /*
  * Without a tmpfs at /dev/shm (a disk's directory mounted there, in a mount
  * namespace of the arena's own; needs root): on, with the reason said.
@@ -213,6 +251,7 @@ int main(void)
 		cmocka_unit_test(test_table_of_three_sealed),
 		cmocka_unit_test(test_two_players_sealed_only_without_the_drop),
 		cmocka_unit_test(test_on_stays_on_and_warns),
+		cmocka_unit_test(test_shell_script_runs_on_and_says_why),
 		cmocka_unit_test(test_no_tmpfs_runs_on_and_says_why),
 	};
 
