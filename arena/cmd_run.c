@@ -154,12 +154,15 @@ static int parse_shard(const char *arg, struct run_overrides *o)
 
 /* Set once the games are over: a signal then stops the final report. */
 static volatile sig_atomic_t reporting;
+/* Set by any stop signal: one between the games' last check and the report stops the report. */
+static volatile sig_atomic_t stop_signalled;
 
 /* Ctrl-C or SIGTERM stops whichever phase is running: the games (then the
  * partial report is written), or the final report. */
 static void on_stop_signal(int sig)
 {
 	(void)sig;
+	stop_signalled = 1;
 	if (reporting)
 		report_request_stop();
 	else
@@ -624,6 +627,8 @@ int cmd_run(int argc, char **argv)
 	/* the summary: ranking table and report files, from games.jsonl */
 	dirs[0] = cfg.output;
 	ropt.wide = o.wide;
+	if (!o.no_report && stop_signalled)
+		report_request_stop();
 	if (!o.no_report &&
 	    (ret = report_generate_opts(dirs, 1, NULL, &ropt, o.quiet ? NULL : stdout, err,
 					sizeof(err))) < 0) {
