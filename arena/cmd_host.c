@@ -220,13 +220,14 @@ static void *league_thread(void *arg)
 	return NULL;
 }
 
-/* DIR's settings and league, read before anything starts: 0, or 1 after saying why. */
-static int host_check(const char *dir, struct host_config *cfg)
+/* DIR's settings and its league's sandbox, read before anything starts: 0, or 1 after
+ * saying why. */
+static int host_check(const char *dir, struct pipeline_setup *setup)
 {
 	static char err[CONFIG_ERR_MAX];
 	struct league_config lc;
 
-	if (host_config_read(dir, cfg, err, sizeof(err)) < 0) {
+	if (host_config_read(dir, &setup->config, err, sizeof(err)) < 0) {
 		warnx("host: %s", err);
 		return 1;
 	}
@@ -236,6 +237,7 @@ static int host_check(const char *dir, struct host_config *cfg)
 			err[0] && err[strlen(err) - 1] == '\n' ? "" : "\n");
 		return 1;
 	}
+	setup->sandbox = (enum sandbox_mode)lc.base.sandbox;
 	league_config_release(&lc);
 	return 0;
 }
@@ -256,7 +258,7 @@ static int host_run(const char *dir, const struct host_args *a)
 	sigset_t stop;
 	int ret = 1, sig;
 
-	if (host_check(dir, &setup.config))
+	if (host_check(dir, &setup))
 		return 1;
 	/* blocked before any thread starts, so that only sigwait takes them */
 	sigemptyset(&stop);

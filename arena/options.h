@@ -95,12 +95,11 @@ enum options_group {
 	"      --open-files N    per-bot open-files limit (0 = unchanged)\n" \
 	"      --processes N     per-bot process limit (0 = unchanged)\n"
 #define OPTIONS_SANDBOX_HELP \
-	"      --sandbox MODE    auto (default: on where the machine allows it, sealed\n" \
-	"                        where the processes of one table must not talk: partners,\n" \
-	"                        three or more seats, rotations an ordinary user cannot\n" \
-	"                        drop), on (refuse to run without it), sealed (on, and what\n" \
-	"                        a bot sees copied to memory and kept cached: no bot can mark\n" \
-	"                        the kernel's caches for another) or off (SECURITY.md)\n"
+	"      --sandbox MODE    auto (default: sealed where the machine allows it, else\n" \
+	"                        on, saying why, else off, saying what is missing), on\n" \
+	"                        (refuse to run without it), sealed (on, and what a bot\n" \
+	"                        sees copied to memory and kept cached: no bot can mark the\n" \
+	"                        kernel's caches for another) or off (SECURITY.md)\n"
 
 #define OPTIONS_BOT_STDERR_HELP \
 	"      --quiet-bots      do not show the bots' stderr (shown by default, each line\n" \

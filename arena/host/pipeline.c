@@ -45,6 +45,7 @@ extern char **environ;
 struct pipeline {
 	char *dir, *arena, *unpacker;
 	struct host_config config;
+	enum sandbox_mode sandbox;
 	struct build_toolchain tc;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -311,7 +312,7 @@ static int check_once(struct pipeline *p, const struct job *j, char **bot, const
 	args[n++] = p->arena;
 	args[n++] = "check";
 	args[n++] = "--sandbox";
-	args[n++] = "on";
+	args[n++] = (char *)sandbox_mode_name(p->sandbox);
 	args[n++] = "--games";
 	args[n++] = games;
 	args[n++] = "--replays";
@@ -628,6 +629,7 @@ int pipeline_start(const struct pipeline_setup *setup, struct pipeline **out, ch
 	pthread_cond_init(&p->wake, NULL);
 	atomic_init(&p->stop, false);
 	p->config = setup->config;
+	p->sandbox = setup->sandbox;
 	/* canonical: the sandbox binds the tree at its canonical path, the league matches it */
 	if (!realpath(setup->dir, real)) {
 		ret = -errno;

@@ -44,6 +44,7 @@
 #include <stddef.h>
 
 #include "host_config.h"
+#include "sandbox.h"
 
 struct pipeline;
 
@@ -51,6 +52,8 @@ struct pipeline_setup {
 	const char *dir;          /* the competition's directory: its league and its submissions */
 	const char *arena;        /* the skipbo-arena program to run check with (/proc/self/exe) */
 	struct host_config config;
+	/* the league's sandbox (sandbox.h): a check plays in the sandbox the league's games will */
+	enum sandbox_mode sandbox;
 };
 
 /* Start the pipeline's threads. 0 with *out, or a negative errno with err. */

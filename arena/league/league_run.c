@@ -310,10 +310,9 @@ static int suspend_unsandboxable(struct league *lg, const struct config *seg,
 			continue;
 		setup.bots = &one;
 		setup.nbots = 1;
-		/* whether it can run is all this asks: nothing kept cached for it */
-		if (setup.mode == SANDBOX_SEALED)
+		/* whether it can run is all this asks: nothing copied or kept cached for it */
+		if (setup.mode == SANDBOX_SEALED || setup.mode == SANDBOX_AUTO)
 			setup.mode = SANDBOX_ON;
-		setup.tables_shared = setup.rotations = false;
 		note[0] = '\0';
 		if (sandbox_open(&setup, &sb, note, sizeof(note)) == -EACCES) {
 			if (league_entries_suspend(&lg->es, i, note, err, sizeof(err)) < 0)

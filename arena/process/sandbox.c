@@ -67,13 +67,9 @@ enum sandbox_mode sandbox_mode_of(const struct sandbox *sb)
 
 const char *sandbox_cache_warning(const struct sandbox *sb)
 {
-	if (!sb || sb->drop_caches)
+	/* sealed, every file a bot sees is cached and its names served from tmpfs: nothing to drop */
+	if (!sb || sb->drop_caches || sb->pin)
 		return NULL;
-	if (sb->pin)
-		return "names looked up and not found in the bots' own folders are not dropped "
-		       "between rotation phases (only root can): a bot's process of one rotation of "
-		       "a deal can leave marks there that its process of the next reads; for bots "
-		       "nobody trusts run as root, or with \"duplicate\": false (SECURITY.md)";
 	return "the kernel's page cache is not dropped between rotation phases (only root "
 	       "can): a bot's process of one rotation of a deal can leave marks there that its "
 	       "process of the next reads; for bots nobody trusts run as root, or with "
@@ -451,17 +447,6 @@ static int seal(struct sandbox *sb, const struct sandbox_setup *setup, char *why
 	return ret;
 }
 
-/*
- * Auto seals where it matters (SECURITY.md, "Sealed where it matters"): a
- * table whose processes must not talk, where only sealing closes the page
- * cache and the names looked up within a game; and rotations of a deal that
- * the drop between phases cannot keep apart (cache_drop.h: root alone).
- */
-static bool auto_seals(const struct sandbox_setup *setup)
-{
-	return setup->tables_shared || (setup->rotations && !cache_drop_available());
-}
-
 /* What a seal() that failed left, gone: the sandbox is on. */
 static void unseal(struct sandbox *sb)
 {
@@ -473,14 +458,13 @@ static void unseal(struct sandbox *sb)
 	sb->derived = false;
 }
 
-static void note_unsealed(const struct sandbox_setup *setup, const char *why, char *note,
-			  size_t note_size)
+static void note_unsealed(const char *why, char *note, size_t note_size)
 {
-	snprintf(note, note_size, "sandbox on, not sealed (%s): %s (SECURITY.md, \"Sealed where it "
-		 "matters\")", why, setup->tables_shared ?
-		 "partners, or two entries at one table, can pass each other cards through the "
-		 "kernel's caches within a game" : "a bot's process of one rotation of a deal can "
-		 "leave marks in the kernel's caches that its process of the next reads");
+	snprintf(note, note_size, "sandbox on, not sealed (%s): the bots of one table can pass "
+		 "each other cards through the kernel's caches within a game%s (SECURITY.md, "
+		 "\"Sealed by default\")", why, cache_drop_available() ? "" :
+		 ", and a bot's process of one rotation of a deal can leave marks there that its "
+		 "process of the next reads");
 }
 
 /* What a phase's bots left in the kernel's caches, dropped (cache_drop.h). */
@@ -563,14 +547,14 @@ int sandbox_open(const struct sandbox_setup *setup, struct sandbox **out, char *
 		sealing = true;
 		goto out;
 	}
-	if (setup->mode == SANDBOX_AUTO && auto_seals(setup) &&
-	    (ret = seal(sb, setup, why, sizeof why)) < 0) {
+	/* auto seals every field: the processes of one table must never talk (SECURITY.md) */
+	if (setup->mode == SANDBOX_AUTO && (ret = seal(sb, setup, why, sizeof why)) < 0) {
 		if (ret != -E2BIG && ret != -ENOTSUP && ret != -ENOSPC) {
 			sealing = true;
 			goto out;
 		}
 		unseal(sb);
-		note_unsealed(setup, why, unsealed, sizeof unsealed);
+		note_unsealed(why, unsealed, sizeof unsealed);
 	}
 	ret = cgroup_open(&sb->cg, cg_why, sizeof cg_why);
 	if (ret == -ENOMEM)

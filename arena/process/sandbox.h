@@ -89,12 +89,6 @@ struct sandbox_setup {
 	 * (system_needs.h); given, sealed copies them whole. */
 	const char *const *system;
 	size_t nsystem;
-	/* What auto weighs (SECURITY.md, "Sealed where it matters"): a game
-	 * whose processes must not talk to each other (partners, a table of
-	 * three or more, where two entries of one author may sit), and
-	 * rotations of one deal played by separate processes. */
-	bool tables_shared;
-	bool rotations;
 };
 
 /*
@@ -102,10 +96,10 @@ struct sandbox_setup {
  * filter, start the guard, run one sandboxed `true`, check that every bot
  * can run in the sandbox, make the cgroups (cgroup.h).
  * - off: 0 and *out NULL.
- * - auto seals (as sealed) where setup's tables are shared, or its
- *   rotations cannot be kept apart by dropping the caches (not root); where
- *   sealing fails for want of room (-E2BIG) or of a tmpfs (-ENOTSUP), it
- *   stays on and note says why, what stays open and what to do.
+ * - auto seals (as sealed); where sealing fails for want of room (-E2BIG,
+ *   -ENOSPC) or of a tmpfs (-ENOTSUP), or a bot's needs cannot be derived
+ *   (system_needs_known), it stays on and note says why, what stays open
+ *   and what to do.
  * - available: 0 and *out, to put in each bot_spec.sandbox. note gets one
  *   line when the sandbox lacks cgroups, else "".
  * - not available (no bwrap, no user namespaces): with auto, 0 and *out
@@ -133,7 +127,7 @@ const char *sandbox_unseen(const struct sandbox *sb, size_t i);
 
 /*
  * NULL when the kernel's caches are dropped between rotation phases
- * (sandbox_end_phase, cache_drop.h), else the sentence that says what stays
+ * (sandbox_end_phase, cache_drop.h), or sealed (nothing to drop), else the sentence that says what stays
  * open without the drop, for a run with phases to print once.
  */
 const char *sandbox_cache_warning(const struct sandbox *sb);

@@ -692,7 +692,4 @@ void config_sandbox_setup(const struct config *cfg, struct sandbox_setup *setup)
 	setup->mode = (enum sandbox_mode)cfg->sandbox;
 	setup->system = (const char *const *)cfg->system;
 	setup->nsystem = cfg->nsystem;
-	setup->tables_shared = cfg->partnership || cfg->players > 2;
-	/* a reused process carries one rotation to the next in its own memory: nothing to seal */
-	setup->rotations = cfg->duplicate && cfg->processes == CONFIG_PROCESSES_FRESH;
 }

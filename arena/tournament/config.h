@@ -168,10 +168,8 @@ void config_release(struct config *cfg);
 struct sandbox_setup;
 
 /*
- * cfg's sandbox mode and "system" into *setup, and what auto weighs
- * (sandbox.h): tables shared by partners or three or more seats, and
- * duplicate rotations played by fresh processes. The bots and hidden
- * paths are the caller's.
+ * cfg's sandbox mode and "system" into *setup. The bots and hidden paths
+ * are the caller's.
  */
 void config_sandbox_setup(const struct config *cfg, struct sandbox_setup *setup);
 

@@ -3,7 +3,7 @@
 # fresh bot processes cost a tournament: games/s of 4 skipbo-hard bots with a
 # fresh process per game ("processes": "fresh", the default) against one
 # process per bot and worker ("reuse"), at stock 30 and at stock 5, in
-# alternating rounds (-j 2, pinned, SANDBOX auto, on or off, default auto: on
+# alternating rounds, each starting with the next mode (-j 2, pinned, SANDBOX auto, on or off, default auto: on
 # where the machine allows it), the median of each and their ratio. With
 # BEFORE_DIR, the arena of that build also plays the fresh runs, in the same
 # rounds (the bots are BUILD_DIR's), and its median and ratio come too. With
@@ -68,9 +68,20 @@ run_one() {
 	"$@" "$run" run --quiet --no-report "$work/$config-$stock.json" 2>/dev/null
 }
 
+# order R: the modes, the R-th round's starting with the R-th (round robin), so that none
+# always runs after the same one (what a run leaves the kernel to clean up lands in the next)
+modes="fresh reuse ${before:+before} $sealed"
+order() {
+	k=$(( ($1 - 1) % $(echo $modes | wc -w) )) head= tail=
+	for m in $modes; do
+		if [ "$k" -gt 0 ]; then tail="$tail $m" k=$((k - 1)); else head="$head $m"; fi
+	done
+	echo $head $tail
+}
+
 for r in $(seq "$rounds"); do
 	for stock in 30 5; do
-		for mode in fresh reuse ${before:+before} $sealed; do
+		for mode in $(order "$r"); do
 			start=$(date +%s.%N)
 			run_one "$mode" "$stock"
 			end=$(date +%s.%N)
@@ -101,7 +112,7 @@ done
 command -v perf >/dev/null 2>&1 || { rm -rf "$work"; exit 0; }
 for r in $(seq "$rounds"); do
 	for stock in 30 5; do
-		for mode in fresh reuse ${before:+before} $sealed; do
+		for mode in $(order "$r"); do
 			run_one "$mode" "$stock" perf stat -x, -e task-clock -o "$work/cpu.txt" --
 			awk -F, -v g="$(games "$stock")" -v m="$mode" -v s="$stock" \
 				'/task-clock/ {printf "%s %s %.2f\n", m, s, $1 / g}' "$work/cpu.txt" \

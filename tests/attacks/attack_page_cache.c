@@ -5,7 +5,7 @@
  * outlasts the processes that read them, and so the barrier between
  * rotation phases, unless the arena drops the cache there.
  *
- * usage: attack_page_cache TOKEN pagemap|faults|timing|dentry
+ * usage: attack_page_cache TOKEN pagemap|faults|timing|dentry|dentry-own
  *        attack_page_cache --evict
  *
  * The store (page_store.h) is a large file under /usr that every sandbox

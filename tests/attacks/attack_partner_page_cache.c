@@ -44,6 +44,9 @@
  *   PAGE-CACHE <mode> <store> noise <set>/<read> readback <set>/<read> threshold <ns>
  *   ATTACK partner-page-cache: blocked|SUCCEEDED: ...
  *
+ * At a table of two, the "partner" is the opponent: two entries of one
+ * author, say, who agreed to talk.
+ *
  * One game per process (the arena's default, fresh processes).
  */
 #include <cjson/cJSON.h>
@@ -196,12 +199,15 @@ static void game_start(const cJSON *msg)
 	const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "game");
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(msg, "seat");
 	const cJSON *p = cJSON_GetObjectItemCaseSensitive(msg, "partner");
+	const cJSON *players = cJSON_GetObjectItemCaseSensitive(msg, "players");
+	bool two = cJSON_IsNumber(players) && players->valueint == 2;
 
-	if (seat >= 0 || !cJSON_IsString(id) || !cJSON_IsNumber(s) || !cJSON_IsNumber(p))
+	if (seat >= 0 || !cJSON_IsString(id) || !cJSON_IsNumber(s) || (!cJSON_IsNumber(p) && !two))
 		return;
 	snprintf(game, sizeof game, "%s", id->valuestring);
 	seat = s->valueint;
-	partner = p->valueint;
+	/* at a table of two, the other seat: opponents who agreed to talk */
+	partner = cJSON_IsNumber(p) ? p->valueint : 1 - seat;
 }
 
 static void request(const cJSON *msg)

@@ -28,6 +28,10 @@
  *   where the bots' own files are in that copy too.
  * - the same relay over the CPU's cache (reload: flush and reload of lines
  *   of pages both map): shown, sealed, as what sealing leaves.
+ * - opponents: the two attackers alone in a 2-player field (two entries of
+ *   one author who agreed to talk), the sandbox left at its default (auto,
+ *   which seals every field), the store shown by "system": pagemap and
+ *   faults judged; the run must be recorded sealed.
  *
  * usage: test_attacks_partners [--user]
  * SKIPBO_ATTACK=PATTERN runs only the cases whose names match (cmocka's filter).
@@ -58,6 +62,8 @@
 #define DEALS 2
 #define GAMES (DEALS * 3 * 4)        /* 3 pairings x 4 seat rotations per deal */
 #define PARTNER_GAMES (DEALS * 4)    /* pairing {02|13}: the attackers are partners */
+#define OPPONENT_DEALS 8             /* 2 seats, the attackers alone: every game theirs */
+#define OPPONENT_GAMES (OPPONENT_DEALS * 2)
 #define MIN_PREDICTED 200            /* enough hand cards to tell chance from knowledge */
 #define VALUES 13                    /* card values: 0 (Skip-Bo) .. 12 */
 #define HAND_MAX 5
@@ -252,14 +258,15 @@ struct tally {
 	size_t hands, heard; /* partner hands of a card or more, and those heard */
 };
 
-/* Add a's hands in the games where b was its partner, and what b heard of them. */
-static void tally_hands(const struct attacker_log *a, const struct attacker_log *b,
+/* Add a's hands in the games where b was its partner (across a table of players), and what
+ * b heard of them. */
+static void tally_hands(const struct attacker_log *a, const struct attacker_log *b, int players,
 			const double *mean, const double *variance, struct tally *t)
 {
 	for (size_t i = 0; i < a->nhands; i++) {
 		const struct hand_line *h = &a->hands[i], *heard;
 
-		if (!find_line(b->hands, b->nhands, h->game, (h->seat + 2) % 4, -1))
+		if (!find_line(b->hands, b->nhands, h->game, (h->seat + players / 2) % players, -1))
 			continue;
 		if (h->seq == 1)
 			t->partner_games++;
@@ -282,6 +289,7 @@ struct partner_case {
 	const char *arg;    /* after the token, or "" */
 	bool judged;        /* the cards heard right must stay within chance */
 	bool sealed;        /* --sandbox sealed: every file the bots see kept cached */
+	bool opponents;     /* a 2-player field of the attackers alone, "sandbox" left out */
 };
 
 static const struct partner_case cases[] = {
@@ -296,7 +304,21 @@ static const struct partner_case cases[] = {
 	{ "partner_page_cache", "reload", false, true },
 	{ "partner_page_cache", "dentry", true, true },
 	{ "partner_page_cache", "dentry-own", true, true },
+	/* opponents who agreed to talk, in the default sandbox (auto: sealed) */
+	{ "partner_page_cache", "pagemap", true, false, true },
+	{ "partner_page_cache", "faults", true, false, true },
 };
+
+/* The games of case c, and those where the attackers sat as partners (or opponents). */
+static int games_of(const struct partner_case *c)
+{
+	return c->opponents ? OPPONENT_GAMES : GAMES;
+}
+
+static int partner_games_of(const struct partner_case *c)
+{
+	return c->opponents ? OPPONENT_GAMES : PARTNER_GAMES;
+}
 
 /* The mutual information of a channel that names one of 13 cards, right at rate a and wrong
  * evenly otherwise, in bits. */
@@ -316,12 +338,12 @@ static double channel_bits(double a)
  * right less those at the blind guess's rate, at least 0. A card kept in hand over several
  * requests counts at each, so this overstates what is new.
  */
-static double bits_a_game(const struct tally *t)
+static double bits_a_game(const struct tally *t, int partner_games)
 {
 	double a = (double)t->right / t->predicted, blind = t->chance / t->predicted;
 	double bits = channel_bits(a) - channel_bits(blind);
 
-	return bits > 0 ? t->predicted * bits / PARTNER_GAMES : 0;
+	return bits > 0 ? t->predicted * bits / partner_games : 0;
 }
 
 /* Run the tournament of case c in dir; fails unless every game was recorded. */
@@ -337,7 +359,18 @@ static void run_tournament(const struct partner_case *c, const char *dir)
 	snprintf(attacker, sizeof attacker, "\"command\":[\"%s%s/attack_%s\",\"tok%d\"%s%s%s]",
 		 bin, strcmp(c->arg, "dentry-own") ? "" : "/own", c->attack, (int)getpid(),
 		 c->arg[0] ? ",\"" : "", c->arg, c->arg[0] ? "\"" : "");
-	snprintf(text, sizeof text,
+	/* opponents: "sandbox" left out; "system" shows the store, which what a C program needs,
+	 * derived, does not hold (the attacker would have nothing to mark) */
+	if (c->opponents)
+		snprintf(text, sizeof text,
+			 "{\"name\":\"opponents\",\"bots\":["
+			 "{\"name\":\"attacker1\",%s},{\"name\":\"attacker2\",%s}],"
+			 "\"players\":2,\"deals\":%d,\"rules\":{\"stock_size\":10},"
+			 "\"time\":{\"startup_ms\":10000,\"move_ms\":10000,\"game_ms\":120000},"
+			 "\"concurrency\":1,\"output\":\"out\"%s}", attacker, attacker, OPPONENT_DEALS,
+			 PAGE_STORE_SEALED_SYSTEM);
+	else
+		snprintf(text, sizeof text,
 		 "{\"name\":\"partners\",\"bots\":["
 		 "{\"name\":\"attacker1\",%s},"
 		 "{\"name\":\"good1\",\"command\":[\"%s/badbot\",\"good\"]},"
@@ -363,7 +396,8 @@ static void run_tournament(const struct partner_case *c, const char *dir)
 	/* a partnership run warns of the page cache unless sealed */
 	snprintf(path, sizeof path, "%s/stdout.txt", dir);
 	err = e2e_read(path, NULL);
-	if (c->sealed == (err && strstr(err, "partners can pass each other their hands through the "
+	if (!c->opponents &&
+	    c->sealed == (err && strstr(err, "partners can pass each other their hands through the "
 					"kernel's caches") != NULL))
 		fail_msg("%s %s: the run %s the page cache between partners:\n%.2000s", c->attack,
 			 c->arg, c->sealed ? "warns of" : "does not warn of", err ? err : "");
@@ -373,13 +407,26 @@ static void run_tournament(const struct partner_case *c, const char *dir)
 	for (size_t i = 0; c->judged && i < n; i++)
 		assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(recs[i], "faults")), 0);
 	e2e_free_records(recs, n);
-	assert_int_equal(n, GAMES);
+	assert_int_equal(n, games_of(c));
+}
+
+/* The "sandbox" dir's tournament.json records, into mode. */
+static void recorded_mode(const char *dir, char *mode, size_t size)
+{
+	char path[600];
+	cJSON *t;
+
+	snprintf(path, sizeof path, "%s/out/tournament.json", dir);
+	assert_non_null(t = e2e_read_json(path));
+	snprintf(mode, size, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(t, "sandbox")) ?
+		 cJSON_GetStringValue(cJSON_GetObjectItem(t, "sandbox")) : "");
+	cJSON_Delete(t);
 }
 
 static void run_case(const struct partner_case *c)
 {
 	double mean[HAND_MAX + 1] = { 0 }, variance[HAND_MAX + 1] = { 0 }, bound;
-	char dir[256], store[512];
+	char dir[256], store[512], mode[32];
 	struct attacker_log logs[2];
 	struct tally t = { 0 };
 	long longest_us;
@@ -393,10 +440,11 @@ static void run_case(const struct partner_case *c)
 		blind_guess(h, &mean[h], &variance[h]);
 	e2e_tempdir(dir, sizeof dir, "partners");
 	run_tournament(c, dir);
+	recorded_mode(dir, mode, sizeof mode);
 	read_log(dir, "attacker1", &logs[0]);
 	read_log(dir, "attacker2", &logs[1]);
-	tally_hands(&logs[0], &logs[1], mean, variance, &t);
-	tally_hands(&logs[1], &logs[0], mean, variance, &t);
+	tally_hands(&logs[0], &logs[1], c->opponents ? 2 : 4, mean, variance, &t);
+	tally_hands(&logs[1], &logs[0], c->opponents ? 2 : 4, mean, variance, &t);
 	longest_us = logs[0].longest_us > logs[1].longest_us ? logs[0].longest_us :
 							       logs[1].longest_us;
 	for (int i = 0; i < 2; i++) {
@@ -410,7 +458,8 @@ static void run_case(const struct partner_case *c)
 	if (page)
 		printf("  store %s: %zu of %zu hands heard, %.1f cards right beyond the blind guess "
 		       "and about %.0f bits a partner game, the longest reading %.1f ms\n", store,
-		       t.heard, t.hands, (t.right - t.chance) / PARTNER_GAMES, bits_a_game(&t),
+		       t.heard, t.hands, (t.right - t.chance) / partner_games_of(c),
+		       bits_a_game(&t, partner_games_of(c)),
 		       longest_us / 1000.0);
 	if (!c->judged && !c->sealed)
 		printf("  not judged: the page cache is open between processes alive at once "
@@ -420,12 +469,15 @@ static void run_case(const struct partner_case *c)
 		       "sealed or not, pages of a file both map are read by flush and reload "
 		       "(SECURITY.md)\n");
 	/* both partners of each such game */
-	assert_int_equal(t.partner_games, 2 * PARTNER_GAMES);
+	assert_int_equal(t.partner_games, 2 * partner_games_of(c));
 	assert_true(t.predicted >= MIN_PREDICTED);
 	if (c->judged && t.right > bound)
 		fail_msg("%s: the partners heard %ld of %ld hand cards right, beyond chance (%.0f "
 			 "expected, at most %.0f allowed)", c->attack, t.right, t.predicted, t.chance,
 			 bound);
+	/* opponents: the default seals them too */
+	if (c->opponents)
+		assert_string_equal(mode, "sealed");
 	e2e_remove(dir);
 }
 
@@ -462,7 +514,8 @@ int main(int argc, char **argv)
 	copy_programs();
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		snprintf(names[i], sizeof names[i], "%s%s%s%s", cases[i].attack,
-			 cases[i].arg[0] ? " " : "", cases[i].arg, cases[i].sealed ? " sealed" : "");
+			 cases[i].arg[0] ? " " : "", cases[i].arg, cases[i].sealed ? " sealed" :
+			 cases[i].opponents ? " opponents" : "");
 		tests[i] = (struct CMUnitTest){ names[i], test_case, NULL, NULL, (void *)&cases[i] };
 	}
 	failed = _cmocka_run_group_tests(user ? "partner attacks as an ordinary user" :

@@ -42,10 +42,12 @@ games() { grep -c . C/games.jsonl 2>/dev/null || true; }
 more_games_than() { [ "$(games)" -gt "$1" ]; }
 
 mkdir C
-# The league's bots sandboxed where the machine allows it: each sees its own tree in
-# DIR/submissions/ID/tree and nothing else of DIR (league_hide.h).
+# The league's bots sandboxed, sealed, where the machine allows it: each sees its own tree
+# in DIR/submissions/ID/tree and nothing else of DIR (league_hide.h); the check plays sealed
+# too, as the league will.
 sandbox=off
 ! bwrap --ro-bind / / true 2>/dev/null || sandbox=on
+[ $sandbox = off ] || [ "$(stat -f -c %T /dev/shm)" != tmpfs ] || sandbox=sealed
 cat >C/league.jsonc <<EOF
 {
   "name": "day",
@@ -190,8 +192,10 @@ done
 for bot in c-broken py-crash py-illegal py-slow; do
 	! grep -q " $bot " report.out || fail "$bot ranked"
 done
+grep -q "\"sandbox\":[[:space:]]*\"$sandbox\"" C/tournament.json ||
+	fail "the league did not run $sandbox: $(grep sandbox C/tournament.json)"
 # the snooping bot played (in the check and in the league) and got nothing of the host's
-[ $sandbox = on ] || { echo "host day: ok (the snooping bot not judged: no sandbox here)"; exit 0; }
+[ $sandbox != off ] || { echo "host day: ok (the snooping bot not judged: no sandbox here)"; exit 0; }
 snooped=$(cat C/submissions/11/check.log C/logs/snoop*.stderr 2>/dev/null | grep "snoop: " || true)
 [ "$(grep -c "snoop: cannot read $work/a1.token" <<<"$snooped")" -ge 2 ] ||
 	fail "the snooping bot's log, in the check and the league: $snooped"

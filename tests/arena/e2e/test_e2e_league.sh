@@ -182,7 +182,7 @@ grep -q 'every adjacent pair is apart at 95%' r.txt || fail "no stop by the rule
 
 # A bot the sandbox cannot run (as root: a file its uids cannot read) is suspended, saying
 # why, and the league plays on without it (only where the league ran sandboxed, as root).
-if [ "$(id -u)" = 0 ] && grep -q '"sandbox":[[:space:]]*"on"' L/tournament.json; then
+if [ "$(id -u)" = 0 ] && grep -Eq '"sandbox":[[:space:]]*"(on|sealed)"' L/tournament.json; then
 	mkdir -m 700 hidden S
 	cp "$badbot" hidden/bot
 	cat >S/league.jsonc <<EOF
