@@ -151,8 +151,8 @@ static int pipe_fault(struct ref *r, int seat, int writing)
 	if (WIFSIGNALED(status))
 		return referee_add_fault(r, seat, PROTOCOL_FAULT_EXIT, NULL, 0, "killed by signal %d (%s)",
 				 WTERMSIG(status), strsignal(WTERMSIG(status)));
-	return referee_add_fault(r, seat, PROTOCOL_FAULT_EXIT, NULL, 0, "exited with status %d%s",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1, bot_exit_hint(b));
+	return referee_add_fault(r, seat, PROTOCOL_FAULT_EXIT, NULL, 0, "exited with status %d",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 /* Write buf to seat; a failure is the seat's fault. Returns 0, 1 (faulted) or -ENOMEM. */

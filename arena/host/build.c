@@ -415,10 +415,15 @@ int build_sandbox_start(struct bot_spec *spec, enum sandbox_mode mode, struct sa
 			 strerror(-ret));
 		return ret;
 	}
-	setup.mode = mode;
+	/* alone in its sandbox, nothing to keep apart: never sealed (a copy of the tree and the
+	 * upload would only cost memory), and auto is on where a sandbox can be made */
+	setup.mode = mode == SANDBOX_AUTO ? SANDBOX_ON : mode;
 	setup.bots = spec;
 	setup.nbots = 1;
-	if ((ret = sandbox_open(&setup, sb, note, sizeof(note))) < 0) {
+	ret = sandbox_open(&setup, sb, note, sizeof(note));
+	if (ret == -ENOTSUP && mode == SANDBOX_AUTO)
+		ret = 0; /* no sandbox here: unsandboxed, as auto runs */
+	if (ret < 0) {
 		snprintf(why, why_size, "the host cannot make the %s's sandbox: %s", spec->name,
 			 note);
 		return ret;

@@ -72,7 +72,7 @@ void build_toolchain_release(struct build_toolchain *tc);
  * Start spec's program as a build runs: its cwd (a submission's tree,
  * absolute, canonical) opened to the sandbox's uid (as root) and bound
  * writable, in a sandbox of mode (SANDBOX_ON, or SANDBOX_AUTO: unsandboxed
- * where none can be made), at the lowest priority (bot_spec.idle). Sets
+ * where none can be made; never sealed, as it runs alone), at the lowest priority (bot_spec.idle). Sets
  * spec->sandbox, cwd_writable and idle. 0 with *b running, or a negative
  * code with why. Either way build_sandbox_end() must follow.
  */

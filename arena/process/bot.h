@@ -218,12 +218,11 @@ void bot_wait_stderr(struct bot *b, int ms);
 pid_t bot_pid(const struct bot *b);
 
 /*
- * After a bot exited: " (it ran in the sandbox, which shows ...)" when it
- * ran sandboxed and exited with 126 or 127 (its shell could not execute
+ * After a start fault: " (it ran in the sandbox, which shows ...)" when the
+ * bot ran sandboxed and exited with 126 or 127 (its shell could not execute
  * something), or sealed with the system files derived from the bots'
- * commands (system_needs.h) and exited with any status but 0, at the start
- * or within a game (naming "system" as what to extend); else "". Static
- * text.
+ * commands (system_needs.h) and exited with any status but 0 (naming
+ * "system" as what to extend); else "". Static text.
  */
 const char *bot_exit_hint(struct bot *b);
 

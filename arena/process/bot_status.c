@@ -121,7 +121,7 @@ const char *bot_exit_hint(struct bot *b)
 
 	if (!b->sandbox || !bot_exited(b, &status) || !WIFEXITED(status))
 		return "";
-	/* sealed with a derived copy, a failing exit may be a file it lacks */
+	/* sealed with a derived copy, any exit at the start may be a file it lacks */
 	if (b->sandbox->derived && WEXITSTATUS(status) != 0)
 		return " (it ran sealed, where a bot sees of the system only the files its "
 		       "program needs, derived from its command: name what else it needs in the "
