@@ -103,11 +103,14 @@ static char *run_launched(const char *mode, int *status)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		char *argv[] = { "/proc/self/fd/9", self, "probe", (char *)mode, NULL };
-		int null_fd = open("/dev/null", O_RDONLY);
+		/* above the launcher's numbers first, so that no dup2 closes another's */
+		int null_fd = fcntl(open("/dev/null", O_RDONLY), F_DUPFD, SANDBOX_LAUNCHER_FD + 1);
+		int out_fd = fcntl(pipefd[1], F_DUPFD, SANDBOX_LAUNCHER_FD + 1);
+		int self_fd = fcntl(launcher, F_DUPFD, SANDBOX_LAUNCHER_FD + 1);
 
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || null_fd < 0 ||
-		    dup2(launcher, SANDBOX_LAUNCHER_FD) < 0 || dup2(null_fd, SANDBOX_STDIN_FD) < 0 ||
-		    dup2(pipefd[1], SANDBOX_STDOUT_FD) < 0)
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || null_fd < 0 || out_fd < 0 ||
+		    self_fd < 0 || dup2(self_fd, SANDBOX_LAUNCHER_FD) < 0 ||
+		    dup2(null_fd, SANDBOX_STDIN_FD) < 0 || dup2(out_fd, SANDBOX_STDOUT_FD) < 0)
 			_exit(99);
 		execv(argv[0], argv);
 		_exit(98);
