@@ -631,7 +631,11 @@ static __attribute__((noreturn)) void alone(char **argv, char **envp)
 	unsigned long ignore[4] = { 1 /* SIG_IGN */, 0, 0, 0 };
 	long listener = listen_sysinfo(), bot, status;
 
-	if (listener < 0 || (bot = fork_flags(0)) < 0)
+	if (listener < 0)
+		exec_bot(argv, envp);
+	/* the bot can read the launcher's command line: its own command, as in a host's game */
+	argv = hide_options(command_line, argv);
+	if ((bot = fork_flags(0)) < 0)
 		exec_bot(argv, envp);
 	if (bot == 0) {
 		sys3(__NR_close, listener, 0, 0);
