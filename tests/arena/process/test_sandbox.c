@@ -34,6 +34,7 @@
 #include "bot.h"
 #include "reaper.h"
 #include "sandbox.h"
+#include "sysinfo_view.h"
 
 #define DEADLINE_US (10 * 1000000)
 #define SKIP_STATUS 77
@@ -389,6 +390,28 @@ static void test_system_calls_filtered(void **state)
 	expect_line(b, "pinned");
 	expect_line(b, "0");
 	bot_stop(b, 100);
+}
+
+/*
+ * sysinfo answered by the launcher (launcher.h), not the kernel: glibc's
+ * sysconf(_SC_PHYS_PAGES), which reads it, gives the view's 4 GiB
+ * (sysinfo_view.h), in a child of the bot's. Skipped without python3.
+ */
+static void test_sysinfo_answered(void **state)
+{
+	struct bot *b = start_script("python3 -c 'import os; print(os.sysconf(\"SC_PHYS_PAGES\") * "
+				     "os.sysconf(\"SC_PAGE_SIZE\"))' 2>/dev/null || echo none", NULL);
+	char *got = next_line(b), want[32];
+
+	(void)state;
+	bot_stop(b, 100);
+	if (strcmp(got, "none") == 0) {
+		free(got);
+		skip();
+	}
+	snprintf(want, sizeof want, "%lu", SYSINFO_VIEW_RAM);
+	assert_string_equal(got, want);
+	free(got);
 }
 
 /* sandbox_open() with one bot: its return value, and the note in note. */
@@ -1076,6 +1099,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_script_under_tmp),
 		cmocka_unit_test(test_script_in_other_folder),
 		cmocka_unit_test(test_system_calls_filtered),
+		cmocka_unit_test(test_sysinfo_answered),
 		cmocka_unit_test(test_unrunnable_bot_refused),
 		cmocka_unit_test(test_start_fault_names_sandbox),
 		cmocka_unit_test(test_launcher_leaves_only_the_pipes),
