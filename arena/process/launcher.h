@@ -22,7 +22,9 @@
  * launcher never calls sysinfo, so no process of the sandbox reaches the
  * kernel's. A launcher gone (killed by the bot, or the sandbox ending)
  * closes the listener, and the kernel then fails every sysinfo with ENOSYS
- * at once: a bot never waits on a supervisor that is not there. Where the
+ * at once: a bot never waits on a supervisor that is not there. The answer
+ * needs nothing of the arena's: an arena stopped (SIGSTOP, a debugger)
+ * holds no bot's sysinfo, and one killed takes its sandboxes with it. Where the
  * kernel gives no listener (before Linux 5.0; EBUSY under a filter of the
  * machine's that has one), the launcher executes the bot in its place, and
  * sysinfo is the kernel's.
