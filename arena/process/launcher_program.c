@@ -641,10 +641,11 @@ static __attribute__((noreturn)) void alone(char **argv, char **envp)
 		sys3(__NR_close, listener, 0, 0);
 		exec_bot(argv, envp);
 	}
-	for (unsigned i = 0; i < sizeof group_signals / sizeof group_signals[0]; i++)
-		sys5(__NR_rt_sigaction, group_signals[i], (long)ignore, 0, 8, 0);
+	/* the bot's pipes at once: the arena sees the bot's stdout close when the bot closes it */
 	for (int fd = 0; fd < 3; fd++)
 		sys3(__NR_close, fd, 0, 0);
+	for (unsigned i = 0; i < sizeof group_signals / sizeof group_signals[0]; i++)
+		sys5(__NR_rt_sigaction, group_signals[i], (long)ignore, 0, 8, 0);
 	status = supervise(listener, bot, -1);
 	leave((status & 0x7f) ? 128 + (status & 0x7f) : (status >> 8) & 0xff);
 }
