@@ -26,8 +26,9 @@
  * needs nothing of the arena's: an arena stopped (SIGSTOP, a debugger)
  * holds no bot's sysinfo, and one killed takes its sandboxes with it. Where the
  * kernel gives no listener (before Linux 5.0; EBUSY under a filter of the
- * machine's that has one), the launcher executes the bot in its place, and
- * sysinfo is the kernel's.
+ * machine's that has one), sysinfo is the kernel's, and the launcher stays
+ * all the same: the bot is always its child, where the arena looks for it
+ * (its CPU time, bot_status.c).
  *
  * As a host (sandbox_host.h), "LAUNCHER -H [-p N] PROGRAM ARGS", run by
  * bwrap with CAP_SYS_ADMIN and without the filter, which it reads from

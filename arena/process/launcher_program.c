@@ -622,7 +622,8 @@ static __attribute__((noreturn)) void host(char **argv, char **envp, long nproc)
  * reports one (the code, or 128 + the signal). It ignores the signals a
  * terminal or the arena sends the whole process group, so that the bot
  * meets them alone, as before; SIGKILL ends it, and with it the sandbox.
- * Without a listener, the bot is executed in its place.
+ * Without a listener it stays all the same, only waiting: the arena finds
+ * the bot, for its CPU time, as the launcher's child (bot_status.c).
  */
 static __attribute__((noreturn)) void alone(char **argv, char **envp)
 {
@@ -631,14 +632,13 @@ static __attribute__((noreturn)) void alone(char **argv, char **envp)
 	unsigned long ignore[4] = { 1 /* SIG_IGN */, 0, 0, 0 };
 	long listener = listen_sysinfo(), bot, status;
 
-	if (listener < 0)
-		exec_bot(argv, envp);
 	/* the bot can read the launcher's command line: its own command, as in a host's game */
 	argv = hide_options(command_line, argv);
 	if ((bot = fork_flags(0)) < 0)
 		exec_bot(argv, envp);
 	if (bot == 0) {
-		sys3(__NR_close, listener, 0, 0);
+		if (listener >= 0)
+			sys3(__NR_close, listener, 0, 0);
 		exec_bot(argv, envp);
 	}
 	/* the bot's pipes at once: the arena sees the bot's stdout close when the bot closes it */
