@@ -225,7 +225,10 @@ static void mem_path(char *path, unsigned pid)
  * The caller may be gone, and its pid taken by another process, before the
  * open: the notification still valid after it means the file is its
  * memory. What cannot be written is EFAULT, as the kernel's own; a memory
- * that cannot be opened (a bot that made itself not dumpable) ENOSYS.
+ * that cannot be opened (a bot that made itself not dumpable) ENOSYS. A
+ * write through that file also lands on the bot's read-only pages (a
+ * private copy, as mprotect and a write would make), never on a shared
+ * mapping the bot could not write itself: the kernel refuses that one.
  */
 static void answer(long listener)
 {
