@@ -24,27 +24,39 @@ pid_t bot_pid(const struct bot *b)
 	return b->pid;
 }
 
-void bot_find_cpu_clock(struct bot *b)
+/* The first child of process pid (what it orphans comes later in the list), or -1. */
+static long first_child(long pid)
 {
 	char path[64], buf[64];
 	ssize_t n;
 	long child;
 	int fd;
 
-	if (b->init_pid <= 0 || b->exited)
-		return;
-	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)b->init_pid,
-		 (int)b->init_pid);
+	snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", pid, pid);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return;
+		return -1;
 	n = read(fd, buf, sizeof buf - 1);
 	close(fd);
 	if (n <= 0)
-		return;
+		return -1;
 	buf[n] = '\0';
-	/* The init's first child is the bot: what it orphans comes later in the list. */
 	child = strtol(buf, NULL, 10);
-	if (child > 0 && isdigit((unsigned char)buf[0]))
+	return child > 0 && isdigit((unsigned char)buf[0]) ? child : -1;
+}
+
+void bot_find_cpu_clock(struct bot *b)
+{
+	long child;
+
+	if (b->init_pid <= 0 || b->exited)
+		return;
+	/* The init's first child is the bot (a game of a host, or /bin/sh's exec); in a
+	 * sandbox of its own the launcher, which stays, and the bot is its child
+	 * (launcher.h). */
+	child = first_child(b->init_pid);
+	if (child > 0 && !b->host && b->sandbox && b->sandbox->launcher_fd >= 0)
+		child = first_child(child);
+	if (child > 0)
 		b->have_cpu_clock = clock_getcpuclockid((pid_t)child, &b->cpu_clock) == 0;
 }
 

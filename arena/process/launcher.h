@@ -7,6 +7,29 @@
  * fails prints "sandbox: cannot execute PROGRAM: REASON" on stderr and exits
  * 127 (not found) or 126 (found, cannot run), as a shell would.
  *
+ * sysinfo(2) tells a bot the machine's free memory and process count, which
+ * a bot in another sandbox alive at once can move: a channel. So before the
+ * bot runs, the launcher loads a second filter that sends sysinfo to it as a
+ * seccomp user notification (SECCOMP_FILTER_FLAG_NEW_LISTENER; bwrap's
+ * --seccomp makes no listener), and it answers each call with the view of
+ * sysinfo_view.h, written into the caller's memory through /proc/PID/mem
+ * once the notification is known to be still valid. It stays, the bot's
+ * parent, to answer (it writes PROGRAM ARGS over its own command line, as a
+ * host's game does), and exits when the bot does, with the bot's status as
+ * bwrap reports one (the exit code, or 128 + the signal); it ignores the
+ * signals sent to a whole process group (SIGHUP, SIGINT, SIGQUIT, SIGUSR1,
+ * SIGUSR2, SIGPIPE, SIGALRM, SIGTERM), which the bot meets alone. The
+ * launcher never calls sysinfo, so no process of the sandbox reaches the
+ * kernel's. A launcher gone (killed by the bot, or the sandbox ending)
+ * closes the listener, and the kernel then fails every sysinfo with ENOSYS
+ * at once: a bot never waits on a supervisor that is not there. The answer
+ * needs nothing of the arena's: an arena stopped (SIGSTOP, a debugger)
+ * holds no bot's sysinfo, and one killed takes its sandboxes with it. Where the
+ * kernel gives no listener (before Linux 5.0; EBUSY under a filter of the
+ * machine's that has one), sysinfo is the kernel's, and the launcher stays
+ * all the same: the bot is always its child, where the arena looks for it
+ * (its CPU time, bot_status.c).
+ *
  * As a host (sandbox_host.h), "LAUNCHER -H [-p N] PROGRAM ARGS", run by
  * bwrap with CAP_SYS_ADMIN and without the filter, which it reads from
  * descriptor 8, it starts games: for each message on its control socket
@@ -16,7 +39,9 @@
  * game's own /proc, sends "P" on the game's socket (the kernel adds its pid
  * as a credential, in the arena's numbering) and forks the bot, which drops
  * every capability, sets RLIMIT_NPROC to N, installs the filter and executes
- * PROGRAM (or says why not on its stderr and exits 126 or 127). Before it
+ * PROGRAM (or says why not on its stderr and exits 126 or 127); pid 1 loads
+ * the sysinfo filter before, and answers the bot's sysinfo (above): no
+ * process of the game can signal it or reach its memory. Before it
  * forks the bot, pid 1 writes PROGRAM ARGS over its own command line, the
  * rest zeroed: /proc/1/cmdline, which the bot can read, shows its command
  * and nothing of the launcher's (a host's -p always has ten digits, so what

@@ -9,11 +9,17 @@
  * arena; x86-64 and AArch64 only.
  */
 #include <asm/unistd.h>
+#include <linux/audit.h>
 #include <linux/errno.h>
+#include <linux/filter.h>
+#include <linux/ioctl.h>
+#include <linux/seccomp.h>
 
 #include "sandbox_start.h"
+#include "sysinfo_view.h"
 
 #if defined(__x86_64__)
+#define AUDIT_ARCH_SELF AUDIT_ARCH_X86_64
 static long sys6(long nr, long a, long b, long c, long d, long e, long f)
 {
 	register long r10 __asm__("r10") = d;
@@ -29,6 +35,7 @@ static long sys6(long nr, long a, long b, long c, long d, long e, long f)
 __asm__(".globl _start\n_start:\n\txor %ebp, %ebp\n\tmov %rsp, %rdi\n"
 	"\tand $-16, %rsp\n\tcall launcher_main\n\thlt\n");
 #elif defined(__aarch64__)
+#define AUDIT_ARCH_SELF AUDIT_ARCH_AARCH64
 static long sys6(long nr, long a, long b, long c, long d, long e, long f)
 {
 	register long x8 __asm__("x8") = nr;
@@ -142,6 +149,155 @@ static void close_from(long from)
 	if (sys3(__NR_close_range, from, ~0U, 0) < 0)
 		for (long fd = from; fd < 4096; fd++)
 			sys3(__NR_close, fd, 0, 0);
+}
+
+/* ---- sysinfo: the launcher's answer (sysinfo_view.h) ---- */
+
+/*
+ * sysinfo, of this architecture, to the listener; everything else allowed
+ * (the bot's main filter judges the rest, and kills other architectures).
+ */
+static struct sock_filter notify_insns[] = {
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 4 /* seccomp_data.arch */),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_SELF, 0, 3),
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0 /* seccomp_data.nr */),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sysinfo, 0, 1),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
+
+static long started_s; /* CLOCK_MONOTONIC when the sandbox (or the game) started */
+
+static long monotonic_s(void)
+{
+	long ts[2] = { 0, 0 };
+
+	sys3(__NR_clock_gettime, 1 /* CLOCK_MONOTONIC */, (long)ts, 0);
+	return ts[0];
+}
+
+static void zero(void *p, unsigned long n)
+{
+	volatile unsigned char *b = p;
+
+	while (n--)
+		*b++ = 0;
+}
+
+/*
+ * The filter that sends sysinfo to a listener, on this process and every
+ * process it starts from now: the listener's descriptor (close-on-exec), or
+ * a negative error (a kernel before 5.0; EBUSY where a filter of the
+ * machine's already has a listener), and then sysinfo stays the kernel's.
+ * Loaded by a process that never calls sysinfo itself.
+ */
+static long listen_sysinfo(void)
+{
+	struct sock_fprog prog = { sizeof notify_insns / sizeof notify_insns[0], notify_insns };
+
+	started_s = monotonic_s();
+	return sys3(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+		    (long)&prog);
+}
+
+/* "/proc/PID/mem" into path (32 bytes). */
+static void mem_path(char *path, unsigned pid)
+{
+	static const char head[] = "/proc/", tail[] = "/mem";
+	char digits[12];
+	int n = 0, at = 0;
+
+	do
+		digits[n++] = (char)('0' + pid % 10);
+	while ((pid /= 10) && n < 11);
+	for (int i = 0; head[i]; i++)
+		path[at++] = head[i];
+	while (n)
+		path[at++] = digits[--n];
+	for (int i = 0; i <= 4; i++)
+		path[at++] = tail[i];
+}
+
+/*
+ * One notification: the view written into the caller's memory, through
+ * /proc/PID/mem (process_vm_writev is refused by the bot's filter, under
+ * which the launcher of a sandbox of its own runs), then the answer, 0.
+ * The caller may be gone, and its pid taken by another process, before the
+ * open: the notification still valid after it means the file is its
+ * memory. What cannot be written is EFAULT, as the kernel's own; a memory
+ * that cannot be opened (a bot that made itself not dumpable) ENOSYS. A
+ * write through that file also lands on the bot's read-only pages (a
+ * private copy, as mprotect and a write would make), never on a shared
+ * mapping the bot could not write itself: the kernel refuses that one.
+ */
+static void answer(long listener)
+{
+	struct seccomp_notif n;
+	struct seccomp_notif_resp r;
+	struct sysinfo si;
+	char path[32];
+	long fd, err = -ENOSYS;
+
+	zero(&n, sizeof n); /* the kernel wants it zeroed */
+	if (sys3(__NR_ioctl, listener, (long)SECCOMP_IOCTL_NOTIF_RECV, (long)&n) < 0)
+		return; /* the caller went first (ENOENT), or a signal */
+	if (n.data.nr == __NR_sysinfo && n.pid) {
+		mem_path(path, n.pid);
+		fd = sys3(__NR_openat, -100 /* AT_FDCWD */, (long)path, 02000002 /* O_RDWR|O_CLOEXEC */);
+		if (fd >= 0) {
+			if (sys3(__NR_ioctl, listener, (long)SECCOMP_IOCTL_NOTIF_ID_VALID, (long)&n.id) < 0) {
+				sys3(__NR_close, fd, 0, 0);
+				return;
+			}
+			sysinfo_view_fill(&si, monotonic_s() - started_s);
+			err = sys5(__NR_pwrite64, fd, (long)&si, sizeof si, (long)n.data.args[0], 0) ==
+			      (long)sizeof si ? 0 : -EFAULT;
+			sys3(__NR_close, fd, 0, 0);
+		}
+	}
+	zero(&r, sizeof r);
+	r.id = n.id;
+	r.error = (int)err;
+	sys3(__NR_ioctl, listener, (long)SECCOMP_IOCTL_NOTIF_SEND, (long)&r);
+}
+
+/*
+ * Until the bot (a child) ends: sysinfo answered for it and every process
+ * of its (listener < 0: none to answer), then its wait status; -1 as soon as
+ * descriptor quit (>= 0) is readable or closed.
+ */
+static long supervise(long listener, long bot, int quit)
+{
+	/* struct pollfd: fd, events, revents; POLLIN 1 */
+	struct { int fd; short events, revents; } fds[3];
+	long pidfd = sys3(__NR_pidfd_open, bot, 0, 0);
+	long slice[2] = { 0, 100000000 }; /* without a pidfd (Linux < 5.3): a look at the bot each 0.1 s */
+	int status = 0;
+
+	for (;;) {
+		fds[0].fd = (int)pidfd;
+		fds[1].fd = (int)listener;
+		fds[2].fd = quit;
+		for (int i = 0; i < 3; i++) {
+			fds[i].events = 1;
+			fds[i].revents = 0;
+		}
+		if (sys6(__NR_ppoll, (long)fds, 3, pidfd < 0 ? (long)slice : 0, 0, 8, 0) == -EINTR)
+			continue;
+		if (quit >= 0 && fds[2].revents)
+			return -1;
+		if (listener >= 0 && (fds[1].revents & 1))
+			answer(listener);
+		else if (fds[1].revents)
+			listener = -1; /* POLLHUP: no process under the filter any more */
+		if (pidfd >= 0 ? fds[0].revents != 0 :
+		    sys6(__NR_wait4, bot, (long)&status, 1 /* WNOHANG */ | 0x40000000, 0, 0, 0) != 0)
+			break;
+	}
+	if (pidfd >= 0)
+		while (sys6(__NR_wait4, bot, (long)&status, 0x40000000 /* __WALL */, 0, 0, 0) == -EINTR)
+			;
+	return status;
 }
 
 /* ---- messages over a unix socket: one byte, descriptors or credentials ---- */
@@ -392,8 +548,7 @@ static void game_proc(void)
  */
 static __attribute__((noreturn)) void run_game(char **argv, char **envp, long nproc)
 {
-	int bot_status = 0;
-	long bot, pidfd, err;
+	long bot, listener, bot_status;
 	char status[5] = { 'S' };
 
 	close_from(4);
@@ -402,27 +557,17 @@ static __attribute__((noreturn)) void run_game(char **argv, char **envp, long np
 	/* the kernel adds the credentials, the pid among them, for the arena's socket */
 	if (send_bytes(3, "P", 1, 0, 0) < 0)
 		leave(126);
+	/* pid 1 answers the bot's sysinfo: no process of the game can kill it, nor
+	 * reach its memory (it keeps capabilities the bot has not) */
+	listener = listen_sysinfo();
 	if ((bot = fork_flags(0)) < 0)
 		fail_game("start the bot", bot);
 	if (bot == 0)
 		run_bot(argv, envp, nproc);
 	for (int fd = 0; fd < 3; fd++)
 		sys3(__NR_close, fd, 0, 0);
-	pidfd = sys3(__NR_pidfd_open, bot, 0, 0);
-	if (pidfd >= 0) {
-		/* struct pollfd: fd, events, revents; POLLIN 1 */
-		struct { int fd; short events, revents; } fds[2] = { { 3, 1, 0 }, { (int)pidfd, 1, 0 } };
-
-		while (!fds[1].revents) {
-			if (sys6(__NR_ppoll, (long)fds, 2, 0, 0, 8, 0) == -EINTR)
-				continue;
-			if (fds[0].revents)
-				leave(1); /* the arena is done with the game */
-		}
-	}
-	while ((err = sys6(__NR_wait4, bot, (long)&bot_status, 0x40000000 /* __WALL */, 0, 0, 0)) ==
-	       -EINTR)
-		;
+	if ((bot_status = supervise(listener, bot, 3)) < 0)
+		leave(1); /* the arena is done with the game */
 	for (int i = 0; i < 4; i++)
 		status[1 + i] = (char)(bot_status >> (8 * i));
 	send_bytes(3, status, sizeof status, 0, 0);
@@ -474,6 +619,40 @@ static __attribute__((noreturn)) void host(char **argv, char **envp, long nproc)
 	}
 }
 
+/*
+ * A sandbox of its own: the launcher stays, the bot's parent, to answer its
+ * sysinfo (launcher.h), and ends as the bot ends, with its status as bwrap
+ * reports one (the code, or 128 + the signal). It ignores the signals a
+ * terminal or the arena sends the whole process group, so that the bot
+ * meets them alone, as before; SIGKILL ends it, and with it the sandbox.
+ * Without a listener it stays all the same, only waiting: the arena finds
+ * the bot, for its CPU time, as the launcher's child (bot_status.c).
+ */
+static __attribute__((noreturn)) void alone(char **argv, char **envp)
+{
+	static const int group_signals[] = { 1, 2, 3, 10, 12, 13, 14, 15 };
+	/* struct sigaction as the kernel takes it: handler, flags, restorer, mask */
+	unsigned long ignore[4] = { 1 /* SIG_IGN */, 0, 0, 0 };
+	long listener = listen_sysinfo(), bot, status;
+
+	/* the bot can read the launcher's command line: its own command, as in a host's game */
+	argv = hide_options(command_line, argv);
+	if ((bot = fork_flags(0)) < 0)
+		exec_bot(argv, envp);
+	if (bot == 0) {
+		if (listener >= 0)
+			sys3(__NR_close, listener, 0, 0);
+		exec_bot(argv, envp);
+	}
+	/* the bot's pipes at once: the arena sees the bot's stdout close when the bot closes it */
+	for (int fd = 0; fd < 3; fd++)
+		sys3(__NR_close, fd, 0, 0);
+	for (unsigned i = 0; i < sizeof group_signals / sizeof group_signals[0]; i++)
+		sys5(__NR_rt_sigaction, group_signals[i], (long)ignore, 0, 8, 0);
+	status = supervise(listener, bot, -1);
+	leave((status & 0x7f) ? 128 + (status & 0x7f) : (status >> 8) & 0xff);
+}
+
 /* sp: the stack at entry, argc then argv, NULL, then envp. */
 void launcher_main(long *sp)
 {
@@ -509,5 +688,5 @@ void launcher_main(long *sp)
 	sys3(__NR_close, SANDBOX_STDIN_FD, 0, 0);
 	sys3(__NR_close, SANDBOX_STDOUT_FD, 0, 0);
 	sys3(__NR_close, SANDBOX_LAUNCHER_FD, 0, 0);
-	exec_bot(argv + 1, envp);
+	alone(argv + 1, envp);
 }

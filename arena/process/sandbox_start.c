@@ -173,14 +173,15 @@ out:
 
 /*
  * The sandbox's process limit (sandbox_start.h): limits.processes and one
- * for bwrap's init (three in a host: its init, the host, the game's pid 1),
- * never above the arena's own hard limit, which the sandbox cannot raise;
- * 0 without a limit.
+ * for bwrap's init, one more for the launcher, which stays to answer the
+ * bot's sysinfo (launcher.h) (three in a host: its init, the host, the
+ * game's pid 1), never above the arena's own hard limit, which the sandbox
+ * cannot raise; 0 without a limit.
  */
 static unsigned long long process_limit(long processes, bool host)
 {
 	struct rlimit cur;
-	rlim_t n = (rlim_t)processes + (host ? 3 : 1);
+	rlim_t n = (rlim_t)processes + (host ? 3 : 2);
 
 	if (processes <= 0)
 		return 0;
@@ -236,9 +237,10 @@ static int take_leaf(struct sandbox *sb, const struct bot_spec *spec, struct san
 	unsigned id;
 
 	/* bwrap's own two processes (its launcher and the namespace's init) are in the tree
-	 * too, and in a host the host and the game's pid 1 */
+	 * too, and the sandbox's launcher (launcher.h), and in a host the host and the
+	 * game's pid 1 */
 	if (l.processes > 0)
-		l.processes += st->kind == SANDBOX_START_HOST ? 4 : 2;
+		l.processes += st->kind == SANDBOX_START_HOST ? 4 : 3;
 	/* numbered in the process, not the sandbox: every sandbox of a process shares one
 	 * cgroup directory (cgroup.h) */
 	id = atomic_fetch_add(&next_leaf, 1);

@@ -12,8 +12,9 @@
  * descriptor 8.
  *
  * The launcher (or the script) sets the bot's process limit (RLIMIT_NPROC,
- * bot.h) before it executes the bot, to limits.processes + 1: bwrap's init
- * counts too. The kernel (Linux 5.14 and later) counts RLIMIT_NPROC per user
+ * bot.h) before it executes the bot, to limits.processes + 2: bwrap's init
+ * counts too, and the launcher, which stays the bot's parent to answer its
+ * sysinfo (launcher.h). The kernel (Linux 5.14 and later) counts RLIMIT_NPROC per user
  * namespace, and the launcher runs in the sandbox's own, so the limit counts
  * the sandbox's processes alone, as root and as an ordinary user. Set before
  * bwrap, it would count every process of the uid on the machine (as an

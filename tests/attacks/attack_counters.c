@@ -16,11 +16,16 @@
  *   COUNTERS read <path> <bytes> <sample>   bytes read (-errno if it could not
  *                                          open it), the first printable ones
  *   COUNTERS moved <path> <field> <before> <after> <expected change>
+ *   COUNTERS sysinfo unit U total T free F0 F1 shared S buffer B procs P0 P1 loads L
+ *                                      sysinfo() before and after forking FORKED
+ *                                      processes and touching TOUCHED_MB MiB
+ *                                      ("COUNTERS sysinfo error E" if it failed)
  *
  * and then "ATTACK counters: SUCCEEDED" naming the counter files it could
  * read, or "blocked". The last kind tries each readable counter as a
  * channel: it opens files (/proc/sys/fs/file-nr) or touches memory
- * (/proc/meminfo) and reads the counter again.
+ * (/proc/meminfo) and reads the counter again; the system call sysinfo,
+ * which returns the same machine-wide counters, is tried the same way.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -28,7 +33,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "attack.h"
@@ -36,6 +44,7 @@
 #define OPENED 128            /* files opened to move file-nr */
 #define TOUCHED_MB 16         /* memory touched to move meminfo */
 #define SAMPLE 48
+#define FORKED 8              /* processes forked to move sysinfo's procs */
 
 static const char *const counters[] = {
 	"/proc/sys/fs/dentry-state", "/proc/sys/fs/file-nr", "/proc/sys/fs/inode-nr",
@@ -133,6 +142,46 @@ static void try_meminfo(void)
 		TOUCHED_MB * 1024);
 }
 
+/*
+ * sysinfo before and after FORKED processes and TOUCHED_MB MiB more: do the
+ * machine's process count and free memory move with them? Another sandbox
+ * alive at once would read the same numbers.
+ */
+static void try_sysinfo(void)
+{
+	struct sysinfo a, b;
+	size_t size = (size_t)TOUCHED_MB << 20;
+	pid_t kids[FORKED];
+	int forked = 0;
+	char *p;
+
+	if (sysinfo(&a) < 0) {
+		fprintf(stderr, "COUNTERS sysinfo error %d\n", errno);
+		return;
+	}
+	while (forked < FORKED && (kids[forked] = fork()) >= 0) {
+		if (kids[forked] == 0) {
+			pause();
+			_exit(0);
+		}
+		forked++;
+	}
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p != MAP_FAILED)
+		memset(p, 1, size);
+	if (sysinfo(&b) < 0)
+		b = a;
+	for (int i = 0; i < forked; i++) {
+		kill(kids[i], SIGKILL);
+		waitpid(kids[i], NULL, 0);
+	}
+	if (p != MAP_FAILED)
+		munmap(p, size);
+	fprintf(stderr, "COUNTERS sysinfo unit %u total %lu free %lu %lu shared %lu buffer %lu "
+		"procs %u %u loads %lu\n", a.mem_unit, a.totalram, a.freeram, b.freeram, a.sharedram,
+		a.bufferram, (unsigned)a.procs, (unsigned)b.procs, a.loads[0] | a.loads[1] | a.loads[2]);
+}
+
 void attack_main(int argc, char **argv)
 {
 	char buf[4096], read_ok[1024] = "";
@@ -155,6 +204,7 @@ void attack_main(int argc, char **argv)
 	}
 	try_file_nr();
 	try_meminfo();
+	try_sysinfo();
 	if (read_ok[0])
 		attack_report("counters", true, "machine-wide counters readable:%s", read_ok);
 	else

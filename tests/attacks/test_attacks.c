@@ -534,6 +534,28 @@ static void check_fork_bomb_count(const char *dir)
 }
 
 /*
+ * attack_counters' sysinfo line: in the sandbox, sysinfo must succeed and
+ * show nothing of the machine (the launcher's view, launcher.h): no shared
+ * or buffer memory, no load, one process, and neither the process count
+ * nor the free memory moved by the processes and memory it added.
+ */
+static bool sysinfo_fault(const char *at, char *what, size_t size)
+{
+	unsigned long total, free0, free1, shared, buffer, loads;
+	unsigned unit, procs0, procs1;
+
+	if (sscanf(at, "COUNTERS sysinfo unit %u total %lu free %lu %lu shared %lu buffer %lu procs "
+		   "%u %u loads %lu", &unit, &total, &free0, &free1, &shared, &buffer, &procs0,
+		   &procs1, &loads) != 9) {
+		snprintf(what, size, "sysinfo failed: %.80s", at + strlen("COUNTERS sysinfo "));
+		return true;
+	}
+	snprintf(what, size, "sysinfo shows the machine: free %lu then %lu, procs %u then %u",
+		 free0, free1, procs0, procs1);
+	return free0 != free1 || procs0 != 1 || procs1 != 1 || shared || buffer || loads;
+}
+
+/*
  * A line of attack_counters that shows, inside the sandbox, what it must not:
  * true, and what it shows, briefly, in what.
  */
@@ -552,6 +574,8 @@ static bool counters_fault(const char *at, char *what, size_t size)
 		snprintf(what, size, "/proc/1/cmdline names a launcher option (-H, -p)");
 		return strstr(at, " [-H]") || strstr(at, " [-p]");
 	}
+	if (strncmp(at, "COUNTERS sysinfo ", 17) == 0)
+		return sysinfo_fault(at, what, size);
 	if (sscanf(at, "COUNTERS read %255s %ld", name, &bytes) == 2 && bytes > 0) {
 		snprintf(what, size, "%.80s: %ld bytes", name, bytes);
 		return true;
