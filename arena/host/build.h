@@ -72,9 +72,10 @@ void build_toolchain_release(struct build_toolchain *tc);
  * Start spec's program as a build runs: its cwd (a submission's tree,
  * absolute, canonical) opened to the sandbox's uid (as root) and bound
  * writable, in a sandbox of mode (SANDBOX_ON, or SANDBOX_AUTO: unsandboxed
- * where none can be made; never sealed, as it runs alone), at the lowest priority (bot_spec.idle). Sets
- * spec->sandbox, cwd_writable and idle. 0 with *b running, or a negative
- * code with why. Either way build_sandbox_end() must follow.
+ * where none can be made; never sealed, as it runs alone), at the lowest
+ * priority (bot_spec.idle). Sets spec->sandbox, cwd_writable and idle. 0
+ * with *b running, or a negative code with why. Either way
+ * build_sandbox_end() must follow.
  */
 int build_sandbox_start(struct bot_spec *spec, enum sandbox_mode mode, struct sandbox **sb,
 			struct bot **b, char *why, size_t why_size);
